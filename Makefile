@@ -1,0 +1,192 @@
+# memprobe: a UEFI memory-hierarchy probe, and the same probes on Linux.
+# docs/BUILD.md explains every target and variable.
+#
+#   make            build/x86_64/memprobe.efi and build/x86_64/memprobe.img
+#   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, APP_ARGS, OUT)
+#   make test       host unit tests + QEMU tests; last line "N passed, N failed"
+#   make host       build/host/memprobe, the probes on Linux
+#   make fuzz       a long fuzzing pass of the parsers
+#   V=1 shows commands; O=dir moves the build folder.
+
+VERSION := 0.1.0
+
+O ?= build
+V ?= 0
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+EFI_OUT  := $(O)/x86_64
+HOST_OUT := $(O)/host
+TEST_OUT := $(O)/tests
+
+EFI_APP := $(EFI_OUT)/memprobe.efi
+EFI_IMG := $(EFI_OUT)/memprobe.img
+HOST_APP := $(HOST_OUT)/memprobe
+
+GNUEFI_INC := /usr/include/efi
+GNUEFI_LIB := /usr/lib
+
+# Optional config file baked into the image as \EFI\BOOT\memprobe.cfg.
+CONFIG ?=
+# The profile baked into the image when no CONFIG is given: hardware runs
+# default to the full profile; `make run` overrides it with profile=quick.
+IMG_SIZE_KIB ?= 32768
+
+CC      ?= gcc
+LD      := ld
+OBJCOPY := objcopy
+
+WARN := -Wall -Wextra -Wno-unused-parameter
+DEPFLAGS = -MMD -MP
+
+# ---- EFI build -------------------------------------------------------------
+
+# Shared by every EFI object. -fpic because gnu-efi relocates the image at
+# load time; no red zone because firmware interrupts may land on our stack.
+EFI_BASE := -std=gnu11 -O2 -g -ffreestanding -fpic -fshort-wchar \
+	-fno-stack-protector -fno-stack-check -fno-strict-aliasing \
+	-mno-red-zone -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI \
+	-I$(GNUEFI_INC) -I$(GNUEFI_INC)/x86_64 -I. $(WARN)
+# Firmware-facing and CPU code never touches SSE state: the firmware's and
+# our own interrupt paths do not save it.
+EFI_SYS_CFLAGS := $(EFI_BASE) -mgeneral-regs-only
+# Probe code is compiled as an ordinary optimised program would be.
+PROBE_CFLAGS := -O2 -msse2
+EFI_PROBE_CFLAGS := $(EFI_BASE) $(PROBE_CFLAGS)
+
+EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
+	-T linker/memprobe.lds
+
+EFI_SRC   := $(wildcard efi/*.c) $(wildcard arch/x86_64/*.c)
+EFI_ASM   := $(wildcard arch/x86_64/*.S)
+PROBE_SRC := $(wildcard probes/*.c)
+
+EFI_OBJ := $(EFI_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_ASM:%.S=$(EFI_OUT)/%.o) \
+	$(PROBE_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_OUT)/buildinfo.o
+
+.PHONY: all efi image host run test unit qemu-test fuzz deps clean
+all: image
+
+efi: $(EFI_APP)
+image: $(EFI_IMG)
+
+$(EFI_OUT)/efi/%.o $(EFI_OUT)/arch/x86_64/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
+$(EFI_OUT)/probes/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
+
+$(EFI_OUT)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS_SEL) $(DEPFLAGS) -c $< -o $@
+
+$(EFI_OUT)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $@"
+	$(Q)$(CC) $(EFI_SYS_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# The build id and flags live in one generated file that is rewritten only
+# when its text changes, so a rebuild stays incremental.
+BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CC_VERSION := $(shell $(CC) --version | head -n 1)
+define buildinfo_text
+const char memprobe_version[] = "$(VERSION)";
+const char memprobe_build_id[] = "$(BUILD_ID)";
+const char memprobe_compiler[] = "$(CC_VERSION)";
+const char memprobe_probe_flags[] = "$(PROBE_CFLAGS)";
+endef
+export buildinfo_text
+
+$(EFI_OUT)/buildinfo.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' "$$buildinfo_text" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(EFI_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EFI_PROBE_CFLAGS) -c $< -o $@
+
+$(EFI_OUT)/memprobe.so: $(EFI_OBJ) linker/memprobe.lds
+	@echo "  LD      $@"
+	$(Q)$(LD) $(EFI_LDFLAGS) $(GNUEFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) \
+		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+
+$(EFI_APP): $(EFI_OUT)/memprobe.so
+	@echo "  OBJCOPY $@"
+	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
+		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
+		--target efi-app-x86_64 --subsystem=10 $< $@
+
+$(EFI_IMG): $(EFI_APP) scripts/make-image.sh $(CONFIG)
+	@echo "  IMAGE   $@"
+	$(Q)scripts/make-image.sh $@ $(EFI_APP) $(IMG_SIZE_KIB) "$(CONFIG)"
+
+# ---- Linux build -----------------------------------------------------------
+
+HOST_CFLAGS := -std=gnu11 -g -I. $(WARN) -D_GNU_SOURCE
+HOST_SRC := $(wildcard host/*.c) $(wildcard arch/x86_64/*.c) $(PROBE_SRC)
+HOST_LIB_SRC := $(filter-out host/main.c,$(HOST_SRC))
+
+HOST_OBJ := $(HOST_SRC:%.c=$(HOST_OUT)/%.o) $(HOST_OUT)/buildinfo.o
+
+host: $(HOST_APP)
+
+$(HOST_OUT)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(CC) $(HOST_CFLAGS) $(PROBE_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(HOST_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(HOST_APP): $(HOST_OBJ)
+	@echo "  HOSTLD  $@"
+	$(Q)$(CC) $(HOST_OBJ) -lm -o $@
+
+# ---- Tests -----------------------------------------------------------------
+
+# Unit tests: every tests/unit/test_*.c is one binary, linked with all the
+# host-buildable code, under AddressSanitizer and UBSan.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+TEST_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN) -Itests/unit
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TEST_OUT)/%)
+TEST_LIB_OBJ := $(HOST_LIB_SRC:%.c=$(TEST_OUT)/obj/%.o) $(TEST_OUT)/obj/buildinfo.o
+
+$(TEST_OUT)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  TESTCC  $@"
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(TEST_OUT)/obj/buildinfo.o: $(EFI_OUT)/buildinfo.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+$(TEST_OUT)/test_%: tests/unit/test_%.c $(TEST_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  TESTLD  $@"
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_LIB_OBJ) -lm -o $@
+
+unit: $(UNIT_BIN)
+
+deps:
+	$(Q)scripts/deps.sh
+
+run: deps image
+	$(Q)scripts/qemu-run.sh --image $(EFI_IMG) --out "$(or $(OUT),results)" \
+		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(APP_ARGS)"
+
+test: deps image host unit
+	$(Q)O=$(O) tests/run
+
+fuzz: deps
+	$(Q)O=$(O) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) tests/fuzz/run
+
+clean:
+	rm -rf $(O) results
+
+FORCE:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,79 @@
+/* Configuration: what to run and how, from a key = value file beside the app
+ * and from load options (or argv on Linux), the latter overriding the former.
+ * docs/CONFIG.md lists every key with its default.
+ */
+#ifndef MEMPROBE_CONFIG_H
+#define MEMPROBE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum profile { PROFILE_QUICK, PROFILE_FULL };
+enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
+
+/* Bits of config.probes. PROBE_FAULT is test-only: never in a default run. */
+#define PROBE_LATENCY  (1u << 0)
+#define PROBE_LOCALITY (1u << 1)
+#define PROBE_LATER    (1u << 2)
+#define PROBE_COST     (1u << 3)
+#define PROBE_FAULT    (1u << 4)
+
+/* Bits of config.pages. */
+#define PAGES_4K (1u << 0)
+#define PAGES_2M (1u << 1)
+#define PAGES_1G (1u << 2)
+
+struct config {
+	enum profile profile;
+	unsigned probes;          /* PROBE_* bits, in the order of the bits */
+	unsigned pages;           /* PAGES_* bits */
+	uint64_t min_size;        /* latency sweep: smallest working set, bytes */
+	uint64_t max_size;        /* latency sweep: largest working set, bytes */
+	unsigned trials;          /* latency: minimum trials per size */
+	unsigned max_trials;      /* latency: trials at most per size */
+	double precision;         /* stop rule: best three within this fraction */
+	double step_ms;           /* latency: target duration of one trial */
+
+	unsigned locality_rows, locality_cols, locality_reps;
+
+	uint64_t later_table;     /* bytes */
+	uint64_t later_block;     /* bytes */
+	uint64_t later_stride;    /* bytes */
+	uint64_t later_steps;     /* accesses per run */
+	double later_precision;
+	unsigned later_min_repeat, later_max_repeat;
+
+	uint64_t cost_reps;       /* calls per trial */
+	unsigned cost_trials;
+
+	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
+	enum end_action end;
+	int end_set;              /* 1 when "end" was given, else platform default */
+};
+
+struct config_error {
+	char text[256];           /* "memprobe.cfg:3: key 'trials': not a number" */
+};
+
+/* The defaults of a profile. */
+void config_defaults(struct config *c, enum profile p);
+
+/* Applies sources in order (later ones override earlier ones). Each source is
+   text of key = value lines ('#' comments; load options may separate pairs
+   with spaces instead of newlines), with a name for messages. The profile key
+   is resolved first across all sources, so its defaults never override an
+   explicit key. Returns 0, or -1 with *err naming source, line and key. */
+struct config_source {
+	const char *name;         /* "\\EFI\\BOOT\\memprobe.cfg", "load options" */
+	const char *text;
+	size_t len;
+	int one_line;             /* 1: pairs separated by blanks, not lines */
+};
+int config_load(struct config *c, const struct config_source *src, int nsrc,
+		struct config_error *err);
+
+/* The effective configuration as canonical key = value lines, for the report
+   and system.json; returns the length as mp_snprintf does. */
+int config_describe(const struct config *c, char *buf, size_t size);
+
+#endif

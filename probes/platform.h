@@ -1,0 +1,102 @@
+/* The platform interface: everything a probe may ask of the machine under it.
+ *
+ * Two platforms implement it: efi/ (bare metal, the app's own page tables,
+ * interrupts off while timing) and host/ (Linux, mmap with huge-page advice).
+ * Probe code includes this header and nothing platform-specific, so a figure
+ * measured on Linux and one measured on bare metal come from the same lines.
+ *
+ * Freestanding: no libc here, so the EFI build needs none.
+ */
+#ifndef MEMPROBE_PLATFORM_H
+#define MEMPROBE_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Page sizes by their shift, so "1 << shift" is the size in bytes. */
+#define PAGE_SHIFT_4K 12u
+#define PAGE_SHIFT_2M 21u
+#define PAGE_SHIFT_1G 30u
+
+/* ---- Timebase -------------------------------------------------------- */
+
+/* Integers only: efi/ and arch/ are built without SSE, and fill these. */
+struct plat_clock {
+	uint64_t ticks_per_s;     /* plat_ticks() units per second */
+	uint32_t uncertainty_ppm; /* of ticks_per_s */
+	const char *source;       /* how ticks_per_s was obtained, one line */
+	int invariant;            /* 1: ticks run at a fixed rate in all P/C-states */
+	uint64_t core_hz;         /* core cycles per second, dependent-add calibrated */
+	const char *core_source;  /* how core_hz was obtained */
+};
+
+/* A monotonic counter readable in a few cycles (TSC on both platforms). */
+uint64_t plat_ticks(void);
+const struct plat_clock *plat_clock(void);
+
+/* ---- Buffers with a page size this program chose ----------------------- */
+
+struct plat_buffer {
+	void *base;               /* aligned to 1 << page_shift */
+	size_t bytes;             /* a multiple of 1 << page_shift */
+	unsigned page_shift;
+	/* The outcome of checking the mapping after the fact, e.g.
+	   "pages verified: 256 x 2 MiB, WB" or "kernel gave 4 KiB pages". */
+	char verified[128];
+	int verified_ok;          /* 1 only if every page has the asked size */
+	void *plat_private;
+};
+
+/* 0 on success. On failure the buffer is untouched and why[] says what was
+   impossible, in words fit for the report (no 1 GiB pages, too little memory). */
+int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
+		    char *why, size_t why_len);
+void plat_buffer_put(struct plat_buffer *b);
+/* The largest buffer plat_buffer_get could give now with this page size;
+   0 when the page size is unavailable. */
+size_t plat_buffer_max(unsigned page_shift);
+
+/* Untimed scratch memory (permutation orders and the like). NULL on failure. */
+void *plat_alloc(size_t bytes);
+void plat_free(void *p, size_t bytes);
+
+/* ---- Timed sections --------------------------------------------------- */
+
+struct plat_fault {
+	unsigned vector;          /* 0 #DE, 6 #UD, 13 #GP, 14 #PF, ... */
+	uint64_t error_code;
+	uint64_t cr2;
+	uint64_t rip;
+	char text[160];           /* a one-line description for the report */
+};
+
+/* Runs fn(arg) as a timed section: on bare metal at TPL_HIGH_LEVEL, with
+   interrupts off, the app's IDT and page tables loaded. Returns 0, or -1 when
+   fn faulted: the machine state is restored, *fault says what happened and
+   the caller carries on with the next probe. */
+int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
+
+/* ---- Output ------------------------------------------------------------ */
+
+/* Text for the console (and for the debug log where the platform has one). */
+void plat_console(const char *text);
+
+/* Files of the current run folder. A handle is >= 0; -1 means no file (the
+   reason was already reported once by the platform). Appends go straight
+   through: after plat_file_flush returns 0 the bytes are on the medium. */
+int plat_file_open(const char *name);
+int plat_file_write(int handle, const char *data, size_t len);
+int plat_file_flush(int handle);
+void plat_file_close(int handle);
+/* Where the run's files go, or why there are none (for the report header). */
+const char *plat_run_folder(void);
+
+/* Milliseconds since the run started, for progress lines. */
+uint64_t plat_elapsed_ms(void);
+
+/* The platform's own members of system.json (firmware, paging, memory map,
+   or kernel and page policy on Linux). */
+struct json;
+void plat_describe(struct json *j);
+
+#endif
