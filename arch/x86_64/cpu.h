@@ -1,0 +1,92 @@
+/* Thin wrappers over x86-64 instructions: CPUID, MSRs, control registers,
+ * descriptor tables, port I/O, the TSC. Header-only so both the EFI app and
+ * the host build (where only the unprivileged ones may be called) share them.
+ */
+#ifndef MEMPROBE_CPU_H
+#define MEMPROBE_CPU_H
+
+#include <stdint.h>
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r;
+	__asm__ volatile("cpuid"
+			 : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+			 : "a"(leaf), "c"(subleaf));
+	return r;
+}
+
+static inline uint32_t cpuid_max_leaf(void) { return cpuid(0, 0).eax; }
+static inline uint32_t cpuid_max_ext_leaf(void) { return cpuid(0x80000000u, 0).eax; }
+
+/* RDTSC is not ordered against earlier loads: LFENCE before it makes a
+   timestamp wait for the work it is meant to close (on AMD this needs
+   LFENCE to be dispatch-serialising, which every Zen part sets). */
+static inline uint64_t rdtsc_ordered(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" :: "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
+}
+
+static inline uint64_t read_cr0(void) { uint64_t v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
+static inline uint64_t read_cr2(void) { uint64_t v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }
+static inline uint64_t read_cr3(void) { uint64_t v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
+static inline uint64_t read_cr4(void) { uint64_t v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+/* Loading CR3 flushes every non-global TLB entry: the "memory" clobber keeps
+   the compiler from moving accesses across the switch. */
+static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" :: "r"(v) : "memory"); }
+
+static inline uint64_t read_rflags(void)
+{
+	uint64_t v;
+	__asm__ volatile("pushfq\n\tpop %0" : "=r"(v));
+	return v;
+}
+
+static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline void irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
+
+struct __attribute__((packed)) descriptor_pointer {
+	uint16_t limit;
+	uint64_t base;
+};
+
+static inline void sidt(struct descriptor_pointer *p) { __asm__ volatile("sidt %0" : "=m"(*p)); }
+static inline void lidt(const struct descriptor_pointer *p) { __asm__ volatile("lidt %0" :: "m"(*p)); }
+static inline uint16_t read_cs(void) { uint16_t v; __asm__ volatile("mov %%cs, %0" : "=r"(v)); return v; }
+
+static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" :: "a"(v), "Nd"(port)); }
+static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+static inline uint32_t inl(uint16_t port) { uint32_t v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+
+#define MSR_IA32_PAT          0x277u
+#define MSR_IA32_MTRRCAP      0x0feu
+#define MSR_IA32_MTRR_DEF_TYPE 0x2ffu
+#define MSR_IA32_MTRR_PHYSBASE0 0x200u
+#define MSR_IA32_EFER         0xc0000080u
+#define MSR_IA32_BIOS_SIGN_ID 0x08bu   /* Intel microcode revision */
+#define MSR_AMD_PATCH_LEVEL   0x08bu   /* AMD microcode patch level: same index */
+
+#define CR4_PAE  (1ull << 5)
+#define CR4_PGE  (1ull << 7)
+#define CR4_LA57 (1ull << 12)
+#define RFLAGS_IF (1ull << 9)
+
+#endif

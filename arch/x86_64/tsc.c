@@ -1,0 +1,57 @@
+/* TSC facts from CPUID and the dependent-add clock. */
+
+#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/cpu.h"
+
+int tsc_invariant(void)
+{
+	if (cpuid_max_ext_leaf() < 0x80000007u)
+		return 0;
+	return (cpuid(0x80000007u, 0).edx >> 8) & 1;
+}
+
+uint64_t tsc_hz_from_cpuid(const char **how)
+{
+	uint32_t max = cpuid_max_leaf();
+
+	if (max >= 0x15) {
+		struct cpuid_regs r = cpuid(0x15, 0);
+		/* EAX/EBX is the TSC/crystal ratio, ECX the crystal in Hz; a zero
+		   ECX means "not enumerated", not a zero-hertz crystal. */
+		if (r.eax && r.ebx && r.ecx) {
+			*how = "CPUID 15h crystal ratio";
+			return (uint64_t)r.ecx * r.ebx / r.eax;
+		}
+	}
+	if (max >= 0x16) {
+		uint32_t mhz = cpuid(0x16, 0).eax & 0xffff;
+		if (mhz) {
+			*how = "CPUID 16h base frequency";
+			return (uint64_t)mhz * 1000000u;
+		}
+	}
+	*how = "not described by CPUID";
+	return 0;
+}
+
+/* 64 dependent adds per iteration; the loop counter is a second, independent
+   chain that the core runs alongside, so it costs no cycles of the first. */
+uint64_t add_chain_ticks(uint64_t adds)
+{
+	uint64_t iterations = adds / 64, acc = 0;
+	uint64_t t0, t1;
+
+	if (!iterations)
+		return 0;
+	t0 = rdtsc_ordered();
+	__asm__ volatile(
+		"1:\n\t"
+		".rept 64\n\t"
+		"add $1, %0\n\t"
+		".endr\n\t"
+		"dec %1\n\t"
+		"jnz 1b"
+		: "+r"(acc), "+r"(iterations));
+	t1 = rdtsc_ordered();
+	return t1 - t0;
+}
