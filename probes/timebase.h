@@ -1,0 +1,15 @@
+/* Converting platform ticks into nanoseconds and core cycles. Every figure
+ * is reported in both: ns are comparable across machines, cycles across
+ * clock speeds, and a TSC tick is neither (its rate is not the core's).
+ */
+#ifndef MEMPROBE_TIMEBASE_H
+#define MEMPROBE_TIMEBASE_H
+
+#include <stdint.h>
+
+double ticks_to_ns(uint64_t ticks);
+double ns_to_cycles(double ns);
+/* Ticks that last about `ms` milliseconds, for sizing a trial by time. */
+uint64_t ms_to_ticks(double ms);
+
+#endif

@@ -1,0 +1,48 @@
+/* Trial bookkeeping and the stop rule. */
+
+#include "probes/trials.h"
+
+void trials_init(struct trials *t)
+{
+	t->best3[0] = t->best3[1] = t->best3[2] = 0;
+	t->worst = 0;
+	t->count = 0;
+}
+
+void trials_add(struct trials *t, double value)
+{
+	unsigned filled = t->count < 3 ? t->count : 3;
+	unsigned i = filled;
+
+	/* Insertion into the three smallest: shift larger ones up, drop the
+	   fourth. */
+	while (i > 0 && t->best3[i - 1] > value) {
+		if (i < 3)
+			t->best3[i] = t->best3[i - 1];
+		i--;
+	}
+	if (i < 3)
+		t->best3[i] = value;
+	if (t->count == 0 || value > t->worst)
+		t->worst = value;
+	t->count++;
+}
+
+int trials_settled(const struct trials *t, unsigned min_trials, double precision)
+{
+	if (t->count < min_trials || t->count < 3)
+		return 0;
+	return t->best3[2] <= t->best3[0] * (1.0 + precision);
+}
+
+double trials_best(const struct trials *t)
+{
+	return t->best3[0];
+}
+
+double trials_spread(const struct trials *t)
+{
+	if (t->count == 0 || t->best3[0] <= 0)
+		return 0;
+	return (t->worst - t->best3[0]) / t->best3[0];
+}
