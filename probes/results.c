@@ -1,0 +1,262 @@
+/* Where every figure goes (see results.h, docs/OUTPUT.md).
+ *
+ * Everything here lives in static buffers: results are written when memory
+ * may be nearly exhausted by a probe buffer, and an allocation failing at
+ * that moment must not lose the figures already measured.
+ */
+#include "results.h"
+#include "fmt.h"
+#include "platform.h"
+
+// Constants
+
+#define REPORT_LINE_MAX   4096
+#define EARLY_TEXT_MAX    (16 * 1024)   /* console text before results_open */
+#define PENDING_ROWS_MAX  (64 * 1024)   /* one probe's CSV rows */
+#define CSV_ROW_MAX       1024
+#define SYSTEM_JSON_MAX   (64 * 1024)
+
+static const char csv_header[] =
+	"probe,variant,page_size,working_set_bytes,ns,cycles,trials,spread,"
+	"pages_verified,timer\n";
+
+// Private Data
+
+struct out_file {
+	const char *name;
+	int handle;               /* -1: not open, or given up on */
+	int failed;               /* the "no results file written" line was said */
+};
+
+static struct out_file report_file = { "report.txt", -1, 0 };
+static struct out_file csv_file = { "results.csv", -1, 0 };
+
+static int files_opened;
+
+static char early_text[EARLY_TEXT_MAX];
+static size_t early_len;
+static int early_cut;
+
+static char pending_rows[PENDING_ROWS_MAX];
+static size_t pending_len;
+
+static char system_json[SYSTEM_JSON_MAX];
+
+// Private Functions
+
+/* Says once per file, on the console and in the report, that the file is not
+   (or no longer) being written, then stops using it: the run goes on. */
+static void give_up(struct out_file *f, const char *why)
+{
+	char line[256];
+
+	if (f->handle >= 0)
+		plat_file_close(f->handle);
+	f->handle = -1;
+	if (f->failed)
+		return;
+	f->failed = 1;
+	mp_snprintf(line, sizeof line,
+		    "no results file written: %s: %s; the run goes on, on the console\n",
+		    f->name, why);
+	plat_console(line);
+	if (f != &report_file && report_file.handle >= 0)
+		plat_file_write(report_file.handle, line, mp_strlen(line));
+}
+
+static void file_open(struct out_file *f)
+{
+	f->handle = plat_file_open(f->name);
+	if (f->handle < 0)
+		give_up(f, "it could not be created");
+}
+
+static void file_write(struct out_file *f, const char *data, size_t len)
+{
+	if (f->handle < 0 || len == 0)
+		return;
+	if (plat_file_write(f->handle, data, len) != 0)
+		give_up(f, "writing failed (volume full or read-only?)");
+}
+
+static void file_flush(struct out_file *f)
+{
+	if (f->handle >= 0 && plat_file_flush(f->handle) != 0)
+		give_up(f, "flushing failed (volume full or read-only?)");
+}
+
+static void file_close(struct out_file *f)
+{
+	file_flush(f);
+	if (f->handle >= 0)
+		plat_file_close(f->handle);
+	f->handle = -1;
+}
+
+/* Keeps console text printed before the files exist, so report.txt still
+   begins where the console began. */
+static void keep_early_text(const char *text, size_t len)
+{
+	if (early_len + len >= sizeof early_text) {
+		early_cut = 1;
+		return;
+	}
+	mp_memcpy(early_text + early_len, text, len);
+	early_len += len;
+}
+
+/* RFC 4180: a field with a comma, quote or line break is quoted, and quotes
+   inside it doubled. */
+static size_t csv_field(char *dst, size_t size, const char *text)
+{
+	int needs_quotes = 0;
+	size_t n = 0;
+
+	if (!text)
+		text = "";
+	for (const char *p = text; *p; p++)
+		if (*p == ',' || *p == '"' || *p == '\n' || *p == '\r')
+			needs_quotes = 1;
+	if (!needs_quotes)
+		return mp_strlcpy(dst, text, size);
+
+#define PUT(c) do { if (n + 1 < size) dst[n] = (c); n++; } while (0)
+	PUT('"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			PUT('"');
+		PUT(*p);
+	}
+	PUT('"');
+#undef PUT
+	if (size)
+		dst[n < size ? n : size - 1] = '\0';
+	return n;
+}
+
+static void write_pending_rows(void)
+{
+	file_write(&csv_file, pending_rows, pending_len);
+	pending_len = 0;
+}
+
+// Public Functions
+
+void results_open(void)
+{
+	if (files_opened)
+		return;
+	files_opened = 1;
+
+	file_open(&report_file);
+	file_write(&report_file, early_text, early_len);
+	if (early_cut) {
+		static const char cut[] =
+			"[report.txt: console text from before the files were opened did not all fit; "
+			"the console showed more]\n";
+		file_write(&report_file, cut, sizeof cut - 1);
+	}
+	file_flush(&report_file);
+
+	file_open(&csv_file);
+	file_write(&csv_file, csv_header, sizeof csv_header - 1);
+	file_flush(&csv_file);
+}
+
+void results_row(const struct result_row *row)
+{
+	char probe[128], variant[128], verified[256], timer[128];
+	char page_size[24] = "", working_set[24] = "";
+	char line[CSV_ROW_MAX];
+
+	csv_field(probe, sizeof probe, row->probe);
+	csv_field(variant, sizeof variant, row->variant);
+	csv_field(verified, sizeof verified, row->pages_verified);
+	csv_field(timer, sizeof timer, row->timer);
+	if (row->page_shift)
+		mp_snprintf(page_size, sizeof page_size, "%llu",
+			    (unsigned long long)(1ull << row->page_shift));
+	if (row->working_set_bytes)
+		mp_snprintf(working_set, sizeof working_set, "%llu",
+			    (unsigned long long)row->working_set_bytes);
+
+	/* %.3f ns keeps picoseconds, so an L1 hit of 1.33 ns stays 1.330
+	   rather than 1; %.2f cycles separates 4.00 from 4.05. */
+	int n = mp_snprintf(line, sizeof line, "%s,%s,%s,%s,%.3f,%.2f,%u,%.4f,%s,%s\n",
+			    probe, variant, page_size, working_set, row->ns, row->cycles,
+			    row->trials, row->spread, verified, timer);
+	if (n < 0 || (size_t)n >= sizeof line) {
+		report_printf("results.csv: a %s row did not fit in %d bytes and was left out\n",
+			      probe, CSV_ROW_MAX);
+		return;
+	}
+	if (pending_len + (size_t)n > sizeof pending_rows)
+		write_pending_rows();  /* a very long probe: keep its rows anyway */
+	mp_memcpy(pending_rows + pending_len, line, (size_t)n);
+	pending_len += (size_t)n;
+}
+
+void results_probe_done(void)
+{
+	write_pending_rows();
+	file_flush(&csv_file);
+	file_flush(&report_file);
+}
+
+void results_system(void (*fill)(struct json *j, void *arg), void *arg)
+{
+	struct json j;
+	struct out_file system_file = { "system.json", -1, 0 };
+
+	json_init(&j, system_json, sizeof system_json);
+	json_object_begin(&j, NULL);
+	fill(&j, arg);
+	json_object_end(&j);
+	if (j.overflow || j.depth != 0) {
+		/* Cut-off JSON would break every reader; none is better. */
+		if (j.overflow)
+			report_printf("no results file written: system.json: the description needs "
+				      "more than %d KiB; the run goes on, on the console\n",
+				      SYSTEM_JSON_MAX / 1024);
+		else
+			report_printf("no results file written: system.json: the description "
+				      "is not closed properly; the run goes on, on the console\n");
+		return;
+	}
+	file_open(&system_file);
+	file_write(&system_file, system_json, j.len);
+	file_write(&system_file, "\n", 1);
+	file_close(&system_file);
+}
+
+void results_close(void)
+{
+	results_probe_done();
+	file_close(&csv_file);
+	file_close(&report_file);
+}
+
+void report_printf(const char *fmt, ...)
+{
+	static const char cut[] = "...[line cut]\n";
+	char line[REPORT_LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = mp_vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	size_t len = (size_t)n;
+	if (len >= sizeof line) {
+		len = sizeof line - sizeof cut;
+		mp_memcpy(line + len, cut, sizeof cut);
+		len += sizeof cut - 1;
+	}
+
+	plat_console(line);
+	if (!files_opened)
+		keep_early_text(line, len);
+	else
+		file_write(&report_file, line, len);
+}
