@@ -1,0 +1,43 @@
+/* The firmware console, and under QEMU the debugcon port beside it.
+ *
+ * The firmware console speaks UCS-2 with CR LF line ends and, when mirrored
+ * to serial, adds terminal escapes; the debugcon port receives the same text
+ * byte for byte, so a harness gets a clean log to assert on.
+ */
+
+#include "efi/fw.h"
+#include "arch/x86_64/cpu.h"
+#include "probes/platform.h"
+
+#define DEBUGCON_PORT 0x402
+
+static void debugcon_write(const char *text)
+{
+	for (; *text; text++)
+		outb(DEBUGCON_PORT, (uint8_t)*text);
+}
+
+void plat_console(const char *text)
+{
+	CHAR16 chunk[130];
+	size_t n = 0;
+
+	if (fw_under_qemu)
+		debugcon_write(text);
+	for (; *text; text++) {
+		unsigned char c = (unsigned char)*text;
+
+		if (c == '\n')
+			chunk[n++] = L'\r';
+		chunk[n++] = (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? c : L'?';
+		if (n >= 126) {
+			chunk[n] = 0;
+			uefi_call_wrapper(fw_st->ConOut->OutputString, 2, fw_st->ConOut, chunk);
+			n = 0;
+		}
+	}
+	if (n) {
+		chunk[n] = 0;
+		uefi_call_wrapper(fw_st->ConOut->OutputString, 2, fw_st->ConOut, chunk);
+	}
+}
