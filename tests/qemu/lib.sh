@@ -1,0 +1,37 @@
+# Shared by the QEMU tests: boot the built image with options, then assert on
+# the clean debugcon log and on the files the run left on the disk copy.
+# Each assertion prints "ok - ..." or "FAIL - ..." for tests/run to count.
+
+O=${O:-build}
+IMG=${IMG:-$O/x86_64/memprobe.img}
+QEMU_TEST_DIR=$O/qemu-tests
+
+# boot NAME [qemu-run.sh options...]: sets BOOT_RC, LOG (debugcon), DISK, OUTDIR.
+boot() {
+	local name=$1; shift
+	local work=$QEMU_TEST_DIR/$name
+	rm -rf "$work"
+	mkdir -p "$work"
+	OUTDIR=$work/out
+	BOOT_RC=0
+	scripts/qemu-run.sh --image "$IMG" --workdir "$work" --out "$OUTDIR" --quiet \
+		--timeout "${QEMU_TEST_TIMEOUT:-240}" "$@" > "$work/harness.log" 2>&1 || BOOT_RC=$?
+	LOG=$work/debugcon.log
+	DISK=$work/disk.img
+}
+
+check() {
+	local what=$1; shift
+	if "$@"; then
+		echo "ok - $what"
+	else
+		echo "FAIL - $what"
+		return 1
+	fi
+}
+
+# log_has REGEX: the app printed a line matching REGEX.
+log_has() { grep -Eq -- "$1" "$LOG"; }
+
+# The one run folder the boot brought back, or empty.
+run_folder() { find "$OUTDIR" -mindepth 1 -maxdepth 1 -type d -name 'run-*' 2>/dev/null | sort | tail -n 1; }
