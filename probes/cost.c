@@ -1,0 +1,220 @@
+/* cost: what passing an aggregate by value costs against passing a pointer
+ * to it (seeds/cost.c, docs/METHOD.md), in both calling conventions this
+ * program lives between:
+ *
+ *  - sysv, the System V AMD64 ABI: Linux's, and this program's own calls on
+ *    both platforms (gnu-efi code is System V inside). An aggregate of up
+ *    to 16 bytes of doubles travels in SSE registers; a larger one is
+ *    copied by the caller onto the stack, into the outgoing argument area.
+ *  - ms, the Microsoft x64 convention: the UEFI firmware's. Any aggregate
+ *    that is not 1, 2, 4 or 8 bytes is copied by the caller into a
+ *    temporary and passed as a hidden pointer to that copy in RCX.
+ *
+ * Every callee reads one field and returns it, so whatever a by-value call
+ * costs beyond its by-pointer twin is the passing itself. The unit is a
+ * bare call with no arguments, timed the same way.
+ */
+
+#include "probes/config.h"
+#include "probes/emit.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+#include "probes/results.h"
+#include "probes/timebase.h"
+#include "probes/trials.h"
+
+// Constants
+
+#define PROBE_NAME "cost"
+
+/* The aggregate sizes, in bytes, as the seed chose them. */
+#define COST_SIZES(X) X(16) X(32) X(64) X(128) X(192) X(256) X(384) X(512) \
+	X(768) X(1024)
+
+/* noinline keeps the call; noipa also stops GCC from learning that a callee
+   is pure, which would let it hoist the call (and the copy) out of a loop. */
+#define CALLEE static __attribute__((noinline, noipa))
+#define MS_ABI __attribute__((ms_abi))
+
+// Private Types
+
+/* One timed pass: two loops of `reps` calls, one after the other. */
+struct cost_pass {
+	int64_t reps;
+	uint64_t ticks[2];
+};
+
+struct cost_case {
+	unsigned bytes;
+	void (*time_sysv)(void *pass);
+	void (*time_ms)(void *pass);
+};
+
+// Private Data
+
+/* Keeps each result live without an accumulator: a sum would put its own
+   floating-point add latency into every call's dependency chain, and a plain
+   variable could shrink to one store after the loop. */
+static volatile double cost_sink;
+
+// Private Functions
+
+CALLEE double bare_sysv(void) { return 1.0; }
+CALLEE MS_ABI double bare_ms(void) { return 1.0; }
+
+/* Both loops write the first field before each call: a loop-invariant
+   argument is a copy the compiler may make once, outside the loop. */
+#define TIME_BY_VALUE_AND_POINTER(SZ, CONV, pass)                             \
+	do {                                                                  \
+		aggregate_##SZ a;                                             \
+		const int64_t reps = (pass)->reps;                            \
+		uint64_t t0, t1, t2;                                          \
+		for (unsigned k = 0; k < SZ / 8; k++)                         \
+			a.v[k] = (double)k;                                   \
+		t0 = plat_ticks();                                            \
+		for (int64_t i = 0; i < reps; i++) {                          \
+			a.v[0] = (double)i;                                   \
+			cost_sink = by_value_##CONV##_##SZ(a);                \
+		}                                                             \
+		t1 = plat_ticks();                                            \
+		for (int64_t i = 0; i < reps; i++) {                          \
+			a.v[0] = (double)i;                                   \
+			cost_sink = by_pointer_##CONV##_##SZ(&a);             \
+		}                                                             \
+		t2 = plat_ticks();                                            \
+		(pass)->ticks[0] = t1 - t0;                                   \
+		(pass)->ticks[1] = t2 - t1;                                   \
+	} while (0)
+
+#define DEFINE_CASE(SZ)                                                       \
+	typedef struct { double v[SZ / 8]; } aggregate_##SZ;                  \
+	CALLEE double by_value_sysv_##SZ(aggregate_##SZ a) { return a.v[0]; } \
+	CALLEE double by_pointer_sysv_##SZ(const aggregate_##SZ *a)           \
+	{ return a->v[0]; }                                                   \
+	CALLEE MS_ABI double by_value_ms_##SZ(aggregate_##SZ a)               \
+	{ return a.v[0]; }                                                    \
+	CALLEE MS_ABI double by_pointer_ms_##SZ(const aggregate_##SZ *a)      \
+	{ return a->v[0]; }                                                   \
+	static void time_sysv_##SZ(void *arg)                                 \
+	{ TIME_BY_VALUE_AND_POINTER(SZ, sysv, (struct cost_pass *)arg); }     \
+	static void time_ms_##SZ(void *arg)                                   \
+	{ TIME_BY_VALUE_AND_POINTER(SZ, ms, (struct cost_pass *)arg); }
+
+COST_SIZES(DEFINE_CASE)
+
+#define CASE_ENTRY(SZ) { SZ, time_sysv_##SZ, time_ms_##SZ },
+static const struct cost_case cost_cases[] = { COST_SIZES(CASE_ENTRY) };
+#define COST_CASES (sizeof cost_cases / sizeof cost_cases[0])
+
+/* The unit: ticks[0] for System V bare calls, ticks[1] for Microsoft x64. */
+static void time_bare(void *arg)
+{
+	struct cost_pass *pass = arg;
+	const int64_t reps = pass->reps;
+	uint64_t t0, t1, t2;
+
+	t0 = plat_ticks();
+	for (int64_t i = 0; i < reps; i++)
+		cost_sink = bare_sysv();
+	t1 = plat_ticks();
+	for (int64_t i = 0; i < reps; i++)
+		cost_sink = bare_ms();
+	t2 = plat_ticks();
+	pass->ticks[0] = t1 - t0;
+	pass->ticks[1] = t2 - t1;
+}
+
+/* Runs `time` c->cost_trials times; the minimum of each loop is its figure:
+   noise on a machine only ever adds time. 0, or -1 with the fault reported. */
+static int time_trials(const struct config *c, void (*time)(void *),
+		       struct trials t[2])
+{
+	struct cost_pass pass = { .reps = (int64_t)c->cost_reps };
+	struct plat_fault fault;
+
+	trials_init(&t[0]);
+	trials_init(&t[1]);
+	for (unsigned n = 0; n < c->cost_trials; n++) {
+		if (plat_timed(time, &pass, &fault) != 0) {
+			report_printf("%s: a timed loop faulted: %s\n", PROBE_NAME,
+				      fault.text);
+			return -1;
+		}
+		trials_add(&t[0], (double)pass.ticks[0]);
+		trials_add(&t[1], (double)pass.ticks[1]);
+	}
+	return 0;
+}
+
+static double ns_per_call(const struct config *c, const struct trials *t)
+{
+	return ticks_to_ns((uint64_t)trials_best(t)) / (double)c->cost_reps;
+}
+
+static double emit_row(const struct config *c, const char *variant,
+		       unsigned bytes, const struct trials *t)
+{
+	struct figure f = {
+		.probe = PROBE_NAME, .variant = variant, .page_shift = 0,
+		.working_set_bytes = bytes, .ns = ns_per_call(c, t),
+		.trials = t->count, .spread = trials_spread(t),
+		.pages_verified = "",
+	};
+
+	emit_figure(&f);
+	return f.ns;
+}
+
+static void emit_pair(const struct config *c, unsigned bytes, const char *conv,
+		      const char *by_value, const char *by_pointer,
+		      const struct trials t[2], double unit)
+{
+	double value = emit_row(c, by_value, bytes, &t[0]);
+	double pointer = emit_row(c, by_pointer, bytes, &t[1]);
+
+	report_printf("  %6u %-4s %9.2f %10.2f %9.2f %7.2f %10.2f\n", bytes, conv,
+		      value, pointer, value - pointer, value / pointer,
+		      (value - pointer) / unit);
+}
+
+// Public Functions
+
+int probe_cost(const struct config *c)
+{
+	struct trials bare[2], t[2];
+	double unit_sysv, unit_ms;
+
+	if (c->cost_reps == 0 || c->cost_reps > INT64_MAX || c->cost_trials == 0) {
+		report_printf("%s: cost.reps and cost.trials must be at least 1\n",
+			      PROBE_NAME);
+		return -1;
+	}
+	report_printf("%s: by-value vs by-pointer calls, %llu calls per trial, best "
+		      "of %u; sysv = System V AMD64 (Linux, and this program's own "
+		      "calls), ms = Microsoft x64 (the UEFI firmware's)\n",
+		      PROBE_NAME, (unsigned long long)c->cost_reps, c->cost_trials);
+	if (time_trials(c, time_bare, bare) != 0)
+		return -1;
+	unit_sysv = emit_row(c, "bare_call_sysv", 0, &bare[0]);
+	unit_ms = emit_row(c, "bare_call_ms", 0, &bare[1]);
+	report_printf("  bare call: sysv %.2f ns (%.1f cycles), ms %.2f ns (%.1f "
+		      "cycles): the unit of the last column\n", unit_sysv,
+		      ns_to_cycles(unit_sysv), unit_ms, ns_to_cycles(unit_ms));
+	report_printf("  %6s %-4s %9s %10s %9s %7s %10s\n", "bytes", "abi",
+		      "by value", "by pointer", "delta", "ratio", "delta in");
+	report_printf("  %6s %-4s %9s %10s %9s %7s %10s\n", "", "", "ns/call",
+		      "ns/call", "ns/call", "", "bare calls");
+	for (unsigned i = 0; i < COST_CASES; i++) {
+		const struct cost_case *k = &cost_cases[i];
+
+		if (time_trials(c, k->time_sysv, t) != 0)
+			return -1;
+		emit_pair(c, k->bytes, "sysv", "by_value_sysv", "by_pointer_sysv",
+			  t, unit_sysv);
+		if (time_trials(c, k->time_ms, t) != 0)
+			return -1;
+		emit_pair(c, k->bytes, "ms", "by_value_ms", "by_pointer_ms", t,
+			  unit_ms);
+	}
+	return 0;
+}

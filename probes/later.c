@@ -1,0 +1,421 @@
+/* later: the Aces Hardware latency meter (seeds/later.inc, docs/METHOD.md).
+ *
+ * Each access is a dependent load from a table randomised within blocks and
+ * walked block by block, followed by a chain of dependent divisions long
+ * enough that the memory system is idle again before the next access
+ * starts: the figure is the latency of one access on a quiet machine, not a
+ * throughput. A calibration run (tara) executes the same loop with every
+ * load hitting one always-hot word; the measurement run (brutto) loads from
+ * the table; netto = brutto - tara is what the table's accesses cost beyond
+ * an L1 hit, per access.
+ */
+
+#include "probes/later.h"
+#include "probes/chase.h"
+#include "probes/emit.h"
+#include "probes/fmt.h"
+#include "probes/page_sizes.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+#include "probes/results.h"
+#include "probes/timebase.h"
+#include "probes/trials.h"
+
+// Constants
+
+#define PROBE_NAME "later"
+
+/* Fixed seeds: the tables, and so the figures, follow from the source. */
+#define SEED_RANDOM_TABLE 0x5851f42d4c957f2dull
+#define SEED_LINEAR_TABLE 0x14057b7ef767814full
+
+/* Word indices are 32-bit, as in the seed: the table holds at most 2^32
+   words. */
+#define TABLE_BYTES_MAX ((uint64_t)4 << 32)
+
+// Private Types
+
+typedef uint32_t (*walk_fn)(const uint32_t *table, uint32_t curr,
+			    uint64_t steps, uint32_t div);
+
+struct later_run {
+	walk_fn walk;
+	const uint32_t *table;
+	uint32_t curr;
+	uint32_t div;
+	uint64_t steps;
+	uint64_t ticks;
+};
+
+struct delay_class {
+	unsigned pairs;
+	walk_fn walk;
+};
+
+// Private Data
+
+/* The calibrator's table: one word holding 0, so `curr = table[curr]`
+   loads the same word every time. It stays in L1, and the calibration run
+   executes the very instructions of the measurement run. */
+static uint32_t hot_word[1];
+
+// Private Functions
+
+/* Two divisions by a divisor that is 1 at run time, which the compiler
+   cannot know (it arrives through a noipa parameter): each needs the one
+   before it and the next load needs both, so they delay the next access
+   without ever overlapping it. */
+#define DIVIDE_PAIR(curr, div) do { (curr) /= (div); (curr) /= (div); } while (0)
+
+/* The measuring loop of one delay class. always_inline so that each class
+   below is its own copy with `pairs` a constant, fully unrolled: no inner
+   loop branch sits beside the chain to be mispredicted. */
+static inline __attribute__((always_inline)) uint32_t
+walk_delayed(const uint32_t *table, uint32_t curr, uint64_t steps, uint32_t div,
+	     const unsigned pairs)
+{
+	for (uint64_t i = 0; i < steps; i++) {
+		curr = table[curr];
+#pragma GCC unroll 64
+		for (unsigned k = 0; k < pairs; k++)
+			DIVIDE_PAIR(curr, div);
+	}
+	return curr;
+}
+
+/* noipa: the compiler may neither learn that div is 1 nor that the table
+   walk has no side effects, which would let it drop or merge the work. */
+#define DELAY_CLASS(pairs)                                                   \
+	static __attribute__((noinline, noipa)) uint32_t                     \
+	walk_delay_##pairs(const uint32_t *table, uint32_t curr,             \
+			   uint64_t steps, uint32_t div)                     \
+	{                                                                    \
+		return walk_delayed(table, curr, steps, div, pairs);         \
+	}
+
+DELAY_CLASS(1)
+DELAY_CLASS(2)
+DELAY_CLASS(4)
+DELAY_CLASS(8)
+DELAY_CLASS(16)
+DELAY_CLASS(64)
+
+static const struct delay_class delay_classes[] = {
+	{ 1, walk_delay_1 }, { 2, walk_delay_2 }, { 4, walk_delay_4 },
+	{ 8, walk_delay_8 }, { 16, walk_delay_16 }, { 64, walk_delay_64 },
+};
+
+#define DELAY_CLASSES (sizeof delay_classes / sizeof delay_classes[0])
+
+static __attribute__((noinline, noipa)) uint32_t
+walk_plain(const uint32_t *table, uint32_t curr, uint64_t steps, uint32_t div)
+{
+	for (uint64_t i = 0; i < steps; i++)
+		curr = table[curr];
+	return curr;
+}
+
+static __attribute__((noinline, noipa)) uint32_t
+divide_only(const uint32_t *table, uint32_t curr, uint64_t steps, uint32_t div)
+{
+	for (uint64_t i = 0; i < steps; i++)
+		DIVIDE_PAIR(curr, div);
+	return curr;
+}
+
+static void time_run(void *arg)
+{
+	struct later_run *r = arg;
+	uint64_t start = plat_ticks();
+
+	r->curr = r->walk(r->table, r->curr, r->steps, r->div);
+	r->ticks = plat_ticks() - start;
+}
+
+/* 0, or -1 with the fault reported. */
+static int run_timed(struct later_run *r, const char *what)
+{
+	struct plat_fault fault;
+
+	if (plat_timed(time_run, r, &fault) == 0)
+		return 0;
+	report_printf("%s: the %s faulted: %s\n", PROBE_NAME, what, fault.text);
+	return -1;
+}
+
+/* Runs `walk` over `table` between min_repeat and max_repeat times, until
+   the best three agree within the precision. The position carries from run
+   to run, so each run continues the cycle instead of repeating its start. */
+static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *table,
+		       uint32_t div, const char *what, struct trials *t)
+{
+	struct later_run run = {
+		.walk = walk, .table = table, .curr = 0, .div = div,
+		.steps = c->later_steps,
+	};
+
+	trials_init(t);
+	while (t->count < c->later_max_repeat) {
+		if (run_timed(&run, what) != 0)
+			return -1;
+		trials_add(t, (double)run.ticks);
+		if (trials_settled(t, c->later_min_repeat, c->later_precision))
+			break;
+	}
+	return 0;
+}
+
+static double ns_per_access(double ticks, uint64_t steps)
+{
+	return ticks_to_ns((uint64_t)ticks) / (double)steps;
+}
+
+static void emit_run(const char *variant, unsigned shift, uint64_t table_bytes,
+		     double ns, unsigned trials, double spread, const char *verified)
+{
+	struct figure f = {
+		.probe = PROBE_NAME, .variant = variant, .page_shift = shift,
+		.working_set_bytes = table_bytes, .ns = ns, .trials = trials,
+		.spread = spread, .pages_verified = verified,
+	};
+	double cycles = emit_figure(&f);
+
+	report_printf("    %-7s %9.2f ns %9.1f cycles  %3u runs  spread %.1f%%\n",
+		      variant, ns, cycles, trials, 100.0 * spread);
+}
+
+/* The seed's delay factor: how many division pairs last as long as one
+   step of the linear walk, plus one. Returns the class, NULL reported. */
+static const struct delay_class *choose_delay(const struct config *c,
+					      const uint32_t *lintab, uint32_t div)
+{
+	struct later_run linear = {
+		.walk = walk_plain, .table = lintab, .curr = 0, .div = div,
+		.steps = c->later_steps,
+	};
+	struct later_run divisions = linear;
+	uint64_t factor;
+	unsigned pairs;
+
+	divisions.walk = divide_only;
+	if (run_timed(&linear, "linear walk") != 0 ||
+	    run_timed(&divisions, "division chain") != 0)
+		return NULL;
+	factor = linear.ticks / (divisions.ticks ? divisions.ticks : 1) + 1;
+	pairs = later_delay_pairs(factor);
+	report_printf("    linear walk %.2f ns/step, division pair %.2f ns: delay "
+		      "factor %llu, %u division pair%s per access\n",
+		      ns_per_access((double)linear.ticks, c->later_steps),
+		      ns_per_access((double)divisions.ticks, c->later_steps),
+		      (unsigned long long)factor, pairs, pairs == 1 ? "" : "s");
+	if (pairs == 0) {
+		report_printf("%s: delay factor %llu is above 64, the largest delay "
+			      "class: accesses could overlap, so nothing is "
+			      "measured\n", PROBE_NAME, (unsigned long long)factor);
+		return NULL;
+	}
+	for (unsigned i = 0; i < DELAY_CLASSES; i++)
+		if (delay_classes[i].pairs == pairs)
+			return &delay_classes[i];
+	return NULL;
+}
+
+/* Builds both tables in the buffer (random first, linear after it) and
+   walks the linear one once around: that evicts what building left in the
+   caches, and since a whole lap ends where it began, at 0, it yields the
+   divisor 1 in a value the compiler cannot see through. 0 means failure
+   (reported). */
+static uint32_t build_tables(const struct config *c, uint32_t *memtab,
+			     uint32_t *lintab)
+{
+	uint64_t per_block = c->later_block / c->later_stride;
+	uint32_t *order = plat_alloc(per_block * sizeof(uint32_t));
+	struct later_run lap = {
+		.walk = walk_plain, .table = lintab, .curr = 0, .div = 1,
+		.steps = c->later_table / c->later_stride,
+	};
+
+	if (!order) {
+		report_printf("%s: no scratch memory for a block's order (%u "
+			      "entries)\n", PROBE_NAME, (unsigned)per_block);
+		return 0;
+	}
+	later_buildtab(memtab, c->later_table, c->later_block, c->later_stride,
+		       order, SEED_RANDOM_TABLE);
+	later_buildtab(lintab, c->later_table, c->later_stride, c->later_stride,
+		       order, SEED_LINEAR_TABLE);
+	plat_free(order, per_block * sizeof(uint32_t));
+	if (run_timed(&lap, "warm-up lap") != 0)
+		return 0;
+	if (lap.curr != 0) {
+		report_printf("%s: a lap of the linear table ended at word %u, not "
+			      "0: the table does not read back as built\n",
+			      PROBE_NAME, (unsigned)lap.curr);
+		return 0;
+	}
+	return lap.curr + 1;
+}
+
+/* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
+static int measure_page_size(const struct config *c, unsigned shift)
+{
+	const struct delay_class *delay;
+	struct plat_buffer buf;
+	struct trials tara, brutto;
+	char page_name[48], need[32], have[32];
+	uint64_t bytes = 2 * c->later_table, max;
+	double tara_ns, brutto_ns, netto_ticks;
+	uint32_t *memtab, *lintab, div;
+	int rc = -1;
+
+	max = page_buffer_max(PROBE_NAME, shift);
+	if (max == 0)
+		return 1;
+	page_size_name(page_name, sizeof page_name, shift);
+	if (max < bytes) {
+		mp_format_bytes(need, sizeof need, bytes);
+		mp_format_bytes(have, sizeof have, max);
+		report_printf("%s: %s: the two tables need %s, only %s is "
+			      "available\n", PROBE_NAME, page_name, need, have);
+		return -1;
+	}
+	if (page_buffer_get(PROBE_NAME, &buf, bytes, shift) != 0)
+		return -1;
+	report_printf("  %s (%s)\n", page_name, buf.verified);
+	memtab = buf.base;
+	lintab = memtab + c->later_table / sizeof(uint32_t);
+
+	div = build_tables(c, memtab, lintab);
+	delay = div ? choose_delay(c, lintab, div) : NULL;
+	if (delay &&
+	    repeat_runs(c, delay->walk, hot_word, div, "calibration run", &tara) == 0 &&
+	    repeat_runs(c, delay->walk, memtab, div, "measurement run", &brutto) == 0) {
+		tara_ns = ns_per_access(trials_best(&tara), c->later_steps);
+		brutto_ns = ns_per_access(trials_best(&brutto), c->later_steps);
+		netto_ticks = trials_best(&brutto) - trials_best(&tara);
+		emit_run("tara", shift, c->later_table, tara_ns, tara.count,
+			 trials_spread(&tara), buf.verified);
+		emit_run("brutto", shift, c->later_table, brutto_ns, brutto.count,
+			 trials_spread(&brutto), buf.verified);
+		/* netto's spread: the brutto runs' worst-minus-best as a
+		   fraction of netto, i.e. how far the worst run would move it. */
+		emit_run("netto", shift, c->later_table, brutto_ns - tara_ns,
+			 brutto.count, netto_ticks > 0 ?
+			 (brutto.worst - trials_best(&brutto)) / netto_ticks : 0,
+			 buf.verified);
+		rc = 0;
+	}
+	plat_buffer_put(&buf);
+	return rc;
+}
+
+/* -1 with why[] = "<key>: <a> <rule> <b>", sizes in readable units. */
+static int refuse(char *why, size_t len, const char *key, uint64_t a,
+		  const char *rule, uint64_t b)
+{
+	char sa[32], sb[32];
+
+	mp_format_bytes(sa, sizeof sa, a);
+	mp_format_bytes(sb, sizeof sb, b);
+	mp_snprintf(why, len, "%s: %s %s %s", key, sa, rule, sb);
+	return -1;
+}
+
+// Public Functions
+
+int later_check_params(const struct config *c, char *why, size_t why_len)
+{
+	uint64_t stride = c->later_stride, block = c->later_block;
+	uint64_t table = c->later_table;
+
+	/* A slot is one 4-byte word, and slots must not overlap. */
+	if (stride < 4 || stride % 4 != 0)
+		return refuse(why, why_len, "later.stride", stride,
+			      "is not a multiple of", 4);
+	if (block < stride || block % stride != 0)
+		return refuse(why, why_len, "later.block", block,
+			      "is not a multiple of later.stride,", stride);
+	if (table < block || table % block != 0)
+		return refuse(why, why_len, "later.table", table,
+			      "is not a multiple of later.block,", block);
+	if (table > TABLE_BYTES_MAX)
+		return refuse(why, why_len, "later.table", table,
+			      "is above the reach of 32-bit word indices,",
+			      TABLE_BYTES_MAX);
+	if (c->later_steps == 0) {
+		mp_snprintf(why, why_len, "later.steps: must be at least 1");
+		return -1;
+	}
+	if (!(c->later_precision > 0)) {
+		mp_snprintf(why, why_len, "later.precision: must be above 0");
+		return -1;
+	}
+	if (c->later_min_repeat == 0 || c->later_max_repeat < c->later_min_repeat) {
+		mp_snprintf(why, why_len, "later.min_repeat (%u) must be at least 1 "
+			    "and at most later.max_repeat (%u)",
+			    c->later_min_repeat, c->later_max_repeat);
+		return -1;
+	}
+	return 0;
+}
+
+void later_buildtab(uint32_t *table, uint64_t table_bytes, uint64_t block_bytes,
+		    uint64_t stride, uint32_t *order, uint64_t seed)
+{
+	uint64_t per_block = block_bytes / stride, blocks = table_bytes / block_bytes;
+	uint64_t words_per_slot = stride / sizeof(uint32_t);
+	uint64_t words_per_block = block_bytes / sizeof(uint32_t);
+	uint32_t first = 0, *tail = NULL;
+	struct chase_rng rng;
+
+	chase_rng_seed(&rng, seed);
+	for (uint64_t b = 0; b < blocks; b++) {
+		uint32_t block_word = (uint32_t)(b * words_per_block);
+
+		/* Fisher-Yates: a uniformly random order of the block's slots. */
+		for (uint64_t i = 0; i < per_block; i++)
+			order[i] = (uint32_t)i;
+		for (uint64_t i = per_block; i-- > 1;) {
+			uint64_t j = chase_rng_below(&rng, i + 1);
+			uint32_t t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+		for (uint64_t i = 0; i < per_block; i++) {
+			uint32_t word = block_word + (uint32_t)(order[i] * words_per_slot);
+			if (tail)
+				*tail = word;
+			else
+				first = word;
+			tail = &table[word];
+		}
+	}
+	*tail = first;
+}
+
+unsigned later_delay_pairs(uint64_t factor)
+{
+	for (unsigned i = 0; i < DELAY_CLASSES; i++)
+		if (factor <= delay_classes[i].pairs)
+			return delay_classes[i].pairs;
+	return 0;
+}
+
+int probe_later(const struct config *c)
+{
+	char why[200], table[32], block[32];
+
+	if (later_check_params(c, why, sizeof why) != 0) {
+		report_printf("%s: %s\n", PROBE_NAME, why);
+		return -1;
+	}
+	mp_format_bytes(table, sizeof table, c->later_table);
+	mp_format_bytes(block, sizeof block, c->later_block);
+	report_printf("%s: table %s randomised in blocks of %s, stride %llu B, %llu "
+		      "accesses per run, %u..%u runs until the best three agree "
+		      "within %.2f%%; netto is per access, beyond an L1 hit\n",
+		      PROBE_NAME, table, block, (unsigned long long)c->later_stride,
+		      (unsigned long long)c->later_steps, c->later_min_repeat,
+		      c->later_max_repeat, 100.0 * c->later_precision);
+	return page_sizes_each(PROBE_NAME, c, measure_page_size);
+}

@@ -1,0 +1,260 @@
+/* Locality: the sum of one int matrix walked row by row, then column by
+ * column (seeds/locality-benchmark.c, docs/METHOD.md).
+ *
+ * The row walk reads consecutive addresses, so every byte of every line it
+ * fetches is used and the prefetchers stream ahead of it. The column walk
+ * jumps a whole row per element, so each element costs a line of its own and,
+ * with 4 KiB pages, a page of its own: a TLB miss per element once the column
+ * is taller than the TLB's reach. Run per page size, the pair shows how much
+ * of the column walk's cost is the TLB and how much is the cache.
+ */
+
+#include "probes/locality.h"
+#include "probes/config.h"
+#include "probes/emit.h"
+#include "probes/fmt.h"
+#include "probes/page_sizes.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+#include "probes/results.h"
+#include "probes/timebase.h"
+#include "probes/trials.h"
+
+// Constants
+
+/* A smaller matrix has no column walk worth the name. */
+#define MIN_SIDE 3u
+
+#define PROBE_NAME "locality"
+
+// Private Types
+
+struct locality_pass {
+	const uint32_t *matrix;
+	struct matrix_shape shape;
+	int by_columns;
+	uint64_t ticks;
+	uint32_t sum;
+};
+
+// Private Functions
+
+static int is_power_of_two(uint64_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+/* Columns that keep the configured aspect ratio for `rows` rows. Products of
+   two 32-bit numbers fit in 64 bits, so nothing here overflows. */
+static uint64_t cols_for_rows(uint64_t rows, uint32_t cfg_rows, uint32_t cfg_cols)
+{
+	return rows * cfg_cols / cfg_rows;
+}
+
+/* Unsigned sums wrap by definition, so a matrix of any size sums without
+   undefined behaviour and the result stays checkable. noinline keeps each
+   walk one plain loop nest, compiled as any program would compile it. */
+static __attribute__((noinline)) uint32_t
+sum_by_rows(const uint32_t *m, uint32_t rows, uint32_t cols)
+{
+	uint32_t sum = 0;
+
+	for (uint32_t i = 0; i < rows; i++) {
+		const uint32_t *row = m + (size_t)i * cols;
+		for (uint32_t j = 0; j < cols; j++)
+			sum += row[j];
+	}
+	return sum;
+}
+
+static __attribute__((noinline)) uint32_t
+sum_by_columns(const uint32_t *m, uint32_t rows, uint32_t cols)
+{
+	uint32_t sum = 0;
+
+	for (uint32_t j = 0; j < cols; j++)
+		for (uint32_t i = 0; i < rows; i++)
+			sum += m[(size_t)i * cols + j];
+	return sum;
+}
+
+static void time_pass(void *arg)
+{
+	struct locality_pass *p = arg;
+	uint64_t start = plat_ticks();
+
+	if (p->by_columns)
+		p->sum = sum_by_columns(p->matrix, p->shape.rows, p->shape.cols);
+	else
+		p->sum = sum_by_rows(p->matrix, p->shape.rows, p->shape.cols);
+	p->ticks = plat_ticks() - start;
+}
+
+/* Every element is written before any is timed: an untouched anonymous page
+   reads as the kernel's one shared zero page, which would stay in cache and
+   make both walks equally fast; on bare metal it also gives the check below
+   a known answer. Odd elements hold 1, even ones 0. */
+static uint32_t fill_matrix(uint32_t *m, uint64_t elems)
+{
+	for (uint64_t k = 0; k < elems; k++)
+		m[k] = (uint32_t)(k & 1);
+	return (uint32_t)(elems / 2);
+}
+
+static void emit_walk(const char *variant, unsigned shift, uint64_t bytes,
+		      const struct trials *t, uint64_t elems, const char *verified)
+{
+	struct figure f = {
+		.probe = PROBE_NAME, .variant = variant, .page_shift = shift,
+		.working_set_bytes = bytes,
+		.ns = ticks_to_ns((uint64_t)trials_best(t)) / (double)elems,
+		.trials = t->count, .spread = trials_spread(t),
+		.pages_verified = verified,
+	};
+	double cycles = emit_figure(&f);
+
+	report_printf("    %-13s %8.3f ns/element %8.2f cycles  spread %.1f%%\n",
+		      variant, f.ns, cycles, 100.0 * f.spread);
+}
+
+/* Times `reps` alternating row and column passes; 0, or -1 reported. */
+static int time_walks(struct locality_pass *pass, unsigned reps, uint32_t expected,
+		      struct trials *by_row, struct trials *by_col)
+{
+	struct plat_fault fault;
+
+	trials_init(by_row);
+	trials_init(by_col);
+	for (unsigned r = 0; r < reps; r++) {
+		for (int by_columns = 0; by_columns <= 1; by_columns++) {
+			pass->by_columns = by_columns;
+			if (plat_timed(time_pass, pass, &fault) != 0) {
+				report_printf("%s: the timed walk faulted: %s\n",
+					      PROBE_NAME, fault.text);
+				return -1;
+			}
+			if (pass->sum != expected) {
+				report_printf("%s: the %s walk summed %u, the matrix "
+					      "holds %u: memory does not read back "
+					      "what was written\n", PROBE_NAME,
+					      by_columns ? "column" : "row",
+					      (unsigned)pass->sum, (unsigned)expected);
+				return -1;
+			}
+			trials_add(by_columns ? by_col : by_row, (double)pass->ticks);
+		}
+	}
+	return 0;
+}
+
+static void report_shape(const struct config *c, const struct matrix_shape *s,
+			 int shrunk, uint64_t max, const char *page_name)
+{
+	char have[32], bytes[32];
+
+	mp_format_bytes(bytes, sizeof bytes, (uint64_t)s->rows * s->cols * 4);
+	if (shrunk) {
+		mp_format_bytes(have, sizeof have, max);
+		report_printf("  %s: %u x %u ints do not fit in the %s available; "
+			      "measuring %u x %u (%s) instead, the largest shape of "
+			      "about the same aspect whose row length is not a power "
+			      "of two\n", page_name, c->locality_rows,
+			      c->locality_cols, have, s->rows, s->cols, bytes);
+	} else {
+		report_printf("  %s: %u x %u ints (%s)\n", page_name, s->rows,
+			      s->cols, bytes);
+	}
+	if (is_power_of_two(s->cols))
+		report_printf("  warning: a row of %u ints is a power of two: the "
+			      "column walk's elements share a few cache sets, so it "
+			      "times set conflicts as well as locality\n", s->cols);
+}
+
+/* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
+static int measure_page_size(const struct config *c, unsigned shift)
+{
+	struct matrix_shape shape;
+	struct plat_buffer buf;
+	struct trials by_row, by_col;
+	struct locality_pass pass;
+	char page_name[48];
+	uint64_t max, elems, bytes;
+	uint32_t expected;
+	int fit, rc;
+
+	max = page_buffer_max(PROBE_NAME, shift);
+	if (max == 0)
+		return 1;
+	page_size_name(page_name, sizeof page_name, shift);
+	fit = locality_fit_shape(c->locality_rows, c->locality_cols, max, &shape);
+	if (fit < 0) {
+		report_printf("%s: %s: too little memory for even a %u x %u matrix\n",
+			      PROBE_NAME, page_name, MIN_SIDE, MIN_SIDE);
+		return -1;
+	}
+	report_shape(c, &shape, fit, max, page_name);
+	elems = (uint64_t)shape.rows * shape.cols;
+	bytes = elems * sizeof(uint32_t);
+	if (page_buffer_get(PROBE_NAME, &buf, bytes, shift) != 0)
+		return -1;
+	report_printf("    (%s)\n", buf.verified);
+
+	expected = fill_matrix(buf.base, elems);
+	pass.matrix = buf.base;
+	pass.shape = shape;
+	rc = time_walks(&pass, c->locality_reps, expected, &by_row, &by_col);
+	if (rc == 0) {
+		emit_walk("row", shift, bytes, &by_row, elems, buf.verified);
+		emit_walk("column", shift, bytes, &by_col, elems, buf.verified);
+		report_printf("    column/row    %8.2fx slower\n",
+			      trials_best(&by_col) / trials_best(&by_row));
+	}
+	plat_buffer_put(&buf);
+	return rc;
+}
+
+// Public Functions
+
+int locality_fit_shape(uint32_t rows, uint32_t cols, uint64_t max_bytes,
+		       struct matrix_shape *out)
+{
+	uint64_t max_elems = max_bytes / sizeof(uint32_t);
+	uint64_t lo = 1, hi = rows, fit_cols;
+
+	if ((uint64_t)rows * cols <= max_elems) {
+		out->rows = rows;
+		out->cols = cols;
+		return 0;
+	}
+	/* The largest row count whose aspect-kept shape fits: rows times its
+	   columns only grows with the row count, so bisect. */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (mid * cols_for_rows(mid, rows, cols) <= max_elems)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	fit_cols = cols_for_rows(lo, rows, cols);
+	/* One column fewer keeps the shape inside the limit. */
+	if (is_power_of_two(fit_cols))
+		fit_cols--;
+	if (lo < MIN_SIDE || fit_cols < MIN_SIDE)
+		return -1;
+	out->rows = (uint32_t)lo;
+	out->cols = (uint32_t)fit_cols;
+	return 1;
+}
+
+int probe_locality(const struct config *c)
+{
+	if (c->locality_rows == 0 || c->locality_cols == 0 || c->locality_reps == 0) {
+		report_printf("%s: rows, columns and repetitions must all be at least 1 "
+			      "(got %u x %u, %u repetitions)\n", PROBE_NAME,
+			      c->locality_rows, c->locality_cols, c->locality_reps);
+		return -1;
+	}
+	report_printf("%s: row-major vs column-major sum of an int matrix, best of %u\n",
+		      PROBE_NAME, c->locality_reps);
+	return page_sizes_each(PROBE_NAME, c, measure_page_size);
+}

@@ -1,0 +1,22 @@
+/* The locality probe's pure helper: the matrix shape that fits the memory
+ * a page size offers.
+ */
+#ifndef MEMPROBE_LOCALITY_H
+#define MEMPROBE_LOCALITY_H
+
+#include <stdint.h>
+
+struct matrix_shape {
+	uint32_t rows, cols;      /* of 4-byte ints, row-major */
+};
+
+/* The configured rows x cols when it fits in max_bytes (returns 0), else the
+   largest shape with about the configured aspect ratio that fits and whose
+   row length is not a power of two (returns 1), else -1 (not even a few
+   rows fit). A power-of-two row length would put every element of a column
+   in the same few cache sets, and the column walk would time set conflicts
+   rather than locality. */
+int locality_fit_shape(uint32_t rows, uint32_t cols, uint64_t max_bytes,
+		       struct matrix_shape *out);
+
+#endif

@@ -1,0 +1,78 @@
+/* Page sizes asked for, and probe buffers of them (see page_sizes.h). */
+
+#include "probes/page_sizes.h"
+#include "probes/fmt.h"
+#include "probes/results.h"
+
+// Public Functions
+
+unsigned page_shifts_asked(unsigned pages, unsigned shifts[PAGE_SIZES_MAX])
+{
+	unsigned n = 0;
+
+	if (pages & PAGES_4K)
+		shifts[n++] = PAGE_SHIFT_4K;
+	if (pages & PAGES_2M)
+		shifts[n++] = PAGE_SHIFT_2M;
+	if (pages & PAGES_1G)
+		shifts[n++] = PAGE_SHIFT_1G;
+	return n;
+}
+
+void page_size_name(char *buf, size_t size, unsigned page_shift)
+{
+	char bytes[32];
+
+	mp_format_bytes(bytes, sizeof bytes, (uint64_t)1 << page_shift);
+	mp_snprintf(buf, size, "%s pages", bytes);
+}
+
+uint64_t page_buffer_max(const char *probe, unsigned page_shift)
+{
+	uint64_t page = (uint64_t)1 << page_shift;
+	uint64_t max = plat_buffer_max(page_shift) / page * page;
+	char name[48];
+
+	if (max == 0) {
+		page_size_name(name, sizeof name, page_shift);
+		report_printf("%s: %s are not available here: skipped\n", probe, name);
+	}
+	return max;
+}
+
+int page_buffer_get(const char *probe, struct plat_buffer *b, uint64_t bytes,
+		    unsigned page_shift)
+{
+	uint64_t page = (uint64_t)1 << page_shift;
+	uint64_t rounded = (bytes + page - 1) / page * page;
+	char why[160], name[48], size[32];
+
+	if (plat_buffer_get(b, (size_t)rounded, page_shift, why, sizeof why) == 0)
+		return 0;
+	page_size_name(name, sizeof name, page_shift);
+	mp_format_bytes(size, sizeof size, rounded);
+	report_printf("%s: no %s buffer with %s: %s\n", probe, size, name, why);
+	return -1;
+}
+
+int page_sizes_each(const char *probe, const struct config *c,
+		    int (*measure)(const struct config *c, unsigned page_shift))
+{
+	unsigned shifts[PAGE_SIZES_MAX];
+	unsigned n = page_shifts_asked(c->pages, shifts), measured = 0;
+	int status = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		int rc = measure(c, shifts[i]);
+		if (rc < 0)
+			status = -1;
+		if (rc == 0)
+			measured++;
+	}
+	if (measured == 0 && status == 0) {
+		report_printf("%s: none of the asked page sizes is available: nothing "
+			      "measured\n", probe);
+		status = -1;
+	}
+	return status;
+}
