@@ -1,0 +1,113 @@
+/* The random cycle and the dependent-load loop. */
+
+#include "probes/chase.h"
+#include "probes/fmt.h"
+
+// ---- Private Functions ------------------------------------------------------
+
+static void **slot_at(void *base, size_t i)
+{
+	return (void **)((char *)base + i * CHASE_SLOT);
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+void chase_rng_seed(struct chase_rng *r, uint64_t seed)
+{
+	/* xorshift has one fixed point, zero, which it never leaves. */
+	r->state = seed ? seed : 0x6a09e667f3bcc909ull;
+}
+
+uint64_t chase_rng_next(struct chase_rng *r)
+{
+	uint64_t x = r->state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	r->state = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+uint64_t chase_rng_below(struct chase_rng *r, uint64_t bound)
+{
+	/* The high half of a 64x64 product maps the generator's range onto
+	   [0, bound) without a division, and with a bias of at most
+	   bound / 2^64: nothing at a few million slots. */
+	return (uint64_t)(((unsigned __int128)chase_rng_next(r) * bound) >> 64);
+}
+
+/* Sattolo's algorithm, run in place on the slots themselves: every slot
+   starts pointing at itself, then slot i swaps its link with a slot j < i
+   for i from the top down. Restricting j below i (never j == i) is what
+   makes the result a single cycle through all slots rather than any
+   permutation, and every such cycle is equally likely. Working in the
+   buffer needs no order array, so building a 512 MiB cycle costs one pass
+   of random swaps and no scratch memory. */
+void chase_build(void *base, size_t slots, uint64_t seed)
+{
+	struct chase_rng rng;
+	size_t i;
+
+	for (i = 0; i < slots; i++)
+		*slot_at(base, i) = slot_at(base, i);
+	chase_rng_seed(&rng, seed);
+	for (i = slots; i-- > 1;) {
+		void **a = slot_at(base, i);
+		void **b = slot_at(base, (size_t)chase_rng_below(&rng, i));
+		void *t = *a;
+
+		*a = *b;
+		*b = t;
+	}
+}
+
+#define HOP p = *(void *const *)p
+#define HOP4 HOP; HOP; HOP; HOP
+
+/* noinline: the timed caller brackets exactly this loop, and the chain's
+   end leaves through the return value, so the compiler can neither drop
+   loads nor interleave the caller's timestamp work with them. */
+__attribute__((noinline)) void *chase_follow(void *start, uint64_t blocks)
+{
+	void *p = start;
+
+	while (blocks--) {
+		HOP4; HOP4; HOP4; HOP4;
+	}
+	return p;
+}
+
+int chase_check(const void *base, size_t slots, char *why, size_t why_len)
+{
+	const char *lo = base, *hi = lo + slots * CHASE_SLOT;
+	const char *p = base;
+	size_t step;
+
+	if ((uintptr_t)base % CHASE_SLOT) {
+		mp_snprintf(why, why_len, "base %p is not line-aligned", base);
+		return -1;
+	}
+	/* If the walk from slot 0 first returns to slot 0 after exactly `slots`
+	   valid links, the cycle through slot 0 has `slots` distinct members:
+	   every slot, each once. No visited-set is needed. */
+	for (step = 1; step <= slots; step++) {
+		const char *next = *(const char *const *)p;
+
+		if (next < lo || next >= hi || (size_t)(next - lo) % CHASE_SLOT) {
+			mp_snprintf(why, why_len, "link %zu from slot %zu points outside the slots (%p)",
+				    step, (size_t)(p - lo) / CHASE_SLOT, (const void *)next);
+			return -1;
+		}
+		if (next == lo && step != slots) {
+			mp_snprintf(why, why_len, "cycle closes after %zu of %zu slots", step, slots);
+			return -1;
+		}
+		p = next;
+	}
+	if (p != lo) {
+		mp_snprintf(why, why_len, "walk of %zu links does not return to slot 0", slots);
+		return -1;
+	}
+	return 0;
+}
