@@ -1,0 +1,843 @@
+/* Configuration from key = value text (see config.h, docs/CONFIG.md).
+ *
+ * The text comes from outside the program (a file on a stick, shell load
+ * options), so nothing in it is trusted: every byte is checked, every number
+ * is range-checked before it is stored, and the first problem stops the load
+ * with a message naming where it was, so a run never starts from a
+ * configuration that was only partly understood.
+ */
+#include "config.h"
+#include "fmt.h"
+
+#include <stdarg.h>
+
+// Constants
+
+#define LINE_MAX_CHARS 200
+#define SIZE_MAX_BYTES (1ull << 40)      /* 1 TiB: beyond any probe buffer */
+#define ECHO_MAX 40                      /* characters of input quoted back */
+
+enum kind {
+	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
+	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END,
+};
+
+struct key_def {
+	const char *name;
+	enum kind kind;
+	size_t offset;            /* of the field in struct config */
+	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64 */
+	uint64_t multiple;        /* KIND_SIZE: the value must be a multiple */
+};
+
+#define FIELD(f) __builtin_offsetof(struct config, f)
+
+/* In the order config_describe prints them; profile first, because it is
+   resolved first. */
+static const struct key_def keys[] = {
+	{ "profile",          KIND_PROFILE,  FIELD(profile),          0, 0, 0 },
+	{ "probes",           KIND_PROBES,   FIELD(probes),           0, 0, 0 },
+	{ "pages",            KIND_PAGES,    FIELD(pages),            0, 0, 0 },
+	{ "min_size",         KIND_SIZE,     FIELD(min_size),         64, SIZE_MAX_BYTES, 64 },
+	{ "max_size",         KIND_SIZE,     FIELD(max_size),         64, SIZE_MAX_BYTES, 64 },
+	{ "trials",           KIND_UINT,     FIELD(trials),           1, 1000, 0 },
+	{ "max_trials",       KIND_UINT,     FIELD(max_trials),       1, 100000, 0 },
+	{ "precision",        KIND_FRACTION, FIELD(precision),        0, 0, 0 },
+	{ "step_ms",          KIND_MS,       FIELD(step_ms),          0, 0, 0 },
+	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
+	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
+	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
+	{ "later.table",      KIND_SIZE,     FIELD(later_table),      64, SIZE_MAX_BYTES, 64 },
+	{ "later.block",      KIND_SIZE,     FIELD(later_block),      64, SIZE_MAX_BYTES, 64 },
+	{ "later.stride",     KIND_SIZE,     FIELD(later_stride),     8, SIZE_MAX_BYTES, 8 },
+	{ "later.steps",      KIND_U64,      FIELD(later_steps),      1, 1000000000000ull, 0 },
+	{ "later.precision",  KIND_FRACTION, FIELD(later_precision),  0, 0, 0 },
+	{ "later.min_repeat", KIND_UINT,     FIELD(later_min_repeat), 1, 10000, 0 },
+	{ "later.max_repeat", KIND_UINT,     FIELD(later_max_repeat), 1, 10000, 0 },
+	{ "cost.reps",        KIND_U64,      FIELD(cost_reps),        1, 1000000000000ull, 0 },
+	{ "cost.trials",      KIND_UINT,     FIELD(cost_trials),      1, 1000, 0 },
+	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 31, 0 },
+	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
+};
+#define KEY_COUNT (sizeof keys / sizeof keys[0])
+#define KEY_PROFILE 0
+
+/* (0, 0.5]: 0 could never be met by three real trials, and over a half the
+   rule would accept trials that disagree by more than they agree. */
+#define FRACTION_MAX 0.5
+#define MS_MAX 60000.0
+
+struct word { const char *name; unsigned value; };
+
+static const struct word profile_words[] = {
+	{ "quick", PROFILE_QUICK }, { "full", PROFILE_FULL }, { 0, 0 } };
+static const struct word probe_words[] = {
+	{ "latency", PROBE_LATENCY }, { "locality", PROBE_LOCALITY },
+	{ "later", PROBE_LATER }, { "cost", PROBE_COST }, { "fault", PROBE_FAULT }, { 0, 0 } };
+static const struct word page_words[] = {
+	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
+static const struct word vector_words[] = {
+	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { 0, 0 } };
+static const struct word end_words[] = {
+	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
+	{ "wait", END_WAIT }, { 0, 0 } };
+
+// Private Functions
+
+/* A piece of the source text; never NUL-terminated. */
+struct span {
+	const char *p;
+	size_t n;
+};
+
+struct entry {
+	struct span key, value;
+	int line;                 /* 0 for one-line sources */
+};
+
+/* Where a key's effective value came from, for combination errors. */
+struct origin {
+	const char *source;       /* NULL: the profile's default */
+	int line;
+};
+
+struct loader {
+	struct config *c;
+	const struct config_source *src;  /* the one being read */
+	struct config_error *err;
+	struct origin origin[KEY_COUNT];
+	int seen_line[KEY_COUNT];  /* in the source being read; 0: not yet */
+	int seen_any[KEY_COUNT];
+	enum profile profile;
+};
+
+static int is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+static char lower(char ch)
+{
+	return (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+}
+
+static struct span trim(struct span s)
+{
+	while (s.n && is_blank(s.p[0])) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && is_blank(s.p[s.n - 1]))
+		s.n--;
+	return s;
+}
+
+static int span_equals_nocase(struct span s, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < s.n; i++)
+		if (!word[i] || lower(s.p[i]) != word[i])
+			return 0;
+	return word[i] == '\0';
+}
+
+static void format_where(char *buf, size_t size, const char *source, int line)
+{
+	if (line)
+		mp_snprintf(buf, size, "%s:%d", source, line);
+	else
+		mp_snprintf(buf, size, "%s", source);
+}
+
+/* "<source>[:line]: key '<key>': <what>" */
+static int fail(struct loader *l, const struct entry *e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct loader *l, const struct entry *e, const char *fmt, ...)
+{
+	char where[160], what[200];
+	va_list ap;
+
+	format_where(where, sizeof where, l->src->name, e->line);
+	va_start(ap, fmt);
+	mp_vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%.*s': %s", where,
+		    (int)(e->key.n < ECHO_MAX ? e->key.n : ECHO_MAX), e->key.p, what);
+	return -1;
+}
+
+/* An error before any key is known: garbage, a line too long, no '='. */
+static int fail_at(struct loader *l, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail_at(struct loader *l, int line, const char *fmt, ...)
+{
+	char where[160], what[200];
+	va_list ap;
+
+	format_where(where, sizeof where, l->src->name, line);
+	va_start(ap, fmt);
+	mp_vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	mp_snprintf(l->err->text, sizeof l->err->text, "%s: %s", where, what);
+	return -1;
+}
+
+static int echo_len(struct span s)
+{
+	return (int)(s.n < ECHO_MAX ? s.n : ECHO_MAX);
+}
+
+static int find_key(struct span key)
+{
+	for (size_t k = 0; k < KEY_COUNT; k++) {
+		size_t n = mp_strlen(keys[k].name);
+		if (n == key.n && mp_strncmp(keys[k].name, key.p, n) == 0)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* ---- reading sources into entries ---- */
+
+typedef int (*entry_fn)(struct loader *l, const struct entry *e);
+
+/* Bytes a text file may hold: printable ASCII, tab, CR, LF. Anything else
+   means the file is not the text it should be (a binary, UTF-16 from an
+   editor, a corrupted sector), and guessing at its meaning would be worse. */
+static int check_bytes(struct loader *l, struct span line, int line_no)
+{
+	for (size_t i = 0; i < line.n; i++) {
+		unsigned char ch = (unsigned char)line.p[i];
+		if ((ch < 0x20 || ch > 0x7e) && ch != '\t' && ch != '\r' && ch != '\n')
+			return fail_at(l, line_no, "binary garbage: byte 0x%02x at column %u; "
+				       "the configuration must be plain ASCII text",
+				       ch, (unsigned)i + 1);
+	}
+	return 0;
+}
+
+static int split_pair(struct loader *l, struct span text, int line_no, struct entry *e)
+{
+	size_t eq = 0;
+
+	while (eq < text.n && text.p[eq] != '=')
+		eq++;
+	if (eq == text.n)
+		return fail_at(l, line_no, "expected key = value, found '%.*s'",
+			       echo_len(text), text.p);
+	e->key = trim((struct span){ text.p, eq });
+	e->value = trim((struct span){ text.p + eq + 1, text.n - eq - 1 });
+	e->line = line_no;
+	if (e->key.n == 0)
+		return fail_at(l, line_no, "a value without a key: '%.*s'", echo_len(text), text.p);
+	return 0;
+}
+
+static int read_lines(struct loader *l, entry_fn fn)
+{
+	const char *p = l->src->text, *end = p + l->src->len;
+	int line_no = 0;
+
+	while (p < end) {
+		const char *eol = p;
+		while (eol < end && *eol != '\n')
+			eol++;
+		struct span line = { p, (size_t)(eol - p) };
+		p = eol < end ? eol + 1 : eol;
+		line_no++;
+
+		if (check_bytes(l, line, line_no))
+			return -1;
+		size_t visible = line.n;
+		if (visible && line.p[visible - 1] == '\r')
+			visible--;
+		if (visible > LINE_MAX_CHARS)
+			return fail_at(l, line_no, "overlong line: %u characters, at most %d",
+				       (unsigned)visible, LINE_MAX_CHARS);
+		for (size_t i = 0; i < line.n; i++)
+			if (line.p[i] == '#')
+				line.n = i;
+		line = trim(line);
+		if (line.n == 0)
+			continue;
+
+		struct entry e;
+		if (split_pair(l, line, line_no, &e) || fn(l, &e))
+			return -1;
+	}
+	return 0;
+}
+
+static struct span next_word(const char **p, const char *end)
+{
+	while (*p < end && (is_blank(**p) || **p == '\n'))
+		(*p)++;
+	const char *start = *p;
+	while (*p < end && !is_blank(**p) && **p != '\n')
+		(*p)++;
+	return (struct span){ start, (size_t)(*p - start) };
+}
+
+/* Load options: "key=value" words, or "key = value" with '=' a word of its
+   own. A blank right after '=' with no value ("trials= 5") is an empty value:
+   taking the next word would silently read another key as this one's value. */
+static int read_words(struct loader *l, entry_fn fn)
+{
+	const char *p = l->src->text, *end = p + l->src->len;
+
+	if (check_bytes(l, (struct span){ p, l->src->len }, 0))
+		return -1;
+	for (;;) {
+		struct span word = next_word(&p, end);
+		if (word.n == 0)
+			return 0;
+		if (word.n > LINE_MAX_CHARS)
+			return fail_at(l, 0, "overlong option: %u characters, at most %d",
+				       (unsigned)word.n, LINE_MAX_CHARS);
+
+		struct entry e;
+		int has_eq = 0;
+		for (size_t i = 0; i < word.n; i++)
+			has_eq |= word.p[i] == '=';
+		if (!has_eq) {
+			const char *after = p;
+			struct span eq = next_word(&after, end);
+			if (eq.n == 1 && eq.p[0] == '=') {
+				struct span value = next_word(&after, end);
+				p = after;
+				e = (struct entry){ word, value, 0 };
+				if (fn(l, &e))
+					return -1;
+				continue;
+			}
+		}
+		if (split_pair(l, word, 0, &e) || fn(l, &e))
+			return -1;
+	}
+}
+
+static int read_source(struct loader *l, entry_fn fn)
+{
+	return l->src->one_line ? read_words(l, fn) : read_lines(l, fn);
+}
+
+/* ---- values ---- */
+
+static int parse_word(struct loader *l, const struct entry *e, struct span s,
+		      const struct word *words, const char *what, unsigned *out)
+{
+	for (const struct word *w = words; w->name; w++)
+		if (span_equals_nocase(s, w->name)) {
+			*out = w->value;
+			return 0;
+		}
+
+	char choices[96];
+	size_t n = 0;
+	for (const struct word *w = words; w->name; w++)
+		n += (size_t)mp_snprintf(choices + n, sizeof choices - n, "%s%s",
+					 w == words ? "" : ", ", w->name);
+	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, echo_len(s), s.p, choices);
+}
+
+static int parse_list(struct loader *l, const struct entry *e,
+		      const struct word *words, const char *what, unsigned *out)
+{
+	struct span v = e->value;
+	unsigned bits = 0;
+
+	for (size_t start = 0; start <= v.n;) {
+		size_t stop = start;
+		while (stop < v.n && v.p[stop] != ',')
+			stop++;
+		struct span item = trim((struct span){ v.p + start, stop - start });
+		unsigned bit;
+		if (item.n == 0)
+			return fail(l, e, "an empty item in the %s list '%.*s'", what,
+				    echo_len(v), v.p);
+		if (parse_word(l, e, item, words, what, &bit))
+			return -1;
+		bits |= bit;
+		start = stop + 1;
+	}
+	*out = bits;
+	return 0;
+}
+
+/* Decimal digits only: no sign, no hex, so "-1" cannot wrap to 4 billion. */
+static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflow)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	*overflow = 0;
+	while (i < s.n && s.p[i] >= '0' && s.p[i] <= '9') {
+		unsigned d = (unsigned)(s.p[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			*overflow = 1;
+		else
+			v = v * 10 + d;
+		i++;
+	}
+	*used = i;
+	*out = v;
+	return i > 0;
+}
+
+static int check_range(struct loader *l, const struct entry *e, const struct key_def *k,
+		       uint64_t v, int overflow)
+{
+	char low[32], high[32];
+
+	if (!overflow && v >= k->min && v <= k->max)
+		return 0;
+	if (k->kind == KIND_SIZE) {
+		mp_format_bytes(low, sizeof low, k->min);
+		mp_format_bytes(high, sizeof high, k->max);
+	} else {
+		mp_snprintf(low, sizeof low, "%llu", (unsigned long long)k->min);
+		mp_snprintf(high, sizeof high, "%llu", (unsigned long long)k->max);
+	}
+	return fail(l, e, "out of range: '%.*s' (from %s to %s)", echo_len(e->value),
+		    e->value.p, low, high);
+}
+
+static int parse_count(struct loader *l, const struct entry *e, const struct key_def *k,
+		       uint64_t *out)
+{
+	size_t used;
+	int overflow;
+
+	if (!parse_digits(e->value, &used, out, &overflow) || used != e->value.n)
+		return fail(l, e, "bad number '%.*s' (a whole number in decimal)",
+			    echo_len(e->value), e->value.p);
+	return check_range(l, e, k, *out, overflow);
+}
+
+static const struct { const char *name; unsigned shift; } size_units[] = {
+	{ "", 0 }, { "k", 10 }, { "kib", 10 }, { "m", 20 }, { "mib", 20 },
+	{ "g", 30 }, { "gib", 30 },
+};
+
+static int parse_size(struct loader *l, const struct entry *e, const struct key_def *k,
+		      uint64_t *out)
+{
+	size_t used;
+	uint64_t v;
+	int overflow;
+
+	if (!parse_digits(e->value, &used, &v, &overflow))
+		return fail(l, e, "bad number '%.*s' (a whole number of bytes, "
+			    "optionally with K, KiB, M, MiB, G or GiB)", echo_len(e->value), e->value.p);
+	struct span unit = trim((struct span){ e->value.p + used, e->value.n - used });
+	size_t u;
+	for (u = 0; u < sizeof size_units / sizeof *size_units; u++)
+		if (span_equals_nocase(unit, size_units[u].name))
+			break;
+	if (u == sizeof size_units / sizeof *size_units)
+		return fail(l, e, "bad unit '%.*s' (none for bytes, or K, KiB, M, MiB, G, GiB)",
+			    echo_len(unit), unit.p);
+	unsigned shift = size_units[u].shift;
+	if (v > (UINT64_MAX >> shift))
+		overflow = 1;
+	else
+		v <<= shift;
+	if (check_range(l, e, k, v, overflow))
+		return -1;
+	if (v % k->multiple) {
+		char text[32];
+		mp_format_bytes(text, sizeof text, v);
+		return fail(l, e, "%s is not a multiple of %llu bytes", text,
+			    (unsigned long long)k->multiple);
+	}
+	*out = v;
+	return 0;
+}
+
+static const double powers_of_ten[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* "12.5" or "1%". At most 15 significant digits and 20 decimals, so the
+   value is one exact integer divided by one exact power of ten: a single
+   correctly rounded division, and config_describe can print it back in
+   digits that read back to the very same double. Returns 0 on success. */
+static int parse_decimal(struct span s, double *out)
+{
+	uint64_t mantissa = 0;
+	int digits = 0, decimals = 0, seen_point = 0, any = 0;
+	size_t i = 0;
+
+	for (; i < s.n; i++) {
+		char ch = s.p[i];
+		if (ch == '.' && !seen_point) {
+			seen_point = 1;
+			continue;
+		}
+		if (ch < '0' || ch > '9')
+			break;
+		any = 1;
+		if (mantissa || ch != '0')
+			digits++;
+		if (digits > 15)
+			return -1;
+		mantissa = mantissa * 10 + (uint64_t)(ch - '0');
+		decimals += seen_point;
+	}
+	if (!any)
+		return -1;
+	if (i < s.n && s.p[i] == '%' && i + 1 == s.n)
+		decimals += 2;
+	else if (i != s.n)
+		return -1;
+	if (decimals > 22)
+		return -1;
+	*out = (double)mantissa / powers_of_ten[decimals];
+	return 0;
+}
+
+static int parse_real(struct loader *l, const struct entry *e, double max,
+		      const char *form, double *out)
+{
+	double v;
+
+	if (parse_decimal(e->value, &v))
+		return fail(l, e, "bad number '%.*s' (%s)", echo_len(e->value), e->value.p, form);
+	if (!(v > 0.0 && v <= max)) {
+		char high[32];
+		mp_snprintf(high, sizeof high, "%g", max);
+		return fail(l, e, "out of range: '%.*s' (above 0, at most %s)",
+			    echo_len(e->value), e->value.p, high);
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_vector(struct loader *l, const struct entry *e, const struct key_def *k,
+			unsigned *out)
+{
+	uint64_t v;
+
+	for (const struct word *w = vector_words; w->name; w++)
+		if (span_equals_nocase(e->value, w->name)) {
+			*out = w->value;
+			return 0;
+		}
+	if (e->value.n && e->value.p[0] >= '0' && e->value.p[0] <= '9') {
+		if (parse_count(l, e, k, &v))
+			return -1;
+		*out = (unsigned)v;
+		return 0;
+	}
+	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, or a number from 0 to 31)",
+		    echo_len(e->value), e->value.p);
+}
+
+static int apply_value(struct loader *l, const struct entry *e, int key)
+{
+	const struct key_def *k = &keys[key];
+	void *field = (char *)l->c + k->offset;
+	uint64_t v;
+	unsigned u;
+
+	switch (k->kind) {
+	case KIND_PROFILE:
+		if (parse_word(l, e, e->value, profile_words, "profile", &u))
+			return -1;
+		*(enum profile *)field = (enum profile)u;
+		return 0;
+	case KIND_PROBES:
+		return parse_list(l, e, probe_words, "probe", (unsigned *)field);
+	case KIND_PAGES:
+		return parse_list(l, e, page_words, "page size", (unsigned *)field);
+	case KIND_SIZE:
+		return parse_size(l, e, k, (uint64_t *)field);
+	case KIND_UINT:
+		if (parse_count(l, e, k, &v))
+			return -1;
+		*(unsigned *)field = (unsigned)v;
+		return 0;
+	case KIND_U64:
+		return parse_count(l, e, k, (uint64_t *)field);
+	case KIND_FRACTION:
+		return parse_real(l, e, FRACTION_MAX, "a fraction like 0.01 or a percentage like 1%",
+				  (double *)field);
+	case KIND_MS:
+		return parse_real(l, e, MS_MAX, "milliseconds, like 10 or 0.5", (double *)field);
+	case KIND_VECTOR:
+		return parse_vector(l, e, k, (unsigned *)field);
+	case KIND_END:
+		if (parse_word(l, e, e->value, end_words, "end action", &u))
+			return -1;
+		*(enum end_action *)field = (enum end_action)u;
+		l->c->end_set = 1;
+		return 0;
+	}
+	return fail(l, e, "internal error: a key of no kind");
+}
+
+/* ---- the two passes ---- */
+
+/* Pass 1, per source: the syntax, the keys, duplicates; and the profile,
+   whose value must be known before any default is applied. */
+static int check_entry(struct loader *l, const struct entry *e)
+{
+	int key = find_key(e->key);
+
+	if (key < 0)
+		return fail(l, e, "unknown key (docs/CONFIG.md lists every key)");
+	if (e->value.n == 0)
+		return fail(l, e, "empty value");
+	/* Within one source a second value is a mistake (which one was meant?);
+	   across sources it is the point: load options override the file. */
+	if (l->seen_any[key]) {
+		if (l->seen_line[key])
+			return fail(l, e, "duplicate key (first given on line %d)", l->seen_line[key]);
+		return fail(l, e, "duplicate key (given twice in %s)", l->src->name);
+	}
+	l->seen_any[key] = 1;
+	l->seen_line[key] = e->line;
+	if (key == KEY_PROFILE) {
+		unsigned u;
+		if (parse_word(l, e, e->value, profile_words, "profile", &u))
+			return -1;
+		l->profile = (enum profile)u;
+	}
+	return 0;
+}
+
+/* Pass 2, per source in order: every other key over the profile's defaults. */
+static int apply_entry(struct loader *l, const struct entry *e)
+{
+	int key = find_key(e->key);
+
+	if (key == KEY_PROFILE)
+		return 0;
+	if (apply_value(l, e, key))
+		return -1;
+	l->origin[key] = (struct origin){ l->src->name, e->line };
+	return 0;
+}
+
+static void describe_origin(const struct loader *l, int key, char *buf, size_t size)
+{
+	const struct origin *o = &l->origin[key];
+
+	if (o->source)
+		format_where(buf, size, o->source, o->line);
+	else
+		mp_snprintf(buf, size, "the %s profile's default",
+			    l->profile == PROFILE_FULL ? "full" : "quick");
+}
+
+/* "<where a was set>: key '<a>': <what> (<b> from <where b was set>)" */
+static int fail_combination(struct loader *l, int a, int b, const char *what)
+{
+	char where_a[160], where_b[160];
+
+	describe_origin(l, a, where_a, sizeof where_a);
+	if (b < 0) {
+		mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%s': %s",
+			    where_a, keys[a].name, what);
+	} else {
+		describe_origin(l, b, where_b, sizeof where_b);
+		mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%s': %s (%s from %s)",
+			    where_a, keys[a].name, what, keys[b].name, where_b);
+	}
+	return -1;
+}
+
+static int key_index(const char *name)
+{
+	return find_key((struct span){ name, mp_strlen(name) });
+}
+
+static int check_combinations(struct loader *l)
+{
+	const struct config *c = l->c;
+
+	if (!c->probes)
+		return fail_combination(l, key_index("probes"), -1, "no probe to run");
+	if (!c->pages)
+		return fail_combination(l, key_index("pages"), -1, "no page size to run with");
+	if (c->min_size > c->max_size)
+		return fail_combination(l, key_index("min_size"), key_index("max_size"),
+					"is larger than max_size");
+	if (c->trials > c->max_trials)
+		return fail_combination(l, key_index("trials"), key_index("max_trials"),
+					"is larger than max_trials");
+	if (c->later_block > c->later_table)
+		return fail_combination(l, key_index("later.block"), key_index("later.table"),
+					"is larger than later.table");
+	if (c->later_table % c->later_block)
+		return fail_combination(l, key_index("later.table"), key_index("later.block"),
+					"is not a multiple of later.block");
+	if (c->later_block % c->later_stride)
+		return fail_combination(l, key_index("later.block"), key_index("later.stride"),
+					"is not a multiple of later.stride");
+	if (c->later_min_repeat > c->later_max_repeat)
+		return fail_combination(l, key_index("later.min_repeat"),
+					key_index("later.max_repeat"),
+					"is larger than later.max_repeat");
+	if ((uint64_t)c->locality_rows * c->locality_cols * sizeof(int) > SIZE_MAX_BYTES)
+		return fail_combination(l, key_index("locality.rows"), key_index("locality.cols"),
+					"times locality.cols is a matrix over 1 TiB");
+	return 0;
+}
+
+/* ---- describing ---- */
+
+struct text {
+	char *buf;
+	size_t size, len;
+};
+
+static void append(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	if (t->len < t->size)
+		n = mp_vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+	else
+		n = mp_vsnprintf(0, 0, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static void append_words(struct text *t, const struct word *words, unsigned bits)
+{
+	const char *sep = "";
+
+	for (const struct word *w = words; w->name; w++)
+		if (bits & w->value) {
+			append(t, "%s%s", sep, w->name);
+			sep = ",";
+		}
+}
+
+static const char *word_name(const struct word *words, unsigned value)
+{
+	for (const struct word *w = words; w->name; w++)
+		if (w->value == value)
+			return w->name;
+	return 0;
+}
+
+/* The shortest digits that parse_decimal reads back as exactly v. */
+static void append_decimal(struct text *t, double v)
+{
+	char text[40];
+	double back;
+
+	for (int digits = 1; digits <= 15; digits++) {
+		mp_snprintf(text, sizeof text, "%.*f", digits, v);
+		if (parse_decimal((struct span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
+			/* drop zeros a shorter fraction would not have printed */
+			size_t n = mp_strlen(text);
+			while (n > 1 && text[n - 1] == '0' && text[n - 2] != '.')
+				n--;
+			text[n] = '\0';
+			append(t, "%s", text);
+			return;
+		}
+	}
+	append(t, "%.17g", v);
+}
+
+static void append_size(struct text *t, uint64_t bytes)
+{
+	static const char *const units[] = { "", "KiB", "MiB", "GiB" };
+	unsigned u = 3;
+
+	while (u && bytes % (1ull << (10 * u)))
+		u--;
+	append(t, "%llu%s", (unsigned long long)(bytes >> (10 * u)), units[u]);
+}
+
+// Public Functions
+
+int config_load(struct config *c, const struct config_source *src, int nsrc,
+		struct config_error *err)
+{
+	struct loader l = { .c = c, .err = err, .profile = PROFILE_QUICK };
+
+	err->text[0] = '\0';
+	for (int i = 0; i < nsrc; i++) {
+		l.src = &src[i];
+		mp_memset(l.seen_any, 0, sizeof l.seen_any);
+		mp_memset(l.seen_line, 0, sizeof l.seen_line);
+		if (read_source(&l, check_entry))
+			return -1;
+	}
+	/* Zeroed first so a field the defaults leave alone (end_set) cannot
+	   carry garbage from the caller's stack. */
+	mp_memset(c, 0, sizeof *c);
+	config_defaults(c, l.profile);
+	c->profile = l.profile;
+	for (int i = 0; i < nsrc; i++) {
+		l.src = &src[i];
+		if (read_source(&l, apply_entry))
+			return -1;
+	}
+	return check_combinations(&l);
+}
+
+int config_describe(const struct config *c, char *buf, size_t size)
+{
+	struct text t = { buf, size, 0 };
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t k = 0; k < KEY_COUNT; k++) {
+		const struct key_def *key = &keys[k];
+		const void *field = (const char *)c + key->offset;
+		const char *name;
+
+		if (key->kind == KIND_END && !c->end_set) {
+			append(&t, "# end: not set, the platform's default applies\n");
+			continue;
+		}
+		append(&t, "%s = ", key->name);
+		switch (key->kind) {
+		case KIND_PROFILE:
+			append(&t, "%s", word_name(profile_words, *(const unsigned *)field));
+			break;
+		case KIND_PROBES:
+			append_words(&t, probe_words, *(const unsigned *)field);
+			break;
+		case KIND_PAGES:
+			append_words(&t, page_words, *(const unsigned *)field);
+			break;
+		case KIND_SIZE:
+			append_size(&t, *(const uint64_t *)field);
+			break;
+		case KIND_UINT:
+			append(&t, "%u", *(const unsigned *)field);
+			break;
+		case KIND_U64:
+			append(&t, "%llu", (unsigned long long)*(const uint64_t *)field);
+			break;
+		case KIND_FRACTION:
+		case KIND_MS:
+			append_decimal(&t, *(const double *)field);
+			break;
+		case KIND_VECTOR:
+			name = word_name(vector_words, *(const unsigned *)field);
+			if (name)
+				append(&t, "%s", name);
+			else
+				append(&t, "%u", *(const unsigned *)field);
+			break;
+		case KIND_END:
+			append(&t, "%s", word_name(end_words, *(const unsigned *)field));
+			break;
+		}
+		append(&t, "\n");
+	}
+	return (int)t.len;
+}

@@ -1,0 +1,465 @@
+/* config_load and config_describe: every key, every error message, the
+ * order in which sources and the profile apply, and the round trip from
+ * config_describe back into config_load.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "probes/config.h"
+
+#define FILE_NAME "memprobe.cfg"
+#define OPTIONS_NAME "load options"
+
+static int load2(struct config *c, struct config_error *err,
+		 const char *file_text, const char *options)
+{
+	struct config_source src[2];
+	int n = 0;
+
+	if (file_text)
+		src[n++] = (struct config_source){ FILE_NAME, file_text, strlen(file_text), 0 };
+	if (options)
+		src[n++] = (struct config_source){ OPTIONS_NAME, options, strlen(options), 1 };
+	return config_load(c, src, n, err);
+}
+
+/* Field-by-field, since padding bytes of two structs need not agree. */
+static int config_equal(const struct config *a, const struct config *b)
+{
+	return a->profile == b->profile && a->probes == b->probes && a->pages == b->pages &&
+	       a->min_size == b->min_size && a->max_size == b->max_size &&
+	       a->trials == b->trials && a->max_trials == b->max_trials &&
+	       a->precision == b->precision && a->step_ms == b->step_ms &&
+	       a->locality_rows == b->locality_rows && a->locality_cols == b->locality_cols &&
+	       a->locality_reps == b->locality_reps && a->later_table == b->later_table &&
+	       a->later_block == b->later_block && a->later_stride == b->later_stride &&
+	       a->later_steps == b->later_steps && a->later_precision == b->later_precision &&
+	       a->later_min_repeat == b->later_min_repeat &&
+	       a->later_max_repeat == b->later_max_repeat && a->cost_reps == b->cost_reps &&
+	       a->cost_trials == b->cost_trials && a->fault_vector == b->fault_vector &&
+	       a->end_set == b->end_set && (!a->end_set || a->end == b->end);
+}
+
+/* Loads text as a file and expects exactly the error message want. */
+static void expect_error(const char *file_text, const char *options, const char *want)
+{
+	struct config c;
+	struct config_error err;
+	int rc = load2(&c, &err, file_text, options);
+
+	CHECK(rc == -1 && strcmp(err.text, want) == 0, "error \"%s\" (got %d: \"%s\")",
+	      want, rc, err.text);
+}
+
+static void test_defaults(void)
+{
+	for (int p = PROFILE_QUICK; p <= PROFILE_FULL; p++) {
+		const char *name = p == PROFILE_FULL ? "full" : "quick";
+		struct config want, got;
+		struct config_error err;
+		char text[64];
+
+		memset(&want, 0, sizeof want);
+		config_defaults(&want, (enum profile)p);
+		CHECK(want.profile == (enum profile)p, "config_defaults(%s) names its profile", name);
+		CHECK(!(want.probes & PROBE_FAULT), "the %s defaults never run the fault probe", name);
+		CHECK(!want.end_set, "the %s defaults leave the end action to the platform", name);
+
+		snprintf(text, sizeof text, "profile = %s\n", name);
+		int rc = load2(&got, &err, text, NULL);
+		CHECK(rc == 0, "the %s defaults pass every check (%s)", name, err.text);
+		CHECK(config_equal(&got, &want), "profile = %s gives exactly config_defaults(%s)",
+		      name, name);
+	}
+	struct config none, quick;
+	struct config_error err;
+	memset(&quick, 0, sizeof quick);
+	config_defaults(&quick, PROFILE_QUICK);
+	CHECK(config_load(&none, NULL, 0, &err) == 0 && config_equal(&none, &quick),
+	      "no source at all means the quick defaults");
+}
+
+static void test_every_key(void)
+{
+	const char *file =
+		"# a comment line\n"
+		"\n"
+		"   probes = latency, cost ,later  # trailing comment\n"
+		"pages=4k,1G\r\n"
+		"\tmin_size = 8K\n"
+		"max_size = 3 MiB\n"
+		"trials = 4\n"
+		"max_trials = 40\n"
+		"precision = 2.5%\n"
+		"step_ms = 0.25\n"
+		"locality.rows = 1000\n"
+		"locality.cols = 1001\n"
+		"locality.reps = 3\n"
+		"later.table = 16M\n"
+		"later.block = 64KiB\n"
+		"later.stride = 128\n"
+		"later.steps = 123456789012\n"
+		"later.precision = 0.005\n"
+		"later.min_repeat = 4\n"
+		"later.max_repeat = 40\n"
+		"cost.reps = 999\n"
+		"cost.trials = 9\n"
+		"fault.vector = gp\n"
+		"end = Reboot";
+	struct config c;
+	struct config_error err;
+	int rc = load2(&c, &err, file, NULL);
+
+	CHECK(rc == 0, "a file setting every key loads (%s)", err.text);
+	CHECK(c.probes == (PROBE_LATENCY | PROBE_COST | PROBE_LATER), "probes list, blanks around items");
+	CHECK(c.pages == (PAGES_4K | PAGES_1G), "pages list, case-insensitive, CRLF line");
+	CHECK(c.min_size == 8192 && c.max_size == 3u << 20, "sizes with K and 'MiB' after a blank");
+	CHECK(c.trials == 4 && c.max_trials == 40, "trials, max_trials");
+	CHECK(c.precision == 0.025, "precision as a percentage: %.17g", c.precision);
+	CHECK(c.step_ms == 0.25, "step_ms as a decimal");
+	CHECK(c.locality_rows == 1000 && c.locality_cols == 1001 && c.locality_reps == 3,
+	      "locality keys");
+	CHECK(c.later_table == 16u << 20 && c.later_block == 65536 && c.later_stride == 128,
+	      "later sizes");
+	CHECK(c.later_steps == 123456789012ull && c.later_precision == 0.005 &&
+	      c.later_min_repeat == 4 && c.later_max_repeat == 40, "later counts and precision");
+	CHECK(c.cost_reps == 999 && c.cost_trials == 9, "cost keys");
+	CHECK(c.fault_vector == 13, "fault.vector gp is vector 13");
+	CHECK(c.end == END_REBOOT && c.end_set, "end = Reboot sets the end action and end_set");
+	CHECK(c.profile == PROFILE_QUICK, "no profile key means quick");
+}
+
+static void test_values(void)
+{
+	static const struct { const char *text; uint64_t bytes; } sizes[] = {
+		{ "4096", 4096 }, { "4k", 4096 }, { "4K", 4096 }, { "4KiB", 4096 }, { "4 kib", 4096 },
+		{ "2m", 2u << 20 }, { "2MIB", 2u << 20 }, { "1g", 1u << 30 }, { "1 GiB", 1u << 30 },
+		{ "1024G", 1ull << 40 },
+	};
+	struct config c;
+	struct config_error err;
+	char text[128];
+
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		snprintf(text, sizeof text, "later.table = %s\nlater.block = 4K\nlater.stride = 64\n",
+			 sizes[i].text);
+		int rc = load2(&c, &err, text, NULL);
+		CHECK(rc == 0 && c.later_table == sizes[i].bytes, "size '%s' is %llu bytes (%s)",
+		      sizes[i].text, (unsigned long long)sizes[i].bytes, err.text);
+	}
+
+	static const struct { const char *text; double value; } fractions[] = {
+		{ "0.01", 0.01 }, { "1%", 0.01 }, { ".5", 0.5 }, { "50%", 0.5 }, { "0.0001", 0.0001 },
+		{ "0.1%", 0.001 },
+	};
+	for (size_t i = 0; i < sizeof fractions / sizeof *fractions; i++) {
+		snprintf(text, sizeof text, "precision = %s", fractions[i].text);
+		int rc = load2(&c, &err, text, NULL);
+		CHECK(rc == 0 && c.precision == fractions[i].value, "precision '%s' is %g (%s)",
+		      fractions[i].text, fractions[i].value, err.text);
+	}
+	CHECK(load2(&c, &err, "step_ms = 3.", NULL) == 0 && c.step_ms == 3.0, "step_ms '3.' is 3");
+
+	static const struct { const char *text; unsigned vector; } vectors[] = {
+		{ "de", 0 }, { "UD", 6 }, { "gp", 13 }, { "pf", 14 }, { "0", 0 }, { "31", 31 }, { "3", 3 },
+	};
+	for (size_t i = 0; i < sizeof vectors / sizeof *vectors; i++) {
+		snprintf(text, sizeof text, "fault.vector = %s", vectors[i].text);
+		int rc = load2(&c, &err, text, NULL);
+		CHECK(rc == 0 && c.fault_vector == vectors[i].vector, "fault.vector '%s' is %u",
+		      vectors[i].text, vectors[i].vector);
+	}
+
+	static const char *const ends[] = { "off", "reboot", "return", "wait" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(text, sizeof text, "end=%s", ends[i]);
+		int rc = load2(&c, &err, NULL, text);
+		CHECK(rc == 0 && c.end == (enum end_action)i && c.end_set, "end=%s", ends[i]);
+	}
+	CHECK(load2(&c, &err, "probes = fault", NULL) == 0 && c.probes == PROBE_FAULT,
+	      "the fault probe can be asked for explicitly");
+}
+
+static void test_sources(void)
+{
+	struct config c, full;
+	struct config_error err;
+
+	memset(&full, 0, sizeof full);
+	config_defaults(&full, PROFILE_FULL);
+
+	int rc = load2(&c, &err, "trials = 7\nmax_trials = 90\n", "profile=full");
+	CHECK(rc == 0 && c.profile == PROFILE_FULL, "a profile in the load options applies (%s)", err.text);
+	CHECK(c.trials == 7 && c.max_trials == 90,
+	      "the profile's defaults never override an explicit key, even one from an earlier source");
+	CHECK(c.max_size == full.max_size && c.step_ms == full.step_ms,
+	      "keys not given take the full profile's defaults");
+
+	rc = load2(&c, &err, "profile = full\ntrials = 7\n", "profile=quick trials=3");
+	CHECK(rc == 0 && c.profile == PROFILE_QUICK && c.trials == 3,
+	      "load options override the file, the profile included");
+
+	rc = load2(&c, &err, "min_size = 8K\n", "min_size = 16K   max_size=1M\n  pages=2m");
+	CHECK(rc == 0 && c.min_size == 16384 && c.max_size == 1u << 20 && c.pages == PAGES_2M,
+	      "one-line sources: blanks separate pairs, 'key = value' with '=' alone works (%s)",
+	      err.text);
+
+	rc = load2(&c, &err, "", "");
+	CHECK(rc == 0, "empty sources mean defaults");
+}
+
+static void test_errors(void)
+{
+	char line[300];
+
+	expect_error("trials = 5\nbogus = 1\n", NULL,
+		     "memprobe.cfg:2: key 'bogus': unknown key (docs/CONFIG.md lists every key)");
+	expect_error(NULL, "trials=5 Trials=6",
+		     "load options: key 'Trials': unknown key (docs/CONFIG.md lists every key)");
+	expect_error("trials = five\n", NULL,
+		     "memprobe.cfg:1: key 'trials': bad number 'five' (a whole number in decimal)");
+	expect_error("trials = -1\n", NULL,
+		     "memprobe.cfg:1: key 'trials': bad number '-1' (a whole number in decimal)");
+	expect_error("later.steps = 0x10\n", NULL,
+		     "memprobe.cfg:1: key 'later.steps': bad number '0x10' (a whole number in decimal)");
+	expect_error("trials = 0\n", NULL,
+		     "memprobe.cfg:1: key 'trials': out of range: '0' (from 1 to 1000)");
+	expect_error("cost.reps = 99999999999999999999999\n", NULL,
+		     "memprobe.cfg:1: key 'cost.reps': out of range: '99999999999999999999999' "
+		     "(from 1 to 1000000000000)");
+	expect_error("min_size = 4KB\n", NULL,
+		     "memprobe.cfg:1: key 'min_size': bad unit 'KB' (none for bytes, or K, KiB, M, MiB, G, GiB)");
+	expect_error("max_size = 2 T\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': bad unit 'T' (none for bytes, or K, KiB, M, MiB, G, GiB)");
+	expect_error("max_size = M\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': bad number 'M' (a whole number of bytes, optionally "
+		     "with K, KiB, M, MiB, G or GiB)");
+	expect_error("max_size = 2048G\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': out of range: '2048G' (from 64 B to 1 TiB)");
+	expect_error("max_size = 17179869184G\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': out of range: '17179869184G' (from 64 B to 1 TiB)");
+	expect_error("min_size = 1000\n", NULL,
+		     "memprobe.cfg:1: key 'min_size': 1000 B is not a multiple of 64 bytes");
+	expect_error("precision = 0\n", NULL,
+		     "memprobe.cfg:1: key 'precision': out of range: '0' (above 0, at most 0.5)");
+	expect_error("precision = 60%\n", NULL,
+		     "memprobe.cfg:1: key 'precision': out of range: '60%' (above 0, at most 0.5)");
+	expect_error("precision = 1%%\n", NULL,
+		     "memprobe.cfg:1: key 'precision': bad number '1%%' (a fraction like 0.01 or a "
+		     "percentage like 1%)");
+	expect_error("step_ms = 1e3\n", NULL,
+		     "memprobe.cfg:1: key 'step_ms': bad number '1e3' (milliseconds, like 10 or 0.5)");
+	expect_error("precision = 0.1234567890123456\n", NULL,
+		     "memprobe.cfg:1: key 'precision': bad number '0.1234567890123456' (a fraction "
+		     "like 0.01 or a percentage like 1%)");
+	expect_error("probes = latency,,cost\n", NULL,
+		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
+	expect_error("probes = latency,speed\n", NULL,
+		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, locality, "
+		     "later, cost, fault)");
+	expect_error("pages = 4k,16k\n", NULL,
+		     "memprobe.cfg:1: key 'pages': unknown page size '16k' (one of: 4k, 2m, 1g)");
+	expect_error("profile = slow\n", NULL,
+		     "memprobe.cfg:1: key 'profile': unknown profile 'slow' (one of: quick, full)");
+	expect_error("end = halt\n", NULL,
+		     "memprobe.cfg:1: key 'end': unknown end action 'halt' (one of: off, reboot, return, wait)");
+	expect_error("fault.vector = 32\n", NULL,
+		     "memprobe.cfg:1: key 'fault.vector': out of range: '32' (from 0 to 31)");
+	expect_error("fault.vector = nmi\n", NULL,
+		     "memprobe.cfg:1: key 'fault.vector': unknown vector 'nmi' (de, ud, gp, pf, or a "
+		     "number from 0 to 31)");
+
+	expect_error("\n\ntrials =   \n", NULL, "memprobe.cfg:3: key 'trials': empty value");
+	expect_error(NULL, "trials= 5", "load options: key 'trials': empty value");
+	expect_error(NULL, "max_size =", "load options: key 'max_size': empty value");
+	expect_error("trials\n", NULL, "memprobe.cfg:1: expected key = value, found 'trials'");
+	expect_error(NULL, "trials 5", "load options: expected key = value, found 'trials'");
+	expect_error("= 5\n", NULL, "memprobe.cfg:1: a value without a key: '= 5'");
+
+	expect_error("trials = 5\n# note\ntrials = 6\n", NULL,
+		     "memprobe.cfg:3: key 'trials': duplicate key (first given on line 1)");
+	expect_error(NULL, "trials=5 trials=6",
+		     "load options: key 'trials': duplicate key (given twice in load options)");
+	expect_error("profile = quick\nprofile = quick\n", NULL,
+		     "memprobe.cfg:2: key 'profile': duplicate key (first given on line 1)");
+
+	memset(line, 'x', sizeof line);
+	memcpy(line, "# ", 2);
+	line[201] = '\n';
+	line[202] = '\0';
+	expect_error(line, NULL, "memprobe.cfg:1: overlong line: 201 characters, at most 200");
+	line[200] = '\n';
+	line[201] = '\0';
+	struct config c;
+	struct config_error err;
+	CHECK(load2(&c, &err, line, NULL) == 0, "a line of exactly 200 characters is fine (%s)", err.text);
+
+	char option[260] = "later.steps=";
+	memset(option + 12, '1', 201 - 12);
+	option[201] = '\0';
+	expect_error(NULL, option, "load options: overlong option: 201 characters, at most 200");
+
+	struct config_source garbage[] = {
+		{ FILE_NAME, "trials = 5\ntri\0als = 6\n", 23, 0 },
+		{ FILE_NAME, "\xff\xfet\0r\0", 6, 0 },
+		{ FILE_NAME, "trials = 5\x1b[0m\n", 15, 0 },
+		{ OPTIONS_NAME, "trials=5 \x80", 10, 1 },
+	};
+	static const char *const garbage_want[] = {
+		"memprobe.cfg:2: binary garbage: byte 0x00 at column 4; the configuration must be plain ASCII text",
+		"memprobe.cfg:1: binary garbage: byte 0xff at column 1; the configuration must be plain ASCII text",
+		"memprobe.cfg:1: binary garbage: byte 0x1b at column 11; the configuration must be plain ASCII text",
+		"load options: binary garbage: byte 0x80 at column 10; the configuration must be plain ASCII text",
+	};
+	for (int i = 0; i < 4; i++) {
+		int rc = config_load(&c, &garbage[i], 1, &err);
+		CHECK(rc == -1 && strcmp(err.text, garbage_want[i]) == 0, "garbage %d: \"%s\"", i, err.text);
+	}
+}
+
+static void test_combinations(void)
+{
+	expect_error("min_size = 8M\nmax_size = 4M\n", NULL,
+		     "memprobe.cfg:1: key 'min_size': is larger than max_size (max_size from memprobe.cfg:2)");
+	expect_error("max_trials = 3\n", "trials=4",
+		     "load options: key 'trials': is larger than max_trials (max_trials from memprobe.cfg:1)");
+	expect_error("later.table = 4K\nlater.block = 8K\n", NULL,
+		     "memprobe.cfg:2: key 'later.block': is larger than later.table (later.table from "
+		     "memprobe.cfg:1)");
+	expect_error("later.table = 12K\nlater.block = 8K\nlater.stride = 64\n", NULL,
+		     "memprobe.cfg:1: key 'later.table': is not a multiple of later.block (later.block "
+		     "from memprobe.cfg:2)");
+	expect_error("later.table = 12K\nlater.block = 192\nlater.stride = 128\n", NULL,
+		     "memprobe.cfg:2: key 'later.block': is not a multiple of later.stride (later.stride "
+		     "from memprobe.cfg:3)");
+	expect_error("later.min_repeat = 30\nlater.max_repeat = 10\n", NULL,
+		     "memprobe.cfg:1: key 'later.min_repeat': is larger than later.max_repeat "
+		     "(later.max_repeat from memprobe.cfg:2)");
+	expect_error("locality.rows = 1000000\nlocality.cols = 1000000\n", NULL,
+		     "memprobe.cfg:1: key 'locality.rows': times locality.cols is a matrix over 1 TiB "
+		     "(locality.cols from memprobe.cfg:2)");
+
+	/* A combination with a default names the profile as its origin. */
+	struct config quick;
+	memset(&quick, 0, sizeof quick);
+	config_defaults(&quick, PROFILE_QUICK);
+	char text[64];
+	snprintf(text, sizeof text, "min_size=%llu", (unsigned long long)quick.max_size + 64);
+	expect_error(NULL, text, "load options: key 'min_size': is larger than max_size "
+		     "(max_size from the quick profile's default)");
+}
+
+/* describe -> load -> the same config, and describe again gives the same text. */
+static int round_trip(const struct config *c, char *why, size_t why_len)
+{
+	char text[4096], again[4096];
+	struct config back;
+	struct config_error err;
+
+	int n = config_describe(c, text, sizeof text);
+	if (n <= 0 || (size_t)n >= sizeof text || (size_t)n != strlen(text)) {
+		snprintf(why, why_len, "describe returned %d", n);
+		return 0;
+	}
+	struct config_source src = { "described", text, (size_t)n, 0 };
+	if (config_load(&back, &src, 1, &err)) {
+		snprintf(why, why_len, "reload failed: %s", err.text);
+		return 0;
+	}
+	if (!config_equal(c, &back)) {
+		snprintf(why, why_len, "reloaded config differs; text was:\n%s", text);
+		return 0;
+	}
+	config_describe(&back, again, sizeof again);
+	if (strcmp(text, again)) {
+		snprintf(why, why_len, "second description differs");
+		return 0;
+	}
+	return 1;
+}
+
+static void test_describe(void)
+{
+	struct config c;
+	struct config_error err;
+	char why[4500] = "", text[4096];
+
+	for (int p = PROFILE_QUICK; p <= PROFILE_FULL; p++) {
+		memset(&c, 0, sizeof c);
+		config_defaults(&c, (enum profile)p);
+		CHECK(round_trip(&c, why, sizeof why), "profile %d defaults round-trip (%s)", p, why);
+	}
+
+	load2(&c, &err, "probes = cost,latency\npages = 1g\nmin_size = 1536K\nmax_size = 1G\n"
+	      "precision = 1%\nstep_ms = 12.125\nfault.vector = 7\nend = wait\n", NULL);
+	int n = config_describe(&c, text, sizeof text);
+	CHECK(strstr(text, "probes = latency,cost\n") && strstr(text, "pages = 1g\n") &&
+	      strstr(text, "min_size = 1536KiB\n") && strstr(text, "max_size = 1GiB\n") &&
+	      strstr(text, "precision = 0.01\n") && strstr(text, "step_ms = 12.125\n") &&
+	      strstr(text, "fault.vector = 7\n") && strstr(text, "end = wait\n") &&
+	      strncmp(text, "profile = quick\n", 16) == 0,
+	      "describe prints canonical key = value lines, profile first");
+	if (!strstr(text, "probes = latency,cost\n"))
+		printf("# described:\n%s", text);
+	CHECK(round_trip(&c, why, sizeof why), "an edited config round-trips (%s)", why);
+
+	int lines = 0;
+	for (const char *p = text; *p; p++)
+		lines += *p == '\n';
+	CHECK(lines == 23, "one line per key, 23 keys (%d lines)", lines);
+
+	char small[16];
+	memset(small, 'x', sizeof small);
+	int m = config_describe(&c, small, sizeof small);
+	CHECK(m == n && small[15] == '\0' && strncmp(small, "profile = quick", 15) == 0,
+	      "a short buffer is cut, terminated, and the full length returned (%d of %d)", m, n);
+
+	/* Random valid edits: whatever loads must describe and load back the same. */
+	static const char *const values[][6] = {
+		{ "probes", "latency", "locality,later", "cost,fault", "latency,locality,later,cost", "later" },
+		{ "pages", "4k", "2m", "1g", "4k,2m,1g", "2m,1g" },
+		{ "min_size", "64", "4K", "1536K", "3M", "192" },
+		{ "max_size", "1G", "6M", "512M", "1048576", "8K" },
+		{ "precision", "0.01", "2%", "0.333", "0.0001", "12.5%" },
+		{ "step_ms", "0.5", "20", "1234.5678", "0.01", "60000" },
+		{ "later.stride", "8", "64", "256", "4K", "24" },
+		{ "later.block", "4K", "64K", "256", "1536", "1M" },
+		{ "later.precision", "0.5", "0.05", "1%", "0.1", "0.123" },
+		{ "fault.vector", "de", "pf", "0", "31", "17" },
+		{ "end", "off", "reboot", "return", "wait", "off" },
+		{ "profile", "quick", "full", "quick", "full", "full" },
+	};
+	unsigned seed = 12345, loaded = 0, bad = 0;
+	for (int round = 0; round < 3000; round++) {
+		char cfg[1024] = "";
+		size_t len = 0;
+		for (size_t k = 0; k < sizeof values / sizeof *values; k++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned pick = (seed >> 16) % 7;
+			if (pick >= 5)
+				continue;
+			len += (size_t)snprintf(cfg + len, sizeof cfg - len, "%s = %s\n",
+						values[k][0], values[k][1 + pick]);
+		}
+		if (load2(&c, &err, cfg, NULL))
+			continue;
+		loaded++;
+		if (!round_trip(&c, why, sizeof why) && !bad++)
+			printf("# round trip failed for:\n%s# %s\n", cfg, why);
+	}
+	CHECK(loaded > 500 && bad == 0, "%u random valid configs round-trip (%u failed)", loaded, bad);
+}
+
+int main(void)
+{
+	test_defaults();
+	test_every_key();
+	test_values();
+	test_sources();
+	test_errors();
+	test_combinations();
+	test_describe();
+	return check_summary();
+}
