@@ -1,0 +1,110 @@
+/* The shared stop rule: best three, settling, spread. */
+
+#include <math.h>
+
+#include "check.h"
+#include "probes/trials.h"
+
+static void add_all(struct trials *t, const double *v, unsigned n)
+{
+	unsigned i;
+
+	trials_init(t);
+	for (i = 0; i < n; i++)
+		trials_add(t, v[i]);
+}
+
+static void test_best_three(void)
+{
+	static const double v[] = { 9, 3, 7, 1, 8, 2, 6 };
+	struct trials t;
+
+	add_all(&t, v, 7);
+	CHECK(t.count == 7, "count follows the adds (%u)", t.count);
+	CHECK(t.best3[0] == 1 && t.best3[1] == 2 && t.best3[2] == 3,
+	      "best three are the three smallest, ascending (%g %g %g)",
+	      t.best3[0], t.best3[1], t.best3[2]);
+	CHECK(trials_best(&t) == 1, "best is the minimum");
+	CHECK(t.worst == 9, "worst is the maximum (%g)", t.worst);
+
+	add_all(&t, v, 2);
+	CHECK(t.best3[0] == 3 && t.best3[1] == 9, "two trials: both kept in order");
+
+	{
+		static const double equal[] = { 5, 5, 5, 4 };
+		add_all(&t, equal, 4);
+		CHECK(t.best3[0] == 4 && t.best3[1] == 5 && t.best3[2] == 5,
+		      "ties are kept, a smaller value enters at the front");
+	}
+}
+
+static void test_settled(void)
+{
+	static const double close_values[] = { 100, 100.5, 100.9 };
+	static const double far_values[] = { 100, 103, 110 };
+	struct trials t;
+
+	add_all(&t, close_values, 2);
+	CHECK(!trials_settled(&t, 1, 0.5), "never settled before three trials, whatever the minimum");
+	add_all(&t, close_values, 3);
+	CHECK(trials_settled(&t, 3, 0.01), "three within 1%% settle at minimum 3");
+	CHECK(!trials_settled(&t, 4, 0.01), "but not before the minimum count (4)");
+	CHECK(!trials_settled(&t, 3, 0.005), "and not when the precision is tighter than their spread");
+
+	add_all(&t, far_values, 3);
+	CHECK(!trials_settled(&t, 3, 0.05), "best three 10%% apart do not settle at 5%%");
+	trials_add(&t, 100.2);
+	trials_add(&t, 101);
+	CHECK(trials_settled(&t, 3, 0.01), "two more close trials displace the outliers and settle");
+	CHECK(t.best3[2] == 101, "the third best is now 101 (%g)", t.best3[2]);
+}
+
+static void test_spread(void)
+{
+	static const double v[] = { 2, 3, 2.5 };
+	struct trials t;
+
+	trials_init(&t);
+	CHECK(trials_spread(&t) == 0, "no trials: spread 0");
+	add_all(&t, v, 3);
+	CHECK(fabs(trials_spread(&t) - 0.5) < 1e-12, "spread is (worst - best) / best (%g)",
+	      trials_spread(&t));
+	add_all(&t, v, 1);
+	CHECK(trials_spread(&t) == 0, "one trial: spread 0");
+}
+
+/* The loop every probe writes: at least min, stop on agreement, at most max. */
+static unsigned run_until_settled(const double *v, unsigned n, unsigned min, unsigned max,
+				  double precision)
+{
+	struct trials t;
+	unsigned i = 0;
+
+	trials_init(&t);
+	do
+		trials_add(&t, v[i++ % n]);
+	while (!trials_settled(&t, min, precision) && t.count < max);
+	return t.count;
+}
+
+static void test_stop_rule_loop(void)
+{
+	static const double steady[] = { 10, 10.01, 10.02 };
+	/* Each trial slower than the last: the best three never come closer. */
+	static const double drifting[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21 };
+	static const double late[] = { 20, 18, 15, 10, 10.05, 10.02 };
+
+	CHECK(run_until_settled(steady, 3, 3, 20, 0.01) == 3, "steady trials stop at the minimum");
+	CHECK(run_until_settled(steady, 3, 5, 20, 0.01) == 5, "the minimum is honoured");
+	CHECK(run_until_settled(drifting, 12, 3, 12, 0.01) == 12, "never agreeing stops at the maximum");
+	CHECK(run_until_settled(late, 6, 3, 20, 0.01) == 6, "stops as soon as the best three agree");
+}
+
+int main(void)
+{
+	test_best_three();
+	test_settled();
+	test_spread();
+	test_stop_rule_loop();
+	return check_summary();
+}
