@@ -229,11 +229,17 @@ void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 	file_close(&system_file);
 }
 
+/* Leaves the module as before results_open, so a later open (a second run
+   in one process, as the unit tests do) starts with fresh files. */
 void results_close(void)
 {
 	results_probe_done();
 	file_close(&csv_file);
 	file_close(&report_file);
+	csv_file.failed = report_file.failed = 0;
+	files_opened = 0;
+	early_len = 0;
+	early_cut = 0;
 }
 
 void report_printf(const char *fmt, ...)

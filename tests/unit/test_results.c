@@ -1,0 +1,235 @@
+/* results.c through the real Linux platform: a run folder is made under a
+ * temporary root, the files are read back and checked line by line, while
+ * the run is still going (a run cut short keeps finished probes) and after.
+ * The console is captured by pointing stdout at a file for the duration.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "host/host.h"
+#include "probes/platform.h"
+#include "probes/results.h"
+
+static char root[] = "/tmp/memprobe-test-results-XXXXXX";
+
+static size_t read_file(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* The console goes to a file between capture_begin and capture_end. */
+static int saved_stdout = -1;
+static char capture_path[128];
+
+static void capture_begin(void)
+{
+	fflush(stdout);
+	snprintf(capture_path, sizeof capture_path, "%s/console.txt", root);
+	int fd = open(capture_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	saved_stdout = dup(1);
+	dup2(fd, 1);
+	close(fd);
+}
+
+static void capture_end(char *buf, size_t size)
+{
+	fflush(stdout);
+	dup2(saved_stdout, 1);
+	close(saved_stdout);
+	read_file(capture_path, buf, size);
+}
+
+static void file_in_run(char *path, size_t size, const char *name)
+{
+	snprintf(path, size, "%s/%s", plat_run_folder(), name);
+}
+
+static void fill_system(struct json *j, void *arg)
+{
+	json_string(j, "app", (const char *)arg);
+	json_double(j, "tsc_ghz", 2.95);
+	json_object_begin(j, "config");
+	json_u64(j, "trials", 5);
+	json_object_end(j);
+}
+
+static void fill_too_much(struct json *j, void *arg)
+{
+	for (int i = 0; i < 10000; i++)
+		json_string(j, "padding", "0123456789012345678901234567890123456789");
+}
+
+static const struct result_row chase_4k = {
+	.probe = "latency", .variant = "chase", .page_shift = 12, .working_set_bytes = 4096,
+	.ns = 1.3333333, .cycles = 4.0049, .trials = 5, .spread = 0.012345,
+	.pages_verified = "pages verified: 1 x 4 KiB, WB", .timer = "tsc cpuid-15h",
+};
+
+static void test_run(void)
+{
+	char path[4096], text[65536], console[65536];
+
+	host_set_results_root(root);
+	capture_begin();
+	report_printf("memprobe %s\n", "0.1.0");     /* before the files exist */
+	results_open();
+	report_printf("latency: %d sizes\n", 2);
+	results_row(&chase_4k);
+	struct result_row quoted = chase_4k;
+	quoted.variant = "with, comma";
+	quoted.pages_verified = "kernel said \"no\"";
+	quoted.page_shift = 21;
+	quoted.working_set_bytes = 3u << 20;
+	results_row(&quoted);
+
+	/* No CHECK while the console is captured: its lines would land in the
+	   capture and not in report.txt. Each observation is kept for later. */
+	file_in_run(path, sizeof path, "results.csv");
+	read_file(path, text, sizeof text);
+	int header_only = strcmp(text, "probe,variant,page_size,working_set_bytes,ns,cycles,"
+				 "trials,spread,pages_verified,timer\n") == 0;
+
+	results_probe_done();
+	read_file(path, text, sizeof text);
+	int first_row = strstr(text, "\nlatency,chase,4096,4096,1.333,4.00,5,0.0123,"
+			       "\"pages verified: 1 x 4 KiB, WB\",tsc cpuid-15h\n") != NULL;
+	int quoted_row = strstr(text, "\nlatency,\"with, comma\",2097152,3145728,1.333,4.00,5,"
+				"0.0123,\"kernel said \"\"no\"\"\",tsc cpuid-15h\n") != NULL;
+
+	struct result_row cost = {
+		.probe = "cost", .variant = "by_value_sysv", .page_shift = 0, .working_set_bytes = 0,
+		.ns = 0.25, .cycles = NAN, .trials = 7, .spread = 0, .pages_verified = "",
+		.timer = "tsc",
+	};
+	results_row(&cost);
+	results_probe_done();
+	read_file(path, text, sizeof text);
+	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,tsc\n") != NULL;
+
+	results_system(fill_system, "memprobe 0.1.0");
+	file_in_run(path, sizeof path, "system.json");
+	char system_text[4096];
+	read_file(path, system_text, sizeof system_text);
+
+	results_system(fill_too_much, NULL);
+	report_printf("done\n");
+	results_close();
+	capture_end(console, sizeof console);
+
+	CHECK(header_only, "before a probe is done, results.csv holds the header only");
+	CHECK(first_row, "a finished probe's row is in results.csv at once, fixed precision, quoted field");
+	CHECK(quoted_row, "RFC 4180: commas quoted, quotes doubled, page_size in bytes");
+	CHECK(cost_row, "no page size and no working set give empty fields; a NaN says nan");
+	CHECK(strcmp(system_text, "{\"app\":\"memprobe 0.1.0\",\"tsc_ghz\":2.9500000000000002,"
+		      "\"config\":{\"trials\":5}}\n") == 0, "system.json is the filled object");
+	CHECK(strstr(console, "no results file written: system.json: the description needs more "
+		     "than 64 KiB; the run goes on, on the console\n") != NULL,
+	      "a system.json too big for its buffer is not written, and the console says so");
+	file_in_run(path, sizeof path, "system.json");
+	read_file(path, text, sizeof text);
+	CHECK(strncmp(text, "{\"app\"", 6) == 0, "the earlier system.json is left as it was");
+
+	file_in_run(path, sizeof path, "report.txt");
+	read_file(path, text, sizeof text);
+	CHECK(strcmp(text, console) == 0, "report.txt is exactly what the console showed");
+	CHECK(strncmp(text, "memprobe 0.1.0\nlatency: 2 sizes\n", 32) == 0 &&
+	      strstr(text, "done\n"), "text from before results_open is in report.txt too");
+}
+
+static void test_unwritable(void)
+{
+	char console[8192], blocker[256];
+
+	/* A plain file where the root folder should be: nothing can be made. */
+	snprintf(blocker, sizeof blocker, "%s/not-a-folder", root);
+	close(open(blocker, O_WRONLY | O_CREAT, 0644));
+	char unwritable_root[300];
+	snprintf(unwritable_root, sizeof unwritable_root, "%s/sub", blocker);
+	host_set_results_root(unwritable_root);
+
+	capture_begin();
+	results_open();
+	results_row(&chase_4k);
+	results_probe_done();
+	report_printf("still running\n");
+	results_close();
+	capture_end(console, sizeof console);
+
+	CHECK(strstr(console, "no results file written: report.txt: it could not be created; "
+		     "the run goes on, on the console\n") != NULL, "report.txt: said plainly");
+	CHECK(strstr(console, "no results file written: results.csv: it could not be created; "
+		     "the run goes on, on the console\n") != NULL, "results.csv: said plainly");
+	CHECK(strstr(console, "still running\n") != NULL, "the run goes on, on the console");
+	const char *first = strstr(console, "no results file written: results.csv");
+	CHECK(first && !strstr(first + 1, "no results file written: results.csv"),
+	      "each file's failure is said once");
+}
+
+static void test_volume_full(void)
+{
+	char console[16384], path[4096], text[65536];
+	struct rlimit old, small = { 4096, 4096 };
+
+	/* A file size limit is a full volume as write() sees it. */
+	host_set_results_root(root);
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	small.rlim_max = old.rlim_max;
+	setrlimit(RLIMIT_FSIZE, &small);
+
+	capture_begin();
+	results_open();
+	for (int i = 0; i < 200; i++)
+		results_row(&chase_4k);
+	results_probe_done();
+	results_row(&chase_4k);
+	results_probe_done();
+	report_printf("after the volume filled\n");
+	results_close();
+	capture_end(console, sizeof console);
+	setrlimit(RLIMIT_FSIZE, &old);
+
+	CHECK(strstr(console, "no results file written: results.csv: writing failed (volume full "
+		     "or read-only?); the run goes on, on the console\n") != NULL,
+	      "a full volume is said plainly");
+	const char *first = strstr(console, "no results file written: results.csv");
+	CHECK(first && !strstr(first + 1, "no results file written: results.csv"),
+	      "and only once, though later probes also had rows");
+	CHECK(strstr(console, "after the volume filled\n") != NULL, "the run goes on");
+	file_in_run(path, sizeof path, "results.csv");
+	size_t n = read_file(path, text, sizeof text);
+	CHECK(n <= 4096, "nothing was written past the limit (%zu bytes)", n);
+}
+
+int main(void)
+{
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_run();
+	test_unwritable();
+	test_volume_full();
+
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+	return check_summary();
+}
