@@ -3,7 +3,15 @@
  */
 
 #include "efi/fw.h"
+#include "efi/clock.h"
 #include "efi/end.h"
+#include "efi/files.h"
+#include "efi/memtypes.h"
+#include "efi/paging.h"
+#include "efi/settings.h"
+#include "efi/timed.h"
+#include "efi/volume.h"
+#include "probes/probe.h"
 #include "arch/x86_64/cpuinfo.h"
 #include "probes/fmt.h"
 #include "probes/platform.h"
@@ -30,14 +38,33 @@ static void banner(void)
 	plat_console(line);
 }
 
+/* Every step before the probes either works or says why no probe can run. */
+static int take_over(struct config *c)
+{
+	if (volume_open())
+		plat_console("memprobe: no boot volume: configuration and result files unavailable\n");
+	if (settings_load(c))
+		return -1;
+	timed_init();
+	clock_init();
+	if (paging_init())
+		return -1;
+	memtypes_init();
+	files_init();
+	return 0;
+}
+
 /* gnu-efi's crt0 calls efi_main with the System V convention (see
    docs/BUILD.md), so this is deliberately not marked EFIAPI. */
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
+	static struct config c;
 	int ok;
 
 	fw_init(image, st);
 	banner();
-	ok = 1;
-	return end_run(END_DEFAULT, ok);
+	if (take_over(&c))
+		return end_run(c.end_set ? c.end : END_DEFAULT, 0);
+	ok = memprobe_run(&c) == 0;
+	return end_run(c.end_set ? c.end : END_DEFAULT, ok);
 }

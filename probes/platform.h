@@ -75,6 +75,14 @@ struct plat_fault {
    fn faulted: the machine state is restored, *fault says what happened and
    the caller carries on with the next probe. */
 int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
+/* One line for the report header: what a timed section runs with (interrupts
+   off and the app's own tables on bare metal; under Linux interrupts and
+   preemption stay on, which only a platform can say). */
+const char *plat_timed_conditions(void);
+
+/* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF) from
+   inside a timed section, to prove the guard reports it and the run goes on. */
+void plat_raise_fault(unsigned vector);
 
 /* ---- Output ------------------------------------------------------------ */
 

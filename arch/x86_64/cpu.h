@@ -52,6 +52,8 @@ static inline uint64_t read_cr4(void) { uint64_t v; __asm__ volatile("mov %%cr4,
 /* Loading CR3 flushes every non-global TLB entry: the "memory" clobber keeps
    the compiler from moving accesses across the switch. */
 static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" :: "r"(v) : "memory"); }
+/* Toggling CR4.PGE is the one way to flush global TLB entries too. */
+static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" :: "r"(v) : "memory"); }
 
 static inline uint64_t read_rflags(void)
 {

@@ -1,0 +1,31 @@
+/* Each exception raised by the instruction that architecturally causes it,
+ * in assembly so no compiler can decide the faulting line is undefined
+ * behaviour and remove it.
+ */
+
+#include "arch/x86_64/raise.h"
+#include <stdint.h>
+
+void raise_exception(unsigned vector)
+{
+	uint64_t scratch = 0;
+
+	switch (vector) {
+	case 0:
+		__asm__ volatile("xor %%edx, %%edx\n\txor %%ecx, %%ecx\n\tmov $1, %%eax\n\tdiv %%ecx"
+				 ::: "rax", "rcx", "rdx");
+		break;
+	case 6:
+		__asm__ volatile("ud2");
+		break;
+	case 13:
+		/* A non-canonical address faults with #GP, never #PF. */
+		__asm__ volatile("movabs $0x8000000000000000, %%rax\n\tmov (%%rax), %0"
+				 : "=r"(scratch) :: "rax");
+		break;
+	case 14:
+		__asm__ volatile("mov (%1), %0" : "=r"(scratch) : "r"(RAISE_UNMAPPED_ADDRESS));
+		break;
+	}
+	(void)scratch;
+}

@@ -1,0 +1,12 @@
+/* Raising a chosen exception on purpose, for the test-only fault probe. */
+#ifndef MEMPROBE_RAISE_H
+#define MEMPROBE_RAISE_H
+
+/* A canonical address no identity map of RAM reaches (top of the lower
+   half), so loading it raises #PF under the app's tables. */
+#define RAISE_UNMAPPED_ADDRESS 0x00007ffffffff000ull
+
+/* 0 (#DE), 6 (#UD), 13 (#GP) or 14 (#PF); returns only for other vectors. */
+void raise_exception(unsigned vector);
+
+#endif

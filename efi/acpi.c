@@ -1,0 +1,82 @@
+/* Walking RSDP -> XSDT (or RSDT) -> FADT for the PM timer. */
+
+#include "efi/acpi.h"
+#include "efi/fw.h"
+#include "probes/fmt.h"
+
+static EFI_GUID acpi20_guid = { 0x8868e871, 0xe4f1, 0x11d3, { 0xbc, 0x22, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } };
+static EFI_GUID acpi10_guid = { 0xeb9d2d30, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } };
+
+#define SDT_HEADER_BYTES 36
+#define FADT_PM_TMR_BLK 76
+#define FADT_FLAGS 112
+#define FADT_X_PM_TMR_BLK 208
+#define FADT_TMR_VAL_EXT (1u << 8)
+#define GAS_SYSTEM_IO 1
+
+static uint32_t get32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+static int guid_equal(const EFI_GUID *a, const EFI_GUID *b)
+{
+	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+
+	for (unsigned i = 0; i < sizeof *a; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
+static const uint8_t *find_rsdp(void)
+{
+	const uint8_t *v1 = NULL;
+
+	for (UINTN i = 0; i < fw_st->NumberOfTableEntries; i++) {
+		EFI_CONFIGURATION_TABLE *t = &fw_st->ConfigurationTable[i];
+		if (guid_equal(&t->VendorGuid, &acpi20_guid))
+			return t->VendorTable;
+		if (guid_equal(&t->VendorGuid, &acpi10_guid))
+			v1 = t->VendorTable;
+	}
+	return v1;
+}
+
+/* The FADT ("FACP") through the XSDT when the RSDP has one, else the RSDT. */
+static const uint8_t *find_fadt(const uint8_t *rsdp)
+{
+	int x = rsdp[15] >= 2 && get64(rsdp + 24);
+	const uint8_t *sdt = x ? (const uint8_t *)(uintptr_t)get64(rsdp + 24)
+			       : (const uint8_t *)(uintptr_t)get32(rsdp + 16);
+	unsigned entry = x ? 8 : 4;
+	uint32_t count = (get32(sdt + 4) - SDT_HEADER_BYTES) / entry;
+
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *p = sdt + SDT_HEADER_BYTES + i * entry;
+		const uint8_t *t = (const uint8_t *)(uintptr_t)(x ? get64(p) : get32(p));
+		if (t && mp_strncmp((const char *)t, "FACP", 4) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+int acpi_find_pm_timer(struct acpi_pm_timer *t)
+{
+	const uint8_t *rsdp = find_rsdp(), *fadt;
+	uint32_t length;
+
+	t->port = 0;
+	if (!rsdp || mp_strncmp((const char *)rsdp, "RSD PTR ", 8) != 0)
+		return -1;
+	fadt = find_fadt(rsdp);
+	if (!fadt)
+		return -1;
+	length = get32(fadt + 4);
+	t->bits = (length > FADT_FLAGS && (get32(fadt + FADT_FLAGS) & FADT_TMR_VAL_EXT)) ? 32 : 24;
+	/* The extended block wins when present and in I/O space. */
+	if (length >= FADT_X_PM_TMR_BLK + 12 && fadt[FADT_X_PM_TMR_BLK] == GAS_SYSTEM_IO &&
+	    get64(fadt + FADT_X_PM_TMR_BLK + 4))
+		t->port = (uint16_t)get64(fadt + FADT_X_PM_TMR_BLK + 4);
+	else if (length >= FADT_PM_TMR_BLK + 4)
+		t->port = (uint16_t)get32(fadt + FADT_PM_TMR_BLK);
+	return t->port ? 0 : -1;
+}

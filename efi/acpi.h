@@ -1,0 +1,17 @@
+/* The hardware timers the firmware's ACPI tables describe. */
+#ifndef MEMPROBE_ACPI_H
+#define MEMPROBE_ACPI_H
+
+#include <stdint.h>
+
+struct acpi_pm_timer {
+	uint16_t port;     /* I/O port of the PM timer, 0 when there is none */
+	int bits;          /* 24 or 32 (FADT flag TMR_VAL_EXT) */
+};
+
+/* Finds the FADT through the ACPI 2.0 RSDP of the firmware's configuration
+   table (falling back to the 1.0 RSDP) and reads the PM timer block from it.
+   0, or -1 when no usable I/O-port PM timer is described. */
+int acpi_find_pm_timer(struct acpi_pm_timer *t);
+
+#endif

@@ -1,0 +1,109 @@
+/* Probe buffers: physically contiguous memory from the firmware, aligned to
+ * the page size that will map it, remapped with exactly that page size and
+ * verified before a probe sees it.
+ */
+
+#include "efi/fw.h"
+#include "efi/memmap.h"
+#include "efi/paging.h"
+#include "probes/fmt.h"
+#include "probes/platform.h"
+
+#define EFI_PAGE_BYTES 4096ull
+
+static struct memmap current;
+
+static int page_size_available(unsigned page_shift, char *why, size_t why_len)
+{
+	if (page_shift != PAGE_SHIFT_4K && page_shift != PAGE_SHIFT_2M &&
+	    page_shift != PAGE_SHIFT_1G) {
+		mp_snprintf(why, why_len, "page size 2^%u is not an x86-64 page size", page_shift);
+		return 0;
+	}
+	if (page_shift == PAGE_SHIFT_1G && !paging_config()->has_1g) {
+		mp_snprintf(why, why_len, "1 GiB pages not available: CPUID 8000_0001h EDX[26] "
+			    "(pdpe1gb) is clear on this CPU");
+		return 0;
+	}
+	return 1;
+}
+
+size_t plat_buffer_max(unsigned page_shift)
+{
+	uint64_t largest;
+	char why[8];
+
+	if (!page_size_available(page_shift, why, sizeof why) || memmap_read(&current))
+		return 0;
+	memmap_find_free(&current, ~0ull, 1ull << page_shift, &largest);
+	return (size_t)largest;
+}
+
+int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
+		    char *why, size_t why_len)
+{
+	uint64_t page = 1ull << page_shift, largest, base;
+	EFI_PHYSICAL_ADDRESS addr;
+	char want[16], have[16];
+	EFI_STATUS s;
+
+	if (!page_size_available(page_shift, why, why_len))
+		return -1;
+	bytes = (bytes + page - 1) & ~(page - 1);
+	if (!bytes || memmap_read(&current)) {
+		mp_snprintf(why, why_len, "no memory map");
+		return -1;
+	}
+	base = memmap_find_free(&current, bytes, page, &largest);
+	if (!base) {
+		mp_format_bytes(want, sizeof want, bytes);
+		mp_format_bytes(have, sizeof have, largest);
+		mp_snprintf(why, why_len, "no free %s-aligned run of %s in the memory map "
+			    "(largest: %s)", page_shift == PAGE_SHIFT_4K ? "4 KiB" :
+			    page_shift == PAGE_SHIFT_2M ? "2 MiB" : "1 GiB", want, have);
+		return -1;
+	}
+	addr = base;
+	s = uefi_call_wrapper(fw_bs->AllocatePages, 4, AllocateAddress, EfiLoaderData,
+			      bytes / EFI_PAGE_BYTES, &addr);
+	if (s != EFI_SUCCESS) {
+		mp_snprintf(why, why_len, "AllocatePages at 0x%llx failed: %s",
+			    (unsigned long long)base, fw_status_text(s));
+		return -1;
+	}
+	b->base = (void *)(uintptr_t)addr;
+	b->bytes = bytes;
+	b->page_shift = page_shift;
+	b->plat_private = NULL;
+	b->verified_ok = paging_map_buffer(addr, bytes, page_shift, b->verified,
+					   sizeof b->verified);
+	return 0;
+}
+
+void plat_buffer_put(struct plat_buffer *b)
+{
+	if (!b->base)
+		return;
+	uefi_call_wrapper(fw_bs->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(uintptr_t)b->base,
+			  b->bytes / EFI_PAGE_BYTES);
+	b->base = NULL;
+}
+
+/* Scratch memory is whole pages of loader data: identity-mapped by both the
+   firmware's tables and ours, since ours map every RAM descriptor. */
+void *plat_alloc(size_t bytes)
+{
+	EFI_PHYSICAL_ADDRESS addr;
+
+	if (uefi_call_wrapper(fw_bs->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
+			      (bytes + EFI_PAGE_BYTES - 1) / EFI_PAGE_BYTES, &addr) != EFI_SUCCESS)
+		return NULL;
+	return (void *)(uintptr_t)addr;
+}
+
+void plat_free(void *p, size_t bytes)
+{
+	if (p)
+		uefi_call_wrapper(fw_bs->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(uintptr_t)p,
+				  (bytes + EFI_PAGE_BYTES - 1) / EFI_PAGE_BYTES);
+}

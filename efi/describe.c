@@ -1,0 +1,111 @@
+/* The bare-metal members of system.json and the report's account of how
+ * timed sections run. */
+
+#include "efi/fw.h"
+#include "efi/memmap.h"
+#include "efi/memtypes.h"
+#include "efi/paging.h"
+#include "efi/timed.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuinfo.h"
+#include "probes/fmt.h"
+#include "probes/json.h"
+#include "probes/platform.h"
+
+#define MSR_MICROCODE 0x8bu
+
+static char conditions[256];
+
+const char *plat_timed_conditions(void)
+{
+	char paging[160];
+
+	paging_summary(paging, sizeof paging);
+	mp_snprintf(conditions, sizeof conditions,
+		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, the app's IDT "
+		    "and page tables (%s)", paging);
+	return conditions;
+}
+
+/* Intel reports the revision in the MSR's high half after a CPUID(1); AMD's
+   patch level MSR reads directly. Either may be absent under a hypervisor. */
+static uint64_t microcode(const struct cpuinfo *ci)
+{
+	uint64_t v = 0;
+
+	if (mp_strcmp(ci->vendor, "GenuineIntel") == 0) {
+		(void)cpuid(1, 0);
+		return msr_read_safely(MSR_MICROCODE, &v) ? 0 : v >> 32;
+	}
+	return msr_read_safely(MSR_MICROCODE, &v) ? 0 : v;
+}
+
+static void firmware_json(struct json *j)
+{
+	char vendor[64];
+
+	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
+	json_object_begin(j, "firmware");
+	json_string(j, "vendor", vendor);
+	json_u64(j, "revision", fw_st->FirmwareRevision);
+	json_u64(j, "uefi_major", fw_st->Hdr.Revision >> 16);
+	json_u64(j, "uefi_minor", fw_st->Hdr.Revision & 0xffff);
+	json_bool(j, "under_qemu", fw_under_qemu);
+	json_object_end(j);
+}
+
+static void time_json(struct json *j)
+{
+	EFI_TIME t;
+	char text[32];
+
+	if (uefi_call_wrapper(fw_rt->GetTime, 2, &t, NULL) != EFI_SUCCESS) {
+		json_string(j, "date_time", "firmware clock unreadable");
+		return;
+	}
+	mp_snprintf(text, sizeof text, "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day,
+		    t.Hour, t.Minute, t.Second);
+	json_string(j, "date_time", text);
+	json_string(j, "date_time_zone", t.TimeZone == EFI_UNSPECIFIED_TIMEZONE
+			? "unspecified (firmware clock, usually local or UTC)" : "offset given");
+}
+
+static void paging_json(struct json *j)
+{
+	const struct pt_config *cfg = paging_config();
+
+	json_object_begin(j, "paging");
+	json_u64(j, "levels", cfg->levels);
+	json_u64(j, "phys_addr_bits", cfg->phys_bits);
+	json_bool(j, "pages_1g", cfg->has_1g);
+	json_u64(j, "firmware_cr4", read_cr4());
+	json_object_end(j);
+}
+
+static void memory_map_json(struct json *j)
+{
+	static struct memmap m;
+
+	json_object_begin(j, "memory_map");
+	if (memmap_read(&m) == 0) {
+		json_u64(j, "entries", m.count);
+		json_u64(j, "ram_bytes", memmap_bytes(&m, 0));
+		json_u64(j, "free_bytes", memmap_bytes(&m, 1));
+	}
+	json_object_end(j);
+}
+
+void plat_describe(struct json *j)
+{
+	struct cpuinfo ci;
+
+	cpuinfo_read(&ci);
+	json_string(j, "platform", "uefi");
+	json_string(j, "timed_sections", plat_timed_conditions());
+	cpuinfo_describe(j, &ci, microcode(&ci));
+	firmware_json(j);
+	time_json(j);
+	paging_json(j);
+	memtypes_json(j);
+	memory_map_json(j);
+}

@@ -1,0 +1,148 @@
+/* The run folder on the boot volume: \memprobe\run-NNNN, a new number each
+ * run, created before anything is written so an earlier run is never
+ * touched. When the volume is read-only or full, the run carries on, on the
+ * console, and says once, plainly, that files were not (all) written.
+ */
+
+#include "efi/files.h"
+#include "efi/fw.h"
+#include "efi/volume.h"
+#include "probes/fmt.h"
+#include "probes/platform.h"
+
+#define MAX_FILES 8
+#define MAX_RUNS 9999
+
+static EFI_FILE_HANDLE run_dir;
+static EFI_FILE_HANDLE files[MAX_FILES];
+static char folder[200];
+static int write_failure_reported;
+
+const char *plat_run_folder(void) { return folder; }
+
+static EFI_STATUS open_dir(EFI_FILE_HANDLE parent, const char *name, int create,
+			   EFI_FILE_HANDLE *out)
+{
+	CHAR16 wide[32];
+	UINT64 mode = EFI_FILE_MODE_READ | (create ? EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE : 0);
+
+	volume_wide(wide, 32, name);
+	return uefi_call_wrapper(parent->Open, 5, parent, out, wide, mode,
+				 create ? EFI_FILE_DIRECTORY : 0);
+}
+
+static void no_files(const char *why, EFI_STATUS s)
+{
+	mp_snprintf(folder, sizeof folder, "none: %s%s%s: no result file is written, "
+		    "results are on the console only", why, s ? ": " : "", s ? fw_status_text(s) : "");
+	plat_console("memprobe: ");
+	plat_console(folder);
+	plat_console("\n");
+}
+
+/* The first free number; Open without CREATE probes for existence, so an
+   existing folder is never opened for writing. */
+void files_init(void)
+{
+	EFI_FILE_HANDLE base, probe;
+	EFI_STATUS s;
+	char name[16];
+
+	if (!volume_root()) {
+		no_files(volume_error(), 0);
+		return;
+	}
+	s = open_dir(volume_root(), "memprobe", 1, &base);
+	if (s != EFI_SUCCESS) {
+		no_files("cannot create \\memprobe on the boot volume", s);
+		return;
+	}
+	for (int n = 1; n <= MAX_RUNS; n++) {
+		mp_snprintf(name, sizeof name, "run-%04d", n);
+		s = open_dir(base, name, 0, &probe);
+		if (s == EFI_SUCCESS) {
+			uefi_call_wrapper(probe->Close, 1, probe);
+			continue;
+		}
+		if (s != EFI_NOT_FOUND)
+			break;
+		s = open_dir(base, name, 1, &run_dir);
+		if (s == EFI_SUCCESS)
+			mp_snprintf(folder, sizeof folder, "\\memprobe\\%s on the boot volume", name);
+		break;
+	}
+	uefi_call_wrapper(base->Close, 1, base);
+	if (!run_dir)
+		no_files("cannot create a run folder in \\memprobe", s);
+}
+
+static void report_write_failure(const char *name, EFI_STATUS s)
+{
+	char line[200];
+
+	if (write_failure_reported++)
+		return;
+	mp_snprintf(line, sizeof line, "memprobe: writing %s failed: %s: that file and any later "
+		    "ones are incomplete; results continue on the console\n", name, fw_status_text(s));
+	plat_console(line);
+}
+
+int plat_file_open(const char *name)
+{
+	CHAR16 wide[64];
+	EFI_STATUS s;
+	int h;
+
+	if (!run_dir)
+		return -1;
+	for (h = 0; h < MAX_FILES && files[h]; h++)
+		;
+	if (h == MAX_FILES)
+		return -1;
+	volume_wide(wide, 64, name);
+	s = uefi_call_wrapper(run_dir->Open, 5, run_dir, &files[h], wide,
+			      EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE, 0);
+	if (s != EFI_SUCCESS) {
+		files[h] = NULL;
+		report_write_failure(name, s);
+		return -1;
+	}
+	return h;
+}
+
+int plat_file_write(int h, const char *data, size_t len)
+{
+	UINTN size = len;
+	EFI_STATUS s;
+
+	if (h < 0 || h >= MAX_FILES || !files[h])
+		return -1;
+	s = uefi_call_wrapper(files[h]->Write, 3, files[h], &size, (void *)data);
+	if (s != EFI_SUCCESS || size != len) {
+		report_write_failure("a result file", s ? s : EFI_VOLUME_FULL);
+		return -1;
+	}
+	return 0;
+}
+
+int plat_file_flush(int h)
+{
+	EFI_STATUS s;
+
+	if (h < 0 || h >= MAX_FILES || !files[h])
+		return -1;
+	s = uefi_call_wrapper(files[h]->Flush, 1, files[h]);
+	if (s != EFI_SUCCESS) {
+		report_write_failure("a result file", s);
+		return -1;
+	}
+	return 0;
+}
+
+void plat_file_close(int h)
+{
+	if (h < 0 || h >= MAX_FILES || !files[h])
+		return;
+	uefi_call_wrapper(files[h]->Close, 1, files[h]);
+	files[h] = NULL;
+}

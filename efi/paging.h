@@ -1,0 +1,27 @@
+/* The app's own page tables: built once from the memory map at start-up,
+ * then each probe buffer remapped with exactly the page size it asked for
+ * and verified by walking the tables. docs/PAGING.md explains the design.
+ */
+#ifndef MEMPROBE_PAGING_H
+#define MEMPROBE_PAGING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "arch/x86_64/pagetable.h"
+
+/* 0, or -1 with the reason printed: then no probe may run. */
+int paging_init(void);
+uint64_t paging_cr3(void);
+const struct pt_config *paging_config(void);
+
+/* Maps [base, base+bytes) with exactly 1 << page_shift pages, walks every
+   page, and writes the outcome into verified ("pages verified: 256 x 2 MiB,
+   PAT WB, MTRR WB"). Returns 1 when every page is as asked. */
+int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
+		      char *verified, size_t size);
+
+/* One line for the report: "4-level, 40-bit physical, 1 GiB pages: yes,
+   37 tables". */
+void paging_summary(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,50 @@
+/* Reading the configuration sources on the boot volume. */
+
+#include "efi/settings.h"
+#include "efi/volume.h"
+#include "probes/fmt.h"
+#include "probes/platform.h"
+
+#define CONFIG_NAME "memprobe.cfg"
+#define CONFIG_MAX 16384
+
+static char file_text[CONFIG_MAX];
+static char file_name[300];
+
+int settings_load(struct config *c)
+{
+	struct config_source src[2];
+	struct config_error err;
+	CHAR16 path[300];
+	size_t len = 0;
+	int n = 0, rc;
+	char line[400];
+
+	mp_snprintf(file_name, sizeof file_name, "%s%s%s", volume_app_dir(),
+		    volume_app_dir()[mp_strlen(volume_app_dir()) - 1] == '\\' ? "" : "\\", CONFIG_NAME);
+	volume_wide(path, 300, file_name);
+	rc = volume_root() ? volume_read(path, file_text, sizeof file_text, &len) : 1;
+	if (rc < 0) {
+		mp_snprintf(line, sizeof line, "memprobe: configuration %s: %s\n", file_name,
+			    volume_error());
+		plat_console(line);
+		return -1;
+	}
+	if (rc == 0)
+		src[n++] = (struct config_source){ file_name, file_text, len, 0 };
+	if (volume_load_options()[0])
+		src[n++] = (struct config_source){ "load options", volume_load_options(),
+						   mp_strlen(volume_load_options()), 1 };
+	mp_snprintf(line, sizeof line, "configuration: %s%s%s\n",
+		    rc == 0 ? file_name : "no file (" CONFIG_NAME " absent)",
+		    volume_load_options()[0] ? ", load options: " : ", no load options",
+		    volume_load_options());
+	plat_console(line);
+	if (config_load(c, src, n, &err)) {
+		mp_snprintf(line, sizeof line, "memprobe: configuration error: %s\n"
+			    "memprobe: the run does not start\n", err.text);
+		plat_console(line);
+		return -1;
+	}
+	return 0;
+}

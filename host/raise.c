@@ -1,0 +1,11 @@
+/* The fault probe's trigger on Linux: the same instructions as on bare
+   metal; the kernel turns them into SIGFPE, SIGILL or SIGSEGV, which the
+   host's plat_timed guard catches. */
+
+#include "arch/x86_64/raise.h"
+#include "probes/platform.h"
+
+void plat_raise_fault(unsigned vector)
+{
+	raise_exception(vector);
+}
