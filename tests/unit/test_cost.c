@@ -1,0 +1,80 @@
+/* The call-cost probe through the host platform: every row present and
+ * finite in both conventions, and at 1024 bytes a by-value call is never
+ * cheaper than its by-pointer twin.
+ */
+
+#include <string.h>
+
+#include "check.h"
+#include "probe_rows.h"
+#include "probes/probe.h"
+
+static const unsigned sizes[] = { 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024 };
+static const char *const variants[] = {
+	"by_value_sysv", "by_pointer_sysv", "by_value_ms", "by_pointer_ms",
+};
+
+static struct config small_config(void)
+{
+	struct config c;
+
+	memset(&c, 0, sizeof c);
+	c.cost_reps = 100000;
+	c.cost_trials = 5;
+	return c;
+}
+
+static void test_probe(void)
+{
+	static struct probe_rows rows;
+	struct config c = small_config();
+	const struct csv_row *r;
+	int all = 1;
+
+	CHECK(probe_rows_run(probe_cost, &c, &rows) == 0, "results.csv read back");
+	CHECK(rows.rc == 0, "the probe succeeded");
+	CHECK(rows.count == 2 + 4 * 10, "2 bare-call rows and 4 rows per size (%d)",
+	      rows.count);
+	r = probe_rows_find(&rows, "bare_call_sysv", 0, 0);
+	CHECK(probe_row_sane(r) && r->trials == 5, "bare_call_sysv present, finite, "
+	      "5 trials");
+	r = probe_rows_find(&rows, "bare_call_ms", 0, 0);
+	CHECK(probe_row_sane(r) && r->trials == 5, "bare_call_ms present, finite, "
+	      "5 trials");
+	for (unsigned s = 0; s < 10; s++)
+		for (unsigned v = 0; v < 4; v++) {
+			r = probe_rows_find(&rows, variants[v], 0, sizes[s]);
+			if (!probe_row_sane(r) || r->trials != 5) {
+				all = 0;
+				printf("# missing or insane: %s at %u bytes\n",
+				       variants[v], sizes[s]);
+			}
+		}
+	CHECK(all, "every size has all four variants, finite, page size empty");
+	for (unsigned v = 0; v < 4; v += 2) {
+		const struct csv_row *value = probe_rows_find(&rows, variants[v], 0, 1024);
+		const struct csv_row *pointer = probe_rows_find(&rows, variants[v + 1], 0, 1024);
+
+		CHECK(value && pointer && value->ns >= pointer->ns,
+		      "1024 bytes: %s (%.2f ns) is not cheaper than %s (%.2f ns)",
+		      variants[v], value ? value->ns : 0, variants[v + 1],
+		      pointer ? pointer->ns : 0);
+	}
+}
+
+static void test_probe_refuses_zero_trials(void)
+{
+	static struct probe_rows rows;
+	struct config c = small_config();
+
+	c.cost_trials = 0;
+	CHECK(probe_rows_run(probe_cost, &c, &rows) == 0 && rows.rc == -1 &&
+	      rows.count == 0, "0 trials: the probe fails and writes no row");
+}
+
+int main(void)
+{
+	test_probe_refuses_zero_trials();
+	test_probe();
+	return check_summary();
+}
