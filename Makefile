@@ -125,10 +125,13 @@ $(EFI_IMG): $(EFI_APP) scripts/make-image.sh $(CONFIG)
 # ---- Linux build -----------------------------------------------------------
 
 HOST_CFLAGS := -std=gnu11 -g -I. $(WARN) -D_GNU_SOURCE
+# arch/ is built whole for the host too, assembly included, so the pure
+# parts (page tables, CPUID decoding) run in the unit tests.
 HOST_SRC := $(wildcard host/*.c) $(wildcard arch/x86_64/*.c) $(PROBE_SRC)
 HOST_LIB_SRC := $(filter-out host/main.c,$(HOST_SRC))
 
-HOST_OBJ := $(HOST_SRC:%.c=$(HOST_OUT)/%.o) $(HOST_OUT)/buildinfo.o
+HOST_OBJ := $(HOST_SRC:%.c=$(HOST_OUT)/%.o) $(EFI_ASM:%.S=$(HOST_OUT)/%.o) \
+	$(HOST_OUT)/buildinfo.o
 
 host: $(HOST_APP)
 
@@ -136,6 +139,11 @@ $(HOST_OUT)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	$(Q)$(CC) $(HOST_CFLAGS) $(PROBE_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(HOST_OUT)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  HOSTAS  $@"
+	$(Q)$(CC) $(HOST_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(HOST_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 	@mkdir -p $(dir $@)
@@ -153,12 +161,17 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 TEST_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN) -Itests/unit
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TEST_OUT)/%)
-TEST_LIB_OBJ := $(HOST_LIB_SRC:%.c=$(TEST_OUT)/obj/%.o) $(TEST_OUT)/obj/buildinfo.o
+TEST_LIB_OBJ := $(HOST_LIB_SRC:%.c=$(TEST_OUT)/obj/%.o) $(EFI_ASM:%.S=$(TEST_OUT)/obj/%.o) \
+	$(TEST_OUT)/obj/buildinfo.o
 
 $(TEST_OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  TESTCC  $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(TEST_OUT)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(HOST_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(TEST_OUT)/obj/buildinfo.o: $(EFI_OUT)/buildinfo.c
 	@mkdir -p $(dir $@)
@@ -174,9 +187,13 @@ unit: $(UNIT_BIN)
 deps:
 	$(Q)scripts/deps.sh
 
+# `make run` is the quick functional run unless APP_ARGS names a profile;
+# the image itself (for hardware) defaults to the full profile.
+RUN_ARGS = $(if $(findstring profile=,$(APP_ARGS)),$(APP_ARGS),profile=quick $(APP_ARGS))
+
 run: deps image
 	$(Q)scripts/qemu-run.sh --image $(EFI_IMG) --out "$(or $(OUT),results)" \
-		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(APP_ARGS)"
+		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))"
 
 test: deps image host unit
 	$(Q)O=$(O) tests/run
@@ -188,5 +205,9 @@ clean:
 	rm -rf $(O) results
 
 FORCE:
+
+# Objects are intermediate files of pattern rules: keep them, or every test
+# run would rebuild the world.
+.SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

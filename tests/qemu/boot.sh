@@ -1,7 +1,7 @@
 # The image boots under OVMF, prints its banner and reports success through
 # isa-debug-exit: the harness's exit status is the app's verdict.
 cd "$(dirname "$0")/../.."
-. tests/qemu/lib.sh
+. tests/qemu/lib.bash
 
 boot banner
 check "boot: harness reports the app's success verdict (status $BOOT_RC)" test "$BOOT_RC" -eq 0
