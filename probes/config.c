@@ -728,13 +728,14 @@ static const char *word_name(const struct word *words, unsigned value)
 	return 0;
 }
 
-/* The shortest digits that parse_decimal reads back as exactly v. */
+/* The fewest decimals that parse_decimal reads back as exactly v; any value
+   it accepted comes back within its 22 decimals. */
 static void append_decimal(struct text *t, double v)
 {
 	char text[40];
 	double back;
 
-	for (int digits = 1; digits <= 15; digits++) {
+	for (int digits = 1; digits <= 22; digits++) {
 		mp_snprintf(text, sizeof text, "%.*f", digits, v);
 		if (parse_decimal((struct span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
 			/* drop zeros a shorter fraction would not have printed */

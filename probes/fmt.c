@@ -361,7 +361,7 @@ static void format_string(struct out *o, unsigned flags, size_t width,
 
 	if (!s)
 		s = "(null)";
-	while (s[n] && (precision < 0 || n < (size_t)precision))
+	while ((precision < 0 || n < (size_t)precision) && s[n])
 		n++;
 	f.body_len = n;
 	field_begin(o, &f, 0);

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "probes/config.h"
+#include "config_equal.h"
 
 #define FILE_NAME "memprobe.cfg"
 #define OPTIONS_NAME "load options"
@@ -23,23 +24,6 @@ static int load2(struct config *c, struct config_error *err,
 	if (options)
 		src[n++] = (struct config_source){ OPTIONS_NAME, options, strlen(options), 1 };
 	return config_load(c, src, n, err);
-}
-
-/* Field-by-field, since padding bytes of two structs need not agree. */
-static int config_equal(const struct config *a, const struct config *b)
-{
-	return a->profile == b->profile && a->probes == b->probes && a->pages == b->pages &&
-	       a->min_size == b->min_size && a->max_size == b->max_size &&
-	       a->trials == b->trials && a->max_trials == b->max_trials &&
-	       a->precision == b->precision && a->step_ms == b->step_ms &&
-	       a->locality_rows == b->locality_rows && a->locality_cols == b->locality_cols &&
-	       a->locality_reps == b->locality_reps && a->later_table == b->later_table &&
-	       a->later_block == b->later_block && a->later_stride == b->later_stride &&
-	       a->later_steps == b->later_steps && a->later_precision == b->later_precision &&
-	       a->later_min_repeat == b->later_min_repeat &&
-	       a->later_max_repeat == b->later_max_repeat && a->cost_reps == b->cost_reps &&
-	       a->cost_trials == b->cost_trials && a->fault_vector == b->fault_vector &&
-	       a->end_set == b->end_set && (!a->end_set || a->end == b->end);
 }
 
 /* Loads text as a file and expects exactly the error message want. */
@@ -404,6 +388,12 @@ static void test_describe(void)
 	if (!strstr(text, "probes = latency,cost\n"))
 		printf("# described:\n%s", text);
 	CHECK(round_trip(&c, why, sizeof why), "an edited config round-trips (%s)", why);
+
+	/* Found by the fuzzer: more decimals than significant digits. */
+	CHECK(load2(&c, &err, "precision = 0.0000000370564041\n", NULL) == 0 &&
+	      round_trip(&c, why, sizeof why), "a 16-decimal precision round-trips (%s)", why);
+	load2(&c, &err, "probes = cost,latency\npages = 1g\nmin_size = 1536K\nmax_size = 1G\n"
+	      "precision = 1%\nstep_ms = 12.125\nfault.vector = 7\nend = wait\n", NULL);
 
 	int lines = 0;
 	for (const char *p = text; *p; p++)

@@ -186,6 +186,11 @@ static void test_integers(void)
 
 	mp_snprintf(ours, sizeof ours, "%p %p", (void *)0x1234, (void *)0);
 	CHECK(strcmp(ours, "0x1234 0x0") == 0, "%%p prints 0x and lowercase hex: \"%s\"", ours);
+	/* Found by the fuzzer: %.*s must not read past the precision, since the
+	   text need not be terminated there. */
+	char unterminated[3] = { 'a', 'b', 'c' };
+	mp_snprintf(ours, sizeof ours, "%.3s|%.*s", unterminated, 2, unterminated);
+	CHECK(strcmp(ours, "abc|ab") == 0, "%%.Ns reads at most N bytes: \"%s\"", ours);
 	const char *volatile null_string = 0;
 	const char *unknown_conversion = "100%% %q";
 	mp_snprintf(ours, sizeof ours, "%s", null_string);
