@@ -1,0 +1,202 @@
+/* Probe buffers with a page size this program chose, on Linux.
+ *
+ * 4 KiB: an anonymous mapping with MADV_NOHUGEPAGE, so THP cannot quietly
+ * turn it into 2 MiB pages. 2 MiB: hugetlb pages when some are reserved,
+ * else a 2 MiB-aligned anonymous mapping with MADV_HUGEPAGE. 1 GiB: hugetlb
+ * only, since THP never gives 1 GiB pages. Every page is touched, then
+ * smaps and pagemap say what the kernel actually gave.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "host/host.h"
+#include "host/pagecheck.h"
+#include "probes/platform.h"
+
+// ---- Constants --------------------------------------------------------------
+
+#define SMALL_PAGE 4096u
+#define THP_POLICY "/sys/kernel/mm/transparent_hugepage/enabled"
+
+// ---- Private Types ----------------------------------------------------------
+
+struct mapping {
+	void *start;              /* the whole reservation, guards included */
+	size_t length;
+};
+
+// ---- Private Functions ------------------------------------------------------
+
+/* Leave an eighth of what the kernel calls available to everything else, so
+   touching a buffer never wakes the OOM killer. */
+static uint64_t usable_memory(void)
+{
+	return host_meminfo_bytes("MemAvailable") / 8 * 7;
+}
+
+static int thp_allowed(void)
+{
+	char policy[32];
+
+	return host_read_policy(THP_POLICY, policy, sizeof policy) == 0 &&
+	       strcmp(policy, "never") != 0;
+}
+
+static uint64_t hugetlb_free_bytes(unsigned page_shift)
+{
+	uint64_t reserved, free_pages;
+
+	host_hugetlb_pages(page_shift, &reserved, &free_pages);
+	return free_pages << page_shift;
+}
+
+/* A read would map the shared zero page; only a write makes the kernel give
+   each page its own frame, at the size it decides now. */
+static void touch_pages(void *base, size_t bytes)
+{
+	volatile char *p = base;
+	size_t off;
+
+	for (off = 0; off < bytes; off += SMALL_PAGE)
+		p[off] = 0;
+}
+
+static void *map_hugetlb(size_t bytes, unsigned page_shift, struct mapping *m)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (int)(page_shift << MAP_HUGE_SHIFT),
+		       -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	m->start = p;
+	m->length = bytes;
+	return p;
+}
+
+/* The body sits inside a PROT_NONE reservation with at least one page of it
+   on each side. Besides catching overruns, the guards keep the kernel from
+   merging the body with a neighbouring mapping of the same flags, which
+   would make smaps describe the two together. */
+static void *map_anonymous(size_t bytes, size_t align, int advice, struct mapping *m)
+{
+	size_t length = bytes + align + 2 * SMALL_PAGE;
+	char *start = mmap(NULL, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uintptr_t body;
+
+	if (start == MAP_FAILED)
+		return NULL;
+	body = ((uintptr_t)start + SMALL_PAGE + align - 1) & ~(uintptr_t)(align - 1);
+	if (mprotect((void *)body, bytes, PROT_READ | PROT_WRITE) != 0 ||
+	    madvise((void *)body, bytes, advice) != 0) {
+		munmap(start, length);
+		return NULL;
+	}
+	m->start = start;
+	m->length = length;
+	return (void *)body;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+size_t plat_buffer_max(unsigned page_shift)
+{
+	uint64_t page = 1ull << page_shift, usable = usable_memory() & ~(page - 1);
+	uint64_t hugetlb = page_shift > 12 ? hugetlb_free_bytes(page_shift) : 0;
+
+	if (page_shift == PAGE_SHIFT_4K)
+		return (size_t)usable;
+	if (page_shift == PAGE_SHIFT_2M && thp_allowed() && usable > hugetlb)
+		return (size_t)usable;
+	return (size_t)hugetlb;
+}
+
+int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
+		    char *why, size_t why_len)
+{
+	size_t page = (size_t)1 << page_shift;
+	struct mapping *m = malloc(sizeof *m);
+	enum page_backing backing;
+	struct page_check check;
+	void *base = NULL;
+	int saved_errno = 0;
+
+	if (!m) {
+		snprintf(why, why_len, "out of memory for the buffer's bookkeeping");
+		return -1;
+	}
+	bytes = (bytes + page - 1) & ~(page - 1);
+	if (page_shift == PAGE_SHIFT_4K) {
+		backing = BACKING_4K;
+	} else if (hugetlb_free_bytes(page_shift) >= bytes) {
+		backing = BACKING_HUGETLB;
+	} else if (page_shift == PAGE_SHIFT_2M && thp_allowed()) {
+		backing = BACKING_THP;
+	} else {
+		uint64_t reserved, free_pages;
+
+		host_hugetlb_pages(page_shift, &reserved, &free_pages);
+		snprintf(why, why_len,
+			 "no %s pages for %zu MiB: %llu hugetlb pages of that size reserved, %llu free%s",
+			 page_shift == PAGE_SHIFT_1G ? "1 GiB" : "2 MiB", bytes >> 20,
+			 (unsigned long long)reserved, (unsigned long long)free_pages,
+			 page_shift == PAGE_SHIFT_1G ? " (THP never gives 1 GiB pages)"
+						     : ", and THP is disabled");
+		free(m);
+		return -1;
+	}
+	if (backing != BACKING_HUGETLB && bytes > usable_memory()) {
+		snprintf(why, why_len, "too little memory: %zu MiB asked, %llu MiB usable now",
+			 bytes >> 20, (unsigned long long)(usable_memory() >> 20));
+		free(m);
+		return -1;
+	}
+
+	if (backing == BACKING_HUGETLB)
+		base = map_hugetlb(bytes, page_shift, m);
+	else
+		base = map_anonymous(bytes, backing == BACKING_THP ? page : SMALL_PAGE,
+				     backing == BACKING_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE, m);
+	if (!base) {
+		saved_errno = errno;
+		snprintf(why, why_len, "mmap of %zu MiB failed: %s", bytes >> 20, strerror(saved_errno));
+		free(m);
+		return -1;
+	}
+	touch_pages(base, bytes);
+	page_check(base, bytes, page_shift, backing, &check);
+
+	/* Memory without a single page of the asked size is not a buffer of
+	   that page size: hand it back rather than let rows carry a false
+	   label. A partial result is kept, and its text says how partial. */
+	if (backing != BACKING_4K && check.percent == 0) {
+		snprintf(why, why_len, "%s", check.text);
+		munmap(m->start, m->length);
+		free(m);
+		return -1;
+	}
+	b->base = base;
+	b->bytes = bytes;
+	b->page_shift = page_shift;
+	snprintf(b->verified, sizeof b->verified, "%s", check.text);
+	b->verified_ok = check.ok;
+	b->plat_private = m;
+	return 0;
+}
+
+void plat_buffer_put(struct plat_buffer *b)
+{
+	struct mapping *m = b->plat_private;
+
+	if (!m)
+		return;
+	munmap(m->start, m->length);
+	free(m);
+	b->plat_private = NULL;
+	b->base = NULL;
+	b->bytes = 0;
+}

@@ -1,0 +1,85 @@
+/* The Linux platform's members of system.json: the kernel, its page
+ * policies, the hugetlb pools and the CPU.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "arch/x86_64/cpuinfo.h"
+#include "host/host.h"
+#include "probes/json.h"
+#include "probes/platform.h"
+
+// ---- Private Functions ------------------------------------------------------
+
+static void describe_policy(struct json *j, const char *key, const char *path)
+{
+	char policy[64];
+
+	json_string(j, key, host_read_policy(path, policy, sizeof policy) == 0 ? policy : "unknown");
+}
+
+static void describe_hugetlb(struct json *j, const char *key, unsigned page_shift)
+{
+	uint64_t reserved, free_pages;
+
+	host_hugetlb_pages(page_shift, &reserved, &free_pages);
+	json_object_begin(j, key);
+	json_u64(j, "reserved", reserved);
+	json_u64(j, "free", free_pages);
+	json_object_end(j);
+}
+
+/* The kernel reads the microcode revision for us; unprivileged code cannot
+   read the MSR. */
+static uint64_t microcode_revision(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	uint64_t revision = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "microcode", 9) == 0) {
+			char *colon = strchr(line, ':');
+			if (colon)
+				revision = strtoull(colon + 1, NULL, 0);
+			break;
+		}
+	fclose(f);
+	return revision;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+void plat_describe(struct json *j)
+{
+	struct utsname u;
+	struct cpuinfo ci;
+	char text[4 * sizeof u.release];
+
+	json_object_begin(j, "platform");
+	json_string(j, "name", "linux");
+	if (uname(&u) == 0) {
+		snprintf(text, sizeof text, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
+		json_string(j, "kernel", text);
+	}
+	describe_policy(j, "thp_enabled", "/sys/kernel/mm/transparent_hugepage/enabled");
+	describe_policy(j, "thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag");
+	json_object_begin(j, "hugetlb_pages");
+	describe_hugetlb(j, "2MiB", PAGE_SHIFT_2M);
+	describe_hugetlb(j, "1GiB", PAGE_SHIFT_1G);
+	json_object_end(j);
+	json_u64(j, "mem_available_bytes", host_meminfo_bytes("MemAvailable"));
+	if (host_read_text("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			   text, sizeof text) == 0)
+		json_string(j, "clocksource", text);
+	json_string(j, "timed_sections", plat_timed_conditions());
+	json_object_end(j);
+
+	cpuinfo_read(&ci);
+	cpuinfo_describe(j, &ci, microcode_revision());
+}

@@ -1,0 +1,166 @@
+/* The run folder and its files on Linux.
+ *
+ * Each run writes into <root>/run-NNNN, NNNN one past the highest number
+ * already there. The folder is made with mkdir, which fails if the name
+ * exists, so two runs starting together, or a run after a deleted one,
+ * can never write into an earlier run's folder.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host/host.h"
+#include "probes/platform.h"
+
+// ---- Constants --------------------------------------------------------------
+
+#define RUN_NUMBER_MAX 9999
+
+// ---- Private Data -----------------------------------------------------------
+
+/* Room left in a path for "/run-NNNN/results.csv". */
+static char results_root[PATH_MAX - 32] = "memprobe-results";
+static char run_folder[PATH_MAX];
+static char folder_text[PATH_MAX + 128];
+static int folder_state;          /* 0 not tried, 1 made, -1 failed */
+
+// ---- Private Functions ------------------------------------------------------
+
+/* mkdir -p: the root may be several levels that do not exist yet. */
+static int make_path(const char *path)
+{
+	char partial[PATH_MAX];
+	size_t i, len = strlen(path);
+
+	if (len >= sizeof partial)
+		return -1;
+	for (i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		memcpy(partial, path, i);
+		partial[i] = '\0';
+		if (mkdir(partial, 0755) != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+static int highest_run_number(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *entry;
+	int highest = 0;
+
+	if (!d)
+		return 0;
+	while ((entry = readdir(d))) {
+		char *end;
+		long n;
+
+		if (strncmp(entry->d_name, "run-", 4) != 0)
+			continue;
+		n = strtol(entry->d_name + 4, &end, 10);
+		if (*end == '\0' && n > highest && n <= RUN_NUMBER_MAX)
+			highest = (int)n;
+	}
+	closedir(d);
+	return highest;
+}
+
+static void make_run_folder(void)
+{
+	int n;
+
+	folder_state = -1;
+	if (make_path(results_root) != 0) {
+		snprintf(folder_text, sizeof folder_text, "no files: cannot create %s: %s",
+			 results_root, strerror(errno));
+		return;
+	}
+	for (n = highest_run_number(results_root) + 1; n <= RUN_NUMBER_MAX; n++) {
+		snprintf(run_folder, sizeof run_folder, "%s/run-%04d", results_root, n);
+		if (mkdir(run_folder, 0755) == 0) {
+			folder_state = 1;
+			snprintf(folder_text, sizeof folder_text, "%s", run_folder);
+			return;
+		}
+		if (errno != EEXIST) {
+			snprintf(folder_text, sizeof folder_text, "no files: cannot create %s: %s",
+				 run_folder, strerror(errno));
+			return;
+		}
+	}
+	snprintf(folder_text, sizeof folder_text,
+		 "no files: %s already holds run-%04d, the last number memprobe uses",
+		 results_root, RUN_NUMBER_MAX);
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+void host_set_results_root(const char *dir)
+{
+	snprintf(results_root, sizeof results_root, "%s", dir);
+	folder_state = 0;
+}
+
+const char *plat_run_folder(void)
+{
+	if (folder_state == 0)
+		make_run_folder();
+	return folder_text;
+}
+
+int plat_file_open(const char *name)
+{
+	static int folder_reported;
+	char path[PATH_MAX + 64];
+	int fd;
+
+	plat_run_folder();
+	if (folder_state != 1) {
+		if (!folder_reported) {
+			folder_reported = 1;
+			fprintf(stderr, "memprobe: %s\n", folder_text);
+		}
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/%s", run_folder, name);
+	/* O_EXCL: a file of this run is written once, never over another. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fprintf(stderr, "memprobe: cannot create %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+int plat_file_write(int handle, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(handle, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int plat_file_flush(int handle)
+{
+	return fsync(handle) == 0 ? 0 : -1;
+}
+
+void plat_file_close(int handle)
+{
+	if (handle >= 0)
+		close(handle);
+}

@@ -1,0 +1,140 @@
+/* The Linux platform: timer, scratch memory, console, elapsed time and the
+ * fault guard around timed sections. Clock calibration, buffers, files and
+ * the system description live in their own host/ files.
+ */
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include "arch/x86_64/cpu.h"
+#include "probes/platform.h"
+
+// ---- Private Data -----------------------------------------------------------
+
+static const int guarded_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+#define GUARDED_COUNT (sizeof guarded_signals / sizeof *guarded_signals)
+
+static sigjmp_buf guard_return;
+static volatile sig_atomic_t guard_signal;
+static struct plat_fault guard_fault;
+/* A fault from a runaway recursion has no stack left to run a handler on. */
+static char guard_stack[64 * 1024];
+
+static struct timespec run_start;
+
+// ---- Private Functions ------------------------------------------------------
+
+__attribute__((constructor)) static void note_run_start(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &run_start);
+}
+
+/* Runs on the faulting thread, synchronously: copying registers and jumping
+   out is safe here; formatting the text waits until after the jump. */
+static void on_fault(int sig, siginfo_t *info, void *context)
+{
+	const ucontext_t *uc = context;
+
+	guard_signal = sig;
+	guard_fault.vector = (unsigned)uc->uc_mcontext.gregs[REG_TRAPNO];
+	guard_fault.error_code = (uint64_t)uc->uc_mcontext.gregs[REG_ERR];
+	guard_fault.cr2 = (uint64_t)(uintptr_t)info->si_addr;
+	guard_fault.rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	siglongjmp(guard_return, 1);
+}
+
+static const char *vector_name(unsigned vector)
+{
+	switch (vector) {
+	case 0: return "#DE divide error";
+	case 6: return "#UD invalid opcode";
+	case 13: return "#GP general protection";
+	case 14: return "#PF page fault";
+	case 17: return "#AC alignment check";
+	case 19: return "#XM SIMD exception";
+	default: return "exception";
+	}
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+uint64_t plat_ticks(void)
+{
+	return rdtsc_ordered();
+}
+
+void *plat_alloc(size_t bytes)
+{
+	return malloc(bytes);
+}
+
+void plat_free(void *p, size_t bytes)
+{
+	(void)bytes;
+	free(p);
+}
+
+void plat_console(const char *text)
+{
+	fputs(text, stdout);
+	fflush(stdout);
+}
+
+uint64_t plat_elapsed_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)(now.tv_sec - run_start.tv_sec) * 1000u +
+	       (uint64_t)((now.tv_nsec - run_start.tv_nsec) / 1000000);
+}
+
+const char *plat_timed_conditions(void)
+{
+	return "timed sections run under Linux: interrupts and preemption cannot be "
+	       "disabled here, so they stay on; the stop rule and best-of-trials "
+	       "absorb what they add";
+}
+
+/* Each fatal signal that a faulting probe can raise is caught for the length
+   of fn and turned into a plat_fault, so the run reports it and goes on with
+   the next probe instead of dying with every later figure unmeasured. */
+int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
+{
+	struct sigaction guard, previous[GUARDED_COUNT];
+	stack_t alt = { .ss_sp = guard_stack, .ss_size = sizeof guard_stack }, previous_alt;
+	int faulted;
+	size_t i;
+
+	memset(&guard, 0, sizeof guard);
+	guard.sa_sigaction = on_fault;
+	guard.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&guard.sa_mask);
+	sigaltstack(&alt, &previous_alt);
+	for (i = 0; i < GUARDED_COUNT; i++)
+		sigaction(guarded_signals[i], &guard, &previous[i]);
+
+	guard_signal = 0;
+	faulted = sigsetjmp(guard_return, 1) != 0;
+	if (!faulted)
+		fn(arg);
+
+	for (i = 0; i < GUARDED_COUNT; i++)
+		sigaction(guarded_signals[i], &previous[i], NULL);
+	sigaltstack(&previous_alt, NULL);
+	if (!faulted)
+		return 0;
+
+	*fault = guard_fault;
+	snprintf(fault->text, sizeof fault->text,
+		 "%s (vector %u, %s), error code 0x%llx, address 0x%llx, rip 0x%llx",
+		 strsignal(guard_signal), guard_fault.vector, vector_name(guard_fault.vector),
+		 (unsigned long long)guard_fault.error_code,
+		 (unsigned long long)guard_fault.cr2, (unsigned long long)guard_fault.rip);
+	return -1;
+}

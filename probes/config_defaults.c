@@ -1,0 +1,53 @@
+/* The numbers of each profile (docs/CONFIG.md lists them with the keys).
+ *
+ * full follows the seeds. quick must run every probe, together, well under
+ * 30 s under QEMU's TCG (10-50x slower than hardware: a chase read 4 ns at
+ * 4 KiB, 22 ns at 1 MiB, 370 ns at 64 MiB there) in QEMU's default 1 GiB of
+ * RAM, so its buffers stay small and its trials few.
+ */
+
+#include "probes/config.h"
+
+void config_defaults(struct config *c, enum profile p)
+{
+	int full = p == PROFILE_FULL;
+
+	c->profile = p;
+	c->probes = PROBE_LATENCY | PROBE_LOCALITY | PROBE_LATER | PROBE_COST;
+	/* 1 GiB pages only when asked: they need a reserved pool on Linux and
+	   CPU support on bare metal, and an unavailable size is a failure. */
+	c->pages = PAGES_4K | PAGES_2M;
+
+	/* latency: the seed's sweep; quick stops at 8 MiB, which still crosses
+	   L1 and L2 and, on 4 KiB pages, the L1 TLB's reach. */
+	c->min_size = 4096;
+	c->max_size = full ? 512ull << 20 : 8ull << 20;
+	c->trials = 3;
+	c->max_trials = full ? 20 : 8;
+	c->precision = full ? 0.01 : 0.05;
+	c->step_ms = full ? 10 : 1;
+
+	/* locality: the seed's 13000 x 13000 ints (645 MiB), best of 24; quick
+	   keeps a row length that is not a power of two. */
+	c->locality_rows = full ? 13000 : 2000;
+	c->locality_cols = full ? 13000 : 2001;
+	c->locality_reps = full ? 24 : 3;
+
+	/* later: a table past the last-level cache, 4 KiB blocks walked a line
+	   at a time, 10..100 repeats as the meter's own comments give. */
+	c->later_table = full ? 64ull << 20 : 8ull << 20;
+	c->later_block = 4096;
+	c->later_stride = 64;
+	c->later_steps = full ? 1000000 : 100000;
+	c->later_precision = full ? 0.01 : 0.05;
+	c->later_min_repeat = full ? 10 : 3;
+	c->later_max_repeat = full ? 100 : 10;
+
+	/* cost: the seed's 5,000,000 calls, min of 7. */
+	c->cost_reps = full ? 5000000 : 100000;
+	c->cost_trials = full ? 7 : 3;
+
+	c->fault_vector = 14;
+	c->end = END_OFF;
+	c->end_set = 0;
+}

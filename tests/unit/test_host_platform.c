@@ -1,0 +1,195 @@
+/* The Linux platform: run folders never reuse a name, files reach the disk,
+ * faults inside a timed section are survived and described, buffers say
+ * what the kernel really gave, and the clock is self-consistent.
+ */
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "host/host.h"
+#include "probes/platform.h"
+
+static void write_through(void *arg)
+{
+	*(volatile int *)arg = 42;
+}
+
+static void null_store(void *arg)
+{
+	(void)arg;
+	*(volatile int *)(uintptr_t)8 = 1;
+}
+
+static void invalid_opcode(void *arg)
+{
+	(void)arg;
+	__asm__ volatile("ud2");
+}
+
+/* In assembly: a C division by zero is undefined, and UBSan would stop it
+   before the CPU ever raised #DE. */
+static void divide_by_zero(void *arg)
+{
+	unsigned zero = *(unsigned *)arg, q = 7, r = 0;
+
+	__asm__ volatile("divl %2" : "+a"(q), "+d"(r) : "r"(zero));
+}
+
+static void test_timed(void)
+{
+	struct plat_fault fault;
+	int value = 0;
+	unsigned zero = 0;
+
+	CHECK(plat_timed(write_through, &value, &fault) == 0 && value == 42,
+	      "a clean section runs and returns 0");
+
+	memset(&fault, 0, sizeof fault);
+	CHECK(plat_timed(null_store, NULL, &fault) == -1, "a store to address 8 is caught");
+	CHECK(fault.vector == 14 && fault.cr2 == 8 && (fault.error_code & 2),
+	      "as a #PF on a write to 0x8 (vector %u, cr2 0x%llx, error 0x%llx)", fault.vector,
+	      (unsigned long long)fault.cr2, (unsigned long long)fault.error_code);
+	CHECK(strstr(fault.text, "#PF") != NULL, "the text names it: %s", fault.text);
+	CHECK(fault.rip >= (uintptr_t)null_store && fault.rip < (uintptr_t)null_store + 64,
+	      "rip points into the faulting function");
+
+	CHECK(plat_timed(invalid_opcode, NULL, &fault) == -1 && fault.vector == 6,
+	      "ud2 is caught as #UD (vector %u)", fault.vector);
+	CHECK(plat_timed(divide_by_zero, &zero, &fault) == -1 && fault.vector == 0,
+	      "a division by zero is caught as #DE (vector %u)", fault.vector);
+
+	value = 0;
+	CHECK(plat_timed(write_through, &value, &fault) == 0 && value == 42,
+	      "after three faults a section still runs normally");
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void test_files(void)
+{
+	char root[] = "/tmp/memprobe-test-host-XXXXXX", path[512], text[64];
+	int h, fd;
+	ssize_t n;
+
+	CHECK(mkdtemp(root) != NULL, "a scratch root");
+	/* A later run must take a number above every existing one. */
+	snprintf(path, sizeof path, "%s/run-0007", root);
+	mkdir(path, 0755);
+	host_set_results_root(root);
+	snprintf(path, sizeof path, "%s/run-0008", root);
+	CHECK(strcmp(plat_run_folder(), path) == 0, "next free number after run-0007: %s",
+	      plat_run_folder());
+	CHECK(is_dir(path), "the run folder exists");
+
+	h = plat_file_open("a.txt");
+	CHECK(h >= 0, "a file opens in the run folder");
+	CHECK(plat_file_write(h, "hello ", 6) == 0 && plat_file_write(h, "world\n", 6) == 0,
+	      "two appends");
+	CHECK(plat_file_flush(h) == 0, "flush succeeds");
+	snprintf(path, sizeof path, "%s/run-0008/a.txt", root);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+	text[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	CHECK(strcmp(text, "hello world\n") == 0, "flushed bytes are in the file: '%s'", text);
+	CHECK(plat_file_open("a.txt") == -1, "a file of the run is never opened over");
+	plat_file_close(h);
+	unlink(path);
+
+	/* A second run in the same root gets the next folder. */
+	host_set_results_root(root);
+	snprintf(path, sizeof path, "%s/run-0009", root);
+	CHECK(strcmp(plat_run_folder(), path) == 0, "a second run takes run-0009 (%s)", plat_run_folder());
+	rmdir(path);
+	snprintf(path, sizeof path, "%s/run-0008", root);
+	rmdir(path);
+	snprintf(path, sizeof path, "%s/run-0007", root);
+	rmdir(path);
+	rmdir(root);
+
+	host_set_results_root("/proc/memprobe-cannot-be-here");
+	CHECK(strncmp(plat_run_folder(), "no files:", 9) == 0, "an unwritable root says so: %s",
+	      plat_run_folder());
+	CHECK(plat_file_open("b.txt") == -1, "and opens no file");
+}
+
+static void test_buffers(void)
+{
+	struct plat_buffer b;
+	char why[160];
+
+	CHECK(plat_buffer_max(PAGE_SHIFT_4K) >= (64u << 20), "at least 64 MiB of 4 KiB pages on offer");
+	CHECK(plat_buffer_get(&b, (8u << 20) + 100, PAGE_SHIFT_4K, why, sizeof why) == 0,
+	      "an 8 MiB + 100 B buffer of 4 KiB pages (%s)", why);
+	CHECK(b.bytes == (8u << 20) + 4096 && b.page_shift == PAGE_SHIFT_4K,
+	      "rounded up to whole pages (%zu)", b.bytes);
+	CHECK(b.verified_ok && strstr(b.verified, "4 KiB pages for 100%"),
+	      "verified as 4 KiB pages: %s", b.verified);
+	memset(b.base, 0xa5, b.bytes);
+	plat_buffer_put(&b);
+
+	if (plat_buffer_max(PAGE_SHIFT_2M) >= (16u << 20)) {
+		CHECK(plat_buffer_get(&b, 16u << 20, PAGE_SHIFT_2M, why, sizeof why) == 0 ||
+		      strstr(why, "refused"), "a 16 MiB buffer of 2 MiB pages, or a plain refusal (%s)", why);
+		if (b.base) {
+			CHECK((uintptr_t)b.base % (2u << 20) == 0, "2 MiB-aligned");
+			CHECK(strstr(b.verified, "2 MiB pages for") != NULL, "the check reports it: %s",
+			      b.verified);
+			CHECK(!b.verified_ok || strstr(b.verified, "100%"),
+			      "verified_ok only when every page is 2 MiB");
+			plat_buffer_put(&b);
+		}
+	}
+
+	memset(&b, 0, sizeof b);
+	if (plat_buffer_max(PAGE_SHIFT_1G) == 0) {
+		CHECK(plat_buffer_get(&b, 1u << 30, PAGE_SHIFT_1G, why, sizeof why) == -1 && !b.base,
+		      "no 1 GiB pool: refused plainly (%s)", why);
+		CHECK(strstr(why, "1 GiB") != NULL, "and the reason names the size");
+	}
+	CHECK(plat_buffer_get(&b, (size_t)1 << 46, PAGE_SHIFT_4K, why, sizeof why) == -1,
+	      "64 TiB is refused (%s)", why);
+}
+
+static void test_clock(void)
+{
+	const struct plat_clock *clk = plat_clock();
+	struct timespec pause = { 0, 50000000 };
+	uint64_t t0, t1;
+	double ms;
+
+	CHECK(clk->ticks_per_s > 100000000ull && clk->ticks_per_s < 10000000000ull,
+	      "TSC rate is plausible (%llu Hz)", (unsigned long long)clk->ticks_per_s);
+	CHECK(clk->core_hz > 100000000ull && clk->core_hz < 10000000000ull,
+	      "core clock is plausible (%llu Hz)", (unsigned long long)clk->core_hz);
+	CHECK(clk->source && strstr(clk->source, "TSC"), "source says how: %s", clk->source);
+	CHECK(clk->core_source && strstr(clk->core_source, "add"), "core source says how: %s",
+	      clk->core_source);
+	t0 = plat_ticks();
+	nanosleep(&pause, NULL);
+	t1 = plat_ticks();
+	ms = (double)(t1 - t0) * 1e3 / (double)clk->ticks_per_s;
+	CHECK(ms > 49 && ms < 80, "a 50 ms sleep reads about 50 ms of ticks (%.2f)", ms);
+	CHECK(plat_elapsed_ms() >= 50, "elapsed time counts from the start (%llu ms)",
+	      (unsigned long long)plat_elapsed_ms());
+}
+
+int main(void)
+{
+	test_timed();
+	test_files();
+	test_buffers();
+	test_clock();
+	return check_summary();
+}
