@@ -15,17 +15,18 @@ extern const char memprobe_version[], memprobe_build_id[], memprobe_compiler[],
 
 // ---- Constants --------------------------------------------------------------
 
-/* In the order of the PROBE_* bits. */
+/* The test-only fault probe runs first, so that every probe after it shows
+   the run going on; the others keep the order of the PROBE_* bits. */
 static const struct {
 	unsigned bit;
 	const char *name;
 	int (*run)(const struct config *c);
 } probes[] = {
+	{ PROBE_FAULT, "fault", probe_fault },
 	{ PROBE_LATENCY, "latency", probe_latency },
 	{ PROBE_LOCALITY, "locality", probe_locality },
 	{ PROBE_LATER, "later", probe_later },
 	{ PROBE_COST, "cost", probe_cost },
-	{ PROBE_FAULT, "fault", probe_fault },
 };
 
 // ---- Private Data -----------------------------------------------------------
