@@ -297,63 +297,79 @@ static void test_normalize(void)
 	      "normalise: touching and unaligned duplicates merge into one range");
 }
 
+/* A fresh builder with map[0..n) put through pt_map_ranges, and the model
+   of the same ranges. */
+struct scenario {
+	struct pool pool;
+	struct pt_builder b;
+	struct model m;
+	size_t n;              /* ranges after normalising */
+	enum pt_status status; /* of pt_map_ranges */
+};
+
+#define MAX_RANGES 16u
+
+static void scenario_build(struct scenario *sc, struct pool pool, unsigned levels,
+			   unsigned phys_bits, int has_1g, const struct pt_range *map, size_t n)
+{
+	struct pt_range r[MAX_RANGES];
+	uint64_t bound;
+
+	sc->pool = pool;
+	sc->b = builder(&sc->pool, levels, phys_bits, has_1g);
+	sc->m.n = 0;
+	model_ranges(&sc->m, map, n);
+	memcpy(r, map, n * sizeof r[0]);
+	sc->n = n;
+	sc->status = pt_map_ranges(&sc->b, r, &sc->n);
+	bound = 1 + pt_tables_bound(&sc->b.cfg, map, n, 0);
+	CHECK(sc->b.tables_allocated <= bound, "%zu ranges, %u-level, 1 GiB %s: %s, %llu tables "
+	      "allocated, pt_tables_bound %llu", n, levels, has_1g ? "yes" : "no",
+	      pt_status_name(sc->status), ULL(sc->b.tables_allocated), ULL(bound));
+}
+
 /* A UC range listed, and starting, before the WB range it overlaps: UC
    must still win, whatever order the firmware gave. */
 static void test_uc_wins_any_order(void)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 4, 39, 1);
-	struct pt_range r[3] = { { 0x1000, 0x2000, PT_UC }, { 0x2000, M(2), PT_WB }, { 0, 0x1000, PT_WB } };
-	struct model m = { .n = 0 };
-	size_t n = 3;
+	static const struct pt_range map[3] = {
+		{ 0x1000, 0x2000, PT_UC }, { 0x2000, M(2), PT_WB }, { 0, 0x1000, PT_WB },
+	};
+	struct scenario sc;
 
-	model_ranges(&m, r, 3);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK && n == 3, "UC before WB: mapped as 3 ranges");
-	check_map(&b, &m, EXPECT_MAXIMAL, "UC before WB");
-	CHECK(leaf_is(&b, 0x2000, PT_SIZE_4K, 3) && leaf_is(&b, 0x3000, PT_SIZE_4K, 0),
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 39, 1, map, 3);
+	CHECK(sc.status == PT_OK && sc.n == 3, "UC before WB: mapped as 3 ranges");
+	check_map(&sc.b, &sc.m, EXPECT_MAXIMAL, "UC before WB");
+	CHECK(leaf_is(&sc.b, 0x2000, PT_SIZE_4K, 3) && leaf_is(&sc.b, 0x3000, PT_SIZE_4K, 0),
 	      "UC before WB: the overlapped page is UC, the next WB");
-}
-
-static uint64_t bound_of(const struct pt_config *cfg, const struct pt_range *r, size_t n)
-{
-	return pt_tables_bound(cfg, r, n, 0);
 }
 
 static void firmware_map_case(unsigned levels, int has_1g, int dirty, uint64_t want_tables)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_range r[FIRMWARE_MAP_N];
-	size_t n = FIRMWARE_MAP_N;
-	struct model m = { .n = 0 };
+	struct pool pool = pool_fresh(POOL_PAGES);
+	struct scenario sc;
+	struct pt_builder *b = &sc.b;
 	char what[96];
-	struct pt_builder b;
-	enum pt_status s;
 
-	p.dirty = dirty;
-	b = builder(&p, levels, 39, has_1g);
-	memcpy(r, firmware_map, sizeof r);
-	model_ranges(&m, firmware_map, FIRMWARE_MAP_N);
-	s = pt_map_ranges(&b, r, &n);
+	pool.dirty = dirty;
+	scenario_build(&sc, pool, levels, 39, has_1g, firmware_map, FIRMWARE_MAP_N);
 	snprintf(what, sizeof what, "firmware map, %u-level, 1 GiB %s%s", levels,
 		 has_1g ? "yes" : "no", dirty ? ", dirty pool pages" : "");
-	CHECK(s == PT_OK && n == 7, "%s: mapped (%s)", what, pt_status_name(s));
-	check_map(&b, &m, EXPECT_MAXIMAL, what);
-	CHECK(b.tables_in_use == want_tables && b.tables_allocated == want_tables,
+	CHECK(sc.status == PT_OK && sc.n == 7, "%s: mapped", what);
+	check_map(b, &sc.m, EXPECT_MAXIMAL, what);
+	CHECK(b->tables_in_use == want_tables && b->tables_allocated == want_tables,
 	      "%s: %llu tables, as counted by hand (got %llu)", what, ULL(want_tables),
-	      ULL(b.tables_in_use));
-	CHECK(b.tables_allocated <= 1 + bound_of(&b.cfg, firmware_map, FIRMWARE_MAP_N),
-	      "%s: within pt_tables_bound (%llu)", what,
-	      ULL(1 + bound_of(&b.cfg, firmware_map, FIRMWARE_MAP_N)));
-	CHECK(leaf_is(&b, 0x9f000, PT_SIZE_4K, 3) && leaf_is(&b, 0x9e000, PT_SIZE_4K, 0),
+	      ULL(b->tables_in_use));
+	CHECK(leaf_is(b, 0x9f000, PT_SIZE_4K, 3) && leaf_is(b, 0x9e000, PT_SIZE_4K, 0),
 	      "%s: the page RAM and MMIO share is UC, the one below WB", what);
-	CHECK(walk(&b, 0xa1000).status == PT_WALK_NOT_PRESENT &&
-	      walk(&b, 0x7f000000).status == PT_WALK_NOT_PRESENT,
+	CHECK(walk(b, 0xa1000).status == PT_WALK_NOT_PRESENT &&
+	      walk(b, 0x7f000000).status == PT_WALK_NOT_PRESENT,
 	      "%s: holes after the UC page and after RAM are not present", what);
-	CHECK(leaf_is(&b, 0xb0000000, PT_SIZE_2M, 3) && leaf_is(&b, 0xfee00000, PT_SIZE_4K, 3),
+	CHECK(leaf_is(b, 0xb0000000, PT_SIZE_2M, 3) && leaf_is(b, 0xfee00000, PT_SIZE_4K, 3),
 	      "%s: ECAM as 2 MiB UC, LAPIC as 4 KiB UC", what);
-	CHECK(leaf_is(&b, G(5), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0),
+	CHECK(leaf_is(b, G(5), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0),
 	      "%s: RAM above 4 GiB in %s pages", what, has_1g ? "1 GiB" : "2 MiB");
-	CHECK(pt_cr3(&b) == (uint64_t)(uintptr_t)b.root && !(pt_cr3(&b) & 0xfff),
+	CHECK(pt_cr3(b) == (uint64_t)(uintptr_t)b->root && !(pt_cr3(b) & 0xfff),
 	      "%s: CR3 is the page-aligned root", what);
 }
 
@@ -365,29 +381,24 @@ static void test_boundaries(int has_1g)
 		{ G(2) - K(4), K(8), PT_WB },
 		{ G(512) - M(2) - K(12), G(1) + M(4) + K(20), PT_WB },
 	};
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 4, 40, has_1g);
-	struct pt_range r[3];
-	struct model m = { .n = 0 };
-	size_t n = 3;
+	struct scenario sc;
+	struct pt_builder *b = &sc.b;
 	struct leaf_counts c;
 
-	memcpy(r, map, sizeof r);
-	model_ranges(&m, map, 3);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK, "boundaries, 1 GiB %s: mapped", has_1g ? "yes" : "no");
-	c = check_map(&b, &m, EXPECT_MAXIMAL, has_1g ? "boundaries, 1 GiB yes" : "boundaries, 1 GiB no");
-	CHECK(leaf_is(&b, G(512) - M(2) - K(12), PT_SIZE_4K, 0) &&
-	      leaf_is(&b, G(512) - M(2), PT_SIZE_2M, 0) &&
-	      leaf_is(&b, G(512), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0) &&
-	      leaf_is(&b, G(513), PT_SIZE_2M, 0) && leaf_is(&b, G(513) + M(2), PT_SIZE_4K, 0),
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 40, has_1g, map, 3);
+	CHECK(sc.status == PT_OK, "boundaries, 1 GiB %s: mapped", has_1g ? "yes" : "no");
+	c = check_map(b, &sc.m, EXPECT_MAXIMAL, has_1g ? "boundaries, 1 GiB yes" : "boundaries, 1 GiB no");
+	CHECK(leaf_is(b, G(512) - M(2) - K(12), PT_SIZE_4K, 0) &&
+	      leaf_is(b, G(512) - M(2), PT_SIZE_2M, 0) &&
+	      leaf_is(b, G(512), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0) &&
+	      leaf_is(b, G(513), PT_SIZE_2M, 0) && leaf_is(b, G(513) + M(2), PT_SIZE_4K, 0),
 	      "boundaries: 4 KiB, 2 MiB, %s, 2 MiB, 4 KiB across 512 GiB",
 	      has_1g ? "1 GiB" : "2 MiB");
-	CHECK(walk(&b, G(2) - K(8)).status == PT_WALK_NOT_PRESENT &&
-	      leaf_is(&b, G(2) - K(4), PT_SIZE_4K, 0) && leaf_is(&b, G(2), PT_SIZE_4K, 0) &&
-	      walk(&b, G(2) + K(4)).status == PT_WALK_NOT_PRESENT,
+	CHECK(walk(b, G(2) - K(8)).status == PT_WALK_NOT_PRESENT &&
+	      leaf_is(b, G(2) - K(4), PT_SIZE_4K, 0) && leaf_is(b, G(2), PT_SIZE_4K, 0) &&
+	      walk(b, G(2) + K(4)).status == PT_WALK_NOT_PRESENT,
 	      "boundaries: two pages straddling 2 GiB, holes either side");
 	CHECK(c.pages[2] == (has_1g ? 1u : 0u), "boundaries: %s 1 GiB leaf", has_1g ? "one" : "no");
-	CHECK(b.tables_allocated <= 1 + bound_of(&b.cfg, map, 3), "boundaries: within pt_tables_bound");
 }
 
 /* More than 512 GiB: more than one PDPT, and without 1 GiB pages 358400
@@ -395,22 +406,24 @@ static void test_boundaries(int has_1g)
 static void test_large(int has_1g)
 {
 	static const struct pt_range map[] = { { 0, G(700) + K(12), PT_WB } };
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 4, 40, has_1g);
-	struct pt_range r[1] = { map[0] };
-	struct model m = { .n = 0 };
-	size_t n = 1;
-	struct leaf_counts c;
 	uint64_t want_tables = has_1g ? 5 : 1 + 2 + 701 + 1;
+	struct scenario sc;
+	struct leaf_counts c;
 
-	model_ranges(&m, map, 1);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK, "700 GiB, 1 GiB %s: mapped", has_1g ? "yes" : "no");
-	c = check_map(&b, &m, EXPECT_MAXIMAL, has_1g ? "700 GiB, 1 GiB yes" : "700 GiB, 1 GiB no");
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 40, has_1g, map, 1);
+	CHECK(sc.status == PT_OK, "700 GiB, 1 GiB %s: mapped", has_1g ? "yes" : "no");
+	c = check_map(&sc.b, &sc.m, EXPECT_MAXIMAL, has_1g ? "700 GiB, 1 GiB yes" : "700 GiB, 1 GiB no");
 	CHECK(c.pages[0] == 3 && c.pages[1] == (has_1g ? 0 : 700u * 512) &&
 	      c.pages[2] == (has_1g ? 700u : 0), "700 GiB: leaf counts by size as computed by hand");
-	CHECK(b.tables_in_use == want_tables, "700 GiB: %llu tables (got %llu)",
-	      ULL(want_tables), ULL(b.tables_in_use));
-	CHECK(b.tables_allocated <= 1 + bound_of(&b.cfg, map, 1), "700 GiB: within pt_tables_bound");
+	CHECK(sc.b.tables_in_use == want_tables, "700 GiB: %llu tables (got %llu)",
+	      ULL(want_tables), ULL(sc.b.tables_in_use));
+	CHECK(pt_tables_bound(&sc.b.cfg, map, 1, 0) + 1 == want_tables,
+	      "700 GiB: pt_tables_bound is exact for one range");
+	CHECK(pt_tables_bound(&sc.b.cfg, &(struct pt_range){ G(1) + M(2) + K(8), K(64), PT_WB }, 1,
+			      PT_SIZE_4K) == 3 &&
+	      pt_tables_bound(&sc.b.cfg, &(struct pt_range){ G(3), G(2), PT_WB }, 1, PT_SIZE_2M) == 3 &&
+	      pt_tables_bound(&sc.b.cfg, &(struct pt_range){ G(3), G(2), PT_WB }, 1, PT_SIZE_1G) == 1,
+	      "pt_tables_bound for exact buffers: a PT, PD and PDPT; 2 PDs and a PDPT; a PDPT");
 }
 
 /* 5-level: ranges crossing the 256 TiB boundary (one PML5 entry) and near
@@ -422,50 +435,36 @@ static void test_five_level(int has_1g)
 		{ 1ull << 51, M(2), PT_UC },
 		{ 0, M(1), PT_WB },
 	};
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 5, 52, has_1g);
-	struct pt_range r[3];
-	struct model m = { .n = 0 };
-	size_t n = 3;
-	enum pt_status s;
-
-	memcpy(r, map, sizeof r);
-	model_ranges(&m, map, 3);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK, "5-level, 1 GiB %s: mapped", has_1g ? "yes" : "no");
-	check_map(&b, &m, EXPECT_MAXIMAL, has_1g ? "5-level, 1 GiB yes" : "5-level, 1 GiB no");
-	CHECK(leaf_is(&b, T(256) - G(1) - M(2), PT_SIZE_2M, 0) &&
-	      leaf_is(&b, T(256) - G(1), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0) &&
-	      leaf_is(&b, T(256), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0) &&
-	      leaf_is(&b, T(256) + G(1), PT_SIZE_4K, 0) &&
-	      leaf_is(&b, 1ull << 51, PT_SIZE_2M, 3), "5-level: leaves either side of 256 TiB, UC at 2^51");
-	CHECK(b.tables_allocated <= 1 + bound_of(&b.cfg, map, 3), "5-level: within pt_tables_bound");
-
-	struct pool p4 = pool_fresh(POOL_PAGES);
-	struct pt_builder b4 = builder(&p4, 4, 52, has_1g);
+	struct scenario sc, sc4;
+	struct pt_builder *b = &sc.b;
 	struct model empty = { .n = 0 };
-	memcpy(r, map, sizeof r);
-	n = 3;
-	s = pt_map_ranges(&b4, r, &n);
-	CHECK(s == PT_ERR_BEYOND_VA, "4-level with MAXPHYADDR 52: 256 TiB refused (%s)", pt_status_name(s));
-	CHECK(b4.tables_in_use == 1, "4-level: nothing built after the refusal");
-	check_map(&b4, &empty, 0, "4-level after refusal: nothing mapped");
+
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 5, 52, has_1g, map, 3);
+	CHECK(sc.status == PT_OK, "5-level, 1 GiB %s: mapped", has_1g ? "yes" : "no");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, has_1g ? "5-level, 1 GiB yes" : "5-level, 1 GiB no");
+	CHECK(leaf_is(b, T(256) - G(1) - M(2), PT_SIZE_2M, 0) &&
+	      leaf_is(b, T(256) - G(1), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0) &&
+	      leaf_is(b, T(256), has_1g ? PT_SIZE_1G : PT_SIZE_2M, 0) &&
+	      leaf_is(b, T(256) + G(1), PT_SIZE_4K, 0) &&
+	      leaf_is(b, 1ull << 51, PT_SIZE_2M, 3), "5-level: leaves either side of 256 TiB, UC at 2^51");
+
+	scenario_build(&sc4, pool_fresh(POOL_PAGES), 4, 52, has_1g, map, 3);
+	CHECK(sc4.status == PT_ERR_BEYOND_VA, "4-level with MAXPHYADDR 52: 256 TiB refused (%s)",
+	      pt_status_name(sc4.status));
+	CHECK(sc4.b.tables_in_use == 1, "4-level: nothing built after the refusal");
+	check_map(&sc4.b, &empty, 0, "4-level after refusal: nothing mapped");
 }
 
 /* 4 and 5 levels map the same low ranges with the same leaves, one table apart. */
 static void test_levels_agree(void)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 5, 39, 1);
-	struct pt_range r[FIRMWARE_MAP_N];
-	struct model m = { .n = 0 };
-	size_t n = FIRMWARE_MAP_N;
+	struct scenario sc;
 
-	memcpy(r, firmware_map, sizeof r);
-	model_ranges(&m, firmware_map, FIRMWARE_MAP_N);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK, "firmware map, 5-level: mapped");
-	check_map(&b, &m, EXPECT_MAXIMAL, "firmware map, 5-level");
-	CHECK(b.tables_in_use == 10, "firmware map, 5-level: one table more than 4-level (got %llu)",
-	      ULL(b.tables_in_use));
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 5, 39, 1, firmware_map, FIRMWARE_MAP_N);
+	CHECK(sc.status == PT_OK, "firmware map, 5-level: mapped");
+	check_map(&sc.b, &sc.m, EXPECT_MAXIMAL, "firmware map, 5-level");
+	CHECK(sc.b.tables_in_use == 10, "firmware map, 5-level: one table more than 4-level (got %llu)",
+	      ULL(sc.b.tables_in_use));
 }
 
 static void test_limits(void)
@@ -525,176 +524,183 @@ static void test_exact(void)
 		{ G(3) + K(4), K(4), PT_UC },
 		{ 0xb0000000, M(256), PT_UC },
 	};
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 4, 39, 1);
+	struct scenario sc;
+	struct pt_builder *b = &sc.b;
 	struct pt_range r[3];
-	struct model m = { .n = 0 };
 	struct pt_verify_report rep;
 	size_t n = 3;
-	uint64_t base_tables, allocated;
+	uint64_t base_tables, allocated, tables_before;
 	enum pt_status s;
 
-	memcpy(r, map, sizeof r);
-	model_ranges(&m, map, 3);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK, "exact: general map built");
-	check_map(&b, &m, EXPECT_MAXIMAL, "exact: general map");
-	base_tables = b.tables_in_use;
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 39, 1, map, 3);
+	CHECK(sc.status == PT_OK, "exact: general map built");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact: general map");
+	base_tables = b->tables_in_use;
 
 	/* 4 KiB inside a 1 GiB leaf: the leaf splits twice. */
-	s = pt_map_exact(&b, G(1) + M(2) + K(8), K(64), PT_SIZE_4K, PT_WB);
-	model_buffer(&m, G(1) + M(2) + K(8), K(64), PT_SIZE_4K, PT_WB);
-	CHECK(s == PT_OK && b.tables_in_use == base_tables + 2, "exact 4 KiB in a 1 GiB leaf: a PD and a PT added");
-	check_map(&b, &m, EXPECT_MAXIMAL, "exact 4 KiB in a 1 GiB leaf");
-	s = pt_verify(&b.cfg, pt_cr3(&b), G(1) + M(2) + K(8), K(64), PT_SIZE_4K, 0, &rep);
+	s = pt_map_exact(b, G(1) + M(2) + K(8), K(64), PT_SIZE_4K, PT_WB);
+	model_buffer(&sc.m, G(1) + M(2) + K(8), K(64), PT_SIZE_4K, PT_WB);
+	CHECK(s == PT_OK && b->tables_in_use == base_tables + 2, "exact 4 KiB in a 1 GiB leaf: a PD and a PT added");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 4 KiB in a 1 GiB leaf");
+	s = pt_verify(&b->cfg, pt_cr3(b), G(1) + M(2) + K(8), K(64), PT_SIZE_4K, 0, &rep);
 	CHECK(s == PT_OK && rep.pages_ok == 16 && rep.pages_bad == 0, "verify: 16 x 4 KiB, PAT 0");
 
 	/* 2 MiB over a block of 4 KiB pages (with a UC page): the PT goes. */
-	s = pt_map_exact(&b, G(3), M(4), PT_SIZE_2M, PT_WB);
-	model_buffer(&m, G(3), M(4), PT_SIZE_2M, PT_WB);
-	CHECK(s == PT_OK && b.tables_in_use == base_tables + 1, "exact 2 MiB over 4 KiB pages: their PT reclaimed");
-	check_map(&b, &m, EXPECT_MAXIMAL, "exact 2 MiB over 4 KiB pages");
-	s = pt_verify(&b.cfg, pt_cr3(&b), G(3), M(4), PT_SIZE_2M, 0, &rep);
+	s = pt_map_exact(b, G(3), M(4), PT_SIZE_2M, PT_WB);
+	model_buffer(&sc.m, G(3), M(4), PT_SIZE_2M, PT_WB);
+	CHECK(s == PT_OK && b->tables_in_use == base_tables + 1, "exact 2 MiB over 4 KiB pages: their PT reclaimed");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 2 MiB over 4 KiB pages");
+	s = pt_verify(&b->cfg, pt_cr3(b), G(3), M(4), PT_SIZE_2M, 0, &rep);
 	CHECK(s == PT_OK && rep.pages_ok == 2, "verify: 2 x 2 MiB, PAT 0");
 
 	/* 4 KiB inside a UC 2 MiB leaf: the rest of the block stays UC. */
-	s = pt_map_exact(&b, 0xb0200000, K(4), PT_SIZE_4K, PT_WB);
-	model_buffer(&m, 0xb0200000, K(4), PT_SIZE_4K, PT_WB);
-	CHECK(s == PT_OK && leaf_is(&b, 0xb0201000, PT_SIZE_4K, 3) && leaf_is(&b, 0xb0400000, PT_SIZE_2M, 3),
+	s = pt_map_exact(b, 0xb0200000, K(4), PT_SIZE_4K, PT_WB);
+	model_buffer(&sc.m, 0xb0200000, K(4), PT_SIZE_4K, PT_WB);
+	CHECK(s == PT_OK && leaf_is(b, 0xb0201000, PT_SIZE_4K, 3) && leaf_is(b, 0xb0400000, PT_SIZE_2M, 3),
 	      "exact WB 4 KiB in a UC 2 MiB leaf: neighbours keep UC");
-	check_map(&b, &m, EXPECT_MAXIMAL, "exact 4 KiB in a UC 2 MiB leaf");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 4 KiB in a UC 2 MiB leaf");
 
 	/* 1 GiB over a PD holding 2 MiB leaves and a buffer's PT. */
-	s = pt_map_exact(&b, G(1), G(1), PT_SIZE_1G, PT_WB);
-	model_buffer(&m, G(1), G(1), PT_SIZE_1G, PT_WB);
-	CHECK(s == PT_OK && b.tables_in_use == base_tables, "exact 1 GiB over a split region: PD and PT reclaimed");
-	check_map(&b, &m, EXPECT_MAXIMAL, "exact 1 GiB over a split region");
-	s = pt_verify(&b.cfg, pt_cr3(&b), G(1), G(1), PT_SIZE_1G, 0, &rep);
+	s = pt_map_exact(b, G(1), G(1), PT_SIZE_1G, PT_WB);
+	model_buffer(&sc.m, G(1), G(1), PT_SIZE_1G, PT_WB);
+	CHECK(s == PT_OK && b->tables_in_use == base_tables, "exact 1 GiB over a split region: PD and PT reclaimed");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 1 GiB over a split region");
+	s = pt_verify(&b->cfg, pt_cr3(b), G(1), G(1), PT_SIZE_1G, 0, &rep);
 	CHECK(s == PT_OK && rep.pages_ok == 1, "verify: 1 x 1 GiB, PAT 0");
 
 	/* Restore the general map: back to the original tables, none allocated. */
-	allocated = b.tables_allocated;
+	allocated = b->tables_allocated;
 	memcpy(r, map, sizeof r);
 	n = 3;
-	m.n = 0;
-	model_ranges(&m, map, 3);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK && b.tables_in_use == base_tables,
-	      "restore: tables back to %llu (got %llu)", ULL(base_tables), ULL(b.tables_in_use));
-	check_map(&b, &m, EXPECT_MAXIMAL, "restored general map");
-	s = pt_map_exact(&b, G(6) + M(6), M(2), PT_SIZE_4K, PT_WB);
-	model_buffer(&m, G(6) + M(6), M(2), PT_SIZE_4K, PT_WB);
-	CHECK(s == PT_OK && b.tables_allocated == allocated,
+	sc.m.n = 0;
+	model_ranges(&sc.m, map, 3);
+	CHECK(pt_map_ranges(b, r, &n) == PT_OK && b->tables_in_use == base_tables,
+	      "restore: tables back to %llu (got %llu)", ULL(base_tables), ULL(b->tables_in_use));
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "restored general map");
+	s = pt_map_exact(b, G(6) + M(6), M(2), PT_SIZE_4K, PT_WB);
+	model_buffer(&sc.m, G(6) + M(6), M(2), PT_SIZE_4K, PT_WB);
+	CHECK(s == PT_OK && b->tables_allocated == allocated,
 	      "exact 2 MiB of 4 KiB after restore: freed tables reused, none allocated");
-	check_map(&b, &m, EXPECT_MAXIMAL, "exact 4 KiB after restore");
-	s = pt_verify(&b.cfg, pt_cr3(&b), G(6) + M(6), M(2), PT_SIZE_4K, 0, &rep);
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 4 KiB after restore");
+	s = pt_verify(&b->cfg, pt_cr3(b), G(6) + M(6), M(2), PT_SIZE_4K, 0, &rep);
 	CHECK(s == PT_OK && rep.pages_ok == 512, "verify: 512 x 4 KiB");
 
+	/* 2 MiB inside a 1 GiB leaf; 4 KiB over 4 KiB pages (one of them UC). */
+	s = pt_map_exact(b, G(5) + M(4), M(4), PT_SIZE_2M, PT_WB);
+	model_buffer(&sc.m, G(5) + M(4), M(4), PT_SIZE_2M, PT_WB);
+	CHECK(s == PT_OK && leaf_is(b, G(5), PT_SIZE_2M, 0), "exact 2 MiB in a 1 GiB leaf: split into 2 MiB leaves");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 2 MiB in a 1 GiB leaf");
+	tables_before = b->tables_in_use;
+	s = pt_map_exact(b, G(3), K(8), PT_SIZE_4K, PT_WB);
+	model_buffer(&sc.m, G(3), K(8), PT_SIZE_4K, PT_WB);
+	CHECK(s == PT_OK && b->tables_in_use == tables_before && leaf_is(b, G(3) + K(4), PT_SIZE_4K, 0),
+	      "exact 4 KiB over 4 KiB pages: same tables, the UC page now WB");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 4 KiB over 4 KiB pages");
+
 	/* A UC buffer in a hole gets mapped. */
-	s = pt_map_exact(&b, G(10), M(4), PT_SIZE_2M, PT_UC);
-	model_buffer(&m, G(10), M(4), PT_SIZE_2M, PT_UC);
+	s = pt_map_exact(b, G(10), M(4), PT_SIZE_2M, PT_UC);
+	model_buffer(&sc.m, G(10), M(4), PT_SIZE_2M, PT_UC);
 	CHECK(s == PT_OK, "exact 2 MiB UC in a hole: mapped");
-	check_map(&b, &m, EXPECT_MAXIMAL, "exact 2 MiB UC in a hole");
-	s = pt_verify(&b.cfg, pt_cr3(&b), G(10), M(4), PT_SIZE_2M, 3, &rep);
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "exact 2 MiB UC in a hole");
+	s = pt_verify(&b->cfg, pt_cr3(b), G(10), M(4), PT_SIZE_2M, 3, &rep);
 	CHECK(s == PT_OK && rep.pages_ok == 2, "verify: 2 x 2 MiB, PAT 3");
-	CHECK(b.tables_allocated <= 1 + bound_of(&b.cfg, map, 3) * 2 +
-	      pt_tables_bound(&b.cfg, &(struct pt_range){ G(1) + M(2) + K(8), K(64), PT_WB }, 1, PT_SIZE_4K) +
-	      pt_tables_bound(&b.cfg, &(struct pt_range){ G(3), M(4), PT_WB }, 1, PT_SIZE_2M) +
-	      pt_tables_bound(&b.cfg, &(struct pt_range){ 0xb0200000, K(4), PT_WB }, 1, PT_SIZE_4K) +
-	      pt_tables_bound(&b.cfg, &(struct pt_range){ G(1), G(1), PT_WB }, 1, PT_SIZE_1G) +
-	      pt_tables_bound(&b.cfg, &(struct pt_range){ G(6) + M(6), M(2), PT_WB }, 1, PT_SIZE_4K) +
-	      pt_tables_bound(&b.cfg, &(struct pt_range){ G(10), M(4), PT_UC }, 1, PT_SIZE_2M),
+	CHECK(b->tables_allocated <= 1 + pt_tables_bound(&b->cfg, map, 3, 0) * 2 +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ G(1) + M(2) + K(8), K(64), PT_WB }, 1, PT_SIZE_4K) +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ G(3), M(4), PT_WB }, 1, PT_SIZE_2M) +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ 0xb0200000, K(4), PT_WB }, 1, PT_SIZE_4K) +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ G(1), G(1), PT_WB }, 1, PT_SIZE_1G) +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ G(6) + M(6), M(2), PT_WB }, 1, PT_SIZE_4K) +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ G(5) + M(4), M(4), PT_WB }, 1, PT_SIZE_2M) +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ G(3), K(8), PT_WB }, 1, PT_SIZE_4K) +
+	      pt_tables_bound(&b->cfg, &(struct pt_range){ G(10), M(4), PT_UC }, 1, PT_SIZE_2M),
 	      "exact: allocations within the sum of the bounds of every call");
 }
 
 static void test_exact_errors(void)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 4, 39, 0);
-	struct pt_range r[1] = { { 0, G(4), PT_WB } };
-	struct model m = { .n = 0 };
-	size_t n = 1;
+	static const struct pt_range map[1] = { { 0, G(4), PT_WB } };
+	struct scenario sc;
+	struct pt_builder *b = &sc.b;
 	uint64_t tables;
 
-	model_ranges(&m, r, 1);
-	CHECK(pt_map_ranges(&b, r, &n) == PT_OK, "no-1G builder: 4 GiB mapped");
-	tables = b.tables_in_use;
-	CHECK(pt_map_exact(&b, G(1), G(1), PT_SIZE_1G, PT_WB) == PT_ERR_NO_1G,
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 39, 0, map, 1);
+	CHECK(sc.status == PT_OK, "no-1G builder: 4 GiB mapped");
+	tables = b->tables_in_use;
+	CHECK(pt_map_exact(b, G(1), G(1), PT_SIZE_1G, PT_WB) == PT_ERR_NO_1G,
 	      "exact 1 GiB without CPU support: refused plainly");
-	CHECK(pt_map_exact(&b, G(1) + K(4), M(2), PT_SIZE_2M, PT_WB) == PT_ERR_ALIGN,
+	CHECK(pt_map_exact(b, G(1) + K(4), M(2), PT_SIZE_2M, PT_WB) == PT_ERR_ALIGN,
 	      "exact 2 MiB at an unaligned base: refused");
-	CHECK(pt_map_exact(&b, G(1), M(3), PT_SIZE_2M, PT_WB) == PT_ERR_ALIGN,
+	CHECK(pt_map_exact(b, G(1), M(3), PT_SIZE_2M, PT_WB) == PT_ERR_ALIGN,
 	      "exact 2 MiB with a length not a multiple: refused");
-	CHECK(pt_map_exact(&b, G(1), 0, PT_SIZE_4K, PT_WB) == PT_ERR_ALIGN, "exact with length 0: refused");
-	CHECK(pt_map_exact(&b, G(1), K(8), K(8), PT_WB) == PT_ERR_PAGE_SIZE, "exact 8 KiB pages: refused");
-	CHECK(pt_map_exact(&b, G(512), M(2), PT_SIZE_2M, PT_WB) == PT_ERR_BEYOND_PHYS,
+	CHECK(pt_map_exact(b, G(1), 0, PT_SIZE_4K, PT_WB) == PT_ERR_ALIGN, "exact with length 0: refused");
+	CHECK(pt_map_exact(b, G(1), K(8), K(8), PT_WB) == PT_ERR_PAGE_SIZE, "exact 8 KiB pages: refused");
+	CHECK(pt_map_exact(b, G(512), M(2), PT_SIZE_2M, PT_WB) == PT_ERR_BEYOND_PHYS,
 	      "exact beyond MAXPHYADDR 39: refused");
-	CHECK(b.tables_in_use == tables, "after the refusals: no table added or removed");
-	check_map(&b, &m, EXPECT_MAXIMAL, "no-1G builder after refused requests");
+	CHECK(b->tables_in_use == tables, "after the refusals: no table added or removed");
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "no-1G builder after refused requests");
 
-	CHECK(pt_map_exact(&b, G(2), G(1), PT_SIZE_2M, PT_WB) == PT_OK, "no-1G: exact 2 MiB over 2 MiB leaves");
-	model_buffer(&m, G(2), G(1), PT_SIZE_2M, PT_WB);
-	check_map(&b, &m, EXPECT_MAXIMAL, "no-1G: exact 2 MiB over 2 MiB leaves");
+	CHECK(pt_map_exact(b, G(2), G(1), PT_SIZE_2M, PT_WB) == PT_OK, "no-1G: exact 2 MiB over 2 MiB leaves");
+	model_buffer(&sc.m, G(2), G(1), PT_SIZE_2M, PT_WB);
+	check_map(b, &sc.m, EXPECT_MAXIMAL, "no-1G: exact 2 MiB over 2 MiB leaves");
 }
 
 /* The verifier's negative answers, and the walker on corrupted entries. */
 static void test_verify_problems(void)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 4, 39, 1);
-	struct pt_range r[FIRMWARE_MAP_N];
+	struct scenario sc;
+	struct pt_builder *b = &sc.b;
 	struct pt_verify_report rep;
-	size_t n = FIRMWARE_MAP_N;
 	enum pt_status s;
 	uint64_t *e;
 
-	memcpy(r, firmware_map, sizeof r);
-	pt_map_ranges(&b, r, &n);
-	s = pt_verify(&b.cfg, pt_cr3(&b), M(2), M(4), PT_SIZE_4K, 0, &rep);
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 39, 1, firmware_map, FIRMWARE_MAP_N);
+	s = pt_verify(&b->cfg, pt_cr3(b), M(2), M(4), PT_SIZE_4K, 0, &rep);
 	CHECK(s == PT_ERR_MISMATCH && rep.pages_bad == 1024 && rep.pages_ok == 0 &&
 	      rep.first_problem == PT_VERIFY_WRONG_SIZE && rep.first_bad_va == M(2) &&
 	      rep.first_bad.size == PT_SIZE_2M, "verify: 2 MiB pages checked as 4 KiB -> wrong size, 1024 bad");
-	s = pt_verify(&b.cfg, pt_cr3(&b), 0xb0000000, M(4), PT_SIZE_2M, 0, &rep);
+	s = pt_verify(&b->cfg, pt_cr3(b), 0xb0000000, M(4), PT_SIZE_2M, 0, &rep);
 	CHECK(s == PT_ERR_MISMATCH && rep.first_problem == PT_VERIFY_WRONG_PAT && rep.pages_bad == 2,
 	      "verify: UC pages checked for PAT 0 -> wrong PAT");
-	s = pt_verify(&b.cfg, pt_cr3(&b), M(2030), M(4), PT_SIZE_2M, 0, &rep);
+	s = pt_verify(&b->cfg, pt_cr3(b), M(2030), M(4), PT_SIZE_2M, 0, &rep);
 	CHECK(s == PT_ERR_MISMATCH && rep.first_problem == PT_VERIFY_NOT_MAPPED &&
 	      rep.first_bad_va == 0x7f000000 && rep.pages_ok == 1 && rep.pages_bad == 1,
 	      "verify: a hole -> not mapped (%s)", pt_verify_problem_name(rep.first_problem));
-	s = pt_verify(&b.cfg, pt_cr3(&b), M(2) + K(4), M(2), PT_SIZE_2M, 0, &rep);
+	s = pt_verify(&b->cfg, pt_cr3(b), M(2) + K(4), M(2), PT_SIZE_2M, 0, &rep);
 	CHECK(s == PT_ERR_ALIGN, "verify: unaligned base refused");
-	CHECK(pt_verify(&b.cfg, pt_cr3(&b), 0, K(4), K(8), 0, &rep) == PT_ERR_PAGE_SIZE,
+	CHECK(pt_verify(&b->cfg, pt_cr3(b), 0, K(4), K(8), 0, &rep) == PT_ERR_PAGE_SIZE,
 	      "verify: odd page size refused");
 
-	e = entry_for(&b, M(4));
+	e = entry_for(b, M(4));
 	*e |= PTE_NX;
-	s = pt_verify(&b.cfg, pt_cr3(&b), M(2), M(4), PT_SIZE_2M, 0, &rep);
+	s = pt_verify(&b->cfg, pt_cr3(b), M(2), M(4), PT_SIZE_2M, 0, &rep);
 	CHECK(s == PT_ERR_MISMATCH && rep.first_problem == PT_VERIFY_NO_EXECUTE &&
 	      rep.first_bad_va == M(4) && rep.pages_ok == 1 && rep.pages_bad == 1,
 	      "verify: an NX leaf is caught, its neighbour passes");
 	*e &= ~(PTE_NX | PTE_WRITABLE);
-	pt_verify(&b.cfg, pt_cr3(&b), M(4), M(2), PT_SIZE_2M, 0, &rep);
+	pt_verify(&b->cfg, pt_cr3(b), M(4), M(2), PT_SIZE_2M, 0, &rep);
 	CHECK(rep.first_problem == PT_VERIFY_READ_ONLY, "verify: a read-only leaf is caught");
 	*e = (*e | PTE_WRITABLE) + M(2);
-	pt_verify(&b.cfg, pt_cr3(&b), M(4), M(2), PT_SIZE_2M, 0, &rep);
+	pt_verify(&b->cfg, pt_cr3(b), M(4), M(2), PT_SIZE_2M, 0, &rep);
 	CHECK(rep.first_problem == PT_VERIFY_NOT_IDENTITY && rep.first_bad.phys == M(6),
 	      "verify: a leaf pointing elsewhere is not identity");
 	*e = (*e - M(2)) | (1ull << 13);
-	CHECK(walk(&b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: bit 13 set in a 2 MiB leaf is reserved");
+	CHECK(walk(b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: bit 13 set in a 2 MiB leaf is reserved");
 	*e &= ~(1ull << 13);
 	*e |= 1ull << 40;
-	CHECK(walk(&b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: address bit beyond MAXPHYADDR 39 is reserved");
+	CHECK(walk(b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: address bit beyond MAXPHYADDR 39 is reserved");
 	*e &= ~(1ull << 40);
-	CHECK(leaf_is(&b, M(4), PT_SIZE_2M, 0), "walk: the repaired leaf maps again");
+	CHECK(leaf_is(b, M(4), PT_SIZE_2M, 0), "walk: the repaired leaf maps again");
 
-	struct pt_config no1g = b.cfg;
+	struct pt_config no1g = b->cfg;
 	no1g.has_1g = 0;
-	CHECK(walk(&b, G(4)).size == PT_SIZE_1G, "walk: a 1 GiB leaf with pdpe1gb");
+	CHECK(walk(b, G(4)).size == PT_SIZE_1G, "walk: a 1 GiB leaf with pdpe1gb");
 	{
 		struct pt_translation t;
-		pt_walk(&no1g, pt_cr3(&b), G(4), &t);
+		pt_walk(&no1g, pt_cr3(b), G(4), &t);
 		CHECK(t.status == PT_WALK_RESERVED_BITS, "walk: the same leaf without pdpe1gb is reserved");
 	}
-	CHECK(walk(&b, 0x0000800000000000ull).status == PT_WALK_NON_CANONICAL &&
-	      walk(&b, 0xffff800000000000ull).status == PT_WALK_NOT_PRESENT,
+	CHECK(walk(b, 0x0000800000000000ull).status == PT_WALK_NON_CANONICAL &&
+	      walk(b, 0xffff800000000000ull).status == PT_WALK_NOT_PRESENT,
 	      "walk: 2^47 non-canonical with 4 levels, its sign extension canonical");
 }
 
@@ -702,53 +708,44 @@ static void test_verify_problems(void)
    4 KiB pages, and stays at 12 when a 1 GiB leaf splits into 2 MiB ones. */
 static void test_split_keeps_pat_bit(void)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_builder b = builder(&p, 4, 39, 1);
-	struct pt_range r[1] = { { 0, G(2), PT_WB } };
-	size_t n = 1;
+	static const struct pt_range map[1] = { { 0, G(2), PT_WB } };
+	struct scenario sc;
+	struct pt_builder *b = &sc.b;
 
-	pt_map_ranges(&b, r, &n);
-	*entry_for(&b, G(1)) |= PTE_PAT_LARGE | PTE_PWT;
-	CHECK(walk(&b, G(1)).pat_index == 5, "hand-set PAT:PCD:PWT = 1:0:1 on a 1 GiB leaf reads as index 5");
-	CHECK(pt_map_exact(&b, G(1) + M(4), K(4), PT_SIZE_4K, PT_WB) == PT_OK, "exact 4 KiB inside it");
-	CHECK(leaf_is(&b, G(1), PT_SIZE_2M, 5) && leaf_is(&b, G(1) + M(4) + K(4), PT_SIZE_4K, 5) &&
-	      leaf_is(&b, G(1) + M(4), PT_SIZE_4K, 0),
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 39, 1, map, 1);
+	*entry_for(b, G(1)) |= PTE_PAT_LARGE | PTE_PWT;
+	CHECK(walk(b, G(1)).pat_index == 5, "hand-set PAT:PCD:PWT = 1:0:1 on a 1 GiB leaf reads as index 5");
+	CHECK(pt_map_exact(b, G(1) + M(4), K(4), PT_SIZE_4K, PT_WB) == PT_OK, "exact 4 KiB inside it");
+	CHECK(leaf_is(b, G(1), PT_SIZE_2M, 5) && leaf_is(b, G(1) + M(4) + K(4), PT_SIZE_4K, 5) &&
+	      leaf_is(b, G(1) + M(4), PT_SIZE_4K, 0),
 	      "split: 2 MiB and 4 KiB neighbours keep PAT index 5, the buffer page has 0");
-	CHECK((*entry_for(&b, G(1) + M(4) + K(4)) & PTE_PAT_4K) && (*entry_for(&b, G(1)) & PTE_PAT_LARGE),
+	CHECK((*entry_for(b, G(1) + M(4) + K(4)) & PTE_PAT_4K) && (*entry_for(b, G(1)) & PTE_PAT_LARGE),
 	      "split: PAT bit at 7 in the 4 KiB entries, at 12 in the 2 MiB ones");
 }
 
 static void test_out_of_memory(void)
 {
-	struct pool p = pool_fresh(3);
-	struct pt_builder b = builder(&p, 4, 40, 0);
-	struct pt_range r[1] = { { 0, G(600), PT_WB } };
-	struct model m = { .n = 0 };
-	size_t n = 1;
+	static const struct pt_range huge[1] = { { 0, G(600), PT_WB } };
+	static const struct pt_range small[1] = { { 0, G(4), PT_WB } };
+	struct scenario sc;
 	enum pt_status s;
 
-	model_ranges(&m, r, 1);
-	s = pt_map_ranges(&b, r, &n);
-	CHECK(s == PT_ERR_NOMEM, "600 GiB of 2 MiB pages from a 3-page pool: out of memory reported (%s)",
-	      pt_status_name(s));
-	CHECK(b.tables_in_use == 3 && b.tables_allocated == 3, "out of memory: the pool is used up, no more");
-	check_map(&b, &m, ALLOW_HOLES, "out of memory: what is mapped is valid");
+	scenario_build(&sc, pool_fresh(3), 4, 40, 0, huge, 1);
+	CHECK(sc.status == PT_ERR_NOMEM, "600 GiB of 2 MiB pages from a 3-page pool: out of memory reported (%s)",
+	      pt_status_name(sc.status));
+	CHECK(sc.b.tables_in_use == 3 && sc.b.tables_allocated == 3, "out of memory: the pool is used up, no more");
+	check_map(&sc.b, &sc.m, ALLOW_HOLES, "out of memory: what is mapped is valid");
 
-	struct pool p2 = pool_fresh(2);
-	struct pt_builder b2 = builder(&p2, 4, 39, 1);
-	struct pt_range r2[1] = { { 0, G(4), PT_WB } };
-	struct model m2 = { .n = 0 };
-	n = 1;
-	model_ranges(&m2, r2, 1);
-	CHECK(pt_map_ranges(&b2, r2, &n) == PT_OK && b2.tables_in_use == 2, "4 GiB in 1 GiB leaves: 2 tables");
-	s = pt_map_exact(&b2, G(1), K(4), PT_SIZE_4K, PT_WB);
-	CHECK(s == PT_ERR_NOMEM && leaf_is(&b2, G(1), PT_SIZE_1G, 0),
+	scenario_build(&sc, pool_fresh(2), 4, 39, 1, small, 1);
+	CHECK(sc.status == PT_OK && sc.b.tables_in_use == 2, "4 GiB in 1 GiB leaves: 2 tables");
+	s = pt_map_exact(&sc.b, G(1), K(4), PT_SIZE_4K, PT_WB);
+	CHECK(s == PT_ERR_NOMEM && leaf_is(&sc.b, G(1), PT_SIZE_1G, 0),
 	      "split with no page left: out of memory, the 1 GiB leaf intact");
-	p2.limit = 3;
-	s = pt_map_exact(&b2, G(1), K(4), PT_SIZE_4K, PT_WB);
-	CHECK(s == PT_ERR_NOMEM && leaf_is(&b2, G(1), PT_SIZE_2M, 0),
+	sc.pool.limit = 3;
+	s = pt_map_exact(&sc.b, G(1), K(4), PT_SIZE_4K, PT_WB);
+	CHECK(s == PT_ERR_NOMEM && leaf_is(&sc.b, G(1), PT_SIZE_2M, 0),
 	      "split with one page left: out of memory after the first split");
-	check_map(&b2, &m2, 0, "after a half-done split: every page still mapped as before");
+	check_map(&sc.b, &sc.m, 0, "after a half-done split: every page still mapped as before");
 }
 
 int main(void)
