@@ -1,0 +1,48 @@
+/* A line chart as SVG: log2 x axis, log10 y axis, one polyline per series,
+ * vertical markers with labels, axes with ticks, a legend.
+ *
+ * The file must open in any browser on any desk with nothing installed, so
+ * it is plain SVG 1.1 with inline styles: no script, no external font or
+ * stylesheet. Freestanding (written by the EFI app too): text goes to a
+ * caller's write function, numbers through mp_snprintf, logarithms by
+ * svg_log2 since there is no libm.
+ */
+#ifndef MEMPROBE_SVG_H
+#define MEMPROBE_SVG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct svg_series {
+	const char *label;        /* "4 KiB pages" */
+	size_t n;
+	const double *x, *y;      /* points with x <= 0 or y <= 0 are left out */
+};
+
+struct svg_marker {
+	double x;
+	const char *label;        /* "L1 32 KiB" */
+	int series;               /* colour of that series; -1: neutral (caches) */
+	int dashed;               /* TLB edges are dashed */
+};
+
+struct svg_chart {
+	const char *title, *x_label, *y_label;
+	int x_is_bytes;           /* tick labels as "4 KiB", "2 MiB" */
+	const struct svg_series *series;
+	size_t nseries;
+	const struct svg_marker *markers;
+	size_t nmarkers;
+};
+
+typedef void (*svg_write_fn)(void *ctx, const char *data, size_t len);
+
+/* Writes the whole document. Returns 0, or -1 when there was no point to
+   draw (the document then says so instead of showing empty axes). */
+int svg_write_chart(const struct svg_chart *c, svg_write_fn write, void *ctx);
+
+/* log2 for doubles without libm: exact at powers of two, within 1e-12
+   elsewhere; -infinity for 0, NaN for negatives and NaN. */
+double svg_log2(double x);
+
+#endif

@@ -1,0 +1,161 @@
+/* The SVG chart writer: well-formed XML (checked by xmllint from Debian's
+ * libxml2-utils), one polyline per series, markers in range, escaping; and
+ * the libm-free log2 against libm's.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+#include "check.h"
+#include "probes/svg.h"
+
+struct sink {
+	char buf[256 * 1024];
+	size_t len;
+	int overflow;
+};
+
+static void to_sink(void *ctx, const char *data, size_t len)
+{
+	struct sink *s = ctx;
+
+	if (s->len + len >= sizeof s->buf) {
+		s->overflow = 1;
+		return;
+	}
+	memcpy(s->buf + s->len, data, len);
+	s->len += len;
+	s->buf[s->len] = 0;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)) != 0; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* 0 when xmllint accepts the document. */
+static int xmllint_ok(const struct sink *s, const char *name)
+{
+	char path[128], cmd[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "/tmp/memprobe-test-%d-%s.svg", (int)getpid(), name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fwrite(s->buf, 1, s->len, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", path);
+	int rc = system(cmd);
+	remove(path);
+	return rc;
+}
+
+static void test_log2(void)
+{
+	double worst = 0;
+	int exact = 1;
+
+	for (int e = -1074; e <= 1023; e++)
+		if (svg_log2(ldexp(1.0, e)) != (double)e)
+			exact = 0;
+	CHECK(exact, "powers of two exact, subnormals included");
+	for (double x = 1e-300; x < 1e300; x *= 1.0137) {
+		double err = fabs(svg_log2(x) - log2(x));
+		if (err > worst)
+			worst = err;
+	}
+	CHECK(worst < 1e-12, "within 1e-12 of libm over 1e-300..1e300 (worst %.3g)", worst);
+	CHECK(fabs(svg_log2(3.0) - 1.584962500721156) < 1e-15, "log2(3)");
+	CHECK(fabs(svg_log2(4.9e-324) + 1074) < 1e-9, "smallest subnormal");
+	CHECK(isinf(svg_log2(0.0)) && svg_log2(0.0) < 0, "log2(0) = -inf");
+	CHECK(isnan(svg_log2(-1.0)) && isnan(svg_log2(NAN)), "negative and NaN: NaN");
+	CHECK(isinf(svg_log2(INFINITY)) && svg_log2(INFINITY) > 0, "log2(inf) = inf");
+}
+
+static void test_chart(void)
+{
+	static struct sink s;
+	double x4[6] = { 4096, 32768, 49152, 262144, 393216, 1048576 };
+	double y4[6] = { 1.33, 1.35, 4.0, 4.2, 6.5, 15.0 };
+	double x2[6] = { 4096, 32768, 49152, 262144, 393216, 1048576 };
+	double y2[6] = { 1.34, 1.36, 4.1, 4.1, 4.2, 14.0 };
+	double xbad[3] = { 0.0, NAN, 8192 };
+	double ybad[3] = { 1.0, 2.0, -3.0 };
+	struct svg_series series[3] = {
+		{ "4 KiB pages", 6, x4, y4 },
+		{ "2 MiB pages", 6, x2, y2 },
+		{ "bad points <only>", 3, xbad, ybad },
+	};
+	struct svg_marker marks[4] = {
+		{ 32768, "L1 32 KiB", -1, 0 },
+		{ 262144, "L1 DTLB (4 KiB pages) 256 KiB & \"64\" entries", 0, 1 },
+		{ 1e12, "beyond the axis", -1, 0 },
+		{ NAN, "not a number", -1, 0 },
+	};
+	struct svg_chart c = {
+		"Load latency <chase> & \x01 control", "working set", "ns per load", 1,
+		series, 3, marks, 4,
+	};
+
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_chart(&c, to_sink, &s) == 0, "chart written");
+	CHECK(!s.overflow, "fits the test's buffer");
+	CHECK(xmllint_ok(&s, "chart") == 0, "xmllint --noout accepts it");
+	CHECK(count(s.buf, "<polyline class=\"curve\"") == 3, "one polyline per series");
+	CHECK(count(s.buf, "<circle ") == 12, "a dot per usable point, bad ones left out (%d)",
+	      count(s.buf, "<circle "));
+	CHECK(count(s.buf, "class=\"edge\"") == 2, "markers off the axis or NaN left out");
+	CHECK(strstr(s.buf, "stroke-dasharray=\"6,4\"/>\n<text") != 0, "TLB marker dashed");
+	CHECK(strstr(s.buf, "&lt;chase&gt; &amp; ") && strstr(s.buf, "&quot;64&quot;"),
+	      "text escaped");
+	CHECK(!memchr(s.buf, '\x01', s.len), "control character dropped");
+	CHECK(strstr(s.buf, ">4 KiB</text>") && strstr(s.buf, ">1 MiB</text>"),
+	      "x ticks labelled as byte sizes");
+	CHECK(strstr(s.buf, ">1</text>") && strstr(s.buf, ">10</text>") &&
+	      strstr(s.buf, ">20</text>"), "y ticks at 1, 2, 5 per decade");
+}
+
+static void test_empty(void)
+{
+	static struct sink s;
+	struct svg_chart c = { "nothing", "x", "y", 0, 0, 0, 0, 0 };
+
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_chart(&c, to_sink, &s) == -1, "no points: -1");
+	CHECK(xmllint_ok(&s, "empty") == 0 && strstr(s.buf, "no measurement to draw"),
+	      "... and still a well-formed document that says so");
+}
+
+/* A wide sweep, 4 KiB .. 512 MiB: labels thinned, still well-formed. */
+static void test_wide(void)
+{
+	static struct sink s;
+	double x[33], y[33];
+	struct svg_series series = { "4 KiB pages", 33, x, y };
+	struct svg_chart c = { "wide", "working set", "ns", 1, &series, 1, 0, 0 };
+
+	for (int i = 0; i < 33; i++) {
+		x[i] = 4096.0 * pow(2.0, i * 17.0 / 32.0);
+		y[i] = 1.3 * pow(1.2, i);
+	}
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_chart(&c, to_sink, &s) == 0 && xmllint_ok(&s, "wide") == 0,
+	      "wide sweep well-formed");
+	CHECK(strstr(s.buf, ">4 KiB</text>") && strstr(s.buf, ">256 MiB</text>") &&
+	      !strstr(s.buf, ">8 KiB</text>"),
+	      "every other power labelled when there are many");
+}
+
+int main(void)
+{
+	test_log2();
+	test_chart();
+	test_empty();
+	test_wide();
+	return check_summary();
+}
