@@ -729,20 +729,16 @@ static const char *word_name(const struct word *words, unsigned value)
 }
 
 /* The fewest decimals that parse_decimal reads back as exactly v; any value
-   it accepted comes back within its 22 decimals. */
+   it accepted comes back within its 22 decimals. Being the fewest, the text
+   never ends in a zero after the point. */
 static void append_decimal(struct text *t, double v)
 {
 	char text[40];
 	double back;
 
-	for (int digits = 1; digits <= 22; digits++) {
-		mp_snprintf(text, sizeof text, "%.*f", digits, v);
+	for (int decimals = 0; decimals <= 22; decimals++) {
+		mp_snprintf(text, sizeof text, "%.*f", decimals, v);
 		if (parse_decimal((struct span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
-			/* drop zeros a shorter fraction would not have printed */
-			size_t n = mp_strlen(text);
-			while (n > 1 && text[n - 1] == '0' && text[n - 2] != '.')
-				n--;
-			text[n] = '\0';
 			append(t, "%s", text);
 			return;
 		}
