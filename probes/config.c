@@ -16,6 +16,9 @@
 #define LINE_MAX_CHARS 200
 #define SIZE_MAX_BYTES (1ull << 40)      /* 1 TiB: beyond any probe buffer */
 #define ECHO_MAX 40                      /* characters of input quoted back */
+/* The later probe links its table by 4-byte word indices (probes/later.c):
+   a slot is one word, and 2^32 words is as far as an index reaches. */
+#define LATER_TABLE_MAX (4ull << 32)
 
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
@@ -47,9 +50,9 @@ static const struct key_def keys[] = {
 	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
 	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
 	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
-	{ "later.table",      KIND_SIZE,     FIELD(later_table),      64, SIZE_MAX_BYTES, 64 },
-	{ "later.block",      KIND_SIZE,     FIELD(later_block),      64, SIZE_MAX_BYTES, 64 },
-	{ "later.stride",     KIND_SIZE,     FIELD(later_stride),     8, SIZE_MAX_BYTES, 8 },
+	{ "later.table",      KIND_SIZE,     FIELD(later_table),      64, LATER_TABLE_MAX, 64 },
+	{ "later.block",      KIND_SIZE,     FIELD(later_block),      64, LATER_TABLE_MAX, 64 },
+	{ "later.stride",     KIND_SIZE,     FIELD(later_stride),     4, LATER_TABLE_MAX, 4 },
 	{ "later.steps",      KIND_U64,      FIELD(later_steps),      1, 1000000000000ull, 0 },
 	{ "later.precision",  KIND_FRACTION, FIELD(later_precision),  0, 0, 0 },
 	{ "later.min_repeat", KIND_UINT,     FIELD(later_min_repeat), 1, 10000, 0 },
