@@ -54,3 +54,31 @@ rows = list(csv.DictReader(open(sys.argv[1], newline='')))
 sys.exit(0 if rows and all(eval(sys.argv[2], {}, {'r': r, 'float': float}) for r in rows) else 1)
 PY
 }
+
+# image_with NAME [CONFIG-TEXT]: a copy of the built image holding an
+# earlier run (\memprobe\run-0001\marker.txt) and, when given, CONFIG-TEXT as
+# \EFI\BOOT\memprobe.cfg. Prints its path.
+image_with() {
+	local dir=$QEMU_TEST_DIR/images img
+	mkdir -p "$dir"
+	img=$dir/$1.img
+	cp "$IMG" "$img"
+	printf 'an earlier run\n' > "$dir/marker.txt"
+	mmd -i "$img" ::/memprobe ::/memprobe/run-0001
+	mcopy -i "$img" "$dir/marker.txt" ::/memprobe/run-0001/marker.txt
+	if [[ $# -ge 2 ]]; then
+		printf '%s' "$2" > "$dir/$1.cfg"
+		mcopy -i "$img" "$dir/$1.cfg" ::/EFI/BOOT/memprobe.cfg
+	fi
+	echo "$img"
+}
+
+# The earlier run of image_with is still there, byte for byte, on the disk
+# the boot used.
+earlier_run_intact() {
+	[[ "$(mtype -i "$DISK" ::/memprobe/run-0001/marker.txt 2>/dev/null)" == "an earlier run" ]] &&
+	[[ "$(mdir -b -i "$DISK" ::/memprobe/run-0001 2>/dev/null | wc -l)" -eq 1 ]]
+}
+
+# The number of run folders on the disk the boot used.
+runs_on_disk() { mdir -b -i "$DISK" ::/memprobe 2>/dev/null | grep -c 'run-'; }
