@@ -13,7 +13,7 @@ static char file_name[300];
 
 int settings_load(struct config *c)
 {
-	struct config_source src[2];
+	struct config_source src[3];
 	struct config_error err;
 	CHAR16 path[300];
 	size_t len = 0;
@@ -30,6 +30,10 @@ int settings_load(struct config *c)
 		plat_console(line);
 		return -1;
 	}
+	/* A stick booted with no configuration measures properly: the full
+	   profile unless a source says otherwise (`make run` says quick). */
+	src[n++] = (struct config_source){ "built-in default", "profile=full",
+					   sizeof "profile=full" - 1, 1 };
 	if (rc == 0)
 		src[n++] = (struct config_source){ file_name, file_text, len, 0 };
 	if (volume_load_options()[0])
