@@ -13,7 +13,7 @@
 #define REPORT_LINE_MAX   4096
 #define EARLY_TEXT_MAX    (16 * 1024)   /* console text before results_open */
 #define PENDING_ROWS_MAX  (64 * 1024)   /* one probe's CSV rows */
-#define CSV_ROW_MAX       1024
+#define CSV_ROW_MAX       2048
 #define SYSTEM_JSON_MAX   (64 * 1024)
 
 static const char csv_header[] =
@@ -105,33 +105,58 @@ static void keep_early_text(const char *text, size_t len)
 	early_len += len;
 }
 
+/* One CSV row being built. A row that does not fit is dropped whole and
+   said so: cutting a field would cut its closing quote with it, and one
+   unbalanced quote makes a CSV reader swallow every row after it. */
+struct csv_row {
+	char text[CSV_ROW_MAX];
+	size_t len;
+	int overflow;
+};
+
+static void row_put(struct csv_row *r, char c)
+{
+	if (r->len + 1 < sizeof r->text)
+		r->text[r->len++] = c;
+	else
+		r->overflow = 1;
+}
+
 /* RFC 4180: a field with a comma, quote or line break is quoted, and quotes
    inside it doubled. */
-static size_t csv_field(char *dst, size_t size, const char *text)
+static void row_field(struct csv_row *r, const char *text)
 {
 	int needs_quotes = 0;
-	size_t n = 0;
 
 	if (!text)
 		text = "";
 	for (const char *p = text; *p; p++)
 		if (*p == ',' || *p == '"' || *p == '\n' || *p == '\r')
 			needs_quotes = 1;
-	if (!needs_quotes)
-		return mp_strlcpy(dst, text, size);
-
-#define PUT(c) do { if (n + 1 < size) dst[n] = (c); n++; } while (0)
-	PUT('"');
+	if (r->len)
+		row_put(r, ',');
+	if (needs_quotes)
+		row_put(r, '"');
 	for (const char *p = text; *p; p++) {
 		if (*p == '"')
-			PUT('"');
-		PUT(*p);
+			row_put(r, '"');
+		row_put(r, *p);
 	}
-	PUT('"');
-#undef PUT
-	if (size)
-		dst[n < size ? n : size - 1] = '\0';
-	return n;
+	if (needs_quotes)
+		row_put(r, '"');
+}
+
+static void row_number(struct csv_row *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void row_number(struct csv_row *r, const char *fmt, ...)
+{
+	char text[48];
+	va_list ap;
+
+	va_start(ap, fmt);
+	mp_vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	row_field(r, text);
 }
 
 static void write_pending_rows(void)
@@ -165,35 +190,38 @@ void results_open(void)
 
 void results_row(const struct result_row *row)
 {
-	char probe[128], variant[128], verified[256], timer[128];
-	char page_size[24] = "", working_set[24] = "";
-	char line[CSV_ROW_MAX];
+	static struct csv_row r;      /* static: 1 KiB is a lot of firmware stack */
 
-	csv_field(probe, sizeof probe, row->probe);
-	csv_field(variant, sizeof variant, row->variant);
-	csv_field(verified, sizeof verified, row->pages_verified);
-	csv_field(timer, sizeof timer, row->timer);
+	r.len = 0;
+	r.overflow = 0;
+	row_field(&r, row->probe);
+	row_field(&r, row->variant);
 	if (row->page_shift)
-		mp_snprintf(page_size, sizeof page_size, "%llu",
-			    (unsigned long long)(1ull << row->page_shift));
+		row_number(&r, "%llu", (unsigned long long)(1ull << row->page_shift));
+	else
+		row_field(&r, "");
 	if (row->working_set_bytes)
-		mp_snprintf(working_set, sizeof working_set, "%llu",
-			    (unsigned long long)row->working_set_bytes);
-
+		row_number(&r, "%llu", (unsigned long long)row->working_set_bytes);
+	else
+		row_field(&r, "");
 	/* %.3f ns keeps picoseconds, so an L1 hit of 1.33 ns stays 1.330
 	   rather than 1; %.2f cycles separates 4.00 from 4.05. */
-	int n = mp_snprintf(line, sizeof line, "%s,%s,%s,%s,%.3f,%.2f,%u,%.4f,%s,%s\n",
-			    probe, variant, page_size, working_set, row->ns, row->cycles,
-			    row->trials, row->spread, verified, timer);
-	if (n < 0 || (size_t)n >= sizeof line) {
-		report_printf("results.csv: a %s row did not fit in %d bytes and was left out\n",
-			      probe, CSV_ROW_MAX);
+	row_number(&r, "%.3f", row->ns);
+	row_number(&r, "%.2f", row->cycles);
+	row_number(&r, "%u", row->trials);
+	row_number(&r, "%.4f", row->spread);
+	row_field(&r, row->pages_verified);
+	row_field(&r, row->timer);
+	row_put(&r, '\n');
+	if (r.overflow) {
+		report_printf("results.csv: a %s row is longer than %d bytes and was left out\n",
+			      row->probe ? row->probe : "", CSV_ROW_MAX);
 		return;
 	}
-	if (pending_len + (size_t)n > sizeof pending_rows)
+	if (pending_len + r.len > sizeof pending_rows)
 		write_pending_rows();  /* a very long probe: keep its rows anyway */
-	mp_memcpy(pending_rows + pending_len, line, (size_t)n);
-	pending_len += (size_t)n;
+	mp_memcpy(pending_rows + pending_len, r.text, r.len);
+	pending_len += r.len;
 }
 
 void results_probe_done(void)

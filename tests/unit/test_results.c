@@ -118,9 +118,28 @@ static void test_run(void)
 		.timer = "tsc",
 	};
 	results_row(&cost);
+
+	/* A long field is written whole, quotes balanced; a row too long for
+	   any reader's good is left out, whole, and the report says so. */
+	char long_timer[301], huge_timer[3000];
+	memset(long_timer, 't', 300);
+	long_timer[150] = ',';
+	long_timer[300] = '\0';
+	memset(huge_timer, 'h', sizeof huge_timer - 1);
+	huge_timer[sizeof huge_timer - 1] = '\0';
+	struct result_row long_row = cost, huge_row = cost;
+	long_row.timer = long_timer;
+	huge_row.timer = huge_timer;
+	results_row(&long_row);
+	results_row(&huge_row);
 	results_probe_done();
 	read_file(path, text, sizeof text);
 	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,tsc\n") != NULL;
+	char long_line[400];
+	snprintf(long_line, sizeof long_line, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,\"%s\"\n",
+		 long_timer);
+	int long_whole = strstr(text, long_line) != NULL;
+	int huge_absent = strstr(text, "hhhh") == NULL;
 
 	results_system(fill_system, "memprobe 0.1.0");
 	file_in_run(path, sizeof path, "system.json");
@@ -136,6 +155,9 @@ static void test_run(void)
 	CHECK(first_row, "a finished probe's row is in results.csv at once, fixed precision, quoted field");
 	CHECK(quoted_row, "RFC 4180: commas quoted, quotes doubled, page_size in bytes");
 	CHECK(cost_row, "no page size and no working set give empty fields; a NaN says nan");
+	CHECK(long_whole, "a 300-character field with a comma is written whole and quoted");
+	CHECK(huge_absent && strstr(console, "results.csv: a cost row is longer than 2048 bytes and "
+				    "was left out\n"), "an overlong row is left out whole, and said so");
 	CHECK(strcmp(system_text, "{\"app\":\"memprobe 0.1.0\",\"tsc_ghz\":2.9500000000000002,"
 		      "\"config\":{\"trials\":5}}\n") == 0, "system.json is the filled object");
 	CHECK(strstr(console, "no results file written: system.json: the description needs more "
