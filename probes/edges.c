@@ -58,18 +58,37 @@ static int curve_spans(const struct curve *c, uint64_t below, uint64_t above)
 	return c->n >= 2 && c->pt[0].bytes <= below && above <= c->pt[c->n - 1].bytes;
 }
 
+/* Where between two plateaus the edge stands. A sharp step has no points
+   between them; a spread one (set conflicts near capacity, a TLB step
+   running into a cache step) has transition points, and the edge is put
+   where the curve crosses the geometric mean of the two levels: the last
+   point still nearer the lower level (on the log scale the chart uses) is
+   the largest size that still behaved like it. */
+static void edge_bracket(const struct curve *c, const double *ns, const struct plateau *lo,
+			 const struct plateau *hi, uint64_t *below, uint64_t *above)
+{
+	size_t k = lo->last + 1;
+
+	while (k < hi->first && ns[k] * ns[k] < lo->ns * hi->ns)
+		k++;
+	*below = c->pt[k - 1].bytes;
+	*above = c->pt[k].bytes;
+}
+
 static size_t find_edges(const struct curve *curves, size_t ncurves, struct curve_edge *edges)
 {
 	struct plateau p[EDGES_MAX_PLATEAUS];
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
 	size_t nedges = 0;
 
 	for (size_t i = 0; i < ncurves; i++) {
 		size_t np = curve_plateaus(&curves[i], p, EDGES_MAX_PLATEAUS);
+
+		curve_envelope(&curves[i], ns, cycles);
 		for (size_t k = 0; k + 1 < np && nedges < MAX_EDGES; k++) {
 			struct curve_edge *e = &edges[nedges++];
 			e->curve = i;
-			e->below = curves[i].pt[p[k].last].bytes;
-			e->above = curves[i].pt[p[k].last + 1].bytes;
+			edge_bracket(&curves[i], ns, &p[k], &p[k + 1], &e->below, &e->above);
 			e->lower = p[k];
 			e->upper = p[k + 1];
 			e->cluster = -1;

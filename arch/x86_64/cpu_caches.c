@@ -8,6 +8,7 @@
 // Constants
 
 #define LEAF_VENDOR       0x0u
+#define LEAF_FEATURES     0x1u
 #define LEAF_DESCRIPTORS  0x2u
 #define LEAF_CACHE_PARAMS 0x4u
 #define LEAF_TLB_PARAMS   0x18u
@@ -488,6 +489,8 @@ void cpu_caches_decode(struct cache_claims *c, cpuid_source_fn source, void *ctx
 		c->vendor[8 + b] = (char)(v.ecx >> (8 * b));
 	}
 	c->vendor[12] = 0;
+	c->hypervisor = max_leaf >= LEAF_FEATURES &&
+		((read_leaf(&rec, LEAF_FEATURES, 0).ecx >> 31) & 1);
 	max_ext = read_leaf(&rec, LEAF_EXT_MAX, 0).eax;
 	if (max_ext < LEAF_EXT_MAX)
 		max_ext = 0;
@@ -633,6 +636,7 @@ void cpu_caches_describe(struct json *j, const struct cache_claims *c)
 		json_object_end(j);
 	}
 	json_array_end(j);
+	json_bool(j, "hypervisor", c->hypervisor);
 	json_bool(j, "cache_description_truncated", c->truncated);
 	/* The registers themselves, so `memprobe analyze` decodes a recorded
 	   run's claims, not those of the machine it happens to run on. */

@@ -65,6 +65,9 @@ struct cpuid_record {
 
 struct cache_claims {
 	char vendor[13];
+	/* CPUID 1 ECX[31]: under a hypervisor, which may back large guest pages
+	   with small ones, so TLB reach need not follow the guest's pages. */
+	int hypervisor;
 	struct cache_desc cache[CLAIMS_MAX_CACHES];
 	unsigned ncaches;
 	struct tlb_desc tlb[CLAIMS_MAX_TLBS];

@@ -69,6 +69,7 @@ static const struct cpuid_record zen3[] = {
    package's 256 MiB, while one core's CCX has 32 MiB. */
 static const struct cpuid_record zen3_vm[] = {
 	{ 0x0, 0, { 0x10, AMD_VENDOR } },
+	{ 0x1, 0, { 0x00a00f11u, 0x01020800u, 0xfffa3203u, 0x178bfbffu } },
 	{ 0x80000000u, 0, { 0x80000022u, AMD_VENDOR } },
 	{ 0x80000001u, 0, { 0x00a00f11u, 0x40000000u, 0x004003f3u, 0x2fd3fbffu } },
 	{ 0x8000001du, 0, { 0x00000121u, 0x01c0003fu, 0x0000003fu, 0 } },
@@ -156,8 +157,9 @@ static void test_zen3_spec(void)
 	t = find_tlb(&c, 2, TLB_DATA, TLB_PAGE_1G);
 	CHECK(t && t->entries == 64, "L2 DTLB 1G: 64");
 	CHECK(!find_tlb(&c, 2, TLB_INSTRUCTION, TLB_PAGE_1G), "no L2 ITLB for 1G (0 entries)");
-	CHECK(c.nraw == sizeof zen3 / sizeof zen3[0],
-	      "every register set read is recorded (%u)", c.nraw);
+	CHECK(c.nraw == sizeof zen3 / sizeof zen3[0] + 1,
+	      "every register set read is recorded, leaf 1 too (%u)", c.nraw);
+	CHECK(!c.hypervisor, "leaf 1 not in the record: reads as zeros, no hypervisor");
 	CHECK(!c.truncated, "nothing truncated");
 }
 
@@ -173,6 +175,7 @@ static void test_zen3_vm_prefers_ccx_l3(void)
 	      "VM L3 is the CCX's 32 MiB from 8000_001Dh, not the package's 256 MiB");
 	d = find_cache(&c, 1, CACHE_DATA);
 	CHECK(d && d->shared_by == 1, "zeroed sharing field reads as one thread");
+	CHECK(c.hypervisor, "VM: CPUID 1 ECX[31] set");
 }
 
 static void test_k8_fallback(void)

@@ -248,9 +248,10 @@ static void test_zen3_noisy(void)
 	CHECK(!worst, "... and L1 stays within one sweep point of 32 KiB");
 }
 
-/* Where the 4 KiB curve's L1 DTLB step and L2 step run together (the points
-   between read as lone transitions), the L2 edge shows only with 2 MiB pages:
-   still a cache edge, since 512 KiB of 2 MiB pages is no TLB. */
+/* With 4 KiB pages the curve leaves L2 latency at 256 KiB for good (the TLB
+   step lands straight on L3-like latencies); with 2 MiB pages the L2 edge
+   stands at 512 KiB. The 2 MiB-only edge would need a TLB of a quarter
+   entry: it is a cache edge the 4 KiB curve did not separate. */
 static void test_hidden_cache_edge(void)
 {
 	static struct curve c[2];
@@ -259,17 +260,42 @@ static void test_hidden_cache_edge(void)
 
 	make_curve(&c[0], PAGE_SHIFT_4K, 0.0, 0);
 	make_curve(&c[1], PAGE_SHIFT_2M, 0.0, 0);
-	for (size_t i = 0; i < c[0].n; i++) {
-		if (c[0].pt[i].bytes == 384 * KIB)
-			c[0].pt[i].ns = 6.4;
-		if (c[0].pt[i].bytes == 512 * KIB)
-			c[0].pt[i].ns = 9.0;
-	}
+	for (size_t i = 0; i < c[0].n; i++)
+		if (c[0].pt[i].bytes == 384 * KIB || c[0].pt[i].bytes == 512 * KIB)
+			c[0].pt[i].ns = 17.4;
 	hierarchy_find(c, 2, &h);
 	l = find(&h, LEVEL_CACHE, 512 * KIB, 0);
 	CHECK(l && strcmp(l->name, "L2") == 0, "L2 found from the 2 MiB curve alone");
 	l = find(&h, LEVEL_TLB, 256 * KIB, PAGE_SHIFT_4K);
-	CHECK(l && l->entries == 64, "the 4 KiB TLB edge still at 256 KiB");
+	CHECK(l && l->entries == 64, "the 4 KiB-only edge at 256 KiB is a TLB edge");
+}
+
+/* A TLB step running into a cache step, the points between them lone: one
+   edge, placed where the curve crosses the levels' geometric mean, and no
+   level made of the lone points. */
+static void test_spread_edge(void)
+{
+	static struct curve c[2];
+	struct hierarchy h;
+	const struct level *l;
+
+	make_curve(&c[0], PAGE_SHIFT_4K, 0.0, 0);
+	make_curve(&c[1], PAGE_SHIFT_2M, 0.0, 0);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < c[k].n; i++) {
+			if (c[k].pt[i].bytes == 384 * KIB)
+				c[k].pt[i].ns = 6.4;
+			if (c[k].pt[i].bytes == 512 * KIB)
+				c[k].pt[i].ns = 9.0;
+			if (c[k].pt[i].bytes > 512 * KIB && c[k].pt[i].bytes <= 32 * MIB)
+				c[k].pt[i].ns = 17.4;
+		}
+	hierarchy_find(c, 2, &h);
+	l = find(&h, LEVEL_CACHE, 384 * KIB, 0);
+	CHECK(l && strcmp(l->name, "L2") == 0 && l->next_bytes == 512 * KIB,
+	      "L2 edge between 384 KiB (6.4, below the mean 8.4) and 512 KiB (9.0)");
+	CHECK(count(&h, LEVEL_TLB) == 0,
+	      "no TLB level made of the lone transition points");
 }
 
 static void test_single_curve(void)
@@ -359,6 +385,7 @@ int main(void)
 	test_zen3_clean();
 	test_zen3_noisy();
 	test_hidden_cache_edge();
+	test_spread_edge();
 	test_single_curve();
 	test_short_and_flat();
 	test_unequal_spans();
