@@ -33,6 +33,9 @@
    words. */
 #define TABLE_BYTES_MAX ((uint64_t)4 << 32)
 
+/* The delay's divisor: dividing by 1 leaves the index as it is. */
+#define DIVISOR 1u
+
 /* Timed runs of the linear walk and of the division chain, of which the
    best sets the delay factor. */
 #define DELAY_FACTOR_RUNS 3u
@@ -65,10 +68,10 @@ static uint32_t hot_word[1];
 
 // Private Functions
 
-/* Two divisions by a divisor that is 1 at run time, which the compiler
-   cannot know (it arrives through a noipa parameter): each needs the one
-   before it and the next load needs both, so they delay the next access
-   without ever overlapping it. */
+/* Two divisions by DIVISOR, which the walks receive as a noipa parameter,
+   so the compiler cannot fold the divisions away (the seed hid the 1 in a
+   walk result instead): each needs the one before it and the next load
+   needs both, so they delay the next access without overlapping it. */
 #define DIVIDE_PAIR(curr, div) do { (curr) /= (div); (curr) /= (div); } while (0)
 
 /* The measuring loop of one delay class. always_inline so that each class
@@ -151,10 +154,10 @@ static int run_timed(struct later_run *r, const char *what)
    the best three agree within the precision. The position carries from run
    to run, so each run continues the cycle instead of repeating its start. */
 static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *table,
-		       uint32_t div, const char *what, struct trials *t)
+		       const char *what, struct trials *t)
 {
 	struct later_run run = {
-		.walk = walk, .table = table, .curr = 0, .div = div,
+		.walk = walk, .table = table, .curr = 0, .div = DIVISOR,
 		.steps = c->later_steps,
 	};
 
@@ -208,10 +211,10 @@ static uint64_t best_ticks(struct later_run *r, const char *what)
 /* The seed's delay factor: how many division pairs last as long as one
    step of the linear walk, plus one. Returns the class, NULL reported. */
 static const struct delay_class *choose_delay(const struct config *c,
-					      const uint32_t *lintab, uint32_t div)
+					      const uint32_t *lintab)
 {
 	struct later_run linear = {
-		.walk = walk_plain, .table = lintab, .div = div,
+		.walk = walk_plain, .table = lintab, .div = DIVISOR,
 		.steps = c->later_steps,
 	};
 	struct later_run divisions = linear;
@@ -245,24 +248,22 @@ static const struct delay_class *choose_delay(const struct config *c,
 }
 
 /* Builds both tables in the buffer (random first, linear after it) and
-   walks the linear one once around: that evicts what building left in the
-   caches, and since a whole lap ends where it began, at 0, it yields the
-   divisor 1 in a value the compiler cannot see through. 0 means failure
-   (reported). */
-static uint32_t build_tables(const struct config *c, uint32_t *memtab,
-			     uint32_t *lintab)
+   walks the linear one once around, which evicts what building left in the
+   caches. A whole lap ends where it began, at word 0; anywhere else means
+   the table does not read back as built. 0, or -1 reported. */
+static int build_tables(const struct config *c, uint32_t *memtab, uint32_t *lintab)
 {
 	uint64_t per_block = c->later_block / c->later_stride;
 	uint32_t *order = plat_alloc(per_block * sizeof(uint32_t));
 	struct later_run lap = {
-		.walk = walk_plain, .table = lintab, .curr = 0, .div = 1,
+		.walk = walk_plain, .table = lintab, .curr = 0, .div = DIVISOR,
 		.steps = c->later_table / c->later_stride,
 	};
 
 	if (!order) {
-		report_printf("%s: no scratch memory for a block's order (%u "
-			      "entries)\n", PROBE_NAME, (unsigned)per_block);
-		return 0;
+		report_printf("%s: no scratch memory for a block's order (%llu "
+			      "entries)\n", PROBE_NAME, (unsigned long long)per_block);
+		return -1;
 	}
 	later_buildtab(memtab, c->later_table, c->later_block, c->later_stride,
 		       order, SEED_RANDOM_TABLE);
@@ -270,14 +271,14 @@ static uint32_t build_tables(const struct config *c, uint32_t *memtab,
 		       order, SEED_LINEAR_TABLE);
 	plat_free(order, per_block * sizeof(uint32_t));
 	if (run_timed(&lap, "warm-up lap") != 0)
-		return 0;
+		return -1;
 	if (lap.curr != 0) {
 		report_printf("%s: a lap of the linear table ended at word %u, not "
 			      "0: the table does not read back as built\n",
 			      PROBE_NAME, (unsigned)lap.curr);
-		return 0;
+		return -1;
 	}
-	return lap.curr + 1;
+	return 0;
 }
 
 /* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
@@ -289,7 +290,7 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	char page_name[48], need[32], have[32];
 	uint64_t bytes = 2 * c->later_table, max;
 	double tara_ns, brutto_ns, netto_ticks;
-	uint32_t *memtab, *lintab, div;
+	uint32_t *memtab, *lintab;
 	int rc = -1;
 
 	max = page_buffer_max(PROBE_NAME, shift);
@@ -309,11 +310,10 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	memtab = buf.base;
 	lintab = memtab + c->later_table / sizeof(uint32_t);
 
-	div = build_tables(c, memtab, lintab);
-	delay = div ? choose_delay(c, lintab, div) : NULL;
+	delay = build_tables(c, memtab, lintab) == 0 ? choose_delay(c, lintab) : NULL;
 	if (delay &&
-	    repeat_runs(c, delay->walk, hot_word, div, "calibration run", &tara) == 0 &&
-	    repeat_runs(c, delay->walk, memtab, div, "measurement run", &brutto) == 0) {
+	    repeat_runs(c, delay->walk, hot_word, "calibration run", &tara) == 0 &&
+	    repeat_runs(c, delay->walk, memtab, "measurement run", &brutto) == 0) {
 		tara_ns = ns_per_access(trials_best(&tara), c->later_steps);
 		brutto_ns = ns_per_access(trials_best(&brutto), c->later_steps);
 		netto_ticks = trials_best(&brutto) - trials_best(&tara);
