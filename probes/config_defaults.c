@@ -25,7 +25,7 @@ void config_defaults(struct config *c, enum profile p)
 	c->trials = 3;
 	c->max_trials = full ? 20 : 8;
 	c->precision = full ? 0.01 : 0.05;
-	c->step_ms = full ? 10 : 1;
+	c->step_ms = full ? 2 : 1;
 
 	/* locality: the seed's 13000 x 13000 ints (645 MiB), best of 24; quick
 	   keeps a row length that is not a power of two. */
@@ -33,10 +33,16 @@ void config_defaults(struct config *c, enum profile p)
 	c->locality_cols = full ? 13000 : 2001;
 	c->locality_reps = full ? 24 : 3;
 
-	/* later: a table past the last-level cache, 4 KiB blocks walked a line
-	   at a time, 10..100 repeats as the meter's own comments give. */
-	c->later_table = full ? 64ull << 20 : 8ull << 20;
-	c->later_block = 4096;
+	/* later: a table past the last-level cache, walked a line at a time,
+	   10..100 repeats as the meter's own comments give. Full: 256 MiB,
+	   several times any one core's L3 (32 MiB per Zen 3 CCD, 96 MiB with
+	   3D V-Cache), since a cyclic walk only twice a cache's size still hits
+	   a cache whose replacement is not strict LRU. Blocks of 128 KiB: 32
+	   pages of 4 KiB, inside the L1 DTLB's reach, so the 4 KiB and 2 MiB
+	   figures agree; blocks of 4-16 KiB read under half the memory latency
+	   on Zen 3 (docs/METHOD.md). */
+	c->later_table = full ? 256ull << 20 : 8ull << 20;
+	c->later_block = 128u << 10;
 	c->later_stride = 64;
 	c->later_steps = full ? 1000000 : 100000;
 	c->later_precision = full ? 0.01 : 0.05;
