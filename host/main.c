@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/analyze.h"
 #include "host/host.h"
 #include "probes/config.h"
 #include "probes/probe.h"
@@ -85,6 +86,8 @@ int main(int argc, char **argv)
 	size_t pairs_len = 0, file_len = 0;
 	int nsrc = 0, i, rc;
 
+	if (argc > 1 && !strcmp(argv[1], "analyze"))
+		return analyze_main(argc - 1, argv + 1);
 	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
 						  sizeof linux_default - 1, 0 };
 	pairs = calloc(1, 1);

@@ -39,6 +39,14 @@ static double median_sorted(const double *v, size_t first, size_t last)
 	return (n & 1) ? v[mid] : (v[mid - 1] + v[mid]) / 2.0;
 }
 
+/* A point whose own reading lies far above what a later size read was
+   disturbed: the envelope bounds it, but two such points side by side
+   must not make a plateau, so an unsteady point stands alone. */
+static int is_steady(const struct curve *c, const double *ns, size_t k)
+{
+	return c->pt[k].ns <= ns[k] * (1.0 + EDGES_PLATEAU_TOLERANCE);
+}
+
 static void set_level(struct plateau *p, const double *ns, const double *cycles)
 {
 	p->ns = median_sorted(ns, p->first, p->last);
@@ -377,7 +385,8 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 	for (size_t k = 1; k <= c->n; k++) {
 		struct plateau p;
 
-		if (k < c->n && ns[k] <= ns[start] * (1.0 + EDGES_PLATEAU_TOLERANCE))
+		if (k < c->n && is_steady(c, ns, start) && is_steady(c, ns, k) &&
+		    ns[k] <= ns[start] * (1.0 + EDGES_PLATEAU_TOLERANCE))
 			continue;
 		/* The run [start, k-1] closes. */
 		p.first = start;

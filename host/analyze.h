@@ -1,0 +1,12 @@
+/* `memprobe analyze path/to/results.csv [--out DIR]`: the hierarchy analysis
+ * of a run read back from its results.csv (and the CPUID registers its
+ * system.json recorded), printed and charted on any Linux desk.
+ */
+#ifndef MEMPROBE_ANALYZE_H
+#define MEMPROBE_ANALYZE_H
+
+/* argv[0] is "analyze". Exit status: 0 analysed, 1 no latency rows in the
+   file, 2 a usage or file error. */
+int analyze_main(int argc, char **argv);
+
+#endif

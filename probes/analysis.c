@@ -1,0 +1,702 @@
+/* From latency rows to the hierarchy table, its JSON and latency.svg (see
+ * analysis.h; the detector is edges.c, its method docs/METHOD.md).
+ */
+#include "probes/analysis.h"
+#include "probes/fmt.h"
+#include "probes/json.h"
+#include "probes/platform.h"
+
+// Constants
+
+#define LINE_MAX_TEXT 256
+#define MAX_MARKERS EDGES_MAX_LEVELS
+
+// Private Data
+
+static struct analysis run_analysis;
+static int run_analysed;        /* analysis_run has consumed the rows */
+
+// Private Functions
+
+static int same(const char *a, const char *b)
+{
+	return a && b && mp_strcmp(a, b) == 0;
+}
+
+static unsigned tlb_page_bit(unsigned page_shift)
+{
+	switch (page_shift) {
+	case PAGE_SHIFT_4K: return TLB_PAGE_4K;
+	case PAGE_SHIFT_2M: return TLB_PAGE_2M;
+	case PAGE_SHIFT_1G: return TLB_PAGE_1G;
+	}
+	return 0;
+}
+
+/* Within the bracket, both ends included: the capacity fit at below and had
+   stopped fitting by next, and near capacity set conflicts start a miss or
+   two early, so a claim at either end is consistent with the curve. */
+static int in_bracket(uint64_t v, const struct level *l)
+{
+	return v >= l->size_bytes && v <= l->next_bytes;
+}
+
+/* A load chase sees data and unified caches, not instruction caches. */
+static const struct cache_desc *claimed_cache(const struct cache_claims *c, unsigned level)
+{
+	const struct cache_desc *unified = 0;
+
+	for (unsigned i = 0; i < c->ncaches; i++) {
+		if (c->cache[i].level != level)
+			continue;
+		if (c->cache[i].kind == CACHE_DATA)
+			return &c->cache[i];
+		if (c->cache[i].kind == CACHE_UNIFIED)
+			unified = &c->cache[i];
+	}
+	return unified;
+}
+
+static unsigned claimed_cache_levels(const struct cache_claims *c)
+{
+	unsigned top = 0;
+
+	for (unsigned i = 0; i < c->ncaches; i++)
+		if (c->cache[i].kind != CACHE_INSTRUCTION && c->cache[i].level > top)
+			top = c->cache[i].level;
+	return top;
+}
+
+/* TLBs a load goes through for pages of this size (not instruction or
+   store-only ones). */
+static int loads_use(const struct tlb_desc *t, unsigned page_shift)
+{
+	return (t->kind == TLB_DATA || t->kind == TLB_LOAD || t->kind == TLB_UNIFIED) &&
+	       (t->pages & tlb_page_bit(page_shift));
+}
+
+static uint64_t tlb_reach(const struct tlb_desc *t, unsigned page_shift)
+{
+	return (uint64_t)t->entries << page_shift;
+}
+
+static int curve_index(const struct analysis *a, unsigned page_shift)
+{
+	for (size_t i = 0; i < a->ncurves; i++)
+		if (a->curve[i].page_shift == page_shift)
+			return (int)i;
+	return -1;
+}
+
+static uint64_t sweep_max(const struct analysis *a, unsigned page_shift)
+{
+	int i = curve_index(a, page_shift);
+
+	return i >= 0 && a->curve[i].n ? a->curve[i].pt[a->curve[i].n - 1].bytes : 0;
+}
+
+static void page_name(char *buf, size_t size, unsigned page_shift)
+{
+	mp_format_bytes(buf, size, 1ull << page_shift);
+}
+
+static void check_cache(struct analysis *a, struct level *l, struct level_check *chk,
+			unsigned number)
+{
+	chk->cache = a->have_claims ? claimed_cache(&a->claims, number) : 0;
+	if (chk->cache)
+		chk->verdict = in_bracket(chk->cache->size_bytes, l) ? VERDICT_AGREES
+								    : VERDICT_DIFFERS;
+}
+
+/* An edge seen with one page size only may be either; it agrees with
+   whichever claim lies in its bracket, if any does. */
+static void check_edge(struct analysis *a, struct level *l, struct level_check *chk)
+{
+	if (!a->have_claims)
+		return;
+	for (unsigned i = 0; i < a->claims.ncaches; i++)
+		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
+		    in_bracket(a->claims.cache[i].size_bytes, l)) {
+			chk->cache = &a->claims.cache[i];
+			chk->verdict = VERDICT_AGREES;
+			return;
+		}
+	for (unsigned i = 0; i < a->claims.ntlbs; i++)
+		if (loads_use(&a->claims.tlb[i], l->page_shift) &&
+		    in_bracket(tlb_reach(&a->claims.tlb[i], l->page_shift), l)) {
+			chk->tlb = &a->claims.tlb[i];
+			chk->verdict = VERDICT_AGREES;
+			return;
+		}
+}
+
+/* A TLB edge takes the name of the claimed TLB whose reach it brackets;
+   without one it stays "TLB" and differs from the claims for its pages. */
+static void check_tlb(struct analysis *a, struct level *l, struct level_check *chk)
+{
+	if (!a->have_claims)
+		return;
+	for (unsigned i = 0; i < a->claims.ntlbs; i++) {
+		const struct tlb_desc *t = &a->claims.tlb[i];
+		if (!loads_use(t, l->page_shift))
+			continue;
+		if (in_bracket(tlb_reach(t, l->page_shift), l)) {
+			chk->tlb = t;
+			chk->verdict = VERDICT_AGREES;
+			mp_snprintf(l->name, sizeof l->name, t->level == 1 ? "L%u DTLB" : "L%u TLB",
+				    t->level);
+			return;
+		}
+		chk->verdict = VERDICT_DIFFERS;
+	}
+}
+
+static void name_top(struct analysis *a, struct level *top, unsigned caches, unsigned edges)
+{
+	unsigned below = caches + edges;
+
+	if (!below)
+		mp_strlcpy(top->name, "whole sweep", sizeof top->name);
+	else if (!a->have_claims || below >= claimed_cache_levels(&a->claims))
+		mp_strlcpy(top->name, "memory", sizeof top->name);
+	else
+		mp_snprintf(top->name, sizeof top->name, caches ? "beyond L%u" : "beyond edge %u",
+			    below);
+}
+
+/* Whether a measured level already agreed with this claim (for a TLB: in
+   the curve of this page size). */
+static int claim_matched(const struct analysis *a, const struct cache_desc *c,
+			 const struct tlb_desc *t, unsigned page_shift)
+{
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		if (a->check[i].verdict == VERDICT_AGREES &&
+		    ((c && a->check[i].cache == c) ||
+		     (t && a->check[i].tlb == t && a->h.level[i].page_shift == page_shift)))
+			return 1;
+	return 0;
+}
+
+struct printer {
+	analysis_print_fn print;
+	void *ctx;
+};
+
+static void out(const struct printer *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void out(const struct printer *p, const char *fmt, ...)
+{
+	char line[LINE_MAX_TEXT * 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	mp_vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	p->print(p->ctx, line);
+}
+
+static void describe_ways(char *buf, size_t size, unsigned ways, int at_least)
+{
+	if (ways == 0)
+		mp_strlcpy(buf, "fully assoc.", size);
+	else if (ways == WAYS_UNSTATED)
+		mp_strlcpy(buf, "ways unstated", size);
+	else
+		mp_snprintf(buf, size, "%s%u-way", at_least ? ">=" : "", ways);
+}
+
+static void describe_claim(char *buf, size_t size, const struct level_check *chk)
+{
+	char a[24], w[24], pages[16];
+
+	if (chk->cache) {
+		mp_format_bytes(a, sizeof a, chk->cache->size_bytes);
+		describe_ways(w, sizeof w, chk->cache->ways, chk->cache->ways_at_least);
+		mp_snprintf(buf, size, "L%u %s %s, %s, %u B lines", chk->cache->level, a,
+			    cache_kind_name(chk->cache->kind), w, chk->cache->line_bytes);
+	} else if (chk->tlb) {
+		tlb_pages_name(chk->tlb->pages, pages);
+		describe_ways(w, sizeof w, chk->tlb->ways, chk->tlb->ways_at_least);
+		mp_snprintf(buf, size, "L%u %s TLB %s: %u entries, %s", chk->tlb->level,
+			    tlb_kind_name(chk->tlb->kind), pages, chk->tlb->entries, w);
+	} else {
+		mp_strlcpy(buf, "-", size);
+	}
+}
+
+static const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_AGREES: return "agrees";
+	case VERDICT_DIFFERS: return "differs";
+	case VERDICT_NO_CLAIM: break;
+	}
+	return "-";
+}
+
+static const char *kind_name(enum level_kind k)
+{
+	switch (k) {
+	case LEVEL_CACHE: return "cache";
+	case LEVEL_TLB: return "tlb";
+	case LEVEL_EDGE: return "edge";
+	case LEVEL_TOP: return "top";
+	}
+	return "?";
+}
+
+/* "+8.05" or "-" for the first level, which has nothing below it. */
+static void increase_text(char *buf, size_t size, double v, int first)
+{
+	if (first)
+		mp_strlcpy(buf, "-", size);
+	else
+		mp_snprintf(buf, size, "%s%.2f", v < 0 ? "" : "+", v);
+}
+
+static void print_sequence(const struct analysis *a, const struct printer *p)
+{
+	char size[24], next[24], page[24], inc[24], claim[96];
+	int first = 1;
+
+	out(p, "  %-12s %9s  %-20s %8s %8s %9s %6s  %-7s %-40s %s\n", "level", "size",
+	    "edge between", "ns", "cycles", "+cycles", "points", "curve", "CPUID says",
+	    "verdict");
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+		char between[48];
+
+		if (l->kind == LEVEL_TLB)
+			continue;
+		mp_format_bytes(size, sizeof size, l->size_bytes);
+		mp_format_bytes(next, sizeof next, l->next_bytes);
+		page_name(page, sizeof page, l->page_shift);
+		increase_text(inc, sizeof inc, l->increase_cycles, first);
+		describe_claim(claim, sizeof claim, &a->check[i]);
+		if (l->kind == LEVEL_TOP)
+			mp_snprintf(between, sizeof between, "from %s to %s", size, next);
+		else
+			mp_snprintf(between, sizeof between, "%s .. %s", size, next);
+		out(p, "  %-12s %9s  %-20s %8.2f %8.2f %9s %6u  %-7s %-40s %s\n", l->name,
+		    l->kind == LEVEL_TOP ? "" : size, between, l->ns, l->cycles, inc, l->points,
+		    page, claim, verdict_name(a->check[i].verdict));
+		first = 0;
+	}
+}
+
+static void print_tlbs(const struct analysis *a, const struct printer *p)
+{
+	char size[24], next[24], page[24], inc[24], claim[96];
+	int any = 0;
+
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+		char between[48];
+
+		if (l->kind != LEVEL_TLB)
+			continue;
+		if (!any)
+			out(p, "  %-12s %-7s %9s  %-20s %8s %8s %8s %9s  %-40s %s\n", "TLB edge",
+			    "pages", "reach", "edge between", "entries", "ns", "cycles",
+			    "+cycles", "CPUID says", "verdict");
+		any = 1;
+		mp_format_bytes(size, sizeof size, l->size_bytes);
+		mp_format_bytes(next, sizeof next, l->next_bytes);
+		page_name(page, sizeof page, l->page_shift);
+		describe_claim(claim, sizeof claim, &a->check[i]);
+		mp_snprintf(between, sizeof between, "%s .. %s", size, next);
+		increase_text(inc, sizeof inc, l->increase_cycles, 0);
+		out(p, "  %-12s %-7s %9s  %-20s %8llu %8.2f %8.2f %9s  %-40s %s\n", l->name, page,
+		    size, between, (unsigned long long)l->entries, l->ns, l->cycles, inc, claim,
+		    verdict_name(a->check[i].verdict));
+	}
+	if (!any && a->h.attributed) {
+		out(p, "  no TLB edge: every edge stands at the same working set with every page "
+		    "size\n");
+		if (a->have_claims && a->claims.hypervisor)
+			out(p, "  (under a hypervisor a TLB entry covers at most the host's page, so "
+			    "if the host backs this guest with 4 KiB pages, large guest pages\n"
+			    "  cannot enlarge the TLB reach, and TLB edges stand still like cache "
+			    "edges)\n");
+	}
+}
+
+static void print_unmatched(const struct analysis *a, const struct printer *p)
+{
+	char size[24], page[24], pages[16];
+	unsigned levels = claimed_cache_levels(&a->claims);
+	uint64_t top = sweep_max(a, a->curve[a->ncurves - 1].page_shift);
+	int header = 0;
+
+#define HEADER() do { if (!header++) out(p, "  CPUID claims with no edge at their size:\n"); } while (0)
+	for (unsigned lv = 1; lv <= levels; lv++) {
+		const struct cache_desc *c = claimed_cache(&a->claims, lv);
+		if (!c || claim_matched(a, c, 0, 0))
+			continue;
+		HEADER();
+		mp_format_bytes(size, sizeof size, c->size_bytes);
+		/* An edge needs a plateau past it: a capacity within half a
+		   step of the last size cannot show. */
+		out(p, "    L%u %s %s: %s\n", lv, size, cache_kind_name(c->kind),
+		    c->size_bytes * 3 / 2 > top ? "at or beyond the end of the sweep"
+						: "no edge there");
+	}
+	for (unsigned i = 0; i < a->claims.ntlbs; i++) {
+		const struct tlb_desc *t = &a->claims.tlb[i];
+		for (size_t k = 0; k < a->ncurves; k++) {
+			unsigned shift = a->curve[k].page_shift;
+			uint64_t reach = tlb_reach(t, shift);
+			if (!loads_use(t, shift) || claim_matched(a, 0, t, shift))
+				continue;
+			HEADER();
+			tlb_pages_name(t->pages, pages);
+			mp_format_bytes(size, sizeof size, reach);
+			page_name(page, sizeof page, shift);
+			out(p, "    L%u %s TLB %s, %u entries = %s reach with %s pages: %s\n", t->level,
+			    tlb_kind_name(t->kind), pages, t->entries, size, page,
+			    reach * 3 / 2 > sweep_max(a, shift) ? "at or beyond the end of the sweep"
+								: "no edge there in that curve");
+		}
+	}
+#undef HEADER
+}
+
+static void latency_svg_write(void *ctx, const char *data, size_t len)
+{
+	int *handle = ctx;
+
+	if (*handle >= 0 && plat_file_write(*handle, data, len) != 0) {
+		plat_file_close(*handle);
+		*handle = -1;
+	}
+}
+
+static void report_print(void *ctx, const char *text)
+{
+	(void)ctx;
+	report_printf("%s", text);
+}
+
+static int json_skip_blank(const char *t, size_t len, size_t *pos)
+{
+	while (*pos < len && (t[*pos] == ' ' || t[*pos] == '\n' || t[*pos] == '\r' ||
+			      t[*pos] == '\t'))
+		(*pos)++;
+	return *pos < len;
+}
+
+static size_t find_text(const char *t, size_t len, const char *what)
+{
+	size_t n = mp_strlen(what);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!mp_strncmp(t + i, what, n))
+			return i + n;
+	return 0;
+}
+
+// Public Functions
+
+void analysis_init(struct analysis *a)
+{
+	mp_memset(a, 0, sizeof *a);
+}
+
+int analysis_add_row(struct analysis *a, const struct result_row *row)
+{
+	int k;
+
+	if (!same(row->probe, "latency") || !same(row->variant, "chase") || !row->page_shift ||
+	    !row->working_set_bytes)
+		return -1;
+	k = curve_index(a, row->page_shift);
+	if (k < 0) {
+		if (a->ncurves >= EDGES_MAX_CURVES) {
+			a->ignored_rows++;
+			return -1;
+		}
+		/* Kept in ascending page size: the chart and the table list them so. */
+		k = (int)a->ncurves;
+		while (k > 0 && a->curve[k - 1].page_shift > row->page_shift) {
+			a->curve[k] = a->curve[k - 1];
+			mp_memcpy(a->verified[k], a->verified[k - 1], sizeof a->verified[k]);
+			k--;
+		}
+		curve_init(&a->curve[k], row->page_shift);
+		a->verified[k][0] = 0;
+		a->ncurves++;
+	}
+	if (!a->verified[k][0] && row->pages_verified)
+		mp_strlcpy(a->verified[k], row->pages_verified, sizeof a->verified[k]);
+	if (curve_add(&a->curve[k], row->working_set_bytes, row->ns, row->cycles) != 0) {
+		a->ignored_rows++;
+		return -1;
+	}
+	a->rows++;
+	return 0;
+}
+
+void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
+			 const char *source)
+{
+	a->claims = *claims;
+	a->have_claims = 1;
+	a->claims_source = source;
+}
+
+void analysis_compute(struct analysis *a)
+{
+	unsigned caches = 0, edges = 0;
+
+	hierarchy_find(a->curve, a->ncurves, &a->h);
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		struct level *l = &a->h.level[i];
+		struct level_check *chk = &a->check[i];
+
+		chk->verdict = VERDICT_NO_CLAIM;
+		chk->cache = 0;
+		chk->tlb = 0;
+		switch (l->kind) {
+		case LEVEL_CACHE:
+			check_cache(a, l, chk, ++caches);
+			break;
+		case LEVEL_EDGE:
+			edges++;
+			check_edge(a, l, chk);
+			break;
+		case LEVEL_TLB:
+			check_tlb(a, l, chk);
+			break;
+		case LEVEL_TOP:
+			name_top(a, l, caches, edges);
+			break;
+		}
+	}
+	a->computed = 1;
+}
+
+void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx)
+{
+	struct printer p = { print, ctx };
+	char page[24];
+
+	out(&p, "\n== memory hierarchy, read from the latency curves ==\n");
+	if (!a->ncurves) {
+		out(&p, "no latency rows: nothing to read\n");
+		return;
+	}
+	for (size_t i = 0; i < a->ncurves; i++) {
+		page_name(page, sizeof page, a->curve[i].page_shift);
+		out(&p, "  curve: %s pages, %zu sizes%s; %s\n", page, a->curve[i].n,
+		    a->curve[i].truncated ? " (more were given than the detector holds)" : "",
+		    a->verified[i][0] ? a->verified[i] : "pages not verified");
+	}
+	out(&p, "  plateau: points within %.0f%% of its first; edge: a rise of %.2fx or more "
+	    "between plateaus of >= %d points; a cache edge stands in every curve, a TLB edge "
+	    "moves with the page size (docs/METHOD.md)\n", EDGES_PLATEAU_TOLERANCE * 100,
+	    EDGES_RISE_FACTOR, EDGES_MIN_PLATEAU_POINTS);
+	out(&p, "  CPUID claims: %s\n",
+	    a->have_claims ? a->claims_source : "none recorded; measured levels shown alone");
+	if (!a->h.attributed)
+		out(&p, "  one page size only: an edge cannot be told apart as a cache capacity or "
+		    "a TLB reach (run with pages=4k,2m)\n");
+	print_sequence(a, &p);
+	print_tlbs(a, &p);
+	if (a->have_claims)
+		print_unmatched(a, &p);
+	if (a->h.truncated || a->ignored_rows)
+		out(&p, "  note: %u rows left out (more page sizes or sizes than the detector "
+		    "holds, or unusable figures)%s\n", a->ignored_rows,
+		    a->h.truncated ? "; levels cut at the table's size" : "");
+}
+
+int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx)
+{
+	static double xs[EDGES_MAX_CURVES][EDGES_MAX_POINTS], ys[EDGES_MAX_CURVES][EDGES_MAX_POINTS];
+	static char labels[EDGES_MAX_CURVES][32], mark_text[MAX_MARKERS][64];
+	struct svg_series series[EDGES_MAX_CURVES];
+	struct svg_marker marks[MAX_MARKERS];
+	size_t nmarks = 0;
+	struct svg_chart chart = {
+		"memprobe: load-to-use latency by working set, one curve per page size",
+		"working set (log2 scale)", "ns per load (log scale)", 1,
+		series, a->ncurves, marks, 0,
+	};
+
+	for (size_t i = 0; i < a->ncurves; i++) {
+		char page[24];
+		page_name(page, sizeof page, a->curve[i].page_shift);
+		mp_snprintf(labels[i], sizeof labels[i], "%s pages", page);
+		for (size_t k = 0; k < a->curve[i].n; k++) {
+			xs[i][k] = (double)a->curve[i].pt[k].bytes;
+			ys[i][k] = a->curve[i].pt[k].ns;
+		}
+		series[i].label = labels[i];
+		series[i].n = a->curve[i].n;
+		series[i].x = xs[i];
+		series[i].y = ys[i];
+	}
+	for (size_t i = 0; i < a->h.nlevels && nmarks < MAX_MARKERS; i++) {
+		const struct level *l = &a->h.level[i];
+		char size[24];
+		if (l->kind == LEVEL_TOP)
+			continue;
+		mp_format_bytes(size, sizeof size, l->size_bytes);
+		if (l->kind == LEVEL_TLB)
+			mp_snprintf(mark_text[nmarks], sizeof mark_text[nmarks],
+				    "%s %s (%llu entries)", l->name, size,
+				    (unsigned long long)l->entries);
+		else
+			mp_snprintf(mark_text[nmarks], sizeof mark_text[nmarks], "%s %s", l->name, size);
+		marks[nmarks].x = (double)l->size_bytes;
+		marks[nmarks].label = mark_text[nmarks];
+		marks[nmarks].series = l->kind == LEVEL_TLB ? curve_index(a, l->page_shift) : -1;
+		marks[nmarks].dashed = l->kind == LEVEL_TLB;
+		nmarks++;
+	}
+	chart.nmarkers = nmarks;
+	return svg_write_chart(&chart, write, ctx);
+}
+
+void analysis_json(struct json *j, const struct analysis *a)
+{
+	char text[96];
+	int first = 1;
+
+	json_string(j, "method", "plateaus and edges of the latency curves; docs/METHOD.md");
+	json_double(j, "plateau_tolerance", EDGES_PLATEAU_TOLERANCE);
+	json_double(j, "rise_factor", EDGES_RISE_FACTOR);
+	json_u64(j, "min_plateau_points", EDGES_MIN_PLATEAU_POINTS);
+	json_bool(j, "attributed", a->h.attributed);
+	json_array_begin(j, "curves");
+	for (size_t i = 0; i < a->ncurves; i++) {
+		json_object_begin(j, 0);
+		json_u64(j, "page_size", 1ull << a->curve[i].page_shift);
+		json_u64(j, "sizes", a->curve[i].n);
+		json_string(j, "pages_verified", a->verified[i]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "levels");
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+		json_object_begin(j, 0);
+		json_string(j, "name", l->name);
+		json_string(j, "kind", kind_name(l->kind));
+		json_u64(j, l->kind == LEVEL_TOP ? "from_bytes" : "size_bytes", l->size_bytes);
+		json_u64(j, l->kind == LEVEL_TOP ? "to_bytes" : "edge_next_bytes", l->next_bytes);
+		json_double(j, "ns", l->ns);
+		json_double(j, "cycles", l->cycles);
+		if (l->kind == LEVEL_TLB || !first) {
+			json_double(j, "increase_ns", l->increase_ns);
+			json_double(j, "increase_cycles", l->increase_cycles);
+		}
+		json_u64(j, "points", l->points);
+		json_u64(j, "page_size", 1ull << l->page_shift);
+		if (l->kind == LEVEL_TLB)
+			json_u64(j, "entries", l->entries);
+		describe_claim(text, sizeof text, &a->check[i]);
+		json_string(j, "cpuid", text);
+		json_string(j, "verdict", verdict_name(a->check[i].verdict));
+		json_object_end(j);
+		if (l->kind != LEVEL_TLB)
+			first = 0;
+	}
+	json_array_end(j);
+	if (a->have_claims) {
+		json_object_begin(j, "cpuid");
+		json_string(j, "source", a->claims_source);
+		cpu_caches_describe(j, &a->claims);
+		json_object_end(j);
+	}
+}
+
+int analysis_claims_from_json(const char *text, size_t len, struct cache_claims *out)
+{
+	static struct cache_claims recorded;
+	size_t pos = find_text(text, len, "\"cpuid_cache_leaves\"");
+
+	if (!pos)
+		return -1;
+	recorded.nraw = 0;
+	if (!json_skip_blank(text, len, &pos) || text[pos++] != ':' ||
+	    !json_skip_blank(text, len, &pos) || text[pos++] != '[')
+		return -1;
+	for (;;) {
+		size_t start;
+
+		if (!json_skip_blank(text, len, &pos))
+			return -1;
+		if (text[pos] == ']')
+			break;
+		if (text[pos++] != '"')
+			return -1;
+		start = pos;
+		while (pos < len && text[pos] != '"' && text[pos] != '\\')
+			pos++;
+		if (pos >= len || text[pos] != '"')
+			return -1;
+		if (recorded.nraw < CLAIMS_MAX_RECORDS &&
+		    cpuid_record_parse(text + start, pos - start, &recorded.raw[recorded.nraw]) == 0)
+			recorded.nraw++;
+		pos++;
+		if (!json_skip_blank(text, len, &pos))
+			return -1;
+		if (text[pos] == ',')
+			pos++;
+		else if (text[pos] != ']')
+			return -1;
+	}
+	if (!recorded.nraw)
+		return -1;
+	cpu_caches_decode(out, cpuid_from_record, &recorded);
+	return 0;
+}
+
+void analysis_take_row(const struct result_row *row)
+{
+	if (run_analysed) {
+		analysis_init(&run_analysis);
+		run_analysed = 0;
+	}
+	analysis_add_row(&run_analysis, row);
+}
+
+void analysis_run(void)
+{
+	static struct cache_claims live;
+	int handle;
+
+	run_analysed = 1;
+	if (!run_analysis.ncurves)
+		return;
+	cpu_caches_read(&live);
+	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
+	analysis_compute(&run_analysis);
+	analysis_print(&run_analysis, report_print, 0);
+	handle = plat_file_open("latency.svg");
+	if (handle < 0) {
+		report_printf("  latency.svg: not written (no run folder)\n");
+		return;
+	}
+	analysis_write_svg(&run_analysis, latency_svg_write, &handle);
+	if (handle >= 0 && plat_file_flush(handle) == 0) {
+		plat_file_close(handle);
+		report_printf("  chart: latency.svg\n");
+	} else {
+		if (handle >= 0)
+			plat_file_close(handle);
+		report_printf("  latency.svg: writing failed (volume full or read-only?)\n");
+	}
+}
+
+void analysis_describe(struct json *j)
+{
+	if (!run_analysed || !run_analysis.ncurves)
+		return;
+	json_object_begin(j, "hierarchy");
+	analysis_json(j, &run_analysis);
+	json_object_end(j);
+}

@@ -1,0 +1,74 @@
+/* Reading the latency curves: from results rows to the memory hierarchy they
+ * show (edges.h), held up against what CPUID claims (cpu_caches.h), as a
+ * table for report.txt, a "hierarchy" member of system.json, and latency.svg.
+ *
+ * Two users: a run, which hands every row over as it is written and calls
+ * analysis_run() after the probes; and `memprobe analyze results.csv` on
+ * Linux, which reads the rows back from a file of any run.
+ */
+#ifndef MEMPROBE_ANALYSIS_H
+#define MEMPROBE_ANALYSIS_H
+
+#include <stddef.h>
+#include "arch/x86_64/cpu_caches.h"
+#include "probes/edges.h"
+#include "probes/results.h"
+#include "probes/svg.h"
+
+struct json;
+
+enum verdict { VERDICT_NO_CLAIM, VERDICT_AGREES, VERDICT_DIFFERS };
+
+/* The CPUID structure a measured level is held against. */
+struct level_check {
+	enum verdict verdict;
+	const struct cache_desc *cache;   /* one of these two, or neither */
+	const struct tlb_desc *tlb;
+};
+
+struct analysis {
+	struct curve curve[EDGES_MAX_CURVES];     /* ascending page size */
+	char verified[EDGES_MAX_CURVES][128];     /* the first row's pages_verified */
+	size_t ncurves;
+	unsigned rows, ignored_rows;              /* latency rows taken / left out */
+	struct hierarchy h;
+	struct level_check check[EDGES_MAX_LEVELS];
+	struct cache_claims claims;
+	int have_claims;
+	const char *claims_source;                /* "this CPU", "system.json beside the CSV" */
+	int computed;
+};
+
+void analysis_init(struct analysis *a);
+/* Takes a latency chase row (others are ignored, returning -1). */
+int analysis_add_row(struct analysis *a, const struct result_row *row);
+void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
+			 const char *source);
+/* Finds the levels, names them and checks them against the claims. */
+void analysis_compute(struct analysis *a);
+
+/* The report: text in pieces, each ending in a newline. */
+typedef void (*analysis_print_fn)(void *ctx, const char *text);
+void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx);
+/* latency.svg; -1 when there was nothing to draw (the file says so). */
+int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx);
+/* The "hierarchy" object's members. */
+void analysis_json(struct json *j, const struct analysis *a);
+
+/* The claims of a recorded run: the "cpuid_cache_leaves" strings of its
+   system.json decoded again. 0, or -1 when the text holds no such list. */
+int analysis_claims_from_json(const char *text, size_t len, struct cache_claims *out);
+
+/* ---- Inside a run --------------------------------------------------------- */
+
+/* Every results row, as it is written (the first row after an analysis_run
+   starts a fresh set, so one process may run several times). */
+void analysis_take_row(const struct result_row *row);
+/* After the probes: the table into the report, latency.svg into the run
+   folder, claims from this CPU. Says so and does nothing without latency
+   rows. */
+void analysis_run(void);
+/* The "hierarchy" member of system.json, when analysis_run found curves. */
+void analysis_describe(struct json *j);
+
+#endif
