@@ -4,8 +4,8 @@
  * The row walk reads consecutive addresses, so every byte of every line it
  * fetches is used and the prefetchers stream ahead of it. The column walk
  * jumps a whole row per element, so each element costs a line of its own and,
- * with 4 KiB pages, a page of its own: a TLB miss per element once the column
- * is taller than the TLB's reach. Run per page size, the pair shows how much
+ * with 4 KiB pages and rows longer than a page, a page of its own: a TLB miss
+ * per element once the column is taller than the TLB's reach. Run per page size, the pair shows how much
  * of the column walk's cost is the TLB and how much is the cache.
  */
 
@@ -92,8 +92,8 @@ static void time_pass(void *arg)
 
 /* Every element is written before any is timed: an untouched anonymous page
    reads as the kernel's one shared zero page, which would stay in cache and
-   make both walks equally fast; on bare metal it also gives the check below
-   a known answer. Odd elements hold 1, even ones 0. */
+   make both walks equally fast. It also gives both walks a known sum to be
+   checked against. Odd elements hold 1, even ones 0. */
 static uint32_t fill_matrix(uint32_t *m, uint64_t elems)
 {
 	for (uint64_t k = 0; k < elems; k++)
