@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "probes/csvread.h"
 #include "host/host.h"
 #include "probes/config.h"
 #include "probes/platform.h"
@@ -30,97 +31,41 @@ struct row {
 static struct row rows[MAX_ROWS];
 static int row_count;
 
-/* Splits one CSV line in place; quoted fields may hold commas. */
-static int split_csv(char *line, char **fields, int max)
+static void keep_row(const struct result_row *in, void *ctx)
 {
-	int n = 0;
-	char *p = line;
+	struct row *r = &rows[row_count];
 
-	while (n < max) {
-		if (*p == '"') {
-			char *out = ++p;
-			fields[n++] = out;
-			while (*p && !(*p == '"' && p[1] != '"')) {
-				if (*p == '"')
-					p++;
-				*out++ = *p++;
-			}
-			if (*p == '"')
-				p++;
-			*out = '\0';
-			if (*p == ',')
-				p++;
-			else
-				break;
-			continue;
-		}
-		fields[n++] = p;
-		p += strcspn(p, ",\n");
-		if (*p != ',') {
-			*p = '\0';
-			break;
-		}
-		*p++ = '\0';
-	}
-	return n;
+	(void)ctx;
+	if (row_count == MAX_ROWS)
+		return;
+	row_count++;
+	snprintf(r->probe, sizeof r->probe, "%s", in->probe);
+	snprintf(r->variant, sizeof r->variant, "%s", in->variant);
+	snprintf(r->verified, sizeof r->verified, "%s", in->pages_verified ? in->pages_verified : "");
+	r->page_size = in->page_shift ? 1ull << in->page_shift : 0;
+	r->working_set = in->working_set_bytes;
+	r->ns = in->ns;
+	r->cycles = in->cycles;
+	r->spread = in->spread;
+	r->trials = in->trials;
 }
 
-static int column(char **header, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(header[i], name))
-			return i;
-	return -1;
-}
-
+/* results.csv back through the project's own reader, columns by name. */
 static void read_rows(const char *path)
 {
-	char head_line[512], line[1024], *head[16], *f[16];
-	int nh, c_probe, c_variant, c_page, c_ws, c_ns, c_cycles, c_trials, c_spread, c_verified;
+	static char text[1 << 16];
+	struct csv_summary sum;
 	FILE *csv = fopen(path, "r");
+	size_t len;
 
 	CHECK(csv != NULL, "results.csv exists at %s", path);
 	if (!csv)
 		return;
-	if (!fgets(head_line, sizeof head_line, csv)) {
-		CHECK(0, "results.csv has a header line");
-		fclose(csv);
-		return;
-	}
-	nh = split_csv(head_line, head, 16);
-	c_probe = column(head, nh, "probe");
-	c_variant = column(head, nh, "variant");
-	c_page = column(head, nh, "page_size");
-	c_ws = column(head, nh, "working_set_bytes");
-	c_ns = column(head, nh, "ns");
-	c_cycles = column(head, nh, "cycles");
-	c_trials = column(head, nh, "trials");
-	c_spread = column(head, nh, "spread");
-	c_verified = column(head, nh, "pages_verified");
-	CHECK(c_probe >= 0 && c_variant >= 0 && c_page >= 0 && c_ws >= 0 && c_ns >= 0 &&
-	      c_cycles >= 0 && c_trials >= 0 && c_spread >= 0 && c_verified >= 0,
-	      "results.csv names every column the test reads");
-	if (c_verified < 0)
-		return;
-	while (fgets(line, sizeof line, csv) && row_count < MAX_ROWS) {
-		struct row *r = &rows[row_count++];
-		int n = split_csv(line, f, 16);
-
-		if (n < nh)
-			continue;
-		snprintf(r->probe, sizeof r->probe, "%s", f[c_probe]);
-		snprintf(r->variant, sizeof r->variant, "%s", f[c_variant]);
-		snprintf(r->verified, sizeof r->verified, "%s", f[c_verified]);
-		r->page_size = strtoull(f[c_page], NULL, 10);
-		r->working_set = strtoull(f[c_ws], NULL, 10);
-		r->ns = strtod(f[c_ns], NULL);
-		r->cycles = strtod(f[c_cycles], NULL);
-		r->spread = strtod(f[c_spread], NULL);
-		r->trials = (unsigned)strtoul(f[c_trials], NULL, 10);
-	}
+	len = fread(text, 1, sizeof text, csv);
 	fclose(csv);
+	CHECK(results_csv_read(text, len, keep_row, NULL, &sum) == 0 && sum.skipped == 0,
+	      "results.csv reads back whole (%u rows, %u skipped%s%s)", sum.rows, sum.skipped,
+	      sum.error[0] ? ": " : "", sum.error);
 }
 
 /* The run's three files, its folder and the root: the test leaves nothing. */
