@@ -167,10 +167,26 @@ static int get_buffer(struct plat_buffer *buf, unsigned shift, const char *page_
 	return 0;
 }
 
+/* A size expected to take over a second gets a line before it, so a long
+   sweep never looks hung: the previous size's latency times the laps this
+   one costs at least (build, warm-up, the minimum trials). */
+static void announce_long_size(const struct config *c, unsigned k, double previous_ns)
+{
+	double laps = 2.0 + (double)c->trials * TRIAL_LAPS_MIN;
+	double ms = previous_ns * (double)(size_bytes(k) / CHASE_SLOT) * laps / 1e6;
+	char size_text[24];
+
+	if (ms < 1000)
+		return;
+	mp_format_bytes(size_text, sizeof size_text, size_bytes(k));
+	report_printf("  %11s ... measuring, about %.0f s at the last size's latency\n",
+		      size_text, ms / 1000);
+}
+
 /* One working set: build the cycle (untimed), run the trials, report the
    row. 0 on success. */
 static int measure_size(const struct config *c, const struct plat_buffer *buf,
-			const char *page_name, unsigned k)
+			const char *page_name, unsigned k, double *ns)
 {
 	struct chase_job job;
 	struct plat_fault fault;
@@ -205,6 +221,7 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	fig.spread = trials_spread(&job.trials);
 	fig.pages_verified = buf->verified;
 	cycles = emit_figure(&fig);
+	*ns = fig.ns;
 	report_printf("  %11s %10.3f %9.2f %7u %7.1f%% %-10s %7llu %8llu ms\n", size_text, fig.ns,
 		      cycles, fig.trials, fig.spread * 100, job.stopped_by,
 		      (unsigned long long)job.laps_per_trial,
@@ -216,6 +233,7 @@ static int sweep_page_size(const struct config *c, unsigned shift, const char *p
 			   unsigned first, unsigned last)
 {
 	struct plat_buffer buf;
+	double ns = 0;
 	unsigned k;
 	int status = 0;
 
@@ -227,13 +245,15 @@ static int sweep_page_size(const struct config *c, unsigned shift, const char *p
 			      "every row says so in pages_verified\n", page_name);
 	report_printf("  %11s %10s %9s %7s %8s %-10s %7s %11s\n", "working set", "ns/load",
 		      "cycles", "trials", "spread", "stopped by", "laps", "elapsed");
-	for (k = first; k <= last; k++)
-		if (measure_size(c, &buf, page_name, k) != 0) {
+	for (k = first; k <= last; k++) {
+		announce_long_size(c, k, ns);
+		if (measure_size(c, &buf, page_name, k, &ns) != 0) {
 			/* A fault or a broken cycle means the buffer cannot be
 			   trusted for the remaining sizes either. */
 			status = -1;
 			break;
 		}
+	}
 	plat_buffer_put(&buf);
 	return status;
 }
