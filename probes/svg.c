@@ -217,20 +217,23 @@ static void draw_marker(const struct out *o, const struct svg_marker *m, const s
 	emit(o, "<g class=\"edge\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 	     "stroke=\"%s\" stroke-width=\"1.5\"%s/>\n", x, PLOT_TOP, x, PLOT_BOTTOM, colour,
 	     m->dashed ? " stroke-dasharray=\"6,4\"" : "");
-	/* Upright labels along the line: neighbouring edges one sweep step
-	   apart would overlap as horizontal text. */
-	emit(o, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" fill=\"%s\">",
-	     x - 4, PLOT_BOTTOM - 6, colour);
+	/* Upright labels along the line, hanging from the top: neighbouring
+	   edges one sweep step apart would overlap as horizontal text, and a
+	   latency curve rises to the right, so the top left stays clear. */
+	emit(o, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"end\" "
+	     "fill=\"%s\">", x - 4, PLOT_TOP + 6, colour);
 	emit_text(o, m->label);
 	emit(o, "</text></g>\n");
 }
 
+/* Bottom right: the one corner a rising latency curve leaves empty. */
 static void draw_legend(const struct out *o, const struct svg_chart *c)
 {
-	double x = PLOT_LEFT + 12, y = PLOT_TOP + 14;
+	double height = 22.0 * (double)c->nseries + 34;
+	double x = PLOT_RIGHT - 216, y = PLOT_BOTTOM - height - 8 + 14;
 
 	emit(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"210\" height=\"%.1f\" fill=\"white\" "
-	     "stroke=\"#999999\"/>\n", x - 6, y - 12, 22.0 * (double)c->nseries + 34);
+	     "stroke=\"#999999\"/>\n", x - 6, y - 12, height);
 	for (size_t s = 0; s < c->nseries; s++, y += 22) {
 		emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 		     "stroke-width=\"2\"/>\n", x, y, x + 24, y, series_colour[s % NCOLOURS]);

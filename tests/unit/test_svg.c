@@ -7,6 +7,9 @@
 #include <unistd.h>
 #include <string.h>
 #include "check.h"
+#include "host/analyze.h"
+#include "probes/analysis.h"
+#include "probes/csvread.h"
 #include "probes/svg.h"
 
 struct sink {
@@ -151,11 +154,84 @@ static void test_wide(void)
 	      "every other power labelled when there are many");
 }
 
+static void take(const struct result_row *row, void *ctx)
+{
+	analysis_add_row(ctx, row);
+}
+
+/* latency.svg of a recorded run (tests/data): one curve per page size. */
+static void test_latency_chart(void)
+{
+	static struct sink s;
+	static struct analysis a;
+	static char csv[1 << 16];
+	struct csv_summary sum;
+	FILE *f = fopen("tests/data/zen3-vm-latency-2.csv", "rb");
+	size_t len = f ? fread(csv, 1, sizeof csv - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	CHECK(len > 0, "recorded CSV readable");
+	analysis_init(&a);
+	results_csv_read(csv, len, take, &a, &sum);
+	analysis_compute(&a);
+	memset(&s, 0, sizeof s);
+	CHECK(analysis_write_svg(&a, to_sink, &s) == 0, "latency chart written");
+	CHECK(xmllint_ok(&s, "latency") == 0, "xmllint accepts latency.svg");
+	CHECK(count(s.buf, "<polyline class=\"curve\"") == 2 &&
+	      strstr(s.buf, "<title>4 KiB pages</title>") && strstr(s.buf, "<title>2 MiB pages</title>"),
+	      "one polyline per page size, 4 KiB and 2 MiB");
+	CHECK(count(s.buf, "<circle ") == 58, "a dot per sweep point (%d)", count(s.buf, "<circle "));
+	CHECK(strstr(s.buf, ">L1 32 KiB</text>") && strstr(s.buf, ">L2 512 KiB</text>"),
+	      "L1 and L2 edges marked and labelled");
+	CHECK(count(s.buf, "class=\"edge\"") == (int)a.h.nlevels - 1,
+	      "every level but the top marked (%d of %zu)", count(s.buf, "class=\"edge\""),
+	      a.h.nlevels);
+}
+
+/* `memprobe analyze`: the chart lands in --out, the exit status tells. */
+static void test_analyze_command(void)
+{
+	char dir[] = "/tmp/memprobe-analyze-XXXXXX", svg[64], csv[64];
+	char *ok[] = { "analyze", "tests/data/zen3-vm-latency-1.csv", "--out", dir, 0 };
+	char *missing[] = { "analyze", "/nonexistent/results.csv", 0 };
+	char *none[] = { "analyze", csv, 0 };
+	char *bad[] = { "analyze", 0 };
+	struct sink s;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != 0, "temporary folder");
+	snprintf(svg, sizeof svg, "%s/latency.svg", dir);
+	snprintf(csv, sizeof csv, "%s/results.csv", dir);
+	fflush(stdout);
+	CHECK(analyze_main(4, ok) == 0, "analyze of a recorded run: status 0");
+	f = fopen(svg, "rb");
+	s.len = f ? fread(s.buf, 1, sizeof s.buf - 1, f) : 0;
+	s.buf[s.len] = 0;
+	if (f)
+		fclose(f);
+	CHECK(s.len && xmllint_ok(&s, "analyze") == 0 &&
+	      count(s.buf, "<polyline class=\"curve\"") == 2, "its latency.svg: well-formed, two curves");
+	f = fopen(csv, "w");
+	if (f) {
+		fputs("probe,variant,page_size,working_set_bytes,ns,cycles\ncost,by_value,,,2.0,6.0\n", f);
+		fclose(f);
+	}
+	CHECK(analyze_main(2, none) == 1, "no latency rows: status 1");
+	CHECK(analyze_main(2, missing) == 2, "no such file: status 2");
+	CHECK(analyze_main(1, bad) == 2, "no file named: status 2");
+	remove(svg);
+	remove(csv);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_log2();
 	test_chart();
 	test_empty();
 	test_wide();
+	test_latency_chart();
+	test_analyze_command();
 	return check_summary();
 }
