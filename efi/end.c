@@ -9,6 +9,36 @@
 #define VERDICT_SUCCESS 0x10
 #define VERDICT_FAILURE 0x11
 
+/* A non-volatile variable marks a reboot as memprobe's own: the boot after
+   it finds the mark, clears it and returns to the firmware, which moves on
+   to its next boot option. Without it a stick left in the machine with
+   end=reboot would reboot forever. */
+static EFI_GUID memprobe_guid = { 0x6d656d70, 0x726f, 0x6265, { 0x8a, 0x2f, 0x4e, 0x31, 0x0c, 0x5a, 0x77, 0x19 } };
+static CHAR16 reboot_mark[] = L"MemprobeRebooted";
+#define MARK_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
+
+static int reboot_mark_set(void)
+{
+	UINT8 one = 1;
+
+	return uefi_call_wrapper(fw_rt->SetVariable, 5, reboot_mark, &memprobe_guid,
+				 MARK_ATTRIBUTES, sizeof one, &one) != EFI_SUCCESS;
+}
+
+int end_after_own_reboot(void)
+{
+	UINT8 value;
+	UINTN size = sizeof value;
+
+	if (uefi_call_wrapper(fw_rt->GetVariable, 5, reboot_mark, &memprobe_guid, NULL,
+			      &size, &value) != EFI_SUCCESS)
+		return 0;
+	uefi_call_wrapper(fw_rt->SetVariable, 5, reboot_mark, &memprobe_guid, MARK_ATTRIBUTES, 0, NULL);
+	plat_console("memprobe: this boot follows memprobe's own reboot (end=reboot): not running "
+		     "again; returning to the firmware\n");
+	return 1;
+}
+
 static void wait_for_key(void)
 {
 	UINTN index;
@@ -27,7 +57,9 @@ EFI_STATUS end_run(enum end_action action, int ok)
 	plat_console(ok ? "memprobe: verdict: success\n" : "memprobe: verdict: FAILURE\n");
 	if (action == END_DEFAULT)
 		action = fw_under_qemu ? END_OFF : END_WAIT;
-	if (fw_under_qemu)
+	/* Powering off under QEMU is where a harness waits for the verdict;
+	   any other end action chosen under QEMU is carried out as asked. */
+	if (fw_under_qemu && action == END_OFF)
 		outb(DEBUG_EXIT_PORT, ok ? VERDICT_SUCCESS : VERDICT_FAILURE);
 
 	switch (action) {
@@ -36,7 +68,12 @@ EFI_STATUS end_run(enum end_action action, int ok)
 		uefi_call_wrapper(fw_rt->ResetSystem, 4, EfiResetShutdown, status, 0, NULL);
 		break;
 	case END_REBOOT:
-		plat_console("memprobe: rebooting\n");
+		if (reboot_mark_set()) {
+			plat_console("memprobe: cannot mark the reboot as memprobe's own, so rebooting "
+				     "could loop: returning to the firmware instead\n");
+			break;
+		}
+		plat_console("memprobe: rebooting (the next boot of memprobe will not run again)\n");
 		uefi_call_wrapper(fw_rt->ResetSystem, 4, EfiResetCold, status, 0, NULL);
 		break;
 	case END_WAIT:

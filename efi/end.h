@@ -14,4 +14,8 @@
 
 EFI_STATUS end_run(enum end_action action, int ok);
 
+/* 1 when this boot follows memprobe's own end=reboot: the mark is cleared
+   and the caller must return to the firmware without running. */
+int end_after_own_reboot(void);
+
 #endif

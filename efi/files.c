@@ -20,6 +20,11 @@ static int write_failure_reported;
 
 const char *plat_run_folder(void) { return folder; }
 
+int files_complete(void)
+{
+	return run_dir && !write_failure_reported;
+}
+
 static EFI_STATUS open_dir(EFI_FILE_HANDLE parent, const char *name, int create,
 			   EFI_FILE_HANDLE *out)
 {

@@ -63,8 +63,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 
 	fw_init(image, st);
 	banner();
+	if (end_after_own_reboot())
+		return EFI_SUCCESS;
 	if (take_over(&c))
 		return end_run(c.end_set ? c.end : END_DEFAULT, 0);
 	ok = memprobe_run(&c) == 0;
+	/* Results that could not be saved are results lost: the run said so on
+	   the console, and a harness must hear it too. */
+	if (!files_complete()) {
+		plat_console("memprobe: the result files are missing or incomplete (see above)\n");
+		ok = 0;
+	}
 	return end_run(c.end_set ? c.end : END_DEFAULT, ok);
 }

@@ -4,14 +4,14 @@
 #
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
-#               [--readonly] [--quiet]
+#               [--readonly] [--quiet] [--vars FILE]
 #
 # Exit status: 0 the app reported success, 1 it reported failure, 2 bad use,
 # 3 QEMU ended without a verdict (crash, triple fault, firmware reset),
 # 124 the guest was still running at the timeout and was killed.
 set -euo pipefail
 
-image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0
+image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -23,6 +23,7 @@ while [[ $# -gt 0 ]]; do
 	--workdir) workdir=$2; shift 2 ;;
 	--readonly) readonly=1; shift ;;
 	--quiet) quiet=1; shift ;;
+	--vars) vars=$2; shift 2 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -37,8 +38,9 @@ rm -f "$workdir"/{disk.img,vars.fd,debugcon.log,serial.log}
 # The guest writes its results onto a copy: the build's image stays as built.
 cp "$image" "$workdir/disk.img"
 # A fresh VARS file each run: a boot entry or variable one run leaves behind
-# must not steer the next.
-cp "$ovmf_vars" "$workdir/vars.fd"
+# must not steer the next. --vars continues from an earlier run's variables,
+# for the test that a reboot by memprobe does not loop.
+cp "${vars:-$ovmf_vars}" "$workdir/vars.fd"
 
 # With arguments, the app is started from the firmware's built-in shell by a
 # startup.nsh, exactly as a person would type it, so they arrive as real load
@@ -56,14 +58,14 @@ runs_before=$(mdir -b -i "$workdir/disk.img" ::/memprobe 2>/dev/null | sort || t
 kvm_works() {
 	[[ -r /dev/kvm && -w /dev/kvm ]] || return 1
 	cp "$ovmf_vars" "$workdir/kvm-vars.fd"
-	local rc=0
-	# In a subshell, so bash's own "Aborted" notice of a crashing QEMU
-	# goes to /dev/null with the rest.
-	( timeout 4 qemu-system-x86_64 -enable-kvm -cpu host -machine q35 -m 128M \
+	local rc
+	# The status is echoed from inside the subshell so that the shell which
+	# reports a crashing QEMU ("Aborted") is the one writing to /dev/null.
+	rc=$( (timeout 4 qemu-system-x86_64 -enable-kvm -cpu host -machine q35 -m 128M \
 		-display none -nodefaults -no-reboot \
 		-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
 		-drive if=pflash,format=raw,file="$workdir/kvm-vars.fd" \
-		>/dev/null 2>&1 ) 2>/dev/null || rc=$?
+		>/dev/null 2>&1; echo $?) 2>/dev/null )
 	rm -f "$workdir/kvm-vars.fd"
 	[[ $rc -eq 124 ]]
 }
@@ -89,7 +91,7 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine q35 -m "$mem"
 	-display none -nodefaults -no-reboot -net none
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code"
 	-drive if=pflash,format=raw,file="$workdir/vars.fd"
-	-drive "$disk_opts" -device ahci,id=ahci -device ide-hd,drive=stick,bus=ahci.0
+	-drive "$disk_opts" -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick
 	-serial file:"$workdir/serial.log"
 	-debugcon file:"$workdir/debugcon.log" -global isa-debugcon.iobase=0x402
 	-device isa-debug-exit,iobase=0xf4,iosize=4)

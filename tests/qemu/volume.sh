@@ -1,0 +1,29 @@
+# A read-only or full boot volume: the run goes on, on the console, says
+# plainly that its files were not (all) written, fails its verdict, and
+# leaves earlier runs as they were.
+cd "$(dirname "$0")/../.."
+. tests/qemu/lib.bash
+
+ARGS="profile=quick probes=latency,cost pages=4k max_size=16K cost.reps=2000"
+
+img=$(image_with readonly)
+boot readonly --image "$img" --readonly --cpu max --mem 256M --args "$ARGS"
+check "read-only: says plainly that no file is written" \
+	log_has '^memprobe: none: cannot create \\memprobe on the boot volume: EFI_WRITE_PROTECTED \(read-only volume\): no result file is written'
+check "read-only: the run goes on, every probe reported on the console" log_has '^== cost: done in'
+check "read-only: the report header says where files go: nowhere" log_has '^files: none: '
+check "read-only: the verdict is a failure" test "$BOOT_RC" -eq 1
+check "read-only: the earlier run is intact" earlier_run_intact
+check "read-only: no new run folder" test "$(runs_on_disk)" -eq 1
+
+# Fill the volume so that the run folder fits but its files do not.
+img=$(image_with full)
+free=$(mdir -i "$img" ::/ | sed -n 's/^ *\([0-9 ]*\) bytes free.*/\1/p' | tr -d ' ')
+head -c $((free - 4096)) /dev/zero > "$QEMU_TEST_DIR/images/filler.bin"
+mcopy -i "$img" "$QEMU_TEST_DIR/images/filler.bin" ::/filler.bin
+boot full --image "$img" --cpu max --mem 256M --args "$ARGS"
+check "full: says plainly that writing failed for want of space" log_has 'writing .* failed: EFI_VOLUME_FULL \(no space left\)'
+check "full: said once" test "$(grep -c 'failed: EFI_VOLUME_FULL' "$LOG")" -eq 1
+check "full: the run goes on to the last probe" log_has '^== cost: done in'
+check "full: the verdict is a failure" test "$BOOT_RC" -eq 1
+check "full: the earlier run is intact" earlier_run_intact
