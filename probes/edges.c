@@ -16,10 +16,16 @@ struct curve_edge {
 
 #define MAX_EDGES (EDGES_MAX_CURVES * EDGES_MAX_PLATEAUS)
 
+/* Every curve's plateaus, found once. */
+struct curve_plateau_set {
+	struct plateau p[EDGES_MAX_PLATEAUS];
+	size_t n;
+};
+
 /* The same edge seen in several curves (at most one edge per curve). */
 struct cluster {
 	int member[EDGES_MAX_CURVES];   /* index into the edge list, -1 absent */
-	int seen, spanned;              /* curve bits */
+	int seen, judged;               /* curve bits: showed it, could have */
 };
 
 // Private Functions
@@ -61,9 +67,21 @@ static int brackets_overlap(const struct curve_edge *a, const struct curve_edge 
 	return a->below <= b->above && b->below <= a->above;
 }
 
-static int curve_spans(const struct curve *c, uint64_t below, uint64_t above)
+/* A curve can only say "no edge here" where it has plateaus on both sides
+   of the sizes: a curve that ends, or turns to unsteady points, before the
+   upper size has not judged the edge at all. */
+static int curve_judges(const struct curve *c, const struct curve_plateau_set *ps,
+			uint64_t below, uint64_t above)
 {
-	return c->n >= 2 && c->pt[0].bytes <= below && above <= c->pt[c->n - 1].bytes;
+	int low = 0, high = 0;
+
+	for (size_t k = 0; k < ps->n; k++) {
+		if (c->pt[ps->p[k].first].bytes <= below)
+			low = 1;
+		if (c->pt[ps->p[k].last].bytes >= above)
+			high = 1;
+	}
+	return low && high;
 }
 
 /* Where between two plateaus the edge stands. A sharp step has no points
@@ -83,17 +101,17 @@ static void edge_bracket(const struct curve *c, const double *ns, const struct p
 	*above = c->pt[k].bytes;
 }
 
-static size_t find_edges(const struct curve *curves, size_t ncurves, struct curve_edge *edges)
+static size_t find_edges(const struct curve *curves, size_t ncurves,
+			 const struct curve_plateau_set *ps, struct curve_edge *edges)
 {
-	struct plateau p[EDGES_MAX_PLATEAUS];
 	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
 	size_t nedges = 0;
 
 	for (size_t i = 0; i < ncurves; i++) {
-		size_t np = curve_plateaus(&curves[i], p, EDGES_MAX_PLATEAUS);
+		const struct plateau *p = ps[i].p;
 
 		curve_envelope(&curves[i], ns, cycles);
-		for (size_t k = 0; k + 1 < np && nedges < MAX_EDGES; k++) {
+		for (size_t k = 0; k + 1 < ps[i].n && nedges < MAX_EDGES; k++) {
 			struct curve_edge *e = &edges[nedges++];
 			e->curve = i;
 			edge_bracket(&curves[i], ns, &p[k], &p[k + 1], &e->below, &e->above);
@@ -114,7 +132,8 @@ static double edge_distance(const struct curve_edge *a, const struct curve_edge 
 }
 
 static size_t cluster_edges(const struct curve *curves, size_t ncurves,
-			    struct curve_edge *edges, size_t nedges, struct cluster *cl)
+			    const struct curve_plateau_set *ps, struct curve_edge *edges,
+			    size_t nedges, struct cluster *cl)
 {
 	size_t ncl = 0;
 
@@ -146,13 +165,13 @@ static size_t cluster_edges(const struct curve *curves, size_t ncurves,
 				edges[best].cluster = (int)ncl;
 			}
 		}
-		c->seen = c->spanned = 0;
+		c->seen = c->judged = 0;
 		for (size_t i = 0; i < ncurves; i++) {
 			if (c->member[i] >= 0)
 				c->seen |= 1 << i;
 			if (c->member[i] >= 0 ||
-			    curve_spans(&curves[i], edges[a].below, edges[a].above))
-				c->spanned |= 1 << i;
+			    curve_judges(&curves[i], &ps[i], edges[a].below, edges[a].above))
+				c->judged |= 1 << i;
 		}
 		ncl++;
 	}
@@ -415,6 +434,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 {
 	static struct curve_edge edges[MAX_EDGES];
 	static struct cluster cl[MAX_EDGES];
+	static struct curve_plateau_set ps[EDGES_MAX_CURVES];
 	const struct curve_edge *last_edge = 0;
 	const struct curve *top_curve = 0;
 	size_t nedges, ncl, nseq;
@@ -430,17 +450,19 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 		if (!top_curve || curves[i].page_shift > top_curve->page_shift)
 			top_curve = &curves[i];
 
-	nedges = find_edges(curves, ncurves, edges);
-	ncl = cluster_edges(curves, ncurves, edges, nedges, cl);
+	for (size_t i = 0; i < ncurves; i++)
+		ps[i].n = curve_plateaus(&curves[i], ps[i].p, EDGES_MAX_PLATEAUS);
+	nedges = find_edges(curves, ncurves, ps, edges);
+	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);
 
-	/* First the level sequence: edges every spanning curve shows. The top
+	/* First the level sequence: edges every judging curve shows. The top
 	   sits above the highest of them, in its reference curve. */
 	for (size_t k = 0; k < ncl; k++) {
-		int spanned = cl[k].spanned, seen = cl[k].seen;
-		int alone = (spanned & (spanned - 1)) == 0;
+		int judged = cl[k].judged, seen = cl[k].seen;
+		int alone = (judged & (judged - 1)) == 0;
 		const struct curve_edge *ref = 0;
 
-		if (seen == spanned)
+		if (seen == judged)
 			ref = add_cache_level(h, curves, edges, &cl[k],
 					      alone ? LEVEL_EDGE : LEVEL_CACHE);
 		else if (is_hidden_cache_edge(curves, edges, &cl[k]))
@@ -451,9 +473,9 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 	nseq = h->nlevels;
 	finish_sequence(h, nseq, curves, last_edge, top_curve);
 
-	/* Then the TLB edges: seen in some curves, not all that span them. */
+	/* Then the TLB edges: seen in some curves, not all that judged them. */
 	for (size_t k = 0; k < ncl; k++) {
-		if (cl[k].seen == cl[k].spanned || is_hidden_cache_edge(curves, edges, &cl[k]))
+		if (cl[k].seen == cl[k].judged || is_hidden_cache_edge(curves, edges, &cl[k]))
 			continue;
 		for (size_t i = 0; i < ncurves; i++)
 			if (cl[k].member[i] >= 0)

@@ -359,6 +359,30 @@ static void test_unequal_spans(void)
 	      "edges beyond the 2 MiB sweep stay unattributed");
 }
 
+/* The 2 MiB curve turns to disturbed readings past 256 KiB (a busy machine
+   in a quick run): it has not judged the 4 KiB curve's L2 edge, which must
+   stay unattributed rather than become a TLB edge. */
+static void test_curve_without_verdict(void)
+{
+	static struct curve c[2];
+	struct hierarchy h;
+	const struct level *l;
+
+	make_curve(&c[0], PAGE_SHIFT_4K, 0.0, 0);
+	make_curve(&c[1], PAGE_SHIFT_2M, 0.0, 0);
+	c[0].n = c[1].n = 21;                 /* up to 4 MiB, as profile=quick */
+	for (size_t i = 0; i < c[1].n; i++)
+		if (c[1].pt[i].bytes > 256 * KIB)
+			c[1].pt[i].ns = (i & 1) ? 300.0 : 60.0 + 20.0 * (double)i;
+	c[1].pt[c[1].n - 1].ns = 15.0;
+	hierarchy_find(c, 2, &h);
+	CHECK(count(&h, LEVEL_TLB) == 0,
+	      "no TLB edge claimed where the 2 MiB curve said nothing");
+	l = find(&h, LEVEL_EDGE, 512 * KIB, 0);
+	CHECK(l != 0, "the 512 KiB edge reported unattributed");
+	CHECK(find(&h, LEVEL_CACHE, 32 * KIB, 0) != 0, "L1 still a cache edge");
+}
+
 /* The VMs' L3 range: 4-8 MiB read either ~18 or ~120 ns from run to run. */
 static void test_unstable_l3(void)
 {
@@ -530,6 +554,7 @@ int main(void)
 	test_short_and_flat();
 	test_unequal_spans();
 	test_unstable_l3();
+	test_curve_without_verdict();
 	test_recorded("tests/data/zen3-vm-latency-1.csv");
 	test_recorded("tests/data/zen3-vm-latency-2.csv");
 	test_claims_json_garbage();
