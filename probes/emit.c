@@ -1,6 +1,7 @@
 /* Figures into results rows (see emit.h). */
 
 #include "probes/emit.h"
+#include "probes/analysis.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
@@ -21,5 +22,6 @@ double emit_figure(const struct figure *f)
 	};
 
 	results_row(&row);
+	analysis_take_row(&row);
 	return row.cycles;
 }

@@ -3,6 +3,7 @@
  * system.json. The same lines run on bare metal and on Linux.
  */
 
+#include "probes/analysis.h"
 #include "probes/config.h"
 #include "probes/json.h"
 #include "probes/platform.h"
@@ -78,6 +79,7 @@ static void fill_system(struct json *j, void *arg)
 	json_string(j, "core_source", clk->core_source);
 	json_object_end(j);
 	plat_describe(j);
+	analysis_describe(j);
 }
 
 // ---- Public Functions -------------------------------------------------------
@@ -110,6 +112,7 @@ int memprobe_run(const struct config *c)
 			status = -1;
 	}
 
+	analysis_run();
 	results_system(fill_system, (void *)clk);
 	results_close();
 	return status;
