@@ -113,7 +113,7 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 
 	memset(&guard, 0, sizeof guard);
 	guard.sa_sigaction = on_fault;
-	guard.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	guard.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigemptyset(&guard.sa_mask);
 	sigaltstack(&alt, &previous_alt);
 	for (i = 0; i < GUARDED_COUNT; i++)
