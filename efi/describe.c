@@ -100,8 +100,10 @@ void plat_describe(struct json *j)
 	struct cpuinfo ci;
 
 	cpuinfo_read(&ci);
-	json_string(j, "platform", "uefi");
+	json_object_begin(j, "platform");
+	json_string(j, "name", "uefi");
 	json_string(j, "timed_sections", plat_timed_conditions());
+	json_object_end(j);
 	cpuinfo_describe(j, &ci, microcode(&ci));
 	firmware_json(j);
 	time_json(j);

@@ -2,6 +2,7 @@
 
 #include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_caches.h"
 #include "probes/json.h"
 
 /* Registers hold ASCII in the byte order they are listed by the manuals. */
@@ -112,5 +113,10 @@ void cpuinfo_describe(struct json *j, const struct cpuinfo *ci, uint64_t microco
 	json_bool(j, "pat", ci->has_pat);
 	json_bool(j, "mtrr", ci->has_mtrr);
 	json_string(j, "hypervisor", ci->hypervisor ? ci->hypervisor_id : "none");
+	/* Static: the claims with their raw registers are large for a
+	   firmware stack. */
+	static struct cache_claims claims;
+	cpu_caches_read(&claims);
+	cpu_caches_describe(j, &claims);
 	json_object_end(j);
 }
