@@ -12,6 +12,7 @@
 #include "efi/timed.h"
 #include "efi/volume.h"
 #include "probes/probe.h"
+#include "probes/results.h"
 #include "arch/x86_64/cpuinfo.h"
 #include "probes/fmt.h"
 #include "probes/platform.h"
@@ -21,12 +22,11 @@ extern const char memprobe_version[], memprobe_build_id[];
 static void banner(void)
 {
 	struct cpuinfo ci;
-	char vendor[64], line[256];
+	char vendor[64];
 
 	cpuinfo_read(&ci);
 	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
-	mp_snprintf(line, sizeof line,
-		    "memprobe %s (build %s)\n"
+	report_printf("memprobe %s (build %s)\n"
 		    "firmware: %s, revision 0x%08x, UEFI %u.%u\n"
 		    "cpu: %s, %s (family %u model %u stepping %u)\n",
 		    memprobe_version, memprobe_build_id, vendor,
@@ -35,7 +35,6 @@ static void banner(void)
 		    (unsigned)(fw_st->Hdr.Revision & 0xffff) / 10,
 		    ci.vendor, ci.brand[0] ? ci.brand : "(no brand string)",
 		    ci.family, ci.model, ci.stepping);
-	plat_console(line);
 }
 
 /* Every step before the probes either works or says why no probe can run. */

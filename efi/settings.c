@@ -4,6 +4,7 @@
 #include "efi/volume.h"
 #include "probes/fmt.h"
 #include "probes/platform.h"
+#include "probes/results.h"
 
 #define CONFIG_NAME "memprobe.cfg"
 #define CONFIG_MAX 16384
@@ -39,11 +40,10 @@ int settings_load(struct config *c)
 	if (volume_load_options()[0])
 		src[n++] = (struct config_source){ "load options", volume_load_options(),
 						   mp_strlen(volume_load_options()), 1 };
-	mp_snprintf(line, sizeof line, "configuration: %s%s%s\n",
+	report_printf("configuration: %s%s%s\n",
 		    rc == 0 ? file_name : "no file (" CONFIG_NAME " absent)",
 		    volume_load_options()[0] ? ", load options: " : ", no load options",
 		    volume_load_options());
-	plat_console(line);
 	if (config_load(c, src, n, &err)) {
 		mp_snprintf(line, sizeof line, "memprobe: configuration error: %s\n"
 			    "memprobe: the run does not start\n", err.text);

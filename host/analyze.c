@@ -166,6 +166,11 @@ int analyze_main(int argc, char **argv)
 	if (!a.ncurves)
 		return 1;
 
+	/* --out names a folder for the chart: made if it is not there yet. */
+	if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
+		return 2;
+	}
 	snprintf(svg_path, sizeof svg_path, "%s/latency.svg", out_dir ? out_dir : dir);
 	svg = fopen(svg_path, "w");
 	if (!svg) {

@@ -1,0 +1,64 @@
+# `make run`'s quick profile on bare metal: every probe runs, every expected
+# row is present and finite, and the files read back on the host: Python's
+# csv and json, xmllint for the chart, and the Linux build's own analyze.
+cd "$(dirname "$0")/../.."
+. tests/qemu/lib.bash
+
+boot quick --cpu max --mem 1G --args "profile=quick"
+run=$(run_folder)
+csv=$run/results.csv
+check "quick: success" test "$BOOT_RC" -eq 0
+check "quick: every probe reported done" test "$(grep -cE '^== (latency|locality|later|cost): done in' "$LOG")" -eq 4
+check "quick: every ns and cycles figure is finite and positive except deltas" \
+	csv_all "$csv" "float(r['ns']) == float(r['ns']) and abs(float(r['ns'])) < 1e9 and float(r['cycles']) == float(r['cycles']) and int(r['trials']) >= 1"
+check "quick: every figure names its timer" csv_all "$csv" "'ACPI PM timer' in r['timer'] or 'CPUID' in r['timer'] or 'Stall' in r['timer']"
+check "quick: every buffer row says how its pages were verified" \
+	csv_all "$csv" "r['page_size'] == '' or r['pages_verified'].startswith('pages verified: ')"
+# The quick sweep: 4 KiB to 8 MiB by powers of two with midpoints = 23 sizes.
+for ps in 4096 2097152; do
+	check "quick: latency has all 23 sizes with page size $ps" test "$(csv_count "$csv" "r['probe']=='latency' and r['page_size']=='$ps'")" -eq 23
+	for v in row column; do
+		check "quick: locality $v with page size $ps" test "$(csv_count "$csv" "r['probe']=='locality' and r['variant']=='$v' and r['page_size']=='$ps'")" -eq 1
+	done
+	for v in tara brutto netto; do
+		check "quick: later $v with page size $ps" test "$(csv_count "$csv" "r['probe']=='later' and r['variant']=='$v' and r['page_size']=='$ps'")" -eq 1
+	done
+done
+for v in by_value_sysv by_pointer_sysv by_value_ms by_pointer_ms; do
+	check "quick: cost $v at all ten sizes" test "$(csv_count "$csv" "r['probe']=='cost' and r['variant']=='$v'")" -eq 10
+done
+check "quick: cost has both bare-call units" test "$(csv_count "$csv" "r['variant'].startswith('bare_call_')")" -eq 2
+
+check "quick: system.json parses and names the CPU, clock, paging and hierarchy" python3 -c "
+import json, sys
+d = json.load(open('$run/system.json'))
+assert d['platform']['name'] == 'uefi'
+assert d['cpu']['vendor'] and d['clock']['ticks_per_s'] > 0 and d['paging']['levels'] in (4, 5)
+assert d['memory_types']['pat_entry_used_by_buffers'] == 'WB'
+assert d['cpu']['caches'] and 'levels' in d['hierarchy']
+assert 'profile = quick' in d['config']
+"
+check "quick: latency.svg is well-formed XML" xmllint --noout "$run/latency.svg"
+check "quick: latency.svg holds one curve per page size" test "$(grep -c '<polyline class="curve"' "$run/latency.svg")" -eq 2
+check "quick: the report names cache levels beside CPUID's claims" grep -Eq '^  L1 +[0-9.]+ KiB .*(agrees|differs)$' "$run/report.txt"
+check "quick: report.txt is what the console showed, from the banner on" python3 -c "
+log = open('$LOG').read(); rep = open('$run/report.txt').read()
+assert rep.startswith('memprobe ') and rep in log, 'report.txt is not a slice of the console log'
+"
+if [[ -x ${HOST_APP:-} ]]; then
+	"$HOST_APP" analyze "$csv" --out "$QEMU_TEST_DIR/quick/analyze" > "$QEMU_TEST_DIR/quick/analyze.txt" 2>&1
+	check "quick: the Linux build re-reads the bare-metal results.csv" grep -q 'memory hierarchy, read from the latency curves' "$QEMU_TEST_DIR/quick/analyze.txt"
+	check "quick: and finds the same L2 level as the run did" \
+		test "$(grep -E '^  L2 ' "$QEMU_TEST_DIR/quick/analyze.txt" | awk '{print $2,$3}')" = "$(grep -E '^  L2 ' "$run/report.txt" | awk '{print $2,$3}')"
+	check "quick: and writes the same chart" xmllint --noout "$QEMU_TEST_DIR/quick/analyze/latency.svg"
+fi
+
+# Asking for everything: every probe, every page size, in a guest with 1 GiB
+# pages and room for them.
+boot everything --cpu max --mem 4G --args "profile=quick probes=latency,locality,later,cost pages=4k,2m,1g"
+csv=$(run_folder)/results.csv
+check "everything: success" test "$BOOT_RC" -eq 0
+for p in latency locality later; do
+	check "everything: $p ran with 1 GiB pages" test "$(csv_count "$csv" "r['probe']=='$p' and r['page_size']=='1073741824'")" -gt 0
+done
+check "everything: cost ran" test "$(csv_count "$csv" "r['probe']=='cost'")" -eq 42
