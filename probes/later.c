@@ -281,29 +281,50 @@ static int build_tables(const struct config *c, uint32_t *memtab, uint32_t *lint
 	return 0;
 }
 
-/* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
+static int measure_tables(const struct config *c, unsigned shift);
+
+/* 1 skipped (page size unavailable), 0 measured, -1 failed (reported).
+   When the two tables do not fit, the table shrinks to the largest whole
+   number of blocks that does, and the report says so: a smaller table is
+   still a measurement, a refusal is none. */
 static int measure_page_size(const struct config *c, unsigned shift)
+{
+	struct config fitted = *c;
+	char page_name[48], need[32], have[32], got[32];
+	uint64_t max = page_buffer_max(PROBE_NAME, shift);
+
+	if (max == 0)
+		return 1;
+	if (max >= 2 * c->later_table)
+		return measure_tables(c, shift);
+	page_size_name(page_name, sizeof page_name, shift);
+	mp_format_bytes(need, sizeof need, 2 * c->later_table);
+	mp_format_bytes(have, sizeof have, max);
+	fitted.later_table = max / 2 / c->later_block * c->later_block;
+	if (fitted.later_table == 0) {
+		report_printf("%s: %s: the two tables need %s, only %s is available, "
+			      "less than two blocks: not measured\n", PROBE_NAME, page_name,
+			      need, have);
+		return -1;
+	}
+	mp_format_bytes(got, sizeof got, fitted.later_table);
+	report_printf("%s: %s: the two tables need %s, only %s is available: "
+		      "measuring a %s table instead\n", PROBE_NAME, page_name, need, have, got);
+	return measure_tables(&fitted, shift);
+}
+
+static int measure_tables(const struct config *c, unsigned shift)
 {
 	const struct delay_class *delay;
 	struct plat_buffer buf;
 	struct trials tara, brutto;
-	char page_name[48], need[32], have[32];
-	uint64_t bytes = 2 * c->later_table, max;
+	char page_name[48];
+	uint64_t bytes = 2 * c->later_table;
 	double tara_ns, brutto_ns, netto_ticks;
 	uint32_t *memtab, *lintab;
 	int rc = -1;
 
-	max = page_buffer_max(PROBE_NAME, shift);
-	if (max == 0)
-		return 1;
 	page_size_name(page_name, sizeof page_name, shift);
-	if (max < bytes) {
-		mp_format_bytes(need, sizeof need, bytes);
-		mp_format_bytes(have, sizeof have, max);
-		report_printf("%s: %s: the two tables need %s, only %s is "
-			      "available\n", PROBE_NAME, page_name, need, have);
-		return -1;
-	}
 	if (page_buffer_get(PROBE_NAME, &buf, bytes, shift) != 0)
 		return -1;
 	report_printf("  %s (%s)\n", page_name, buf.verified);
