@@ -118,7 +118,16 @@ $(EFI_APP): $(EFI_OUT)/memprobe.so
 		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
 		--target efi-app-x86_64 --subsystem=10 $< $@
 
-$(EFI_IMG): $(EFI_APP) scripts/make-image.sh $(CONFIG)
+# The image depends on which CONFIG it holds, not only on the file's age:
+# a stamp that changes whenever CONFIG's name or text changes.
+$(EFI_OUT)/image-config: FORCE
+	@mkdir -p $(dir $@)
+	@if [ -n "$(CONFIG)" ] && [ ! -f "$(CONFIG)" ]; then \
+		echo "make: CONFIG=$(CONFIG): no such file" >&2; exit 1; fi
+	@{ echo "CONFIG=$(CONFIG)"; if [ -n "$(CONFIG)" ]; then cat "$(CONFIG)"; fi; } > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(EFI_IMG): $(EFI_APP) scripts/make-image.sh $(EFI_OUT)/image-config
 	@echo "  IMAGE   $@"
 	$(Q)scripts/make-image.sh $@ $(EFI_APP) $(IMG_SIZE_KIB) "$(CONFIG)"
 
@@ -206,8 +215,8 @@ clean:
 
 FORCE:
 
-# Objects are intermediate files of pattern rules: keep them, or every test
-# run would rebuild the world.
-.SECONDARY:
+# The test objects are prerequisites of a pattern rule only, which makes
+# them intermediate files: keep them, or every test run rebuilds them all.
+.SECONDARY: $(TEST_LIB_OBJ)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

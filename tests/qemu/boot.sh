@@ -31,3 +31,15 @@ cp "$QEMU_TEST_DIR/reboot/vars.fd" "$QEMU_TEST_DIR/reboot-vars.fd"
 boot after-reboot --cpu max --mem 256M --vars "$QEMU_TEST_DIR/reboot-vars.fd" --timeout 40
 check "reboot: the next boot finds the mark and does not run again" log_has "^memprobe: this boot follows memprobe's own reboot \(end=reboot\): not running again"
 check "reboot: no probe ran on that boot" test "$(grep -c '^== ' "$LOG")" -eq 0
+
+# make image CONFIG=file bakes the file in beside the app; a plain make
+# takes it out again.
+printf 'profile = quick\nprobes = cost\ncost.reps = 700\n' > "$QEMU_TEST_DIR/baked.cfg"
+make -s O="$O" image CONFIG="$QEMU_TEST_DIR/baked.cfg" > /dev/null
+cp "$IMG" "$QEMU_TEST_DIR/baked.img"
+make -s O="$O" image > /dev/null
+check "CONFIG=file: the image holds it as \\EFI\\BOOT\\memprobe.cfg" \
+	test "$(mtype -i "$QEMU_TEST_DIR/baked.img" ::/EFI/BOOT/memprobe.cfg)" = "$(cat "$QEMU_TEST_DIR/baked.cfg")"
+check "CONFIG=file: a plain make takes it out again" bash -c "! mtype -i '$IMG' ::/EFI/BOOT/memprobe.cfg >/dev/null 2>&1"
+boot baked --image "$QEMU_TEST_DIR/baked.img"
+check "CONFIG=file: the booted app runs it" log_has '^cost.reps = 700'
