@@ -39,7 +39,7 @@ CC      ?= gcc
 LD      := ld
 OBJCOPY := objcopy
 
-WARN := -Wall -Wextra -Wno-unused-parameter
+WARN := -Wall -Wextra
 DEPFLAGS = -MMD -MP
 
 # ---- EFI build -------------------------------------------------------------

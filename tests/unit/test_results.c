@@ -71,6 +71,7 @@ static void fill_system(struct json *j, void *arg)
 
 static void fill_too_much(struct json *j, void *arg)
 {
+	(void)arg;
 	for (int i = 0; i < 10000; i++)
 		json_string(j, "padding", "0123456789012345678901234567890123456789");
 }
