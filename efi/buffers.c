@@ -3,15 +3,51 @@
  * verified before a probe sees it.
  */
 
+#include "efi/buffers.h"
 #include "efi/fw.h"
 #include "efi/memmap.h"
 #include "efi/paging.h"
 #include "probes/fmt.h"
+#include "probes/json.h"
 #include "probes/platform.h"
 
 #define EFI_PAGE_BYTES 4096ull
 
 static struct memmap current;
+
+/* Every buffer of the run as it was verified, for system.json. */
+#define BUFFERS_KEPT 64
+static struct {
+	uint64_t base, bytes;
+	unsigned page_shift;
+	char verified[128];
+} given[BUFFERS_KEPT];
+static unsigned given_count;
+
+static void remember(const struct plat_buffer *b)
+{
+	if (given_count == BUFFERS_KEPT)
+		return;
+	given[given_count].base = (uint64_t)(uintptr_t)b->base;
+	given[given_count].bytes = b->bytes;
+	given[given_count].page_shift = b->page_shift;
+	mp_strlcpy(given[given_count].verified, b->verified, sizeof given[0].verified);
+	given_count++;
+}
+
+void buffers_json(struct json *j)
+{
+	json_array_begin(j, "buffers");
+	for (unsigned i = 0; i < given_count; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "base", given[i].base);
+		json_u64(j, "bytes", given[i].bytes);
+		json_u64(j, "page_size", 1ull << given[i].page_shift);
+		json_string(j, "verified", given[i].verified);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
 
 static int page_size_available(unsigned page_shift, char *why, size_t why_len)
 {
@@ -77,6 +113,7 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	b->plat_private = NULL;
 	b->verified_ok = paging_map_buffer(addr, bytes, page_shift, b->verified,
 					   sizeof b->verified);
+	remember(b);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* The bare-metal members of system.json and the report's account of how
  * timed sections run. */
 
+#include "efi/buffers.h"
 #include "efi/fw.h"
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
@@ -109,5 +110,6 @@ void plat_describe(struct json *j)
 	time_json(j);
 	paging_json(j);
 	memtypes_json(j);
+	buffers_json(j);
 	memory_map_json(j);
 }

@@ -37,6 +37,8 @@ assert d['cpu']['vendor'] and d['clock']['ticks_per_s'] > 0 and d['paging']['lev
 assert d['memory_types']['pat_entry_used_by_buffers'] == 'WB'
 assert d['cpu']['caches'] and 'levels' in d['hierarchy']
 assert 'profile = quick' in d['config']
+assert d['buffers'] and all(b['verified'].startswith('pages verified: ') and b['verified'].endswith('effective WB') and b['base'] % b['page_size'] == 0 for b in d['buffers'])
+assert {b['page_size'] for b in d['buffers']} == {4096, 2097152}
 "
 check "quick: latency.svg is well-formed XML" xmllint --noout "$run/latency.svg"
 check "quick: latency.svg holds one curve per page size" test "$(grep -c '<polyline class="curve"' "$run/latency.svg")" -eq 2
