@@ -16,6 +16,7 @@
 #include "probes/fmt.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
+#include "probes/progress.h"
 #include "probes/probe.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
@@ -163,8 +164,12 @@ static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *tab
 		.steps = c->later_steps,
 	};
 
+	struct progress progress;
+
 	trials_init(t);
+	progress_start(&progress);
 	while (t->count < c->later_max_repeat) {
+		progress_tick(&progress, what, t->count, c->later_max_repeat);
 		if (run_timed(&run, what) != 0)
 			return -1;
 		trials_add(t, (double)run.ticks);

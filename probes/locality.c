@@ -15,6 +15,7 @@
 #include "probes/fmt.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
+#include "probes/progress.h"
 #include "probes/probe.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
@@ -122,10 +123,13 @@ static int time_walks(struct locality_pass *pass, unsigned reps, uint32_t expect
 		      struct trials *by_row, struct trials *by_col)
 {
 	struct plat_fault fault;
+	struct progress progress;
 
 	trials_init(by_row);
 	trials_init(by_col);
+	progress_start(&progress);
 	for (unsigned r = 0; r < reps; r++) {
+		progress_tick(&progress, "repetitions", r, reps);
 		for (int by_columns = 0; by_columns <= 1; by_columns++) {
 			pass->by_columns = by_columns;
 			if (plat_timed(time_pass, pass, &fault) != 0) {
