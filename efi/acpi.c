@@ -12,6 +12,7 @@ static EFI_GUID acpi10_guid = { 0xeb9d2d30, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 
 #define FADT_FLAGS 112
 #define FADT_X_PM_TMR_BLK 208
 #define FADT_TMR_VAL_EXT (1u << 8)
+#define FADT_HW_REDUCED_ACPI (1u << 20)
 #define GAS_SYSTEM_IO 1
 
 static uint32_t get32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -41,15 +42,23 @@ static const uint8_t *find_rsdp(void)
 	return v1;
 }
 
-/* The FADT ("FACP") through the XSDT when the RSDP has one, else the RSDT. */
+/* The FADT ("FACP") through the XSDT when the RSDP has one, else the RSDT.
+   A table whose signature or length is wrong is not walked: a corrupt
+   length would send the loop through arbitrary memory. */
 static const uint8_t *find_fadt(const uint8_t *rsdp)
 {
 	int x = rsdp[15] >= 2 && get64(rsdp + 24);
 	const uint8_t *sdt = x ? (const uint8_t *)(uintptr_t)get64(rsdp + 24)
 			       : (const uint8_t *)(uintptr_t)get32(rsdp + 16);
 	unsigned entry = x ? 8 : 4;
-	uint32_t count = (get32(sdt + 4) - SDT_HEADER_BYTES) / entry;
+	uint32_t length, count;
 
+	if (!sdt || mp_strncmp((const char *)sdt, x ? "XSDT" : "RSDT", 4) != 0)
+		return NULL;
+	length = get32(sdt + 4);
+	if (length < SDT_HEADER_BYTES || length > (1u << 20))
+		return NULL;
+	count = (length - SDT_HEADER_BYTES) / entry;
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *p = sdt + SDT_HEADER_BYTES + i * entry;
 		const uint8_t *t = (const uint8_t *)(uintptr_t)(x ? get64(p) : get32(p));
@@ -71,6 +80,10 @@ int acpi_find_pm_timer(struct acpi_pm_timer *t)
 	if (!fadt)
 		return -1;
 	length = get32(fadt + 4);
+	/* A hardware-reduced ACPI platform has no PM timer, whatever the
+	   (then meaningless) timer block fields hold. */
+	if (length > FADT_FLAGS + 3 && (get32(fadt + FADT_FLAGS) & FADT_HW_REDUCED_ACPI))
+		return -1;
 	t->bits = (length > FADT_FLAGS && (get32(fadt + FADT_FLAGS) & FADT_TMR_VAL_EXT)) ? 32 : 24;
 	/* The extended block wins when present and in I/O space. */
 	if (length >= FADT_X_PM_TMR_BLK + 12 && fadt[FADT_X_PM_TMR_BLK] == GAS_SYSTEM_IO &&

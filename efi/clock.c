@@ -20,7 +20,7 @@
 #define CORE_ADDS (1ull << 24)
 
 static struct plat_clock clock;
-static char source[160], core_source[128];
+static char source[256], core_source[128];
 static uint64_t start_ticks;
 
 uint64_t plat_ticks(void) { return rdtsc_ordered(); }
@@ -44,7 +44,13 @@ static void sort(uint64_t *v, int n)
 struct pm_window {
 	struct acpi_pm_timer timer;
 	uint64_t hz[WINDOWS];
+	int stuck;                /* the timer did not advance in time */
 };
+
+/* Far beyond 20 ms at any TSC rate below 200 GHz, yet a few seconds at
+   most: a PM timer port that reads a constant (a timer the chipset left
+   off) must end in a fallback, not a hang with interrupts off. */
+#define PM_DEADLINE_TICKS (1ull << 32)
 
 /* Each window starts on a PM timer edge, so the count is exact to one tick
    (14 ppm of a 20 ms window) at both ends. */
@@ -55,57 +61,116 @@ static void pm_windows(void *arg)
 
 	for (int i = 0; i < WINDOWS; i++) {
 		uint32_t p0 = inl(w->timer.port) & mask, p1;
-		uint64_t t0, t1, elapsed;
+		uint64_t t0 = rdtsc_ordered(), t1, elapsed;
 
 		while (((p1 = inl(w->timer.port) & mask)) == p0)
-			;
+			if (rdtsc_ordered() - t0 > PM_DEADLINE_TICKS)
+				goto stuck;
 		t0 = rdtsc_ordered();
 		do {
 			elapsed = ((inl(w->timer.port) & mask) - p1) & mask;
+			t1 = rdtsc_ordered();
+			if (t1 - t0 > PM_DEADLINE_TICKS)
+				goto stuck;
 		} while (elapsed < WINDOW_PM_TICKS);
-		t1 = rdtsc_ordered();
 		w->hz[i] = (t1 - t0) * PM_TIMER_HZ / elapsed;
 	}
+	return;
+stuck:
+	w->stuck = 1;
+}
+
+/* Median of the windows, and its uncertainty: half their spread plus the
+   one-tick quantisation of a window. */
+static uint64_t median_hz(uint64_t *hz, uint32_t *ppm, uint64_t *spread)
+{
+	uint64_t median;
+
+	sort(hz, WINDOWS);
+	median = hz[WINDOWS / 2];
+	*spread = hz[WINDOWS - 1] - hz[0];
+	*ppm = (uint32_t)(*spread * 1000000ull / (2 * median)) + 14;
+	return median;
 }
 
 static void record(uint64_t *hz, const char *how)
 {
-	uint64_t median, spread;
+	uint64_t spread;
 
-	sort(hz, WINDOWS);
-	median = hz[WINDOWS / 2];
-	spread = hz[WINDOWS - 1] - hz[0];
-	clock.ticks_per_s = median;
-	clock.uncertainty_ppm = (uint32_t)(spread * 1000000ull / (2 * median)) + 14;
+	clock.ticks_per_s = median_hz(hz, &clock.uncertainty_ppm, &spread);
 	mp_snprintf(source, sizeof source, "%s, median of %d windows, spread %llu Hz",
 		    how, WINDOWS, (unsigned long long)spread);
 }
 
-static int calibrate_pm_timer(void)
+/* 0 with the windows measured, -1 when there is no usable PM timer (the
+   reason in why[]). */
+static int pm_timer_windows(struct pm_window *w, char *why, size_t why_len)
+{
+	w->stuck = 0;
+	if (acpi_find_pm_timer(&w->timer)) {
+		mp_snprintf(why, why_len, "the ACPI tables describe no I/O-port PM timer");
+		return -1;
+	}
+	if (timed_enter(pm_windows, w, 0) != 0 || w->stuck) {
+		mp_snprintf(why, why_len, "the ACPI PM timer at port 0x%x did not advance",
+			    w->timer.port);
+		return -1;
+	}
+	return 0;
+}
+
+static int calibrate_pm_timer(char *why, size_t why_len)
 {
 	struct pm_window w;
 	char how[96];
 
-	if (acpi_find_pm_timer(&w.timer))
+	if (pm_timer_windows(&w, why, why_len))
 		return -1;
-	timed_enter(pm_windows, &w, 0);
 	mp_snprintf(how, sizeof how, "calibrated against the ACPI PM timer (port 0x%x, %d-bit)",
 		    w.timer.port, w.timer.bits);
 	record(w.hz, how);
 	return 0;
 }
 
-static void calibrate_stall(void)
+/* CPUID states a rate; the PM timer, where there is one, says how well the
+   stated rate holds: their difference is the uncertainty reported. Without
+   a PM timer only the statement's own rounding is known (16h gives whole
+   MHz; 15h's crystal is taken at its rating). */
+static void use_cpuid_rate(uint64_t hz, const char *how)
+{
+	struct pm_window w;
+	uint64_t pm_hz, spread;
+	uint32_t pm_ppm;
+	char why[96];
+
+	clock.ticks_per_s = hz;
+	if (pm_timer_windows(&w, why, sizeof why) == 0) {
+		pm_hz = median_hz(w.hz, &pm_ppm, &spread);
+		uint64_t diff = pm_hz > hz ? pm_hz - hz : hz - pm_hz;
+		clock.uncertainty_ppm = (uint32_t)(diff * 1000000ull / hz) + pm_ppm;
+		mp_snprintf(source, sizeof source, "TSC rate from %s; the ACPI PM timer "
+			    "measures %llu Hz, %llu ppm apart", how, (unsigned long long)pm_hz,
+			    (unsigned long long)(diff * 1000000ull / hz));
+		return;
+	}
+	clock.uncertainty_ppm = (uint32_t)(500000000000ull / hz);
+	mp_snprintf(source, sizeof source, "TSC rate from %s, not cross-checked (%s); "
+		    "uncertainty: its rounding to 1 MHz", how, why);
+}
+
+static void calibrate_stall(const char *why_not_pm)
 {
 	uint64_t hz[WINDOWS];
+	char how[200];
 
 	for (int i = 0; i < WINDOWS; i++) {
 		uint64_t t0 = rdtsc_ordered();
 		uefi_call_wrapper(fw_bs->Stall, 1, STALL_US);
 		hz[i] = (rdtsc_ordered() - t0) * (1000000ull / STALL_US);
 	}
-	record(hz, "calibrated against the firmware's Stall() (no ACPI PM timer; "
-	       "only as good as the firmware's own calibration)");
+	mp_snprintf(how, sizeof how, "calibrated against the firmware's Stall() (%s; only as "
+		    "good as the firmware's own calibration)", why_not_pm);
+	record(hz, how);
 }
 
 struct add_chain { uint64_t best; };
@@ -137,16 +202,14 @@ void clock_init(void)
 {
 	const char *how;
 	uint64_t hz = tsc_hz_from_cpuid(&how);
+	char why[96];
 
 	clock.invariant = tsc_invariant();
 	clock.source = source;
-	if (hz) {
-		clock.ticks_per_s = hz;
-		clock.uncertainty_ppm = 0;
-		mp_snprintf(source, sizeof source, "TSC rate from %s", how);
-	} else if (calibrate_pm_timer()) {
-		calibrate_stall();
-	}
+	if (hz)
+		use_cpuid_rate(hz, how);
+	else if (calibrate_pm_timer(why, sizeof why))
+		calibrate_stall(why);
 	measure_core_clock();
 	start_ticks = rdtsc_ordered();
 }
