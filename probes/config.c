@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "fmt.h"
+#include "later.h"
 
 #include <stdarg.h>
 
@@ -18,7 +19,7 @@
 #define ECHO_MAX 40                      /* characters of input quoted back */
 /* The later probe links its table by 4-byte word indices (probes/later.c):
    a slot is one word, and 2^32 words is as far as an index reaches. */
-#define LATER_TABLE_MAX (4ull << 32)
+#define LATER_TABLE_MAX LATER_TABLE_BYTES_MAX
 
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,

@@ -30,9 +30,6 @@
 #define SEED_RANDOM_TABLE 0x5851f42d4c957f2dull
 #define SEED_LINEAR_TABLE 0x14057b7ef767814full
 
-/* Word indices are 32-bit, as in the seed: the table holds at most 2^32
-   words. */
-#define TABLE_BYTES_MAX ((uint64_t)4 << 32)
 
 /* The delay's divisor: dividing by 1 leaves the index as it is. */
 #define DIVISOR 1u
@@ -72,8 +69,18 @@ static uint32_t hot_word[1];
 /* Two divisions by DIVISOR, which the walks receive as a noipa parameter,
    so the compiler cannot fold the divisions away (the seed hid the 1 in a
    walk result instead): each needs the one before it and the next load
-   needs both, so they delay the next access without overlapping it. */
-#define DIVIDE_PAIR(curr, div) do { (curr) /= (div); (curr) /= (div); } while (0)
+   needs both, so they delay the next access without overlapping it.
+   The dividend is the index with bit 31 set: a divider's latency grows
+   with the dividend's size, and the calibration walk's index is always 0
+   while the measurement's is not, so dividing the bare index would make
+   tara's divisions cheaper than brutto's and bias netto upward. */
+#define DIVIDEND_TOP 0x80000000u
+#define DIVIDE_PAIR(curr, div) do {                                          \
+	uint32_t dividend_ = (curr) | DIVIDEND_TOP;                           \
+	dividend_ /= (div);                                                   \
+	dividend_ /= (div);                                                   \
+	(curr) = dividend_ & ~DIVIDEND_TOP;                                   \
+} while (0)
 
 /* The measuring loop of one delay class. always_inline so that each class
    below is its own copy with `pairs` a constant, fully unrolled: no inner
@@ -390,10 +397,10 @@ int later_check_params(const struct config *c, char *why, size_t why_len)
 	if (table < block || table % block != 0)
 		return refuse(why, why_len, "later.table", table,
 			      "is not a multiple of later.block,", block);
-	if (table > TABLE_BYTES_MAX)
+	if (table > LATER_TABLE_BYTES_MAX)
 		return refuse(why, why_len, "later.table", table,
 			      "is above the reach of 32-bit word indices,",
-			      TABLE_BYTES_MAX);
+			      LATER_TABLE_BYTES_MAX);
 	if (c->later_steps == 0) {
 		mp_snprintf(why, why_len, "later.steps: must be at least 1");
 		return -1;

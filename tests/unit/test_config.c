@@ -120,7 +120,7 @@ static void test_values(void)
 	static const struct { const char *text; uint64_t bytes; } sizes[] = {
 		{ "4096", 4096 }, { "4k", 4096 }, { "4K", 4096 }, { "4KiB", 4096 }, { "4 kib", 4096 },
 		{ "2m", 2u << 20 }, { "2MIB", 2u << 20 }, { "1g", 1u << 30 }, { "1 GiB", 1u << 30 },
-		{ "16G", 16ull << 30 },
+		{ "8G", 8ull << 30 },
 	};
 	struct config c;
 	struct config_error err;
@@ -224,8 +224,8 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'max_size': out of range: '2048G' (from 64 B to 1 TiB)");
 	expect_error("max_size = 17179869184G\n", NULL,
 		     "memprobe.cfg:1: key 'max_size': out of range: '17179869184G' (from 64 B to 1 TiB)");
-	expect_error("later.table = 17G\n", NULL,
-		     "memprobe.cfg:1: key 'later.table': out of range: '17G' (from 64 B to 16 GiB)");
+	expect_error("later.table = 9G\n", NULL,
+		     "memprobe.cfg:1: key 'later.table': out of range: '9G' (from 64 B to 8 GiB)");
 	expect_error("later.stride = 6\n", NULL,
 		     "memprobe.cfg:1: key 'later.stride': 6 B is not a multiple of 4 bytes");
 	expect_error("min_size = 1000\n", NULL,
