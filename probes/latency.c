@@ -137,7 +137,8 @@ static int sweep_range(const struct config *c, unsigned *first, unsigned *last)
 
 /* A buffer for the largest size of the sweep; when it cannot be had, the
    sweep is capped to the largest size that fits now and the report says so.
-   page_sizes.c reports the platform's reasons. 0 on success. */
+   page_sizes.c reports the platform's reasons. 0 on success, 1 when the
+   page size is unavailable (skipped), -1 on failure. */
 static int get_buffer(struct plat_buffer *buf, unsigned shift, const char *page_name,
 		      unsigned first, unsigned *last)
 {
@@ -145,11 +146,12 @@ static int get_buffer(struct plat_buffer *buf, unsigned shift, const char *page_
 	uint64_t max;
 	unsigned k;
 
-	if (page_buffer_get("latency", buf, size_bytes(*last), shift) == 0)
-		return 0;
 	max = page_buffer_max("latency", shift);
 	if (max == 0)
-		return -1;
+		return 1;
+	if (max >= size_bytes(*last) &&
+	    page_buffer_get("latency", buf, size_bytes(*last), shift) == 0)
+		return 0;
 	mp_format_bytes(fits, sizeof fits, max);
 	for (k = *last; k > first && size_bytes(k) > max; k--)
 		;
@@ -229,16 +231,20 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	return 0;
 }
 
-static int sweep_page_size(const struct config *c, unsigned shift, const char *page_name,
-			   unsigned first, unsigned last)
+/* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
+static int sweep_page_size(const struct config *c, unsigned shift)
 {
 	struct plat_buffer buf;
+	char page_name[48];
 	double ns = 0;
-	unsigned k;
-	int status = 0;
+	unsigned k, first = 0, last = 0;
+	int status;
 
-	if (get_buffer(&buf, shift, page_name, first, &last) != 0)
-		return -1;
+	sweep_range(c, &first, &last);
+	page_size_name(page_name, sizeof page_name, shift);
+	status = get_buffer(&buf, shift, page_name, first, &last);
+	if (status != 0)
+		return status;
 	report_printf("latency, %s: %s\n", page_name, buf.verified);
 	if (!buf.verified_ok)
 		report_printf("latency, %s: WARNING: not every page has the asked size; "
@@ -262,8 +268,7 @@ static int sweep_page_size(const struct config *c, unsigned shift, const char *p
 
 int probe_latency(const struct config *c)
 {
-	unsigned first = 0, last = 0, shifts[PAGE_SIZES_MAX], n, i;
-	int status = 0;
+	unsigned first = 0, last = 0;
 
 	if (!sweep_range(c, &first, &last)) {
 		report_printf("latency: no working set of the sweep (4 KiB .. 512 MiB) lies in "
@@ -276,13 +281,5 @@ int probe_latency(const struct config *c)
 		      "at most %u trials or, past %u, %.0f ms of trials; figure = best trial\n",
 		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, TRIAL_LAPS_MIN,
 		      c->precision * 100, c->max_trials, c->trials, c->max_trials * c->step_ms);
-	n = page_shifts_asked(c->pages, shifts);
-	for (i = 0; i < n; i++) {
-		char page_name[48];
-
-		page_size_name(page_name, sizeof page_name, shifts[i]);
-		if (sweep_page_size(c, shifts[i], page_name, first, last) != 0)
-			status = -1;
-	}
-	return status;
+	return page_sizes_each("latency", c, sweep_page_size);
 }

@@ -34,8 +34,15 @@ uint64_t page_buffer_max(const char *probe, unsigned page_shift)
 	char name[48];
 
 	if (max == 0) {
+		struct plat_buffer one;
+		char why[160] = "the platform gives none";
+
+		/* The platform says why only when asked for a buffer: ask for
+		   a single page to get its reason into the report. */
+		if (plat_buffer_get(&one, (size_t)page, page_shift, why, sizeof why) == 0)
+			plat_buffer_put(&one);
 		page_size_name(name, sizeof name, page_shift);
-		report_printf("%s: %s are not available here: skipped\n", probe, name);
+		report_printf("%s: %s are not available here (%s): skipped\n", probe, name, why);
 	}
 	return max;
 }
