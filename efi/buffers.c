@@ -11,7 +11,6 @@
 #include "probes/json.h"
 #include "probes/platform.h"
 
-#define EFI_PAGE_BYTES 4096ull
 
 static struct memmap current;
 

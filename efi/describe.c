@@ -28,13 +28,16 @@ const char *plat_timed_conditions(void)
 	return conditions;
 }
 
-/* Intel reports the revision in the MSR's high half after a CPUID(1); AMD's
-   patch level MSR reads directly. Either may be absent under a hypervisor. */
+/* Intel reports the revision in the MSR's high half; AMD's patch level MSR
+   reads directly. Either may be absent under a hypervisor. */
 static uint64_t microcode(const struct cpuinfo *ci)
 {
 	uint64_t v = 0;
 
 	if (mp_strcmp(ci->vendor, "GenuineIntel") == 0) {
+		/* The SDM's procedure: clear the MSR, execute CPUID(1), read. */
+		if (msr_write_safely(MSR_MICROCODE, 0))
+			return 0;
 		(void)cpuid(1, 0);
 		return msr_read_safely(MSR_MICROCODE, &v) ? 0 : v >> 32;
 	}

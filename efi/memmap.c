@@ -5,7 +5,6 @@
 #include "probes/fmt.h"
 #include "probes/platform.h"
 
-#define EFI_PAGE_BYTES 4096ull
 #define TYPE_PERSISTENT 14   /* EfiPersistentMemory, newer than these headers */
 
 int memmap_read(struct memmap *m)

@@ -7,6 +7,9 @@
 #include <efi.h>
 #include "arch/x86_64/pagetable.h"
 
+/* The unit of the memory map and of AllocatePages. */
+#define EFI_PAGE_BYTES 4096ull
+
 struct memmap {
 	UINT8 *buf;
 	UINTN size;               /* bytes used */

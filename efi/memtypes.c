@@ -10,7 +10,10 @@
 
 #define MSR_AMD_SYSCFG 0xc0010010u
 #define MSR_AMD_TOM2   0xc001001du
-#define SYSCFG_TOM2_EN (1ull << 21)
+/* MtrrTom2En (21) only enables TOM2; Tom2ForceMemTypeWB (22), which takes
+   effect only with it, is what makes [4 GiB, TOM2) write-back where no
+   variable MTRR matches. */
+#define SYSCFG_TOM2_WB ((1ull << 21) | (1ull << 22))
 
 static struct {
 	int have_pat, have_mtrr;
@@ -45,7 +48,7 @@ static void read_mtrrs(const struct cpuinfo *ci)
 		m->phys_mask[i] = msr_or_zero(MTRR_PHYSMASK_MSR(i));
 	}
 	if (mp_strcmp(ci->vendor, "AuthenticAMD") == 0 &&
-	    (msr_or_zero(MSR_AMD_SYSCFG) & SYSCFG_TOM2_EN))
+	    (msr_or_zero(MSR_AMD_SYSCFG) & SYSCFG_TOM2_WB) == SYSCFG_TOM2_WB)
 		m->amd_tom2 = msr_or_zero(MSR_AMD_TOM2);
 }
 

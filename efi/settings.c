@@ -21,8 +21,10 @@ int settings_load(struct config *c)
 	int n = 0, rc;
 	char line[400];
 
+	size_t dir_len = mp_strlen(volume_app_dir());
+
 	mp_snprintf(file_name, sizeof file_name, "%s%s%s", volume_app_dir(),
-		    volume_app_dir()[mp_strlen(volume_app_dir()) - 1] == '\\' ? "" : "\\", CONFIG_NAME);
+		    dir_len && volume_app_dir()[dir_len - 1] == '\\' ? "" : "\\", CONFIG_NAME);
 	volume_wide(path, 300, file_name);
 	rc = volume_root() ? volume_read(path, file_text, sizeof file_text, &len) : 1;
 	if (rc < 0) {

@@ -84,24 +84,38 @@ void plat_raise_fault(unsigned vector)
 	raise_exception(vector);
 }
 
-struct msr_read {
+struct msr_access {
 	uint32_t msr;
 	uint64_t value;
 };
 
 static void read_msr(void *arg)
 {
-	struct msr_read *r = arg;
+	struct msr_access *a = arg;
 
-	r->value = rdmsr(r->msr);
+	a->value = rdmsr(a->msr);
+}
+
+static void write_msr(void *arg)
+{
+	const struct msr_access *a = arg;
+
+	wrmsr(a->msr, a->value);
 }
 
 int msr_read_safely(uint32_t msr, uint64_t *value)
 {
-	struct msr_read r = { msr, 0 };
+	struct msr_access a = { msr, 0 };
 
-	if (timed_enter(read_msr, &r, 0))
+	if (timed_enter(read_msr, &a, 0))
 		return -1;
-	*value = r.value;
+	*value = a.value;
 	return 0;
+}
+
+int msr_write_safely(uint32_t msr, uint64_t value)
+{
+	struct msr_access a = { msr, value };
+
+	return timed_enter(write_msr, &a, 0);
 }

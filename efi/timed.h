@@ -14,6 +14,8 @@ int timed_enter(void (*fn)(void *), void *arg, int with_tables);
 /* 0 and *value, or -1 when reading the MSR raised #GP (absent on this CPU
    or under this hypervisor); the firmware's handler would hang instead. */
 int msr_read_safely(uint32_t msr, uint64_t *value);
+/* 0, or -1 when writing the MSR raised #GP. */
+int msr_write_safely(uint32_t msr, uint64_t value);
 
 void timed_init(void);
 

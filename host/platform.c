@@ -12,6 +12,7 @@
 #include <ucontext.h>
 
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/guard.h"
 #include "probes/platform.h"
 
 // ---- Private Data -----------------------------------------------------------
@@ -46,19 +47,6 @@ static void on_fault(int sig, siginfo_t *info, void *context)
 	guard_fault.cr2 = (uint64_t)(uintptr_t)info->si_addr;
 	guard_fault.rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	siglongjmp(guard_return, 1);
-}
-
-static const char *vector_name(unsigned vector)
-{
-	switch (vector) {
-	case 0: return "#DE divide error";
-	case 6: return "#UD invalid opcode";
-	case 13: return "#GP general protection";
-	case 14: return "#PF page fault";
-	case 17: return "#AC alignment check";
-	case 19: return "#XM SIMD exception";
-	default: return "exception";
-	}
 }
 
 // ---- Public Functions -------------------------------------------------------
@@ -133,7 +121,7 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 	*fault = guard_fault;
 	snprintf(fault->text, sizeof fault->text,
 		 "%s (vector %u, %s), error code 0x%llx, address 0x%llx, rip 0x%llx",
-		 strsignal(guard_signal), guard_fault.vector, vector_name(guard_fault.vector),
+		 strsignal(guard_signal), guard_fault.vector, exception_name(guard_fault.vector),
 		 (unsigned long long)guard_fault.error_code,
 		 (unsigned long long)guard_fault.cr2, (unsigned long long)guard_fault.rip);
 	return -1;

@@ -529,14 +529,21 @@ static int parse_vector(struct loader *l, const struct entry *e, const struct ke
 			*out = w->value;
 			return 0;
 		}
+	/* Only the vectors the fault probe knows how to raise: any other would
+	   raise nothing, and the probe would wrongly blame the guard. */
 	if (e->value.n && e->value.p[0] >= '0' && e->value.p[0] <= '9') {
 		if (parse_count(l, e, k, &v))
 			return -1;
-		*out = (unsigned)v;
-		return 0;
+		for (const struct word *w = vector_words; w->name; w++)
+			if (w->value == v) {
+				*out = (unsigned)v;
+				return 0;
+			}
+		return fail(l, e, "vector %llu cannot be raised on purpose (de 0, ud 6, gp 13, "
+			    "pf 14)", (unsigned long long)v);
 	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, or a number from 0 to 31)",
-		    echo_len(e->value), e->value.p);
+	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, or their numbers 0, 6, "
+		    "13, 14)", echo_len(e->value), e->value.p);
 }
 
 static int apply_value(struct loader *l, const struct entry *e, int key)

@@ -317,7 +317,7 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	fitted.later_table = max / 2 / c->later_block * c->later_block;
 	if (fitted.later_table == 0) {
 		report_printf("%s: %s: the two tables need %s, only %s is available, "
-			      "less than two blocks: not measured\n", PROBE_NAME, page_name,
+			      "too little for two tables of one block each: not measured\n", PROBE_NAME, page_name,
 			      need, have);
 		return -1;
 	}
