@@ -86,15 +86,17 @@ $(EFI_OUT)/%.o: %.S
 	@echo "  AS      $@"
 	$(Q)$(CC) $(EFI_SYS_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-# The build id and flags live in one generated file that is rewritten only
-# when its text changes, so a rebuild stays incremental.
+# The build id lives in one generated file that is rewritten only when its
+# text changes, so a rebuild stays incremental. Each build compiles it with
+# the flags its own probe code was built with (code generation flags only:
+# include paths and warnings say nothing about the figures).
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CC_VERSION := $(shell $(CC) --version | head -n 1)
 define buildinfo_text
 const char memprobe_version[] = "$(VERSION)";
 const char memprobe_build_id[] = "$(BUILD_ID)";
 const char memprobe_compiler[] = "$(CC_VERSION)";
-const char memprobe_probe_flags[] = "$(PROBE_CFLAGS)";
+const char memprobe_probe_flags[] = MEMPROBE_PROBE_FLAGS;
 endef
 export buildinfo_text
 
@@ -103,9 +105,11 @@ $(EFI_OUT)/buildinfo.c: FORCE
 	@printf '%s\n' "$$buildinfo_text" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
+flags_text = -DMEMPROBE_PROBE_FLAGS='"$(strip $(filter-out -I% -W% -MMD -MP,$(1)))"'
+
 $(EFI_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 	@echo "  CC      $@"
-	$(Q)$(CC) $(EFI_PROBE_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(EFI_PROBE_CFLAGS) $(call flags_text,$(EFI_PROBE_CFLAGS)) -c $< -o $@
 
 $(EFI_OUT)/memprobe.so: $(EFI_OBJ) linker/memprobe.lds
 	@echo "  LD      $@"
@@ -156,7 +160,7 @@ $(HOST_OUT)/%.o: %.S
 
 $(HOST_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(HOST_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(call flags_text,$(HOST_CFLAGS) $(PROBE_CFLAGS)) -c $< -o $@
 
 $(HOST_APP): $(HOST_OBJ)
 	@echo "  HOSTLD  $@"
@@ -184,7 +188,7 @@ $(TEST_OUT)/obj/%.o: %.S
 
 $(TEST_OUT)/obj/buildinfo.o: $(EFI_OUT)/buildinfo.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(call flags_text,$(TEST_CFLAGS)) -c $< -o $@
 
 $(TEST_OUT)/test_%: tests/unit/test_%.c $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
