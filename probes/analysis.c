@@ -2,6 +2,7 @@
  * analysis.h; the detector is edges.c, its method docs/METHOD.md).
  */
 #include "probes/analysis.h"
+#include "probes/chart_file.h"
 #include "probes/fmt.h"
 #include "probes/json.h"
 #include "probes/platform.h"
@@ -363,14 +364,9 @@ static void print_unmatched(const struct analysis *a, const struct printer *p)
 #undef HEADER
 }
 
-static void latency_svg_write(void *ctx, const char *data, size_t len)
+static int produce_latency(svg_write_fn write, void *write_ctx, const void *arg)
 {
-	int *handle = ctx;
-
-	if (*handle >= 0 && plat_file_write(*handle, data, len) != 0) {
-		plat_file_close(*handle);
-		*handle = -1;
-	}
+	return analysis_write_svg(arg, write, write_ctx);
 }
 
 static void report_print(void *ctx, const char *text)
@@ -522,7 +518,7 @@ int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx)
 	struct svg_chart chart = {
 		"memprobe: load-to-use latency by working set, one curve per page size",
 		"working set (log2 scale)", "ns per load (log scale)", 1,
-		series, a->ncurves, marks, 0,
+		series, a->ncurves, marks, 0, 1,
 	};
 
 	for (size_t i = 0; i < a->ncurves; i++) {
@@ -667,8 +663,6 @@ void analysis_take_row(const struct result_row *row)
 void analysis_run(void)
 {
 	static struct cache_claims live;
-	int handle;
-
 	run_analysed = 1;
 	if (!run_analysis.ncurves)
 		return;
@@ -676,20 +670,7 @@ void analysis_run(void)
 	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
 	analysis_compute(&run_analysis);
 	analysis_print(&run_analysis, report_print, 0);
-	handle = plat_file_open("latency.svg");
-	if (handle < 0) {
-		report_printf("  latency.svg: not written (no run folder)\n");
-		return;
-	}
-	analysis_write_svg(&run_analysis, latency_svg_write, &handle);
-	if (handle >= 0 && plat_file_flush(handle) == 0) {
-		plat_file_close(handle);
-		report_printf("  chart: latency.svg\n");
-	} else {
-		if (handle >= 0)
-			plat_file_close(handle);
-		report_printf("  latency.svg: writing failed (volume full or read-only?)\n");
-	}
+	chart_file("latency.svg", produce_latency, &run_analysis);
 }
 
 void analysis_describe(struct json *j)

@@ -15,6 +15,7 @@
  * bare call with no arguments, timed the same way.
  */
 
+#include "probes/chart_file.h"
 #include "probes/config.h"
 #include "probes/emit.h"
 #include "probes/platform.h"
@@ -106,6 +107,14 @@ COST_SIZES(DEFINE_CASE)
 static const struct cost_case cost_cases[] = { COST_SIZES(CASE_ENTRY) };
 #define COST_CASES (sizeof cost_cases / sizeof cost_cases[0])
 
+/* cost.svg: ns per call against the aggregate size, one curve per variant. */
+enum { BY_VALUE_SYSV, BY_POINTER_SYSV, BY_VALUE_MS, BY_POINTER_MS, CHART_SERIES };
+static const char *const chart_labels[CHART_SERIES] = {
+	"by value, System V", "by pointer, System V", "by value, Microsoft x64",
+	"by pointer, Microsoft x64",
+};
+static double chart_bytes[COST_CASES], chart_ns[CHART_SERIES][COST_CASES];
+
 /* The unit: ticks[0] for System V bare calls, ticks[1] for Microsoft x64. */
 static void time_bare(void *arg)
 {
@@ -167,14 +176,34 @@ static double emit_row(const struct config *c, const char *variant,
 
 static void emit_pair(const struct config *c, unsigned bytes, const char *conv,
 		      const char *by_value, const char *by_pointer,
-		      const struct trials t[2], double unit)
+		      const struct trials t[2], double unit, unsigned point, int series)
 {
 	double value = emit_row(c, by_value, bytes, &t[0]);
 	double pointer = emit_row(c, by_pointer, bytes, &t[1]);
 
+	chart_bytes[point] = bytes;
+	chart_ns[series][point] = value;
+	chart_ns[series + 1][point] = pointer;
+
 	report_printf("  %6u %-4s %9.2f %10.2f %9.2f %7.2f %10.2f\n", bytes, conv,
 		      value, pointer, value - pointer, value / pointer,
 		      (value - pointer) / unit);
+}
+
+static void write_chart(void)
+{
+	struct svg_series series[CHART_SERIES];
+	struct svg_chart chart = {
+		.title = "memprobe: the cost of a call, by value and by pointer",
+		.x_label = "aggregate size (log2 scale)",
+		.y_label = "ns per call (log scale)",
+		.x_is_bytes = 1, .series = series, .nseries = CHART_SERIES,
+	};
+
+	for (unsigned s = 0; s < CHART_SERIES; s++)
+		series[s] = (struct svg_series){ chart_labels[s], COST_CASES, chart_bytes,
+						 chart_ns[s] };
+	chart_file("cost.svg", chart_produce_plain, &chart);
 }
 
 // Public Functions
@@ -214,11 +243,12 @@ int probe_cost(const struct config *c)
 		if (time_trials(c, k->time_sysv, t) != 0)
 			return -1;
 		emit_pair(c, k->bytes, "sysv", "by_value_sysv", "by_pointer_sysv",
-			  t, unit_sysv);
+			  t, unit_sysv, i, BY_VALUE_SYSV);
 		if (time_trials(c, k->time_ms, t) != 0)
 			return -1;
 		emit_pair(c, k->bytes, "ms", "by_value_ms", "by_pointer_ms", t,
-			  unit_ms);
+			  unit_ms, i, BY_VALUE_MS);
 	}
+	write_chart();
 	return 0;
 }

@@ -10,6 +10,7 @@
  */
 
 #include "probes/locality.h"
+#include "probes/chart_file.h"
 #include "probes/config.h"
 #include "probes/emit.h"
 #include "probes/fmt.h"
@@ -37,6 +38,10 @@ struct locality_pass {
 	uint64_t ticks;
 	uint32_t sum;
 };
+
+/* The figures of locality.svg, one point per measured page size. */
+static double chart_page[PAGE_SIZES_MAX], chart_row[PAGE_SIZES_MAX], chart_col[PAGE_SIZES_MAX];
+static size_t chart_points;
 
 // Private Functions
 
@@ -210,11 +215,31 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	if (rc == 0) {
 		emit_walk("row", shift, bytes, &by_row, elems, buf.verified);
 		emit_walk("column", shift, bytes, &by_col, elems, buf.verified);
+		chart_page[chart_points] = (double)((uint64_t)1 << shift);
+		chart_row[chart_points] = ticks_to_ns((uint64_t)trials_best(&by_row)) / (double)elems;
+		chart_col[chart_points] = ticks_to_ns((uint64_t)trials_best(&by_col)) / (double)elems;
+		chart_points++;
 		report_printf("    column/row    %8.2fx slower\n",
 			      trials_best(&by_col) / trials_best(&by_row));
 	}
 	plat_buffer_put(&buf);
 	return rc;
+}
+
+/* locality.svg: ns per element against the page size, row and column. */
+static void write_chart(void)
+{
+	struct svg_series series[2] = {
+		{ "row-major", chart_points, chart_page, chart_row },
+		{ "column-major", chart_points, chart_page, chart_col },
+	};
+	struct svg_chart chart = {
+		.title = "memprobe: row-major vs column-major sum, by page size",
+		.x_label = "page size (log2 scale)", .y_label = "ns per element (log scale)",
+		.x_is_bytes = 1, .series = series, .nseries = 2,
+	};
+
+	chart_file("locality.svg", chart_produce_plain, &chart);
 }
 
 // Public Functions
@@ -252,6 +277,8 @@ int locality_fit_shape(uint32_t rows, uint32_t cols, uint64_t max_bytes,
 
 int probe_locality(const struct config *c)
 {
+	int rc;
+
 	if (c->locality_rows == 0 || c->locality_cols == 0 || c->locality_reps == 0) {
 		report_printf("%s: rows, columns and repetitions must all be at least 1 "
 			      "(got %u x %u, %u repetitions)\n", PROBE_NAME,
@@ -260,5 +287,9 @@ int probe_locality(const struct config *c)
 	}
 	report_printf("%s: row-major vs column-major sum of an int matrix, best of %u\n",
 		      PROBE_NAME, c->locality_reps);
-	return page_sizes_each(PROBE_NAME, c, measure_page_size);
+	chart_points = 0;
+	rc = page_sizes_each(PROBE_NAME, c, measure_page_size);
+	if (chart_points)
+		write_chart();
+	return rc;
 }

@@ -229,7 +229,7 @@ static void draw_marker(const struct out *o, const struct svg_marker *m, const s
 /* Bottom right: the one corner a rising latency curve leaves empty. */
 static void draw_legend(const struct out *o, const struct svg_chart *c)
 {
-	double height = 22.0 * (double)c->nseries + 34;
+	double height = 22.0 * (double)c->nseries + (c->edge_legend ? 34 : 12);
 	double x = PLOT_RIGHT - 216, y = PLOT_BOTTOM - height - 8 + 14;
 
 	emit(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"210\" height=\"%.1f\" fill=\"white\" "
@@ -241,6 +241,8 @@ static void draw_legend(const struct out *o, const struct svg_chart *c)
 		emit_text(o, c->series[s].label);
 		emit(o, "</text>\n");
 	}
+	if (!c->edge_legend)
+		return;
 	emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
 	     x, y, x + 24, y, NEUTRAL);
 	emit(o, "<text x=\"%.1f\" y=\"%.1f\">cache edge</text>\n", x + 30, y + 4);

@@ -33,6 +33,7 @@ struct svg_chart {
 	size_t nseries;
 	const struct svg_marker *markers;
 	size_t nmarkers;
+	int edge_legend;          /* the legend explains cache and TLB edge lines */
 };
 
 typedef void (*svg_write_fn)(void *ctx, const char *data, size_t len);

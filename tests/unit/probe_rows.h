@@ -31,6 +31,9 @@ struct probe_rows {
 	int rc;                   /* what the probe returned */
 	int count;
 	struct csv_row row[PROBE_ROWS_MAX];
+	const char *chart;        /* set before the run: a chart file to inspect */
+	int chart_well_formed;    /* xmllint --noout accepted it */
+	int chart_curves;         /* its <polyline class="curve"> count, -1: no file */
 };
 
 static int probe_rows_remove(const char *path, const struct stat *st, int flag,
@@ -67,6 +70,27 @@ static int probe_rows_parse(const char *line, struct csv_row *r)
 	return 0;
 }
 
+/* Whether the chart the run wrote is well-formed, and how many curves. */
+static void probe_rows_chart(struct probe_rows *out, const char *folder)
+{
+	char path[4096], cmd[4200], text[65536];
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", folder, out->chart);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	len = fread(text, 1, sizeof text - 1, f);
+	text[len] = 0;
+	fclose(f);
+	out->chart_curves = 0;
+	for (const char *p = text; (p = strstr(p, "<polyline class=\"curve\"")); p++)
+		out->chart_curves++;
+	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>/dev/null", path);
+	out->chart_well_formed = system(cmd) == 0;
+}
+
 /* 0 when the run left a results.csv that parsed; out->rc is the probe's. */
 static int probe_rows_run(int (*probe)(const struct config *c),
 			  const struct config *c, struct probe_rows *out)
@@ -94,6 +118,10 @@ static int probe_rows_run(int (*probe)(const struct config *c),
 			status = probe_rows_parse(line, &out->row[out->count++]);
 		fclose(csv);
 	}
+	out->chart_curves = -1;
+	out->chart_well_formed = 0;
+	if (out->chart)
+		probe_rows_chart(out, plat_run_folder());
 	results_close();
 	nftw(root, probe_rows_remove, 8, FTW_DEPTH | FTW_PHYS);
 	return status;

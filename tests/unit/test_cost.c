@@ -31,8 +31,11 @@ static void test_probe(void)
 	const struct csv_row *r;
 	int all = 1;
 
+	rows.chart = "cost.svg";
 	CHECK(probe_rows_run(probe_cost, &c, &rows) == 0, "results.csv read back");
 	CHECK(rows.rc == 0, "the probe succeeded");
+	CHECK(rows.chart_well_formed && rows.chart_curves == 4,
+	      "cost.svg is well-formed with a curve per variant (%d)", rows.chart_curves);
 	CHECK(rows.count == 2 + 4 * 10, "2 bare-call rows and 4 rows per size (%d)",
 	      rows.count);
 	r = probe_rows_find(&rows, "bare_call_sysv", 0, 0);

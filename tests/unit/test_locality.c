@@ -106,8 +106,11 @@ static void test_probe_64mib(void)
 	struct config c = small_config();
 	uint64_t bytes = 4096ull * 4099 * 4;
 
+	rows.chart = "locality.svg";
 	CHECK(probe_rows_run(probe_locality, &c, &rows) == 0, "results.csv read back");
 	CHECK(rows.rc == 0, "the probe succeeded");
+	CHECK(rows.chart_well_formed && rows.chart_curves == 2,
+	      "locality.svg is well-formed with a row and a column curve (%d)", rows.chart_curves);
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t page = 1ull << shifts[i];
 		const struct csv_row *row = probe_rows_find(&rows, "row", page, bytes);

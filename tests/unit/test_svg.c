@@ -102,7 +102,7 @@ static void test_chart(void)
 	};
 	struct svg_chart c = {
 		"Load latency <chase> & \x01 control", "working set", "ns per load", 1,
-		series, 3, marks, 4,
+		series, 3, marks, 4, 1,
 	};
 
 	memset(&s, 0, sizeof s);
@@ -113,6 +113,8 @@ static void test_chart(void)
 	CHECK(count(s.buf, "<circle ") == 12, "a dot per usable point, bad ones left out (%d)",
 	      count(s.buf, "<circle "));
 	CHECK(count(s.buf, "class=\"edge\"") == 2, "markers off the axis or NaN left out");
+	CHECK(strstr(s.buf, ">cache edge</text>") && strstr(s.buf, ">TLB edge</text>"),
+	      "the legend explains the edge lines when asked to");
 	CHECK(strstr(s.buf, "stroke-dasharray=\"6,4\"/>\n<text") != 0, "TLB marker dashed");
 	CHECK(strstr(s.buf, "&lt;chase&gt; &amp; ") && strstr(s.buf, "&quot;64&quot;"),
 	      "text escaped");
@@ -126,7 +128,7 @@ static void test_chart(void)
 static void test_empty(void)
 {
 	static struct sink s;
-	struct svg_chart c = { "nothing", "x", "y", 0, 0, 0, 0, 0 };
+	struct svg_chart c = { "nothing", "x", "y", 0, 0, 0, 0, 0, 0 };
 
 	memset(&s, 0, sizeof s);
 	CHECK(svg_write_chart(&c, to_sink, &s) == -1, "no points: -1");
@@ -140,7 +142,7 @@ static void test_wide(void)
 	static struct sink s;
 	double x[33], y[33];
 	struct svg_series series = { "4 KiB pages", 33, x, y };
-	struct svg_chart c = { "wide", "working set", "ns", 1, &series, 1, 0, 0 };
+	struct svg_chart c = { "wide", "working set", "ns", 1, &series, 1, 0, 0, 0 };
 
 	for (int i = 0; i < 33; i++) {
 		x[i] = 4096.0 * pow(2.0, i * 17.0 / 32.0);
@@ -152,6 +154,7 @@ static void test_wide(void)
 	CHECK(strstr(s.buf, ">4 KiB</text>") && strstr(s.buf, ">256 MiB</text>") &&
 	      !strstr(s.buf, ">8 KiB</text>"),
 	      "every other power labelled when there are many");
+	CHECK(!strstr(s.buf, "cache edge"), "no edge key in the legend of a chart without edges");
 }
 
 static void take(const struct result_row *row, void *ctx)

@@ -1,0 +1,41 @@
+/* Writing charts through the platform's file API. */
+
+#include "probes/chart_file.h"
+#include "probes/platform.h"
+#include "probes/results.h"
+
+/* A failed write closes the file and turns the rest of the document into
+   no-ops: the chart is then reported missing, never half-written as whole. */
+static void write_to_handle(void *ctx, const char *data, size_t len)
+{
+	int *handle = ctx;
+
+	if (*handle >= 0 && plat_file_write(*handle, data, len) != 0) {
+		plat_file_close(*handle);
+		*handle = -1;
+	}
+}
+
+void chart_file(const char *name, chart_produce_fn produce, const void *arg)
+{
+	int handle = plat_file_open(name);
+
+	if (handle < 0) {
+		report_printf("  %s: not written (no run folder)\n", name);
+		return;
+	}
+	produce(write_to_handle, &handle, arg);
+	if (handle >= 0 && plat_file_flush(handle) == 0) {
+		plat_file_close(handle);
+		report_printf("  chart: %s\n", name);
+		return;
+	}
+	if (handle >= 0)
+		plat_file_close(handle);
+	report_printf("  %s: writing failed (volume full or read-only?)\n", name);
+}
+
+int chart_produce_plain(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return svg_write_chart(arg, write, write_ctx);
+}
