@@ -80,6 +80,8 @@ static void learn_options(const EFI_LOADED_IMAGE *li)
 		has_equals |= w[word++] == '=';
 	if (!has_equals)
 		i = word;
+	while (i < chars && w[i] == ' ')
+		i++;
 	for (; i < chars && w[i] && n + 1 < OPTIONS_MAX; i++)
 		options[n++] = (char)w[i];
 	options[n] = 0;
