@@ -5,7 +5,8 @@
 #include "probes/fmt.h"
 #include "probes/platform.h"
 
-#define TYPE_PERSISTENT 14   /* EfiPersistentMemory, newer than these headers */
+#define TYPE_PERSISTENT 14
+#define LOW_MEMORY_END 0x100000ull   /* EfiPersistentMemory, newer than these headers */
 
 int memmap_read(struct memmap *m)
 {
@@ -86,10 +87,11 @@ uint64_t memmap_find_free(const struct memmap *m, uint64_t bytes, uint64_t align
 
 		if (d->Type != EfiConventionalMemory)
 			continue;
-		start = (d->PhysicalStart + align - 1) & ~(align - 1);
-		/* Page zero stays out: a null pointer must never be a buffer. */
-		if (start == 0)
-			start = align;
+		/* The first MiB stays out: a null pointer must never be a
+		   buffer, and the legacy area below 1 MiB is where fixed-range
+		   MTRRs and option ROMs give memory types of their own. */
+		start = d->PhysicalStart < LOW_MEMORY_END ? LOW_MEMORY_END : d->PhysicalStart;
+		start = (start + align - 1) & ~(align - 1);
 		end = d->PhysicalStart + d->NumberOfPages * EFI_PAGE_BYTES;
 		if (start >= end)
 			continue;
