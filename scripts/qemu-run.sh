@@ -4,7 +4,7 @@
 #
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
-#               [--readonly] [--quiet] [--vars FILE]
+#               [--readonly] [--quiet] [--vars FILE] [--help]
 #
 # Exit status: 0 the app reported success, 1 it reported failure, 2 bad use,
 # 3 QEMU ended without a verdict (crash, triple fault, firmware reset),
@@ -24,6 +24,7 @@ while [[ $# -gt 0 ]]; do
 	--readonly) readonly=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	--vars) vars=$2; shift 2 ;;
+	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 done
