@@ -88,8 +88,8 @@ $(EFI_OUT)/%.o: %.S
 
 # The build id lives in one generated file that is rewritten only when its
 # text changes, so a rebuild stays incremental. Each build compiles it with
-# the flags its own probe code was built with (code generation flags only:
-# include paths and warnings say nothing about the figures).
+# the flags its own probe code was built with (minus include paths and
+# warnings, which say nothing about the figures).
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CC_VERSION := $(shell $(CC) --version | head -n 1)
 define buildinfo_text

@@ -71,7 +71,7 @@ static const uint8_t *find_fadt(const uint8_t *rsdp)
 int acpi_find_pm_timer(struct acpi_pm_timer *t)
 {
 	const uint8_t *rsdp = find_rsdp(), *fadt;
-	uint32_t length;
+	uint32_t length, flags;
 
 	t->port = 0;
 	if (!rsdp || mp_strncmp((const char *)rsdp, "RSD PTR ", 8) != 0)
@@ -80,11 +80,12 @@ int acpi_find_pm_timer(struct acpi_pm_timer *t)
 	if (!fadt)
 		return -1;
 	length = get32(fadt + 4);
+	flags = length >= FADT_FLAGS + 4 ? get32(fadt + FADT_FLAGS) : 0;
 	/* A hardware-reduced ACPI platform has no PM timer, whatever the
 	   (then meaningless) timer block fields hold. */
-	if (length > FADT_FLAGS + 3 && (get32(fadt + FADT_FLAGS) & FADT_HW_REDUCED_ACPI))
+	if (flags & FADT_HW_REDUCED_ACPI)
 		return -1;
-	t->bits = (length > FADT_FLAGS && (get32(fadt + FADT_FLAGS) & FADT_TMR_VAL_EXT)) ? 32 : 24;
+	t->bits = (flags & FADT_TMR_VAL_EXT) ? 32 : 24;
 	/* The extended block wins when present and in I/O space. */
 	if (length >= FADT_X_PM_TMR_BLK + 12 && fadt[FADT_X_PM_TMR_BLK] == GAS_SYSTEM_IO &&
 	    get64(fadt + FADT_X_PM_TMR_BLK + 4))

@@ -11,7 +11,6 @@
 #include "probes/json.h"
 #include "probes/platform.h"
 
-
 static struct memmap current;
 
 /* Every buffer of the run as it was verified, for system.json. */
@@ -56,8 +55,8 @@ static int page_size_available(unsigned page_shift, char *why, size_t why_len)
 		return 0;
 	}
 	if (page_shift == PAGE_SHIFT_1G && !paging_config()->has_1g) {
-		mp_snprintf(why, why_len, "1 GiB pages not available: CPUID 8000_0001h EDX[26] "
-			    "(pdpe1gb) is clear on this CPU");
+		mp_snprintf(why, why_len, "CPUID 8000_0001h EDX[26] (pdpe1gb) is clear on this "
+			    "CPU");
 		return 0;
 	}
 	return 1;

@@ -136,7 +136,7 @@ static int calibrate_pm_timer(char *why, size_t why_len)
    stated rate holds: their difference is the uncertainty reported. Without
    a PM timer only the statement's own rounding is known (16h gives whole
    MHz; 15h's crystal is taken at its rating). */
-static void use_cpuid_rate(uint64_t hz, const char *how)
+static void use_cpuid_rate(uint64_t hz, const char *how, int from_16h)
 {
 	struct pm_window w;
 	uint64_t pm_hz, spread;
@@ -153,9 +153,16 @@ static void use_cpuid_rate(uint64_t hz, const char *how)
 			    (unsigned long long)(diff * 1000000ull / hz));
 		return;
 	}
-	clock.uncertainty_ppm = (uint32_t)(500000000000ull / hz);
-	mp_snprintf(source, sizeof source, "TSC rate from %s, not cross-checked (%s); "
-		    "uncertainty: its rounding to 1 MHz", how, why);
+	if (from_16h) {
+		clock.uncertainty_ppm = (uint32_t)(500000000000ull / hz);
+		mp_snprintf(source, sizeof source, "TSC rate from %s, not cross-checked (%s); "
+			    "uncertainty: its rounding to 1 MHz", how, why);
+	} else {
+		clock.uncertainty_ppm = 0;
+		mp_snprintf(source, sizeof source, "TSC rate from %s, the crystal's nominal "
+			    "rating, not cross-checked (%s): its uncertainty is unknown, not 0",
+			    how, why);
+	}
 }
 
 static void calibrate_stall(const char *why_not_pm)
@@ -207,7 +214,7 @@ void clock_init(void)
 	clock.invariant = tsc_invariant();
 	clock.source = source;
 	if (hz)
-		use_cpuid_rate(hz, how);
+		use_cpuid_rate(hz, how, mp_strcmp(how, "CPUID 16h base frequency") == 0);
 	else if (calibrate_pm_timer(why, sizeof why))
 		calibrate_stall(why);
 	measure_core_clock();

@@ -5,8 +5,8 @@
 #include "probes/fmt.h"
 #include "probes/platform.h"
 
-#define TYPE_PERSISTENT 14
-#define LOW_MEMORY_END 0x100000ull   /* EfiPersistentMemory, newer than these headers */
+#define TYPE_PERSISTENT 14           /* EfiPersistentMemory, newer than these headers */
+#define LOW_MEMORY_END 0x100000ull
 
 int memmap_read(struct memmap *m)
 {

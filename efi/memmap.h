@@ -29,8 +29,8 @@ static inline EFI_MEMORY_DESCRIPTOR *memmap_at(const struct memmap *m, UINTN i)
    memory attribute; returns how many were written to out (at most max). */
 size_t memmap_ranges(const struct memmap *m, struct pt_range *out, size_t max);
 
-/* The lowest base of a free (conventional) run of `bytes` aligned to `align`,
-   or 0 when none exists. *largest receives the largest aligned free run. */
+/* The lowest base at or above 1 MiB of a free (conventional) run of `bytes`
+   aligned to `align`, or 0 when none exists. *largest receives the largest aligned free run. */
 uint64_t memmap_find_free(const struct memmap *m, uint64_t bytes, uint64_t align,
 			  uint64_t *largest);
 

@@ -24,7 +24,13 @@ void chart_file(const char *name, chart_produce_fn produce, const void *arg)
 		report_printf("  %s: not written (no run folder)\n", name);
 		return;
 	}
-	produce(write_to_handle, &handle, arg);
+	if (produce(write_to_handle, &handle, arg) != 0) {
+		/* The document says so itself; the report says it too. */
+		if (handle >= 0)
+			plat_file_close(handle);
+		report_printf("  %s: nothing to draw\n", name);
+		return;
+	}
 	if (handle >= 0 && plat_file_flush(handle) == 0) {
 		plat_file_close(handle);
 		report_printf("  chart: %s\n", name);

@@ -229,8 +229,8 @@ int probe_cost(const struct config *c)
 	report_printf("  bare call: sysv %.2f ns (%.1f cycles), ms %.2f ns (%.1f "
 		      "cycles): the unit of the last column\n", unit_sysv,
 		      ns_to_cycles(unit_sysv), unit_ms, ns_to_cycles(unit_ms));
-	report_printf("  note: each call mutates an 8-byte field and the copy reloads it "
-		      "16 bytes at a time; that store cannot be forwarded, so every copying "
+	report_printf("  note: before each call the loop writes an 8-byte field and the copy "
+		      "reloads it 16 bytes at a time; that store cannot be forwarded, so every copying "
 		      "call (ms at 16 B, both from 32 B) also waits for it: small-size deltas "
 		      "are mostly this wait, not the convention (docs/METHOD.md)\n");
 	report_printf("  %6s %-4s %9s %10s %9s %7s %10s\n", "bytes", "abi",

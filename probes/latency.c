@@ -149,15 +149,14 @@ static int get_buffer(struct plat_buffer *buf, unsigned shift, const char *page_
 	max = page_buffer_max("latency", shift);
 	if (max == 0)
 		return 1;
-	if (max >= size_bytes(*last) &&
-	    page_buffer_get("latency", buf, size_bytes(*last), shift) == 0)
-		return 0;
+	if (max >= size_bytes(*last))
+		return page_buffer_get("latency", buf, size_bytes(*last), shift) == 0 ? 0 : -1;
 	mp_format_bytes(fits, sizeof fits, max);
 	for (k = *last; k > first && size_bytes(k) > max; k--)
 		;
 	if (size_bytes(k) > max) {
 		report_printf("latency, %s: the largest buffer that fits now, %s, is below the "
-			      "smallest size of the sweep: skipped\n", page_name, fits);
+			      "smallest size of the sweep: not measured\n", page_name, fits);
 		return -1;
 	}
 	mp_format_bytes(capped, sizeof capped, size_bytes(k));

@@ -107,8 +107,9 @@ static uint32_t fill_matrix(uint32_t *m, uint64_t elems)
 	return (uint32_t)(elems / 2);
 }
 
-static void emit_walk(const char *variant, unsigned shift, uint64_t bytes,
-		      const struct trials *t, uint64_t elems, const char *verified)
+/* Returns the ns per element it reported. */
+static double emit_walk(const char *variant, unsigned shift, uint64_t bytes,
+			const struct trials *t, uint64_t elems, const char *verified)
 {
 	struct figure f = {
 		.probe = PROBE_NAME, .variant = variant, .page_shift = shift,
@@ -121,6 +122,7 @@ static void emit_walk(const char *variant, unsigned shift, uint64_t bytes,
 
 	report_printf("    %-13s %8.3f ns/element %8.2f cycles  spread %.1f%%\n",
 		      variant, f.ns, cycles, 100.0 * f.spread);
+	return f.ns;
 }
 
 /* Times `reps` alternating row and column passes; 0, or -1 reported. */
@@ -213,11 +215,11 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	pass.shape = shape;
 	rc = time_walks(&pass, c->locality_reps, expected, &by_row, &by_col);
 	if (rc == 0) {
-		emit_walk("row", shift, bytes, &by_row, elems, buf.verified);
-		emit_walk("column", shift, bytes, &by_col, elems, buf.verified);
 		chart_page[chart_points] = (double)((uint64_t)1 << shift);
-		chart_row[chart_points] = ticks_to_ns((uint64_t)trials_best(&by_row)) / (double)elems;
-		chart_col[chart_points] = ticks_to_ns((uint64_t)trials_best(&by_col)) / (double)elems;
+		chart_row[chart_points] = emit_walk("row", shift, bytes, &by_row, elems,
+						    buf.verified);
+		chart_col[chart_points] = emit_walk("column", shift, bytes, &by_col, elems,
+						    buf.verified);
 		chart_points++;
 		report_printf("    column/row    %8.2fx slower\n",
 			      trials_best(&by_col) / trials_best(&by_row));

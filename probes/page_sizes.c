@@ -38,9 +38,9 @@ uint64_t page_buffer_max(const char *probe, unsigned page_shift)
 		char why[160] = "the platform gives none";
 
 		/* The platform says why only when asked for a buffer: ask for
-		   a single page to get its reason into the report. */
-		if (plat_buffer_get(&one, (size_t)page, page_shift, why, sizeof why) == 0)
-			plat_buffer_put(&one);
+		   a single page, which cannot succeed when none fits, to get its
+		   reason into the report. */
+		plat_buffer_get(&one, (size_t)page, page_shift, why, sizeof why);
 		page_size_name(name, sizeof name, page_shift);
 		report_printf("%s: %s are not available here (%s): skipped\n", probe, name, why);
 	}

@@ -22,7 +22,8 @@ void page_size_name(char *buf, size_t size, unsigned page_shift);
 
 /* The largest probe buffer this page size can give now, rounded down to
    whole pages; 0 when the page size is unavailable, which is then reported
-   for `probe` as a skip. */
+   for `probe` as a skip, with the platform's reason (asked for by trying to
+   get a single page). */
 uint64_t page_buffer_max(const char *probe, unsigned page_shift);
 
 /* A buffer of at least `bytes`, rounded up to whole pages. 0 on success;

@@ -45,8 +45,9 @@ struct mtrr_state {
 	uint64_t phys_mask[MTRR_VARIABLE_MAX];
 	unsigned phys_bits;                    /* MAXPHYADDR */
 	/* AMD: the TOM2 MSR (C001_001Dh) when SYSCFG (C001_0010h) has both
-	   MtrrTom2En (bit 21) and Tom2ForceMemTypeWB (bit 22) set, else 0. Memory in [4 GiB, TOM2) that no variable
-	   MTRR matches is then WB, not the default type. */
+	   MtrrTom2En (bit 21) and Tom2ForceMemTypeWB (bit 22) set, else 0.
+	   Memory in [4 GiB, TOM2) that no variable MTRR matches is then WB,
+	   not the default type. */
 	uint64_t amd_tom2;
 };
 

@@ -31,7 +31,9 @@ struct probe_rows {
 	int rc;                   /* what the probe returned */
 	int count;
 	struct csv_row row[PROBE_ROWS_MAX];
-	const char *chart;        /* set before the run: a chart file to inspect */
+	const char *chart;        /* set before the run: a chart file to inspect
+				     (callers keep the struct static, so it
+				     starts NULL where they set nothing) */
 	int chart_well_formed;    /* xmllint --noout accepted it */
 	int chart_curves;         /* its <polyline class="curve"> count, -1: no file */
 };

@@ -254,7 +254,10 @@ static void test_errors(void)
 	expect_error("end = halt\n", NULL,
 		     "memprobe.cfg:1: key 'end': unknown end action 'halt' (one of: off, reboot, return, wait)");
 	expect_error("fault.vector = 32\n", NULL,
-		     "memprobe.cfg:1: key 'fault.vector': out of range: '32' (from 0 to 31)");
+		     "memprobe.cfg:1: key 'fault.vector': vector 32 cannot be raised on purpose (de 0, "
+		     "ud 6, gp 13, pf 14)");
+	expect_error("fault.vector = 1x\n", NULL,
+		     "memprobe.cfg:1: key 'fault.vector': bad number '1x' (a vector number in decimal)");
 	expect_error("fault.vector = nmi\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': unknown vector 'nmi' (de, ud, gp, pf, or "
 		     "their numbers 0, 6, 13, 14)");
