@@ -11,8 +11,6 @@
 #include "probes/json.h"
 #include "probes/platform.h"
 
-static struct memmap current;
-
 /* Every buffer of the run as it was verified, for system.json. */
 #define BUFFERS_KEPT 64
 static struct {
@@ -64,12 +62,13 @@ static int page_size_available(unsigned page_shift, char *why, size_t why_len)
 
 size_t plat_buffer_max(unsigned page_shift)
 {
+	const struct memmap *map;
 	uint64_t largest;
 	char why[8];
 
-	if (!page_size_available(page_shift, why, sizeof why) || memmap_read(&current))
+	if (!page_size_available(page_shift, why, sizeof why) || !(map = memmap_now()))
 		return 0;
-	memmap_find_free(&current, ~0ull, 1ull << page_shift, &largest);
+	memmap_find_free(map, ~0ull, 1ull << page_shift, &largest);
 	return (size_t)largest;
 }
 
@@ -77,6 +76,7 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len)
 {
 	uint64_t page = 1ull << page_shift, largest, base;
+	const struct memmap *map;
 	EFI_PHYSICAL_ADDRESS addr;
 	char want[16], have[16];
 	EFI_STATUS s;
@@ -84,11 +84,11 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	if (!page_size_available(page_shift, why, why_len))
 		return -1;
 	bytes = (bytes + page - 1) & ~(page - 1);
-	if (!bytes || memmap_read(&current)) {
+	if (!bytes || !(map = memmap_now())) {
 		mp_snprintf(why, why_len, "no memory map");
 		return -1;
 	}
-	base = memmap_find_free(&current, bytes, page, &largest);
+	base = memmap_find_free(map, bytes, page, &largest);
 	if (!base) {
 		mp_format_bytes(want, sizeof want, bytes);
 		mp_format_bytes(have, sizeof have, largest);

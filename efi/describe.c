@@ -8,7 +8,6 @@
 #include "efi/paging.h"
 #include "efi/timed.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/cpuinfo.h"
 #include "probes/fmt.h"
 #include "probes/json.h"
 #include "probes/platform.h"
@@ -88,27 +87,24 @@ static void paging_json(struct json *j)
 
 static void memory_map_json(struct json *j)
 {
-	static struct memmap m;
+	const struct memmap *m = memmap_now();
 
 	json_object_begin(j, "memory_map");
-	if (memmap_read(&m) == 0) {
-		json_u64(j, "entries", m.count);
-		json_u64(j, "ram_bytes", memmap_bytes(&m, 0));
-		json_u64(j, "free_bytes", memmap_bytes(&m, 1));
+	if (m) {
+		json_u64(j, "entries", m->count);
+		json_u64(j, "ram_bytes", memmap_bytes(m, 0));
+		json_u64(j, "free_bytes", memmap_bytes(m, 1));
 	}
 	json_object_end(j);
 }
 
 void plat_describe(struct json *j)
 {
-	struct cpuinfo ci;
-
-	cpuinfo_read(&ci);
 	json_object_begin(j, "platform");
 	json_string(j, "name", "uefi");
 	json_string(j, "timed_sections", plat_timed_conditions());
 	json_object_end(j);
-	cpuinfo_describe(j, &ci, microcode(&ci));
+	cpuinfo_describe(j, &fw_cpu, microcode(&fw_cpu));
 	firmware_json(j);
 	time_json(j);
 	paging_json(j);

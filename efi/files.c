@@ -92,6 +92,12 @@ static void report_write_failure(const char *name, EFI_STATUS s)
 	plat_console(line);
 }
 
+/* The open file behind a handle, or NULL for -1, a closed or bad handle. */
+static EFI_FILE_HANDLE file_at(int h)
+{
+	return h >= 0 && h < MAX_FILES ? files[h] : NULL;
+}
+
 int plat_file_open(const char *name)
 {
 	CHAR16 wide[64];
@@ -117,12 +123,13 @@ int plat_file_open(const char *name)
 
 int plat_file_write(int h, const char *data, size_t len)
 {
+	EFI_FILE_HANDLE f = file_at(h);
 	UINTN size = len;
 	EFI_STATUS s;
 
-	if (h < 0 || h >= MAX_FILES || !files[h])
+	if (!f)
 		return -1;
-	s = uefi_call_wrapper(files[h]->Write, 3, files[h], &size, (void *)data);
+	s = uefi_call_wrapper(f->Write, 3, f, &size, (void *)data);
 	if (s != EFI_SUCCESS || size != len) {
 		report_write_failure("a result file", s ? s : EFI_VOLUME_FULL);
 		return -1;
@@ -132,11 +139,12 @@ int plat_file_write(int h, const char *data, size_t len)
 
 int plat_file_flush(int h)
 {
+	EFI_FILE_HANDLE f = file_at(h);
 	EFI_STATUS s;
 
-	if (h < 0 || h >= MAX_FILES || !files[h])
+	if (!f)
 		return -1;
-	s = uefi_call_wrapper(files[h]->Flush, 1, files[h]);
+	s = uefi_call_wrapper(f->Flush, 1, f);
 	if (s != EFI_SUCCESS) {
 		report_write_failure("a result file", s);
 		return -1;
@@ -146,8 +154,10 @@ int plat_file_flush(int h)
 
 void plat_file_close(int h)
 {
-	if (h < 0 || h >= MAX_FILES || !files[h])
+	EFI_FILE_HANDLE f = file_at(h);
+
+	if (!f)
 		return;
-	uefi_call_wrapper(files[h]->Close, 1, files[h]);
+	uefi_call_wrapper(f->Close, 1, f);
 	files[h] = NULL;
 }

@@ -1,7 +1,6 @@
 /* Firmware globals and small conversions. */
 
 #include "efi/fw.h"
-#include "arch/x86_64/cpuinfo.h"
 #include "probes/fmt.h"
 
 EFI_SYSTEM_TABLE *fw_st;
@@ -9,6 +8,7 @@ EFI_BOOT_SERVICES *fw_bs;
 EFI_RUNTIME_SERVICES *fw_rt;
 EFI_HANDLE fw_image;
 int fw_under_qemu;
+struct cpuinfo fw_cpu;
 
 static int vendor_is_edk2(void)
 {
@@ -20,8 +20,6 @@ static int vendor_is_edk2(void)
 
 void fw_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
-	struct cpuinfo ci;
-
 	fw_image = image;
 	fw_st = st;
 	fw_bs = st->BootServices;
@@ -30,10 +28,10 @@ void fw_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	   boot application; a full sweep runs longer than that. */
 	uefi_call_wrapper(fw_bs->SetWatchdogTimer, 4, 0, 0, 0, NULL);
 
-	cpuinfo_read(&ci);
+	cpuinfo_read(&fw_cpu);
 	fw_under_qemu = vendor_is_edk2() &&
-		(mp_strcmp(ci.hypervisor_id, "TCGTCGTCGTCG") == 0 ||
-		 mp_strncmp(ci.hypervisor_id, "KVMKVMKVM", 9) == 0);
+		(mp_strcmp(fw_cpu.hypervisor_id, "TCGTCGTCGTCG") == 0 ||
+		 mp_strncmp(fw_cpu.hypervisor_id, "KVMKVMKVM", 9) == 0);
 }
 
 void fw_ascii(char *dst, size_t size, const CHAR16 *src)

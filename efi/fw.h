@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <efi.h>
+#include "arch/x86_64/cpuinfo.h"
 
 extern EFI_SYSTEM_TABLE *fw_st;
 extern EFI_BOOT_SERVICES *fw_bs;
@@ -17,6 +18,9 @@ extern EFI_HANDLE fw_image;
    vendor is EDK II. Only then are the debugcon (0x402) and isa-debug-exit
    (0xf4) ports written: on hardware those ports may belong to a device. */
 extern int fw_under_qemu;
+
+/* What CPUID says of this CPU, read once by fw_init: it cannot change. */
+extern struct cpuinfo fw_cpu;
 
 void fw_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
 

@@ -13,7 +13,6 @@
 #include "efi/volume.h"
 #include "probes/probe.h"
 #include "probes/results.h"
-#include "arch/x86_64/cpuinfo.h"
 #include "probes/fmt.h"
 #include "probes/platform.h"
 
@@ -21,10 +20,9 @@ extern const char memprobe_version[], memprobe_build_id[];
 
 static void banner(void)
 {
-	struct cpuinfo ci;
+	const struct cpuinfo *ci = &fw_cpu;
 	char vendor[64];
 
-	cpuinfo_read(&ci);
 	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
 	report_printf("memprobe %s (build %s)\n"
 		    "firmware: %s, revision 0x%08x, UEFI %u.%u\n"
@@ -33,8 +31,8 @@ static void banner(void)
 		    (unsigned)fw_st->FirmwareRevision,
 		    (unsigned)(fw_st->Hdr.Revision >> 16),
 		    (unsigned)(fw_st->Hdr.Revision & 0xffff) / 10,
-		    ci.vendor, ci.brand[0] ? ci.brand : "(no brand string)",
-		    ci.family, ci.model, ci.stepping);
+		    ci->vendor, ci->brand[0] ? ci->brand : "(no brand string)",
+		    ci->family, ci->model, ci->stepping);
 }
 
 /* Every step before the probes either works or says why no probe can run. */

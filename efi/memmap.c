@@ -8,7 +8,7 @@
 #define TYPE_PERSISTENT 14           /* EfiPersistentMemory, newer than these headers */
 #define LOW_MEMORY_END 0x100000ull
 
-int memmap_read(struct memmap *m)
+static int memmap_read(struct memmap *m)
 {
 	for (int attempt = 0; attempt < 4; attempt++) {
 		UINTN size = m->capacity, key, desc_size;
@@ -73,6 +73,13 @@ size_t memmap_ranges(const struct memmap *m, struct pt_range *out, size_t max)
 		n++;
 	}
 	return n;
+}
+
+const struct memmap *memmap_now(void)
+{
+	static struct memmap current;
+
+	return memmap_read(&current) == 0 ? &current : NULL;
 }
 
 uint64_t memmap_find_free(const struct memmap *m, uint64_t bytes, uint64_t align,

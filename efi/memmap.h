@@ -18,8 +18,10 @@ struct memmap {
 	UINTN count;
 };
 
-/* 0, or -1 with a message printed. The buffer is reused across calls. */
-int memmap_read(struct memmap *m);
+/* The memory map as it is now, read afresh into one buffer the app reuses
+   (each allocation changes the map); NULL with a message printed when the
+   firmware will not give it. */
+const struct memmap *memmap_now(void);
 static inline EFI_MEMORY_DESCRIPTOR *memmap_at(const struct memmap *m, UINTN i)
 {
 	return (EFI_MEMORY_DESCRIPTOR *)(m->buf + i * m->desc_size);

@@ -1,9 +1,9 @@
 /* Reading the PAT and MTRR registers and naming what they make of a range. */
 
 #include "efi/memtypes.h"
+#include "efi/fw.h"
 #include "efi/timed.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/memtype.h"
 #include "probes/fmt.h"
 #include "probes/json.h"
@@ -54,13 +54,10 @@ static void read_mtrrs(const struct cpuinfo *ci)
 
 void memtypes_init(void)
 {
-	struct cpuinfo ci;
-
-	cpuinfo_read(&ci);
-	regs.have_pat = ci.has_pat && msr_read_safely(MSR_IA32_PAT, &regs.pat) == 0;
-	regs.have_mtrr = ci.has_mtrr;
+	regs.have_pat = fw_cpu.has_pat && msr_read_safely(MSR_IA32_PAT, &regs.pat) == 0;
+	regs.have_mtrr = fw_cpu.has_mtrr;
 	if (regs.have_mtrr)
-		read_mtrrs(&ci);
+		read_mtrrs(&fw_cpu);
 }
 
 static enum mem_type pat_type(unsigned pat_index)

@@ -5,7 +5,6 @@
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/cpuinfo.h"
 #include "probes/fmt.h"
 #include "probes/platform.h"
 
@@ -20,7 +19,6 @@ struct table_pool {
 
 static struct table_pool pool;
 static struct pt_builder builder;
-static struct memmap map;
 static struct pt_range ranges[MAX_RANGES];
 
 static void *pool_page(void *ctx)
@@ -43,9 +41,10 @@ static int fail(const char *what, enum pt_status s)
 
 /* Enough tables for the general map plus the worst exact remapping: all
    conventional memory in 4 KiB pages, as one buffer could ask. */
-static uint64_t pool_pages_needed(const struct pt_config *cfg, size_t n)
+static uint64_t pool_pages_needed(const struct memmap *map, const struct pt_config *cfg,
+				  size_t n)
 {
-	struct pt_range all_free = { 0x200000, memmap_bytes(&map, 1), PT_WB };
+	struct pt_range all_free = { 0x200000, memmap_bytes(map, 1), PT_WB };
 
 	return 1 + pt_tables_bound(cfg, ranges, n, 0) +
 	       pt_tables_bound(cfg, &all_free, 1, PT_SIZE_4K);
@@ -53,20 +52,19 @@ static uint64_t pool_pages_needed(const struct pt_config *cfg, size_t n)
 
 int paging_init(void)
 {
-	struct cpuinfo ci;
+	const struct memmap *map;
 	struct pt_config cfg;
 	size_t n;
 	enum pt_status s;
 	EFI_PHYSICAL_ADDRESS base;
 
-	cpuinfo_read(&ci);
 	cfg.levels = (read_cr4() & CR4_LA57) ? 5 : 4;
-	cfg.phys_bits = ci.phys_addr_bits;
-	cfg.has_1g = ci.has_1g_pages;
-	if (memmap_read(&map))
+	cfg.phys_bits = fw_cpu.phys_addr_bits;
+	cfg.has_1g = fw_cpu.has_1g_pages;
+	if (!(map = memmap_now()))
 		return -1;
-	n = memmap_ranges(&map, ranges, MAX_RANGES);
-	pool.pages = pool_pages_needed(&cfg, n);
+	n = memmap_ranges(map, ranges, MAX_RANGES);
+	pool.pages = pool_pages_needed(map, &cfg, n);
 	if (uefi_call_wrapper(fw_bs->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
 			      pool.pages, &base) != EFI_SUCCESS) {
 		plat_console("memprobe: page tables: no memory for the table pool\n");
