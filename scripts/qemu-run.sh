@@ -53,9 +53,12 @@ if [[ -n $args ]]; then
 fi
 runs_before=$(mdir -b -i "$workdir/disk.img" ::/memprobe 2>/dev/null | sort || true)
 
-# KVM only when it can really run the firmware: on some hosts /dev/kvm opens
-# and then fails on the first MSR the firmware touches. A KVM guest that is
-# still alive after a few seconds passed the point where those fail.
+# KVM only when it can really run the firmware. On some hosts /dev/kvm opens
+# and then QEMU aborts on the first MSR the firmware touches; on others KVM
+# hits an "emulation failure" in the firmware's first instructions, and QEMU
+# then pauses the guest instead of exiting, so a guest that merely stays
+# alive proves nothing. KVM counts as working only when the guest is alive
+# after a few seconds and QEMU reported no KVM error.
 kvm_works() {
 	[[ -r /dev/kvm && -w /dev/kvm ]] || return 1
 	cp "$ovmf_vars" "$workdir/kvm-vars.fd"
@@ -66,8 +69,14 @@ kvm_works() {
 		-display none -nodefaults -no-reboot \
 		-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
 		-drive if=pflash,format=raw,file="$workdir/kvm-vars.fd" \
-		>/dev/null 2>&1; echo $?) 2>/dev/null )
+		>"$workdir/kvm-probe.log" 2>&1; echo $?) 2>/dev/null )
 	rm -f "$workdir/kvm-vars.fd"
+	if grep -qiE 'KVM internal error|emulation failure|KVM: entry failed' \
+		"$workdir/kvm-probe.log"; then
+		rm -f "$workdir/kvm-probe.log"
+		return 1
+	fi
+	rm -f "$workdir/kvm-probe.log"
 	[[ $rc -eq 124 ]]
 }
 
