@@ -5,12 +5,24 @@
 
 // ---- Private Functions ------------------------------------------------------
 
-static void **slot_at(void *base, size_t i)
+static void **slot_at(void *base, size_t i, size_t page_bytes)
 {
-	return (void **)((char *)base + i * CHASE_SLOT);
+	return (void **)chase_slot(base, i, page_bytes);
 }
 
 // ---- Public Functions -------------------------------------------------------
+
+size_t chase_page_line(size_t i, size_t page_bytes)
+{
+	size_t lines = page_bytes / CHASE_SLOT;
+
+	return (i + i / lines) % lines;
+}
+
+void *chase_slot(void *base, size_t i, size_t page_bytes)
+{
+	return (char *)base + i * page_bytes + chase_page_line(i, page_bytes) * CHASE_SLOT;
+}
 
 void chase_rng_seed(struct chase_rng *r, uint64_t seed)
 {
@@ -44,17 +56,17 @@ uint64_t chase_rng_below(struct chase_rng *r, uint64_t bound)
    permutation, and every such cycle is equally likely. Working in the
    buffer needs no order array, so building a 512 MiB cycle costs one pass
    of random swaps and no scratch memory. */
-void chase_build(void *base, size_t slots, uint64_t seed)
+void chase_build(void *base, size_t slots, size_t page_bytes, uint64_t seed)
 {
 	struct chase_rng rng;
 	size_t i;
 
 	for (i = 0; i < slots; i++)
-		*slot_at(base, i) = slot_at(base, i);
+		*slot_at(base, i, page_bytes) = slot_at(base, i, page_bytes);
 	chase_rng_seed(&rng, seed);
 	for (i = slots; i-- > 1;) {
-		void **a = slot_at(base, i);
-		void **b = slot_at(base, (size_t)chase_rng_below(&rng, i));
+		void **a = slot_at(base, i, page_bytes);
+		void **b = slot_at(base, (size_t)chase_rng_below(&rng, i), page_bytes);
 		void *t = *a;
 
 		*a = *b;
@@ -78,9 +90,9 @@ __attribute__((noinline)) void *chase_follow(void *start, uint64_t blocks)
 	return p;
 }
 
-int chase_check(const void *base, size_t slots, char *why, size_t why_len)
+int chase_check(const void *base, size_t slots, size_t page_bytes, char *why, size_t why_len)
 {
-	const char *lo = base, *hi = lo + slots * CHASE_SLOT;
+	const char *lo = base, *hi = lo + slots * page_bytes;
 	const char *p = base;
 	size_t step;
 
@@ -93,10 +105,12 @@ int chase_check(const void *base, size_t slots, char *why, size_t why_len)
 	   every slot, each once. No visited-set is needed. */
 	for (step = 1; step <= slots; step++) {
 		const char *next = *(const char *const *)p;
+		size_t page = next >= lo && next < hi ? (size_t)(next - lo) / page_bytes : 0;
 
-		if (next < lo || next >= hi || (size_t)(next - lo) % CHASE_SLOT) {
+		if (next < lo || next >= hi ||
+		    next != (const char *)chase_slot((void *)lo, page, page_bytes)) {
 			mp_snprintf(why, why_len, "link %zu from slot %zu points outside the slots (%p)",
-				    step, (size_t)(p - lo) / CHASE_SLOT, (const void *)next);
+				    step, (size_t)(p - lo) / page_bytes, (const void *)next);
 			return -1;
 		}
 		if (next == lo && step != slots) {

@@ -30,18 +30,36 @@ uint64_t chase_rng_next(struct chase_rng *r);
 /* Uniform in [0, bound), bound > 0. */
 uint64_t chase_rng_below(struct chase_rng *r, uint64_t bound);
 
-/* Links `slots` slots starting at base (64-byte aligned) into one random
-   cycle covering every slot exactly once. Only the first word of each slot
-   is written. */
-void chase_build(void *base, size_t slots, uint64_t seed);
+/* Links `slots` slots into one random cycle covering every slot exactly
+   once; only the first word of each slot is written. base is aligned to
+   page_bytes, a power of two >= CHASE_SLOT. Slot i lies in "page" i, at
+   line chase_page_line(i, page_bytes) of it:
+   - page_bytes == CHASE_SLOT packs the slots, one per line (the latency
+     probe's cycle: the working set is slots * CHASE_SLOT bytes);
+   - a real page size puts one slot in each page (the tlb probe's cycle):
+     the cache footprint stays `slots` lines however large the pages, so
+     the TLB's reach can be outrun while the lines still fit a cache. */
+void chase_build(void *base, size_t slots, size_t page_bytes, uint64_t seed);
+
+/* The line inside page i that holds slot i: (i + i / L) mod L, L the lines
+   per page. Among any L consecutive pages each line offset occurs once, so
+   the slots fill the sets of a cache indexed inside the page offset (L1
+   with 4 KiB pages) as evenly as packed lines; and on physically
+   contiguous pages the pair (page bits, line) also covers the next cache's
+   sets evenly (docs/METHOD.md gives the argument and its limits). */
+size_t chase_page_line(size_t i, size_t page_bytes);
+
+/* The address of slot i of a cycle built with this page_bytes. */
+void *chase_slot(void *base, size_t i, size_t page_bytes);
 
 /* Follows the chain from start for blocks * CHASE_UNROLL dependent loads and
    returns where it ended. */
 void *chase_follow(void *start, uint64_t blocks);
 
-/* 0 when base..base+slots*CHASE_SLOT is one cycle that visits every slot
-   exactly once, each link pointing at the start of a distinct slot (so a
-   distinct cache line); otherwise -1 with why[] saying which link broke. */
-int chase_check(const void *base, size_t slots, char *why, size_t why_len);
+/* 0 when the `slots` slots chase_build(base, slots, page_bytes, ...) lays
+   out form one cycle that visits every slot exactly once, each link
+   pointing at a slot's address (so a distinct cache line); otherwise -1
+   with why[] saying which link broke. */
+int chase_check(const void *base, size_t slots, size_t page_bytes, char *why, size_t why_len);
 
 #endif

@@ -45,6 +45,9 @@ static const struct key_def keys[] = {
 	{ "max_trials",       KIND_UINT,     FIELD(max_trials),       1, 100000, 0 },
 	{ "precision",        KIND_FRACTION, FIELD(precision),        0, 0, 0 },
 	{ "step_ms",          KIND_MS,       FIELD(step_ms),          0, 0, 0 },
+	{ "tlb.min_pages",    KIND_UINT,     FIELD(tlb_min_pages),    1, TLB_PAGES_MAX, 0 },
+	{ "tlb.max_pages",    KIND_UINT,     FIELD(tlb_max_pages),    0, TLB_PAGES_MAX, 0 },
+	{ "tlb.max_buffer",   KIND_SIZE,     FIELD(tlb_max_buffer),   4096, SIZE_MAX_BYTES, 4096 },
 	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
 	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
 	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
@@ -73,7 +76,7 @@ struct word { const char *name; unsigned value; };
 static const struct word profile_words[] = {
 	{ "quick", PROFILE_QUICK }, { "full", PROFILE_FULL }, { 0, 0 } };
 static const struct word probe_words[] = {
-	{ "latency", PROBE_LATENCY }, { "locality", PROBE_LOCALITY },
+	{ "latency", PROBE_LATENCY }, { "tlb", PROBE_TLB }, { "locality", PROBE_LOCALITY },
 	{ "later", PROBE_LATER }, { "cost", PROBE_COST }, { "fault", PROBE_FAULT }, { 0, 0 } };
 static const struct word page_words[] = {
 	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
@@ -680,6 +683,9 @@ static int check_combinations(struct loader *l)
 	if (c->min_size > c->max_size)
 		return fail_combination(l, key_index("min_size"), key_index("max_size"),
 					"is larger than max_size");
+	if (c->tlb_max_pages && c->tlb_min_pages > c->tlb_max_pages)
+		return fail_combination(l, key_index("tlb.min_pages"), key_index("tlb.max_pages"),
+					"is larger than tlb.max_pages");
 	if (c->trials > c->max_trials)
 		return fail_combination(l, key_index("trials"), key_index("max_trials"),
 					"is larger than max_trials");

@@ -13,10 +13,18 @@ enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
 
 /* Bits of config.probes. PROBE_FAULT is test-only: never in a default run. */
 #define PROBE_LATENCY  (1u << 0)
-#define PROBE_LOCALITY (1u << 1)
-#define PROBE_LATER    (1u << 2)
-#define PROBE_COST     (1u << 3)
-#define PROBE_FAULT    (1u << 4)
+#define PROBE_TLB      (1u << 1)
+#define PROBE_LOCALITY (1u << 2)
+#define PROBE_LATER    (1u << 3)
+#define PROBE_COST     (1u << 4)
+#define PROBE_FAULT    (1u << 5)
+
+/* tlb.max_pages = 0: the sweep's top is the larger of this and four times
+   the largest TLB CPUID claims for the page size, capped by memory. */
+#define TLB_AUTO_PAGES 16384u
+/* Highest tlb.min_pages / tlb.max_pages: 2^24 pages (64 GiB of 4 KiB pages,
+   far past any TLB's reach). */
+#define TLB_PAGES_MAX (1u << 24)
 
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
@@ -33,6 +41,11 @@ struct config {
 	unsigned max_trials;      /* latency: trials at most per size */
 	double precision;         /* stop rule: best three within this fraction */
 	double step_ms;           /* latency: target duration of one trial */
+
+	unsigned tlb_min_pages;   /* tlb: fewest pages of the sweep */
+	unsigned tlb_max_pages;   /* tlb: most pages; 0: the larger of
+				     TLB_AUTO_PAGES and 4x the largest TLB CPUID claims */
+	uint64_t tlb_max_buffer;  /* tlb: the largest buffer of any page size, bytes */
 
 	unsigned locality_rows, locality_cols, locality_reps;
 

@@ -13,7 +13,7 @@ void config_defaults(struct config *c, enum profile p)
 	int full = p == PROFILE_FULL;
 
 	c->profile = p;
-	c->probes = PROBE_LATENCY | PROBE_LOCALITY | PROBE_LATER | PROBE_COST;
+	c->probes = PROBE_LATENCY | PROBE_TLB | PROBE_LOCALITY | PROBE_LATER | PROBE_COST;
 	/* 1 GiB pages where available: a size the machine cannot give (no
 	   pdpe1gb, no aligned free GiB, no hugetlb pool on Linux) is reported
 	   and skipped, and the run goes on with the others. */
@@ -27,6 +27,15 @@ void config_defaults(struct config *c, enum profile p)
 	c->max_trials = full ? 20 : 8;
 	c->precision = full ? 0.01 : 0.05;
 	c->step_ms = full ? 2 : 1;
+
+	/* tlb: from 8 pages up to the larger of 16384 and 4x the largest
+	   claimed TLB, in buffers of at most 8 GiB (4096 pages of 2 MiB: past
+	   a 2048-entry L2 TLB by a plateau). quick starts at one page, so two
+	   1 GiB pages, all QEMU's -m 4G offers, still make a curve, and stops
+	   at 4096 pages of 4 KiB (past Zen 3's 2048-entry L2 TLB) and 2 GiB. */
+	c->tlb_min_pages = full ? 8 : 1;
+	c->tlb_max_pages = full ? 0 : 4096;
+	c->tlb_max_buffer = full ? 8ull << 30 : 2ull << 30;
 
 	/* locality: the seed's 13000 x 13000 ints (645 MiB), best of 24; quick
 	   keeps a row length that is not a power of two. */

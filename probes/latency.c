@@ -4,6 +4,7 @@
  */
 
 #include "probes/chase.h"
+#include "probes/chase_run.h"
 #include "probes/emit.h"
 #include "probes/fmt.h"
 #include "probes/page_sizes.h"
@@ -17,8 +18,7 @@
 
 /* The seed's sweep, in KiB: powers of two with a midpoint between each pair,
    so a plateau edge between 2^k and 2^(k+1) shows its shape rather than a
-   single step. Every entry is a whole number of KiB, so a whole lap is a
-   whole number of CHASE_UNROLL blocks. */
+   single step. */
 static const uint32_t sweep_kib[] = {
 	4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768,
 	1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768,
@@ -30,91 +30,11 @@ static const uint32_t sweep_kib[] = {
    size under 4 KiB and 2 MiB pages, so the pair differs only in the pages. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
 
-/* The untimed warm-up runs whole laps and at least this many loads, so the
-   lap time it yields is long enough to size a trial by even at 4 KiB. */
-#define WARM_LOADS_MIN 65536u
-/* Each trial is a whole number of laps, at least this many: with whole laps
-   every slot is visited equally often, so no part of the cycle is over- or
-   under-weighted in a trial. */
-#define TRIAL_LAPS_MIN 2u
-
-// ---- Private Types ----------------------------------------------------------
-
-struct chase_job {
-	void *base;
-	size_t slots;
-	const struct config *c;
-	struct trials trials;
-	uint64_t laps_per_trial;
-	const char *stopped_by;   /* which limit ended the trials */
-	int cycle_broken;         /* the warm-up did not come home: not one cycle */
-};
-
-// ---- Private Data -----------------------------------------------------------
-
-/* The chain's last pointer goes here, so no load of it is dead code. */
-static void *volatile chase_sink;
-
 // ---- Private Functions ------------------------------------------------------
 
 static uint64_t size_bytes(unsigned k)
 {
 	return (uint64_t)sweep_kib[k] * 1024u;
-}
-
-/* The timed section for one working set: an untimed warm-up that also
-   times a lap, then trials sized by time until the stop rule is met.
-   max_trials bounds the time as well as the count: past the first `trials`,
-   a size gets no more trial time than max_trials * step_ms. Without that a
-   noisy machine would run every large size, where one trial is several laps
-   of a second each, to max_trials. */
-static void chase_trials(void *arg)
-{
-	struct chase_job *job = arg;
-	uint64_t lap_blocks = job->slots / CHASE_UNROLL;
-	uint64_t warm_laps = (WARM_LOADS_MIN + job->slots - 1) / job->slots;
-	uint64_t t0, t1, lap_ticks, target, budget, spent = 0;
-	void *p;
-
-	t0 = plat_ticks();
-	p = chase_follow(job->base, lap_blocks * warm_laps);
-	t1 = plat_ticks();
-	if (p != job->base) {
-		job->cycle_broken = 1;
-		return;
-	}
-	lap_ticks = (t1 - t0) / warm_laps;
-	if (!lap_ticks)
-		lap_ticks = 1;
-	target = ms_to_ticks(job->c->step_ms);
-	job->laps_per_trial = (target + lap_ticks - 1) / lap_ticks;
-	if (job->laps_per_trial < TRIAL_LAPS_MIN)
-		job->laps_per_trial = TRIAL_LAPS_MIN;
-
-	budget = target * job->c->max_trials;
-
-	trials_init(&job->trials);
-	for (;;) {
-		t0 = plat_ticks();
-		p = chase_follow(p, lap_blocks * job->laps_per_trial);
-		t1 = plat_ticks();
-		spent += t1 - t0;
-		trials_add(&job->trials,
-			   ticks_to_ns(t1 - t0) / (double)(job->laps_per_trial * job->slots));
-		if (trials_settled(&job->trials, job->c->trials, job->c->precision)) {
-			job->stopped_by = "settled";
-			break;
-		}
-		if (job->trials.count >= job->c->max_trials) {
-			job->stopped_by = "max_trials";
-			break;
-		}
-		if (job->trials.count >= job->c->trials && spent >= budget) {
-			job->stopped_by = "time";
-			break;
-		}
-	}
-	chase_sink = p;
 }
 
 /* Indices [first, last] of the sweep inside the configured range; 0 when
@@ -173,7 +93,7 @@ static int get_buffer(struct plat_buffer *buf, unsigned shift, const char *page_
    one costs at least (build, warm-up, the minimum trials). */
 static void announce_long_size(const struct config *c, unsigned k, double previous_ns)
 {
-	double laps = 2.0 + (double)c->trials * TRIAL_LAPS_MIN;
+	double laps = 2.0 + (double)c->trials * CHASE_TRIAL_LAPS_MIN;
 	double ms = previous_ns * (double)(size_bytes(k) / CHASE_SLOT) * laps / 1e6;
 	char size_text[24];
 
@@ -189,43 +109,33 @@ static void announce_long_size(const struct config *c, unsigned k, double previo
 static int measure_size(const struct config *c, const struct plat_buffer *buf,
 			const char *page_name, unsigned k, double *ns)
 {
-	struct chase_job job;
-	struct plat_fault fault;
+	struct chase_run run;
 	struct figure fig;
-	char size_text[24];
+	char size_text[24], what[96];
 	double cycles;
 
 	mp_format_bytes(size_text, sizeof size_text, size_bytes(k));
-	job.base = buf->base;
-	job.slots = (size_t)(size_bytes(k) / CHASE_SLOT);
-	job.c = c;
-	job.cycle_broken = 0;
-	chase_build(job.base, job.slots, CYCLE_SEED);
+	run.start = buf->base;
+	run.slots = (size_t)(size_bytes(k) / CHASE_SLOT);
+	run.c = c;
+	chase_build(run.start, run.slots, CHASE_SLOT, CYCLE_SEED);
 
-	if (plat_timed(chase_trials, &job, &fault) != 0) {
-		report_printf("latency, %s, %s: FAULT: %s\n", page_name, size_text, fault.text);
+	mp_snprintf(what, sizeof what, "latency, %s, %s", page_name, size_text);
+	if (chase_run_measure(&run, CHASE_SLOT, what) != 0)
 		return -1;
-	}
-	if (job.cycle_broken) {
-		char why[160];
-		chase_check(job.base, job.slots, why, sizeof why);
-		report_printf("latency, %s, %s: the chase did not return to its start "
-			      "after whole laps (%s): not measured\n", page_name, size_text, why);
-		return -1;
-	}
 	fig.probe = "latency";
 	fig.variant = "chase";
 	fig.page_shift = buf->page_shift;
 	fig.working_set_bytes = size_bytes(k);
-	fig.ns = trials_best(&job.trials);
-	fig.trials = job.trials.count;
-	fig.spread = trials_spread(&job.trials);
+	fig.ns = trials_best(&run.trials);
+	fig.trials = run.trials.count;
+	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
 	cycles = emit_figure(&fig);
 	*ns = fig.ns;
 	report_printf("  %11s %10.3f %9.2f %7u %7.1f%% %-10s %7llu %8llu ms\n", size_text, fig.ns,
-		      cycles, fig.trials, fig.spread * 100, job.stopped_by,
-		      (unsigned long long)job.laps_per_trial,
+		      cycles, fig.trials, fig.spread * 100, run.stopped_by,
+		      (unsigned long long)run.laps_per_trial,
 		      (unsigned long long)plat_elapsed_ms());
 	return 0;
 }
@@ -278,7 +188,7 @@ int probe_latency(const struct config *c)
 		      "%u loads per loop iteration; per size at least %u trials of >= %.0f ms "
 		      "(whole laps, at least %u), stop when the best three agree within %.1f%%, "
 		      "at most %u trials or, past %u, %.0f ms of trials; figure = best trial\n",
-		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, TRIAL_LAPS_MIN,
+		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, CHASE_TRIAL_LAPS_MIN,
 		      c->precision * 100, c->max_trials, c->trials, c->max_trials * c->step_ms);
 	return page_sizes_each("latency", c, sweep_page_size);
 }

@@ -8,6 +8,7 @@
 #include "config.h"
 
 int probe_latency(const struct config *c);
+int probe_tlb(const struct config *c);
 int probe_locality(const struct config *c);
 int probe_later(const struct config *c);
 int probe_cost(const struct config *c);

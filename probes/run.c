@@ -25,6 +25,7 @@ static const struct {
 } probes[] = {
 	{ PROBE_FAULT, "fault", probe_fault },
 	{ PROBE_LATENCY, "latency", probe_latency },
+	{ PROBE_TLB, "tlb", probe_tlb },
 	{ PROBE_LOCALITY, "locality", probe_locality },
 	{ PROBE_LATER, "later", probe_later },
 	{ PROBE_COST, "cost", probe_cost },

@@ -14,6 +14,8 @@ static inline int config_equal(const struct config *a, const struct config *b)
 	       a->min_size == b->min_size && a->max_size == b->max_size &&
 	       a->trials == b->trials && a->max_trials == b->max_trials &&
 	       a->precision == b->precision && a->step_ms == b->step_ms &&
+	       a->tlb_min_pages == b->tlb_min_pages && a->tlb_max_pages == b->tlb_max_pages &&
+	       a->tlb_max_buffer == b->tlb_max_buffer &&
 	       a->locality_rows == b->locality_rows && a->locality_cols == b->locality_cols &&
 	       a->locality_reps == b->locality_reps && a->later_table == b->later_table &&
 	       a->later_block == b->later_block && a->later_stride == b->later_stride &&

@@ -78,6 +78,9 @@ static void test_every_key(void)
 		"max_trials = 40\n"
 		"precision = 2.5%\n"
 		"step_ms = 0.25\n"
+		"tlb.min_pages = 3\n"
+		"tlb.max_pages = 0\n"
+		"tlb.max_buffer = 3G\n"
 		"locality.rows = 1000\n"
 		"locality.cols = 1001\n"
 		"locality.reps = 3\n"
@@ -103,6 +106,8 @@ static void test_every_key(void)
 	CHECK(c.trials == 4 && c.max_trials == 40, "trials, max_trials");
 	CHECK(c.precision == 0.025, "precision as a percentage: %.17g", c.precision);
 	CHECK(c.step_ms == 0.25, "step_ms as a decimal");
+	CHECK(c.tlb_min_pages == 3 && c.tlb_max_pages == 0 && c.tlb_max_buffer == 3ull << 30,
+	      "tlb keys, max_pages 0 meaning the automatic top");
 	CHECK(c.locality_rows == 1000 && c.locality_cols == 1001 && c.locality_reps == 3,
 	      "locality keys");
 	CHECK(c.later_table == 16u << 20 && c.later_block == 65536 && c.later_stride == 128,
@@ -245,7 +250,7 @@ static void test_errors(void)
 	expect_error("probes = latency,,cost\n", NULL,
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
-		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, locality, "
+		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
 		     "later, cost, fault)");
 	expect_error("pages = 4k,16k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '16k' (one of: 4k, 2m, 1g)");
@@ -328,6 +333,15 @@ static void test_combinations(void)
 	expect_error("later.table = 12K\nlater.block = 192\nlater.stride = 128\n", NULL,
 		     "memprobe.cfg:2: key 'later.block': is not a multiple of later.stride (later.stride "
 		     "from memprobe.cfg:3)");
+	expect_error("tlb.min_pages = 64\ntlb.max_pages = 32\n", NULL,
+		     "memprobe.cfg:1: key 'tlb.min_pages': is larger than tlb.max_pages "
+		     "(tlb.max_pages from memprobe.cfg:2)");
+	expect_error("tlb.min_pages = 0\n", NULL,
+		     "memprobe.cfg:1: key 'tlb.min_pages': out of range: '0' (from 1 to 16777216)");
+	expect_error("tlb.max_pages = 16777217\n", NULL,
+		     "memprobe.cfg:1: key 'tlb.max_pages': out of range: '16777217' (from 0 to 16777216)");
+	expect_error("tlb.max_buffer = 6000\n", NULL,
+		     "memprobe.cfg:1: key 'tlb.max_buffer': 6000 B is not a multiple of 4096 bytes");
 	expect_error("later.min_repeat = 30\nlater.max_repeat = 10\n", NULL,
 		     "memprobe.cfg:1: key 'later.min_repeat': is larger than later.max_repeat "
 		     "(later.max_repeat from memprobe.cfg:2)");
@@ -408,7 +422,7 @@ static void test_describe(void)
 	int lines = 0;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	CHECK(lines == 23, "one line per key, 23 keys (%d lines)", lines);
+	CHECK(lines == 26, "one line per key, 26 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);

@@ -1,0 +1,116 @@
+/* The timed chase shared by the latency and tlb probes (see chase_run.h). */
+
+#include "probes/chase.h"
+#include "probes/chase_run.h"
+#include "probes/results.h"
+#include "probes/timebase.h"
+
+// ---- Constants --------------------------------------------------------------
+
+/* The untimed warm-up runs whole laps and at least this many loads, so the
+   lap time it yields is long enough to size a trial by even at 4 KiB. */
+#define WARM_LOADS_MIN 65536u
+
+// ---- Private Data -----------------------------------------------------------
+
+/* The chain's last pointer goes here, so no load of it is dead code. */
+static void *volatile chase_sink;
+
+// ---- Private Functions ------------------------------------------------------
+
+/* The fewest laps that make whole blocks of CHASE_UNROLL loads: a lap of 12
+   slots needs 4 laps (48 loads, 3 blocks). CHASE_UNROLL is a power of two. */
+static uint64_t laps_per_block_unit(size_t slots)
+{
+	uint64_t unit = CHASE_UNROLL;
+
+	while (unit > 1 && slots % 2 == 0) {
+		slots /= 2;
+		unit /= 2;
+	}
+	return unit;
+}
+
+static uint64_t round_up(uint64_t v, uint64_t unit)
+{
+	return (v + unit - 1) / unit * unit;
+}
+
+/* The timed section. max_trials bounds the time as well as the count: past
+   the first `trials`, a size gets no more trial time than max_trials *
+   step_ms. Without that a noisy machine would run every large size, where
+   one trial is several laps of a second each, to max_trials. */
+static void chase_trials(void *arg)
+{
+	struct chase_run *run = arg;
+	uint64_t unit = laps_per_block_unit(run->slots);
+	uint64_t warm_laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots, unit);
+	uint64_t t0, t1, lap_ticks, target, budget, blocks, spent = 0;
+	void *p;
+
+	t0 = plat_ticks();
+	p = chase_follow(run->start, warm_laps * run->slots / CHASE_UNROLL);
+	t1 = plat_ticks();
+	if (p != run->start) {
+		run->cycle_broken = 1;
+		return;
+	}
+	lap_ticks = (t1 - t0) / warm_laps;
+	if (!lap_ticks)
+		lap_ticks = 1;
+	target = ms_to_ticks(run->c->step_ms);
+	run->laps_per_trial = (target + lap_ticks - 1) / lap_ticks;
+	if (run->laps_per_trial < CHASE_TRIAL_LAPS_MIN)
+		run->laps_per_trial = CHASE_TRIAL_LAPS_MIN;
+	run->laps_per_trial = round_up(run->laps_per_trial, unit);
+	blocks = run->laps_per_trial * run->slots / CHASE_UNROLL;
+
+	budget = target * run->c->max_trials;
+
+	trials_init(&run->trials);
+	for (;;) {
+		t0 = plat_ticks();
+		p = chase_follow(p, blocks);
+		t1 = plat_ticks();
+		spent += t1 - t0;
+		trials_add(&run->trials,
+			   ticks_to_ns(t1 - t0) / (double)(run->laps_per_trial * run->slots));
+		if (trials_settled(&run->trials, run->c->trials, run->c->precision)) {
+			run->stopped_by = "settled";
+			break;
+		}
+		if (run->trials.count >= run->c->max_trials) {
+			run->stopped_by = "max_trials";
+			break;
+		}
+		if (run->trials.count >= run->c->trials && spent >= budget) {
+			run->stopped_by = "time";
+			break;
+		}
+	}
+	chase_sink = p;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what)
+{
+	struct plat_fault fault;
+	char why[160];
+
+	run->cycle_broken = 0;
+	run->stopped_by = "-";
+	run->laps_per_trial = 0;
+	trials_init(&run->trials);
+	if (plat_timed(chase_trials, run, &fault) != 0) {
+		report_printf("%s: FAULT: %s\n", what, fault.text);
+		return -1;
+	}
+	if (run->cycle_broken) {
+		chase_check(run->start, run->slots, page_bytes, why, sizeof why);
+		report_printf("%s: the chase did not return to its start after whole laps (%s): "
+			      "not measured\n", what, why);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* Timing one built cycle: the warm-up and the trials of a dependent-load
+ * chase, run as a timed section. The latency and tlb probes share it, so a
+ * figure of either comes from the same loop, the same trial sizing and the
+ * same stop rule.
+ */
+#ifndef MEMPROBE_CHASE_RUN_H
+#define MEMPROBE_CHASE_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "probes/config.h"
+#include "probes/platform.h"
+#include "probes/trials.h"
+
+/* Each trial is a whole number of laps, at least this many: with whole laps
+   every slot is visited equally often, so no part of the cycle is over- or
+   under-weighted in a trial. */
+#define CHASE_TRIAL_LAPS_MIN 2u
+
+struct chase_run {
+	/* In: a cycle through `slots` slots that starts and ends at start. */
+	void *start;
+	size_t slots;
+	const struct config *c;   /* trials, max_trials, precision, step_ms */
+	/* Out. */
+	struct trials trials;     /* ns per load */
+	uint64_t laps_per_trial;
+	const char *stopped_by;   /* which limit ended the trials */
+	int cycle_broken;         /* the warm-up did not come home: not one cycle */
+};
+
+/* Warms up (untimed, whole laps, at least 65536 loads), times a lap, then
+   runs trials of whole laps sized to c->step_ms until the stop rule ends
+   them, all inside plat_timed. A lap of any slot count is followed in
+   blocks of CHASE_UNROLL loads by making each trial a multiple of the laps
+   that fill whole blocks. The cycle was built by chase_build with
+   page_bytes. 0 when measured; -1 when it faulted or the cycle was broken,
+   reported as "<what>: FAULT: ..." or "<what>: the chase did not return
+   ...", `what` naming the probe, page size and size. */
+int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what);
+
+#endif

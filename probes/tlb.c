@@ -1,0 +1,222 @@
+/* The tlb probe: a dependent-load chase through one random cycle over N
+ * pages, one 64-byte slot per page, for N on a sweep grid and each page
+ * size; beside it a control, the same N lines packed densely. The chase
+ * outruns the TLBs while its lines still fit the caches; where they do not,
+ * the control, which has the chase's cache footprint and almost none of its
+ * TLB footprint, measures the caches' share. docs/METHOD.md gives the
+ * method, the set-spreading argument and its limits.
+ */
+
+#include "probes/chase.h"
+#include "probes/chase_run.h"
+#include "probes/emit.h"
+#include "probes/fmt.h"
+#include "probes/page_sizes.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+#include "probes/results.h"
+#include "probes/timebase.h"
+#include "probes/tlb_levels.h"
+#include "probes/trials.h"
+
+// ---- Constants --------------------------------------------------------------
+
+/* The latency probe's seed: the same permutation shapes. */
+#define CYCLE_SEED 0x243f6a8885a308d3ull
+
+// ---- Private Types ----------------------------------------------------------
+
+/* One measured point: a cycle of `slots` slots laid out with page_bytes. */
+struct tlb_point {
+	double ns, cycles;
+	unsigned trials;
+	const char *stopped_by;
+};
+
+// ---- Private Functions ------------------------------------------------------
+
+/* The sweep grid: powers of two with a midpoint between each pair
+   (1, 2, 3, 4, 6, 8, 12, ...), as the latency probe's, in pages. */
+static uint64_t grid_next(uint64_t n)
+{
+	if (n < 2)
+		return n + 1;
+	return (n & (n - 1)) == 0 ? n / 2 * 3 : n / 3 * 4;
+}
+
+/* The largest grid point <= n (n >= 1). */
+static uint64_t grid_floor(uint64_t n)
+{
+	uint64_t g = 1;
+
+	while (grid_next(g) <= n)
+		g = grid_next(g);
+	return g;
+}
+
+/* The sweep's top before memory: tlb.max_pages, or the larger of
+   TLB_AUTO_PAGES and four times the largest TLB CPUID claims for these
+   pages, so the last claimed reach has a plateau past it. */
+static uint64_t sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
+{
+	uint64_t top;
+
+	*claimed = tlb_claimed_entries_max(shift);
+	if (c->tlb_max_pages)
+		return c->tlb_max_pages;
+	top = (uint64_t)*claimed * 4;
+	return top > TLB_AUTO_PAGES ? top : TLB_AUTO_PAGES;
+}
+
+/* The buffer for the sweep's top, capped by tlb.max_buffer and by what the
+   platform can give now; *last becomes the largest grid point that fits.
+   The report says plainly where memory ended the sweep. 0 on success, 1
+   skipped (page size unavailable), -1 failed. */
+static int get_buffer(const struct config *c, struct plat_buffer *buf, unsigned shift,
+		      const char *page_name, uint64_t first, uint64_t *last)
+{
+	uint64_t page = 1ull << shift, top = *last, fits, cap = c->tlb_max_buffer;
+	char fits_text[24], top_text[24];
+
+	fits = page_buffer_max("tlb", shift);
+	if (fits == 0)
+		return 1;
+	if (fits > cap)
+		fits = cap;
+	if (fits / page < top) {
+		mp_format_bytes(fits_text, sizeof fits_text, fits);
+		if (fits / page < first) {
+			report_printf("tlb, %s: memory for %llu pages only (%s, %s), below "
+				      "tlb.min_pages = %llu: not measured\n", page_name,
+				      (unsigned long long)(fits / page), fits_text,
+				      fits == cap ? "tlb.max_buffer" : "the largest buffer that fits now",
+				      (unsigned long long)first);
+			return -1;
+		}
+		*last = grid_floor(fits / page);
+		mp_format_bytes(top_text, sizeof top_text, *last * page);
+		report_printf("tlb, %s: memory for %llu pages only (%s, %s): the sweep stops at "
+			      "%llu pages (%s), short of its top of %llu; reach beyond the buffer: "
+			      "a TLB with more entries shows no edge, only \"at least %llu "
+			      "entries\"\n", page_name, (unsigned long long)(fits / page),
+			      fits_text, fits == cap ? "tlb.max_buffer" : "the largest buffer that "
+			      "fits now", (unsigned long long)*last, top_text,
+			      (unsigned long long)top, (unsigned long long)*last);
+	}
+	return page_buffer_get("tlb", buf, *last * page, shift) == 0 ? 0 : -1;
+}
+
+/* Builds the cycle of `slots` slots with page_bytes at the buffer's start,
+   times it and writes its row. 0 on success. */
+static int measure_point(const struct config *c, const struct plat_buffer *buf,
+			 const char *variant, size_t slots, size_t page_bytes,
+			 const char *what, struct tlb_point *out)
+{
+	struct chase_run run;
+	struct figure fig;
+
+	run.start = buf->base;
+	run.slots = slots;
+	run.c = c;
+	chase_build(run.start, slots, page_bytes, CYCLE_SEED);
+	if (chase_run_measure(&run, page_bytes, what) != 0)
+		return -1;
+	fig.probe = "tlb";
+	fig.variant = variant;
+	fig.page_shift = buf->page_shift;
+	fig.working_set_bytes = (uint64_t)slots * page_bytes;
+	fig.ns = trials_best(&run.trials);
+	fig.trials = run.trials.count;
+	fig.spread = trials_spread(&run.trials);
+	fig.pages_verified = buf->verified;
+	out->cycles = emit_figure(&fig);
+	out->ns = fig.ns;
+	out->trials = fig.trials;
+	out->stopped_by = run.stopped_by;
+	return 0;
+}
+
+/* One page count: the chase over n pages, then its control over n packed
+   lines, and one line of the table. */
+static int measure_pages(const struct config *c, const struct plat_buffer *buf,
+			 const char *page_name, uint64_t n)
+{
+	size_t page = (size_t)1 << buf->page_shift;
+	struct tlb_point chase, control;
+	char reach[24], what[96];
+
+	mp_format_bytes(reach, sizeof reach, n * page);
+	mp_snprintf(what, sizeof what, "tlb, %s, %llu pages", page_name, (unsigned long long)n);
+	if (measure_point(c, buf, "chase", (size_t)n, page, what, &chase) != 0)
+		return -1;
+	mp_snprintf(what, sizeof what, "tlb, %s, control of %llu lines", page_name,
+		    (unsigned long long)n);
+	if (measure_point(c, buf, "control", (size_t)n, CHASE_SLOT, what, &control) != 0)
+		return -1;
+	report_printf("  %8llu %10s %9.3f %8.2f %9.3f %8.2f %8.2f %6u/%-3u %-10s %8llu ms\n",
+		      (unsigned long long)n, reach, chase.ns, chase.cycles, control.ns,
+		      control.cycles, chase.cycles - control.cycles, chase.trials, control.trials,
+		      chase.stopped_by, (unsigned long long)plat_elapsed_ms());
+	return 0;
+}
+
+/* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
+static int sweep_page_size(const struct config *c, unsigned shift)
+{
+	struct plat_buffer buf;
+	char page_name[48];
+	uint64_t first = grid_floor(c->tlb_min_pages), last, n;
+	unsigned claimed;
+	int status;
+
+	if (first < c->tlb_min_pages)
+		first = grid_next(first);
+	page_size_name(page_name, sizeof page_name, shift);
+	last = sweep_top(c, shift, &claimed);
+	if (claimed)
+		report_printf("tlb, %s: CPUID claims at most %u entries for these pages; the "
+			      "sweep's top is %llu pages\n", page_name, claimed,
+			      (unsigned long long)last);
+	else
+		report_printf("tlb, %s: CPUID claims no data TLB for these pages; the sweep's "
+			      "top is %llu pages\n", page_name, (unsigned long long)last);
+	last = grid_floor(last);
+	if (last < first) {
+		report_printf("tlb, %s: no point of the sweep grid lies in tlb.min_pages .. "
+			      "tlb.max_pages: nothing measured\n", page_name);
+		return -1;
+	}
+	status = get_buffer(c, &buf, shift, page_name, first, &last);
+	if (status != 0)
+		return status;
+	report_printf("tlb, %s: %s\n", page_name, buf.verified);
+	if (!buf.verified_ok)
+		report_printf("tlb, %s: WARNING: not every page has the asked size; every row "
+			      "says so in pages_verified\n", page_name);
+	report_printf("  %8s %10s %9s %8s %9s %8s %8s %10s %-10s %11s\n", "pages", "reach",
+		      "chase ns", "cycles", "ctrl ns", "cycles", "+cycles", "trials",
+		      "stopped by", "elapsed");
+	for (n = first; n <= last; n = grid_next(n))
+		if (measure_pages(c, &buf, page_name, n) != 0) {
+			/* A fault or a broken cycle: the buffer cannot be trusted
+			   for the remaining sizes either. */
+			status = -1;
+			break;
+		}
+	plat_buffer_put(&buf);
+	return status;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+int probe_tlb(const struct config *c)
+{
+	report_printf("tlb: dependent-load chase through one random cycle over N pages, one "
+		      "%u-byte slot per page at a line offset rotated page by page; control: "
+		      "the same N slots packed in N lines; N from %u on the grid of powers of "
+		      "two and midpoints; trials as the latency probe's (at least %u of >= %.0f "
+		      "ms, best three within %.1f%%, at most %u); figure = best trial; "
+		      "+cycles = chase - control\n", CHASE_SLOT, c->tlb_min_pages, c->trials,
+		      c->step_ms, c->precision * 100, c->max_trials);
+	return page_sizes_each("tlb", c, sweep_page_size);
+}

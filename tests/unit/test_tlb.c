@@ -1,0 +1,94 @@
+/* The tlb probe through the real host platform: every page count of the grid
+ * yields a chase row and a control row per page size, with the working set
+ * the docs promise (pages x page size; lines x 64 for the control); the
+ * range keys are obeyed; the buffer cap stops the sweep and says so; and an
+ * empty range is refused. No timing thresholds: these machines are shared.
+ */
+
+#include "check.h"
+#include "probe_rows.h"
+#include "probes/probe.h"
+
+static struct probe_rows rows;
+
+/* The grid between 8 and 512 pages: 8 12 16 24 32 48 64 96 128 192 256 384 512. */
+static const uint64_t grid[] = { 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512 };
+#define GRID_COUNT (sizeof grid / sizeof *grid)
+
+static void quick_config(struct config *c)
+{
+	config_defaults(c, PROFILE_QUICK);
+	c->probes = PROBE_TLB;
+	c->pages = PAGES_4K;
+	c->trials = 3;
+	c->max_trials = 3;
+	c->step_ms = 0.5;
+	c->tlb_min_pages = 8;
+	c->tlb_max_pages = 512;
+}
+
+static void test_rows(void)
+{
+	struct config c;
+	unsigned sane = 0, found = 0;
+
+	quick_config(&c);
+	rows.chart = NULL;
+	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0, "the tlb run left a results.csv");
+	CHECK(rows.rc == 0, "probe_tlb succeeds from 8 to 512 pages of 4 KiB");
+	CHECK(rows.count == (int)GRID_COUNT * 2, "one chase and one control row per page count "
+	      "(%d rows)", rows.count);
+	for (size_t k = 0; k < GRID_COUNT; k++) {
+		const struct csv_row *chase = probe_rows_find(&rows, "chase", 4096, grid[k] * 4096);
+		const struct csv_row *control = probe_rows_find(&rows, "control", 4096, grid[k] * 64);
+		found += chase && control;
+		sane += probe_row_sane(chase) && probe_row_sane(control) &&
+			strcmp(chase->probe, "tlb") == 0 && strcmp(control->probe, "tlb") == 0;
+	}
+	CHECK(found == GRID_COUNT, "every grid count has its chase row (pages x 4 KiB) and its "
+	      "control row (lines x 64 B) (%u of %zu)", found, GRID_COUNT);
+	CHECK(sane == GRID_COUNT, "every row finite, positive and from real trials (%u of %zu)",
+	      sane, GRID_COUNT);
+}
+
+static void test_cap_and_range(void)
+{
+	struct config c;
+
+	/* 64 KiB of buffer holds 16 pages: the sweep stops at 16. */
+	quick_config(&c);
+	c.tlb_max_buffer = 64 * 1024;
+	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc == 0,
+	      "a capped buffer still measures what fits");
+	CHECK(rows.count == 3 * 2 && probe_rows_find(&rows, "chase", 4096, 16 * 4096) &&
+	      !probe_rows_find(&rows, "chase", 4096, 24 * 4096),
+	      "tlb.max_buffer = 64 KiB stops the sweep at 16 pages (%d rows)", rows.count);
+
+	/* A buffer below tlb.min_pages measures nothing and fails. */
+	c.tlb_max_buffer = 4096 * 4;
+	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc != 0 && rows.count == 0,
+	      "a buffer of 4 pages below tlb.min_pages = 8 is refused, no rows (%d)", rows.count);
+
+	/* Off-grid bounds: 9..20 pages runs 12 and 16. */
+	quick_config(&c);
+	c.tlb_min_pages = 9;
+	c.tlb_max_pages = 20;
+	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc == 0 && rows.count == 4 &&
+	      probe_rows_find(&rows, "chase", 4096, 12 * 4096) &&
+	      probe_rows_find(&rows, "chase", 4096, 16 * 4096),
+	      "tlb.min_pages = 9, tlb.max_pages = 20 measure the grid's 12 and 16 (%d rows)",
+	      rows.count);
+
+	/* A range holding no grid point is refused, not run empty. */
+	c.tlb_min_pages = 13;
+	c.tlb_max_pages = 15;
+	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc != 0 && rows.count == 0,
+	      "13..15 pages hold no grid point: nothing measured, the probe fails");
+}
+
+int main(void)
+{
+	test_rows();
+	test_cap_and_range();
+	return check_summary();
+}
