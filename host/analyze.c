@@ -23,10 +23,11 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: memprobe analyze path/to/results.csv [--out DIR]\n"
 		"\n"
-		"Reads the latency rows of a run's results.csv, finds the cache levels and\n"
-		"TLB reach in them, and prints them beside the CPUID claims that the run's\n"
-		"system.json recorded (when it lies beside the CSV). Writes latency.svg into\n"
-		"DIR, by default the CSV's own folder.\n");
+		"Reads the latency and tlb rows of a run's results.csv, finds the cache\n"
+		"levels, the TLB levels and the page-walk cost in them, and prints them\n"
+		"beside the CPUID claims that the run's system.json recorded (when it lies\n"
+		"beside the CSV). Writes latency.svg, tlb.svg and pagewalk.svg (those the\n"
+		"rows allow) into DIR, by default the CSV's own folder.\n");
 }
 
 /* The whole file in one allocation; NULL with *why set on failure. */
@@ -111,17 +112,54 @@ static void load_claims(struct analysis *a, const char *dir)
 	free(text);
 }
 
+/* One chart into dir; 0, or 2 with the reason on stderr. */
+static int write_chart(const char *dir, const char *name,
+		       int (*produce)(const void *arg, svg_write_fn write, void *ctx),
+		       const void *arg)
+{
+	char path[4200];
+	FILE *svg;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	svg = fopen(path, "w");
+	if (!svg) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	produce(arg, write_file, svg);
+	if (fclose(svg) != 0) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	printf("  chart: %s\n", path);
+	return 0;
+}
+
+static int latency_chart(const void *arg, svg_write_fn write, void *ctx)
+{
+	return analysis_write_svg(arg, write, ctx);
+}
+
+static int tlb_chart(const void *arg, svg_write_fn write, void *ctx)
+{
+	return analysis_write_tlb_svg(arg, write, ctx);
+}
+
+static int pagewalk_chart(const void *arg, svg_write_fn write, void *ctx)
+{
+	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, ctx);
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 int analyze_main(int argc, char **argv)
 {
 	static struct analysis a;
 	const char *csv = NULL, *out_dir = NULL, *why;
-	char dir[4096], svg_path[4200];
+	char dir[4096];
 	struct csv_summary sum;
 	size_t len;
 	char *text;
-	FILE *svg;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -153,7 +191,8 @@ int analyze_main(int argc, char **argv)
 		return 2;
 	}
 	free(text);
-	printf("%s: %u rows read, %u latency rows used", csv, sum.rows, a.rows);
+	printf("%s: %u rows read, %u latency rows and %u tlb rows used", csv, sum.rows, a.rows,
+	       a.tlb.rows);
 	if (sum.skipped)
 		printf(", %u malformed rows skipped (the first on line %u)", sum.skipped,
 		       sum.first_bad_line);
@@ -163,25 +202,19 @@ int analyze_main(int argc, char **argv)
 	load_claims(&a, dir);
 	analysis_compute(&a);
 	analysis_print(&a, print_stdout, stdout);
-	if (!a.ncurves)
+	if (!a.ncurves && !a.tlb.n)
 		return 1;
 
-	/* --out names a folder for the chart: made if it is not there yet. */
+	/* --out names a folder for the charts: made if it is not there yet. */
 	if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
 		return 2;
 	}
-	snprintf(svg_path, sizeof svg_path, "%s/latency.svg", out_dir ? out_dir : dir);
-	svg = fopen(svg_path, "w");
-	if (!svg) {
-		fprintf(stderr, "memprobe analyze: %s: %s\n", svg_path, strerror(errno));
+	if (!out_dir)
+		out_dir = dir;
+	if ((a.ncurves && write_chart(out_dir, "latency.svg", latency_chart, &a)) ||
+	    (a.tlb.n && write_chart(out_dir, "tlb.svg", tlb_chart, &a)) ||
+	    (a.pw.npairs && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)))
 		return 2;
-	}
-	analysis_write_svg(&a, write_file, svg);
-	if (fclose(svg) != 0) {
-		fprintf(stderr, "memprobe analyze: %s: %s\n", svg_path, strerror(errno));
-		return 2;
-	}
-	printf("  chart: %s\n", svg_path);
 	return 0;
 }

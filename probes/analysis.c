@@ -9,7 +9,6 @@
 
 // Constants
 
-#define LINE_MAX_TEXT 256
 #define MAX_MARKERS EDGES_MAX_LEVELS
 
 // Private Data
@@ -24,22 +23,12 @@ static int same(const char *a, const char *b)
 	return a && b && mp_strcmp(a, b) == 0;
 }
 
-static unsigned tlb_page_bit(unsigned page_shift)
-{
-	switch (page_shift) {
-	case PAGE_SHIFT_4K: return TLB_PAGE_4K;
-	case PAGE_SHIFT_2M: return TLB_PAGE_2M;
-	case PAGE_SHIFT_1G: return TLB_PAGE_1G;
-	}
-	return 0;
-}
-
-/* Within the bracket, both ends included: the capacity fit at below and had
-   stopped fitting by next, and near capacity set conflicts start a miss or
-   two early, so a claim at either end is consistent with the curve. */
+/* A claim agrees when it is the capacity named (size_bytes, the snapped
+   half-height crossing) or lies between the sweep sizes either side of the
+   crossing, both ends included: the readings cannot place it closer. */
 static int in_bracket(uint64_t v, const struct level *l)
 {
-	return v >= l->size_bytes && v <= l->next_bytes;
+	return v == l->size_bytes || (v >= l->below_bytes && v <= l->next_bytes);
 }
 
 /* A load chase sees data and unified caches, not instruction caches. */
@@ -66,14 +55,6 @@ static unsigned claimed_cache_levels(const struct cache_claims *c)
 		if (c->cache[i].kind != CACHE_INSTRUCTION && c->cache[i].level > top)
 			top = c->cache[i].level;
 	return top;
-}
-
-/* TLBs a load goes through for pages of this size (not instruction or
-   store-only ones). */
-static int loads_use(const struct tlb_desc *t, unsigned page_shift)
-{
-	return (t->kind == TLB_DATA || t->kind == TLB_LOAD || t->kind == TLB_UNIFIED) &&
-	       (t->pages & tlb_page_bit(page_shift));
 }
 
 static uint64_t tlb_reach(const struct tlb_desc *t, unsigned page_shift)
@@ -124,7 +105,7 @@ static void check_edge(struct analysis *a, struct level *l, struct level_check *
 			return;
 		}
 	for (unsigned i = 0; i < a->claims.ntlbs; i++)
-		if (loads_use(&a->claims.tlb[i], l->page_shift) &&
+		if (tlb_loads_use(&a->claims.tlb[i], l->page_shift) &&
 		    in_bracket(tlb_reach(&a->claims.tlb[i], l->page_shift), l)) {
 			chk->tlb = &a->claims.tlb[i];
 			chk->verdict = VERDICT_AGREES;
@@ -140,7 +121,7 @@ static void check_tlb(struct analysis *a, struct level *l, struct level_check *c
 		return;
 	for (unsigned i = 0; i < a->claims.ntlbs; i++) {
 		const struct tlb_desc *t = &a->claims.tlb[i];
-		if (!loads_use(t, l->page_shift))
+		if (!tlb_loads_use(t, l->page_shift))
 			continue;
 		if (in_bracket(tlb_reach(t, l->page_shift), l)) {
 			chk->tlb = t;
@@ -177,25 +158,6 @@ static int claim_matched(const struct analysis *a, const struct cache_desc *c,
 		     (t && a->check[i].tlb == t && a->h.level[i].page_shift == page_shift)))
 			return 1;
 	return 0;
-}
-
-struct printer {
-	analysis_print_fn print;
-	void *ctx;
-};
-
-static void out(const struct printer *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void out(const struct printer *p, const char *fmt, ...)
-{
-	char line[LINE_MAX_TEXT * 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	mp_vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	p->print(p->ctx, line);
 }
 
 static void describe_ways(char *buf, size_t size, unsigned ways, int at_least)
@@ -257,12 +219,12 @@ static void increase_text(char *buf, size_t size, double v, int first)
 		mp_snprintf(buf, size, "%s%.2f", v < 0 ? "" : "+", v);
 }
 
-static void print_sequence(const struct analysis *a, const struct printer *p)
+static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 {
-	char size[24], next[24], page[24], inc[24], claim[96];
+	char size[24], below[24], next[24], page[24], inc[24], claim[96];
 	int first = 1;
 
-	out(p, "  %-12s %9s  %-20s %8s %8s %9s %6s  %-7s %-40s %s\n", "level", "size",
+	mp_print(p, "  %-12s %9s  %-20s %8s %8s %9s %6s  %-7s %-40s %s\n", "level", "size",
 	    "edge between", "ns", "cycles", "+cycles", "points", "curve", "CPUID says",
 	    "verdict");
 	for (size_t i = 0; i < a->h.nlevels; i++) {
@@ -276,62 +238,92 @@ static void print_sequence(const struct analysis *a, const struct printer *p)
 		page_name(page, sizeof page, l->page_shift);
 		increase_text(inc, sizeof inc, l->increase_cycles, first);
 		describe_claim(claim, sizeof claim, &a->check[i]);
-		if (l->kind == LEVEL_TOP)
+		if (l->kind == LEVEL_TOP) {
 			mp_snprintf(between, sizeof between, "from %s to %s", size, next);
-		else
-			mp_snprintf(between, sizeof between, "%s .. %s", size, next);
-		out(p, "  %-12s %9s  %-20s %8.2f %8.2f %9s %6u  %-7s %-40s %s\n", l->name,
+		} else {
+			mp_format_bytes(below, sizeof below, l->below_bytes);
+			mp_snprintf(between, sizeof between, "%s .. %s", below, next);
+		}
+		mp_print(p, "  %-12s %9s  %-20s %8.2f %8.2f %9s %6u  %-7s %-40s %s\n", l->name,
 		    l->kind == LEVEL_TOP ? "" : size, between, l->ns, l->cycles, inc, l->points,
 		    page, claim, verdict_name(a->check[i].verdict));
 		first = 0;
 	}
 }
 
-static void print_tlbs(const struct analysis *a, const struct printer *p)
+/* The TLB levels: the tlb probe's where it ran (entries measured in pages,
+   the control's share taken out), else the edges that moved with the
+   latency curves' page size. */
+static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 {
-	char size[24], next[24], page[24], inc[24], claim[96];
+	char size[24], page[24], inc_ns[24], inc[24], claim[96], between[48];
 	int any = 0;
 
+	if (a->tlb.n)
+		mp_print(p, "\n  TLB levels, read from the tlb probe (one line per page; ns and cycles: "
+		    "loads within the reach; +ns, +cycles: the miss cost its edge adds, the "
+		    "control's share taken out):\n");
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
-		char between[48];
 
 		if (l->kind != LEVEL_TLB)
 			continue;
 		if (!any)
-			out(p, "  %-12s %-7s %9s  %-20s %8s %8s %8s %9s  %-40s %s\n", "TLB edge",
-			    "pages", "reach", "edge between", "entries", "ns", "cycles",
+			mp_print(p, "  %-12s %-7s %8s %9s  %-18s %8s %8s %9s %9s  %-40s %s\n", "TLB",
+			    "pages", "entries", "reach", "pages between", "ns", "cycles", "+ns",
 			    "+cycles", "CPUID says", "verdict");
 		any = 1;
 		mp_format_bytes(size, sizeof size, l->size_bytes);
-		mp_format_bytes(next, sizeof next, l->next_bytes);
 		page_name(page, sizeof page, l->page_shift);
 		describe_claim(claim, sizeof claim, &a->check[i]);
-		mp_snprintf(between, sizeof between, "%s .. %s", size, next);
+		mp_snprintf(between, sizeof between, "%llu .. %llu",
+			    (unsigned long long)(l->below_bytes >> l->page_shift),
+			    (unsigned long long)(l->next_bytes >> l->page_shift));
+		increase_text(inc_ns, sizeof inc_ns, l->increase_ns, 0);
 		increase_text(inc, sizeof inc, l->increase_cycles, 0);
-		out(p, "  %-12s %-7s %9s  %-20s %8llu %8.2f %8.2f %9s  %-40s %s\n", l->name, page,
-		    size, between, (unsigned long long)l->entries, l->ns, l->cycles, inc, claim,
-		    verdict_name(a->check[i].verdict));
+		mp_print(p, "  %-12s %-7s %8llu %9s  %-18s %8.2f %8.2f %9s %9s  %-40s %s\n", l->name, page,
+		    (unsigned long long)l->entries, size, between, l->ns, l->cycles, inc_ns, inc,
+		    claim, verdict_name(a->check[i].verdict));
 	}
-	if (!any && a->h.attributed) {
-		out(p, "  no TLB edge: every edge stands at the same working set with every page "
+	for (size_t k = 0; k < a->tlb.n; k++) {
+		const struct curve *c = &a->tlb.chase[k];
+		uint64_t at_least;
+
+		if (!tlb_open_end(&a->tlb, k, &at_least))
+			continue;
+		page_name(page, sizeof page, c->page_shift);
+		mp_print(p, "  %s pages: the TLB share still climbs at the sweep's end, %llu pages, "
+		    "with no plateau past it (the control does not climb with it): one more "
+		    "TLB level, or walks leaving the caches, past the sweep; its entries are at "
+		    "least %llu\n", page,
+		    (unsigned long long)c->pt[c->n - 1].bytes, (unsigned long long)at_least);
+	}
+	if (!any && a->tlb.n)
+		mp_print(p, "  no TLB edge in the tlb probe's curves: every step there was the caches' "
+		    "(the control rose as much), or the sweep ended first\n");
+	else if (!any && a->h.attributed) {
+		mp_print(p, "  no TLB edge: every edge stands at the same working set with every page "
 		    "size\n");
 		if (a->have_claims && a->claims.hypervisor)
-			out(p, "  (under a hypervisor a TLB entry covers at most the host's page, so "
+			mp_print(p, "  (under a hypervisor a TLB entry covers at most the host's page, so "
 			    "if the host backs this guest with 4 KiB pages, large guest pages\n"
 			    "  cannot enlarge the TLB reach, and TLB edges stand still like cache "
 			    "edges)\n");
 	}
+	if (a->host_page_signs)
+		mp_print(p, "  under a hypervisor, the host's pages may cap the reach of larger guest "
+		    "pages; the data show it:\n%s", a->host_pages);
 }
 
-static void print_unmatched(const struct analysis *a, const struct printer *p)
+static void print_unmatched(const struct analysis *a, const struct mp_printer *p)
 {
 	char size[24], page[24], pages[16];
-	unsigned levels = claimed_cache_levels(&a->claims);
-	uint64_t top = sweep_max(a, a->curve[a->ncurves - 1].page_shift);
+	unsigned levels = a->ncurves ? claimed_cache_levels(&a->claims) : 0;
+	uint64_t top = a->ncurves ? sweep_max(a, a->curve[a->ncurves - 1].page_shift) : 0;
+	size_t ncurves = a->tlb.n ? a->tlb.n : a->ncurves;
 	int header = 0;
 
-#define HEADER() do { if (!header++) out(p, "  CPUID claims with no edge at their size:\n"); } while (0)
+#define HEADER() do { if (!header++) mp_print(p, "  CPUID claims with no edge at their size:\n"); } while (0)
 	for (unsigned lv = 1; lv <= levels; lv++) {
 		const struct cache_desc *c = claimed_cache(&a->claims, lv);
 		if (!c || claim_matched(a, c, 0, 0))
@@ -340,25 +332,29 @@ static void print_unmatched(const struct analysis *a, const struct printer *p)
 		mp_format_bytes(size, sizeof size, c->size_bytes);
 		/* An edge needs a plateau past it: a capacity within half a
 		   step of the last size cannot show. */
-		out(p, "    L%u %s %s: %s\n", lv, size, cache_kind_name(c->kind),
+		mp_print(p, "    L%u %s %s: %s\n", lv, size, cache_kind_name(c->kind),
 		    c->size_bytes * 3 / 2 > top ? "at or beyond the end of the sweep"
 						: "no edge there");
 	}
 	for (unsigned i = 0; i < a->claims.ntlbs; i++) {
 		const struct tlb_desc *t = &a->claims.tlb[i];
-		for (size_t k = 0; k < a->ncurves; k++) {
-			unsigned shift = a->curve[k].page_shift;
+		for (size_t k = 0; k < ncurves; k++) {
+			const struct curve *tc = a->tlb.n ? &a->tlb.chase[k] : 0;
+			unsigned shift = tc ? tc->page_shift : a->curve[k].page_shift;
 			uint64_t reach = tlb_reach(t, shift);
-			if (!loads_use(t, shift) || claim_matched(a, 0, t, shift))
+			/* The tlb probe's sweep ends at its last page count. */
+			uint64_t end = tc ? (tc->n ? tc->pt[tc->n - 1].bytes << shift : 0)
+					  : sweep_max(a, shift);
+			if (!tlb_loads_use(t, shift) || claim_matched(a, 0, t, shift))
 				continue;
 			HEADER();
 			tlb_pages_name(t->pages, pages);
 			mp_format_bytes(size, sizeof size, reach);
 			page_name(page, sizeof page, shift);
-			out(p, "    L%u %s TLB %s, %u entries = %s reach with %s pages: %s\n", t->level,
+			mp_print(p, "    L%u %s TLB %s, %u entries = %s reach with %s pages: %s\n", t->level,
 			    tlb_kind_name(t->kind), pages, t->entries, size, page,
-			    reach * 3 / 2 > sweep_max(a, shift) ? "at or beyond the end of the sweep"
-								: "no edge there in that curve");
+			    reach * 3 / 2 > end ? "at or beyond the end of the sweep"
+						: "no edge there in that curve");
 		}
 	}
 #undef HEADER
@@ -393,6 +389,28 @@ static size_t find_text(const char *t, size_t len, const char *what)
 	return 0;
 }
 
+/* The tlb probe measures TLB levels directly: they replace the TLB edges
+   that the latency curves' page sizes imply, which are inferred. */
+static void use_tlb_probe_levels(struct hierarchy *h, const struct tlb_curves *t)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < h->nlevels; i++)
+		if (h->level[i].kind != LEVEL_TLB)
+			h->level[kept++] = h->level[i];
+	h->nlevels = kept + tlb_levels_find(t, h->level + kept, EDGES_MAX_LEVELS - kept);
+}
+
+static int produce_tlb(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return analysis_write_tlb_svg(arg, write, write_ctx);
+}
+
+static int produce_pagewalk(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return pagewalk_write_svg(arg, write, write_ctx);
+}
+
 // Public Functions
 
 void analysis_init(struct analysis *a)
@@ -404,6 +422,8 @@ int analysis_add_row(struct analysis *a, const struct result_row *row)
 {
 	int k;
 
+	if (same(row->probe, "tlb"))
+		return tlb_curves_add_row(&a->tlb, row);
 	if (!same(row->probe, "latency") || !same(row->variant, "chase") || !row->page_shift ||
 	    !row->working_set_bytes)
 		return -1;
@@ -447,6 +467,9 @@ void analysis_compute(struct analysis *a)
 	unsigned caches = 0, edges = 0;
 
 	hierarchy_find(a->curve, a->ncurves, &a->h);
+	if (a->tlb.n)
+		use_tlb_probe_levels(&a->h, &a->tlb);
+	pagewalk_compute(a->curve, a->ncurves, &a->pw);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		struct level *l = &a->h.level[i];
 		struct level_check *chk = &a->check[i];
@@ -470,42 +493,60 @@ void analysis_compute(struct analysis *a)
 			break;
 		}
 	}
+	a->host_page_signs = a->have_claims && a->claims.hypervisor
+		? tlb_host_page_signs(&a->tlb, a->h.level, a->h.nlevels, &a->claims,
+				      a->host_pages, sizeof a->host_pages)
+		: 0;
 	a->computed = 1;
 }
 
 void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx)
 {
-	struct printer p = { print, ctx };
+	struct mp_printer p = { print, ctx };
 	char page[24];
 
-	out(&p, "\n== memory hierarchy, read from the latency curves ==\n");
-	if (!a->ncurves) {
-		out(&p, "no latency rows: nothing to read\n");
+	mp_print(&p, "\n== memory hierarchy, read from the latency and tlb curves ==\n");
+	if (!a->ncurves && !a->tlb.n) {
+		mp_print(&p, "no latency or tlb rows: nothing to read\n");
 		return;
 	}
 	for (size_t i = 0; i < a->ncurves; i++) {
 		page_name(page, sizeof page, a->curve[i].page_shift);
-		out(&p, "  curve: %s pages, %zu sizes%s; %s\n", page, a->curve[i].n,
+		mp_print(&p, "  curve: %s pages, %zu sizes%s; %s\n", page, a->curve[i].n,
 		    a->curve[i].truncated ? " (more were given than the detector holds)" : "",
 		    a->verified[i][0] ? a->verified[i] : "pages not verified");
 	}
-	out(&p, "  plateau: points within %.0f%% of its first; edge: a rise of %.2fx or more "
+	for (size_t i = 0; i < a->tlb.n; i++) {
+		const struct curve *c = &a->tlb.chase[i];
+		page_name(page, sizeof page, c->page_shift);
+		mp_print(&p, "  tlb curve: %s pages, %zu page counts (%llu .. %llu), %zu control points; "
+		    "%s\n", page, c->n, (unsigned long long)(c->n ? c->pt[0].bytes : 0),
+		    (unsigned long long)(c->n ? c->pt[c->n - 1].bytes : 0), a->tlb.control[i].n,
+		    a->tlb.verified[i][0] ? a->tlb.verified[i] : "pages not verified");
+	}
+	mp_print(&p, "  plateau: points within %.0f%% of its first; edge: a rise of %.2fx or more "
 	    "between plateaus of >= %d points; a cache edge stands in every curve, a TLB edge "
 	    "moves with the page size (docs/METHOD.md)\n", EDGES_PLATEAU_TOLERANCE * 100,
 	    EDGES_RISE_FACTOR, EDGES_MIN_PLATEAU_POINTS);
-	out(&p, "  CPUID claims: %s\n",
+	mp_print(&p, "  CPUID claims: %s\n",
 	    a->have_claims ? a->claims_source : "none recorded; measured levels shown alone");
-	if (!a->h.attributed)
-		out(&p, "  one page size only: an edge cannot be told apart as a cache capacity or "
-		    "a TLB reach (run with pages=4k,2m)\n");
-	print_sequence(a, &p);
+	if (a->ncurves) {
+		if (!a->h.attributed && !a->tlb.n)
+			mp_print(&p, "  one page size only: an edge cannot be told apart as a cache "
+			    "capacity or a TLB reach (run with pages=4k,2m, or the tlb probe)\n");
+		print_sequence(a, &p);
+	} else {
+		mp_print(&p, "  no latency rows: cache levels not read\n");
+	}
 	print_tlbs(a, &p);
 	if (a->have_claims)
 		print_unmatched(a, &p);
-	if (a->h.truncated || a->ignored_rows)
-		out(&p, "  note: %u rows left out (more page sizes or sizes than the detector "
-		    "holds, or unusable figures)%s\n", a->ignored_rows,
+	if (a->h.truncated || a->ignored_rows || a->tlb.ignored_rows)
+		mp_print(&p, "  note: %u rows left out (more page sizes or sizes than the detector "
+		    "holds, or unusable figures)%s\n", a->ignored_rows + a->tlb.ignored_rows,
 		    a->h.truncated ? "; levels cut at the table's size" : "");
+	if (a->ncurves)
+		pagewalk_print(&a->pw, print, ctx);
 }
 
 int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx)
@@ -556,6 +597,11 @@ int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx)
 	return svg_write_chart(&chart, write, ctx);
 }
 
+int analysis_write_tlb_svg(const struct analysis *a, svg_write_fn write, void *ctx)
+{
+	return tlb_write_svg(&a->tlb, a->h.level, a->h.nlevels, write, ctx);
+}
+
 void analysis_json(struct json *j, const struct analysis *a)
 {
 	char text[96];
@@ -575,6 +621,19 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_object_end(j);
 	}
 	json_array_end(j);
+	json_array_begin(j, "tlb_curves");
+	for (size_t i = 0; i < a->tlb.n; i++) {
+		const struct curve *c = &a->tlb.chase[i];
+		json_object_begin(j, 0);
+		json_u64(j, "page_size", 1ull << c->page_shift);
+		json_u64(j, "page_counts", c->n);
+		json_u64(j, "first_pages", c->n ? c->pt[0].bytes : 0);
+		json_u64(j, "last_pages", c->n ? c->pt[c->n - 1].bytes : 0);
+		json_u64(j, "control_points", a->tlb.control[i].n);
+		json_string(j, "pages_verified", a->tlb.verified[i]);
+		json_object_end(j);
+	}
+	json_array_end(j);
 	json_array_begin(j, "levels");
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
@@ -582,6 +641,8 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_string(j, "name", l->name);
 		json_string(j, "kind", kind_name(l->kind));
 		json_u64(j, l->kind == LEVEL_TOP ? "from_bytes" : "size_bytes", l->size_bytes);
+		if (l->kind != LEVEL_TOP)
+			json_u64(j, "edge_below_bytes", l->below_bytes);
 		json_u64(j, l->kind == LEVEL_TOP ? "to_bytes" : "edge_next_bytes", l->next_bytes);
 		json_double(j, "ns", l->ns);
 		json_double(j, "cycles", l->cycles);
@@ -601,6 +662,9 @@ void analysis_json(struct json *j, const struct analysis *a)
 			first = 0;
 	}
 	json_array_end(j);
+	if (a->host_page_signs)
+		json_string(j, "host_pages_may_cap_reach", a->host_pages);
+	pagewalk_json(j, &a->pw);
 	if (a->have_claims) {
 		json_object_begin(j, "cpuid");
 		json_string(j, "source", a->claims_source);
@@ -664,18 +728,23 @@ void analysis_run(void)
 {
 	static struct cache_claims live;
 	run_analysed = 1;
-	if (!run_analysis.ncurves)
+	if (!run_analysis.ncurves && !run_analysis.tlb.n)
 		return;
 	cpu_caches_read(&live);
 	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
 	analysis_compute(&run_analysis);
 	analysis_print(&run_analysis, report_print, 0);
-	chart_file("latency.svg", produce_latency, &run_analysis);
+	if (run_analysis.ncurves)
+		chart_file("latency.svg", produce_latency, &run_analysis);
+	if (run_analysis.tlb.n)
+		chart_file("tlb.svg", produce_tlb, &run_analysis);
+	if (run_analysis.pw.npairs)
+		chart_file("pagewalk.svg", produce_pagewalk, &run_analysis.pw);
 }
 
 void analysis_describe(struct json *j)
 {
-	if (!run_analysed || !run_analysis.ncurves)
+	if (!run_analysed || (!run_analysis.ncurves && !run_analysis.tlb.n))
 		return;
 	json_object_begin(j, "hierarchy");
 	analysis_json(j, &run_analysis);

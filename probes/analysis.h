@@ -12,8 +12,10 @@
 #include <stddef.h>
 #include "arch/x86_64/cpu_caches.h"
 #include "probes/edges.h"
+#include "probes/pagewalk.h"
 #include "probes/results.h"
 #include "probes/svg.h"
+#include "probes/tlb_levels.h"
 
 struct json;
 
@@ -31,7 +33,11 @@ struct analysis {
 	char verified[EDGES_MAX_CURVES][128];     /* the first row's pages_verified */
 	size_t ncurves;
 	unsigned rows, ignored_rows;              /* latency rows taken / left out */
-	struct hierarchy h;
+	struct tlb_curves tlb;                    /* the tlb probe's rows */
+	struct hierarchy h;                       /* TLB levels: the tlb probe's where it ran */
+	struct pagewalk pw;                       /* page-walk cost from latency pairs */
+	char host_pages[512];                     /* tlb_host_page_signs' lines */
+	unsigned host_page_signs;
 	struct level_check check[EDGES_MAX_LEVELS];
 	struct cache_claims claims;
 	int have_claims;
@@ -40,7 +46,7 @@ struct analysis {
 };
 
 void analysis_init(struct analysis *a);
-/* Takes a latency chase row (others are ignored, returning -1). */
+/* Takes a latency chase row or a tlb row (others are ignored, returning -1). */
 int analysis_add_row(struct analysis *a, const struct result_row *row);
 void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 			 const char *source);
@@ -52,6 +58,8 @@ typedef void (*analysis_print_fn)(void *ctx, const char *text);
 void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx);
 /* latency.svg; -1 when there was nothing to draw (the file says so). */
 int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx);
+/* tlb.svg: the tlb probe's curves with their levels; -1 when none. */
+int analysis_write_tlb_svg(const struct analysis *a, svg_write_fn write, void *ctx);
 /* The "hierarchy" object's members. */
 void analysis_json(struct json *j, const struct analysis *a);
 
@@ -64,9 +72,9 @@ int analysis_claims_from_json(const char *text, size_t len, struct cache_claims 
 /* Every results row, as it is written (the first row after an analysis_run
    starts a fresh set, so one process may run several times). */
 void analysis_take_row(const struct result_row *row);
-/* After the probes: the table into the report, latency.svg into the run
-   folder, claims from this CPU. Says so and does nothing without latency
-   rows. */
+/* After the probes: the tables into the report, latency.svg, tlb.svg and
+   pagewalk.svg into the run folder, claims from this CPU. Does nothing
+   without latency or tlb rows. */
 void analysis_run(void);
 /* The "hierarchy" member of system.json, when analysis_run found curves. */
 void analysis_describe(struct json *j);

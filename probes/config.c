@@ -710,33 +710,13 @@ static int check_combinations(struct loader *l)
 
 /* ---- describing ---- */
 
-struct text {
-	char *buf;
-	size_t size, len;
-};
-
-static void append(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void append(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	if (t->len < t->size)
-		n = mp_vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
-	else
-		n = mp_vsnprintf(0, 0, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
-
-static void append_words(struct text *t, const struct word *words, unsigned bits)
+static void append_words(struct mp_text *t, const struct word *words, unsigned bits)
 {
 	const char *sep = "";
 
 	for (const struct word *w = words; w->name; w++)
 		if (bits & w->value) {
-			append(t, "%s%s", sep, w->name);
+			mp_append(t, "%s%s", sep, w->name);
 			sep = ",";
 		}
 }
@@ -752,7 +732,7 @@ static const char *word_name(const struct word *words, unsigned value)
 /* The fewest decimals that parse_decimal reads back as exactly v; any value
    it accepted comes back within its 22 decimals. Being the fewest, the text
    never ends in a zero after the point. */
-static void append_decimal(struct text *t, double v)
+static void append_decimal(struct mp_text *t, double v)
 {
 	char text[40];
 	double back;
@@ -760,21 +740,21 @@ static void append_decimal(struct text *t, double v)
 	for (int decimals = 0; decimals <= 22; decimals++) {
 		mp_snprintf(text, sizeof text, "%.*f", decimals, v);
 		if (parse_decimal((struct span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
-			append(t, "%s", text);
+			mp_append(t, "%s", text);
 			return;
 		}
 	}
-	append(t, "%.17g", v);
+	mp_append(t, "%.17g", v);
 }
 
-static void append_size(struct text *t, uint64_t bytes)
+static void append_size(struct mp_text *t, uint64_t bytes)
 {
 	static const char *const units[] = { "", "KiB", "MiB", "GiB" };
 	unsigned u = 3;
 
 	while (u && bytes % (1ull << (10 * u)))
 		u--;
-	append(t, "%llu%s", (unsigned long long)(bytes >> (10 * u)), units[u]);
+	mp_append(t, "%llu%s", (unsigned long long)(bytes >> (10 * u)), units[u]);
 }
 
 // Public Functions
@@ -807,7 +787,7 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 
 int config_describe(const struct config *c, char *buf, size_t size)
 {
-	struct text t = { buf, size, 0 };
+	struct mp_text t = { buf, size, 0 };
 
 	if (size)
 		buf[0] = '\0';
@@ -817,13 +797,13 @@ int config_describe(const struct config *c, char *buf, size_t size)
 		const char *name;
 
 		if (key->kind == KIND_END && !c->end_set) {
-			append(&t, "# end: not set, the platform's default applies\n");
+			mp_append(&t, "# end: not set, the platform's default applies\n");
 			continue;
 		}
-		append(&t, "%s = ", key->name);
+		mp_append(&t, "%s = ", key->name);
 		switch (key->kind) {
 		case KIND_PROFILE:
-			append(&t, "%s", word_name(profile_words, *(const unsigned *)field));
+			mp_append(&t, "%s", word_name(profile_words, *(const unsigned *)field));
 			break;
 		case KIND_PROBES:
 			append_words(&t, probe_words, *(const unsigned *)field);
@@ -835,10 +815,10 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			append_size(&t, *(const uint64_t *)field);
 			break;
 		case KIND_UINT:
-			append(&t, "%u", *(const unsigned *)field);
+			mp_append(&t, "%u", *(const unsigned *)field);
 			break;
 		case KIND_U64:
-			append(&t, "%llu", (unsigned long long)*(const uint64_t *)field);
+			mp_append(&t, "%llu", (unsigned long long)*(const uint64_t *)field);
 			break;
 		case KIND_FRACTION:
 		case KIND_MS:
@@ -847,15 +827,15 @@ int config_describe(const struct config *c, char *buf, size_t size)
 		case KIND_VECTOR:
 			name = word_name(vector_words, *(const unsigned *)field);
 			if (name)
-				append(&t, "%s", name);
+				mp_append(&t, "%s", name);
 			else
-				append(&t, "%u", *(const unsigned *)field);
+				mp_append(&t, "%u", *(const unsigned *)field);
 			break;
 		case KIND_END:
-			append(&t, "%s", word_name(end_words, *(const unsigned *)field));
+			mp_append(&t, "%s", word_name(end_words, *(const unsigned *)field));
 			break;
 		}
-		append(&t, "\n");
+		mp_append(&t, "\n");
 	}
 	return (int)t.len;
 }

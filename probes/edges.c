@@ -3,13 +3,14 @@
  */
 #include "probes/edges.h"
 #include "probes/fmt.h"
+#include "probes/svg.h"
 
 // Constants
 
 /* An edge found in one curve, between two of its plateaus. */
 struct curve_edge {
 	size_t curve;
-	uint64_t below, above;    /* last size on the lower plateau, first size past it */
+	struct edge_crossing x;   /* where it stands (x.below, x.next bracket the crossing) */
 	struct plateau lower, upper;
 	int cluster;              /* index of the cluster it joined, -1 none yet */
 };
@@ -36,35 +37,248 @@ static int is_finite_positive(double v)
 	return v > 0.0 && v < 1e300;
 }
 
-/* The envelope is non-decreasing, so a plateau's points are already sorted
-   and the median is the middle one. */
-static double median_sorted(const double *v, size_t first, size_t last)
+/* The median of v[first..last] over the points with use[k] set (at least
+   one; at most EDGES_MAX_POINTS). */
+static double median_of(const double *v, const unsigned char *use, size_t first, size_t last)
 {
-	size_t n = last - first + 1, mid = first + n / 2;
+	double w[EDGES_MAX_POINTS];
+	size_t n = 0, mid;
 
-	return (n & 1) ? v[mid] : (v[mid - 1] + v[mid]) / 2.0;
+	for (size_t k = first; k <= last; k++) {
+		double x = v[k];
+		size_t j = n++;
+		if (!use[k]) {
+			n--;
+			continue;
+		}
+		for (; j > 0 && w[j - 1] > x; j--)
+			w[j] = w[j - 1];
+		w[j] = x;
+	}
+	mid = n / 2;
+	return (n & 1) ? w[mid] : (w[mid - 1] + w[mid]) / 2.0;
 }
 
-/* A point whose own reading lies far above what a later size read was
-   disturbed: the envelope bounds it, but two such points side by side
-   must not make a plateau, so an unsteady point stands alone. */
+/* A lone spike: a reading above both neighbours, which agree with each
+   other within the plateau tolerance (it sits on a plateau). */
+static int is_lone_spike(const struct curve *c, size_t k)
+{
+	double a, b, hi, lo;
+
+	if (k == 0 || k + 1 >= c->n)
+		return 0;
+	a = c->pt[k - 1].ns;
+	b = c->pt[k + 1].ns;
+	hi = a > b ? a : b;
+	lo = a > b ? b : a;
+	return c->pt[k].ns > hi && hi <= lo * (1.0 + EDGES_PLATEAU_TOLERANCE);
+}
+
+/* A point whose own reading lies far above what a later size read, by as
+   much as an edge rises, was disturbed: the envelope bounds it, but two such
+   points side by side must not make a plateau, so an unsteady point stands
+   alone. Less than that is noise a plateau absorbs. A lone spike on a
+   plateau is not unsteady either: the smoothing removed it, and its plateau
+   stays whole. */
 static int is_steady(const struct curve *c, const double *ns, size_t k)
 {
-	return c->pt[k].ns <= ns[k] * (1.0 + EDGES_PLATEAU_TOLERANCE);
+	return c->pt[k].ns < ns[k] * EDGES_RISE_FACTOR || is_lone_spike(c, k);
 }
 
-static void set_level(struct plateau *p, const double *ns, const double *cycles)
+/* The 3-point median of a single outlier, in two passes so that where two
+   outliers meet the lower reading wins (noise mostly adds time): first each
+   reading above both neighbours comes down to the larger of them (spikes),
+   then each reading below both neighbours of that comes up to the smaller
+   (dips). A monotone run or a sharp step has neither and passes unchanged.
+   At the ends a spike is left alone (the envelope bounds a high first
+   reading; a high last one cannot be told from a step), and a reading below
+   both its smoothed neighbour and the line through its two smoothed
+   neighbours comes up to the lower of those (Tukey's end-point rule,
+   raising only). n >= 3. */
+static void smooth_outliers(const double *v, size_t n, double *tmp, double *out)
 {
-	p->ns = median_sorted(ns, p->first, p->last);
-	p->cycles = median_sorted(cycles, p->first, p->last);
+	for (size_t k = 1; k + 1 < n; k++) {
+		double hi = v[k - 1] > v[k + 1] ? v[k - 1] : v[k + 1];
+		tmp[k] = v[k] > hi ? hi : v[k];
+	}
+	tmp[0] = v[0];
+	tmp[n - 1] = v[n - 1];
+	for (size_t k = 1; k + 1 < n; k++) {
+		double lo = tmp[k - 1] < tmp[k + 1] ? tmp[k - 1] : tmp[k + 1];
+		out[k] = tmp[k] < lo ? lo : tmp[k];
+	}
+	{
+		double line = 3.0 * out[1] - 2.0 * out[2];
+		double floor = line < out[1] ? line : out[1];
+		out[0] = tmp[0] < floor ? floor : tmp[0];
+		line = 3.0 * out[n - 2] - 2.0 * out[n - 3];
+		floor = line < out[n - 2] ? line : out[n - 2];
+		out[n - 1] = tmp[n - 1] < floor ? floor : tmp[n - 1];
+	}
 }
 
+/* In place: each value the minimum over it and every later one. */
+static void envelope_in_place(double *v, size_t n)
+{
+	for (size_t k = n - 1; k-- > 0;)
+		if (v[k + 1] < v[k])
+			v[k] = v[k + 1];
+}
+
+/* curve_smoothed: the smoothed readings (ns, cycles), and before the
+   envelope (pre_ns, pre_cycles; may be null). */
+static void smooth_all(const struct curve *c, double *ns, double *cycles, double *pre_ns,
+		       double *pre_cycles)
+{
+	double raw[EDGES_MAX_POINTS], tmp[EDGES_MAX_POINTS];
+
+	for (size_t k = 0; k < c->n; k++) {
+		ns[k] = c->pt[k].ns;
+		cycles[k] = c->pt[k].cycles;
+	}
+	if (c->n >= 3) {
+		for (size_t k = 0; k < c->n; k++)
+			raw[k] = c->pt[k].ns;
+		smooth_outliers(raw, c->n, tmp, ns);
+		for (size_t k = 0; k < c->n; k++)
+			raw[k] = c->pt[k].cycles;
+		smooth_outliers(raw, c->n, tmp, cycles);
+	}
+	for (size_t k = 0; k < c->n; k++) {
+		if (pre_ns)
+			pre_ns[k] = ns[k];
+		if (pre_cycles)
+			pre_cycles[k] = cycles[k];
+	}
+	if (c->n) {
+		envelope_in_place(ns, c->n);
+		envelope_in_place(cycles, c->n);
+	}
+}
+
+static void smooth(const struct curve *c, double *ns, double *cycles)
+{
+	smooth_all(c, ns, cycles, 0, 0);
+}
+
+/* 2^y without libm: whole powers by doubling, the rest as e^(f ln 2) by its
+   series (f in [0, 1): 20 terms leave under 1e-16 relative). */
+static double exp2_d(double y)
+{
+	const double ln2 = 0.69314718055994530942;
+	double whole = 1.0, term = 1.0, sum = 1.0, f;
+	int k = 0;
+
+	if (!(y > -1000.0 && y < 1000.0))      /* NaN or far out: not used here */
+		return y > 0.0 ? 1e300 : 0.0;
+	while (y >= 1.0) {
+		y -= 1.0;
+		whole *= 2.0;
+	}
+	while (y < 0.0) {
+		y += 1.0;
+		whole /= 2.0;
+	}
+	f = y * ln2;
+	for (k = 1; k <= 20; k++) {
+		term *= f / (double)k;
+		sum += term;
+	}
+	return whole * sum;
+}
+
+/* The plausible capacities: 1, 2, 3, 4, 6, 8, 12, ... (2^k and 3 * 2^(k-1)).
+   The smallest one at or above v (v >= 1, below 2^63). */
+static uint64_t plausible_at_or_above(uint64_t v)
+{
+	for (uint64_t p = 1; p <= (1ull << 62); p <<= 1) {
+		if (p >= v)
+			return p;
+		if (p >= 2 && p + p / 2 >= v)
+			return p + p / 2;
+	}
+	return 1ull << 63;
+}
+
+/* The largest plausible capacity below v, 0 when none (v <= 1). */
+static uint64_t plausible_below(uint64_t v)
+{
+	uint64_t best = 0;
+
+	for (uint64_t p = 1; p < v && p <= (1ull << 62); p <<= 1) {
+		best = p;
+		if (p >= 2 && p + p / 2 < v)
+			best = p + p / 2;
+	}
+	return best;
+}
+
+static double log_distance(double a, double b)
+{
+	double d = svg_log2(a) - svg_log2(b);
+
+	return d < 0.0 ? -d : d;
+}
+
+/* A measured size stands for a plausible capacity when it lies within this
+   factor of it (32000 bytes for 32 KiB, 24567 KiB for 24 MiB; not 600 KiB
+   for 512 KiB). */
+#define NEAR_PLAUSIBLE 1.0625
+
+/* The capacity named for a crossing (edges_crossing's rule). Of the sizes
+   measured in [fit, miss), those standing for a plausible capacity within
+   [x[fit], x[miss]): the one nearest `at`. None: the plausible capacity in
+   that range nearest `at`; none there either: the one nearest `at`. */
+static uint64_t name_capacity(const struct curve *c, size_t fit, size_t miss, double at)
+{
+	uint64_t lo = c->pt[fit].bytes, hi = c->pt[miss].bytes, best = 0, s;
+
+	for (size_t k = fit; k < miss; k++) {
+		double x = (double)c->pt[k].bytes;
+		s = edges_snap_capacity(x);
+		if (s < lo || s >= hi || s == best || x > (double)s * NEAR_PLAUSIBLE ||
+		    x * NEAR_PLAUSIBLE < (double)s)
+			continue;
+		/* Ascending sizes give ascending snaps: a tie keeps the smaller. */
+		if (!best || log_distance((double)s, at) < log_distance((double)best, at))
+			best = s;
+	}
+	if (best)
+		return best;
+	/* The plausible capacities in range nearest `at` from either side. */
+	s = edges_snap_capacity(at);
+	if (s >= lo && s < hi)
+		return s;
+	if (s < lo) {
+		uint64_t up = plausible_at_or_above(lo);
+		return up < hi ? up : s;
+	}
+	{
+		uint64_t down = plausible_below(hi);
+		return down >= lo ? down : s;
+	}
+}
+
+/* A plateau's level: the median of its steady points' readings, outliers
+   smoothed away but before the envelope (which under noise sits at a run's
+   lowest readings rather than its middle); disturbed points inside a
+   merged plateau do not vote. */
+static void set_level(struct plateau *p, const double *ns, const double *cycles,
+		      const unsigned char *steady)
+{
+	p->ns = median_of(ns, steady, p->first, p->last);
+	p->cycles = median_of(cycles, steady, p->first, p->last);
+}
+
+/* The same step seen through two curves: their transitions overlap, from
+   the last size that still read the lower level to the first that read the
+   upper one (so adjacent sweep brackets, 32-48 KiB in one curve and
+   48-64 KiB in another, match: one capacity seen through two grids of
+   noise), or both name the same size. */
 static int brackets_overlap(const struct curve_edge *a, const struct curve_edge *b)
 {
-	/* Adjacent sweep points overlap at their shared size: one point of
-	   slack, since an edge read at 32-48 KiB in one curve and 48-64 KiB in
-	   another is one capacity seen through two grids of noise. */
-	return a->below <= b->above && b->below <= a->above;
+	return (a->x.fit <= b->x.miss && b->x.fit <= a->x.miss) ||
+	       a->x.estimate == b->x.estimate;
 }
 
 /* A curve can only say "no edge here" where it has plateaus on both sides
@@ -84,40 +298,43 @@ static int curve_judges(const struct curve *c, const struct curve_plateau_set *p
 	return low && high;
 }
 
-/* Where between two plateaus the edge stands. A sharp step has no points
-   between them; a spread one (set conflicts near capacity, a TLB step
-   running into a cache step) has transition points, and the edge is put
-   where the curve crosses the geometric mean of the two levels: the last
-   point still nearer the lower level (on the log scale the chart uses) is
-   the largest size that still behaved like it. */
-static void edge_bracket(const struct curve *c, const double *ns, const struct plateau *lo,
-			 const struct plateau *hi, uint64_t *below, uint64_t *above)
+/* The step placed at the gap between two plateaus: half way, in log2,
+   between the lower's last size and the upper's first. */
+static void gap_crossing(const struct curve *c, const struct plateau *lower,
+			 const struct plateau *upper, struct edge_crossing *x)
 {
-	size_t k = lo->last + 1;
+	double a = (double)c->pt[lower->last].bytes, b = (double)c->pt[upper->first].bytes;
 
-	while (k < hi->first && ns[k] * ns[k] < lo->ns * hi->ns)
-		k++;
-	*below = c->pt[k - 1].bytes;
-	*above = c->pt[k].bytes;
+	x->at = a * exp2_d((svg_log2(b) - svg_log2(a)) / 2.0);
+	x->below = c->pt[lower->last].bytes;
+	x->next = c->pt[upper->first].bytes;
+	x->below_index = lower->last;
+	x->fit = x->below;
+	x->miss = x->next;
+	x->estimate = name_capacity(c, lower->last, upper->first, x->at);
 }
 
 static size_t find_edges(const struct curve *curves, size_t ncurves,
 			 const struct curve_plateau_set *ps, struct curve_edge *edges)
 {
-	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
 	size_t nedges = 0;
 
 	for (size_t i = 0; i < ncurves; i++) {
 		const struct plateau *p = ps[i].p;
 
-		curve_envelope(&curves[i], ns, cycles);
 		for (size_t k = 0; k + 1 < ps[i].n && nedges < MAX_EDGES; k++) {
-			struct curve_edge *e = &edges[nedges++];
+			struct curve_edge *e = &edges[nedges];
+			/* Consecutive plateaus rise past EDGES_RISE_FACTOR across
+			   their gap, so the curve crosses their half height but
+			   where noise lifted the upper level past all the upper
+			   plateau read: then the gap itself stands for the step. */
+			if (edges_crossing(&curves[i], &p[k], &p[k + 1], &e->x) != 0)
+				gap_crossing(&curves[i], &p[k], &p[k + 1], &e->x);
 			e->curve = i;
-			edge_bracket(&curves[i], ns, &p[k], &p[k + 1], &e->below, &e->above);
 			e->lower = p[k];
 			e->upper = p[k + 1];
 			e->cluster = -1;
+			nedges++;
 		}
 	}
 	return nedges;
@@ -126,9 +343,7 @@ static size_t find_edges(const struct curve *curves, size_t ncurves,
 /* Distance between two edges on the size axis, as a ratio >= 1. */
 static double edge_distance(const struct curve_edge *a, const struct curve_edge *b)
 {
-	double x = (double)a->below + (double)a->above, y = (double)b->below + (double)b->above;
-
-	return x > y ? x / y : y / x;
+	return a->x.at > b->x.at ? a->x.at / b->x.at : b->x.at / a->x.at;
 }
 
 static size_t cluster_edges(const struct curve *curves, size_t ncurves,
@@ -170,7 +385,7 @@ static size_t cluster_edges(const struct curve *curves, size_t ncurves,
 			if (c->member[i] >= 0)
 				c->seen |= 1 << i;
 			if (c->member[i] >= 0 ||
-			    curve_judges(&curves[i], &ps[i], edges[a].below, edges[a].above))
+			    curve_judges(&curves[i], &ps[i], edges[a].x.below, edges[a].x.next))
 				c->judged |= 1 << i;
 		}
 		ncl++;
@@ -209,30 +424,19 @@ static const struct curve_edge *add_cache_level(struct hierarchy *h, const struc
 						const struct cluster *c, enum level_kind kind)
 {
 	const struct curve_edge *ref = &edges[reference_member(curves, c)];
-	uint64_t below = 0, above = UINT64_MAX;
 	struct level *l = new_level(h);
 
 	if (!l)
 		return 0;
-	/* Every curve saw the same capacity: it fit at the largest "below" and
-	   missed at the smallest "above". Where the two grids disagree by a
-	   point, the reference curve's own bracket stands. */
-	for (size_t i = 0; i < EDGES_MAX_CURVES; i++) {
-		if (c->member[i] < 0)
-			continue;
-		if (edges[c->member[i]].below > below)
-			below = edges[c->member[i]].below;
-		if (edges[c->member[i]].above < above)
-			above = edges[c->member[i]].above;
-	}
-	if (below >= above) {
-		below = ref->below;
-		above = ref->above;
-	}
+	/* Size and bracket from the reference curve alone: with the largest
+	   pages its step is the cache's own, the fewest TLB misses mixed in
+	   (with 4 KiB pages the L1 DTLB's reach pulls the L2 step early). The
+	   other curves only confirmed that the step is there. */
 	l->kind = kind;
 	l->page_shift = curves[ref->curve].page_shift;
-	l->size_bytes = below;
-	l->next_bytes = above;
+	l->size_bytes = ref->x.estimate;
+	l->below_bytes = ref->x.below;
+	l->next_bytes = ref->x.next;
 	l->ns = ref->lower.ns;
 	l->cycles = ref->lower.cycles;
 	l->points = (unsigned)(ref->lower.last - ref->lower.first + 1);
@@ -248,7 +452,7 @@ static int is_hidden_cache_edge(const struct curve *curves, const struct curve_e
 {
 	for (size_t i = 0; i < EDGES_MAX_CURVES; i++)
 		if (c->member[i] >= 0 &&
-		    (edges[c->member[i]].below >> curves[i].page_shift) < EDGES_MIN_TLB_ENTRIES)
+		    (edges[c->member[i]].x.estimate >> curves[i].page_shift) < EDGES_MIN_TLB_ENTRIES)
 			return 1;
 	return 0;
 }
@@ -263,14 +467,16 @@ static void add_tlb_level(struct hierarchy *h, const struct curve *curves,
 	l->kind = LEVEL_TLB;
 	mp_strlcpy(l->name, "TLB", sizeof l->name);
 	l->page_shift = curves[e->curve].page_shift;
-	l->size_bytes = e->below;
-	l->next_bytes = e->above;
-	l->entries = e->below >> l->page_shift;
-	l->ns = e->upper.ns;
-	l->cycles = e->upper.cycles;
+	l->size_bytes = e->x.estimate;
+	l->below_bytes = e->x.below;
+	l->next_bytes = e->x.next;
+	l->entries = e->x.estimate >> l->page_shift;
+	/* The latency while within the TLB's reach, and what missing it adds. */
+	l->ns = e->lower.ns;
+	l->cycles = e->lower.cycles;
 	l->increase_ns = e->upper.ns - e->lower.ns;
 	l->increase_cycles = e->upper.cycles - e->lower.cycles;
-	l->points = (unsigned)(e->upper.last - e->upper.first + 1);
+	l->points = (unsigned)(e->lower.last - e->lower.first + 1);
 	l->seen_in = seen;
 }
 
@@ -321,6 +527,7 @@ static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve
 		top->ns = last_edge->upper.ns;
 		top->cycles = last_edge->upper.cycles;
 		top->size_bytes = curves[last_edge->curve].pt[last_edge->upper.first].bytes;
+		top->below_bytes = top->size_bytes;
 		top->next_bytes = curves[last_edge->curve].pt[last_edge->upper.last].bytes;
 		top->points = (unsigned)(last_edge->upper.last - last_edge->upper.first + 1);
 	} else if (curve_plateaus(top_curve, p, EDGES_MAX_PLATEAUS)) {
@@ -328,6 +535,7 @@ static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve
 		top->ns = p[0].ns;
 		top->cycles = p[0].cycles;
 		top->size_bytes = top_curve->pt[p[0].first].bytes;
+		top->below_bytes = top->size_bytes;
 		top->next_bytes = top_curve->pt[p[0].last].bytes;
 		top->points = (unsigned)(p[0].last - p[0].first + 1);
 	} else {
@@ -393,18 +601,27 @@ void curve_envelope(const struct curve *c, double *ns_out, double *cycles_out)
 	}
 }
 
+void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)
+{
+	smooth(c, ns_out, cycles_out);
+}
+
 size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 {
 	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
+	double pre_ns[EDGES_MAX_POINTS], pre_cycles[EDGES_MAX_POINTS];
+	unsigned char steady[EDGES_MAX_POINTS];
 	size_t count = 0, start = 0;
 
 	if (!c->n || !max)
 		return 0;
-	curve_envelope(c, ns, cycles);
+	smooth_all(c, ns, cycles, pre_ns, pre_cycles);
+	for (size_t k = 0; k < c->n; k++)
+		steady[k] = (unsigned char)is_steady(c, ns, k);
 	for (size_t k = 1; k <= c->n; k++) {
 		struct plateau p;
 
-		if (k < c->n && is_steady(c, ns, start) && is_steady(c, ns, k) &&
+		if (k < c->n && steady[start] && steady[k] &&
 		    ns[k] <= ns[start] * (1.0 + EDGES_PLATEAU_TOLERANCE))
 			continue;
 		/* The run [start, k-1] closes. */
@@ -413,7 +630,7 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 		start = k;
 		if (p.last - p.first + 1 < EDGES_MIN_PLATEAU_POINTS)
 			continue;
-		set_level(&p, ns, cycles);
+		set_level(&p, pre_ns, pre_cycles, steady);
 		/* The rise is judged across the gap, from the last point of the
 		   plateau below to the first of this one: comparing the levels
 		   instead lets a slow drift, split into short runs, read as a
@@ -421,13 +638,100 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 		if (count && ns[p.first] < ns[out[count - 1].last] * EDGES_RISE_FACTOR) {
 			/* Drift, not an edge: one plateau, transition points and all. */
 			out[count - 1].last = p.last;
-			set_level(&out[count - 1], ns, cycles);
+			set_level(&out[count - 1], pre_ns, pre_cycles, steady);
 			continue;
 		}
 		if (count < max)
 			out[count++] = p;
 	}
 	return count;
+}
+
+uint64_t edges_snap_capacity(double x)
+{
+	double p = 1.0;
+
+	if (!(x > 0.0))                        /* also NaN */
+		return 0;
+	if (x >= 9223372036854775808.0)        /* 2^63 */
+		return 1ull << 63;
+	if (x <= 1.0)
+		return 1;
+	while (p * 2.0 <= x)
+		p *= 2.0;
+	/* p <= x < 2p. Nearest in log2 between neighbours a < b: below
+	   sqrt(ab), so compare squares: p and 1.5p meet at p^2 * 1.5, 1.5p and
+	   2p at p^2 * 3 (1 and 2 at 2: there is no 1.5). */
+	if (p < 2.0)
+		return x * x <= 2.0 ? 1 : 2;
+	if (x * x <= p * p * 1.5)
+		return (uint64_t)p;
+	if (x * x <= p * p * 3.0)
+		return (uint64_t)(p * 1.5);
+	return (uint64_t)(p * 2.0);
+}
+
+int edges_crossing(const struct curve *c, const struct plateau *lower,
+		   const struct plateau *upper, struct edge_crossing *out)
+{
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS], pre[EDGES_MAX_POINTS];
+	double lo, hi, half, t, y0, y1, x0, x1, at;
+	size_t j, fit, miss, end;
+
+	if (!c || !lower || !upper || !out || c->n < 2 || c->n > EDGES_MAX_POINTS)
+		return -1;
+	if (lower->first > lower->last || lower->last >= c->n || upper->first > upper->last ||
+	    upper->last >= c->n || lower->first >= upper->last)
+		return -1;
+	lo = lower->ns;
+	hi = upper->ns;
+	if (!is_finite_positive(lo) || !is_finite_positive(hi) || !(hi > lo))
+		return -1;
+	smooth_all(c, ns, cycles, pre, 0);
+	end = upper->last;
+	/* The half height, sqrt(lo * hi), compared as squares: the smoothed
+	   curve is non-decreasing, so it crosses once. */
+	if (ns[lower->first] * ns[lower->first] >= lo * hi)
+		return -1;
+	for (j = lower->first + 1; j <= end && ns[j] * ns[j] < lo * hi; j++)
+		;
+	if (j > end)
+		return -1;
+
+	/* Linear in log2(x) against log(latency) between j-1 and j. */
+	half = (svg_log2(lo) + svg_log2(hi)) / 2.0;
+	y0 = svg_log2(ns[j - 1]);
+	y1 = svg_log2(ns[j]);
+	t = y1 > y0 ? (half - y0) / (y1 - y0) : 1.0;
+	if (t < 0.0)
+		t = 0.0;
+	if (t > 1.0)
+		t = 1.0;
+	x0 = svg_log2((double)c->pt[j - 1].bytes);
+	x1 = svg_log2((double)c->pt[j].bytes);
+	at = (double)c->pt[j - 1].bytes * exp2_d(t * (x1 - x0));
+
+	/* What fit and what missed: the points whose readings (outliers
+	   smoothed away, before the envelope, as the levels are taken) lie
+	   within the plateau tolerance of the lower or the upper level. Looked
+	   for outward from the crossing: the last fitting point before it, the
+	   first missing one at or past it. What lies between read part way up
+	   and may be the capacity itself, partly missed. */
+	fit = j - 1;
+	while (fit > lower->first && pre[fit] > lo * (1.0 + EDGES_PLATEAU_TOLERANCE))
+		fit--;
+	miss = j;
+	while (miss < end && pre[miss] * (1.0 + EDGES_PLATEAU_TOLERANCE) < hi)
+		miss++;
+
+	out->at = at;
+	out->below = c->pt[j - 1].bytes;
+	out->next = c->pt[j].bytes;
+	out->below_index = j - 1;
+	out->fit = c->pt[fit].bytes;
+	out->miss = c->pt[miss].bytes;
+	out->estimate = name_capacity(c, fit, miss, at);
+	return 0;
 }
 
 void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy *h)
@@ -467,7 +771,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 					      alone ? LEVEL_EDGE : LEVEL_CACHE);
 		else if (is_hidden_cache_edge(curves, edges, &cl[k]))
 			ref = add_cache_level(h, curves, edges, &cl[k], LEVEL_CACHE);
-		if (ref && (!last_edge || ref->below > last_edge->below))
+		if (ref && (!last_edge || ref->x.at > last_edge->x.at))
 			last_edge = ref;
 	}
 	nseq = h->nlevels;

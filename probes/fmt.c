@@ -528,6 +528,31 @@ int mp_snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+void mp_append(struct mp_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	if (t->len < t->size)
+		n = mp_vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+	else
+		n = mp_vsnprintf(0, 0, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+void mp_print(const struct mp_printer *p, const char *fmt, ...)
+{
+	char line[MP_PRINT_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	mp_vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	p->print(p->ctx, line);
+}
+
 size_t mp_strlen(const char *s)
 {
 	size_t n = 0;

@@ -29,4 +29,22 @@ void *mp_memcpy(void *dst, const void *src, size_t n);
    keeps it readable. */
 void mp_format_bytes(char *buf, size_t size, uint64_t bytes);
 
+/* Text built piece by piece in a caller's buffer. len counts what was
+   asked for, as mp_snprintf's return does, so len >= size means it was
+   cut; the buffer stays terminated. */
+struct mp_text {
+	char *buf;
+	size_t size, len;
+};
+void mp_append(struct mp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Text handed on a piece at a time (the report, a file, a test's buffer).
+   mp_print formats one piece of at most MP_PRINT_MAX - 1 characters. */
+#define MP_PRINT_MAX 512
+struct mp_printer {
+	void (*print)(void *ctx, const char *text);
+	void *ctx;
+};
+void mp_print(const struct mp_printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

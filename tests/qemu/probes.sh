@@ -8,7 +8,13 @@ boot quick --cpu max --mem 1G --args "profile=quick"
 run=$(run_folder)
 csv=$run/results.csv
 check "quick: success" test "$BOOT_RC" -eq 0
-check "quick: every probe reported done" test "$(grep -cE '^== (latency|locality|later|cost): done in' "$LOG")" -eq 4
+check "quick: every probe reported done" test "$(grep -cE '^== (latency|tlb|locality|later|cost): done in' "$LOG")" -eq 5
+check "quick: tlb rows for 4 KiB and 2 MiB pages, chase and control" \
+	test "$(csv_count "$csv" "r['probe']=='tlb' and r['page_size'] in ('4096','2097152') and r['variant'] in ('chase','control')")" -eq "$(csv_count "$csv" "r['probe']=='tlb'")"
+check "quick: the 4 KiB tlb sweep has all 24 page counts, 1 to 4096" \
+	test "$(csv_count "$csv" "r['probe']=='tlb' and r['variant']=='chase' and r['page_size']=='4096'")" -eq 24
+check "quick: tlb.svg is well-formed with a curve per page size" \
+	bash -c "xmllint --noout '$run/tlb.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/tlb.svg') -eq 2 ]"
 check "quick: every ns and cycles figure is finite and positive except deltas" \
 	csv_all "$csv" "float(r['ns']) == float(r['ns']) and abs(float(r['ns'])) < 1e9 and float(r['cycles']) == float(r['cycles']) and int(r['trials']) >= 1"
 check "quick: every figure names its timer" csv_all "$csv" "'ACPI PM timer' in r['timer'] or 'CPUID' in r['timer'] or 'Stall' in r['timer']"

@@ -1,0 +1,451 @@
+/* TLB levels from the tlb probe's rows: synthetic Zen 3-like curves held
+ * against Zen 3's recorded CPUID, the control's part in telling a cache step
+ * from a TLB step, noise, a sweep that ends on a climb, the hypervisor
+ * observations, the JSON members and tlb.svg; and a real recording of this
+ * project's Emerald Rapids VM (tests/data/emr-vm-tlb.csv).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "probes/analysis.h"
+#include "probes/csvread.h"
+#include "probes/json.h"
+#include "probes/platform.h"
+
+#define GHZ 2.95
+
+/* The tlb probe's grid: 8, 12, 16, 24, ... up to 16384 pages. */
+static size_t grid(uint64_t *out, uint64_t top)
+{
+	size_t n = 0;
+
+	for (uint64_t p = 8; p <= top; p = (p & (p - 1)) == 0 ? p / 2 * 3 : p / 3 * 4)
+		out[n++] = p;
+	return n;
+}
+
+/* A Zen 3-like core in cycles: L1 hit 4, L2 12, L3 46; an L1 DTLB of 64
+   entries whose miss (an L2 TLB hit) adds 7; an L2 TLB of 2048 whose miss
+   (a walk) adds 50. The chase's N lines fit L1 to 512 and L2 to 8192, like
+   the control's. `half` reads the point at exactly each TLB's entries
+   half-way up: the chase's own stack and code pages take entries too, so a
+   TLB filled exactly by the chase already misses. */
+static double caches(uint64_t lines)
+{
+	return lines <= 512 ? 4.0 : lines <= 8192 ? 12.0 : 46.0;
+}
+
+static double chase_model(uint64_t pages, int half)
+{
+	double c = caches(pages);
+
+	if (pages > 64 || (half && pages == 64))
+		c += pages == 64 ? 3.5 : 7.0;
+	if (pages > 2048 || (half && pages == 2048))
+		c += pages == 2048 ? 25.0 : 50.0;
+	return c;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static void add_row(struct analysis *a, const char *variant, unsigned shift, uint64_t ws,
+		    double cycles)
+{
+	struct result_row r = { "tlb", variant, shift, ws, cycles / GHZ, cycles, 3, 0.01,
+				"pages verified: test", "test" };
+
+	analysis_add_row(a, &r);
+}
+
+/* Rows of a 4 KiB-page run; noise: each figure gains up to this fraction. */
+static void zen3_rows(struct analysis *a, double noise, int half, int control)
+{
+	uint64_t n[64];
+	size_t count = grid(n, 16384);
+
+	for (size_t k = 0; k < count; k++) {
+		add_row(a, "chase", PAGE_SHIFT_4K, n[k] << 12,
+			chase_model(n[k], half) * (1.0 + noise * uniform()));
+		if (control)
+			add_row(a, "control", PAGE_SHIFT_4K, n[k] * 64,
+				caches(n[k]) * (1.0 + noise * uniform()));
+	}
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	static char buf[2][1 << 17];
+	static int which;
+	char *b = buf[which++ & 1];
+
+	*len = f ? fread(b, 1, sizeof buf[0] - 1, f) : 0;
+	b[*len] = 0;
+	if (f)
+		fclose(f);
+	return b;
+}
+
+static const struct cache_claims *zen3_claims(void)
+{
+	static struct cache_claims claims;
+	size_t len;
+	char *text = read_all("tests/data/zen3-vm-cpuid.json", &len);
+
+	CHECK(analysis_claims_from_json(text, len, &claims) == 0 && claims.ntlbs > 4,
+	      "Zen 3's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
+	return &claims;
+}
+
+/* The n-th TLB level, in order, or NULL. */
+static const struct level *tlb_level(const struct analysis *a, size_t n, size_t *index)
+{
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		if (a->h.level[i].kind == LEVEL_TLB && n-- == 0) {
+			if (index)
+				*index = i;
+			return &a->h.level[i];
+		}
+	return NULL;
+}
+
+static size_t tlb_count(const struct analysis *a)
+{
+	size_t n = 0;
+
+	while (tlb_level(a, n, NULL))
+		n++;
+	return n;
+}
+
+struct text {
+	char buf[65536];
+	size_t len;
+};
+
+static void to_svg(void *ctx, const char *data, size_t n)
+{
+	struct text *t = ctx;
+
+	if (t->len + n < sizeof t->buf) {
+		memcpy(t->buf + t->len, data, n);
+		t->len += n;
+		t->buf[t->len] = 0;
+	}
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+static void take(const struct result_row *row, void *ctx)
+{
+	analysis_add_row(ctx, row);
+}
+
+static void to_text(void *ctx, const char *s)
+{
+	struct text *t = ctx;
+	size_t n = strlen(s);
+
+	if (t->len + n < sizeof t->buf) {
+		memcpy(t->buf + t->len, s, n + 1);
+		t->len += n;
+	}
+}
+
+static void expect_zen3(const struct analysis *a, const char *what)
+{
+	size_t i1 = 0, i2 = 0;
+	const struct level *l1 = tlb_level(a, 0, &i1), *l2 = tlb_level(a, 1, &i2);
+
+	CHECK(tlb_count(a) == 2, "%s: two TLB levels, none at the caches' 512 and 8192 (%zu)",
+	      what, tlb_count(a));
+	CHECK(l1 && l1->entries == 64 && l1->size_bytes == 256 * 1024 &&
+	      a->check[i1].verdict == VERDICT_AGREES && !strcmp(l1->name, "L1 DTLB"),
+	      "%s: L1 DTLB 64 entries, 256 KiB reach, agrees (%llu, %s)", what,
+	      l1 ? (unsigned long long)l1->entries : 0ull, l1 ? l1->name : "-");
+	CHECK(l2 && l2->entries == 2048 && l2->size_bytes == 8ull << 20 &&
+	      a->check[i2].verdict == VERDICT_AGREES && !strcmp(l2->name, "L2 TLB"),
+	      "%s: L2 TLB 2048 entries, 8 MiB reach, agrees (%llu, %s)", what,
+	      l2 ? (unsigned long long)l2->entries : 0ull, l2 ? l2->name : "-");
+	CHECK(l1 && fabs(l1->cycles - 4.0) < 0.8 && fabs(l1->increase_cycles - 7.0) < 1.5,
+	      "%s: within the L1 DTLB 4 cycles, its miss adds 7 (%.2f, %+.2f)", what,
+	      l1 ? l1->cycles : 0, l1 ? l1->increase_cycles : 0);
+	CHECK(l2 && fabs(l2->cycles - 19.0) < 2.5 && fabs(l2->increase_cycles - 50.0) < 8.0,
+	      "%s: within the L2 TLB 19 cycles (L2 cache + L1 DTLB miss), a walk adds 50 "
+	      "(%.2f, %+.2f)", what, l2 ? l2->cycles : 0, l2 ? l2->increase_cycles : 0);
+}
+
+static void test_zen3_shapes(void)
+{
+	static struct analysis a;
+	const struct cache_claims *claims = zen3_claims();
+
+	analysis_init(&a);
+	zen3_rows(&a, 0, 0, 1);
+	analysis_set_claims(&a, claims, "test");
+	analysis_compute(&a);
+	expect_zen3(&a, "sharp steps");
+
+	analysis_init(&a);
+	zen3_rows(&a, 0, 1, 1);
+	analysis_set_claims(&a, claims, "test");
+	analysis_compute(&a);
+	expect_zen3(&a, "the exact-capacity point half-way up");
+
+	for (int seed = 1; seed <= 5; seed++) {
+		char what[48];
+		rng = 0x9e3779b97f4a7c15ull * (uint64_t)seed;
+		analysis_init(&a);
+		zen3_rows(&a, 0.08, seed & 1, 1);
+		analysis_set_claims(&a, claims, "test");
+		analysis_compute(&a);
+		snprintf(what, sizeof what, "8%% noise, seed %d", seed);
+		expect_zen3(&a, what);
+	}
+}
+
+/* Without the control every step of the chase counts, the caches' too:
+   that is what the control is for. */
+static void test_control_decides(void)
+{
+	static struct analysis a;
+
+	analysis_init(&a);
+	zen3_rows(&a, 0, 0, 0);
+	analysis_compute(&a);
+	CHECK(tlb_count(&a) == 4, "without control rows the caches' steps at 512 and 8192 "
+	      "read as levels too (%zu levels)", tlb_count(&a));
+
+	/* A step the control shows as well is the caches', however large. */
+	analysis_init(&a);
+	for (uint64_t n = 8; n <= 4096; n *= 2) {
+		double c = n <= 256 ? 4.0 : 40.0;
+		add_row(&a, "chase", PAGE_SHIFT_4K, n << 12, c);
+		add_row(&a, "control", PAGE_SHIFT_4K, n * 64, c);
+	}
+	analysis_compute(&a);
+	CHECK(tlb_count(&a) == 0, "a 10x step the control shares is no TLB level (%zu)",
+	      tlb_count(&a));
+}
+
+/* The control comes from the largest page size that measured each count:
+   a 4 KiB control past 64 pages of lines would carry its own TLB misses. */
+static void test_control_from_large_pages(void)
+{
+	static struct analysis a;
+	uint64_t n[64];
+	size_t count = grid(n, 16384);
+	const struct level *l;
+
+	analysis_init(&a);
+	for (size_t k = 0; k < count; k++) {
+		/* The 4 KiB control past 4096 lines (64 pages) misses the L1
+		   DTLB itself; the 2 MiB one does not. */
+		add_row(&a, "chase", PAGE_SHIFT_4K, n[k] << 12, chase_model(n[k], 0));
+		add_row(&a, "control", PAGE_SHIFT_4K, n[k] * 64,
+			caches(n[k]) + (n[k] > 4096 ? 7.0 : 0.0));
+		add_row(&a, "control", PAGE_SHIFT_2M, n[k] * 64, caches(n[k]));
+	}
+	analysis_compute(&a);
+	l = tlb_level(&a, 1, NULL);
+	CHECK(l && l->entries == 2048 && fabs(l->increase_cycles - 50.0) < 1.0,
+	      "the walk's cost is judged against the 2 MiB control (%+.2f)",
+	      l ? l->increase_cycles : 0);
+}
+
+static void test_open_end_and_report(void)
+{
+	static struct analysis a;
+	static struct text report;
+	uint64_t n[64];
+	size_t count = grid(n, 3072);
+
+	/* A sweep cut at 3072 pages, past the L2 TLB's edge by two points
+	   still climbing: no plateau past it, so no level, but the report says
+	   the reach lies beyond, with its lower bound. */
+	analysis_init(&a);
+	for (size_t k = 0; k < count; k++) {
+		double c = chase_model(n[k], 0) + (n[k] > 2048 ? 40.0 * (double)n[k] / 3072 : 0);
+		add_row(&a, "chase", PAGE_SHIFT_2M, n[k] << 21, n[k] <= 1536 ? 11 : c);
+		add_row(&a, "control", PAGE_SHIFT_2M, n[k] * 64, 4.0);
+	}
+	analysis_compute(&a);
+	report.len = 0;
+	analysis_print(&a, to_text, &report);
+	CHECK(strstr(report.buf, "2 MiB pages: the TLB share still climbs at the sweep's end, "
+		     "3072 pages") && strstr(report.buf, "its entries are at least 1536"),
+	      "a sweep ending on a climb says its level lies past the end, at least 1536 entries");
+	CHECK(strstr(report.buf, "no latency rows: cache levels not read") &&
+	      strstr(report.buf, "TLB levels, read from the tlb probe"),
+	      "tlb rows alone make a report: no cache levels, a TLB table");
+}
+
+static void test_hypervisor_signs(void)
+{
+	static struct analysis a;
+	static struct cache_claims claims;
+	static struct text report;
+	uint64_t n[64];
+	size_t count = grid(n, 16384);
+
+	/* 2 MiB pages whose first plateau already pays an L1 DTLB miss, under
+	   a hypervisor. Zen 3's claims give 2 MiB pages the same entries as
+	   4 KiB ones, so the entries alone are no sign here. */
+	claims = *zen3_claims();
+	claims.hypervisor = 1;
+	analysis_init(&a);
+	for (size_t k = 0; k < count; k++) {
+		add_row(&a, "chase", PAGE_SHIFT_4K, n[k] << 12, chase_model(n[k], 0));
+		add_row(&a, "control", PAGE_SHIFT_4K, n[k] * 64, caches(n[k]));
+		add_row(&a, "chase", PAGE_SHIFT_2M, n[k] << 21, chase_model(n[k], 0) + 7.0 *
+			(n[k] <= 64));
+		add_row(&a, "control", PAGE_SHIFT_2M, n[k] * 64, caches(n[k]));
+	}
+	analysis_set_claims(&a, &claims, "test");
+	analysis_compute(&a);
+	CHECK(a.host_page_signs == 1 && strstr(a.host_pages, "2 MiB pages: even 8 pages read"),
+	      "2 MiB pages already past an L1 DTLB miss at 8 pages: one sign, named (%u)",
+	      a.host_page_signs);
+	report.len = 0;
+	analysis_print(&a, to_text, &report);
+	CHECK(strstr(report.buf, "the host's pages may cap the reach"), "the report says so");
+
+	/* The same data on bare metal: no hypervisor, no such line. */
+	claims.hypervisor = 0;
+	analysis_set_claims(&a, &claims, "test");
+	analysis_compute(&a);
+	CHECK(a.host_page_signs == 0, "without a hypervisor nothing is said of host pages");
+
+	/* Large pages behaving as large pages: no sign either. */
+	claims.hypervisor = 1;
+	analysis_init(&a);
+	for (size_t k = 0; k < count; k++) {
+		add_row(&a, "chase", PAGE_SHIFT_4K, n[k] << 12, chase_model(n[k], 0));
+		add_row(&a, "control", PAGE_SHIFT_4K, n[k] * 64, caches(n[k]));
+		add_row(&a, "chase", PAGE_SHIFT_2M, n[k] << 21, chase_model(n[k], 0) - 20.0 *
+			(n[k] > 2048));
+		add_row(&a, "control", PAGE_SHIFT_2M, n[k] * 64, caches(n[k]));
+	}
+	analysis_set_claims(&a, &claims, "test");
+	analysis_compute(&a);
+	CHECK(a.host_page_signs == 0, "2 MiB pages with a cheaper walk and the 4 KiB first "
+	      "plateau: no sign (%u: %s)", a.host_page_signs, a.host_pages);
+}
+
+static void test_json_and_svg(void)
+{
+	static struct analysis a;
+	static char buf[65536];
+	static struct text svg;
+	struct json j;
+	const struct cache_claims *claims = zen3_claims();
+
+	analysis_init(&a);
+	zen3_rows(&a, 0, 0, 1);
+	analysis_set_claims(&a, claims, "test");
+	analysis_compute(&a);
+	json_init(&j, buf, sizeof buf);
+	json_object_begin(&j, 0);
+	analysis_json(&j, &a);
+	json_object_end(&j);
+	CHECK(!j.overflow && j.depth == 0, "hierarchy JSON complete");
+	FILE *f = fopen("/tmp/memprobe-test-tlb-levels.json", "w");
+	if (f) {
+		fwrite(buf, 1, j.len, f);
+		fclose(f);
+	}
+	CHECK(system("python3 -c '\n"
+		     "import json\n"
+		     "d = json.load(open(\"/tmp/memprobe-test-tlb-levels.json\"))\n"
+		     "t = [l for l in d[\"levels\"] if l[\"kind\"] == \"tlb\"]\n"
+		     "assert [l[\"entries\"] for l in t] == [64, 2048], t\n"
+		     "for l in t:\n"
+		     "    assert l[\"page_size\"] == 4096 and l[\"size_bytes\"] == l[\"entries\"] * 4096\n"
+		     "    assert l[\"cycles\"] > 0 and l[\"increase_cycles\"] > 0 and l[\"verdict\"] == \"agrees\"\n"
+		     "    assert \"TLB\" in l[\"cpuid\"]\n"
+		     "assert d[\"tlb_curves\"][0][\"page_counts\"] == 23 and d[\"tlb_curves\"][0][\"control_points\"] == 23\n"
+		     "'") == 0,
+	      "system.json's hierarchy: tlb levels with page_size, entries, size_bytes (the reach), "
+	      "cycles, increase_cycles, cpuid and verdict; the tlb curves listed");
+
+	svg.len = 0;
+	CHECK(analysis_write_tlb_svg(&a, to_svg, &svg) == 0, "tlb.svg written");
+	CHECK(count(svg.buf, "<polyline class=\"curve\"") == 1 &&
+	      strstr(svg.buf, "<title>4 KiB pages</title>"), "one curve, for the one page size");
+	CHECK(strstr(svg.buf, ">L1 DTLB 64 entries</text>") &&
+	      strstr(svg.buf, ">L2 TLB 2048 entries</text>"), "both TLB edges marked and labelled");
+	CHECK(strstr(svg.buf, "pages touched (log2 scale)") &&
+	      strstr(svg.buf, "core cycles per load"), "axes: pages touched, cycles per load");
+	f = fopen("/tmp/memprobe-test-tlb.svg", "w");
+	if (f) {
+		fwrite(svg.buf, 1, svg.len, f);
+		fclose(f);
+	}
+	CHECK(system("xmllint --noout /tmp/memprobe-test-tlb.svg") == 0, "xmllint accepts tlb.svg");
+}
+
+/* This project's Emerald Rapids VM (Golden Cove cores: a 96-entry L1 DTLB
+   for 4 KiB loads, a 2048-entry STLB). Its hypervisor hides leaf 18h, so
+   there is no claim to agree with: the levels stand alone. */
+static void test_recording(void)
+{
+	static struct analysis a;
+	static struct cache_claims claims;
+	struct csv_summary sum;
+	size_t len, i1 = 0, i2 = 0;
+	char *text = read_all("tests/data/emr-vm-tlb.csv", &len);
+	const struct level *l1, *l2;
+
+	analysis_init(&a);
+	CHECK(results_csv_read(text, len, take, &a, &sum) == 0 && a.tlb.rows == 84,
+	      "the recording reads back: 84 tlb rows (%u)", a.tlb.rows);
+	text = read_all("tests/data/emr-vm-cpuid.json", &len);
+	CHECK(analysis_claims_from_json(text, len, &claims) == 0 && claims.ntlbs == 0 &&
+	      claims.hypervisor, "its CPUID: under a hypervisor, no TLB described");
+	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
+	analysis_compute(&a);
+	l1 = tlb_level(&a, 0, &i1);
+	l2 = tlb_level(&a, 1, &i2);
+	CHECK(l1 && l1->page_shift == PAGE_SHIFT_4K && l1->entries >= 64 && l1->entries <= 128,
+	      "4 KiB pages: a first TLB level at 64-128 entries (%llu)",
+	      l1 ? (unsigned long long)l1->entries : 0ull);
+	CHECK(l2 && l2->page_shift == PAGE_SHIFT_4K && l2->entries >= 1536 && l2->entries <= 3072,
+	      "4 KiB pages: a second at 1536-3072 entries (%llu)",
+	      l2 ? (unsigned long long)l2->entries : 0ull);
+	CHECK(l1 && l2 && l1->increase_cycles > 0 && l2->increase_cycles > l1->increase_cycles,
+	      "each miss costs cycles, a walk more than an STLB hit (%+.2f, %+.2f)",
+	      l1 ? l1->increase_cycles : 0, l2 ? l2->increase_cycles : 0);
+	CHECK(a.check[i1].verdict == VERDICT_NO_CLAIM && a.check[i2].verdict == VERDICT_NO_CLAIM,
+	      "no claim, no verdict");
+	CHECK(a.host_page_signs >= 1, "2 MiB guest pages that start past an L1 DTLB miss are "
+	      "named as a sign of smaller host pages (%u)", a.host_page_signs);
+}
+
+int main(void)
+{
+	test_zen3_shapes();
+	test_control_decides();
+	test_control_from_large_pages();
+	test_open_end_and_report();
+	test_hypervisor_signs();
+	test_json_and_svg();
+	test_recording();
+	return check_summary();
+}
