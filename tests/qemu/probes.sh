@@ -59,7 +59,7 @@ assert rep.startswith('memprobe ') and rep in log, 'report.txt is not a slice of
 "
 if [[ -x ${HOST_APP:-} ]]; then
 	"$HOST_APP" analyze "$csv" --out "$QEMU_TEST_DIR/quick/analyze" > "$QEMU_TEST_DIR/quick/analyze.txt" 2>&1
-	check "quick: the Linux build re-reads the bare-metal results.csv" grep -q 'memory hierarchy, read from the latency curves' "$QEMU_TEST_DIR/quick/analyze.txt"
+	check "quick: the Linux build re-reads the bare-metal results.csv" grep -q 'memory hierarchy, read from the latency and tlb curves' "$QEMU_TEST_DIR/quick/analyze.txt"
 	check "quick: and finds the same L2 level as the run did" \
 		test "$(grep -E '^  L2 ' "$QEMU_TEST_DIR/quick/analyze.txt" | awk '{print $2,$3}')" = "$(grep -E '^  L2 ' "$run/report.txt" | awk '{print $2,$3}')"
 	check "quick: and writes the same chart" xmllint --noout "$QEMU_TEST_DIR/quick/analyze/latency.svg"
