@@ -219,9 +219,18 @@ static void increase_text(char *buf, size_t size, double v, int first)
 		mp_snprintf(buf, size, "%s%.2f", v < 0 ? "" : "+", v);
 }
 
+/* "4.03", or "-" where the rows carried no cycle figure. */
+static void cycles_text(char *buf, size_t size, double cycles)
+{
+	if (cycles > 0)
+		mp_snprintf(buf, size, "%.2f", cycles);
+	else
+		mp_strlcpy(buf, "-", size);
+}
+
 static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 {
-	char size[24], below[24], next[24], page[24], inc[24], claim[96];
+	char size[24], below[24], next[24], page[24], inc[24], cyc[24], claim[96];
 	int first = 1;
 
 	mp_print(p, "  %-12s %9s  %-20s %8s %8s %9s %6s  %-7s %-40s %s\n", "level", "size",
@@ -236,7 +245,8 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 		mp_format_bytes(size, sizeof size, l->size_bytes);
 		mp_format_bytes(next, sizeof next, l->next_bytes);
 		page_name(page, sizeof page, l->page_shift);
-		increase_text(inc, sizeof inc, l->increase_cycles, first);
+		increase_text(inc, sizeof inc, l->increase_cycles, first || l->cycles <= 0);
+		cycles_text(cyc, sizeof cyc, l->cycles);
 		describe_claim(claim, sizeof claim, &a->check[i]);
 		if (l->kind == LEVEL_TOP) {
 			mp_snprintf(between, sizeof between, "from %s to %s", size, next);
@@ -244,8 +254,8 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 			mp_format_bytes(below, sizeof below, l->below_bytes);
 			mp_snprintf(between, sizeof between, "%s .. %s", below, next);
 		}
-		mp_print(p, "  %-12s %9s  %-20s %8.2f %8.2f %9s %6u  %-7s %-40s %s\n", l->name,
-		    l->kind == LEVEL_TOP ? "" : size, between, l->ns, l->cycles, inc, l->points,
+		mp_print(p, "  %-12s %9s  %-20s %8.2f %8s %9s %6u  %-7s %-40s %s\n", l->name,
+		    l->kind == LEVEL_TOP ? "" : size, between, l->ns, cyc, inc, l->points,
 		    page, claim, verdict_name(a->check[i].verdict));
 		first = 0;
 	}
@@ -256,7 +266,7 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
    latency curves' page size. */
 static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 {
-	char size[24], page[24], inc_ns[24], inc[24], claim[96], between[48];
+	char size[24], page[24], inc_ns[24], inc[24], cyc[24], claim[96], between[48];
 	int any = 0;
 
 	if (a->tlb.n)
@@ -280,9 +290,10 @@ static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 			    (unsigned long long)(l->below_bytes >> l->page_shift),
 			    (unsigned long long)(l->next_bytes >> l->page_shift));
 		increase_text(inc_ns, sizeof inc_ns, l->increase_ns, 0);
-		increase_text(inc, sizeof inc, l->increase_cycles, 0);
-		mp_print(p, "  %-12s %-7s %8llu %9s  %-18s %8.2f %8.2f %9s %9s  %-40s %s\n", l->name, page,
-		    (unsigned long long)l->entries, size, between, l->ns, l->cycles, inc_ns, inc,
+		increase_text(inc, sizeof inc, l->increase_cycles, l->cycles <= 0);
+		cycles_text(cyc, sizeof cyc, l->cycles);
+		mp_print(p, "  %-12s %-7s %8llu %9s  %-18s %8.2f %8s %9s %9s  %-40s %s\n", l->name, page,
+		    (unsigned long long)l->entries, size, between, l->ns, cyc, inc_ns, inc,
 		    claim, verdict_name(a->check[i].verdict));
 	}
 	for (size_t k = 0; k < a->tlb.n; k++) {
