@@ -53,7 +53,7 @@ EFI_BASE := -std=gnu11 -O2 -g -ffreestanding -fpic -fshort-wchar \
 # Firmware-facing and CPU code never touches SSE state: the firmware's and
 # our own interrupt paths do not save it.
 EFI_SYS_CFLAGS := $(EFI_BASE) -mgeneral-regs-only
-# Probe code is compiled as an ordinary optimised program would be.
+# Probe code and lib/ are compiled as an ordinary optimised program would be.
 PROBE_CFLAGS := -O2 -msse2
 EFI_PROBE_CFLAGS := $(EFI_BASE) $(PROBE_CFLAGS)
 
@@ -63,9 +63,10 @@ EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 EFI_SRC   := $(wildcard efi/*.c) $(wildcard arch/x86_64/*.c)
 EFI_ASM   := $(wildcard arch/x86_64/*.S)
 PROBE_SRC := $(wildcard probes/*.c)
+LIB_SRC   := $(wildcard lib/*.c)
 
 EFI_OBJ := $(EFI_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_ASM:%.S=$(EFI_OUT)/%.o) \
-	$(PROBE_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_OUT)/buildinfo.o
+	$(PROBE_SRC:%.c=$(EFI_OUT)/%.o) $(LIB_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_OUT)/buildinfo.o
 
 .PHONY: all efi image host run test unit qemu-test fuzz deps clean
 all: image
@@ -74,7 +75,7 @@ efi: $(EFI_APP)
 image: $(EFI_IMG)
 
 $(EFI_OUT)/efi/%.o $(EFI_OUT)/arch/x86_64/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
-$(EFI_OUT)/probes/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
+$(EFI_OUT)/probes/%.o $(EFI_OUT)/lib/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
 
 $(EFI_OUT)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -140,7 +141,7 @@ $(EFI_IMG): $(EFI_APP) scripts/make-image.sh $(EFI_OUT)/image-config
 HOST_CFLAGS := -std=gnu11 -g -I. $(WARN) -D_GNU_SOURCE
 # arch/ is built whole for the host too, assembly included, so the pure
 # parts (page tables, CPUID decoding) run in the unit tests.
-HOST_SRC := $(wildcard host/*.c) $(wildcard arch/x86_64/*.c) $(PROBE_SRC)
+HOST_SRC := $(wildcard host/*.c) $(wildcard arch/x86_64/*.c) $(PROBE_SRC) $(LIB_SRC)
 HOST_LIB_SRC := $(filter-out host/main.c,$(HOST_SRC))
 
 HOST_OBJ := $(HOST_SRC:%.c=$(HOST_OUT)/%.o) $(EFI_ASM:%.S=$(HOST_OUT)/%.o) \

@@ -7,8 +7,8 @@
 #include "efi/fw.h"
 #include "efi/memmap.h"
 #include "efi/paging.h"
-#include "probes/fmt.h"
-#include "probes/json.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
 #include "probes/platform.h"
 
 /* Every buffer of the run as it was verified, for system.json. */

@@ -10,7 +10,7 @@
 #include "efi/timed.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/tsc.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 #define PM_TIMER_HZ 3579545ull

@@ -8,8 +8,8 @@
 #include "efi/paging.h"
 #include "efi/timed.h"
 #include "arch/x86_64/cpu.h"
-#include "probes/fmt.h"
-#include "probes/json.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
 #include "probes/platform.h"
 
 #define MSR_MICROCODE 0x8bu

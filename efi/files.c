@@ -7,7 +7,7 @@
 #include "efi/files.h"
 #include "efi/fw.h"
 #include "efi/volume.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 #define MAX_FILES 8

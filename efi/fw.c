@@ -1,7 +1,7 @@
 /* Firmware globals and small conversions. */
 
 #include "efi/fw.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 
 EFI_SYSTEM_TABLE *fw_st;
 EFI_BOOT_SERVICES *fw_bs;

@@ -13,7 +13,7 @@
 #include "efi/volume.h"
 #include "probes/probe.h"
 #include "probes/results.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 extern const char memprobe_version[], memprobe_build_id[];

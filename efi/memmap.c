@@ -2,7 +2,7 @@
 
 #include "efi/memmap.h"
 #include "efi/fw.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 #define TYPE_PERSISTENT 14           /* EfiPersistentMemory, newer than these headers */

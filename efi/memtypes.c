@@ -5,8 +5,8 @@
 #include "efi/timed.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/memtype.h"
-#include "probes/fmt.h"
-#include "probes/json.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
 
 #define MSR_AMD_SYSCFG 0xc0010010u
 #define MSR_AMD_TOM2   0xc001001du

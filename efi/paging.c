@@ -5,7 +5,7 @@
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
 #include "arch/x86_64/cpu.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 #define MAX_RANGES 1024

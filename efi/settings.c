@@ -2,7 +2,7 @@
 
 #include "efi/settings.h"
 #include "efi/volume.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 

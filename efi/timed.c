@@ -20,7 +20,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/guard.h"
 #include "arch/x86_64/raise.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 static struct descriptor_pointer app_idt;

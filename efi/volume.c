@@ -2,7 +2,7 @@
 
 #include "efi/volume.h"
 #include "efi/fw.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 
 #define PATH_MAX_CHARS 256
 #define OPTIONS_MAX 2048

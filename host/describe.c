@@ -9,7 +9,7 @@
 
 #include "arch/x86_64/cpuinfo.h"
 #include "host/host.h"
-#include "probes/json.h"
+#include "lib/json.h"
 #include "probes/platform.h"
 
 // ---- Private Functions ------------------------------------------------------

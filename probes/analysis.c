@@ -3,8 +3,8 @@
  */
 #include "probes/analysis.h"
 #include "probes/chart_file.h"
-#include "probes/fmt.h"
-#include "probes/json.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
 #include "probes/platform.h"
 
 // Constants

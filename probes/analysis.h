@@ -14,7 +14,7 @@
 #include "probes/edges.h"
 #include "probes/pagewalk.h"
 #include "probes/results.h"
-#include "probes/svg.h"
+#include "lib/svg.h"
 #include "probes/tlb_levels.h"
 
 struct json;

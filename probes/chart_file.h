@@ -4,7 +4,7 @@
 #ifndef MEMPROBE_CHART_FILE_H
 #define MEMPROBE_CHART_FILE_H
 
-#include "probes/svg.h"
+#include "lib/svg.h"
 
 /* Emits the whole document through write(write_ctx, ...); returns 0, or -1
    when there was nothing to draw. */

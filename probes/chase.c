@@ -1,7 +1,7 @@
 /* The random cycle and the dependent-load loop. */
 
 #include "probes/chase.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 
 // ---- Private Functions ------------------------------------------------------
 

@@ -6,9 +6,9 @@
  * with a message naming where it was, so a run never starts from a
  * configuration that was only partly understood.
  */
-#include "config.h"
-#include "fmt.h"
-#include "later.h"
+#include "probes/config.h"
+#include "lib/fmt.h"
+#include "probes/later.h"
 
 #include <stdarg.h>
 

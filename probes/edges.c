@@ -2,8 +2,8 @@
  * edges to caches or TLBs (see edges.h and docs/METHOD.md).
  */
 #include "probes/edges.h"
-#include "probes/fmt.h"
-#include "probes/svg.h"
+#include "lib/fmt.h"
+#include "lib/svg.h"
 
 // Constants
 

@@ -13,7 +13,7 @@
 #include "probes/later.h"
 #include "probes/chase.h"
 #include "probes/emit.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/progress.h"

@@ -1,7 +1,7 @@
 /* Page sizes asked for, and probe buffers of them (see page_sizes.h). */
 
 #include "probes/page_sizes.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/results.h"
 
 // Public Functions

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "probes/edges.h"
-#include "probes/svg.h"
+#include "lib/svg.h"
 
 struct json;
 

@@ -5,7 +5,7 @@
 #ifndef MEMPROBE_PROBE_H
 #define MEMPROBE_PROBE_H
 
-#include "config.h"
+#include "probes/config.h"
 
 int probe_latency(const struct config *c);
 int probe_tlb(const struct config *c);

@@ -4,9 +4,9 @@
  * may be nearly exhausted by a probe buffer, and an allocation failing at
  * that moment must not lose the figures already measured.
  */
-#include "results.h"
-#include "fmt.h"
-#include "platform.h"
+#include "probes/results.h"
+#include "lib/fmt.h"
+#include "probes/platform.h"
 
 // Constants
 

@@ -9,8 +9,8 @@
 #define MEMPROBE_RESULTS_H
 
 #include <stdint.h>
-#include "config.h"
-#include "json.h"
+#include "probes/config.h"
+#include "lib/json.h"
 
 struct result_row {
 	const char *probe;            /* "latency", "locality", "later", "cost" */

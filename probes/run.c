@@ -5,7 +5,7 @@
 
 #include "probes/analysis.h"
 #include "probes/config.h"
-#include "probes/json.h"
+#include "lib/json.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/results.h"

@@ -10,7 +10,7 @@
 #include "probes/chase.h"
 #include "probes/chase_run.h"
 #include "probes/emit.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"

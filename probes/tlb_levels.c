@@ -1,7 +1,7 @@
 /* TLB levels from the tlb probe's curves (see tlb_levels.h). */
 
 #include "probes/tlb_levels.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 // ---- Constants --------------------------------------------------------------

@@ -12,7 +12,7 @@
 #include "arch/x86_64/cpu_caches.h"
 #include "probes/edges.h"
 #include "probes/results.h"
-#include "probes/svg.h"
+#include "lib/svg.h"
 
 /* An edge whose control-corrected rise is under this share of the chase's
    own rise is the caches' (the control, with the same lines packed, rose as

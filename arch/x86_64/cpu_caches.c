@@ -3,7 +3,7 @@
  * PPRs (8000_0005h, 8000_0006h, 8000_0019h, 8000_001Dh).
  */
 #include "arch/x86_64/cpu_caches.h"
-#include "probes/json.h"
+#include "lib/json.h"
 
 // Constants
 

@@ -3,7 +3,7 @@
 #include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_caches.h"
-#include "probes/json.h"
+#include "lib/json.h"
 
 /* Registers hold ASCII in the byte order they are listed by the manuals. */
 static void put_regs(char *dst, const uint32_t *regs, int count)

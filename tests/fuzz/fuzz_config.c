@@ -1,6 +1,6 @@
 /* libFuzzer target: config_load over arbitrary bytes.
  *
- * fuzz-sources: probes/config.c probes/config_defaults.c probes/fmt.c
+ * fuzz-sources: probes/config.c probes/config_defaults.c lib/fmt.c
  *
  * The input is read three ways: whole as a file, whole as load options, and
  * split at its first byte's position into a file followed by load options.

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "check.h"
 #include "arch/x86_64/cpu_caches.h"
-#include "probes/json.h"
+#include "lib/json.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)

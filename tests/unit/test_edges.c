@@ -8,7 +8,7 @@
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "probes/edges.h"
-#include "probes/json.h"
+#include "lib/json.h"
 #include "probes/platform.h"
 
 #define KIB 1024ull

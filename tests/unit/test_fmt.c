@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "probes/fmt.h"
+#include "lib/fmt.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 

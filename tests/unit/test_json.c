@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "probes/json.h"
+#include "lib/json.h"
 
 /* Loads doc with Python and returns its canonical dump in out ("" and a
    nonzero status when Python rejects it). */

@@ -12,7 +12,7 @@
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "probes/edges.h"
-#include "probes/json.h"
+#include "lib/json.h"
 #include "probes/pagewalk.h"
 #include "probes/platform.h"
 

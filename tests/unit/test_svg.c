@@ -10,7 +10,7 @@
 #include "host/analyze.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
-#include "probes/svg.h"
+#include "lib/svg.h"
 
 struct sink {
 	char buf[256 * 1024];

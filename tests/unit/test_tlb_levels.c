@@ -11,7 +11,7 @@
 #include "check.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
-#include "probes/json.h"
+#include "lib/json.h"
 #include "probes/platform.h"
 
 #define GHZ 2.95

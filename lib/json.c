@@ -5,8 +5,8 @@
  * more is written, so a caller checks one flag instead of shipping a file cut
  * off in the middle of a string.
  */
-#include "json.h"
-#include "fmt.h"
+#include "lib/json.h"
+#include "lib/fmt.h"
 
 // Private Functions
 

@@ -1,7 +1,7 @@
 /* SVG line charts (see svg.h). */
 #include <stdarg.h>
-#include "probes/svg.h"
-#include "probes/fmt.h"
+#include "lib/svg.h"
+#include "lib/fmt.h"
 
 // Constants
 

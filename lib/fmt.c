@@ -8,7 +8,7 @@
  * values, so a figure in the EFI report and the same figure on Linux would
  * disagree for no reason in the measurement.
  */
-#include "fmt.h"
+#include "lib/fmt.h"
 
 // Constants
 
