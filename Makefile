@@ -31,8 +31,9 @@ GNUEFI_LIB := /usr/lib
 
 # Optional config file baked into the image as \EFI\BOOT\memprobe.cfg.
 CONFIG ?=
-# The profile baked into the image when no CONFIG is given: hardware runs
-# default to the full profile; `make run` overrides it with profile=quick.
+# The FAT image's size in KiB. With no CONFIG the image holds no
+# configuration file, so hardware runs use the full profile; `make run`
+# passes profile=quick (RUN_ARGS below).
 IMG_SIZE_KIB ?= 32768
 
 CC      ?= gcc

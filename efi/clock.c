@@ -7,17 +7,20 @@
 #include "efi/clock.h"
 #include "efi/acpi.h"
 #include "efi/fw.h"
-#include "efi/timed.h"
+#include "efi/guarded.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/tsc.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
+/* The calibration policy (window count and length, core clock chains) is
+   arch/x86_64/tsc.h's, shared with the Linux build. */
 #define PM_TIMER_HZ 3579545ull
-#define WINDOWS 5
-#define WINDOW_PM_TICKS (PM_TIMER_HZ / 50)      /* 20 ms */
-#define STALL_US 20000
-#define CORE_ADDS (1ull << 24)
+#define WINDOWS TSC_CAL_WINDOWS
+#define WINDOW_PM_TICKS (PM_TIMER_HZ * TSC_CAL_WINDOW_MS / 1000)
+#define STALL_US (TSC_CAL_WINDOW_MS * 1000)
+/* One PM timer tick of a window, in ppm, rounded up (14 for 20 ms). */
+#define WINDOW_TICK_PPM ((1000000ull + WINDOW_PM_TICKS - 1) / WINDOW_PM_TICKS)
 
 static struct plat_clock clock;
 static char source[256], core_source[128];
@@ -47,13 +50,13 @@ struct pm_window {
 	int stuck;                /* the timer did not advance in time */
 };
 
-/* Far beyond 20 ms at any TSC rate below 200 GHz, yet a few seconds at
+/* Far beyond a window at any TSC rate below 200 GHz, yet a few seconds at
    most: a PM timer port that reads a constant (a timer the chipset left
    off) must end in a fallback, not a hang with interrupts off. */
 #define PM_DEADLINE_TICKS (1ull << 32)
 
 /* Each window starts on a PM timer edge, so the count is exact to one tick
-   (14 ppm of a 20 ms window) at both ends. */
+   (WINDOW_TICK_PPM) at both ends. */
 static void pm_windows(void *arg)
 {
 	struct pm_window *w = arg;
@@ -89,7 +92,7 @@ static uint64_t median_hz(uint64_t *hz, uint32_t *ppm, uint64_t *spread)
 	sort(hz, WINDOWS);
 	median = hz[WINDOWS / 2];
 	*spread = hz[WINDOWS - 1] - hz[0];
-	*ppm = (uint32_t)(*spread * 1000000ull / (2 * median)) + 14;
+	*ppm = (uint32_t)(*spread * 1000000ull / (2 * median) + WINDOW_TICK_PPM);
 	return median;
 }
 
@@ -111,7 +114,7 @@ static int pm_timer_windows(struct pm_window *w, char *why, size_t why_len)
 		mp_snprintf(why, why_len, "the ACPI tables describe no I/O-port PM timer");
 		return -1;
 	}
-	if (timed_enter(pm_windows, w, 0) != 0 || w->stuck) {
+	if (guarded_run(pm_windows, w) != 0 || w->stuck) {
 		mp_snprintf(why, why_len, "the ACPI PM timer at port 0x%x did not advance",
 			    w->timer.port);
 		return -1;
@@ -136,8 +139,9 @@ static int calibrate_pm_timer(char *why, size_t why_len)
    stated rate holds: their difference is the uncertainty reported. Without
    a PM timer only the statement's own rounding is known (16h gives whole
    MHz; 15h's crystal is taken at its rating). */
-static void use_cpuid_rate(uint64_t hz, const char *how, int from_16h)
+static void use_cpuid_rate(uint64_t hz, enum tsc_cpuid_leaf leaf)
 {
+	const char *how = tsc_cpuid_leaf_name(leaf);
 	struct pm_window w;
 	uint64_t pm_hz, spread;
 	uint32_t pm_ppm;
@@ -153,7 +157,7 @@ static void use_cpuid_rate(uint64_t hz, const char *how, int from_16h)
 			    (unsigned long long)(diff * 1000000ull / hz));
 		return;
 	}
-	if (from_16h) {
+	if (leaf == TSC_CPUID_16H) {
 		clock.uncertainty_ppm = (uint32_t)(500000000000ull / hz);
 		mp_snprintf(source, sizeof source, "TSC rate from %s, not cross-checked (%s); "
 			    "uncertainty: its rounding to 1 MHz", how, why);
@@ -187,8 +191,8 @@ static void run_add_chain(void *arg)
 	struct add_chain *c = arg;
 
 	c->best = ~0ull;
-	for (int i = 0; i < WINDOWS; i++) {
-		uint64_t t = add_chain_ticks(CORE_ADDS);
+	for (int i = 0; i < CORE_CLOCK_RUNS; i++) {
+		uint64_t t = add_chain_ticks(CORE_CLOCK_ADDS);
 		if (t < c->best)
 			c->best = t;
 	}
@@ -198,23 +202,24 @@ static void measure_core_clock(void)
 {
 	struct add_chain c;
 
-	timed_enter(run_add_chain, &c, 0);
-	clock.core_hz = c.best ? CORE_ADDS * clock.ticks_per_s / c.best : 0;
+	guarded_run(run_add_chain, &c);
+	clock.core_hz = c.best ? CORE_CLOCK_ADDS * clock.ticks_per_s / c.best : 0;
 	mp_snprintf(core_source, sizeof core_source,
-		    "%llu dependent adds, best of %d, one cycle each", CORE_ADDS, WINDOWS);
+		    "%llu dependent adds, best of %d, one cycle each", CORE_CLOCK_ADDS,
+		    CORE_CLOCK_RUNS);
 	clock.core_source = core_source;
 }
 
 void clock_init(void)
 {
-	const char *how;
-	uint64_t hz = tsc_hz_from_cpuid(&how);
+	enum tsc_cpuid_leaf leaf;
+	uint64_t hz = tsc_hz_from_cpuid(&leaf);
 	char why[96];
 
 	clock.invariant = tsc_invariant();
 	clock.source = source;
 	if (hz)
-		use_cpuid_rate(hz, how, mp_strcmp(how, "CPUID 16h base frequency") == 0);
+		use_cpuid_rate(hz, leaf);
 	else if (calibrate_pm_timer(why, sizeof why))
 		calibrate_stall(why);
 	measure_core_clock();

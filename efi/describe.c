@@ -6,10 +6,13 @@
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
 #include "efi/paging.h"
-#include "efi/timed.h"
+#include "efi/guarded.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_caches.h"
+#include "arch/x86_64/cpuinfo.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "lib/machine.h"
 #include "probes/platform.h"
 
 #define MSR_MICROCODE 0x8bu
@@ -33,7 +36,7 @@ static uint64_t microcode(const struct cpuinfo *ci)
 {
 	uint64_t v = 0;
 
-	if (mp_strcmp(ci->vendor, "GenuineIntel") == 0) {
+	if (cpuinfo_vendor(ci->vendor) == CPU_VENDOR_INTEL) {
 		/* The SDM's procedure: clear the MSR, execute CPUID(1), read. */
 		if (msr_write_safely(MSR_MICROCODE, 0))
 			return 0;
@@ -98,13 +101,23 @@ static void memory_map_json(struct json *j)
 	json_object_end(j);
 }
 
+void plat_cache_claims(struct cache_claims *out)
+{
+	cpu_caches_read(out);
+}
+
 void plat_describe(struct json *j)
 {
+	/* Static: the claims with their raw registers are large for a
+	   firmware stack. */
+	static struct cache_claims claims;
+
 	json_object_begin(j, "platform");
 	json_string(j, "name", "uefi");
 	json_string(j, "timed_sections", plat_timed_conditions());
 	json_object_end(j);
-	cpuinfo_describe(j, &fw_cpu, microcode(&fw_cpu));
+	plat_cache_claims(&claims);
+	machine_describe_cpu(j, &fw_cpu, microcode(&fw_cpu), &claims);
 	firmware_json(j);
 	time_json(j);
 	paging_json(j);

@@ -9,7 +9,6 @@
 #include "efi/memtypes.h"
 #include "efi/paging.h"
 #include "efi/settings.h"
-#include "efi/timed.h"
 #include "efi/volume.h"
 #include "probes/probe.h"
 #include "probes/results.h"
@@ -42,7 +41,6 @@ static int take_over(struct config *c)
 		plat_console("memprobe: no boot volume: configuration and result files unavailable\n");
 	if (settings_load(c))
 		return -1;
-	timed_init();
 	clock_init();
 	if (paging_init())
 		return -1;

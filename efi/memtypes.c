@@ -2,8 +2,9 @@
 
 #include "efi/memtypes.h"
 #include "efi/fw.h"
-#include "efi/timed.h"
+#include "efi/guarded.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/memtype.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -47,7 +48,7 @@ static void read_mtrrs(const struct cpuinfo *ci)
 		m->phys_base[i] = msr_or_zero(MTRR_PHYSBASE_MSR(i));
 		m->phys_mask[i] = msr_or_zero(MTRR_PHYSMASK_MSR(i));
 	}
-	if (mp_strcmp(ci->vendor, "AuthenticAMD") == 0 &&
+	if (cpuinfo_vendor(ci->vendor) == CPU_VENDOR_AMD &&
 	    (msr_or_zero(MSR_AMD_SYSCFG) & SYSCFG_TOM2_WB) == SYSCFG_TOM2_WB)
 		m->amd_tom2 = msr_or_zero(MSR_AMD_TOM2);
 }

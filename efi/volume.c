@@ -13,13 +13,11 @@ static EFI_GUID file_system_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 static EFI_FILE_HANDLE root;
 static char error[160];
 static char app_dir[PATH_MAX_CHARS];
-static CHAR16 app_dir16[PATH_MAX_CHARS];
 static char options[OPTIONS_MAX];
 
 const char *volume_error(void) { return error; }
 EFI_FILE_HANDLE volume_root(void) { return root; }
 const char *volume_app_dir(void) { return app_dir; }
-const CHAR16 *volume_app_dir16(void) { return app_dir16; }
 const char *volume_load_options(void) { return options; }
 
 void volume_wide(CHAR16 *dst, size_t count, const char *src)
@@ -53,7 +51,6 @@ static void learn_app_dir(EFI_DEVICE_PATH *node)
 	app_dir[last_sep] = 0;
 	if (!app_dir[0])
 		mp_strlcpy(app_dir, "\\", sizeof app_dir);
-	volume_wide(app_dir16, PATH_MAX_CHARS, app_dir);
 }
 
 /* A shell passes the command line, image path first; firmware boot entries

@@ -13,10 +13,9 @@ int volume_open(void);
 EFI_FILE_HANDLE volume_root(void);
 const char *volume_error(void);
 
-/* The app's folder as the firmware loaded it ("\EFI\BOOT"), in ASCII and
-   UCS-2 for Open(). */
+/* The app's folder as the firmware loaded it ("\EFI\BOOT"), in ASCII
+   (volume_wide makes a file name of it for Open()). */
 const char *volume_app_dir(void);
-const CHAR16 *volume_app_dir16(void);
 
 /* Reads a whole file below the root: 0 with *len, 1 when it does not exist,
    -1 on another error (message in volume_error()). At most max bytes: a

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arch/x86_64/cpu_caches.h"
 #include "host/analyze.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
@@ -104,7 +105,7 @@ static void load_claims(struct analysis *a, const char *dir)
 		printf("CPUID claims: %s: %s; the levels are shown without them\n", path, why);
 		return;
 	}
-	if (analysis_claims_from_json(text, len, &claims) == 0)
+	if (claims_from_system_json(text, len, &claims) == 0)
 		analysis_set_claims(a, &claims, "the registers recorded in system.json beside the CSV");
 	else
 		printf("CPUID claims: %s holds no cpuid_cache_leaves list; the levels are shown "
@@ -148,6 +149,24 @@ static int tlb_chart(const void *arg, svg_write_fn write, void *ctx)
 static int pagewalk_chart(const void *arg, svg_write_fn write, void *ctx)
 {
 	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, ctx);
+}
+
+static int json_skip_blank(const char *t, size_t len, size_t *pos)
+{
+	while (*pos < len && (t[*pos] == ' ' || t[*pos] == '\n' || t[*pos] == '\r' ||
+			      t[*pos] == '\t'))
+		(*pos)++;
+	return *pos < len;
+}
+
+static size_t find_text(const char *t, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!strncmp(t + i, what, n))
+			return i + n;
+	return 0;
 }
 
 // ---- Public Functions -------------------------------------------------------
@@ -216,5 +235,48 @@ int analyze_main(int argc, char **argv)
 	    (a.tlb.n && write_chart(out_dir, "tlb.svg", tlb_chart, &a)) ||
 	    (a.pw.npairs && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)))
 		return 2;
+	return 0;
+}
+
+int claims_from_system_json(const char *text, size_t len, struct cache_claims *out)
+{
+	static struct cache_claims recorded;
+	struct cpuid_record record;
+	size_t pos = find_text(text, len, "\"cpuid_cache_leaves\"");
+
+	if (!pos)
+		return -1;
+	recorded.nraw = 0;
+	if (!json_skip_blank(text, len, &pos) || text[pos++] != ':' ||
+	    !json_skip_blank(text, len, &pos) || text[pos++] != '[')
+		return -1;
+	for (;;) {
+		size_t start;
+
+		if (!json_skip_blank(text, len, &pos))
+			return -1;
+		if (text[pos] == ']')
+			break;
+		if (text[pos++] != '"')
+			return -1;
+		start = pos;
+		while (pos < len && text[pos] != '"' && text[pos] != '\\')
+			pos++;
+		if (pos >= len || text[pos] != '"')
+			return -1;
+		if (recorded.nraw < CLAIMS_MAX_RECORDS &&
+		    cpuid_record_parse(text + start, pos - start, &record) == 0)
+			cpuid_record_format(&record, recorded.raw[recorded.nraw++]);
+		pos++;
+		if (!json_skip_blank(text, len, &pos))
+			return -1;
+		if (text[pos] == ',')
+			pos++;
+		else if (text[pos] != ']')
+			return -1;
+	}
+	if (!recorded.nraw)
+		return -1;
+	cpu_caches_decode(out, cpuid_from_record, &recorded);
 	return 0;
 }

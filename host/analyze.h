@@ -9,4 +9,10 @@
    file, 2 a usage or file error. */
 int analyze_main(int argc, char **argv);
 
+/* The claims of a recorded run: the "cpuid_cache_leaves" strings of its
+   system.json decoded again by this architecture's decoder. 0, or -1 when
+   the text holds no such list. */
+struct cache_claims;
+int claims_from_system_json(const char *text, size_t len, struct cache_claims *out);
+
 #endif

@@ -19,10 +19,10 @@
 
 // ---- Constants --------------------------------------------------------------
 
-#define CALIBRATION_WINDOWS 7
-#define CALIBRATION_WINDOW_NS 20000000ll   /* 20 ms: 140 ms in all */
-#define CORE_RUNS 7
-#define CORE_ADDS (1u << 22)               /* about 1.4 ms at 3 GHz */
+/* The calibration policy (window count and length, core clock chains) is
+   arch/x86_64/tsc.h's, shared with the bare-metal build. */
+#define CALIBRATION_WINDOWS TSC_CAL_WINDOWS
+#define CALIBRATION_WINDOW_NS (TSC_CAL_WINDOW_MS * 1000000ll)
 
 // ---- Private Data -----------------------------------------------------------
 
@@ -106,11 +106,11 @@ static uint64_t calibrate_tsc(uint32_t *spread_ppm, uint32_t *bracket_ppm)
 static uint64_t measure_core_hz(uint64_t ticks_per_s)
 {
 	uint64_t best = UINT64_MAX;
-	uint64_t adds = CORE_ADDS / 64 * 64;
+	uint64_t adds = CORE_CLOCK_ADDS / 64 * 64;
 	int i;
 
 	add_chain_ticks(adds);   /* untimed: wakes the core out of a low P-state */
-	for (i = 0; i < CORE_RUNS; i++) {
+	for (i = 0; i < CORE_CLOCK_RUNS; i++) {
 		uint64_t ticks = add_chain_ticks(adds);
 		if (ticks && ticks < best)
 			best = ticks;
@@ -124,10 +124,12 @@ static void measure(void)
 {
 	char kernel_clock[64] = "unknown", how[256];
 	const char *cpuid_how, *circular;
-	uint64_t cpuid_hz = tsc_hz_from_cpuid(&cpuid_how);
+	enum tsc_cpuid_leaf cpuid_leaf;
+	uint64_t cpuid_hz = tsc_hz_from_cpuid(&cpuid_leaf);
 	uint32_t spread_ppm, bracket_ppm;
 	uint64_t calibrated = calibrate_tsc(&spread_ppm, &bracket_ppm);
 
+	cpuid_how = tsc_cpuid_leaf_name(cpuid_leaf);
 	host_read_text("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		       kernel_clock, sizeof kernel_clock);
 	/* With the TSC as the kernel's clocksource, CLOCK_MONOTONIC_RAW is the
@@ -156,8 +158,8 @@ static void measure(void)
 	clock_facts.invariant = tsc_invariant();
 	clock_facts.core_hz = measure_core_hz(clock_facts.ticks_per_s);
 	snprintf(core_source, sizeof core_source,
-		 "dependent-add chain (one add per cycle), best of %d runs of %u adds",
-		 CORE_RUNS, CORE_ADDS / 64 * 64);
+		 "dependent-add chain (one add per cycle), best of %d runs of %llu adds",
+		 CORE_CLOCK_RUNS, CORE_CLOCK_ADDS / 64 * 64);
 	clock_facts.core_source = core_source;
 }
 

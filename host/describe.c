@@ -7,9 +7,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "arch/x86_64/cpu_caches.h"
 #include "arch/x86_64/cpuinfo.h"
 #include "host/host.h"
 #include "lib/json.h"
+#include "lib/machine.h"
 #include "probes/platform.h"
 
 // ---- Private Functions ------------------------------------------------------
@@ -55,8 +57,14 @@ static uint64_t microcode_revision(void)
 
 // ---- Public Functions -------------------------------------------------------
 
+void plat_cache_claims(struct cache_claims *out)
+{
+	cpu_caches_read(out);
+}
+
 void plat_describe(struct json *j)
 {
+	static struct cache_claims claims;
 	struct utsname u;
 	struct cpuinfo ci;
 	char text[4 * sizeof u.release];
@@ -81,5 +89,6 @@ void plat_describe(struct json *j)
 	json_object_end(j);
 
 	cpuinfo_read(&ci);
-	cpuinfo_describe(j, &ci, microcode_revision());
+	plat_cache_claims(&claims);
+	machine_describe_cpu(j, &ci, microcode_revision(), &claims);
 }

@@ -145,15 +145,6 @@ void json_u64(struct json *j, const char *key, uint64_t value)
 	emit_text(j, text);
 }
 
-void json_i64(struct json *j, const char *key, int64_t value)
-{
-	char text[24];
-
-	begin_value(j, key);
-	mp_snprintf(text, sizeof text, "%lld", (long long)value);
-	emit_text(j, text);
-}
-
 /* 17 significant digits: enough that every double reads back exactly. */
 void json_double(struct json *j, const char *key, double value)
 {

@@ -27,7 +27,6 @@ void json_array_begin(struct json *j, const char *key);
 void json_array_end(struct json *j);
 void json_string(struct json *j, const char *key, const char *value);
 void json_u64(struct json *j, const char *key, uint64_t value);
-void json_i64(struct json *j, const char *key, int64_t value);
 void json_double(struct json *j, const char *key, double value);
 void json_bool(struct json *j, const char *key, int value);
 

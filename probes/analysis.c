@@ -382,24 +382,6 @@ static void report_print(void *ctx, const char *text)
 	report_printf("%s", text);
 }
 
-static int json_skip_blank(const char *t, size_t len, size_t *pos)
-{
-	while (*pos < len && (t[*pos] == ' ' || t[*pos] == '\n' || t[*pos] == '\r' ||
-			      t[*pos] == '\t'))
-		(*pos)++;
-	return *pos < len;
-}
-
-static size_t find_text(const char *t, size_t len, const char *what)
-{
-	size_t n = mp_strlen(what);
-
-	for (size_t i = 0; i + n <= len; i++)
-		if (!mp_strncmp(t + i, what, n))
-			return i + n;
-	return 0;
-}
-
 /* The tlb probe measures TLB levels directly: they replace the TLB edges
    that the latency curves' page sizes imply, which are inferred. */
 static void use_tlb_probe_levels(struct hierarchy *h, const struct tlb_curves *t)
@@ -679,51 +661,9 @@ void analysis_json(struct json *j, const struct analysis *a)
 	if (a->have_claims) {
 		json_object_begin(j, "cpuid");
 		json_string(j, "source", a->claims_source);
-		cpu_caches_describe(j, &a->claims);
+		claims_describe(j, &a->claims);
 		json_object_end(j);
 	}
-}
-
-int analysis_claims_from_json(const char *text, size_t len, struct cache_claims *out)
-{
-	static struct cache_claims recorded;
-	size_t pos = find_text(text, len, "\"cpuid_cache_leaves\"");
-
-	if (!pos)
-		return -1;
-	recorded.nraw = 0;
-	if (!json_skip_blank(text, len, &pos) || text[pos++] != ':' ||
-	    !json_skip_blank(text, len, &pos) || text[pos++] != '[')
-		return -1;
-	for (;;) {
-		size_t start;
-
-		if (!json_skip_blank(text, len, &pos))
-			return -1;
-		if (text[pos] == ']')
-			break;
-		if (text[pos++] != '"')
-			return -1;
-		start = pos;
-		while (pos < len && text[pos] != '"' && text[pos] != '\\')
-			pos++;
-		if (pos >= len || text[pos] != '"')
-			return -1;
-		if (recorded.nraw < CLAIMS_MAX_RECORDS &&
-		    cpuid_record_parse(text + start, pos - start, &recorded.raw[recorded.nraw]) == 0)
-			recorded.nraw++;
-		pos++;
-		if (!json_skip_blank(text, len, &pos))
-			return -1;
-		if (text[pos] == ',')
-			pos++;
-		else if (text[pos] != ']')
-			return -1;
-	}
-	if (!recorded.nraw)
-		return -1;
-	cpu_caches_decode(out, cpuid_from_record, &recorded);
-	return 0;
 }
 
 void analysis_take_row(const struct result_row *row)
@@ -741,7 +681,7 @@ void analysis_run(void)
 	run_analysed = 1;
 	if (!run_analysis.ncurves && !run_analysis.tlb.n)
 		return;
-	cpu_caches_read(&live);
+	plat_cache_claims(&live);
 	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
 	analysis_compute(&run_analysis);
 	analysis_print(&run_analysis, report_print, 0);

@@ -1,5 +1,6 @@
 /* Reading the latency curves: from results rows to the memory hierarchy they
- * show (edges.h), held up against what CPUID claims (cpu_caches.h), as a
+ * show (edges.h), held up against what CPUID claims (lib/machine.h, read
+ * through the platform), as a
  * table for report.txt, a "hierarchy" member of system.json, and latency.svg.
  *
  * Two users: a run, which hands every row over as it is written and calls
@@ -10,7 +11,7 @@
 #define MEMPROBE_ANALYSIS_H
 
 #include <stddef.h>
-#include "arch/x86_64/cpu_caches.h"
+#include "lib/machine.h"
 #include "probes/edges.h"
 #include "probes/pagewalk.h"
 #include "probes/results.h"
@@ -62,10 +63,6 @@ int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx);
 int analysis_write_tlb_svg(const struct analysis *a, svg_write_fn write, void *ctx);
 /* The "hierarchy" object's members. */
 void analysis_json(struct json *j, const struct analysis *a);
-
-/* The claims of a recorded run: the "cpuid_cache_leaves" strings of its
-   system.json decoded again. 0, or -1 when the text holds no such list. */
-int analysis_claims_from_json(const char *text, size_t len, struct cache_claims *out);
 
 /* ---- Inside a run --------------------------------------------------------- */
 

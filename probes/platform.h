@@ -103,8 +103,13 @@ const char *plat_run_folder(void);
 uint64_t plat_elapsed_ms(void);
 
 /* The platform's own members of system.json (firmware, paging, memory map,
-   or kernel and page policy on Linux). */
+   or kernel and page policy on Linux), and the CPU with its claims. */
 struct json;
 void plat_describe(struct json *j);
+
+/* What the CPU claims about its caches and TLBs (lib/machine.h), read now:
+   the analysis holds its measured levels against these. */
+struct cache_claims;
+void plat_cache_claims(struct cache_claims *out);
 
 #endif

@@ -371,6 +371,6 @@ unsigned tlb_claimed_entries_max(unsigned page_shift)
 {
 	static struct cache_claims live;
 
-	cpu_caches_read(&live);
+	plat_cache_claims(&live);
 	return tlb_claimed_entries(&live, page_shift);
 }

@@ -9,7 +9,7 @@
 #define MEMPROBE_TLB_LEVELS_H
 
 #include <stddef.h>
-#include "arch/x86_64/cpu_caches.h"
+#include "lib/machine.h"
 #include "probes/edges.h"
 #include "probes/results.h"
 #include "lib/svg.h"

@@ -45,8 +45,6 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 	__asm__ volatile("wrmsr" :: "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
 }
 
-static inline uint64_t read_cr0(void) { uint64_t v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr2(void) { uint64_t v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr3(void) { uint64_t v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr4(void) { uint64_t v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
 /* Loading CR3 flushes every non-global TLB entry: the "memory" clobber keeps
@@ -55,15 +53,9 @@ static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" :: "
 /* Toggling CR4.PGE is the one way to flush global TLB entries too. */
 static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" :: "r"(v) : "memory"); }
 
-static inline uint64_t read_rflags(void)
-{
-	uint64_t v;
-	__asm__ volatile("pushfq\n\tpop %0" : "=r"(v));
-	return v;
-}
-
+/* No irq_enable: interrupts come back on with RestoreTPL, as the firmware
+   had them (efi/guarded.c). */
 static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
-static inline void irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
 
 struct __attribute__((packed)) descriptor_pointer {
 	uint16_t limit;
@@ -75,20 +67,13 @@ static inline void lidt(const struct descriptor_pointer *p) { __asm__ volatile("
 static inline uint16_t read_cs(void) { uint16_t v; __asm__ volatile("mov %%cs, %0" : "=r"(v)); return v; }
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" :: "a"(v), "Nd"(port)); }
-static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
 static inline uint32_t inl(uint16_t port) { uint32_t v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
 
 #define MSR_IA32_PAT          0x277u
 #define MSR_IA32_MTRRCAP      0x0feu
 #define MSR_IA32_MTRR_DEF_TYPE 0x2ffu
-#define MSR_IA32_MTRR_PHYSBASE0 0x200u
-#define MSR_IA32_EFER         0xc0000080u
-#define MSR_IA32_BIOS_SIGN_ID 0x08bu   /* Intel microcode revision */
-#define MSR_AMD_PATCH_LEVEL   0x08bu   /* AMD microcode patch level: same index */
 
-#define CR4_PAE  (1ull << 5)
 #define CR4_PGE  (1ull << 7)
 #define CR4_LA57 (1ull << 12)
-#define RFLAGS_IF (1ull << 9)
 
 #endif

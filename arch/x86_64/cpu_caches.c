@@ -3,7 +3,8 @@
  * PPRs (8000_0005h, 8000_0006h, 8000_0019h, 8000_001Dh).
  */
 #include "arch/x86_64/cpu_caches.h"
-#include "lib/json.h"
+#include "arch/x86_64/cpuinfo.h"
+#include "lib/fmt.h"
 
 // Constants
 
@@ -95,13 +96,6 @@ static const struct leaf2_tlb leaf2_tlbs[] = {
 static unsigned bits(uint32_t v, unsigned lo, unsigned width)
 {
 	return (v >> lo) & ((1u << width) - 1u);
-}
-
-static int same_text(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
 }
 
 static void add_cache(struct cache_claims *c, const struct cache_desc *d)
@@ -215,10 +209,8 @@ static struct cpuid_regs read_leaf(struct recording *rec, uint32_t leaf, uint32_
 	struct cache_claims *c = rec->c;
 
 	if (c->nraw < CLAIMS_MAX_RECORDS) {
-		c->raw[c->nraw].leaf = leaf;
-		c->raw[c->nraw].subleaf = subleaf;
-		c->raw[c->nraw].r = r;
-		c->nraw++;
+		struct cpuid_record record = { leaf, subleaf, r };
+		cpuid_record_format(&record, c->raw[c->nraw++]);
 	} else {
 		c->truncated = 1;
 	}
@@ -333,15 +325,6 @@ static int take_hex32(const char *text, size_t len, size_t *pos, uint32_t *out)
 	}
 	*out = v;
 	return *pos > start ? 0 : -1;
-}
-
-static void describe_ways(struct json *j, unsigned ways, int at_least)
-{
-	json_bool(j, "fully_associative", ways == FULL);
-	if (ways != FULL && ways != WAYS_UNSTATED)
-		json_u64(j, "ways", ways);
-	if (at_least)
-		json_bool(j, "ways_at_least", 1);
 }
 
 // Public Functions
@@ -478,6 +461,7 @@ void cpu_caches_decode(struct cache_claims *c, cpuid_source_fn source, void *ctx
 	struct recording rec = { c, source, ctx };
 	struct cpuid_regs v;
 	uint32_t max_leaf, max_ext;
+	enum cpu_vendor vendor;
 
 	c->ncaches = c->ntlbs = c->nraw = 0;
 	c->truncated = 0;
@@ -495,7 +479,8 @@ void cpu_caches_decode(struct cache_claims *c, cpuid_source_fn source, void *ctx
 	if (max_ext < LEAF_EXT_MAX)
 		max_ext = 0;
 
-	if (same_text(c->vendor, "AuthenticAMD") || same_text(c->vendor, "HygonGenuine")) {
+	vendor = cpuinfo_vendor(c->vendor);
+	if (vendor == CPU_VENDOR_AMD || vendor == CPU_VENDOR_HYGON) {
 		decode_amd(&rec, max_ext);
 		return;
 	}
@@ -515,10 +500,12 @@ struct cpuid_regs cpuid_from_record(uint32_t leaf, uint32_t subleaf, void *ctx)
 {
 	const struct cache_claims *recorded = ctx;
 	struct cpuid_regs none = { 0, 0, 0, 0 };
+	struct cpuid_record rec;
 
 	for (unsigned i = 0; i < recorded->nraw; i++)
-		if (recorded->raw[i].leaf == leaf && recorded->raw[i].subleaf == subleaf)
-			return recorded->raw[i].r;
+		if (cpuid_record_parse(recorded->raw[i], mp_strlen(recorded->raw[i]), &rec) == 0 &&
+		    rec.leaf == leaf && rec.subleaf == subleaf)
+			return rec.r;
 	return none;
 }
 
@@ -560,90 +547,4 @@ int cpuid_record_parse(const char *text, size_t len, struct cpuid_record *rec)
 	rec->r.ecx = regs[2];
 	rec->r.edx = regs[3];
 	return 0;
-}
-
-const char *cache_kind_name(enum cache_kind k)
-{
-	switch (k) {
-	case CACHE_DATA: return "data";
-	case CACHE_INSTRUCTION: return "instruction";
-	case CACHE_UNIFIED: return "unified";
-	}
-	return "unknown";
-}
-
-const char *tlb_kind_name(enum tlb_kind k)
-{
-	switch (k) {
-	case TLB_DATA: return "data";
-	case TLB_INSTRUCTION: return "instruction";
-	case TLB_UNIFIED: return "unified";
-	case TLB_LOAD: return "load";
-	case TLB_STORE: return "store";
-	}
-	return "unknown";
-}
-
-size_t tlb_pages_name(unsigned pages, char *buf)
-{
-	static const char *const names[4] = { "4K", "2M", "4M", "1G" };
-	char *p = buf;
-
-	for (unsigned i = 0; i < 4; i++) {
-		if (!((pages >> i) & 1))
-			continue;
-		if (p != buf)
-			*p++ = '+';
-		for (const char *s = names[i]; *s; s++)
-			*p++ = *s;
-	}
-	*p = 0;
-	return (size_t)(p - buf);
-}
-
-void cpu_caches_describe(struct json *j, const struct cache_claims *c)
-{
-	char text[CPUID_RECORD_TEXT];
-
-	json_array_begin(j, "caches");
-	for (unsigned i = 0; i < c->ncaches; i++) {
-		const struct cache_desc *d = &c->cache[i];
-		json_object_begin(j, 0);
-		json_u64(j, "level", d->level);
-		json_string(j, "type", cache_kind_name(d->kind));
-		json_u64(j, "size_bytes", d->size_bytes);
-		describe_ways(j, d->ways, d->ways_at_least);
-		json_u64(j, "line_bytes", d->line_bytes);
-		if (d->sets)
-			json_u64(j, "sets", d->sets);
-		if (d->shared_by)
-			json_u64(j, "shared_by_threads", d->shared_by);
-		json_string(j, "source", d->source);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_array_begin(j, "tlbs");
-	for (unsigned i = 0; i < c->ntlbs; i++) {
-		const struct tlb_desc *t = &c->tlb[i];
-		tlb_pages_name(t->pages, text);
-		json_object_begin(j, 0);
-		json_u64(j, "level", t->level);
-		json_string(j, "type", tlb_kind_name(t->kind));
-		json_string(j, "pages", text);
-		json_u64(j, "entries", t->entries);
-		describe_ways(j, t->ways, t->ways_at_least);
-		json_string(j, "source", t->source);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_bool(j, "hypervisor", c->hypervisor);
-	json_bool(j, "cache_description_truncated", c->truncated);
-	/* The registers themselves, so `memprobe analyze` decodes a recorded
-	   run's claims, not those of the machine it happens to run on. */
-	json_array_begin(j, "cpuid_cache_leaves");
-	for (unsigned i = 0; i < c->nraw; i++) {
-		cpuid_record_format(&c->raw[i], text);
-		json_string(j, 0, text);
-	}
-	json_array_end(j);
 }

@@ -16,67 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arch/x86_64/cpu.h"
-
-enum cache_kind { CACHE_DATA = 1, CACHE_INSTRUCTION = 2, CACHE_UNIFIED = 3 };
-
-struct cache_desc {
-	unsigned level;
-	enum cache_kind kind;
-	uint64_t size_bytes;
-	unsigned ways;            /* 0: fully associative */
-	int ways_at_least;        /* 1: AMD's 4-bit code names a range; ways is its floor */
-	unsigned line_bytes;
-	unsigned sets;            /* 0 where the leaf gives no set count */
-	unsigned shared_by;       /* logical processors sharing it; 0 unknown */
-	const char *source;       /* "CPUID 8000_001Dh", ... */
-};
-
-enum tlb_kind { TLB_DATA = 1, TLB_INSTRUCTION = 2, TLB_UNIFIED = 3,
-		TLB_LOAD = 4, TLB_STORE = 5 };
-
-/* Page sizes a TLB holds, as bits (the order of leaf 18h EBX[3:0]). */
-#define TLB_PAGE_4K (1u << 0)
-#define TLB_PAGE_2M (1u << 1)
-#define TLB_PAGE_4M (1u << 2)
-#define TLB_PAGE_1G (1u << 3)
-
-struct tlb_desc {
-	unsigned level;
-	enum tlb_kind kind;
-	unsigned pages;           /* TLB_PAGE_* bits */
-	unsigned entries;
-	unsigned ways;            /* 0: fully associative; WAYS_UNSTATED */
-	int ways_at_least;
-	const char *source;
-};
-
-/* Some leaf 2 descriptors give the entries but not the associativity. */
-#define WAYS_UNSTATED 0xffffffffu
+#include "lib/machine.h"
 
 /* The registers a decode read, so they can be written out and decoded again. */
 struct cpuid_record {
 	uint32_t leaf, subleaf;
 	struct cpuid_regs r;
-};
-
-#define CLAIMS_MAX_CACHES 8
-#define CLAIMS_MAX_TLBS 24
-#define CLAIMS_MAX_RECORDS 48
-
-struct cache_claims {
-	char vendor[13];
-	/* CPUID 1 ECX[31]: under a hypervisor, which may back large guest pages
-	   with small ones, so TLB reach need not follow the guest's pages. */
-	int hypervisor;
-	struct cache_desc cache[CLAIMS_MAX_CACHES];
-	unsigned ncaches;
-	struct tlb_desc tlb[CLAIMS_MAX_TLBS];
-	unsigned ntlbs;
-	struct cpuid_record raw[CLAIMS_MAX_RECORDS];
-	unsigned nraw;
-	/* Set when the CPU gave more than the tables hold: what is listed is
-	   true, but not everything is listed. */
-	int truncated;
 };
 
 /* ---- Pure decoders ------------------------------------------------------ */
@@ -117,25 +62,15 @@ typedef struct cpuid_regs (*cpuid_source_fn)(uint32_t leaf, uint32_t subleaf, vo
 void cpu_caches_decode(struct cache_claims *c, cpuid_source_fn source, void *ctx);
 /* cpu_caches_decode over the live CPUID instruction. */
 void cpu_caches_read(struct cache_claims *c);
-/* A cpuid_source_fn over recorded registers (ctx: the struct cache_claims
-   holding them); a leaf that was not recorded reads as zeros. */
+/* A cpuid_source_fn over recorded registers (ctx: a struct cache_claims
+   whose raw[] holds them as text); a leaf that was not recorded reads as
+   zeros. */
 struct cpuid_regs cpuid_from_record(uint32_t leaf, uint32_t subleaf, void *ctx);
 
 /* One record as text, "8000001d.2 00000143 01c0003f 000003ff 00000002",
-   and back. format returns the length (the buffer needs 48 bytes); parse
-   returns 0, or -1 when the text is not exactly that form. */
-#define CPUID_RECORD_TEXT 48
+   and back. format returns the length (the buffer needs CLAIMS_RECORD_TEXT
+   bytes); parse returns 0, or -1 when the text is not exactly that form. */
 size_t cpuid_record_format(const struct cpuid_record *rec, char *buf);
 int cpuid_record_parse(const char *text, size_t len, struct cpuid_record *rec);
-
-/* Short names for the report: "data", "4K+2M", "L1d". */
-const char *cache_kind_name(enum cache_kind k);
-const char *tlb_kind_name(enum tlb_kind k);
-/* Writes "4K+2M+4M" and the like; returns the length (buf needs 16 bytes). */
-size_t tlb_pages_name(unsigned pages, char *buf);
-
-/* The "caches" and "tlbs" arrays (and the raw registers) of system.json. */
-struct json;
-void cpu_caches_describe(struct json *j, const struct cache_claims *c);
 
 #endif

@@ -2,8 +2,6 @@
 
 #include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/cpu_caches.h"
-#include "lib/json.h"
 
 /* Registers hold ASCII in the byte order they are listed by the manuals. */
 static void put_regs(char *dst, const uint32_t *regs, int count)
@@ -95,28 +93,27 @@ void cpuinfo_read(struct cpuinfo *ci)
 	read_hypervisor(ci);
 }
 
-void cpuinfo_describe(struct json *j, const struct cpuinfo *ci, uint64_t microcode)
+/* Exact comparison, without libc: this file builds freestanding for EFI. */
+static int same_string(const char *a, const char *b)
 {
-	json_object_begin(j, "cpu");
-	json_string(j, "vendor", ci->vendor);
-	json_string(j, "brand", ci->brand);
-	json_u64(j, "family", ci->family);
-	json_u64(j, "model", ci->model);
-	json_u64(j, "stepping", ci->stepping);
-	if (microcode)
-		json_u64(j, "microcode", microcode);
-	else
-		json_string(j, "microcode", "not readable");
-	json_u64(j, "phys_addr_bits", ci->phys_addr_bits);
-	json_u64(j, "virt_addr_bits", ci->virt_addr_bits);
-	json_bool(j, "pages_1g", ci->has_1g_pages);
-	json_bool(j, "pat", ci->has_pat);
-	json_bool(j, "mtrr", ci->has_mtrr);
-	json_string(j, "hypervisor", ci->hypervisor ? ci->hypervisor_id : "none");
-	/* Static: the claims with their raw registers are large for a
-	   firmware stack. */
-	static struct cache_claims claims;
-	cpu_caches_read(&claims);
-	cpu_caches_describe(j, &claims);
-	json_object_end(j);
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+enum cpu_vendor cpuinfo_vendor(const char *vendor_string)
+{
+	static const struct {
+		const char *text;
+		enum cpu_vendor vendor;
+	} known[] = {
+		{ "GenuineIntel", CPU_VENDOR_INTEL },
+		{ "AuthenticAMD", CPU_VENDOR_AMD },
+		{ "HygonGenuine", CPU_VENDOR_HYGON },
+	};
+
+	for (unsigned i = 0; i < sizeof known / sizeof *known; i++)
+		if (same_string(vendor_string, known[i].text))
+			return known[i].vendor;
+	return CPU_VENDOR_OTHER;
 }

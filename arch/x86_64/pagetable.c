@@ -87,7 +87,9 @@ static enum pt_status new_table(struct pt_builder *b, uint64_t **out)
 }
 
 /* Puts a table that a leaf replaced, and every table below it, on the free
-   list: the lead rebuilds per probe buffer, and a pool must not leak. */
+   list, where the next table allocation finds it first: the app remaps
+   every probe buffer into tables taken from one fixed pool (efi/paging.c),
+   so a table no entry points to any more must be reused, not leaked. */
 static void reclaim_table(struct pt_builder *b, uint64_t *table, unsigned level)
 {
 	if (level > 1)

@@ -10,7 +10,7 @@ int tsc_invariant(void)
 	return (cpuid(0x80000007u, 0).edx >> 8) & 1;
 }
 
-uint64_t tsc_hz_from_cpuid(const char **how)
+uint64_t tsc_hz_from_cpuid(enum tsc_cpuid_leaf *leaf)
 {
 	uint32_t max = cpuid_max_leaf();
 
@@ -19,19 +19,29 @@ uint64_t tsc_hz_from_cpuid(const char **how)
 		/* EAX/EBX is the TSC/crystal ratio, ECX the crystal in Hz; a zero
 		   ECX means "not enumerated", not a zero-hertz crystal. */
 		if (r.eax && r.ebx && r.ecx) {
-			*how = "CPUID 15h crystal ratio";
+			*leaf = TSC_CPUID_15H;
 			return (uint64_t)r.ecx * r.ebx / r.eax;
 		}
 	}
 	if (max >= 0x16) {
 		uint32_t mhz = cpuid(0x16, 0).eax & 0xffff;
 		if (mhz) {
-			*how = "CPUID 16h base frequency";
+			*leaf = TSC_CPUID_16H;
 			return (uint64_t)mhz * 1000000u;
 		}
 	}
-	*how = "not described by CPUID";
+	*leaf = TSC_CPUID_NONE;
 	return 0;
+}
+
+const char *tsc_cpuid_leaf_name(enum tsc_cpuid_leaf leaf)
+{
+	switch (leaf) {
+	case TSC_CPUID_15H: return "CPUID 15h crystal ratio";
+	case TSC_CPUID_16H: return "CPUID 16h base frequency";
+	case TSC_CPUID_NONE: break;
+	}
+	return "not described by CPUID";
 }
 
 /* 64 dependent adds per iteration; the loop counter is a second, independent

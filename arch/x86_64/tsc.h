@@ -1,18 +1,63 @@
-/* What the CPU says about its timestamp counter, and the dependent-add chain
- * that turns TSC ticks into core cycles.
+/* What the CPU says about its timestamp counter, the dependent-add chain
+ * that turns TSC ticks into core cycles, and the calibration policy both
+ * platforms follow (efi/clock.c against the ACPI PM timer or Stall(),
+ * host/clock.c against CLOCK_MONOTONIC_RAW).
  */
 #ifndef MEMPROBE_TSC_H
 #define MEMPROBE_TSC_H
 
 #include <stdint.h>
 
+/* ---- Calibration policy ----------------------------------------------------
+ * Each constant is defined here once; the clock files only apply it.
+ *
+ * TSC_CAL_WINDOWS windows of TSC_CAL_WINDOW_MS each; the rate is the median
+ * window. Seven, not five: on Linux a window can be cut by a preemption and
+ * the uncertainty is taken from the middle five (the two extremes dropped),
+ * which needs seven; the median of seven also survives three disturbed
+ * windows. On bare metal, with interrupts off, the two extra windows cost
+ * 40 ms once per run.
+ *
+ * 20 ms a window: long enough that one PM timer tick (279 ns, 14 ppm) or a
+ * reading bracket of a few hundred ns is small against it, short enough that
+ * all windows take 140 ms with interrupts off on bare metal.
+ */
+#define TSC_CAL_WINDOWS   7
+#define TSC_CAL_WINDOW_MS 20
+
+/* The core clock: the best of CORE_CLOCK_RUNS chains of CORE_CLOCK_ADDS
+ * dependent adds. A chain can only be slowed (an interrupt, a frequency step
+ * in progress), never sped up, so the best run is the truest. 2^22 adds is
+ * about 1.4 ms at 3 GHz: shorter than a Linux timer tick at HZ=250 or below,
+ * so some of seven runs see no interrupt at all, where a 5.6 ms chain (2^24)
+ * always holds one; the rdtsc overhead at either end (under 100 cycles) is
+ * still below 25 ppm of it, far under the 1 MHz the figure is printed to.
+ * Bare metal runs the same chains with interrupts off. A multiple of 64, as
+ * add_chain_ticks counts in blocks of 64. */
+#define CORE_CLOCK_RUNS 7
+#define CORE_CLOCK_ADDS (1ull << 22)
+
+/* ---- CPUID ---------------------------------------------------------------- */
+
 /* CPUID 8000_0007h EDX[8]: the TSC ticks at one rate in every P-, C- and
    T-state. Without it a TSC figure may be a clock-throttled one. */
 int tsc_invariant(void);
 
+/* Which CPUID leaf stated the TSC rate. */
+enum tsc_cpuid_leaf {
+	TSC_CPUID_NONE,           /* neither: the rate must be calibrated */
+	TSC_CPUID_15H,            /* crystal ratio times the crystal's rating */
+	TSC_CPUID_16H,            /* base frequency, in whole MHz */
+};
+
 /* The TSC rate from CPUID 15h (crystal ratio) or, failing that, 16h (base
-   frequency, MHz); 0 when the CPU describes neither. *how names the leaf. */
-uint64_t tsc_hz_from_cpuid(const char **how);
+   frequency, MHz); 0 when the CPU describes neither. *leaf says which. */
+uint64_t tsc_hz_from_cpuid(enum tsc_cpuid_leaf *leaf);
+/* "CPUID 15h crystal ratio", "CPUID 16h base frequency", "not described by
+   CPUID": the words the clock's source line uses for each. */
+const char *tsc_cpuid_leaf_name(enum tsc_cpuid_leaf leaf);
+
+/* ---- The add chain -------------------------------------------------------- */
 
 /* TSC ticks taken by `adds` dependent register additions (rounded down to a
    multiple of 64). Each add waits for the one before it, one core cycle

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "check.h"
 #include "arch/x86_64/cpu_caches.h"
+#include "arch/x86_64/cpuinfo.h"
 #include "lib/json.h"
 
 #define KIB 1024ull
@@ -14,7 +15,7 @@ static void fill(struct cache_claims *rec, const struct cpuid_record *set, unsig
 {
 	memset(rec, 0, sizeof *rec);
 	for (unsigned i = 0; i < n; i++)
-		rec->raw[i] = set[i];
+		cpuid_record_format(&set[i], rec->raw[i]);
 	rec->nraw = n;
 }
 
@@ -279,7 +280,7 @@ static void test_amd_assoc_codes(void)
 static void test_records(void)
 {
 	struct cpuid_record rec = { 0x8000001du, 2, { 0x143, 0x01c0003fu, 0x3ff, 2 } }, back;
-	char text[CPUID_RECORD_TEXT];
+	char text[CLAIMS_RECORD_TEXT];
 	size_t n = cpuid_record_format(&rec, text);
 
 	CHECK(strcmp(text, "8000001d.2 00000143 01c0003f 000003ff 00000002") == 0,
@@ -314,7 +315,7 @@ static void test_live_and_json(void)
 
 	json_init(&j, buf, sizeof buf);
 	json_object_begin(&j, 0);
-	cpu_caches_describe(&j, &c);
+	claims_describe(&j, &c);
 	json_object_end(&j);
 	CHECK(!j.overflow, "claims fit a 16 KiB JSON buffer");
 	CHECK(strstr(buf, "\"cpuid_cache_leaves\":[\"00000000.0 ") != 0 ||
@@ -322,8 +323,23 @@ static void test_live_and_json(void)
 	      "raw leaves listed, leaf 0 first");
 }
 
+/* One vendor classification for every caller. */
+static void test_vendor(void)
+{
+	CHECK(cpuinfo_vendor("GenuineIntel") == CPU_VENDOR_INTEL &&
+	      cpuinfo_vendor("AuthenticAMD") == CPU_VENDOR_AMD &&
+	      cpuinfo_vendor("HygonGenuine") == CPU_VENDOR_HYGON,
+	      "Intel, AMD and Hygon vendor strings are told apart");
+	CHECK(cpuinfo_vendor("CentaurHauls") == CPU_VENDOR_OTHER &&
+	      cpuinfo_vendor("GenuineInte") == CPU_VENDOR_OTHER &&
+	      cpuinfo_vendor("GenuineIntelX") == CPU_VENDOR_OTHER &&
+	      cpuinfo_vendor("") == CPU_VENDOR_OTHER,
+	      "any other string, a prefix or a longer one, is another vendor");
+}
+
 int main(void)
 {
+	test_vendor();
 	test_zen3_spec();
 	test_zen3_vm_prefers_ccx_l3();
 	test_k8_fallback();

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "host/analyze.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "probes/edges.h"
@@ -918,7 +919,7 @@ static void test_recorded(const char *csv)
 	CHECK(a.ncurves == 2 && a.curve[0].page_shift == PAGE_SHIFT_4K &&
 	      a.curve[1].page_shift == PAGE_SHIFT_2M && a.curve[0].n == 29 && a.curve[1].n == 29,
 	      "%s: two curves of 29 sizes, 4 KiB first", csv);
-	CHECK(analysis_claims_from_json(cpuid, jlen, &claims) == 0 && claims.ncaches == 4,
+	CHECK(claims_from_system_json(cpuid, jlen, &claims) == 0 && claims.ncaches == 4,
 	      "recorded registers decode to four caches");
 	analysis_set_claims(&a, &claims, "tests/data/zen3-vm-cpuid.json");
 	analysis_compute(&a);
@@ -984,7 +985,7 @@ static void test_recorded(const char *csv)
 	json_object_end(&j);
 	json_object_end(&j);
 	CHECK(!j.overflow && j.depth == 0, "%s: hierarchy JSON complete", csv);
-	CHECK(analysis_claims_from_json(json_buf, j.len, &claims) == 0 && claims.ncaches == 4,
+	CHECK(claims_from_system_json(json_buf, j.len, &claims) == 0 && claims.ncaches == 4,
 	      "%s: the section carries the registers a later analyze decodes", csv);
 	FILE *f = fopen("/tmp/memprobe-test-hierarchy.json", "w");
 	if (f) {
@@ -1009,11 +1010,11 @@ static void test_claims_json_garbage(void)
 	int refused = 1;
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		if (analysis_claims_from_json(cases[i], strlen(cases[i]), &c) != -1)
+		if (claims_from_system_json(cases[i], strlen(cases[i]), &c) != -1)
 			refused = 0;
 	CHECK(refused, "truncated or empty cpuid_cache_leaves lists refused");
 	const char ok[] = "\"cpuid_cache_leaves\" : [ \"00000000.0 00000001 68747541 444d4163 69746e65\" ]";
-	CHECK(analysis_claims_from_json(ok, strlen(ok), &c) == 0 && !strcmp(c.vendor, "AuthenticAMD"),
+	CHECK(claims_from_system_json(ok, strlen(ok), &c) == 0 && !strcmp(c.vendor, "AuthenticAMD"),
 	      "a one-record list decodes");
 }
 

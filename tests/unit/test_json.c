@@ -48,7 +48,6 @@ static void test_document(void)
 	json_string(&j, "vendor", "AuthenticAMD");
 	json_string(&j, "quote\"back\\slash", "line\nbreak\ttab\rcr\x01\x1f" "del\x7f" "high\xe9");
 	json_u64(&j, "u64_max", UINT64_MAX);
-	json_i64(&j, "i64_min", INT64_MIN);
 	json_double(&j, "ns", 1.33);
 	json_double(&j, "tiny", 5e-324);
 	json_double(&j, "big", 1.7976931348623157e308);
@@ -79,7 +78,7 @@ static void test_document(void)
 	CHECK(status == 0, "Python's json module accepts the document (%s)", status ? canon : "parsed");
 	const char *want =
 		"{\"absent\":null,\"big\":1.7976931348623157e+308,\"empty\":[],"
-		"\"i64_min\":-9223372036854775808,\"inf\":null,\"minus_inf\":null,\"nan\":null,"
+		"\"inf\":null,\"minus_inf\":null,\"nan\":null,"
 		"\"nested\":{\"list\":[1,{\"a\":2},[],\"x\"]},\"no\":false,\"ns\":1.33,"
 		"\"quote\\\"back\\\\slash\":\"line\\nbreak\\ttab\\rcr\\u0001\\u001fdel\\u007fhigh\\u00e9\","
 		"\"tiny\":5e-324,\"u64_max\":18446744073709551615,\"vendor\":\"AuthenticAMD\",\"yes\":true}";

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "host/analyze.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "lib/json.h"
@@ -102,7 +103,7 @@ static const struct cache_claims *zen3_claims(void)
 	size_t len;
 	char *text = read_all("tests/data/zen3-vm-cpuid.json", &len);
 
-	CHECK(analysis_claims_from_json(text, len, &claims) == 0 && claims.ntlbs > 4,
+	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs > 4,
 	      "Zen 3's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
 	return &claims;
 }
@@ -417,7 +418,7 @@ static void test_recording(void)
 	CHECK(results_csv_read(text, len, take, &a, &sum) == 0 && a.tlb.rows == 84,
 	      "the recording reads back: 84 tlb rows (%u)", a.tlb.rows);
 	text = read_all("tests/data/emr-vm-cpuid.json", &len);
-	CHECK(analysis_claims_from_json(text, len, &claims) == 0 && claims.ntlbs == 0 &&
+	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs == 0 &&
 	      claims.hypervisor, "its CPUID: under a hypervisor, no TLB described");
 	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
 	analysis_compute(&a);
