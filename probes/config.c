@@ -8,7 +8,6 @@
  */
 #include "probes/config.h"
 #include "lib/fmt.h"
-#include "probes/later.h"
 
 #include <stdarg.h>
 
@@ -75,9 +74,13 @@ struct word { const char *name; unsigned value; };
 
 static const struct word profile_words[] = {
 	{ "quick", PROFILE_QUICK }, { "full", PROFILE_FULL }, { 0, 0 } };
-static const struct word probe_words[] = {
-	{ "latency", PROBE_LATENCY }, { "tlb", PROBE_TLB }, { "locality", PROBE_LOCALITY },
-	{ "later", PROBE_LATER }, { "cost", PROBE_COST }, { "fault", PROBE_FAULT }, { 0, 0 } };
+/* probe_list.h's probes in the order of their bits, whatever their run
+   order: each row lands at its bit's index. */
+#define PROBE_WORD_(id, name, bit, in_defaults) [bit] = { #name, PROBE_##id },
+#define PROBE_ANY_(id, name, bit, in_defaults) | PROBE_##id
+static const struct word probe_words[PROBE_COUNT + 1] = { PROBE_LIST(PROBE_WORD_) };
+_Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
+	       "probe_list.h: the bits are 0 .. PROBE_COUNT - 1, each once");
 static const struct word page_words[] = {
 	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
 static const struct word vector_words[] = {
@@ -338,10 +341,10 @@ static int parse_word(struct loader *l, const struct entry *e, struct span s,
 		}
 
 	char choices[96];
-	size_t n = 0;
+	struct mp_text t = { choices, sizeof choices, 0 };
+	choices[0] = '\0';
 	for (const struct word *w = words; w->name; w++)
-		n += (size_t)mp_snprintf(choices + n, sizeof choices - n, "%s%s",
-					 w == words ? "" : ", ", w->name);
+		mp_append(&t, "%s%s", w == words ? "" : ", ", w->name);
 	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, echo_len(s), s.p, choices);
 }
 
@@ -562,10 +565,7 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 
 	switch (k->kind) {
 	case KIND_PROFILE:
-		if (parse_word(l, e, e->value, profile_words, "profile", &u))
-			return -1;
-		*(enum profile *)field = (enum profile)u;
-		return 0;
+		break;        /* never here: check_entry resolves it, apply_entry skips it */
 	case KIND_PROBES:
 		return parse_list(l, e, probe_words, "probe", (unsigned *)field);
 	case KIND_PAGES:
@@ -838,4 +838,43 @@ int config_describe(const struct config *c, char *buf, size_t size)
 		mp_append(&t, "\n");
 	}
 	return (int)t.len;
+}
+
+int config_equal(const struct config *a, const struct config *b)
+{
+	for (size_t k = 0; k < KEY_COUNT; k++) {
+		const struct key_def *key = &keys[k];
+		const void *fa = (const char *)a + key->offset;
+		const void *fb = (const char *)b + key->offset;
+		int same = 0;
+
+		switch (key->kind) {
+		case KIND_PROFILE:
+			same = *(const enum profile *)fa == *(const enum profile *)fb;
+			break;
+		case KIND_PROBES:
+		case KIND_PAGES:
+		case KIND_UINT:
+		case KIND_VECTOR:
+			same = *(const unsigned *)fa == *(const unsigned *)fb;
+			break;
+		case KIND_SIZE:
+		case KIND_U64:
+			same = *(const uint64_t *)fa == *(const uint64_t *)fb;
+			break;
+		case KIND_FRACTION:
+		case KIND_MS:
+			same = *(const double *)fa == *(const double *)fb;
+			break;
+		case KIND_END:
+			/* end_set is the key's own: whether it was given at all */
+			same = a->end_set == b->end_set &&
+			       (!a->end_set || *(const enum end_action *)fa ==
+						*(const enum end_action *)fb);
+			break;
+		}
+		if (!same)
+			return 0;
+	}
+	return 1;
 }

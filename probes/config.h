@@ -7,17 +7,25 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "probes/probe_list.h"
 
 enum profile { PROFILE_QUICK, PROFILE_FULL };
 enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
 
-/* Bits of config.probes. PROBE_FAULT is test-only: never in a default run. */
-#define PROBE_LATENCY  (1u << 0)
-#define PROBE_TLB      (1u << 1)
-#define PROBE_LOCALITY (1u << 2)
-#define PROBE_LATER    (1u << 3)
-#define PROBE_COST     (1u << 4)
-#define PROBE_FAULT    (1u << 5)
+/* Bits of config.probes: PROBE_LATENCY, PROBE_TLB, ... one per probe of
+   probe_list.h. PROBE_DEFAULTS: the probes both profiles run (PROBE_FAULT,
+   test-only, is never among them). */
+#define PROBE_BIT_(id, name, bit, in_defaults) PROBE_##id = 1u << (bit),
+#define PROBE_ONE_(id, name, bit, in_defaults) + 1
+#define PROBE_DEFAULT_(id, name, bit, in_defaults) | ((in_defaults) ? PROBE_##id : 0u)
+enum probe_bit { PROBE_LIST(PROBE_BIT_) };
+enum {
+	PROBE_COUNT = 0 PROBE_LIST(PROBE_ONE_),
+	PROBE_DEFAULTS = 0u PROBE_LIST(PROBE_DEFAULT_),
+};
+#undef PROBE_BIT_
+#undef PROBE_ONE_
+#undef PROBE_DEFAULT_
 
 /* tlb.max_pages = 0: the sweep's top is the larger of this and four times
    the largest TLB CPUID claims for the page size, capped by memory. */
@@ -25,6 +33,12 @@ enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
 /* Highest tlb.min_pages / tlb.max_pages: 2^24 pages (64 GiB of 4 KiB pages,
    far past any TLB's reach). */
 #define TLB_PAGES_MAX (1u << 24)
+
+/* Highest later.table, later.block, later.stride. Word indices are 32-bit,
+   as in the seed, and the delay's divisions work on the index with its top
+   bit set (later.c, DIVIDE_PAIR): so indices stay below 2^31 and the table
+   below 8 GiB. */
+#define LATER_TABLE_BYTES_MAX (8ull << 30)
 
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
@@ -88,5 +102,10 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 /* The effective configuration as canonical key = value lines, for the report
    and system.json; returns the length as mp_snprintf does. */
 int config_describe(const struct config *c, char *buf, size_t size);
+
+/* Whether two configurations mean the same run: key by key through the key
+   table (so padding bytes never count), the end action only where end_set
+   says it was given. The tests hold config_describe -> config_load to it. */
+int config_equal(const struct config *a, const struct config *b);
 
 #endif

@@ -13,7 +13,7 @@ void config_defaults(struct config *c, enum profile p)
 	int full = p == PROFILE_FULL;
 
 	c->profile = p;
-	c->probes = PROBE_LATENCY | PROBE_TLB | PROBE_LOCALITY | PROBE_LATER | PROBE_COST;
+	c->probes = PROBE_DEFAULTS;     /* probe_list.h: every probe but fault */
 	/* 1 GiB pages where available: a size the machine cannot give (no
 	   pdpe1gb, no aligned free GiB, no hugetlb pool on Linux) is reported
 	   and skipped, and the run goes on with the others. */

@@ -163,14 +163,14 @@ static double ns_per_call(const struct config *c, const struct trials *t)
 static double emit_row(const struct config *c, const char *variant,
 		       unsigned bytes, const struct trials *t)
 {
-	struct figure f = {
+	struct result_row f = {
 		.probe = PROBE_NAME, .variant = variant, .page_shift = 0,
 		.working_set_bytes = bytes, .ns = ns_per_call(c, t),
 		.trials = t->count, .spread = trials_spread(t),
 		.pages_verified = "",
 	};
 
-	emit_figure(&f);
+	emit_result_row(&f);
 	return f.ns;
 }
 

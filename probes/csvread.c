@@ -6,31 +6,6 @@
 
 #define RECORD_STORE 4096
 
-enum column {
-	COL_PROBE, COL_VARIANT, COL_PAGE_SIZE, COL_WORKING_SET, COL_NS, COL_CYCLES,
-	COL_TRIALS, COL_SPREAD, COL_PAGES_VERIFIED, COL_TIMER, COL_COUNT
-};
-
-static const struct {
-	const char *name;
-	int required;
-} columns[COL_COUNT] = {
-	[COL_PROBE] = { "probe", 1 },
-	[COL_VARIANT] = { "variant", 1 },
-	[COL_PAGE_SIZE] = { "page_size", 1 },
-	[COL_WORKING_SET] = { "working_set_bytes", 1 },
-	[COL_NS] = { "ns", 1 },
-	[COL_CYCLES] = { "cycles", 1 },
-	[COL_TRIALS] = { "trials", 0 },
-	[COL_SPREAD] = { "spread", 0 },
-	[COL_PAGES_VERIFIED] = { "pages_verified", 0 },
-	[COL_TIMER] = { "timer", 0 },
-};
-
-/* Page sizes a row may name: 4 KiB up to 1 TiB, powers of two. */
-#define MIN_PAGE_SHIFT 12u
-#define MAX_PAGE_SHIFT 40u
-
 // Private Functions
 
 static int same_word(const char *a, const char *b)
@@ -40,68 +15,32 @@ static int same_word(const char *a, const char *b)
 
 static int header_columns(const char **fields, int n, int *index, struct csv_summary *sum)
 {
-	for (int c = 0; c < COL_COUNT; c++) {
+	for (unsigned c = 0; c < result_column_count; c++) {
+		const struct result_column *col = &result_columns[c];
+
 		index[c] = -1;
 		for (int i = 0; i < n; i++)
-			if (same_word(fields[i], columns[c].name) && index[c] < 0)
+			if (same_word(fields[i], col->name) && index[c] < 0)
 				index[c] = i;
-		if (index[c] < 0 && columns[c].required) {
+		if (index[c] < 0 && col->required) {
 			mp_snprintf(sum->error, sizeof sum->error,
-				    "no '%s' column in the header line", columns[c].name);
+				    "no '%s' column in the header line", col->name);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static const char *field_or_empty(const char **fields, const int *index, enum column c)
+static const char *field_or_empty(const char **fields, const int *index, unsigned c)
 {
 	return index[c] >= 0 ? fields[index[c]] : "";
 }
 
-/* An empty number field means "not applicable" (as results.c writes it). */
-static int optional_u64(const char *s, uint64_t *out)
-{
-	*out = 0;
-	return *s ? csv_parse_u64(s, out) : 0;
-}
-
-static int optional_double(const char *s, double *out)
-{
-	*out = 0.0 / 0.0;
-	return *s ? csv_parse_double(s, out) : 0;
-}
-
-static int page_shift_of(uint64_t bytes, unsigned *shift)
-{
-	*shift = 0;
-	if (!bytes)
-		return 0;
-	for (unsigned s = MIN_PAGE_SHIFT; s <= MAX_PAGE_SHIFT; s++)
-		if (bytes == (1ull << s)) {
-			*shift = s;
-			return 0;
-		}
-	return -1;
-}
-
 static int to_row(const char **fields, const int *index, struct result_row *row)
 {
-	uint64_t page_bytes, trials;
-
-	row->probe = field_or_empty(fields, index, COL_PROBE);
-	row->variant = field_or_empty(fields, index, COL_VARIANT);
-	row->pages_verified = field_or_empty(fields, index, COL_PAGES_VERIFIED);
-	row->timer = field_or_empty(fields, index, COL_TIMER);
-	if (optional_u64(field_or_empty(fields, index, COL_PAGE_SIZE), &page_bytes) ||
-	    page_shift_of(page_bytes, &row->page_shift) ||
-	    optional_u64(field_or_empty(fields, index, COL_WORKING_SET), &row->working_set_bytes) ||
-	    optional_double(field_or_empty(fields, index, COL_NS), &row->ns) ||
-	    optional_double(field_or_empty(fields, index, COL_CYCLES), &row->cycles) ||
-	    optional_u64(field_or_empty(fields, index, COL_TRIALS), &trials) ||
-	    optional_double(field_or_empty(fields, index, COL_SPREAD), &row->spread))
-		return -1;
-	row->trials = trials > 0xffffffffu ? 0xffffffffu : (unsigned)trials;
+	for (unsigned c = 0; c < result_column_count; c++)
+		if (result_column_parse(&result_columns[c], field_or_empty(fields, index, c), row))
+			return -1;
 	return 0;
 }
 
@@ -120,7 +59,7 @@ int results_csv_read(const char *text, size_t len,
 {
 	static char store[RECORD_STORE];
 	const char *fields[CSV_MAX_FIELDS];
-	int index[COL_COUNT];
+	int index[CSV_MAX_FIELDS];       /* per column of the table: its field, or -1 */
 	struct csv_reader r;
 	int n, header_n;
 

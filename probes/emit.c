@@ -1,27 +1,27 @@
 /* Figures into results rows (see emit.h). */
 
 #include "probes/emit.h"
-#include "probes/analysis.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 
-double emit_figure(const struct figure *f)
-{
-	struct result_row row = {
-		.probe = f->probe,
-		.variant = f->variant,
-		.page_shift = f->page_shift,
-		.working_set_bytes = f->working_set_bytes,
-		.ns = f->ns,
-		.cycles = ns_to_cycles(f->ns),
-		.trials = f->trials,
-		.spread = f->spread,
-		.pages_verified = f->pages_verified,
-		.timer = plat_clock()->source,
-	};
+// Private Data
 
-	results_row(&row);
-	analysis_take_row(&row);
-	return row.cycles;
+static void (*row_sink)(const struct result_row *row);
+
+// Public Functions
+
+double emit_result_row(struct result_row *row)
+{
+	row->cycles = ns_to_cycles(row->ns);
+	row->timer = plat_clock()->source;
+	results_row(row);
+	if (row_sink)
+		row_sink(row);
+	return row->cycles;
+}
+
+void emit_set_row_sink(void (*take)(const struct result_row *row))
+{
+	row_sink = take;
 }

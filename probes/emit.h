@@ -1,23 +1,20 @@
-/* The one way a probe turns a measured figure into a results row: the
- * cycles always come from the same ns through the core clock, and the
- * timer column always names the platform's clock source.
+/* The one way a probe turns a measured figure into a results row: the probe
+ * fills a struct result_row's measured fields by name, and emit derives the
+ * rest, so the cycles always come from the same ns through the core clock
+ * and the timer column always names the platform's clock source.
  */
 #ifndef MEMPROBE_EMIT_H
 #define MEMPROBE_EMIT_H
 
 #include <stdint.h>
+#include "probes/columns.h"
 
-struct figure {
-	const char *probe, *variant;
-	unsigned page_shift;          /* 0 where no buffer is involved */
-	uint64_t working_set_bytes;
-	double ns;
-	unsigned trials;
-	double spread;
-	const char *pages_verified;   /* "" where no buffer is involved */
-};
+/* Fills in row->cycles (from row->ns) and row->timer, writes the row and
+   hands it to the row sink. Returns row->cycles, for the report text. */
+double emit_result_row(struct result_row *row);
 
-/* Writes the row; returns f->ns in core cycles, for the report text. */
-double emit_figure(const struct figure *f);
+/* Where emitted rows go besides results.csv (the run sets the analysis,
+   analysis_take_row); NULL, the default, for nowhere else. */
+void emit_set_row_sink(void (*take)(const struct result_row *row));
 
 #endif

@@ -110,7 +110,7 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 			const char *page_name, unsigned k, double *ns)
 {
 	struct chase_run run;
-	struct figure fig;
+	struct result_row fig;
 	char size_text[24], what[96];
 	double cycles;
 
@@ -131,7 +131,7 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	fig.trials = run.trials.count;
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
-	cycles = emit_figure(&fig);
+	cycles = emit_result_row(&fig);
 	*ns = fig.ns;
 	report_printf("  %11s %10.3f %9.2f %7u %7.1f%% %-10s %7llu %8llu ms\n", size_text, fig.ns,
 		      cycles, fig.trials, fig.spread * 100, run.stopped_by,

@@ -194,12 +194,12 @@ static double ns_per_access(double ticks, uint64_t steps)
 static void emit_run(const char *variant, unsigned shift, uint64_t table_bytes,
 		     double ns, unsigned trials, double spread, const char *verified)
 {
-	struct figure f = {
+	struct result_row f = {
 		.probe = PROBE_NAME, .variant = variant, .page_shift = shift,
 		.working_set_bytes = table_bytes, .ns = ns, .trials = trials,
 		.spread = spread, .pages_verified = verified,
 	};
-	double cycles = emit_figure(&f);
+	double cycles = emit_result_row(&f);
 
 	report_printf("    %-7s %9.2f ns %9.1f cycles  %3u runs  spread %.1f%%\n",
 		      variant, ns, cycles, trials, 100.0 * spread);

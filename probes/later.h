@@ -9,11 +9,6 @@
 #include <stdint.h>
 #include "probes/config.h"
 
-/* Word indices are 32-bit, as in the seed, and the delay's divisions work
-   on the index with its top bit set (later.c, DIVIDE_PAIR): so indices stay
-   below 2^31 and the table below 8 GiB. */
-#define LATER_TABLE_BYTES_MAX (8ull << 30)
-
 /* 0 when later.table, later.block, later.stride, later.steps,
    later.precision, later.min_repeat and later.max_repeat can be measured
    with; else -1 with why[] naming the key and the rule it breaks. */

@@ -111,14 +111,14 @@ static uint32_t fill_matrix(uint32_t *m, uint64_t elems)
 static double emit_walk(const char *variant, unsigned shift, uint64_t bytes,
 			const struct trials *t, uint64_t elems, const char *verified)
 {
-	struct figure f = {
+	struct result_row f = {
 		.probe = PROBE_NAME, .variant = variant, .page_shift = shift,
 		.working_set_bytes = bytes,
 		.ns = ticks_to_ns((uint64_t)trials_best(t)) / (double)elems,
 		.trials = t->count, .spread = trials_spread(t),
 		.pages_verified = verified,
 	};
-	double cycles = emit_figure(&f);
+	double cycles = emit_result_row(&f);
 
 	report_printf("    %-13s %8.3f ns/element %8.2f cycles  spread %.1f%%\n",
 		      variant, f.ns, cycles, 100.0 * f.spread);

@@ -6,17 +6,18 @@
 #define MEMPROBE_PROBE_H
 
 #include "probes/config.h"
+#include "probes/probe_list.h"
 
-int probe_latency(const struct config *c);
-int probe_tlb(const struct config *c);
-int probe_locality(const struct config *c);
-int probe_later(const struct config *c);
-int probe_cost(const struct config *c);
-int probe_fault(const struct config *c);   /* test-only: faults on purpose */
+/* int probe_latency(const struct config *c), and so on: one run function
+   per probe of probe_list.h (probe_fault, test-only, faults on purpose). */
+#define PROBE_RUN_FN_(id, name, bit, in_defaults) int probe_##name(const struct config *c);
+PROBE_LIST(PROBE_RUN_FN_)
+#undef PROBE_RUN_FN_
 
-/* Runs every probe the configuration names, in a fixed order, each guarded so
-   a failing probe does not stop the next. Returns 0 only if all succeeded.
-   describe_platform adds the platform's own members to system.json. */
+/* Runs every probe the configuration names, in probe_list.h's order, each
+   guarded so a failing probe does not stop the next. Returns 0 only if all
+   succeeded. The platform adds its own members to system.json through
+   plat_describe (platform.h). */
 int memprobe_run(const struct config *c);
 
 #endif

@@ -16,10 +16,6 @@
 #define CSV_ROW_MAX       2048
 #define SYSTEM_JSON_MAX   (64 * 1024)
 
-static const char csv_header[] =
-	"probe,variant,page_size,working_set_bytes,ns,cycles,trials,spread,"
-	"pages_verified,timer\n";
-
 // Private Data
 
 struct out_file {
@@ -114,6 +110,8 @@ struct csv_row {
 	int overflow;
 };
 
+static struct csv_row row_text;  /* static: 2 KiB is a lot of firmware stack */
+
 static void row_put(struct csv_row *r, char c)
 {
 	if (r->len + 1 < sizeof r->text)
@@ -146,17 +144,25 @@ static void row_field(struct csv_row *r, const char *text)
 		row_put(r, '"');
 }
 
-static void row_number(struct csv_row *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void row_number(struct csv_row *r, const char *fmt, ...)
+/* The header line, and a row: one field per column of columns.h's table. */
+static void row_header(struct csv_row *r)
 {
-	char text[48];
-	va_list ap;
+	r->len = 0;
+	r->overflow = 0;
+	for (unsigned c = 0; c < result_column_count; c++)
+		row_field(r, result_columns[c].name);
+	row_put(r, '\n');
+}
 
-	va_start(ap, fmt);
-	mp_vsnprintf(text, sizeof text, fmt, ap);
-	va_end(ap);
-	row_field(r, text);
+static void row_fields(struct csv_row *r, const struct result_row *row)
+{
+	char number[48];
+
+	r->len = 0;
+	r->overflow = 0;
+	for (unsigned c = 0; c < result_column_count; c++)
+		row_field(r, result_column_format(&result_columns[c], row, number, sizeof number));
+	row_put(r, '\n');
 }
 
 static void write_pending_rows(void)
@@ -184,44 +190,25 @@ void results_open(void)
 	file_flush(&report_file);
 
 	file_open(&csv_file);
-	file_write(&csv_file, csv_header, sizeof csv_header - 1);
+	row_header(&row_text);
+	file_write(&csv_file, row_text.text, row_text.len);
 	file_flush(&csv_file);
 }
 
 void results_row(const struct result_row *row)
 {
-	static struct csv_row r;      /* static: 1 KiB is a lot of firmware stack */
+	struct csv_row *r = &row_text;
 
-	r.len = 0;
-	r.overflow = 0;
-	row_field(&r, row->probe);
-	row_field(&r, row->variant);
-	if (row->page_shift)
-		row_number(&r, "%llu", (unsigned long long)(1ull << row->page_shift));
-	else
-		row_field(&r, "");
-	if (row->working_set_bytes)
-		row_number(&r, "%llu", (unsigned long long)row->working_set_bytes);
-	else
-		row_field(&r, "");
-	/* %.3f ns keeps picoseconds, so an L1 hit of 1.33 ns stays 1.330
-	   rather than 1; %.2f cycles separates 4.00 from 4.05. */
-	row_number(&r, "%.3f", row->ns);
-	row_number(&r, "%.2f", row->cycles);
-	row_number(&r, "%u", row->trials);
-	row_number(&r, "%.4f", row->spread);
-	row_field(&r, row->pages_verified);
-	row_field(&r, row->timer);
-	row_put(&r, '\n');
-	if (r.overflow) {
+	row_fields(r, row);
+	if (r->overflow) {
 		report_printf("results.csv: a %s row is longer than %d bytes and was left out\n",
 			      row->probe ? row->probe : "", CSV_ROW_MAX);
 		return;
 	}
-	if (pending_len + r.len > sizeof pending_rows)
+	if (pending_len + r->len > sizeof pending_rows)
 		write_pending_rows();  /* a very long probe: keep its rows anyway */
-	mp_memcpy(pending_rows + pending_len, r.text, r.len);
-	pending_len += r.len;
+	mp_memcpy(pending_rows + pending_len, r->text, r->len);
+	pending_len += r->len;
 }
 
 void results_probe_done(void)

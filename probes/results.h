@@ -3,27 +3,14 @@
  * report_printf() text reaches the console and report.txt alike, so
  * report.txt is exactly what the console showed. Rows are buffered per probe
  * and results_probe_done() writes and flushes them, so a run cut short keeps
- * every probe finished before it. docs/OUTPUT.md documents every column.
+ * every probe finished before it. The row and its columns are columns.h's;
+ * docs/OUTPUT.md documents every column.
  */
 #ifndef MEMPROBE_RESULTS_H
 #define MEMPROBE_RESULTS_H
 
-#include <stdint.h>
-#include "probes/config.h"
+#include "probes/columns.h"
 #include "lib/json.h"
-
-struct result_row {
-	const char *probe;            /* "latency", "locality", "later", "cost" */
-	const char *variant;          /* "chase", "row", "column", "by_value_sysv", ... */
-	unsigned page_shift;          /* 0 where no buffer is involved (cost) */
-	uint64_t working_set_bytes;   /* 0 where not applicable */
-	double ns;                    /* per access / element / call */
-	double cycles;                /* core cycles for the same */
-	unsigned trials;
-	double spread;                /* (worst - best) / best over the trials */
-	const char *pages_verified;   /* plat_buffer.verified, or "" */
-	const char *timer;            /* plat_clock()->source, short form */
-};
 
 /* Opens the run's files; writes the CSV header. Never fails: a file that
    cannot be written is reported once and the run goes on on the console. */

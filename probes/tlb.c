@@ -113,7 +113,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 			 const char *what, struct tlb_point *out)
 {
 	struct chase_run run;
-	struct figure fig;
+	struct result_row fig;
 
 	run.start = buf->base;
 	run.slots = slots;
@@ -129,7 +129,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	fig.trials = run.trials.count;
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
-	out->cycles = emit_figure(&fig);
+	out->cycles = emit_result_row(&fig);
 	out->ns = fig.ns;
 	out->trials = fig.trials;
 	out->stopped_by = run.stopped_by;

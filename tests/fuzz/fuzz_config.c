@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "probes/config.h"
-#include "tests/unit/config_equal.h"
 
 static void load_and_check(const struct config_source *src, int n)
 {

@@ -8,7 +8,6 @@
 
 #include "check.h"
 #include "probes/config.h"
-#include "config_equal.h"
 
 #define FILE_NAME "memprobe.cfg"
 #define OPTIONS_NAME "load options"
@@ -466,6 +465,85 @@ static void test_describe(void)
 	CHECK(loaded > 500 && bad == 0, "%u random valid configs round-trip (%u failed)", loaded, bad);
 }
 
+/* probe_list.h is the one list of probes: each row's word loads to its bit
+   and prints back; the run order starts with the test-only fault probe,
+   which no profile runs by default. */
+static void test_probe_list(void)
+{
+#define PROBE_ROW_(id, name, bit, in_defaults) { #name, PROBE_##id, bit, in_defaults },
+	static const struct { const char *name; unsigned bit; unsigned index; int in_defaults; }
+		rows[] = { PROBE_LIST(PROBE_ROW_) };
+#undef PROBE_ROW_
+	const size_t n = sizeof rows / sizeof *rows;
+	struct config c;
+	struct config_error err;
+	char text[160], described[4096], all[96] = "";
+	unsigned every = 0, defaults = 0;
+
+	CHECK(n == PROBE_COUNT, "PROBE_COUNT counts the list's rows (%d)", PROBE_COUNT);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(text, sizeof text, "probes = %s\n", rows[i].name);
+		int rc = load2(&c, &err, text, NULL);
+		config_describe(&c, described, sizeof described);
+		snprintf(text, sizeof text, "\nprobes = %s\n", rows[i].name);
+		CHECK(rc == 0 && c.probes == rows[i].bit && rows[i].bit == 1u << rows[i].index &&
+		      strstr(described, text), "probes = %s: its bit alone, and printed back (%s)",
+		      rows[i].name, err.text);
+		every |= rows[i].bit;
+		if (rows[i].in_defaults)
+			defaults |= rows[i].bit;
+		snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? "," : "",
+			 rows[n - 1 - i].name);
+	}
+	snprintf(text, sizeof text, "probes = %s", all);
+	CHECK(load2(&c, &err, text, NULL) == 0 && c.probes == every,
+	      "every probe at once (%s): every bit", all);
+	config_describe(&c, described, sizeof described);
+	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault\n") != NULL,
+	      "described in the order of the bits, whatever the run order");
+	CHECK(!strcmp(rows[0].name, "fault") && !rows[0].in_defaults,
+	      "the run starts with the test-only fault probe, never a default");
+	struct config q;
+	memset(&q, 0, sizeof q);
+	config_defaults(&q, PROFILE_QUICK);
+	CHECK(q.probes == defaults && PROBE_DEFAULTS == defaults,
+	      "the profiles' probes are the rows marked in_defaults");
+	(void)all;
+}
+
+/* config_equal goes key by key through config.c's table: a change to any
+   byte of any field of struct config must show, or a field has no key (or
+   a key the wrong kind for its field). Padding is left out. */
+static void test_equal_covers_every_field(void)
+{
+	struct config base, mask, other;
+	size_t unseen = 0, first = 0;
+
+	memset(&base, 0, sizeof base);
+	config_defaults(&base, PROFILE_FULL);
+	base.end = END_REBOOT;
+	base.end_set = 1;
+	memset(&mask, 0xff, sizeof mask);
+	__builtin_clear_padding(&mask);       /* padding bytes become 0 */
+	for (size_t i = 0; i < sizeof base; i++) {
+		if (!((const unsigned char *)&mask)[i])
+			continue;
+		memcpy(&other, &base, sizeof other);
+		((unsigned char *)&other)[i] ^= 0xff;
+		if (config_equal(&base, &other) && !unseen++)
+			first = i;
+	}
+	CHECK(unseen == 0, "config_equal sees a change to every byte of every field "
+	      "(%zu bytes unseen, the first at offset %zu)", unseen, first);
+
+	memcpy(&other, &base, sizeof other);
+	base.end_set = other.end_set = 0;
+	other.end = END_WAIT;
+	CHECK(config_equal(&base, &other), "the end action counts only where it was given");
+	other.end_set = 1;
+	CHECK(!config_equal(&base, &other), "given and not given differ");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -475,5 +553,7 @@ int main(void)
 	test_errors();
 	test_combinations();
 	test_describe();
+	test_probe_list();
+	test_equal_covers_every_field();
 	return check_summary();
 }

@@ -161,6 +161,56 @@ static void test_results_file(void)
 	      "empty file: refused (%s)", sum.error);
 }
 
+/* The reader takes its columns from columns.h's table: a header without a
+   required column is refused by that column's name; without an optional
+   one it is read, the field empty. */
+static void test_table_columns(void)
+{
+	static const struct { const char *column, *value; } values[] = {
+		{ "probe", "latency" }, { "variant", "chase" }, { "page_size", "4096" },
+		{ "working_set_bytes", "8192" }, { "ns", "1.500" }, { "cycles", "4.50" },
+		{ "trials", "3" }, { "spread", "0.0100" }, { "pages_verified", "v" },
+		{ "timer", "t" },
+	};
+	const unsigned nvalues = sizeof values / sizeof *values;
+
+	/* Every column of the table, with a value of its own. */
+	int known = result_column_count == nvalues;
+	for (unsigned k = 0; known && k < nvalues; k++)
+		known = !strcmp(values[k].column, result_columns[k].name);
+	CHECK(known, "a value for each of the table's columns");
+	if (!known)
+		return;
+
+	for (unsigned left_out = 0; left_out < result_column_count; left_out++) {
+		const struct result_column *col = &result_columns[left_out];
+		char text[512] = "", want[64];
+		size_t len = 0;
+		struct collected c = { 0 };
+		struct csv_summary sum;
+
+		for (int line = 0; line < 2; line++) {
+			const char *sep = "";
+			for (unsigned k = 0; k < result_column_count; k++) {
+				if (k == left_out)
+					continue;
+				len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", sep,
+							line ? values[k].value : values[k].column);
+				sep = ",";
+			}
+			len += (size_t)snprintf(text + len, sizeof text - len, "\n");
+		}
+		int rc = results_csv_read(text, len, collect, &c, &sum);
+		snprintf(want, sizeof want, "no '%s' column in the header line", col->name);
+		if (col->required)
+			CHECK(rc == -1 && !strcmp(sum.error, want),
+			      "without the required %s column: refused (%s)", col->name, sum.error);
+		else
+			CHECK(rc == 0 && c.n == 1 && c.ws[0] == 8192 && c.ns[0] == 1.5,
+			      "without the optional %s column: read (%d rows)", col->name, c.n);
+	}
+}
+
 /* A small in-test fuzz: random bytes and mutated valid files under the
    sanitizers; the parse must end and stay inside its input. */
 static void test_garbage(void)
@@ -206,6 +256,7 @@ int main(void)
 	test_malformed();
 	test_numbers();
 	test_results_file();
+	test_table_columns();
 	test_garbage();
 	return check_summary();
 }

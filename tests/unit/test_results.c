@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "host/host.h"
+#include "probes/emit.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 
@@ -240,6 +241,53 @@ static void test_volume_full(void)
 	CHECK(n <= 4096, "nothing was written past the limit (%zu bytes)", n);
 }
 
+/* emit: the one way a probe writes a row. cycles and timer are filled in
+   (whatever they held), the row goes to results.csv and to the row sink
+   while one is set. */
+static struct result_row sunk;
+static int sunk_count;
+
+static void sink(const struct result_row *row)
+{
+	sunk = *row;
+	sunk_count++;
+}
+
+static void test_emit(void)
+{
+	char path[4096], text[65536], console[16384];
+	struct result_row row = chase_4k;
+	double cycles;
+
+	row.cycles = -1;
+	row.timer = "stale";
+	host_set_results_root(root);
+	capture_begin();
+	results_open();
+	emit_set_row_sink(sink);
+	cycles = emit_result_row(&row);
+	emit_set_row_sink(0);
+	struct result_row fig = {
+		.probe = "cost", .variant = "bare_call_sysv", .ns = 2.0, .trials = 3,
+		.spread = 0.5, .pages_verified = "",
+	};
+	emit_result_row(&fig);
+	results_probe_done();
+	file_in_run(path, sizeof path, "results.csv");
+	read_file(path, text, sizeof text);
+	results_close();
+	capture_end(console, sizeof console);
+
+	const char *timer = plat_clock()->source;
+	CHECK(row.cycles == cycles && cycles != -1 && row.timer == timer,
+	      "emit fills in cycles and the platform's timer");
+	CHECK(sunk_count == 1 && sunk.cycles == cycles && sunk.timer == timer &&
+	      !strcmp(sunk.variant, "chase"), "the sink got the row, once, as written");
+	CHECK(strstr(text, "\nlatency,chase,4096,4096,1.333,") &&
+	      strstr(text, "\ncost,bare_call_sysv,,,2.000,"), "both rows are in results.csv");
+	CHECK(sunk_count == 1, "with the sink cleared, a row goes to results.csv only");
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -249,6 +297,7 @@ int main(void)
 	test_run();
 	test_unwritable();
 	test_volume_full();
+	test_emit();
 
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
