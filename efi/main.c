@@ -15,18 +15,16 @@
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
-extern const char memprobe_version[], memprobe_build_id[];
-
 static void banner(void)
 {
 	const struct cpuinfo *ci = &fw_cpu;
 	char vendor[64];
 
 	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
-	report_printf("memprobe %s (build %s)\n"
-		    "firmware: %s, revision 0x%08x, UEFI %u.%u\n"
+	memprobe_report_version();
+	report_printf("firmware: %s, revision 0x%08x, UEFI %u.%u\n"
 		    "cpu: %s, %s (family %u model %u stepping %u)\n",
-		    memprobe_version, memprobe_build_id, vendor,
+		    vendor,
 		    (unsigned)fw_st->FirmwareRevision,
 		    (unsigned)(fw_st->Hdr.Revision >> 16),
 		    (unsigned)(fw_st->Hdr.Revision & 0xffff) / 10,

@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "memprobe: %s\n", err.text);
 		return 2;
 	}
+	memprobe_report_version();
 	rc = memprobe_run(&c);
 	free(file_text);
 	free(pairs);

@@ -20,4 +20,8 @@ PROBE_LIST(PROBE_RUN_FN_)
    plat_describe (platform.h). */
 int memprobe_run(const struct config *c);
 
+/* "memprobe VERSION (build ID)": the first line a platform prints, before
+   anything can stop the run, and the only version line of the report. */
+void memprobe_report_version(void);
+
 #endif

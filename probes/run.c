@@ -35,7 +35,6 @@ static char config_text[4096];
 
 static void report_header(const struct plat_clock *clk)
 {
-	report_printf("memprobe %s, build %s\n", memprobe_version, memprobe_build_id);
 	report_printf("compiler: %s; probe code built with %s\n", memprobe_compiler,
 		      memprobe_probe_flags);
 	report_printf("timer: %.6f GHz +- %u ppm, %s; %s\n", (double)clk->ticks_per_s / 1e9,
@@ -79,6 +78,11 @@ static void fill_system(struct json *j, void *arg)
 }
 
 // ---- Public Functions -------------------------------------------------------
+
+void memprobe_report_version(void)
+{
+	report_printf("memprobe %s (build %s)\n", memprobe_version, memprobe_build_id);
+}
 
 int memprobe_run(const struct config *c)
 {
