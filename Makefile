@@ -1,12 +1,13 @@
 # memprobe: a UEFI memory-hierarchy probe, and the same probes on Linux.
 # docs/BUILD.md explains every target and variable.
 #
-#   make            build/x86_64/memprobe.efi and build/x86_64/memprobe.img
+#   make            build/$(ARCH)/memprobe.efi and build/$(ARCH)/memprobe.img
 #   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, APP_ARGS, OUT)
 #   make test       host unit tests + QEMU tests; last line "N passed, N failed"
 #   make host       build/host/memprobe, the probes on Linux
 #   make fuzz       a long fuzzing pass of the parsers
-#   V=1 shows commands; O=dir moves the build folder.
+#   V=1 shows commands; O=dir moves the build folder; ARCH=x86_64 (the
+#   default and, today, the only one) picks the architecture.
 
 VERSION := 0.1.0
 
@@ -18,7 +19,27 @@ else
 Q := @
 endif
 
-EFI_OUT  := $(O)/x86_64
+# ---- The architecture ------------------------------------------------------
+# Everything that names an architecture is set here, once per ARCH:
+#   ARCH_DIR        its folder under arch/ (implements the arch/*.h headers)
+#   ARCH_EFI_ONLY   its sources for the EFI app alone (libc has them on Linux)
+#   GNUEFI_ARCH     gnu-efi's name for it: include folder and crt0-efi-*.o
+#   EFI_TARGET      objcopy's PE target for the app
+#   EFI_BOOT_NAME   the removable-media boot file under \EFI\BOOT
+#   ARCH_CFLAGS     code-generation flags the EFI objects need
+ARCH ?= x86_64
+ifeq ($(ARCH),x86_64)
+ARCH_DIR      := arch/x86_64
+ARCH_EFI_ONLY := arch/x86_64/string.c
+GNUEFI_ARCH   := x86_64
+EFI_TARGET    := efi-app-x86_64
+EFI_BOOT_NAME := BOOTX64.EFI
+ARCH_CFLAGS   := -mno-red-zone -maccumulate-outgoing-args
+else
+$(error ARCH=$(ARCH) is not supported: the architectures are x86_64 (see docs/LAYOUT.md, "A new architecture"))
+endif
+
+EFI_OUT  := $(O)/$(ARCH)
 HOST_OUT := $(O)/host
 TEST_OUT := $(O)/tests
 
@@ -49,8 +70,8 @@ DEPFLAGS = -MMD -MP
 # load time; no red zone because firmware interrupts may land on our stack.
 EFI_BASE := -std=gnu11 -O2 -g -ffreestanding -fpic -fshort-wchar \
 	-fno-stack-protector -fno-stack-check -fno-strict-aliasing \
-	-mno-red-zone -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI \
-	-I$(GNUEFI_INC) -I$(GNUEFI_INC)/x86_64 -I. $(WARN)
+	$(ARCH_CFLAGS) -DGNU_EFI_USE_MS_ABI \
+	-I$(GNUEFI_INC) -I$(GNUEFI_INC)/$(GNUEFI_ARCH) -I. $(WARN)
 # Firmware-facing and CPU code never touches SSE state: the firmware's and
 # our own interrupt paths do not save it.
 EFI_SYS_CFLAGS := $(EFI_BASE) -mgeneral-regs-only
@@ -61,8 +82,10 @@ EFI_PROBE_CFLAGS := $(EFI_BASE) $(PROBE_CFLAGS)
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 	-T linker/memprobe.lds
 
-EFI_SRC   := $(wildcard efi/*.c) $(wildcard arch/x86_64/*.c)
-EFI_ASM   := $(wildcard arch/x86_64/*.S)
+# The architecture's sources that also build for Linux (and the unit tests).
+ARCH_SRC  := $(filter-out $(ARCH_EFI_ONLY),$(wildcard $(ARCH_DIR)/*.c))
+EFI_SRC   := $(wildcard efi/*.c) $(ARCH_SRC) $(ARCH_EFI_ONLY)
+EFI_ASM   := $(wildcard $(ARCH_DIR)/*.S)
 PROBE_SRC := $(wildcard probes/*.c)
 LIB_SRC   := $(wildcard lib/*.c)
 
@@ -75,7 +98,7 @@ all: image
 efi: $(EFI_APP)
 image: $(EFI_IMG)
 
-$(EFI_OUT)/efi/%.o $(EFI_OUT)/arch/x86_64/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
+$(EFI_OUT)/efi/%.o $(EFI_OUT)/$(ARCH_DIR)/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
 $(EFI_OUT)/probes/%.o $(EFI_OUT)/lib/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
 
 $(EFI_OUT)/%.o: %.c
@@ -115,14 +138,14 @@ $(EFI_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 
 $(EFI_OUT)/memprobe.so: $(EFI_OBJ) linker/memprobe.lds
 	@echo "  LD      $@"
-	$(Q)$(LD) $(EFI_LDFLAGS) $(GNUEFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) \
+	$(Q)$(LD) $(EFI_LDFLAGS) $(GNUEFI_LIB)/crt0-efi-$(GNUEFI_ARCH).o $(EFI_OBJ) \
 		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
 
 $(EFI_APP): $(EFI_OUT)/memprobe.so
 	@echo "  OBJCOPY $@"
 	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
-		--target efi-app-x86_64 --subsystem=10 $< $@
+		--target $(EFI_TARGET) --subsystem=10 $< $@
 
 # The image depends on which CONFIG it holds, not only on the file's age:
 # a stamp that changes whenever CONFIG's name or text changes.
@@ -135,14 +158,14 @@ $(EFI_OUT)/image-config: FORCE
 
 $(EFI_IMG): $(EFI_APP) scripts/make-image.sh $(EFI_OUT)/image-config
 	@echo "  IMAGE   $@"
-	$(Q)scripts/make-image.sh $@ $(EFI_APP) $(IMG_SIZE_KIB) "$(CONFIG)"
+	$(Q)scripts/make-image.sh $@ $(EFI_APP) $(IMG_SIZE_KIB) "$(CONFIG)" $(EFI_BOOT_NAME)
 
 # ---- Linux build -----------------------------------------------------------
 
 HOST_CFLAGS := -std=gnu11 -g -I. $(WARN) -D_GNU_SOURCE
 # arch/ is built whole for the host too, assembly included, so the pure
 # parts (page tables, CPUID decoding) run in the unit tests.
-HOST_SRC := $(wildcard host/*.c) $(wildcard arch/x86_64/*.c) $(PROBE_SRC) $(LIB_SRC)
+HOST_SRC := $(wildcard host/*.c) $(ARCH_SRC) $(PROBE_SRC) $(LIB_SRC)
 HOST_LIB_SRC := $(filter-out host/main.c,$(HOST_SRC))
 
 HOST_OBJ := $(HOST_SRC:%.c=$(HOST_OUT)/%.o) $(EFI_ASM:%.S=$(HOST_OUT)/%.o) \

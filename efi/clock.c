@@ -8,17 +8,17 @@
 #include "efi/acpi.h"
 #include "efi/fw.h"
 #include "efi/guarded.h"
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/counter.h"
+#include "arch/io.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
 /* The calibration policy (window count and length, core clock chains) is
-   arch/x86_64/tsc.h's, shared with the Linux build. */
+   arch/counter.h's, shared with the Linux build. */
 #define PM_TIMER_HZ 3579545ull
-#define WINDOWS TSC_CAL_WINDOWS
-#define WINDOW_PM_TICKS (PM_TIMER_HZ * TSC_CAL_WINDOW_MS / 1000)
-#define STALL_US (TSC_CAL_WINDOW_MS * 1000)
+#define WINDOWS COUNTER_CAL_WINDOWS
+#define WINDOW_PM_TICKS (PM_TIMER_HZ * COUNTER_CAL_WINDOW_MS / 1000)
+#define STALL_US (COUNTER_CAL_WINDOW_MS * 1000)
 /* One PM timer tick of a window, in ppm, rounded up (14 for 20 ms). */
 #define WINDOW_TICK_PPM ((1000000ull + WINDOW_PM_TICKS - 1) / WINDOW_PM_TICKS)
 
@@ -26,12 +26,12 @@ static struct plat_clock clock;
 static char source[256], core_source[128];
 static uint64_t start_ticks;
 
-uint64_t plat_ticks(void) { return rdtsc_ordered(); }
+uint64_t plat_ticks(void) { return counter_read(); }
 const struct plat_clock *plat_clock(void) { return &clock; }
 
 uint64_t plat_elapsed_ms(void)
 {
-	return (rdtsc_ordered() - start_ticks) * 1000 / clock.ticks_per_s;
+	return (counter_read() - start_ticks) * 1000 / clock.ticks_per_s;
 }
 
 static void sort(uint64_t *v, int n)
@@ -63,16 +63,16 @@ static void pm_windows(void *arg)
 	uint32_t mask = w->timer.bits == 32 ? 0xffffffffu : 0xffffffu;
 
 	for (int i = 0; i < WINDOWS; i++) {
-		uint32_t p0 = inl(w->timer.port) & mask, p1;
-		uint64_t t0 = rdtsc_ordered(), t1, elapsed;
+		uint32_t p0 = io_read32(w->timer.port) & mask, p1;
+		uint64_t t0 = counter_read(), t1, elapsed;
 
-		while (((p1 = inl(w->timer.port) & mask)) == p0)
-			if (rdtsc_ordered() - t0 > PM_DEADLINE_TICKS)
+		while (((p1 = io_read32(w->timer.port) & mask)) == p0)
+			if (counter_read() - t0 > PM_DEADLINE_TICKS)
 				goto stuck;
-		t0 = rdtsc_ordered();
+		t0 = counter_read();
 		do {
-			elapsed = ((inl(w->timer.port) & mask) - p1) & mask;
-			t1 = rdtsc_ordered();
+			elapsed = ((io_read32(w->timer.port) & mask) - p1) & mask;
+			t1 = counter_read();
 			if (t1 - t0 > PM_DEADLINE_TICKS)
 				goto stuck;
 		} while (elapsed < WINDOW_PM_TICKS);
@@ -139,9 +139,9 @@ static int calibrate_pm_timer(char *why, size_t why_len)
    stated rate holds: their difference is the uncertainty reported. Without
    a PM timer only the statement's own rounding is known (16h gives whole
    MHz; 15h's crystal is taken at its rating). */
-static void use_cpuid_rate(uint64_t hz, enum tsc_cpuid_leaf leaf)
+static void use_cpuid_rate(uint64_t hz, enum counter_rate_source leaf)
 {
-	const char *how = tsc_cpuid_leaf_name(leaf);
+	const char *how = counter_rate_source_name(leaf);
 	struct pm_window w;
 	uint64_t pm_hz, spread;
 	uint32_t pm_ppm;
@@ -157,7 +157,7 @@ static void use_cpuid_rate(uint64_t hz, enum tsc_cpuid_leaf leaf)
 			    (unsigned long long)(diff * 1000000ull / hz));
 		return;
 	}
-	if (leaf == TSC_CPUID_16H) {
+	if (leaf == COUNTER_RATE_WHOLE_MHZ) {
 		clock.uncertainty_ppm = (uint32_t)(500000000000ull / hz);
 		mp_snprintf(source, sizeof source, "TSC rate from %s, not cross-checked (%s); "
 			    "uncertainty: its rounding to 1 MHz", how, why);
@@ -175,9 +175,9 @@ static void calibrate_stall(const char *why_not_pm)
 	char how[200];
 
 	for (int i = 0; i < WINDOWS; i++) {
-		uint64_t t0 = rdtsc_ordered();
+		uint64_t t0 = counter_read();
 		uefi_call_wrapper(fw_bs->Stall, 1, STALL_US);
-		hz[i] = (rdtsc_ordered() - t0) * (1000000ull / STALL_US);
+		hz[i] = (counter_read() - t0) * (1000000ull / STALL_US);
 	}
 	mp_snprintf(how, sizeof how, "calibrated against the firmware's Stall() (%s; only as "
 		    "good as the firmware's own calibration)", why_not_pm);
@@ -212,16 +212,16 @@ static void measure_core_clock(void)
 
 void clock_init(void)
 {
-	enum tsc_cpuid_leaf leaf;
-	uint64_t hz = tsc_hz_from_cpuid(&leaf);
+	enum counter_rate_source leaf;
+	uint64_t hz = counter_hz_stated(&leaf);
 	char why[96];
 
-	clock.invariant = tsc_invariant();
+	clock.invariant = counter_invariant();
 	clock.source = source;
 	if (hz)
 		use_cpuid_rate(hz, leaf);
 	else if (calibrate_pm_timer(why, sizeof why))
 		calibrate_stall(why);
 	measure_core_clock();
-	start_ticks = rdtsc_ordered();
+	start_ticks = counter_read();
 }

@@ -6,7 +6,7 @@
  */
 
 #include "efi/fw.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/io.h"
 #include "probes/platform.h"
 
 #define DEBUGCON_PORT 0x402
@@ -14,7 +14,7 @@
 static void debugcon_write(const char *text)
 {
 	for (; *text; text++)
-		outb(DEBUGCON_PORT, (uint8_t)*text);
+		io_write8(DEBUGCON_PORT, (uint8_t)*text);
 }
 
 void plat_console(const char *text)

@@ -7,15 +7,12 @@
 #include "efi/memtypes.h"
 #include "efi/paging.h"
 #include "efi/guarded.h"
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/cpu_caches.h"
-#include "arch/x86_64/cpuinfo.h"
+#include "arch/cpu.h"
+#include "arch/paging.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/machine.h"
 #include "probes/platform.h"
-
-#define MSR_MICROCODE 0x8bu
 
 static char conditions[256];
 
@@ -28,22 +25,6 @@ const char *plat_timed_conditions(void)
 		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, the app's IDT "
 		    "and page tables (%s)", paging);
 	return conditions;
-}
-
-/* Intel reports the revision in the MSR's high half; AMD's patch level MSR
-   reads directly. Either may be absent under a hypervisor. */
-static uint64_t microcode(const struct cpuinfo *ci)
-{
-	uint64_t v = 0;
-
-	if (cpuinfo_vendor(ci->vendor) == CPU_VENDOR_INTEL) {
-		/* The SDM's procedure: clear the MSR, execute CPUID(1), read. */
-		if (msr_write_safely(MSR_MICROCODE, 0))
-			return 0;
-		(void)cpuid(1, 0);
-		return msr_read_safely(MSR_MICROCODE, &v) ? 0 : v >> 32;
-	}
-	return msr_read_safely(MSR_MICROCODE, &v) ? 0 : v;
 }
 
 static void firmware_json(struct json *j)
@@ -79,12 +60,19 @@ static void time_json(struct json *j)
 static void paging_json(struct json *j)
 {
 	const struct pt_config *cfg = paging_config();
+	struct arch_fact facts[4];
+	size_t n = pt_firmware_facts(facts, sizeof facts / sizeof *facts);
 
 	json_object_begin(j, "paging");
 	json_u64(j, "levels", cfg->levels);
 	json_u64(j, "phys_addr_bits", cfg->phys_bits);
 	json_bool(j, "pages_1g", cfg->has_1g);
-	json_u64(j, "firmware_cr4", read_cr4());
+	for (size_t i = 0; i < n; i++) {
+		if (facts[i].text)
+			json_string(j, facts[i].name, facts[i].text);
+		else
+			json_u64(j, facts[i].name, facts[i].value);
+	}
 	json_object_end(j);
 }
 
@@ -117,7 +105,7 @@ void plat_describe(struct json *j)
 	json_string(j, "timed_sections", plat_timed_conditions());
 	json_object_end(j);
 	plat_cache_claims(&claims);
-	machine_describe_cpu(j, &fw_cpu, microcode(&fw_cpu), &claims);
+	machine_describe_cpu(j, &fw_cpu, cpu_microcode(&fw_cpu, guarded_run), &claims);
 	firmware_json(j);
 	time_json(j);
 	paging_json(j);

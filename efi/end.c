@@ -2,7 +2,7 @@
 
 #include "efi/end.h"
 #include "efi/fw.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/io.h"
 #include "probes/platform.h"
 
 #define DEBUG_EXIT_PORT 0xf4
@@ -60,7 +60,7 @@ EFI_STATUS end_run(enum end_action action, int ok)
 	/* Powering off under QEMU is where a harness waits for the verdict;
 	   any other end action chosen under QEMU is carried out as asked. */
 	if (fw_under_qemu && action == END_OFF)
-		outb(DEBUG_EXIT_PORT, ok ? VERDICT_SUCCESS : VERDICT_FAILURE);
+		io_write8(DEBUG_EXIT_PORT, ok ? VERDICT_SUCCESS : VERDICT_FAILURE);
 
 	switch (action) {
 	case END_OFF:

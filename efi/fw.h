@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <efi.h>
-#include "arch/x86_64/cpuinfo.h"
+#include "arch/cpu.h"
 
 extern EFI_SYSTEM_TABLE *fw_st;
 extern EFI_BOOT_SERVICES *fw_bs;

@@ -13,30 +13,26 @@
 
 #include <stdint.h>
 #include <efi.h>
-#include "arch/x86_64/cpu.h"
+#include "arch/guard.h"
 
 /* What guarded_enter changed and guarded_leave gives back. */
 struct guarded_state {
 	EFI_TPL tpl;
-	struct descriptor_pointer fw_idt;
+	struct guard_saved arch;
 };
 
-/* RaiseTPL(TPL_HIGH_LEVEL), cli, the firmware's IDT kept and the app's
-   loaded (built here the first time). No firmware service may be called
-   until guarded_leave. */
+/* RaiseTPL(TPL_HIGH_LEVEL), then guard_enter (arch/guard.h: x86 cli, the
+   firmware's IDT kept and the app's loaded, built the first time). No
+   firmware service may be called until guarded_leave. */
 void guarded_enter(struct guarded_state *s);
-/* The firmware's IDT, then RestoreTPL (which re-enables interrupts as the
+/* guard_leave (the firmware's IDT), then RestoreTPL (which re-enables interrupts as the
    firmware had them). */
 void guarded_leave(const struct guarded_state *s);
 
 /* guarded_enter, fn(arg) under guard_call, guarded_leave: 0, or -1 when fn
-   raised an exception (guard_last_fault in arch/x86_64/guard.h says which). */
+   raised an exception (guard_last in arch/guard.h says which). Its type is
+   arch/cpu.h's arch_guarded_fn, for arch code reading registers that may
+   be absent (MSRs on x86). */
 int guarded_run(void (*fn)(void *), void *arg);
-
-/* 0 and *value, or -1 when reading the MSR raised #GP (absent on this CPU
-   or under this hypervisor); the firmware's handler would hang instead. */
-int msr_read_safely(uint32_t msr, uint64_t *value);
-/* 0, or -1 when writing the MSR raised #GP. */
-int msr_write_safely(uint32_t msr, uint64_t value);
 
 #endif

@@ -5,7 +5,7 @@
 #define MEMPROBE_MEMMAP_H
 
 #include <efi.h>
-#include "arch/x86_64/pagetable.h"
+#include "arch/paging.h"
 
 /* The unit of the memory map and of AllocatePages. */
 #define EFI_PAGE_BYTES 4096ull

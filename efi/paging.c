@@ -4,7 +4,6 @@
 #include "efi/fw.h"
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
-#include "arch/x86_64/cpu.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
@@ -58,9 +57,7 @@ int paging_init(void)
 	enum pt_status s;
 	EFI_PHYSICAL_ADDRESS base;
 
-	cfg.levels = (read_cr4() & CR4_LA57) ? 5 : 4;
-	cfg.phys_bits = fw_cpu.phys_addr_bits;
-	cfg.has_1g = fw_cpu.has_1g_pages;
+	pt_config_read(&cfg, &fw_cpu);
 	if (!(map = memmap_now()))
 		return -1;
 	n = memmap_ranges(map, ranges, MAX_RANGES);
@@ -80,7 +77,7 @@ int paging_init(void)
 	return 0;
 }
 
-uint64_t paging_cr3(void) { return pt_cr3(&builder); }
+uint64_t paging_root(void) { return builder.root ? pt_root(&builder) : 0; }
 const struct pt_config *paging_config(void) { return &builder.cfg; }
 
 int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
@@ -97,9 +94,9 @@ int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 		mp_snprintf(verified, size, "pages NOT mapped: %s", pt_status_name(s));
 		return 0;
 	}
-	s = pt_verify(&builder.cfg, pt_cr3(&builder), base, bytes, page,
-		      pt_memattr_pat_index(PT_WB), &report);
-	memtypes_describe(base, bytes, pt_memattr_pat_index(PT_WB), types, sizeof types);
+	s = pt_verify(&builder.cfg, pt_root(&builder), base, bytes, page,
+		      pt_memattr_index(PT_WB), &report);
+	memtypes_describe(base, bytes, pt_memattr_index(PT_WB), types, sizeof types);
 	if (s != PT_OK) {
 		mp_snprintf(verified, size, "pages NOT verified: %llu of %llu x %s bad, first at 0x%llx: %s",
 			    (unsigned long long)report.pages_bad,
@@ -110,7 +107,7 @@ int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 	}
 	mp_snprintf(verified, size, "pages verified: %llu x %s, %s",
 		    (unsigned long long)report.pages_ok, page_text, types);
-	return memtypes_write_back(base, bytes, pt_memattr_pat_index(PT_WB));
+	return memtypes_write_back(base, bytes, pt_memattr_index(PT_WB));
 }
 
 void paging_summary(char *buf, size_t size)

@@ -7,11 +7,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "arch/x86_64/pagetable.h"
+#include "arch/paging.h"
 
 /* 0, or -1 with the reason printed: then no probe may run. */
 int paging_init(void);
-uint64_t paging_cr3(void);
+/* The app's tables as pt_root gives them (x86: the CR3 value); 0 before
+   paging_init succeeded. */
+uint64_t paging_root(void);
 const struct pt_config *paging_config(void);
 
 /* Maps [base, base+bytes) with exactly 1 << page_shift pages, walks every

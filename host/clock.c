@@ -12,17 +12,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/counter.h"
 #include "host/host.h"
 #include "probes/platform.h"
 
 // ---- Constants --------------------------------------------------------------
 
 /* The calibration policy (window count and length, core clock chains) is
-   arch/x86_64/tsc.h's, shared with the bare-metal build. */
-#define CALIBRATION_WINDOWS TSC_CAL_WINDOWS
-#define CALIBRATION_WINDOW_NS (TSC_CAL_WINDOW_MS * 1000000ll)
+   arch/counter.h's, shared with the bare-metal build. */
+#define CALIBRATION_WINDOWS COUNTER_CAL_WINDOWS
+#define CALIBRATION_WINDOW_NS (COUNTER_CAL_WINDOW_MS * 1000000ll)
 
 // ---- Private Data -----------------------------------------------------------
 
@@ -50,9 +49,9 @@ static void paired_reading(int64_t *ns, uint64_t *tsc, uint64_t *gap)
 	int i;
 
 	for (i = 0; i < 5; i++) {
-		uint64_t before = rdtsc_ordered();
+		uint64_t before = counter_read();
 		int64_t now = raw_ns();
-		uint64_t after = rdtsc_ordered();
+		uint64_t after = counter_read();
 
 		if (after - before < best_gap) {
 			best_gap = after - before;
@@ -124,12 +123,12 @@ static void measure(void)
 {
 	char kernel_clock[64] = "unknown", how[256];
 	const char *cpuid_how, *circular;
-	enum tsc_cpuid_leaf cpuid_leaf;
-	uint64_t cpuid_hz = tsc_hz_from_cpuid(&cpuid_leaf);
+	enum counter_rate_source cpuid_leaf;
+	uint64_t cpuid_hz = counter_hz_stated(&cpuid_leaf);
 	uint32_t spread_ppm, bracket_ppm;
 	uint64_t calibrated = calibrate_tsc(&spread_ppm, &bracket_ppm);
 
-	cpuid_how = tsc_cpuid_leaf_name(cpuid_leaf);
+	cpuid_how = counter_rate_source_name(cpuid_leaf);
 	host_read_text("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		       kernel_clock, sizeof kernel_clock);
 	/* With the TSC as the kernel's clocksource, CLOCK_MONOTONIC_RAW is the
@@ -155,7 +154,7 @@ static void measure(void)
 			 "TSC, rate %s; calibrated against %s", cpuid_how, how);
 	}
 	clock_facts.source = clock_source;
-	clock_facts.invariant = tsc_invariant();
+	clock_facts.invariant = counter_invariant();
 	clock_facts.core_hz = measure_core_hz(clock_facts.ticks_per_s);
 	snprintf(core_source, sizeof core_source,
 		 "dependent-add chain (one add per cycle), best of %d runs of %llu adds",

@@ -7,8 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "arch/x86_64/cpu_caches.h"
-#include "arch/x86_64/cpuinfo.h"
+#include "arch/cpu.h"
 #include "host/host.h"
 #include "lib/json.h"
 #include "lib/machine.h"

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <ucontext.h>
 
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/guard.h"
+#include "arch/counter.h"
+#include "arch/guard.h"
 #include "probes/platform.h"
 
 // ---- Private Data -----------------------------------------------------------
@@ -44,8 +44,9 @@ static void on_fault(int sig, siginfo_t *info, void *context)
 	guard_signal = sig;
 	guard_fault.vector = (unsigned)uc->uc_mcontext.gregs[REG_TRAPNO];
 	guard_fault.error_code = (uint64_t)uc->uc_mcontext.gregs[REG_ERR];
-	guard_fault.cr2 = (uint64_t)(uintptr_t)info->si_addr;
-	guard_fault.rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	guard_fault.address = (uint64_t)(uintptr_t)info->si_addr;
+	guard_fault.has_address = 1;
+	guard_fault.pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	siglongjmp(guard_return, 1);
 }
 
@@ -53,7 +54,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
 
 uint64_t plat_ticks(void)
 {
-	return rdtsc_ordered();
+	return counter_read();
 }
 
 void *plat_alloc(size_t bytes)
@@ -123,6 +124,6 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 		 "%s (vector %u, %s), error code 0x%llx, address 0x%llx, rip 0x%llx",
 		 strsignal(guard_signal), guard_fault.vector, exception_name(guard_fault.vector),
 		 (unsigned long long)guard_fault.error_code,
-		 (unsigned long long)guard_fault.cr2, (unsigned long long)guard_fault.rip);
+		 (unsigned long long)guard_fault.address, (unsigned long long)guard_fault.pc);
 	return -1;
 }

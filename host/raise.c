@@ -2,7 +2,7 @@
    metal; the kernel turns them into SIGFPE, SIGILL or SIGSEGV, which the
    host's plat_timed guard catches. */
 
-#include "arch/x86_64/raise.h"
+#include "arch/guard.h"
 #include "probes/platform.h"
 
 void plat_raise_fault(unsigned vector)

@@ -64,9 +64,10 @@ void plat_free(void *p, size_t bytes);
 
 struct plat_fault {
 	unsigned vector;          /* 0 #DE, 6 #UD, 13 #GP, 14 #PF, ... */
-	uint64_t error_code;
-	uint64_t cr2;
-	uint64_t rip;
+	uint64_t error_code;      /* what the CPU reported with it (x86: the pushed code) */
+	uint64_t pc;              /* the faulting instruction (x86: RIP) */
+	uint64_t address;         /* the data address reported, when has_address (x86: CR2) */
+	int has_address;
 	char text[160];           /* a one-line description for the report */
 };
 

@@ -1,4 +1,5 @@
-/* Running a function so that a CPU exception inside it returns here instead
+/* The x86-64 side of arch/guard.h: running a function so that a CPU
+ * exception inside it returns here instead
  * of into the firmware's handler (which prints a dump and hangs).
  *
  * guard_call saves the callee-saved registers and the stack pointer; every
@@ -11,8 +12,11 @@
 #define MEMPROBE_GUARD_H
 
 #include <stdint.h>
+#include "arch/guard.h"
 #include "arch/x86_64/cpu.h"
 
+/* Filled by guard.S (the offsets are its own); guard_last turns it into a
+   struct arch_fault. */
 struct guard_fault {
 	uint64_t vector, error_code, rip, cr2;
 };
@@ -22,13 +26,8 @@ extern struct guard_fault guard_last_fault;
 /* How many NMIs arrived while guarded: they are acknowledged and resumed. */
 extern uint64_t guard_nmi_count;
 
-int guard_call(void (*fn)(void *), void *arg);
-
 /* Fills the app's IDT with the guard's vectors, using the current code
    segment, and gives the pointer to load with lidt. */
 void idt_build(struct descriptor_pointer *idtr);
-
-/* "#PF page fault" for vector 14, and so on. */
-const char *exception_name(unsigned vector);
 
 #endif

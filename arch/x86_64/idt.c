@@ -59,3 +59,52 @@ const char *exception_name(unsigned vector)
 		return names[vector];
 	return "reserved vector";
 }
+
+/* ---- arch/guard.h ---------------------------------------------------------
+ * Entering: cli (belt and braces under the firmware's TPL_HIGH_LEVEL), the
+ * firmware's IDT kept, lidt(app): from here an exception lands in the guard,
+ * not in the firmware's handler. Leaving loads the firmware's IDT again. */
+
+const char arch_pc_name[] = "RIP";
+const char arch_address_name[] = "CR2";
+
+static struct descriptor_pointer app_idt;
+static int app_idt_built;
+
+_Static_assert(sizeof(struct descriptor_pointer) <= sizeof(struct guard_saved),
+	       "struct guard_saved holds an IDTR");
+
+/* idt_build only fills a static table with the guard's stub addresses and
+   the current code segment, so building it on first use is safe at any
+   point, and a guarded call can never load an empty IDT (whose first
+   exception would be a triple fault: a machine reset). */
+void guard_enter(struct guard_saved *s)
+{
+	struct descriptor_pointer fw;
+
+	irq_disable();
+	sidt(&fw);
+	__builtin_memcpy(s->word, &fw, sizeof fw);
+	if (!app_idt_built) {
+		idt_build(&app_idt);
+		app_idt_built = 1;
+	}
+	lidt(&app_idt);
+}
+
+void guard_leave(const struct guard_saved *s)
+{
+	struct descriptor_pointer fw;
+
+	__builtin_memcpy(&fw, s->word, sizeof fw);
+	lidt(&fw);
+}
+
+void guard_last(struct arch_fault *f)
+{
+	f->vector = (unsigned)guard_last_fault.vector;
+	f->error_code = guard_last_fault.error_code;
+	f->pc = guard_last_fault.rip;
+	f->address = guard_last_fault.cr2;
+	f->has_address = 1;
+}

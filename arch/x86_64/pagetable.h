@@ -1,5 +1,6 @@
-/* Identity-mapped x86-64 page tables: a builder, a software walker and a
- * verifier, with no firmware underneath so the host tests run the same code.
+/* x86-64's side of arch/paging.h: the entry format, the level arithmetic and
+ * the PAT index a leaf selects. The builder, walker and verifier it
+ * declares are pagetable.c and pagewalk.c; switching tables is paging.c.
  *
  * A table is reached through its physical address used as a pointer. That is
  * true while the firmware's identity map is loaded (UEFI guarantees it) and in
@@ -11,10 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/paging.h"
 
-#define PT_SIZE_4K (1ull << 12)
-#define PT_SIZE_2M (1ull << 21)
-#define PT_SIZE_1G (1ull << 30)
 #define PT_ENTRIES 512u
 
 /* Entry bits. Bit 7 is PS (a leaf) in a PDE or PDPTE but PAT in a 4 KiB PTE;
@@ -58,143 +57,11 @@ static inline unsigned pt_leaf_pat_index(uint64_t entry, unsigned level)
 
 /* ---- The builder -------------------------------------------------------- */
 
-/* With the power-on PAT (WB, WT, UC-, UC, ...) write-back RAM selects PAT
-   entry 0 and MMIO entry 3 (strong UC). */
-enum pt_memattr { PT_WB, PT_UC };
-
+/* pt_memattr_index, inline for the builder and the tests. */
 static inline unsigned pt_memattr_pat_index(enum pt_memattr attr) { return attr == PT_UC ? 3u : 0u; }
-
-struct pt_range {
-	uint64_t base, length;
-	enum pt_memattr attr;
-};
-
-struct pt_config {
-	unsigned levels;    /* 4, or 5 when the firmware runs with CR4.LA57 */
-	unsigned phys_bits; /* MAXPHYADDR, CPUID 8000_0008h EAX[7:0]: 32..52 */
-	int has_1g;         /* CPUID 8000_0001h EDX[26] (pdpe1gb): the only guard,
-			       QEMU TCG honours 1 GiB leaves whatever CPUID says */
-};
-
-/* A 4 KiB-aligned page whose address is also its physical address, or NULL
-   when out of memory. It need not be zeroed: the builder clears it. */
-typedef void *(*pt_alloc_page_fn)(void *ctx);
-
-struct pt_builder {
-	struct pt_config cfg;
-	uint64_t *root;              /* PML4, or PML5 with 5 levels */
-	pt_alloc_page_fn alloc_page;
-	void *alloc_ctx;
-	uint64_t *free_tables;       /* tables a larger leaf replaced, reused first */
-	uint64_t tables_in_use;      /* live tables, the root included */
-	uint64_t tables_allocated;   /* pages ever taken from alloc_page */
-};
-
-enum pt_status {
-	PT_OK,
-	PT_ERR_CONFIG,      /* levels not 4/5, phys_bits outside 32..52 */
-	PT_ERR_NOMEM,       /* alloc_page returned NULL */
-	PT_ERR_TABLE_ADDR,  /* alloc_page gave an unaligned page or one beyond MAXPHYADDR */
-	PT_ERR_BEYOND_PHYS, /* a range ends beyond 2^phys_bits */
-	PT_ERR_BEYOND_VA,   /* beyond the lower canonical half: no identity map possible */
-	PT_ERR_PAGE_SIZE,   /* not 4 KiB, 2 MiB or 1 GiB */
-	PT_ERR_NO_1G,       /* 1 GiB asked for, cfg.has_1g is 0 */
-	PT_ERR_ALIGN,       /* base or length not a multiple of the page size, or 0 */
-	PT_ERR_MISMATCH,    /* pt_verify found a page that is not as asked */
-};
-
-const char *pt_status_name(enum pt_status status);
-
-/* The first address an identity map cannot reach: 2^phys_bits, or the top of
-   the lower canonical half (2^47, 2^56 with 5 levels) when that is lower. */
-uint64_t pt_identity_limit(const struct pt_config *cfg);
-
-/* Takes the root table from alloc_page. */
-enum pt_status pt_init(struct pt_builder *b, const struct pt_config *cfg,
-		       pt_alloc_page_fn alloc_page, void *alloc_ctx);
 
 /* The value for CR3: the root's address, PWT = PCD = 0 (tables are fetched
    write-back), no PCID. */
 static inline uint64_t pt_cr3(const struct pt_builder *b) { return (uint64_t)(uintptr_t)b->root; }
-
-/* Rewrites ranges[0..n) in place: each page-aligned outward, zero lengths
-   dropped, sorted by (attr, base) so every WB range precedes every UC one,
-   overlapping or touching ranges of one attr merged. Returns the new count. */
-size_t pt_normalize_ranges(struct pt_range *ranges, size_t n);
-
-/* Normalises ranges (updating *n) and identity-maps each with the largest
-   page that fits, over whatever is mapped already. Where a WB and a UC range
-   share a page, UC wins. Nothing is mapped when any range lies beyond
-   pt_identity_limit. On PT_ERR_NOMEM the tables are a valid hierarchy with
-   the request partly applied. Modify tables only while they are not in CR3:
-   no TLB entry is invalidated here. */
-enum pt_status pt_map_ranges(struct pt_builder *b, struct pt_range *ranges, size_t *n);
-
-/* Maps [base, base + length) with pages of exactly page_size, base and
-   length aligned to it, overriding what was there: a larger leaf around it is
-   split (the rest keeps its attributes), smaller pages under it are replaced
-   and their tables kept for reuse. Call pt_map_ranges again to restore the
-   general map afterwards. */
-enum pt_status pt_map_exact(struct pt_builder *b, uint64_t base, uint64_t length,
-			    uint64_t page_size, enum pt_memattr attr);
-
-/* An upper bound on the tables below the root that mapping these ranges
-   needs: with exact_page_size 0 as pt_map_ranges does, else as pt_map_exact.
-   Bounds add up: a pool of 1 + the sum over every call made on one builder
-   never runs out. */
-uint64_t pt_tables_bound(const struct pt_config *cfg, const struct pt_range *ranges,
-			 size_t n, uint64_t exact_page_size);
-
-/* ---- The walker and the verifier (pagewalk.c) ---------------------------- */
-
-enum pt_walk_status {
-	PT_WALK_MAPPED,
-	PT_WALK_NOT_PRESENT,
-	PT_WALK_RESERVED_BITS, /* the CPU would raise #PF with RSVD set */
-	PT_WALK_NON_CANONICAL, /* the CPU would raise #GP */
-};
-
-struct pt_translation {
-	enum pt_walk_status status;
-	uint64_t va_base;   /* first address of the page, or of the unmapped span */
-	uint64_t size;      /* page size, or the span the non-present entry covers */
-	uint64_t phys;      /* where va lands (MAPPED only) */
-	unsigned level;     /* level of the entry that decided */
-	uint64_t entry;     /* that entry */
-	int writable;       /* R/W set at every level */
-	int nx;             /* XD set at some level */
-	unsigned pat_index; /* PAT entry the leaf selects (MAPPED only) */
-};
-
-/* Translates va as the CPU would through the tables CR3 points at (with
-   cfg->levels levels), also the firmware's own. */
-void pt_walk(const struct pt_config *cfg, uint64_t cr3, uint64_t va, struct pt_translation *t);
-
-enum pt_verify_problem {
-	PT_VERIFY_OK,
-	PT_VERIFY_NOT_MAPPED,  /* not present, reserved bits or non-canonical */
-	PT_VERIFY_NOT_IDENTITY,
-	PT_VERIFY_WRONG_SIZE,
-	PT_VERIFY_WRONG_PAT,
-	PT_VERIFY_READ_ONLY,
-	PT_VERIFY_NO_EXECUTE,
-};
-
-const char *pt_verify_problem_name(enum pt_verify_problem problem);
-
-struct pt_verify_report {
-	uint64_t pages_ok, pages_bad;   /* pages of page_size examined */
-	uint64_t first_bad_va;
-	enum pt_verify_problem first_problem;
-	struct pt_translation first_bad;
-};
-
-/* Walks every page_size page of [base, base + length) and checks it is
-   identity-mapped, writable, executable, exactly page_size and selecting
-   PAT entry pat_index. PT_OK when all are; PT_ERR_MISMATCH with the report
-   filled when not; PT_ERR_PAGE_SIZE / PT_ERR_ALIGN for bad arguments. */
-enum pt_status pt_verify(const struct pt_config *cfg, uint64_t cr3, uint64_t base,
-			 uint64_t length, uint64_t page_size, unsigned pat_index,
-			 struct pt_verify_report *report);
 
 #endif

@@ -6,7 +6,8 @@
    half), so loading it raises #PF under the app's tables. */
 #define RAISE_UNMAPPED_ADDRESS 0x00007ffffffff000ull
 
-/* 0 (#DE), 6 (#UD), 13 (#GP) or 14 (#PF); returns only for other vectors. */
-void raise_exception(unsigned vector);
+/* raise_exception (arch/guard.h): 0 (#DE), 6 (#UD), 13 (#GP) or 14 (#PF);
+   returns only for other vectors. */
+#include "arch/guard.h"
 
 #endif

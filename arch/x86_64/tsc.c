@@ -1,16 +1,16 @@
-/* TSC facts from CPUID and the dependent-add clock. */
+/* arch/counter.h for x86-64: TSC facts from CPUID and the dependent-add clock. */
 
-#include "arch/x86_64/tsc.h"
+#include "arch/counter.h"
 #include "arch/x86_64/cpu.h"
 
-int tsc_invariant(void)
+int counter_invariant(void)
 {
 	if (cpuid_max_ext_leaf() < 0x80000007u)
 		return 0;
 	return (cpuid(0x80000007u, 0).edx >> 8) & 1;
 }
 
-uint64_t tsc_hz_from_cpuid(enum tsc_cpuid_leaf *leaf)
+uint64_t counter_hz_stated(enum counter_rate_source *leaf)
 {
 	uint32_t max = cpuid_max_leaf();
 
@@ -19,27 +19,27 @@ uint64_t tsc_hz_from_cpuid(enum tsc_cpuid_leaf *leaf)
 		/* EAX/EBX is the TSC/crystal ratio, ECX the crystal in Hz; a zero
 		   ECX means "not enumerated", not a zero-hertz crystal. */
 		if (r.eax && r.ebx && r.ecx) {
-			*leaf = TSC_CPUID_15H;
+			*leaf = COUNTER_RATE_CRYSTAL;
 			return (uint64_t)r.ecx * r.ebx / r.eax;
 		}
 	}
 	if (max >= 0x16) {
 		uint32_t mhz = cpuid(0x16, 0).eax & 0xffff;
 		if (mhz) {
-			*leaf = TSC_CPUID_16H;
+			*leaf = COUNTER_RATE_WHOLE_MHZ;
 			return (uint64_t)mhz * 1000000u;
 		}
 	}
-	*leaf = TSC_CPUID_NONE;
+	*leaf = COUNTER_RATE_NONE;
 	return 0;
 }
 
-const char *tsc_cpuid_leaf_name(enum tsc_cpuid_leaf leaf)
+const char *counter_rate_source_name(enum counter_rate_source leaf)
 {
 	switch (leaf) {
-	case TSC_CPUID_15H: return "CPUID 15h crystal ratio";
-	case TSC_CPUID_16H: return "CPUID 16h base frequency";
-	case TSC_CPUID_NONE: break;
+	case COUNTER_RATE_CRYSTAL: return "CPUID 15h crystal ratio";
+	case COUNTER_RATE_WHOLE_MHZ: return "CPUID 16h base frequency";
+	case COUNTER_RATE_NONE: break;
 	}
 	return "not described by CPUID";
 }

@@ -52,11 +52,11 @@ static void test_timed(void)
 
 	memset(&fault, 0, sizeof fault);
 	CHECK(plat_timed(null_store, NULL, &fault) == -1, "a store to address 8 is caught");
-	CHECK(fault.vector == 14 && fault.cr2 == 8 && (fault.error_code & 2),
+	CHECK(fault.vector == 14 && fault.has_address && fault.address == 8 && (fault.error_code & 2),
 	      "as a #PF on a write to 0x8 (vector %u, cr2 0x%llx, error 0x%llx)", fault.vector,
-	      (unsigned long long)fault.cr2, (unsigned long long)fault.error_code);
+	      (unsigned long long)fault.address, (unsigned long long)fault.error_code);
 	CHECK(strstr(fault.text, "#PF") != NULL, "the text names it: %s", fault.text);
-	CHECK(fault.rip >= (uintptr_t)null_store && fault.rip < (uintptr_t)null_store + 64,
+	CHECK(fault.pc >= (uintptr_t)null_store && fault.pc < (uintptr_t)null_store + 64,
 	      "rip points into the faulting function");
 
 	CHECK(plat_timed(invalid_opcode, NULL, &fault) == -1 && fault.vector == 6,

@@ -1,17 +1,18 @@
-/* What the CPU says about its timestamp counter, the dependent-add chain
- * that turns TSC ticks into core cycles, and the calibration policy both
- * platforms follow (efi/clock.c against the ACPI PM timer or Stall(),
- * host/clock.c against CLOCK_MONOTONIC_RAW).
+/* The cycle counter the timed sections read (x86: the TSC), what the CPU
+ * says about its rate, the dependent-add chain that turns counter ticks into
+ * core cycles, and the calibration policy both platforms follow (efi/clock.c
+ * against the ACPI PM timer or Stall(), host/clock.c against
+ * CLOCK_MONOTONIC_RAW). Each architecture implements it in arch/NAME/.
  */
-#ifndef MEMPROBE_TSC_H
-#define MEMPROBE_TSC_H
+#ifndef MEMPROBE_ARCH_COUNTER_H
+#define MEMPROBE_ARCH_COUNTER_H
 
 #include <stdint.h>
 
 /* ---- Calibration policy ----------------------------------------------------
  * Each constant is defined here once; the clock files only apply it.
  *
- * TSC_CAL_WINDOWS windows of TSC_CAL_WINDOW_MS each; the rate is the median
+ * COUNTER_CAL_WINDOWS windows of COUNTER_CAL_WINDOW_MS each; the rate is the median
  * window. Seven, not five: on Linux a window can be cut by a preemption and
  * the uncertainty is taken from the middle five (the two extremes dropped),
  * which needs seven; the median of seven also survives three disturbed
@@ -22,8 +23,8 @@
  * reading bracket of a few hundred ns is small against it, short enough that
  * all windows take 140 ms with interrupts off on bare metal.
  */
-#define TSC_CAL_WINDOWS   7
-#define TSC_CAL_WINDOW_MS 20
+#define COUNTER_CAL_WINDOWS   7
+#define COUNTER_CAL_WINDOW_MS 20
 
 /* The core clock: the best of CORE_CLOCK_RUNS chains of CORE_CLOCK_ADDS
  * dependent adds. A chain can only be slowed (an interrupt, a frequency step
@@ -37,25 +38,25 @@
 #define CORE_CLOCK_RUNS 7
 #define CORE_CLOCK_ADDS (1ull << 22)
 
-/* ---- CPUID ---------------------------------------------------------------- */
+/* ---- What the CPU states ------------------------------------------------- */
 
-/* CPUID 8000_0007h EDX[8]: the TSC ticks at one rate in every P-, C- and
-   T-state. Without it a TSC figure may be a clock-throttled one. */
-int tsc_invariant(void);
+/* The counter ticks at one rate in every P-, C- and T-state (x86: CPUID
+   8000_0007h EDX[8]). Without it a figure may be a clock-throttled one. */
+int counter_invariant(void);
 
-/* Which CPUID leaf stated the TSC rate. */
-enum tsc_cpuid_leaf {
-	TSC_CPUID_NONE,           /* neither: the rate must be calibrated */
-	TSC_CPUID_15H,            /* crystal ratio times the crystal's rating */
-	TSC_CPUID_16H,            /* base frequency, in whole MHz */
+/* How the CPU stated the counter's rate. */
+enum counter_rate_source {
+	COUNTER_RATE_NONE,        /* not stated: the rate must be calibrated */
+	COUNTER_RATE_CRYSTAL,     /* a crystal's rating times a ratio (x86: CPUID 15h) */
+	COUNTER_RATE_WHOLE_MHZ,   /* a base frequency in whole MHz (x86: CPUID 16h) */
 };
 
-/* The TSC rate from CPUID 15h (crystal ratio) or, failing that, 16h (base
-   frequency, MHz); 0 when the CPU describes neither. *leaf says which. */
-uint64_t tsc_hz_from_cpuid(enum tsc_cpuid_leaf *leaf);
+/* The counter's rate as the CPU states it (x86: CPUID 15h, or failing
+   that 16h); 0 when it does not. *source says how. */
+uint64_t counter_hz_stated(enum counter_rate_source *source);
 /* "CPUID 15h crystal ratio", "CPUID 16h base frequency", "not described by
    CPUID": the words the clock's source line uses for each. */
-const char *tsc_cpuid_leaf_name(enum tsc_cpuid_leaf leaf);
+const char *counter_rate_source_name(enum counter_rate_source source);
 
 /* ---- The add chain -------------------------------------------------------- */
 
@@ -64,5 +65,14 @@ const char *tsc_cpuid_leaf_name(enum tsc_cpuid_leaf leaf);
    apiece on every x86 core of the last two decades, so adds / seconds is the
    core clock whatever the TSC's own rate. */
 uint64_t add_chain_ticks(uint64_t adds);
+
+/* ---- Reading it ------------------------------------------------------------
+ * uint64_t counter_read(void): the counter, ordered after earlier loads.
+ * Inline, so a timestamp costs no call: each architecture's definition. */
+#if defined(__x86_64__)
+#include "arch/x86_64/counter.h"
+#else
+#error "arch/counter.h: no cycle counter for this architecture"
+#endif
 
 #endif

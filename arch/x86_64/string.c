@@ -1,4 +1,5 @@
-/* The C library's memory primitives for the EFI build.
+/* arch/string.h for x86-64: the C library's memory primitives for the EFI
+ * build (never built for Linux, where libc has them).
  *
  * GCC emits calls to memcpy and memset for large structure copies and
  * clears even in freestanding code. libefi's versions are byte loops, which
@@ -9,7 +10,7 @@
  * linked in beside these.
  */
 
-#include <stddef.h>
+#include "arch/string.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {

@@ -1,0 +1,33 @@
+/* The CPU as the platforms see it, whatever the architecture: who it is, the
+ * caches and TLBs it claims, and a few named register values for
+ * system.json. Each architecture implements this in arch/NAME/.
+ */
+#ifndef MEMPROBE_ARCH_CPU_H
+#define MEMPROBE_ARCH_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/machine.h"
+
+/* How a platform runs a short piece of code so that a CPU exception inside
+   it comes back as -1 instead of hanging the machine (efi: guarded_run).
+   Arch code that reads registers which may be absent takes one. */
+typedef int (*arch_guarded_fn)(void (*fn)(void *), void *arg);
+
+/* A named fact for the platform's describer to write out: a number, or
+   text when text is not NULL. arch/ writes no output itself. */
+struct arch_fact {
+	const char *name;
+	const char *text;
+	uint64_t value;
+};
+
+/* Who the CPU says it is (x86: CPUID). */
+void cpuinfo_read(struct cpuinfo *ci);
+/* The caches and TLBs the CPU claims, with the raw registers read. */
+void cpu_caches_read(struct cache_claims *c);
+/* The microcode revision, 0 when the CPU does not say; register reads run
+   under run, as they may be absent under a hypervisor. */
+uint64_t cpu_microcode(const struct cpuinfo *ci, arch_guarded_fn run);
+
+#endif

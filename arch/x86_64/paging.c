@@ -1,0 +1,43 @@
+/* arch/paging.h for x86-64: the CPU's own paging state. Which tables are
+ * loaded is CR3; CR4.PGE decides whether global TLB entries survive a CR3
+ * load, CR4.LA57 whether the firmware runs with 5 levels. */
+
+#include "arch/x86_64/pagetable.h"
+#include "arch/x86_64/cpu.h"
+
+unsigned pt_memattr_index(enum pt_memattr attr) { return pt_memattr_pat_index(attr); }
+uint64_t pt_root(const struct pt_builder *b) { return pt_cr3(b); }
+
+void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci)
+{
+	cfg->levels = (read_cr4() & CR4_LA57) ? 5 : 4;
+	cfg->phys_bits = ci->phys_addr_bits;
+	cfg->has_1g = ci->has_1g_pages;
+}
+
+/* word[0] the firmware's CR3, word[1] its CR4. If CR4.PGE is set it is
+   cleared first, because global entries the firmware left in the TLB would
+   otherwise survive the CR3 load. Leaving undoes these in reverse order. */
+void pt_switch_to(uint64_t root, struct pt_saved *s)
+{
+	s->word[0] = read_cr3();
+	s->word[1] = read_cr4();
+	if (s->word[1] & CR4_PGE)
+		write_cr4(s->word[1] & ~CR4_PGE);
+	write_cr3(root);
+}
+
+void pt_switch_back(const struct pt_saved *s)
+{
+	write_cr3(s->word[0]);
+	if (s->word[1] & CR4_PGE)
+		write_cr4(s->word[1]);
+}
+
+size_t pt_firmware_facts(struct arch_fact *out, size_t max)
+{
+	if (max < 1)
+		return 0;
+	out[0] = (struct arch_fact){ .name = "firmware_cr4", .value = read_cr4() };
+	return 1;
+}
