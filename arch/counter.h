@@ -40,6 +40,10 @@
 
 /* ---- What the CPU states ------------------------------------------------- */
 
+/* The counter's name for reports and system.json ("TSC" on x86-64), so a
+   reader never has to infer which counter the ticks are. */
+const char *counter_name(void);
+
 /* The counter ticks at one rate in every P-, C- and T-state (x86: CPUID
    8000_0007h EDX[8]). Without it a figure may be a clock-throttled one. */
 int counter_invariant(void);

@@ -218,6 +218,7 @@ void clock_init(void)
 
 	clock.invariant = counter_invariant();
 	clock.source = source;
+	clock.counter = counter_name();
 	if (hz)
 		use_cpuid_rate(hz, leaf);
 	else if (calibrate_pm_timer(why, sizeof why))

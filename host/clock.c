@@ -154,6 +154,7 @@ static void measure(void)
 			 "TSC, rate %s; calibrated against %s", cpuid_how, how);
 	}
 	clock_facts.source = clock_source;
+	clock_facts.counter = counter_name();
 	clock_facts.invariant = counter_invariant();
 	clock_facts.core_hz = measure_core_hz(clock_facts.ticks_per_s);
 	snprintf(core_source, sizeof core_source,

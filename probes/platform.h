@@ -22,6 +22,7 @@
 
 /* Integers only: efi/ and arch/ are built without SSE, and fill these. */
 struct plat_clock {
+	const char *counter;      /* which counter plat_ticks() reads: "TSC" */
 	uint64_t ticks_per_s;     /* plat_ticks() units per second */
 	uint32_t uncertainty_ppm; /* of ticks_per_s */
 	const char *source;       /* how ticks_per_s was obtained, one line */

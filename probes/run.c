@@ -66,6 +66,7 @@ static void fill_system(struct json *j, void *arg)
 	json_object_end(j);
 	json_string(j, "config", config_text);
 	json_object_begin(j, "clock");
+	json_string(j, "counter", clk->counter);
 	json_u64(j, "ticks_per_s", clk->ticks_per_s);
 	json_u64(j, "uncertainty_ppm", clk->uncertainty_ppm);
 	json_string(j, "source", clk->source);

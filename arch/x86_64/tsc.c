@@ -34,6 +34,11 @@ uint64_t counter_hz_stated(enum counter_rate_source *leaf)
 	return 0;
 }
 
+const char *counter_name(void)
+{
+	return "TSC";
+}
+
 const char *counter_rate_source_name(enum counter_rate_source leaf)
 {
 	switch (leaf) {

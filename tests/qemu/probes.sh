@@ -40,6 +40,7 @@ import json, sys
 d = json.load(open('$run/system.json'))
 assert d['platform']['name'] == 'uefi'
 assert d['cpu']['vendor'] and d['clock']['ticks_per_s'] > 0 and d['paging']['levels'] in (4, 5)
+assert d['clock']['counter'] == 'TSC'
 assert d['memory_types']['pat_entry_used_by_buffers'] == 'WB'
 assert d['cpu']['caches'] and 'levels' in d['hierarchy']
 assert 'profile = quick' in d['config']

@@ -169,6 +169,8 @@ static void test_clock(void)
 	uint64_t t0, t1;
 	double ms;
 
+	CHECK(clk->counter && strcmp(clk->counter, "TSC") == 0,
+	      "the clock names its counter, the TSC (%s)", clk->counter ? clk->counter : "NULL");
 	CHECK(clk->ticks_per_s > 100000000ull && clk->ticks_per_s < 10000000000ull,
 	      "TSC rate is plausible (%llu Hz)", (unsigned long long)clk->ticks_per_s);
 	CHECK(clk->core_hz > 100000000ull && clk->core_hz < 10000000000ull,
