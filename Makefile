@@ -2,7 +2,9 @@
 # docs/BUILD.md explains every target and variable.
 #
 #   make            build/$(ARCH)/memprobe.efi and build/$(ARCH)/memprobe.img
-#   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, APP_ARGS, OUT)
+#   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, APP_ARGS, OUT;
+#                   SECURE_BOOT=snakeoil|ms [UNSIGNED=1] [SHIM=1]: Secure Boot on)
+#   make sign       the app signed with KEY=... CERT=... and an image holding it
 #   make test       host unit tests + QEMU tests; last line "N passed, N failed"
 #   make host       build/host/memprobe, the probes on Linux
 #   make fuzz       a long fuzzing pass of the parsers
@@ -52,10 +54,11 @@ GNUEFI_LIB := /usr/lib
 
 # Optional config file baked into the image as \EFI\BOOT\memprobe.cfg.
 CONFIG ?=
-# The FAT image's size in KiB. With no CONFIG the image holds no
-# configuration file, so hardware runs use the full profile; `make run`
-# passes profile=quick (RUN_ARGS below).
-IMG_SIZE_KIB ?= 32768
+# The GPT image's size in MiB (its FAT32 ESP is 2 MiB less): room for about
+# a thousand full-profile run folders (docs/BUILD.md, "The image"). With no
+# CONFIG the image holds no configuration file, so hardware runs use the
+# full profile; `make run` passes profile=quick (RUN_ARGS below).
+IMG_SIZE_MIB ?= 256
 
 CC      ?= gcc
 LD      := ld
@@ -74,7 +77,7 @@ EFI_BASE := -std=gnu11 -O2 -g -ffreestanding -fpic -fshort-wchar \
 	-I$(GNUEFI_INC) -I$(GNUEFI_INC)/$(GNUEFI_ARCH) -I. $(WARN)
 # Firmware-facing and CPU code never touches SSE state: the firmware's and
 # our own interrupt paths do not save it.
-EFI_SYS_CFLAGS := $(EFI_BASE) -mgeneral-regs-only
+EFI_SYS_CFLAGS := $(EFI_BASE) -mgeneral-regs-only -DMEMPROBE_VERSION='"$(VERSION)"'
 # Probe code and lib/ are compiled as an ordinary optimised program would be.
 PROBE_CFLAGS := -O2 -msse2
 EFI_PROBE_CFLAGS := $(EFI_BASE) $(PROBE_CFLAGS)
@@ -141,11 +144,15 @@ $(EFI_OUT)/memprobe.so: $(EFI_OBJ) linker/memprobe.lds
 	$(Q)$(LD) $(EFI_LDFLAGS) $(GNUEFI_LIB)/crt0-efi-$(GNUEFI_ARCH).o $(EFI_OBJ) \
 		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
 
-$(EFI_APP): $(EFI_OUT)/memprobe.so
+# The PE file keeps the SBAT section and is marked NX_COMPAT: no section is
+# both writable and executable (linker/memprobe.lds), which firmware that
+# enforces W^X, and Secure Boot policies that require the flag, check.
+$(EFI_APP): $(EFI_OUT)/memprobe.so scripts/pe-nx-compat.sh
 	@echo "  OBJCOPY $@"
-	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
+	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .sbat -j .dynamic -j .dynsym \
 		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
 		--target $(EFI_TARGET) --subsystem=10 $< $@
+	$(Q)scripts/pe-nx-compat.sh $@
 
 # The image depends on which CONFIG it holds, not only on the file's age:
 # a stamp that changes whenever CONFIG's name or text changes.
@@ -153,12 +160,79 @@ $(EFI_OUT)/image-config: FORCE
 	@mkdir -p $(dir $@)
 	@if [ -n "$(CONFIG)" ] && [ ! -f "$(CONFIG)" ]; then \
 		echo "make: CONFIG=$(CONFIG): no such file" >&2; exit 1; fi
-	@{ echo "CONFIG=$(CONFIG)"; if [ -n "$(CONFIG)" ]; then cat "$(CONFIG)"; fi; } > $@.tmp
+	@{ echo "CONFIG=$(CONFIG) IMG_SIZE_MIB=$(IMG_SIZE_MIB)"; if [ -n "$(CONFIG)" ]; then cat "$(CONFIG)"; fi; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(EFI_IMG): $(EFI_APP) scripts/make-image.sh $(EFI_OUT)/image-config
+$(EFI_IMG): $(EFI_APP) scripts/make-image.sh scripts/esp.bash $(EFI_OUT)/image-config
 	@echo "  IMAGE   $@"
-	$(Q)scripts/make-image.sh $@ $(EFI_APP) $(IMG_SIZE_KIB) "$(CONFIG)" $(EFI_BOOT_NAME)
+	$(Q)scripts/make-image.sh $@ $(EFI_APP) $(IMG_SIZE_MIB) "$(CONFIG)" $(EFI_BOOT_NAME)
+
+# ---- Secure Boot -----------------------------------------------------------
+# docs/BUILD.md, "Secure Boot". KEY and CERT are the signing key (PEM; an
+# encrypted one takes KEY_PASS) and its certificate; the word "snakeoil"
+# names Debian ovmf's public test key, the default for SECURE_BOOT=snakeoil
+# and SHIM=1, never one to trust on a real machine.
+#   make sign KEY=.. CERT=..     memprobe.signed.efi and memprobe.signed.img
+#   make image SHIM=1 [KEY= CERT=]  memprobe.shim.img: Microsoft-signed shim as
+#                                BOOT_NAME, MokManager, the app signed with
+#                                KEY as grubx64.efi, CERT (DER) at the root
+#   make run SECURE_BOOT=snakeoil|ms [UNSIGNED=1] [SHIM=1]
+SNAKEOIL_KEY  := /usr/share/ovmf/PkKek-1-snakeoil.key
+SNAKEOIL_CERT := /usr/share/ovmf/PkKek-1-snakeoil.pem
+SHIM_DIR      := /usr/lib/shim
+SECURE_BOOT ?=
+SHIM ?=
+UNSIGNED ?=
+ifneq ($(filter-out snakeoil ms,$(SECURE_BOOT)),)
+$(error SECURE_BOOT=$(SECURE_BOOT): the firmware choices are snakeoil (Debian's test keys enrolled) and ms (Microsoft's keys, for SHIM=1))
+endif
+ifneq ($(SECURE_BOOT)$(SHIM),)
+KEY  ?= snakeoil
+CERT ?= snakeoil
+endif
+sign_file = $(if $(filter snakeoil,$(1)),$(2),$(1))
+KEY_FILE  = $(call sign_file,$(KEY),$(SNAKEOIL_KEY))
+CERT_FILE = $(call sign_file,$(CERT),$(SNAKEOIL_CERT))
+
+SIGNED_APP := $(EFI_OUT)/memprobe.signed.efi
+SIGNED_IMG := $(EFI_OUT)/memprobe.signed.img
+SHIM_IMG   := $(EFI_OUT)/memprobe.shim.img
+KEY_DER    := $(EFI_OUT)/memprobe-key.der
+
+.PHONY: sign
+sign: $(SIGNED_IMG)
+image: $(if $(SHIM),$(SHIM_IMG))
+
+# Re-sign whenever KEY or CERT names another file or the files change.
+$(EFI_OUT)/sign-key: FORCE
+	@mkdir -p $(dir $@)
+	@{ echo "KEY=$(KEY_FILE) CERT=$(CERT_FILE)"; \
+	   cat "$(KEY_FILE)" "$(CERT_FILE)" 2>/dev/null | sha256sum; } > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(SIGNED_APP): $(EFI_APP) scripts/sign.sh $(EFI_OUT)/sign-key | deps
+	$(Q)scripts/sign.sh "$(KEY_FILE)" "$(CERT_FILE)" $(EFI_APP) $@
+
+$(SIGNED_IMG): $(SIGNED_APP) scripts/make-image.sh scripts/esp.bash $(EFI_OUT)/image-config
+	@echo "  IMAGE   $@"
+	$(Q)scripts/make-image.sh $@ $(SIGNED_APP) $(IMG_SIZE_MIB) "$(CONFIG)" $(EFI_BOOT_NAME)
+
+# The certificate in DER, for MokManager's "Enroll key from disk" (and for
+# firmware setup screens that take a db entry from a file).
+$(KEY_DER): $(EFI_OUT)/sign-key
+	$(Q)openssl x509 -in "$(CERT_FILE)" -outform DER -out $@ 2>/dev/null || \
+		openssl x509 -inform DER -in "$(CERT_FILE)" -outform DER -out $@
+
+$(SHIM_IMG): $(SIGNED_APP) $(KEY_DER) scripts/make-image.sh scripts/esp.bash $(EFI_OUT)/image-config
+	@if [ ! -f $(SHIM_DIR)/shimx64.efi.signed ] || [ ! -f $(SHIM_DIR)/mmx64.efi.signed ]; then \
+		echo "make: SHIM=1 needs Debian's shim-signed package ($(SHIM_DIR)/shimx64.efi.signed, mmx64.efi.signed): apt-get install shim-signed" >&2; exit 1; fi
+	@echo "  IMAGE   $@ (shim, MokManager, memprobe signed by $(notdir $(CERT_FILE)) as grubx64.efi)"
+	@if [ "$(CERT_FILE)" = "$(SNAKEOIL_CERT)" ]; then \
+		echo "  NOTE    signed with Debian's public snakeoil test key: for QEMU; on a real machine give KEY= and CERT= (docs/BUILD.md, \"Secure Boot\")"; fi
+	$(Q)scripts/make-image.sh --add $(SIGNED_APP):/EFI/BOOT/grubx64.efi \
+		--add $(SHIM_DIR)/mmx64.efi.signed:/EFI/BOOT/mmx64.efi \
+		--add $(KEY_DER):/memprobe-key.der \
+		$@ $(SHIM_DIR)/shimx64.efi.signed $(IMG_SIZE_MIB) "$(CONFIG)" $(EFI_BOOT_NAME)
 
 # ---- Linux build -----------------------------------------------------------
 
@@ -225,12 +299,24 @@ unit: $(UNIT_BIN)
 deps:
 	$(Q)scripts/deps.sh
 
+# Everything that runs a tool waits for deps, so that a fresh machine gets
+# its packages before the first compile, with -j too: deps is phony, so make
+# runs it once per invocation, and order-only (|), so it never makes a
+# built file out of date.
+$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(UNIT_BIN) $(EFI_IMG): | deps
+
 # `make run` is the quick functional run unless APP_ARGS names a profile;
 # the image itself (for hardware) defaults to the full profile.
 RUN_ARGS = $(if $(findstring profile=,$(APP_ARGS)),$(APP_ARGS),profile=quick $(APP_ARGS))
 
-run: deps image
-	$(Q)scripts/qemu-run.sh --image $(EFI_IMG) --out "$(or $(OUT),results)" \
+# SECURE_BOOT=snakeoil|ms boots firmware with those keys enrolled and Secure
+# Boot enforced, and the image signed with KEY (snakeoil by default), the
+# shim image with SHIM=1, or the unsigned one with UNSIGNED=1.
+RUN_IMG = $(if $(UNSIGNED),$(EFI_IMG),$(if $(SHIM),$(SHIM_IMG),$(if $(SECURE_BOOT),$(SIGNED_IMG),$(EFI_IMG))))
+
+run: deps image $(RUN_IMG)
+	$(Q)scripts/qemu-run.sh --image $(RUN_IMG) --out "$(or $(OUT),results)" \
+		--firmware $(or $(SECURE_BOOT),plain) \
 		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))"
 
 test: deps image host unit

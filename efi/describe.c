@@ -6,6 +6,7 @@
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
 #include "efi/paging.h"
+#include "efi/secure_boot.h"
 #include "efi/guarded.h"
 #include "arch/cpu.h"
 #include "arch/paging.h"
@@ -29,6 +30,7 @@ const char *plat_timed_conditions(void)
 
 static void firmware_json(struct json *j)
 {
+	const struct secure_boot *sb = secure_boot_state();
 	char vendor[64];
 
 	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
@@ -38,6 +40,10 @@ static void firmware_json(struct json *j)
 	json_u64(j, "uefi_major", fw_st->Hdr.Revision >> 16);
 	json_u64(j, "uefi_minor", fw_st->Hdr.Revision & 0xffff);
 	json_bool(j, "under_qemu", fw_under_qemu);
+	json_bool(j, "secure_boot", sb->enforced);
+	json_bool(j, "secure_boot_variable", sb->secure_boot);
+	json_bool(j, "setup_mode", sb->setup_mode);
+	json_string(j, "secure_boot_state", secure_boot_words(sb));
 	json_object_end(j);
 }
 

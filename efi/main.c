@@ -9,6 +9,7 @@
 #include "efi/memtypes.h"
 #include "efi/paging.h"
 #include "efi/settings.h"
+#include "efi/secure_boot.h"
 #include "efi/volume.h"
 #include "probes/probe.h"
 #include "probes/results.h"
@@ -23,13 +24,15 @@ static void banner(void)
 	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
 	memprobe_report_version();
 	report_printf("firmware: %s, revision 0x%08x, UEFI %u.%u\n"
-		    "cpu: %s, %s (family %u model %u stepping %u)\n",
+		    "cpu: %s, %s (family %u model %u stepping %u)\n"
+		    "secure boot: %s\n",
 		    vendor,
 		    (unsigned)fw_st->FirmwareRevision,
 		    (unsigned)(fw_st->Hdr.Revision >> 16),
 		    (unsigned)(fw_st->Hdr.Revision & 0xffff) / 10,
 		    ci->vendor, ci->brand[0] ? ci->brand : "(no brand string)",
-		    ci->family, ci->model, ci->stepping);
+		    ci->family, ci->model, ci->stepping,
+		    secure_boot_words(secure_boot_state()));
 }
 
 /* Every step before the probes either works or says why no probe can run. */

@@ -4,14 +4,24 @@
 #
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
-#               [--readonly] [--quiet] [--vars FILE] [--help]
+#               [--readonly] [--quiet] [--vars FILE]
+#               [--firmware plain|snakeoil|ms] [--help]
+#
+# --firmware: plain (default) is OVMF without Secure Boot; snakeoil boots
+# OVMF with Debian's snakeoil test keys enrolled and ms with Microsoft's, both
+# with Secure Boot enforced (SMM, a secure flash). There the built-in shell is
+# refused too, so --args reach the app through \EFI\BOOT\memprobe.cfg.
 #
 # Exit status: 0 the app reported success, 1 it reported failure, 2 bad use,
 # 3 QEMU ended without a verdict (crash, triple fault, firmware reset),
-# 124 the guest was still running at the timeout and was killed.
+# 4 the firmware refused the image (Secure Boot: not signed by a key in db),
+# 5 shim started but refused the app (grubx64.efi: not signed by a key in
+# db or in shim's MOK list), 124 the guest was still running at the timeout
+# and was killed.
 set -euo pipefail
+. "$(dirname "$0")/esp.bash"
 
-image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars=
+image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -24,20 +34,38 @@ while [[ $# -gt 0 ]]; do
 	--readonly) readonly=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	--vars) vars=$2; shift 2 ;;
+	--firmware) firmware=$2; shift 2 ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 [[ -n $image && -f $image ]] || { echo "qemu-run: --image must name a built image" >&2; exit 2; }
 
-ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
-ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+# The firmware, in one place: its CODE and VARS files and the machine flags
+# it needs. Secure Boot firmware keeps its variables (db among them) behind
+# SMM, so the machine has SMM on and a flash only SMM may write.
+machine=q35 sb_flags=()
+case $firmware in
+plain) ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd ;;
+snakeoil|ms)
+	ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.$firmware.fd
+	ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.$firmware.fd
+	machine=q35,smm=on
+	sb_flags=(-global driver=cfi.pflash01,property=secure,value=on) ;;
+*) echo "qemu-run: --firmware $firmware: the choices are plain, snakeoil and ms" >&2; exit 2 ;;
+esac
+for f in "$ovmf_code" "$ovmf_vars"; do
+	[[ -f $f ]] || { echo "qemu-run: --firmware $firmware needs $f (Debian package ovmf)" >&2; exit 2; }
+done
 workdir=${workdir:-$(dirname "$image")/run}
 mkdir -p "$workdir"
 rm -f "$workdir"/{disk.img,vars.fd,debugcon.log,serial.log}
 
 # The guest writes its results onto a copy: the build's image stays as built.
 cp "$image" "$workdir/disk.img"
+# mtools reaches the FAT volume inside the disk: the ESP of a GPT image
+# (scripts/esp.bash), or the whole file for an unpartitioned one.
+fs=$(esp "$workdir/disk.img")
 # A fresh VARS file each run: a boot entry or variable one run leaves behind
 # must not steer the next. --vars continues from an earlier run's variables,
 # for the test that a reboot by memprobe does not loop.
@@ -46,12 +74,28 @@ cp "${vars:-$ovmf_vars}" "$workdir/vars.fd"
 # With arguments, the app is started from the firmware's built-in shell by a
 # startup.nsh, exactly as a person would type it, so they arrive as real load
 # options. Without BOOTX64.EFI the firmware falls through to that shell.
-if [[ -n $args ]]; then
-	mmove -i "$workdir/disk.img" ::/EFI/BOOT/BOOTX64.EFI ::/EFI/BOOT/memprobe.efi
+if [[ -n $args && $firmware == plain ]]; then
+	mmove -i "$fs" ::/EFI/BOOT/BOOTX64.EFI ::/EFI/BOOT/memprobe.efi
 	printf 'FS0:\r\n\\EFI\\BOOT\\memprobe.efi %s\r\n' "$args" > "$workdir/startup.nsh"
-	mcopy -o -i "$workdir/disk.img" "$workdir/startup.nsh" ::/startup.nsh
+	mcopy -o -i "$fs" "$workdir/startup.nsh" ::/startup.nsh
+elif [[ -n $args ]]; then
+	# Secure Boot firmware refuses its own shell: the arguments go into the
+	# configuration file beside the app instead, replacing the same keys.
+	mtype -i "$fs" ::/EFI/BOOT/memprobe.cfg > "$workdir/image.cfg" 2>/dev/null || : > "$workdir/image.cfg"
+	python3 - "$workdir/image.cfg" "$args" > "$workdir/memprobe.cfg" <<'PY'
+import sys
+words = sys.argv[2].split()
+keys = {w.split("=", 1)[0].strip() for w in words}
+for line in open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines():
+    if line.split("#", 1)[0].split("=", 1)[0].strip() not in keys:
+        print(line)
+for w in words:
+    k, _, v = w.partition("=")
+    print(f"{k} = {v}")
+PY
+	mcopy -o -i "$fs" "$workdir/memprobe.cfg" ::/EFI/BOOT/memprobe.cfg
 fi
-runs_before=$(mdir -b -i "$workdir/disk.img" ::/memprobe 2>/dev/null | sort || true)
+runs_before=$(mdir -b -i "$fs" ::/memprobe 2>/dev/null | sort || true)
 
 # KVM only when it can really run the firmware. On some hosts /dev/kvm opens
 # and then QEMU aborts on the first MSR the firmware touches; on others KVM
@@ -65,7 +109,7 @@ kvm_works() {
 	local rc
 	# The status is echoed from inside the subshell so that the shell which
 	# reports a crashing QEMU ("Aborted") is the one writing to /dev/null.
-	rc=$( (timeout 4 qemu-system-x86_64 -enable-kvm -cpu host -machine q35 -m 128M \
+	rc=$( (timeout 4 qemu-system-x86_64 -enable-kvm -cpu host -machine "$machine" "${sb_flags[@]}" -m 128M \
 		-display none -nodefaults -no-reboot \
 		-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
 		-drive if=pflash,format=raw,file="$workdir/kvm-vars.fd" \
@@ -97,14 +141,39 @@ fi
 disk_opts="if=none,id=stick,format=raw,file=$workdir/disk.img"
 [[ $readonly -eq 1 ]] && disk_opts+=",readonly=on"
 
-qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine q35 -m "$mem"
+qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}" -m "$mem"
 	-display none -nodefaults -no-reboot -net none
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code"
 	-drive if=pflash,format=raw,file="$workdir/vars.fd"
 	-drive "$disk_opts" -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick
 	-serial file:"$workdir/serial.log"
 	-debugcon file:"$workdir/debugcon.log" -global isa-debugcon.iobase=0x402
-	-device isa-debug-exit,iobase=0xf4,iosize=4)
+	-device isa-debug-exit,iobase=0xf4,iosize=4 -pidfile "$workdir/qemu.pid")
+
+# Under Secure Boot an image the firmware (or shim) refuses never starts:
+# edk2's boot manager prints "BdsDxe: failed to load Boot0001 ...: Access
+# Denied" and falls through to its menu; shim shows "Verification failed:
+# (0x1A) Security Violation" and waits for a key. Either would sit there
+# until the timeout. Watch the firmware console while the app has said
+# nothing, and stop QEMU at the first refusal.
+watch_refusal() {
+	local serial=$workdir/serial.log
+	while sleep 1; do
+		[[ -s $workdir/debugcon.log ]] && return 0   # the app runs: its verdict decides
+		[[ -f $serial ]] || continue
+		if grep -aq 'Verification failed: (0x[0-9A-Fa-f]*) ' "$serial"; then
+			echo shim > "$workdir/refused"
+		elif grep -aqE 'failed to (load|start) Boot[0-9A-F]{4} .*: (Access Denied|Security Violation)' "$serial"; then
+			echo firmware > "$workdir/refused"
+		else
+			continue
+		fi
+		sleep 2   # the rest of the message onto the console
+		kill "$(cat "$workdir/qemu.pid")" 2>/dev/null || true
+		return 0
+	done
+}
+rm -f "$workdir/refused" "$workdir/qemu.pid"
 
 : > "$workdir/debugcon.log"
 if [[ $quiet -eq 0 ]]; then
@@ -112,7 +181,16 @@ if [[ $quiet -eq 0 ]]; then
 	tail_pid=$!
 fi
 rc=0
+if [[ $firmware != plain ]]; then
+	watch_refusal &
+	watch_pid=$!
+fi
 timeout --foreground "$timeout_s" "${qemu[@]}" || rc=$?
+if [[ $firmware != plain ]]; then
+	kill "$watch_pid" 2>/dev/null || true
+	wait "$watch_pid" 2>/dev/null || true
+	[[ -s $workdir/refused ]] && rc=refused-$(cat "$workdir/refused")
+fi
 if [[ $quiet -eq 0 ]]; then
 	sleep 0.2
 	kill "$tail_pid" 2>/dev/null || true
@@ -125,6 +203,12 @@ fi
 case $rc in
 33) verdict=0; echo "qemu-run: verdict: success" ;;
 35) verdict=1; echo "qemu-run: verdict: failure (the app reported a failure)" ;;
+refused-firmware) verdict=4
+	echo "qemu-run: REFUSED: the firmware refused the image (Secure Boot): $(grep -aoE 'failed to (load|start) Boot[0-9A-F]{4} .*: (Access Denied|Security Violation)' "$workdir/serial.log" | head -n 1)"
+	echo "qemu-run: the app never started; sign it (make sign, make run SECURE_BOOT=snakeoil) or boot without Secure Boot (--firmware plain)" ;;
+refused-shim) verdict=5
+	echo "qemu-run: REFUSED: shim started but refused the app (Secure Boot): $(grep -aoE 'Verification failed: \(0x[0-9A-Fa-f]*\) [A-Za-z ]*[a-z]' "$workdir/serial.log" | head -n 1)"
+	echo "qemu-run: grubx64.efi is not signed by a key in db or in shim's MOK list; enrol its key with MokManager (docs/BUILD.md, \"Secure Boot\")" ;;
 124) verdict=124; echo "qemu-run: TIMEOUT: the guest was still running after ${timeout_s}s and was killed" ;;
 *) verdict=3; echo "qemu-run: NO VERDICT: QEMU exited with status $rc before the app reported one (see $workdir/serial.log)" ;;
 esac
@@ -132,7 +216,7 @@ esac
 # Bring back every run folder this boot created; never overwrite one in OUT.
 if [[ -n $out ]]; then
 	mkdir -p "$out"
-	runs_after=$(mdir -b -i "$workdir/disk.img" ::/memprobe 2>/dev/null | sort || true)
+	runs_after=$(mdir -b -i "$fs" ::/memprobe 2>/dev/null | sort || true)
 	for run in $(comm -13 <(echo "$runs_before") <(echo "$runs_after")); do
 		name=$(basename "$run")
 		dest=$out/$name
@@ -141,7 +225,7 @@ if [[ -n $out ]]; then
 			n=$(printf '%04d' $((10#$n + 1)))
 			dest=$out/run-$n
 		done
-		mcopy -s -i "$workdir/disk.img" "::/memprobe/$name" "$dest"
+		mcopy -s -i "$fs" "::/memprobe/$name" "$dest"
 		echo "qemu-run: results in $dest"
 	done
 fi

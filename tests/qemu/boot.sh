@@ -39,7 +39,7 @@ make -s O="$O" image CONFIG="$QEMU_TEST_DIR/baked.cfg" > /dev/null
 cp "$IMG" "$QEMU_TEST_DIR/baked.img"
 make -s O="$O" image > /dev/null
 check "CONFIG=file: the image holds it as \\EFI\\BOOT\\memprobe.cfg" \
-	test "$(mtype -i "$QEMU_TEST_DIR/baked.img" ::/EFI/BOOT/memprobe.cfg)" = "$(cat "$QEMU_TEST_DIR/baked.cfg")"
-check "CONFIG=file: a plain make takes it out again" bash -c "! mtype -i '$IMG' ::/EFI/BOOT/memprobe.cfg >/dev/null 2>&1"
+	test "$(mtype -i "$(esp "$QEMU_TEST_DIR/baked.img")" ::/EFI/BOOT/memprobe.cfg)" = "$(cat "$QEMU_TEST_DIR/baked.cfg")"
+check "CONFIG=file: a plain make takes it out again" bash -c "! mtype -i '$(esp "$IMG")' ::/EFI/BOOT/memprobe.cfg >/dev/null 2>&1"
 boot baked --image "$QEMU_TEST_DIR/baked.img"
 check "CONFIG=file: the booted app runs it" log_has '^cost.reps = 700'

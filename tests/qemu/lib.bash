@@ -5,6 +5,9 @@
 O=${O:-build}
 IMG=${IMG:-$O/x86_64/memprobe.img}
 QEMU_TEST_DIR=$O/qemu-tests
+# esp IMG: "IMG@@OFFSET", what mtools' -i takes to reach the image's EFI
+# System Partition; every mtools call on an image or a boot's DISK uses it.
+. scripts/esp.bash
 
 # boot NAME [qemu-run.sh options...]: sets BOOT_RC, LOG (debugcon), DISK, OUTDIR.
 boot() {
@@ -59,16 +62,17 @@ PY
 # earlier run (\memprobe\run-0001\marker.txt) and, when given, CONFIG-TEXT as
 # \EFI\BOOT\memprobe.cfg. Prints its path.
 image_with() {
-	local dir=$QEMU_TEST_DIR/images img
+	local dir=$QEMU_TEST_DIR/images img fs
 	mkdir -p "$dir"
 	img=$dir/$1.img
 	cp "$IMG" "$img"
+	fs=$(esp "$img")
 	printf 'an earlier run\n' > "$dir/marker.txt"
-	mmd -i "$img" ::/memprobe ::/memprobe/run-0001
-	mcopy -i "$img" "$dir/marker.txt" ::/memprobe/run-0001/marker.txt
+	mmd -i "$fs" ::/memprobe ::/memprobe/run-0001
+	mcopy -i "$fs" "$dir/marker.txt" ::/memprobe/run-0001/marker.txt
 	if [[ $# -ge 2 ]]; then
 		printf '%s' "$2" > "$dir/$1.cfg"
-		mcopy -i "$img" "$dir/$1.cfg" ::/EFI/BOOT/memprobe.cfg
+		mcopy -i "$fs" "$dir/$1.cfg" ::/EFI/BOOT/memprobe.cfg
 	fi
 	echo "$img"
 }
@@ -76,9 +80,9 @@ image_with() {
 # The earlier run of image_with is still there, byte for byte, on the disk
 # the boot used.
 earlier_run_intact() {
-	[[ "$(mtype -i "$DISK" ::/memprobe/run-0001/marker.txt 2>/dev/null)" == "an earlier run" ]] &&
-	[[ "$(mdir -b -i "$DISK" ::/memprobe/run-0001 2>/dev/null | wc -l)" -eq 1 ]]
+	[[ "$(mtype -i "$(esp "$DISK")" ::/memprobe/run-0001/marker.txt 2>/dev/null)" == "an earlier run" ]] &&
+	[[ "$(mdir -b -i "$(esp "$DISK")" ::/memprobe/run-0001 2>/dev/null | wc -l)" -eq 1 ]]
 }
 
 # The number of run folders on the disk the boot used.
-runs_on_disk() { mdir -b -i "$DISK" ::/memprobe 2>/dev/null | grep -c 'run-'; }
+runs_on_disk() { mdir -b -i "$(esp "$DISK")" ::/memprobe 2>/dev/null | grep -c 'run-'; }

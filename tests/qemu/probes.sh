@@ -41,12 +41,14 @@ d = json.load(open('$run/system.json'))
 assert d['platform']['name'] == 'uefi'
 assert d['cpu']['vendor'] and d['clock']['ticks_per_s'] > 0 and d['paging']['levels'] in (4, 5)
 assert d['clock']['counter'] == 'TSC'
+assert d['firmware']['secure_boot'] is False and d['firmware']['secure_boot_state'].startswith(('off', 'not supported'))
 assert d['memory_types']['pat_entry_used_by_buffers'] == 'WB'
 assert d['cpu']['caches'] and 'levels' in d['hierarchy']
 assert 'profile = quick' in d['config']
 assert d['buffers'] and all(b['verified'].startswith('pages verified: ') and b['verified'].endswith('effective WB') and b['base'] % b['page_size'] == 0 for b in d['buffers'])
 assert {b['page_size'] for b in d['buffers']} == {4096, 2097152}
 "
+check "quick: the banner says whether Secure Boot is on" log_has '^secure boot: (off|not supported by this firmware)'
 check "quick: latency.svg is well-formed XML" xmllint --noout "$run/latency.svg"
 check "quick: latency.svg holds one curve per page size" test "$(grep -c '<polyline class="curve"' "$run/latency.svg")" -eq 2
 check "quick: locality.svg is well-formed with a row and a column curve" \

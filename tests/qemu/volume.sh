@@ -16,11 +16,16 @@ check "read-only: the verdict is a failure" test "$BOOT_RC" -eq 1
 check "read-only: the earlier run is intact" earlier_run_intact
 check "read-only: no new run folder" test "$(runs_on_disk)" -eq 1
 
-# Fill the volume so that the run folder fits but its files do not.
+# Fill the volume so that the run folder fits but its files do not: two
+# clusters stay free, one for the harness's startup.nsh, one for the run
+# folder itself.
 img=$(image_with full)
-free=$(mdir -i "$img" ::/ | sed -n 's/^ *\([0-9 ]*\) bytes free.*/\1/p' | tr -d ' ')
-head -c $((free - 4096)) /dev/zero > "$QEMU_TEST_DIR/images/filler.bin"
-mcopy -i "$img" "$QEMU_TEST_DIR/images/filler.bin" ::/filler.bin
+fs=$(esp "$img")
+free=$(mdir -i "$fs" ::/ | sed -n 's/^ *\([0-9 ]*\) bytes free.*/\1/p' | tr -d ' ')
+cluster=$(( $(minfo -i "$fs" | sed -n 's/^cluster size: \([0-9]*\) sectors.*/\1/p') * 512 ))
+head -c $((free - 2 * cluster)) /dev/zero > "$QEMU_TEST_DIR/images/filler.bin"
+mcopy -i "$fs" "$QEMU_TEST_DIR/images/filler.bin" ::/filler.bin
+rm -f "$QEMU_TEST_DIR/images/filler.bin"
 boot full --image "$img" --cpu max --mem 256M --args "$ARGS"
 check "full: says plainly that writing failed for want of space" log_has 'writing .* failed: EFI_VOLUME_FULL \(no space left\)'
 check "full: said once" test "$(grep -c 'failed: EFI_VOLUME_FULL' "$LOG")" -eq 1
