@@ -120,6 +120,7 @@ static int write_chart(const char *dir, const char *name,
 {
 	char path[4200];
 	FILE *svg;
+	int drawn;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	svg = fopen(path, "w");
@@ -127,12 +128,16 @@ static int write_chart(const char *dir, const char *name,
 		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	produce(arg, write_file, svg);
+	drawn = produce(arg, write_file, svg) == 0;
 	if (fclose(svg) != 0) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	printf("  chart: %s\n", path);
+	/* The same words as a run's chart_file. */
+	if (drawn)
+		printf("  chart: %s\n", path);
+	else
+		printf("  %s: nothing to draw\n", path);
 	return 0;
 }
 
@@ -233,7 +238,7 @@ int analyze_main(int argc, char **argv)
 		out_dir = dir;
 	if ((a.ncurves && write_chart(out_dir, "latency.svg", latency_chart, &a)) ||
 	    (a.tlb.n && write_chart(out_dir, "tlb.svg", tlb_chart, &a)) ||
-	    (a.pw.npairs && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)))
+	    (a.ncurves && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)))
 		return 2;
 	return 0;
 }

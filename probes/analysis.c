@@ -392,6 +392,8 @@ static void use_tlb_probe_levels(struct hierarchy *h, const struct tlb_curves *t
 		if (h->level[i].kind != LEVEL_TLB)
 			h->level[kept++] = h->level[i];
 	h->nlevels = kept + tlb_levels_find(t, h->level + kept, EDGES_MAX_LEVELS - kept);
+	if (h->nlevels == EDGES_MAX_LEVELS)
+		h->truncated = 1;   /* perhaps more levels than the table holds */
 }
 
 static int produce_tlb(svg_write_fn write, void *write_ctx, const void *arg)
@@ -689,7 +691,7 @@ void analysis_run(void)
 		chart_file("latency.svg", produce_latency, &run_analysis);
 	if (run_analysis.tlb.n)
 		chart_file("tlb.svg", produce_tlb, &run_analysis);
-	if (run_analysis.pw.npairs)
+	if (run_analysis.ncurves)
 		chart_file("pagewalk.svg", produce_pagewalk, &run_analysis.pw);
 }
 

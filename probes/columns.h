@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 struct result_row {
-	const char *probe;            /* "latency", "locality", "later", "cost" */
+	const char *probe;            /* "latency", "tlb", "locality", "later", "cost" */
 	const char *variant;          /* "chase", "row", "column", "by_value_sysv", ... */
 	unsigned page_shift;          /* 0 where no buffer is involved (cost) */
 	uint64_t working_set_bytes;   /* 0 where not applicable */

@@ -37,8 +37,8 @@ static int is_finite_positive(double v)
 	return v > 0.0 && v < 1e300;
 }
 
-/* The median of v[first..last] over the points with use[k] set (at least
-   one; at most EDGES_MAX_POINTS). */
+/* The median of v[first..last] over the points with use[k] set (at most
+   EDGES_MAX_POINTS); 0 when none is. */
 static double median_of(const double *v, const unsigned char *use, size_t first, size_t last)
 {
 	double w[EDGES_MAX_POINTS];
@@ -55,6 +55,8 @@ static double median_of(const double *v, const unsigned char *use, size_t first,
 			w[j] = w[j - 1];
 		w[j] = x;
 	}
+	if (!n)
+		return 0.0;
 	mid = n / 2;
 	return (n & 1) ? w[mid] : (w[mid - 1] + w[mid]) / 2.0;
 }
@@ -120,6 +122,8 @@ static void smooth_outliers(const double *v, size_t n, double *tmp, double *out)
 /* In place: each value the minimum over it and every later one. */
 static void envelope_in_place(double *v, size_t n)
 {
+	if (n < 2)
+		return;
 	for (size_t k = n - 1; k-- > 0;)
 		if (v[k + 1] < v[k])
 			v[k] = v[k + 1];
@@ -589,16 +593,12 @@ int curve_add(struct curve *c, uint64_t bytes, double ns, double cycles)
 
 void curve_envelope(const struct curve *c, double *ns_out, double *cycles_out)
 {
-	double ns_min = 0.0, cy_min = 0.0;
-
-	for (size_t k = c->n; k-- > 0;) {
-		if (k == c->n - 1 || c->pt[k].ns < ns_min)
-			ns_min = c->pt[k].ns;
-		if (k == c->n - 1 || c->pt[k].cycles < cy_min)
-			cy_min = c->pt[k].cycles;
-		ns_out[k] = ns_min;
-		cycles_out[k] = cy_min;
+	for (size_t k = 0; k < c->n; k++) {
+		ns_out[k] = c->pt[k].ns;
+		cycles_out[k] = c->pt[k].cycles;
 	}
+	envelope_in_place(ns_out, c->n);
+	envelope_in_place(cycles_out, c->n);
 }
 
 void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)

@@ -213,8 +213,8 @@ int probe_tlb(const struct config *c)
 {
 	report_printf("tlb: dependent-load chase through one random cycle over N pages, one "
 		      "%u-byte slot per page at a line offset rotated page by page; control: "
-		      "the same N slots packed in N lines; N from %u on the grid of powers of "
-		      "two and midpoints; trials as the latency probe's (at least %u of >= %.0f "
+		      "the same N slots packed in N lines; N on the grid of powers of two and "
+		      "midpoints, from the first point at or above %u; trials as the latency probe's (at least %u of >= %.0f "
 		      "ms, best three within %.1f%%, at most %u); figure = best trial; "
 		      "+cycles = chase - control\n", CHASE_SLOT, c->tlb_min_pages, c->trials,
 		      c->step_ms, c->precision * 100, c->max_trials);

@@ -1,6 +1,7 @@
 /* TLB levels from the tlb probe's curves (see tlb_levels.h). */
 
 #include "probes/tlb_levels.h"
+#include "probes/chase.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
@@ -175,19 +176,18 @@ static int claims_differ(const struct cache_claims *c, unsigned shift)
 	return 0;
 }
 
-static double first_plateau_ns(const struct curve *c)
+/* The first plateau's level, and the page count it starts at. */
+static double first_plateau_ns(const struct curve *c, uint64_t *from)
 {
 	struct plateau p[EDGES_MAX_PLATEAUS];
 
-	return curve_plateaus(c, p, EDGES_MAX_PLATEAUS) ? p[0].ns : 0;
+	if (!curve_plateaus(c, p, EDGES_MAX_PLATEAUS))
+		return 0;
+	*from = c->pt[p[0].first].bytes;
+	return p[0].ns;
 }
 
 // ---- Public Functions -------------------------------------------------------
-
-void tlb_curves_init(struct tlb_curves *t)
-{
-	mp_memset(t, 0, sizeof *t);
-}
 
 int tlb_curves_add_row(struct tlb_curves *t, const struct result_row *row)
 {
@@ -197,7 +197,8 @@ int tlb_curves_add_row(struct tlb_curves *t, const struct result_row *row)
 	if (!same(row->probe, "tlb") || (!chase && !same(row->variant, "control")) ||
 	    !row->page_shift || row->page_shift > 40 || !row->working_set_bytes)
 		return -1;
-	n = chase ? row->working_set_bytes >> row->page_shift : row->working_set_bytes / 64;
+	n = chase ? row->working_set_bytes >> row->page_shift
+		  : row->working_set_bytes / CHASE_SLOT;
 	k = curve_slot(t, row->page_shift);
 	if (k < 0) {
 		if (t->n >= EDGES_MAX_CURVES) {
@@ -275,8 +276,9 @@ unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *lev
 	for (size_t i = 0; i < t->n; i++) {
 		unsigned shift = t->chase[i].page_shift;
 		const struct level *last = last_level_of(levels, nlevels, shift);
-		double small_first = first_plateau_ns(&t->chase[small]);
-		double first = first_plateau_ns(&t->chase[i]);
+		uint64_t small_from = 0, from = 0;
+		double small_first = first_plateau_ns(&t->chase[small], &small_from);
+		double first = first_plateau_ns(&t->chase[i], &from);
 		char page[24];
 
 		if (shift == PAGE_SHIFT_4K)
@@ -291,7 +293,7 @@ unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *lev
 		if (small_first > 0 && first > small_first * HOST_PAGE_FIRST_RISE) {
 			mp_append(&o, "  %s pages: even %llu pages read %.2f ns, %.2fx the 4 KiB "
 				 "pages' first plateau: they already miss a TLB that 4 KiB pages "
-				 "hit\n", page, (unsigned long long)t->chase[i].pt[0].bytes, first,
+				 "hit\n", page, (unsigned long long)from, first,
 				 first / small_first);
 			signs++;
 		}

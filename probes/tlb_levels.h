@@ -30,8 +30,8 @@ struct tlb_curves {
 	unsigned rows, ignored_rows;
 };
 
-void tlb_curves_init(struct tlb_curves *t);
-/* Takes a tlb row (chase or control); -1 for any other row, or one that does
+/* An all-zero struct tlb_curves is empty (struct analysis is zeroed whole).
+   Takes a tlb row (chase or control); -1 for any other row, or one that does
    not fit (counted in ignored_rows). */
 int tlb_curves_add_row(struct tlb_curves *t, const struct result_row *row);
 
