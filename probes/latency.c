@@ -154,10 +154,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	status = get_buffer(&buf, shift, page_name, first, &last);
 	if (status != 0)
 		return status;
-	report_printf("latency, %s: %s\n", page_name, buf.verified);
-	if (!buf.verified_ok)
-		report_printf("latency, %s: WARNING: not every page has the asked size; "
-			      "every row says so in pages_verified\n", page_name);
+	page_buffer_report("latency", page_name, &buf);
 	report_printf("  %11s %10s %9s %7s %8s %-10s %7s %11s\n", "working set", "ns/load",
 		      "cycles", "trials", "spread", "stopped by", "laps", "elapsed");
 	for (k = first; k <= last; k++) {

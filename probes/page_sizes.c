@@ -62,6 +62,14 @@ int page_buffer_get(const char *probe, struct plat_buffer *b, uint64_t bytes,
 	return -1;
 }
 
+void page_buffer_report(const char *probe, const char *page_name, const struct plat_buffer *b)
+{
+	report_printf("%s, %s: %s\n", probe, page_name, b->verified);
+	if (!b->verified_ok)
+		report_printf("%s, %s: WARNING: not every page has the asked size; every row "
+			      "says so in pages_verified\n", probe, page_name);
+}
+
 int page_sizes_each(const char *probe, const struct config *c,
 		    int (*measure)(const struct config *c, unsigned page_shift))
 {

@@ -31,6 +31,10 @@ uint64_t page_buffer_max(const char *probe, unsigned page_shift);
 int page_buffer_get(const char *probe, struct plat_buffer *b, uint64_t bytes,
 		    unsigned page_shift);
 
+/* The report's line on how b's pages were verified ("PROBE, PAGE_NAME:
+   ..."), and a warning when not every page has the asked size. */
+void page_buffer_report(const char *probe, const char *page_name, const struct plat_buffer *b);
+
 /* Runs measure(c, shift) once per asked page size, smallest first. measure
    returns 1 when it skipped the size (unavailable), 0 when it measured, -1
    when it failed (reported). The result is 0 when none failed and at least

@@ -189,10 +189,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	status = get_buffer(c, &buf, shift, page_name, first, &last);
 	if (status != 0)
 		return status;
-	report_printf("tlb, %s: %s\n", page_name, buf.verified);
-	if (!buf.verified_ok)
-		report_printf("tlb, %s: WARNING: not every page has the asked size; every row "
-			      "says so in pages_verified\n", page_name);
+	page_buffer_report("tlb", page_name, &buf);
 	report_printf("  %8s %10s %9s %8s %9s %8s %8s %10s %-10s %11s\n", "pages", "reach",
 		      "chase ns", "cycles", "ctrl ns", "cycles", "+cycles", "trials",
 		      "stopped by", "elapsed");
