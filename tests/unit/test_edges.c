@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "sink.h"
 #include "host/analyze.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
@@ -881,27 +882,11 @@ static const struct level *named(const struct analysis *a, const char *name,
 	return 0;
 }
 
-struct text {
-	char buf[16384];
-	size_t len;
-};
-
-static void to_text(void *ctx, const char *s)
-{
-	struct text *t = ctx;
-	size_t n = strlen(s);
-
-	if (t->len + n < sizeof t->buf) {
-		memcpy(t->buf + t->len, s, n + 1);
-		t->len += n;
-	}
-}
-
 static void test_recorded(const char *csv)
 {
 	static struct analysis a;
 	static struct cache_claims claims;
-	static struct text report;
+	static struct sink report;
 	static char json_buf[32768];
 	const struct level_check *chk = 0;
 	const struct level *l;

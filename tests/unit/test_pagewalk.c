@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "sink.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "probes/edges.h"
@@ -33,23 +34,7 @@ static struct curve curves[EDGES_MAX_CURVES];
 
 /* ---- Capturing output ---------------------------------------------------- */
 
-struct text {
-	char buf[65536];
-	size_t len;
-};
-
-static struct text report;
-
-static void to_text(void *ctx, const char *s)
-{
-	struct text *t = ctx;
-	size_t n = strlen(s);
-
-	if (t->len + n < sizeof t->buf) {
-		memcpy(t->buf + t->len, s, n + 1);
-		t->len += n;
-	}
-}
+static struct sink report;
 
 static const char *print_report(void)
 {
@@ -59,40 +44,12 @@ static const char *print_report(void)
 	return report.buf;
 }
 
-struct sink {
-	char buf[256 * 1024];
-	size_t len;
-	int overflow;
-};
-
 static struct sink svg;
-
-static void to_sink(void *ctx, const char *data, size_t len)
-{
-	struct sink *s = ctx;
-
-	if (s->len + len >= sizeof s->buf) {
-		s->overflow = 1;
-		return;
-	}
-	memcpy(s->buf + s->len, data, len);
-	s->len += len;
-	s->buf[s->len] = 0;
-}
 
 static int write_svg(void)
 {
 	memset(&svg, 0, sizeof svg);
 	return pagewalk_write_svg(&pw, to_sink, &svg);
-}
-
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)) != 0; p += strlen(needle))
-		n++;
-	return n;
 }
 
 static int run_with_file(const char *cmd_fmt, const char *data, size_t len, const char *arg)
@@ -282,7 +239,7 @@ static void test_known_crossing(void)
 	CHECK(strstr(report.buf, "  4 KiB over 2 MiB      256 KiB      3.750      4.312      "
 		      "+0.56         +1.69   +15.0%  <- first over 10%\n") != 0,
 	      "the table row of the crossing, marked");
-	CHECK(count(report.buf, "\n  4 KiB over 2 MiB ") == (int)NSWEEP + 1,
+	CHECK(count_text(report.buf, "\n  4 KiB over 2 MiB ") == (int)NSWEEP + 1,
 	      "a table row per common size, and the summary");
 	CHECK(!strstr(report.buf, "faster with") && !strstr(report.buf, "taken as noise"),
 	      "no noise note on a clean pair");
@@ -388,15 +345,15 @@ static void test_three_sizes(void)
 				       "[(4096, 2097152, 262144), (2097152, 1073741824, 33554432)]") == 0,
 	      "JSON: both pairs with their crossings");
 	CHECK(write_svg() == 0 && xmllint_ok() == 0, "SVG written, well-formed");
-	CHECK(count(svg.buf, "<polyline class=\"curve\"") == 2 &&
+	CHECK(count_text(svg.buf, "<polyline class=\"curve\"") == 2 &&
 	      strstr(svg.buf, "<title>4 KiB over 2 MiB pages</title>") &&
 	      strstr(svg.buf, "<title>2 MiB over 1 GiB pages</title>"), "one polyline per pair");
-	CHECK(count(svg.buf, "class=\"edge\"") == 2 &&
+	CHECK(count_text(svg.buf, "class=\"edge\"") == 2 &&
 	      strstr(svg.buf, ">4 KiB over 2 MiB: over 10% from 256 KiB</text>") &&
 	      strstr(svg.buf, ">2 MiB over 1 GiB: over 10% from 32 MiB</text>"),
 	      "a marker at each crossing");
-	CHECK(count(svg.buf, "<circle ") == 2 * (int)NSWEEP,
-	      "every point drawn, the ratio below 1 too (%d)", count(svg.buf, "<circle "));
+	CHECK(count_text(svg.buf, "<circle ") == 2 * (int)NSWEEP,
+	      "every point drawn, the ratio below 1 too (%d)", count_text(svg.buf, "<circle "));
 
 	/* 4 KiB and 1 GiB, no 2 MiB: the one pair is 4 KiB over 1 GiB. */
 	pagewalk_compute(curves, 2, &pw);
@@ -454,7 +411,7 @@ static void test_negative(void)
 				       "all(q[\"extra_cycles\"] is None for q in "
 				       "d[\"page_walk\"][0][\"points\"])") == 0,
 	      "JSON: negative extras as measured, unknown cycles null");
-	CHECK(write_svg() == 0 && count(svg.buf, "<circle ") == (int)NSWEEP && xmllint_ok() == 0,
+	CHECK(write_svg() == 0 && count_text(svg.buf, "<circle ") == (int)NSWEEP && xmllint_ok() == 0,
 	      "SVG: the points below 1 are drawn too");
 }
 
@@ -520,8 +477,8 @@ static void test_recorded(const char *csv)
 	      "%s: the summary line", csv);
 	CHECK(make_json() && json_holds("d[\"page_walk\"][0][\"end_extra_ns\"] > 0") == 0,
 	      "%s: JSON reads back", csv);
-	CHECK(write_svg() == 0 && xmllint_ok() == 0 && count(svg.buf, "<polyline class=\"curve\"") == 1 &&
-	      count(svg.buf, "<circle ") == 29, "%s: pagewalk.svg, one curve of 29 points", csv);
+	CHECK(write_svg() == 0 && xmllint_ok() == 0 && count_text(svg.buf, "<polyline class=\"curve\"") == 1 &&
+	      count_text(svg.buf, "<circle ") == 29, "%s: pagewalk.svg, one curve of 29 points", csv);
 	if (getenv("MEMPROBE_SHOW"))
 		printf("%s", report.buf);
 }

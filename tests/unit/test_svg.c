@@ -7,38 +7,11 @@
 #include <unistd.h>
 #include <string.h>
 #include "check.h"
+#include "sink.h"
 #include "host/analyze.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "lib/svg.h"
-
-struct sink {
-	char buf[256 * 1024];
-	size_t len;
-	int overflow;
-};
-
-static void to_sink(void *ctx, const char *data, size_t len)
-{
-	struct sink *s = ctx;
-
-	if (s->len + len >= sizeof s->buf) {
-		s->overflow = 1;
-		return;
-	}
-	memcpy(s->buf + s->len, data, len);
-	s->len += len;
-	s->buf[s->len] = 0;
-}
-
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)) != 0; p += strlen(needle))
-		n++;
-	return n;
-}
 
 /* 0 when xmllint accepts the document. */
 static int xmllint_ok(const struct sink *s, const char *name)
@@ -109,10 +82,10 @@ static void test_chart(void)
 	CHECK(svg_write_chart(&c, to_sink, &s) == 0, "chart written");
 	CHECK(!s.overflow, "fits the test's buffer");
 	CHECK(xmllint_ok(&s, "chart") == 0, "xmllint --noout accepts it");
-	CHECK(count(s.buf, "<polyline class=\"curve\"") == 3, "one polyline per series");
-	CHECK(count(s.buf, "<circle ") == 12, "a dot per usable point, bad ones left out (%d)",
-	      count(s.buf, "<circle "));
-	CHECK(count(s.buf, "class=\"edge\"") == 2, "markers off the axis or NaN left out");
+	CHECK(count_text(s.buf, "<polyline class=\"curve\"") == 3, "one polyline per series");
+	CHECK(count_text(s.buf, "<circle ") == 12, "a dot per usable point, bad ones left out (%d)",
+	      count_text(s.buf, "<circle "));
+	CHECK(count_text(s.buf, "class=\"edge\"") == 2, "markers off the axis or NaN left out");
 	CHECK(strstr(s.buf, ">cache edge</text>") && strstr(s.buf, ">TLB edge</text>"),
 	      "the legend explains the edge lines when asked to");
 	CHECK(strstr(s.buf, "stroke-dasharray=\"6,4\"/>\n<text") != 0, "TLB marker dashed");
@@ -181,14 +154,14 @@ static void test_latency_chart(void)
 	memset(&s, 0, sizeof s);
 	CHECK(analysis_write_svg(&a, to_sink, &s) == 0, "latency chart written");
 	CHECK(xmllint_ok(&s, "latency") == 0, "xmllint accepts latency.svg");
-	CHECK(count(s.buf, "<polyline class=\"curve\"") == 2 &&
+	CHECK(count_text(s.buf, "<polyline class=\"curve\"") == 2 &&
 	      strstr(s.buf, "<title>4 KiB pages</title>") && strstr(s.buf, "<title>2 MiB pages</title>"),
 	      "one polyline per page size, 4 KiB and 2 MiB");
-	CHECK(count(s.buf, "<circle ") == 58, "a dot per sweep point (%d)", count(s.buf, "<circle "));
+	CHECK(count_text(s.buf, "<circle ") == 58, "a dot per sweep point (%d)", count_text(s.buf, "<circle "));
 	CHECK(strstr(s.buf, ">L1 32 KiB</text>") && strstr(s.buf, ">L2 512 KiB</text>"),
 	      "L1 and L2 edges marked and labelled");
-	CHECK(count(s.buf, "class=\"edge\"") == (int)a.h.nlevels - 1,
-	      "every level but the top marked (%d of %zu)", count(s.buf, "class=\"edge\""),
+	CHECK(count_text(s.buf, "class=\"edge\"") == (int)a.h.nlevels - 1,
+	      "every level but the top marked (%d of %zu)", count_text(s.buf, "class=\"edge\""),
 	      a.h.nlevels);
 }
 
@@ -214,7 +187,7 @@ static void test_analyze_command(void)
 	if (f)
 		fclose(f);
 	CHECK(s.len && xmllint_ok(&s, "analyze") == 0 &&
-	      count(s.buf, "<polyline class=\"curve\"") == 2, "its latency.svg: well-formed, two curves");
+	      count_text(s.buf, "<polyline class=\"curve\"") == 2, "its latency.svg: well-formed, two curves");
 	f = fopen(csv, "w");
 	if (f) {
 		fputs("probe,variant,page_size,working_set_bytes,ns,cycles\ncost,by_value,,,2.0,6.0\n", f);

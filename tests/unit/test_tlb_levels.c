@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "sink.h"
 #include "host/analyze.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
@@ -129,45 +130,9 @@ static size_t tlb_count(const struct analysis *a)
 	return n;
 }
 
-struct text {
-	char buf[65536];
-	size_t len;
-};
-
-static void to_svg(void *ctx, const char *data, size_t n)
-{
-	struct text *t = ctx;
-
-	if (t->len + n < sizeof t->buf) {
-		memcpy(t->buf + t->len, data, n);
-		t->len += n;
-		t->buf[t->len] = 0;
-	}
-}
-
-static int count(const char *s, const char *what)
-{
-	int n = 0;
-
-	for (const char *p = s; (p = strstr(p, what)); p++)
-		n++;
-	return n;
-}
-
 static void take(const struct result_row *row, void *ctx)
 {
 	analysis_add_row(ctx, row);
-}
-
-static void to_text(void *ctx, const char *s)
-{
-	struct text *t = ctx;
-	size_t n = strlen(s);
-
-	if (t->len + n < sizeof t->buf) {
-		memcpy(t->buf + t->len, s, n + 1);
-		t->len += n;
-	}
 }
 
 static void expect_zen3(const struct analysis *a, const char *what)
@@ -274,7 +239,7 @@ static void test_control_from_large_pages(void)
 static void test_open_end_and_report(void)
 {
 	static struct analysis a;
-	static struct text report;
+	static struct sink report;
 	uint64_t n[64];
 	size_t count = grid(n, 3072);
 
@@ -302,7 +267,7 @@ static void test_hypervisor_signs(void)
 {
 	static struct analysis a;
 	static struct cache_claims claims;
-	static struct text report;
+	static struct sink report;
 	uint64_t n[64];
 	size_t count = grid(n, 16384);
 
@@ -354,7 +319,7 @@ static void test_json_and_svg(void)
 {
 	static struct analysis a;
 	static char buf[65536];
-	static struct text svg;
+	static struct sink svg;
 	struct json j;
 	const struct cache_claims *claims = zen3_claims();
 
@@ -387,8 +352,8 @@ static void test_json_and_svg(void)
 	      "cycles, increase_cycles, cpuid and verdict; the tlb curves listed");
 
 	svg.len = 0;
-	CHECK(analysis_write_tlb_svg(&a, to_svg, &svg) == 0, "tlb.svg written");
-	CHECK(count(svg.buf, "<polyline class=\"curve\"") == 1 &&
+	CHECK(analysis_write_tlb_svg(&a, to_sink, &svg) == 0, "tlb.svg written");
+	CHECK(count_text(svg.buf, "<polyline class=\"curve\"") == 1 &&
 	      strstr(svg.buf, "<title>4 KiB pages</title>"), "one curve, for the one page size");
 	CHECK(strstr(svg.buf, ">L1 DTLB 64 entries</text>") &&
 	      strstr(svg.buf, ">L2 TLB 2048 entries</text>"), "both TLB edges marked and labelled");
