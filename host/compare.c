@@ -1,0 +1,588 @@
+/* The compare subcommand (see compare.h).
+ *
+ * Rows match across runs by what was measured (probe, variant, page size,
+ * working set), never by position, so runs of different sweeps still line
+ * up: a size that only some runs have gets its own row, marked, with "-"
+ * where a run has none.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host/compare.h"
+#include "host/run_folder.h"
+#include "host/table.h"
+#include "lib/fmt.h"
+#include "lib/html.h"
+#include "lib/svg.h"
+
+// ---- Constants --------------------------------------------------------------
+
+#define MAX_RUNS 26          /* named A to Z */
+#define MAX_PROBES 32
+#define PATH_MAX_LEN 4200
+
+// ---- Private Types ----------------------------------------------------------
+
+/* One measured thing, as rows of different runs match on it. */
+struct key {
+	const char *variant;
+	unsigned variant_order;      /* first seen, so tables keep the probe's order */
+	unsigned page_shift;
+	uint64_t working_set_bytes;
+};
+
+struct comparison {
+	struct run_folder run[MAX_RUNS];
+	unsigned nruns;
+	const char *probe[MAX_PROBES];   /* every probe of any run, first seen first */
+	unsigned nprobes;
+	const char *out_dir;             /* NULL: print only */
+	FILE *page;
+	struct html_out html;
+};
+
+// ---- Private Functions ------------------------------------------------------
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"usage: memprobe compare RUN_A RUN_B [RUN_C ...] [--out DIR]\n"
+		"\n"
+		"Lays run folders (each holding a run's results.csv and system.json, from\n"
+		"any machine, bare metal or Linux) side by side: per probe, each run's ns\n"
+		"and cycles with the ratio of its ns to the first run's; each run's cache\n"
+		"and TLB levels. Rows match by probe, variant, page size and working set;\n"
+		"a row that not every run has is marked '*'. With --out DIR (made if\n"
+		"needed), writes DIR/compare.html, DIR/compare.svg (latency: one curve per\n"
+		"run and page size) and DIR/compare-PROBE.svg for each other probe with\n"
+		"working-set sizes; files already there are never overwritten.\n");
+}
+
+static void *must(void *p)
+{
+	if (!p) {
+		fprintf(stderr, "memprobe compare: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void write_file(void *ctx, const char *data, size_t len)
+{
+	fwrite(data, 1, len, ctx);
+}
+
+static void bytes_text(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes)
+		mp_format_bytes(buf, size, bytes);
+	else
+		snprintf(buf, size, "-");
+}
+
+static int probe_index(const struct comparison *c, const char *probe)
+{
+	for (unsigned p = 0; p < c->nprobes; p++)
+		if (!strcmp(c->probe[p], probe))
+			return (int)p;
+	return -1;
+}
+
+static int run_has_probe(const struct run_folder *r, const char *probe)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!strcmp(r->row[i].probe, probe))
+			return 1;
+	return 0;
+}
+
+/* 0, or -1 with the message printed when no probe is in every run. */
+static int find_probes(struct comparison *c)
+{
+	unsigned common = 0;
+
+	for (unsigned r = 0; r < c->nruns; r++)
+		for (size_t i = 0; i < c->run[r].nrows; i++)
+			if (probe_index(c, c->run[r].row[i].probe) < 0 && c->nprobes < MAX_PROBES)
+				c->probe[c->nprobes++] = c->run[r].row[i].probe;
+	for (unsigned p = 0; p < c->nprobes; p++) {
+		unsigned in = 0;
+
+		for (unsigned r = 0; r < c->nruns; r++)
+			in += run_has_probe(&c->run[r], c->probe[p]);
+		common += in == c->nruns;
+	}
+	if (common)
+		return 0;
+	fprintf(stderr, "memprobe compare: no probe ran in every run, so nothing compares:\n");
+	for (unsigned r = 0; r < c->nruns; r++) {
+		fprintf(stderr, "  %c %s:", c->run[r].name, c->run[r].path);
+		for (unsigned p = 0; p < c->nprobes; p++)
+			if (run_has_probe(&c->run[r], c->probe[p]))
+				fprintf(stderr, " %s", c->probe[p]);
+		fprintf(stderr, "\n");
+	}
+	return -1;
+}
+
+static int key_order(const void *pa, const void *pb)
+{
+	const struct key *a = pa, *b = pb;
+
+	if (a->variant_order != b->variant_order)
+		return a->variant_order < b->variant_order ? -1 : 1;
+	if (a->page_shift != b->page_shift)
+		return a->page_shift < b->page_shift ? -1 : 1;
+	if (a->working_set_bytes != b->working_set_bytes)
+		return a->working_set_bytes < b->working_set_bytes ? -1 : 1;
+	return 0;
+}
+
+static int row_is(const struct run_row *row, const char *probe, const struct key *k)
+{
+	return !strcmp(row->probe, probe) && !strcmp(row->variant, k->variant) &&
+	       row->page_shift == k->page_shift && row->working_set_bytes == k->working_set_bytes;
+}
+
+/* The run's row for this key: the first, as a run measures each thing once. */
+static const struct run_row *find_row(const struct run_folder *r, const char *probe,
+				      const struct key *k)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (row_is(&r->row[i], probe, k))
+			return &r->row[i];
+	return NULL;
+}
+
+/* Every distinct thing any run measured for the probe, in table order. */
+static struct key *probe_keys(const struct comparison *c, const char *probe, size_t *n)
+{
+	struct key *keys = NULL;
+	size_t count = 0, cap = 0;
+	unsigned variants = 0;
+
+	for (unsigned r = 0; r < c->nruns; r++)
+		for (size_t i = 0; i < c->run[r].nrows; i++) {
+			const struct run_row *row = &c->run[r].row[i];
+			struct key k = { row->variant, 0, row->page_shift, row->working_set_bytes };
+			size_t j;
+			int new_variant = 1;
+
+			if (strcmp(row->probe, probe))
+				continue;
+			for (j = 0; j < count; j++) {
+				if (!strcmp(keys[j].variant, k.variant)) {
+					new_variant = 0;
+					k.variant_order = keys[j].variant_order;
+				}
+				if (!key_order(&keys[j], &k) && !strcmp(keys[j].variant, k.variant))
+					break;
+			}
+			if (j < count)
+				continue;
+			if (new_variant)
+				k.variant_order = variants++;
+			if (count == cap)
+				keys = must(realloc(keys, (cap = cap ? cap * 2 : 64) * sizeof *keys));
+			keys[count++] = k;
+		}
+	qsort(keys, count, sizeof *keys, key_order);
+	*n = count;
+	return keys;
+}
+
+static void section(struct comparison *c, const char *title)
+{
+	printf("\n== %s ==\n", title);
+	if (c->page)
+		html_element(&c->html, "h2", title);
+}
+
+static void note(struct comparison *c, const char *text)
+{
+	printf("  %s\n", text);
+	if (c->page)
+		html_element(&c->html, "p", text);
+}
+
+static void show_table(struct comparison *c, struct table *t, const char *caption)
+{
+	table_print(t, stdout);
+	if (c->page)
+		table_html(t, &c->html, caption);
+	table_free(t);
+}
+
+static void runs_table(struct comparison *c)
+{
+	static const char *const header[] = { "run", "folder", "platform", "cpu", "memprobe",
+					      "rows" };
+	struct table t;
+
+	section(c, "runs");
+	table_init(&t, 6, header, 0x1f);
+	for (unsigned r = 0; r < c->nruns; r++) {
+		const struct run_folder *run = &c->run[r];
+
+		table_row(&t, !run->has_system);
+		table_cell(&t, "%c", run->name);
+		table_cell(&t, "%s", run->path);
+		table_cell(&t, "%s", run->platform);
+		table_cell(&t, "%s", run->cpu);
+		table_cell(&t, "%s", run->build);
+		if (run->skipped_rows)
+			table_cell(&t, "%zu (%u malformed skipped)", run->nrows, run->skipped_rows);
+		else
+			table_cell(&t, "%zu", run->nrows);
+	}
+	show_table(c, &t, "the runs, in the order given: ratios are to run A");
+	if (c->run[0].nrows && c->nruns)
+		note(c, "ns: the run's own figure (best trial); cycles: at that run's measured "
+			"core clock; X/A: run X's ns over run A's. '*': a row not every run "
+			"has (a size or page size outside the other sweeps), '-' where a run has "
+			"none.");
+}
+
+/* Per probe: one row per thing measured, each run's ns and cycles, and
+   each later run's ns over the first's. */
+static void probe_table(struct comparison *c, const char *probe)
+{
+	const char *header[TABLE_MAX_COLUMNS];
+	char names[MAX_RUNS][3][16], caption[128];
+	unsigned ncols = 0;
+	struct table t;
+	size_t nkeys;
+	struct key *keys = probe_keys(c, probe, &nkeys);
+
+	header[ncols++] = "variant";
+	header[ncols++] = "pages";
+	header[ncols++] = "working set";
+	for (unsigned r = 0; r < c->nruns && ncols + 3 <= TABLE_MAX_COLUMNS - 1; r++) {
+		snprintf(names[r][0], sizeof names[r][0], "%c ns", c->run[r].name);
+		snprintf(names[r][1], sizeof names[r][1], "%c cycles", c->run[r].name);
+		snprintf(names[r][2], sizeof names[r][2], "%c/A", c->run[r].name);
+		header[ncols++] = names[r][0];
+		header[ncols++] = names[r][1];
+		if (r)
+			header[ncols++] = names[r][2];
+	}
+	header[ncols++] = "only in";
+	table_init(&t, ncols, header, 1u | 1u << (ncols - 1));
+	for (size_t k = 0; k < nkeys; k++) {
+		const struct run_row *first = find_row(&c->run[0], probe, &keys[k]);
+		char page[24], ws[24], only[MAX_RUNS + 1];
+		unsigned have = 0;
+
+		for (unsigned r = 0; r < c->nruns; r++)
+			if (find_row(&c->run[r], probe, &keys[k]))
+				only[have++] = c->run[r].name;
+		only[have] = '\0';
+		table_row(&t, have != c->nruns);
+		bytes_text(page, sizeof page, keys[k].page_shift ? 1ull << keys[k].page_shift : 0);
+		bytes_text(ws, sizeof ws, keys[k].working_set_bytes);
+		table_cell(&t, "%s", keys[k].variant);
+		table_cell(&t, "%s", page);
+		table_cell(&t, "%s", ws);
+		for (unsigned r = 0; r < c->nruns && t.filled + 3 < ncols; r++) {
+			const struct run_row *row = find_row(&c->run[r], probe, &keys[k]);
+
+			table_cell(&t, row ? "%.3f" : "-", row ? row->ns : 0.0);
+			table_cell(&t, row ? "%.2f" : "-", row ? row->cycles : 0.0);
+			if (!r)
+				continue;
+			if (row && first && first->ns > 0)
+				table_cell(&t, "%.2fx", row->ns / first->ns);
+			else
+				table_cell(&t, "-");
+		}
+		table_cell(&t, "%s", have == c->nruns ? "" : only);
+	}
+	free(keys);
+	snprintf(caption, sizeof caption, "%s: each run's figures, ratio of ns to run A", probe);
+	show_table(c, &t, caption);
+}
+
+/* The probe's overlay chart: one curve per run, variant and page size, ns
+   over working set. 0 drawn, -1 nothing to draw (no working-set sizes). */
+static int probe_chart(const struct comparison *c, const char *probe, svg_write_fn write,
+		       void *ctx)
+{
+	struct svg_series *series = NULL;
+	size_t nseries = 0, nkeys;
+	struct key *keys = probe_keys(c, probe, &nkeys);
+	char title[128], (*labels)[64] = NULL;
+	int variants = 0, rc;
+
+	for (size_t k = 0; k < nkeys; k++)
+		variants = keys[k].variant_order + 1 > (unsigned)variants ? (int)keys[k].variant_order + 1
+									     : variants;
+	for (unsigned r = 0; r < c->nruns; r++)
+		for (size_t k = 0; k < nkeys; k++) {
+			struct svg_series *s;
+			double *x, *y;
+			size_t n = 0;
+			char page[24];
+
+			if (k && keys[k].variant_order == keys[k - 1].variant_order &&
+			    keys[k].page_shift == keys[k - 1].page_shift)
+				continue;  /* one series per variant and page size */
+			x = must(calloc(nkeys, sizeof *x));
+			y = must(calloc(nkeys, sizeof *y));
+			for (size_t j = k; j < nkeys && keys[j].variant_order == keys[k].variant_order &&
+			     keys[j].page_shift == keys[k].page_shift; j++) {
+				const struct run_row *row = find_row(&c->run[r], probe, &keys[j]);
+
+				if (row && keys[j].working_set_bytes) {
+					x[n] = (double)keys[j].working_set_bytes;
+					y[n++] = row->ns;
+				}
+			}
+			if (!n) {
+				free(x);
+				free(y);
+				continue;
+			}
+			series = must(realloc(series, (nseries + 1) * sizeof *series));
+			labels = must(realloc(labels, (nseries + 1) * sizeof *labels));
+			bytes_text(page, sizeof page, keys[k].page_shift ? 1ull << keys[k].page_shift : 0);
+			snprintf(labels[nseries], sizeof labels[nseries], "%c%s%s %s%s", c->run[r].name,
+				 variants > 1 ? " " : "", variants > 1 ? keys[k].variant : "",
+				 keys[k].page_shift ? page : "", keys[k].page_shift ? " pages" : "");
+			s = &series[nseries];
+			*s = (struct svg_series){ NULL, n, x, y };
+			nseries++;
+		}
+	/* Labels only now: labels may have moved while it grew. */
+	for (size_t s = 0; s < nseries; s++)
+		series[s].label = labels[s];
+	snprintf(title, sizeof title, "memprobe compare: %s, ns by working set, runs A-%c", probe,
+		 'A' + c->nruns - 1);
+	struct svg_chart chart = { title, "working set", "ns", 1, series, nseries, NULL, 0, 0 };
+	/* With no series the document says "no measurement to draw". */
+	rc = svg_write_chart(&chart, write, ctx);
+	for (size_t s = 0; s < nseries; s++) {
+		free((void *)series[s].x);
+		free((void *)series[s].y);
+	}
+	free(series);
+	free(labels);
+	free(keys);
+	return rc;
+}
+
+static void chart_name(char *buf, size_t size, const char *probe)
+{
+	if (!strcmp(probe, "latency"))
+		snprintf(buf, size, "compare.svg");
+	else
+		snprintf(buf, size, "compare-%s.svg", probe);
+}
+
+/* DIR/name, created: never over a file already there. */
+static FILE *create(const struct comparison *c, const char *name)
+{
+	char path[PATH_MAX_LEN];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", c->out_dir, name);
+	f = fopen(path, "wx");
+	if (!f)
+		fprintf(stderr, "memprobe compare: %s: %s%s\n", path, strerror(errno),
+			errno == EEXIST ? " (compare never overwrites: give another --out DIR)" : "");
+	return f;
+}
+
+/* The chart into its file and inline into the page; 0, or 2 when the file
+   cannot be written. */
+static int chart(struct comparison *c, const char *probe)
+{
+	char name[96], text[256];
+	FILE *f;
+
+	if (!c->out_dir)
+		return 0;
+	chart_name(name, sizeof name, probe);
+	f = create(c, name);
+	if (!f)
+		return 2;
+	if (probe_chart(c, probe, write_file, f) != 0) {
+		fclose(f);
+		snprintf(text, sizeof text, "%s: no chart: no row has a working-set size to lay "
+			 "the runs over (%s says so itself)", probe, name);
+		note(c, text);
+		return 0;
+	}
+	if (fclose(f) != 0) {
+		fprintf(stderr, "memprobe compare: %s/%s: %s\n", c->out_dir, name, strerror(errno));
+		return 2;
+	}
+	printf("  chart: %s/%s\n", c->out_dir, name);
+	html_raw(&c->html, "<figure>\n");
+	probe_chart(c, probe, html_svg_write, &c->html);
+	html_element(&c->html, "figcaption", name);
+	html_raw(&c->html, "</figure>\n");
+	return 0;
+}
+
+static const char *level_kind_text(enum level_kind k)
+{
+	switch (k) {
+	case LEVEL_CACHE: return "cache";
+	case LEVEL_TLB: return "TLB";
+	case LEVEL_EDGE: return "edge";
+	case LEVEL_TOP: return "beyond";
+	}
+	return "?";
+}
+
+/* Each run's levels as its analysis finds them in its own rows. */
+static void levels_table(struct comparison *c)
+{
+	static const char *const header[] = { "run", "level", "kind", "pages", "size",
+					      "entries", "ns", "cycles", "+ns", "+cycles" };
+	struct table t;
+
+	section(c, "levels: each run's caches and TLBs, read from its latency and tlb rows");
+	table_init(&t, 10, header, 0x7);
+	for (unsigned r = 0; r < c->nruns; r++) {
+		const struct hierarchy *h = &c->run[r].analysis->h;
+
+		if (!h->nlevels) {
+			table_row(&t, 1);
+			table_cell(&t, "%c", c->run[r].name);
+			table_cell(&t, "none found");
+			continue;
+		}
+		for (size_t i = 0; i < h->nlevels; i++) {
+			const struct level *l = &h->level[i];
+			char page[24], size[24];
+
+			bytes_text(page, sizeof page, 1ull << l->page_shift);
+			bytes_text(size, sizeof size, l->size_bytes);
+			table_row(&t, 0);
+			table_cell(&t, "%c", c->run[r].name);
+			table_cell(&t, "%s", l->name);
+			table_cell(&t, "%s", level_kind_text(l->kind));
+			table_cell(&t, "%s", page);
+			table_cell(&t, "%s%s", l->kind == LEVEL_TOP ? "from " : "", size);
+			table_cell(&t, l->entries ? "%llu" : "-", (unsigned long long)l->entries);
+			table_cell(&t, "%.2f", l->ns);
+			table_cell(&t, l->cycles > 0 ? "%.2f" : "-", l->cycles);
+			/* The first level has nothing below it to rise over. */
+			table_cell(&t, i ? "%+.2f" : "-", l->increase_ns);
+			table_cell(&t, i && l->cycles > 0 ? "%+.2f" : "-", l->increase_cycles);
+		}
+	}
+	show_table(c, &t, "levels: size = capacity or TLB reach; ns and cycles: the level's "
+		   "own plateau; +: over the level below");
+	note(c, "docs/METHOD.md says how a level is read from a curve; '*': a run whose rows "
+		"show no level (no latency or tlb rows, or no edge in them).");
+}
+
+static int parse_args(struct comparison *c, int argc, char **argv)
+{
+	char why[PATH_MAX_LEN + 256];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			exit(0);
+		}
+		if (!strcmp(argv[i], "--out")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "memprobe compare: --out needs a folder\n");
+				return 2;
+			}
+			c->out_dir = argv[++i];
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			fprintf(stderr, "memprobe compare: unknown option %s (memprobe compare --help)\n",
+				argv[i]);
+			return 2;
+		}
+		if (c->nruns == MAX_RUNS) {
+			fprintf(stderr, "memprobe compare: at most %d run folders\n", MAX_RUNS);
+			return 2;
+		}
+		if (run_folder_read(&c->run[c->nruns], argv[i], (char)('A' + c->nruns), why,
+				    sizeof why)) {
+			fprintf(stderr, "memprobe compare: %s\n", why);
+			run_folder_free(&c->run[c->nruns]);
+			return 2;
+		}
+		c->nruns++;
+	}
+	if (c->nruns < 2) {
+		fprintf(stderr, "memprobe compare: give two run folders or more (%u given)\n",
+			c->nruns);
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+static int open_page(struct comparison *c)
+{
+	if (!c->out_dir) {
+		printf("(no --out DIR: compare.html and the charts are not written)\n");
+		return 0;
+	}
+	if (mkdir(c->out_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "memprobe compare: %s: %s\n", c->out_dir, strerror(errno));
+		return 2;
+	}
+	c->page = create(c, "compare.html");
+	if (!c->page)
+		return 2;
+	c->html = (struct html_out){ write_file, c->page };
+	html_page_begin(&c->html, "memprobe compare");
+	return 0;
+}
+
+static int close_page(struct comparison *c)
+{
+	if (!c->page)
+		return 0;
+	html_page_end(&c->html);
+	if (fclose(c->page) != 0) {
+		fprintf(stderr, "memprobe compare: %s/compare.html: %s\n", c->out_dir, strerror(errno));
+		return 2;
+	}
+	printf("\npage: %s/compare.html\n", c->out_dir);
+	return 0;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+int compare_main(int argc, char **argv)
+{
+	static struct comparison c;
+	int rc;
+
+	memset(&c, 0, sizeof c);  /* a second call (the unit tests) starts afresh */
+	rc = parse_args(&c, argc, argv);
+
+	if (!rc && find_probes(&c))
+		rc = 2;
+	if (!rc)
+		rc = open_page(&c);
+	if (!rc) {
+		runs_table(&c);
+		for (unsigned p = 0; p < c.nprobes && !rc; p++) {
+			section(&c, c.probe[p]);
+			probe_table(&c, c.probe[p]);
+			rc = chart(&c, c.probe[p]);
+		}
+		levels_table(&c);
+		if (close_page(&c))
+			rc = 2;
+	}
+	for (unsigned r = 0; r < c.nruns; r++)
+		run_folder_free(&c.run[r]);
+	return rc;
+}
