@@ -5,42 +5,25 @@
  */
 
 #include "probes/report_html.h"
+#include "lib/csv.h"
 #include "lib/fmt.h"
 
 // Constants
 
-#define ROWS_HTML_MAX (64 * 1024)   /* one probe's rows as <tr> markup */
-#define ROW_HTML_MAX  4096          /* one row: ten columns, escaped */
+#define ROWS_TEXT_MAX (64 * 1024)   /* one probe's rows, each field NUL-ended */
 
 // Private Data
 
 static struct html_out page;       /* where the markup goes; write NULL: no page */
 static int in_pre;
 
-/* Markup built in memory: a row, then the probe's rows. */
-struct html_buffer {
-	char *text;
-	size_t size, len;
-	int overflow;
-};
-
-static char rows_text[ROWS_HTML_MAX];
-static struct html_buffer rows = { rows_text, sizeof rows_text, 0, 0 };
+/* The rows held for the probe's table: per row, result_column_count
+   fields as results.csv writes them (unquoted), each ending in a NUL. */
+static char rows_text[ROWS_TEXT_MAX];
+static size_t rows_len;
 static unsigned rows_held;
 
 // Private Functions
-
-static void buffer_write(void *ctx, const char *data, size_t len)
-{
-	struct html_buffer *b = ctx;
-
-	if (b->len + len > b->size) {
-		b->overflow = 1;
-		return;
-	}
-	mp_memcpy(b->text + b->len, data, len);
-	b->len += len;
-}
 
 static int have_page(void)
 {
@@ -54,15 +37,64 @@ static void close_pre(void)
 	in_pre = 0;
 }
 
-static void cell(const struct html_out *o, const char *tag, int is_text, const char *text)
+/* The field after this one (fields are NUL-ended, back to back). */
+static const char *next_field(const char *field)
 {
-	html_raw(o, "<");
-	html_raw(o, tag);
-	html_raw(o, is_text ? " class=\"text\">" : ">");
-	html_str(o, text);
-	html_raw(o, "</");
-	html_raw(o, tag);
-	html_raw(o, ">");
+	return field + mp_strlen(field) + 1;
+}
+
+/* Which columns hold the same text in every held row: those go into the
+   caption once instead of into every row, so the table keeps to what
+   varies (a timer description repeated on every row would make the table
+   wider than any screen). With one row, nothing is folded. */
+static void find_constant_columns(int *constant)
+{
+	const char *first = rows_text, *field = rows_text;
+
+	for (unsigned c = 0; c < result_column_count; c++)
+		constant[c] = rows_held > 1;
+	for (unsigned r = 0; r < rows_held; r++) {
+		const char *f = first;
+
+		for (unsigned c = 0; c < result_column_count; c++) {
+			if (mp_strcmp(f, field))
+				constant[c] = 0;
+			f = next_field(f);
+			field = next_field(field);
+		}
+	}
+}
+
+static void caption(const int *constant)
+{
+	const char *field = rows_text;
+	char count[64];
+	int any = 0;
+
+	mp_snprintf(count, sizeof count, "%u results.csv rows", rows_held);
+	html_raw(&page, "<caption>");
+	html_str(&page, count);
+	for (unsigned c = 0; c < result_column_count; c++, field = next_field(field)) {
+		if (!constant[c] || !*field)
+			continue;
+		html_raw(&page, any ? "; " : "; in every row: ");
+		html_str(&page, result_columns[c].name);
+		html_raw(&page, " ");
+		html_str(&page, field);
+		any = 1;
+	}
+	html_raw(&page, "</caption>\n");
+}
+
+static void cell(const char *tag, int is_text, const char *text)
+{
+	html_raw(&page, "<");
+	html_raw(&page, tag);
+	html_raw(&page, is_text ? " class=\"text\">" : ">");
+	html_str(&page, text);
+	html_raw(&page, "</");
+	html_raw(&page, tag);
+	html_raw(&page, ">");
 }
 
 // Public Functions
@@ -71,8 +103,7 @@ void report_html_begin(const struct html_out *o, const char *title)
 {
 	page = *o;
 	in_pre = 0;
-	rows.len = 0;
-	rows.overflow = 0;
+	rows_len = 0;
 	rows_held = 0;
 	html_page_begin(&page, title);
 }
@@ -97,43 +128,54 @@ void report_html_section(const char *title)
 
 void report_html_row(const struct result_row *row)
 {
-	static char one_text[ROW_HTML_MAX];
-	struct html_buffer one = { one_text, sizeof one_text, 0, 0 };
-	struct html_out to_one = { buffer_write, &one };
 	char number[48];
+	size_t need = 0;
 
 	if (!have_page())
 		return;
-	html_raw(&to_one, "<tr>");
 	for (unsigned c = 0; c < result_column_count; c++)
-		cell(&to_one, "td", result_columns[c].form == COLUMN_TEXT,
-		     result_column_format(&result_columns[c], row, number, sizeof number));
-	html_raw(&to_one, "</tr>\n");
-	if (one.overflow)
-		return;  /* a cut row would leave an open cell; results.csv still has it */
-	if (rows.len + one.len > rows.size)
+		need += mp_strlen(result_column_format(&result_columns[c], row, number,
+						       sizeof number)) + 1;
+	if (need > sizeof rows_text)
+		return;  /* a row longer than the buffer: results.csv still has it */
+	if (rows_len + need > sizeof rows_text)
 		report_html_rows_done();
-	buffer_write(&rows, one.text, one.len);
+	for (unsigned c = 0; c < result_column_count; c++) {
+		const char *text = result_column_format(&result_columns[c], row, number,
+							sizeof number);
+		size_t len = mp_strlen(text) + 1;
+
+		mp_memcpy(rows_text + rows_len, text, len);
+		rows_len += len;
+	}
 	rows_held++;
 }
 
 void report_html_rows_done(void)
 {
-	char caption[64];
+	int constant[CSV_MAX_FIELDS];
+	const char *field = rows_text;
 
 	if (!have_page() || !rows_held)
 		return;
 	close_pre();
-	mp_snprintf(caption, sizeof caption, "%u results rows", rows_held);
+	find_constant_columns(constant);
 	html_raw(&page, "<div class=\"scroll\"><table>\n");
-	html_element(&page, "caption", caption);
+	caption(constant);
 	html_raw(&page, "<thead><tr>");
 	for (unsigned c = 0; c < result_column_count; c++)
-		cell(&page, "th", result_columns[c].form == COLUMN_TEXT, result_columns[c].name);
+		if (!constant[c])
+			cell("th", result_columns[c].form == COLUMN_TEXT, result_columns[c].name);
 	html_raw(&page, "</tr></thead>\n<tbody>\n");
-	page.write(page.ctx, rows.text, rows.len);
+	for (unsigned r = 0; r < rows_held; r++) {
+		html_raw(&page, "<tr>");
+		for (unsigned c = 0; c < result_column_count; c++, field = next_field(field))
+			if (!constant[c])
+				cell("td", result_columns[c].form == COLUMN_TEXT, field);
+		html_raw(&page, "</tr>\n");
+	}
 	html_raw(&page, "</tbody></table></div>\n");
-	rows.len = 0;
+	rows_len = 0;
 	rows_held = 0;
 }
 

@@ -4,7 +4,8 @@
  * tables and notes exactly as the console showed them), a heading per
  * section, each probe's results rows as an HTML table of results.csv's
  * columns (columns.h's table, so a new column or probe appears without code
- * here), every chart the run writes inline as SVG, and the verdict.
+ * here; a column the same in every row is said once, in the caption),
+ * every chart the run writes inline as SVG, and the verdict.
  *
  * Written by appending, never by rewriting: the platform's files only
  * append, and a page rewritten whole at every probe would be lost whole by

@@ -131,6 +131,10 @@ static void test_report_page(void)
 	results_section("latency");
 	report_printf("a table & its <notes>\n");
 	results_row(&row);
+	struct result_row larger = row;
+	larger.working_set_bytes = 8192;
+	larger.ns = 2.25;
+	results_row(&larger);
 	chart_file("x.svg", one_point_chart, "chart <title>");
 	results_probe_done();
 	snprintf(path, sizeof path, "%s/report.html", plat_run_folder());
@@ -153,9 +157,13 @@ static void test_report_page(void)
 	      "the banner from before the files opened is on the page, escaped");
 	CHECK(strstr(mid, "<h2>latency</h2>") && strstr(mid, "a table &amp; its &lt;notes&gt;"),
 	      "the section's heading and its text, escaped");
-	CHECK(strstr(mid, "<th class=\"text\">probe</th>") && strstr(mid, "<th>ns</th>") &&
-	      strstr(mid, "<td class=\"text\">chase&lt;&amp;&gt;</td>") && strstr(mid, "<td>1.500</td>"),
-	      "the probe's rows as a table of results.csv's columns, escaped");
+	CHECK(strstr(mid, "<th>working_set_bytes</th><th>ns</th>") &&
+	      strstr(mid, "<td>4096</td><td>1.500</td>") && strstr(mid, "<td>8192</td><td>2.250</td>"),
+	      "the probe's rows as a table of results.csv's columns");
+	CHECK(strstr(mid, "<caption>2 results.csv rows; in every row: probe latency; variant "
+		     "chase&lt;&amp;&gt;; page_size 4096;") && !strstr(mid, "<th class=\"text\">timer") &&
+	      !strstr(mid, "<th class=\"text\">variant"),
+	      "columns the same in every row are said once in the caption, escaped");
 	CHECK(strstr(mid, "<figure>\n<svg") && strstr(mid, "chart &lt;title&gt;") &&
 	      strstr(mid, "<figcaption>x.svg</figcaption>") && !strstr(mid, "<?xml"),
 	      "the chart inline, without its XML declaration");
