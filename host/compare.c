@@ -13,11 +13,12 @@
 #include <sys/stat.h>
 
 #include "host/compare.h"
+#include "host/compare_chart.h"
 #include "host/run_folder.h"
+#include "host/run_match.h"
 #include "host/table.h"
 #include "lib/fmt.h"
 #include "lib/html.h"
-#include "lib/svg.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -26,14 +27,6 @@
 #define PATH_MAX_LEN 4200
 
 // ---- Private Types ----------------------------------------------------------
-
-/* One measured thing, as rows of different runs match on it. */
-struct key {
-	const char *variant;
-	unsigned variant_order;      /* first seen, so tables keep the probe's order */
-	unsigned page_shift;
-	uint64_t working_set_bytes;
-};
 
 struct comparison {
 	struct run_folder run[MAX_RUNS];
@@ -60,15 +53,6 @@ static void usage(FILE *to)
 		"needed), writes DIR/compare.html, DIR/compare.svg (latency: one curve per\n"
 		"run and page size) and DIR/compare-PROBE.svg for each other probe with\n"
 		"working-set sizes; files already there are never overwritten.\n");
-}
-
-static void *must(void *p)
-{
-	if (!p) {
-		fprintf(stderr, "memprobe compare: out of memory\n");
-		exit(2);
-	}
-	return p;
 }
 
 static void write_file(void *ctx, const char *data, size_t len)
@@ -127,72 +111,6 @@ static int find_probes(struct comparison *c)
 		fprintf(stderr, "\n");
 	}
 	return -1;
-}
-
-static int key_order(const void *pa, const void *pb)
-{
-	const struct key *a = pa, *b = pb;
-
-	if (a->variant_order != b->variant_order)
-		return a->variant_order < b->variant_order ? -1 : 1;
-	if (a->page_shift != b->page_shift)
-		return a->page_shift < b->page_shift ? -1 : 1;
-	if (a->working_set_bytes != b->working_set_bytes)
-		return a->working_set_bytes < b->working_set_bytes ? -1 : 1;
-	return 0;
-}
-
-static int row_is(const struct run_row *row, const char *probe, const struct key *k)
-{
-	return !strcmp(row->probe, probe) && !strcmp(row->variant, k->variant) &&
-	       row->page_shift == k->page_shift && row->working_set_bytes == k->working_set_bytes;
-}
-
-/* The run's row for this key: the first, as a run measures each thing once. */
-static const struct run_row *find_row(const struct run_folder *r, const char *probe,
-				      const struct key *k)
-{
-	for (size_t i = 0; i < r->nrows; i++)
-		if (row_is(&r->row[i], probe, k))
-			return &r->row[i];
-	return NULL;
-}
-
-/* Every distinct thing any run measured for the probe, in table order. */
-static struct key *probe_keys(const struct comparison *c, const char *probe, size_t *n)
-{
-	struct key *keys = NULL;
-	size_t count = 0, cap = 0;
-	unsigned variants = 0;
-
-	for (unsigned r = 0; r < c->nruns; r++)
-		for (size_t i = 0; i < c->run[r].nrows; i++) {
-			const struct run_row *row = &c->run[r].row[i];
-			struct key k = { row->variant, 0, row->page_shift, row->working_set_bytes };
-			size_t j;
-			int new_variant = 1;
-
-			if (strcmp(row->probe, probe))
-				continue;
-			for (j = 0; j < count; j++) {
-				if (!strcmp(keys[j].variant, k.variant)) {
-					new_variant = 0;
-					k.variant_order = keys[j].variant_order;
-				}
-				if (!key_order(&keys[j], &k) && !strcmp(keys[j].variant, k.variant))
-					break;
-			}
-			if (j < count)
-				continue;
-			if (new_variant)
-				k.variant_order = variants++;
-			if (count == cap)
-				keys = must(realloc(keys, (cap = cap ? cap * 2 : 64) * sizeof *keys));
-			keys[count++] = k;
-		}
-	qsort(keys, count, sizeof *keys, key_order);
-	*n = count;
-	return keys;
 }
 
 static void section(struct comparison *c, const char *title)
@@ -256,7 +174,7 @@ static void probe_table(struct comparison *c, const char *probe)
 	unsigned ncols = 0;
 	struct table t;
 	size_t nkeys;
-	struct key *keys = probe_keys(c, probe, &nkeys);
+	struct run_key *keys = run_match_keys(c->run, c->nruns, probe, &nkeys);
 
 	header[ncols++] = "variant";
 	header[ncols++] = "pages";
@@ -273,12 +191,12 @@ static void probe_table(struct comparison *c, const char *probe)
 	header[ncols++] = "only in";
 	table_init(&t, ncols, header, 1u | 1u << (ncols - 1));
 	for (size_t k = 0; k < nkeys; k++) {
-		const struct run_row *first = find_row(&c->run[0], probe, &keys[k]);
+		const struct run_row *first = run_match_row(&c->run[0], probe, &keys[k]);
 		char page[24], ws[24], only[MAX_RUNS + 1];
 		unsigned have = 0;
 
 		for (unsigned r = 0; r < c->nruns; r++)
-			if (find_row(&c->run[r], probe, &keys[k]))
+			if (run_match_row(&c->run[r], probe, &keys[k]))
 				only[have++] = c->run[r].name;
 		only[have] = '\0';
 		table_row(&t, have != c->nruns);
@@ -288,7 +206,7 @@ static void probe_table(struct comparison *c, const char *probe)
 		table_cell(&t, "%s", page);
 		table_cell(&t, "%s", ws);
 		for (unsigned r = 0; r < c->nruns && t.filled + 3 < ncols; r++) {
-			const struct run_row *row = find_row(&c->run[r], probe, &keys[k]);
+			const struct run_row *row = run_match_row(&c->run[r], probe, &keys[k]);
 
 			table_cell(&t, row ? "%.3f" : "-", row ? row->ns : 0.0);
 			table_cell(&t, row ? "%.2f" : "-", row ? row->cycles : 0.0);
@@ -304,82 +222,6 @@ static void probe_table(struct comparison *c, const char *probe)
 	free(keys);
 	snprintf(caption, sizeof caption, "%s: each run's figures, ratio of ns to run A", probe);
 	show_table(c, &t, caption);
-}
-
-/* The probe's overlay chart: one curve per run, variant and page size, ns
-   over working set. 0 drawn, -1 nothing to draw (no working-set sizes). */
-static int probe_chart(const struct comparison *c, const char *probe, svg_write_fn write,
-		       void *ctx)
-{
-	struct svg_series *series = NULL;
-	size_t nseries = 0, nkeys;
-	struct key *keys = probe_keys(c, probe, &nkeys);
-	char title[128], (*labels)[64] = NULL;
-	int variants = 0, rc;
-
-	for (size_t k = 0; k < nkeys; k++)
-		variants = keys[k].variant_order + 1 > (unsigned)variants ? (int)keys[k].variant_order + 1
-									     : variants;
-	for (unsigned r = 0; r < c->nruns; r++)
-		for (size_t k = 0; k < nkeys; k++) {
-			struct svg_series *s;
-			double *x, *y;
-			size_t n = 0;
-			char page[24];
-
-			if (k && keys[k].variant_order == keys[k - 1].variant_order &&
-			    keys[k].page_shift == keys[k - 1].page_shift)
-				continue;  /* one series per variant and page size */
-			x = must(calloc(nkeys, sizeof *x));
-			y = must(calloc(nkeys, sizeof *y));
-			for (size_t j = k; j < nkeys && keys[j].variant_order == keys[k].variant_order &&
-			     keys[j].page_shift == keys[k].page_shift; j++) {
-				const struct run_row *row = find_row(&c->run[r], probe, &keys[j]);
-
-				if (row && keys[j].working_set_bytes) {
-					x[n] = (double)keys[j].working_set_bytes;
-					y[n++] = row->ns;
-				}
-			}
-			if (!n) {
-				free(x);
-				free(y);
-				continue;
-			}
-			series = must(realloc(series, (nseries + 1) * sizeof *series));
-			labels = must(realloc(labels, (nseries + 1) * sizeof *labels));
-			bytes_text(page, sizeof page, keys[k].page_shift ? 1ull << keys[k].page_shift : 0);
-			snprintf(labels[nseries], sizeof labels[nseries], "%c%s%s %s%s", c->run[r].name,
-				 variants > 1 ? " " : "", variants > 1 ? keys[k].variant : "",
-				 keys[k].page_shift ? page : "", keys[k].page_shift ? " pages" : "");
-			s = &series[nseries];
-			*s = (struct svg_series){ NULL, n, x, y };
-			nseries++;
-		}
-	/* Labels only now: labels may have moved while it grew. */
-	for (size_t s = 0; s < nseries; s++)
-		series[s].label = labels[s];
-	snprintf(title, sizeof title, "memprobe compare: %s, ns by working set, runs A-%c", probe,
-		 'A' + c->nruns - 1);
-	struct svg_chart chart = { title, "working set", "ns", 1, series, nseries, NULL, 0, 0 };
-	/* With no series the document says "no measurement to draw". */
-	rc = svg_write_chart(&chart, write, ctx);
-	for (size_t s = 0; s < nseries; s++) {
-		free((void *)series[s].x);
-		free((void *)series[s].y);
-	}
-	free(series);
-	free(labels);
-	free(keys);
-	return rc;
-}
-
-static void chart_name(char *buf, size_t size, const char *probe)
-{
-	if (!strcmp(probe, "latency"))
-		snprintf(buf, size, "compare.svg");
-	else
-		snprintf(buf, size, "compare-%s.svg", probe);
 }
 
 /* DIR/name, created: never over a file already there. */
@@ -405,11 +247,11 @@ static int chart(struct comparison *c, const char *probe)
 
 	if (!c->out_dir)
 		return 0;
-	chart_name(name, sizeof name, probe);
+	compare_chart_name(name, sizeof name, probe);
 	f = create(c, name);
 	if (!f)
 		return 2;
-	if (probe_chart(c, probe, write_file, f) != 0) {
+	if (compare_chart(c->run, c->nruns, probe, write_file, f) != 0) {
 		fclose(f);
 		snprintf(text, sizeof text, "%s: no chart: no row has a working-set size to lay "
 			 "the runs over (%s says so itself)", probe, name);
@@ -422,7 +264,7 @@ static int chart(struct comparison *c, const char *probe)
 	}
 	printf("  chart: %s/%s\n", c->out_dir, name);
 	html_raw(&c->html, "<figure>\n");
-	probe_chart(c, probe, html_svg_write, &c->html);
+	compare_chart(c->run, c->nruns, probe, html_svg_write, &c->html);
 	html_element(&c->html, "figcaption", name);
 	html_raw(&c->html, "</figure>\n");
 	return 0;

@@ -14,30 +14,16 @@
 
 // ---- Private Functions ------------------------------------------------------
 
-static char *copy(const char *s)
-{
-	char *c = strdup(s ? s : "");
-
-	if (!c) {
-		fprintf(stderr, "memprobe: out of memory\n");
-		exit(2);
-	}
-	return c;
-}
-
 static void keep_row(const struct result_row *row, void *ctx)
 {
 	struct run_folder *r = ctx;
 
 	if (r->nrows == r->capacity) {
 		r->capacity = r->capacity ? r->capacity * 2 : 256;
-		r->row = realloc(r->row, r->capacity * sizeof *r->row);
-		if (!r->row) {
-			fprintf(stderr, "memprobe: out of memory\n");
-			exit(2);
-		}
+		r->row = host_must(realloc(r->row, r->capacity * sizeof *r->row));
 	}
-	r->row[r->nrows++] = (struct run_row){ copy(row->probe), copy(row->variant),
+	r->row[r->nrows++] = (struct run_row){ host_must(strdup(row->probe ? row->probe : "")),
+		host_must(strdup(row->variant ? row->variant : "")),
 		row->page_shift, row->working_set_bytes, row->ns, row->cycles };
 	analysis_add_row(r->analysis, row);
 }

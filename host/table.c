@@ -4,26 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/host.h"
 #include "host/table.h"
 
 // Private Functions
 
-static void *grow(void *p, size_t bytes)
-{
-	void *bigger = realloc(p, bytes);
-
-	if (!bigger) {
-		fprintf(stderr, "memprobe: out of memory\n");
-		exit(2);
-	}
-	return bigger;
-}
-
 static char *copy(const char *s)
 {
-	char *c = grow(NULL, strlen(s) + 1);
-
-	return strcpy(c, s);
+	return host_must(strdup(s));
 }
 
 static const char *at(const struct table *t, unsigned row, unsigned col)
@@ -49,8 +37,9 @@ void table_row(struct table *t, int marked)
 {
 	if (t->nrows == t->capacity) {
 		t->capacity = t->capacity ? t->capacity * 2 : 32;
-		t->cell = grow(t->cell, (size_t)t->capacity * t->ncols * sizeof *t->cell);
-		t->marked = grow(t->marked, t->capacity);
+		t->cell = host_must(realloc(t->cell,
+					    (size_t)t->capacity * t->ncols * sizeof *t->cell));
+		t->marked = host_must(realloc(t->marked, t->capacity));
 	}
 	memset(&t->cell[(size_t)t->nrows * t->ncols], 0, t->ncols * sizeof *t->cell);
 	t->marked[t->nrows++] = marked != 0;
