@@ -59,6 +59,7 @@ static void write_file(void *ctx, const char *data, size_t len)
 	fwrite(data, 1, len, ctx);
 }
 
+/* results_csv_read's callback for the page's rows table. */
 static void html_row(const struct result_row *row, void *ctx)
 {
 	(void)ctx;

@@ -55,11 +55,13 @@ static void usage(FILE *to)
 		"working-set sizes; files already there are never overwritten.\n");
 }
 
+/* An svg_write_fn and html_write_fn into a FILE (ctx). */
 static void write_file(void *ctx, const char *data, size_t len)
 {
 	fwrite(data, 1, len, ctx);
 }
 
+/* "4 KiB", or "-" for 0 (no page size, no working set). */
 static void bytes_text(char *buf, size_t size, uint64_t bytes)
 {
 	if (bytes)
@@ -68,6 +70,7 @@ static void bytes_text(char *buf, size_t size, uint64_t bytes)
 		snprintf(buf, size, "-");
 }
 
+/* The probe's place in c->probe[], or -1 when not there yet. */
 static int probe_index(const struct comparison *c, const char *probe)
 {
 	for (unsigned p = 0; p < c->nprobes; p++)
@@ -76,6 +79,7 @@ static int probe_index(const struct comparison *c, const char *probe)
 	return -1;
 }
 
+/* Whether any of the run's rows is the probe's. */
 static int run_has_probe(const struct run_folder *r, const char *probe)
 {
 	for (size_t i = 0; i < r->nrows; i++)
@@ -113,6 +117,7 @@ static int find_probes(struct comparison *c)
 	return -1;
 }
 
+/* A section heading, on the terminal and on the page. */
 static void section(struct comparison *c, const char *title)
 {
 	printf("\n== %s ==\n", title);
@@ -120,6 +125,7 @@ static void section(struct comparison *c, const char *title)
 		html_element(&c->html, "h2", title);
 }
 
+/* A line of explanation, on the terminal and on the page. */
 static void note(struct comparison *c, const char *text)
 {
 	printf("  %s\n", text);
@@ -127,6 +133,7 @@ static void note(struct comparison *c, const char *text)
 		html_element(&c->html, "p", text);
 }
 
+/* The table on the terminal and on the page, then freed. */
 static void show_table(struct comparison *c, struct table *t, const char *caption)
 {
 	table_print(t, stdout);
@@ -135,6 +142,7 @@ static void show_table(struct comparison *c, struct table *t, const char *captio
 	table_free(t);
 }
 
+/* Which run is which: letter, folder, platform, CPU, build, rows. */
 static void runs_table(struct comparison *c)
 {
 	static const char *const header[] = { "run", "folder", "platform", "cpu", "memprobe",
@@ -270,6 +278,7 @@ static int chart(struct comparison *c, const char *probe)
 	return 0;
 }
 
+/* The levels table's word for a level's kind. */
 static const char *level_kind_text(enum level_kind k)
 {
 	switch (k) {
@@ -325,6 +334,8 @@ static void levels_table(struct comparison *c)
 		"show no level (no latency or tlb rows, or no edge in them).");
 }
 
+/* Reads the command line and every run folder it names, in order.
+   0, or 2 with the reason on stderr (the first bad folder stops it). */
 static int parse_args(struct comparison *c, int argc, char **argv)
 {
 	char why[PATH_MAX_LEN + 256];
@@ -368,6 +379,8 @@ static int parse_args(struct comparison *c, int argc, char **argv)
 	return 0;
 }
 
+/* With --out: makes DIR if needed and starts DIR/compare.html, never
+   over an existing one. 0, or 2 with the reason on stderr. */
 static int open_page(struct comparison *c)
 {
 	if (!c->out_dir) {
@@ -386,6 +399,7 @@ static int open_page(struct comparison *c)
 	return 0;
 }
 
+/* Ends and closes the page; 0, or 2 when writing it failed. */
 static int close_page(struct comparison *c)
 {
 	if (!c->page)

@@ -54,6 +54,7 @@ static void add_curve(struct curves *c, const struct run_folder *run, const char
 	c->n++;
 }
 
+/* Frees every curve's points and the arrays. */
 static void free_curves(struct curves *c)
 {
 	for (size_t s = 0; s < c->n; s++) {

@@ -14,6 +14,8 @@
 
 // ---- Private Functions ------------------------------------------------------
 
+/* results_csv_read's callback: a copy of the row, and the row to the
+   run's analysis. */
 static void keep_row(const struct result_row *row, void *ctx)
 {
 	struct run_folder *r = ctx;
@@ -28,6 +30,7 @@ static void keep_row(const struct result_row *row, void *ctx)
 	analysis_add_row(r->analysis, row);
 }
 
+/* Every row of the folder's results.csv. 0, or -1 with why[] set. */
 static int read_rows(struct run_folder *r, char *why, size_t size)
 {
 	char path[4200];
@@ -58,6 +61,8 @@ static int read_rows(struct run_folder *r, char *why, size_t size)
 	return 0;
 }
 
+/* What a well-formed system.json says of the run: platform, CPU, build,
+   and the CPUID claims its levels are named by. */
 static void read_system(struct run_folder *r, const char *text, size_t len)
 {
 	static struct cache_claims claims;
@@ -74,6 +79,8 @@ static void read_system(struct run_folder *r, const char *text, size_t len)
 		analysis_set_claims(r->analysis, &claims, "the registers recorded in system.json");
 }
 
+/* The folder's system.json, if any. 0 (also when there is none), or -1
+   with why[] set when it cannot be read or is not JSON. */
 static int read_system_json(struct run_folder *r, char *why, size_t size)
 {
 	char path[4200];

@@ -32,6 +32,7 @@ static unsigned variant_order(const struct run_key *keys, size_t n, const char *
 	return (*variants)++;
 }
 
+/* Whether k is among keys[0..n). */
 static int have_key(const struct run_key *keys, size_t n, const struct run_key *k)
 {
 	for (size_t i = 0; i < n; i++)

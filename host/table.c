@@ -9,11 +9,13 @@
 
 // Private Functions
 
+/* A copy the table owns. */
 static char *copy(const char *s)
 {
 	return host_must(strdup(s));
 }
 
+/* A cell's text; "" for one never given. */
 static const char *at(const struct table *t, unsigned row, unsigned col)
 {
 	const char *s = t->cell[(size_t)row * t->ncols + col];
@@ -76,6 +78,7 @@ static void print_line(const struct table *t, FILE *to, const size_t *width, int
 	fputc('\n', to);
 }
 
+/* A column's name, in the shape of at() for print_line. */
 static const char *header_text(const struct table *t, unsigned row, unsigned col)
 {
 	(void)row;

@@ -20,12 +20,14 @@ static void skip_blank(struct reader *r)
 		r->pos++;
 }
 
+/* The next byte past blanks, not taken; -1 at the end. */
 static int peek(struct reader *r)
 {
 	skip_blank(r);
 	return r->pos < r->len ? (unsigned char)r->t[r->pos] : -1;
 }
 
+/* A hex digit's value, or -1. */
 static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -89,6 +91,7 @@ static int read_string(struct reader *r, char *out, size_t size)
 	return -1;
 }
 
+/* true, false or null at r->pos; 0, or -1 when it is not there. */
 static int read_literal(struct reader *r, const char *word)
 {
 	size_t n = mp_strlen(word);
@@ -166,6 +169,7 @@ static int read_container(struct reader *r, char close)
 	return 0;
 }
 
+/* Any value at r->pos, skipped; 0, or -1 when it is not well-formed. */
 static int read_value(struct reader *r)
 {
 	switch (peek(r)) {

@@ -30,6 +30,8 @@ static int have_page(void)
 	return page.write != 0;
 }
 
+/* Ends the open <pre> block, if any: text after a heading, chart or table
+   opens a new one. */
 static void close_pre(void)
 {
 	if (in_pre)
@@ -65,6 +67,8 @@ static void find_constant_columns(int *constant)
 	}
 }
 
+/* The table's caption: the row count and, once, each constant column's
+   value (empty ones left out). */
 static void caption(const int *constant)
 {
 	const char *field = rows_text;
@@ -86,6 +90,7 @@ static void caption(const int *constant)
 	html_raw(&page, "</caption>\n");
 }
 
+/* One <td> or <th>, escaped; words left-aligned (class "text"). */
 static void cell(const char *tag, int is_text, const char *text)
 {
 	html_raw(&page, "<");
