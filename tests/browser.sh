@@ -8,7 +8,8 @@
 # (scripts/deps.sh test installs it): the screenshot must not be blank, the
 # DOM Chromium built must hold the chart, and the console must stay quiet.
 # The console check is first shown to catch an error on a page that logs
-# one, so a quiet console is evidence, not a check that cannot fail.
+# one, so a quiet console is evidence, not a check that cannot fail. A run
+# killed after its first probe must leave a page that still reads.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 O=${O:-build}
@@ -106,6 +107,26 @@ run_a=$work/runs/run-0001 run_b=$work/runs/run-0002
 "$HOST_APP" compare "$run_a" "$run_b" --out "$work/compare" > "$work/compare.log" 2>&1
 check "memprobe compare RUN_A RUN_B --out DIR exits 0" test $? -eq 0
 check "compare prints its tables" grep -q 'B/A' "$work/compare.log"
+
+# A run killed once its first probe is done (the second, locality, runs for
+# seconds): its page must still be whole up to that probe.
+"$HOST_APP" --out "$work/cut" probes=latency,locality pages=4k max_size=256K \
+	> "$work/cut.log" 2>&1 &
+cut_pid=$!
+for _ in $(seq 600); do
+	grep -q '== locality ==' "$work/cut/run-0001/report.txt" 2>/dev/null && break
+	sleep 0.1
+done
+kill -9 "$cut_pid" 2>/dev/null
+wait "$cut_pid" 2>/dev/null
+check "the cut run was killed during locality, after latency" bash -c \
+	"grep -q '== latency: done' '$work/cut/run-0001/report.txt' && ! grep -q 'locality: done' '$work/cut/run-0001/report.txt'"
+python3 tests/page_check.py "$work/cut/run-0001/report.html" --cut || echo "(page_check: a check failed)"
+check "the cut page holds latency's rows, and locality's heading" bash -c \
+	"grep -q '<caption>13 results.csv rows' '$work/cut/run-0001/report.html' && grep -q '<h2>locality</h2>' '$work/cut/run-0001/report.html'"
+shot "$work/cut/run-0001/report.html" cut-report
+check "cut-report: Chromium draws it, not blank" not_blank "$work/cut-report.png"
+check "cut-report: the console logged nothing" quiet_console "$work/cut-report.console"
 
 for page in "$run_a/report.html" "$run_b/report.html" "$work/compare/compare.html"; do
 	svgs=()
