@@ -320,6 +320,7 @@ run: deps image $(RUN_IMG)
 		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))"
 
 test: deps image host unit
+	$(Q)scripts/deps.sh test
 	$(Q)O=$(O) tests/run
 
 fuzz: deps

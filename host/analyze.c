@@ -8,14 +8,10 @@
 
 #include "arch/x86_64/cpu_caches.h"
 #include "host/analyze.h"
+#include "host/host.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
-
-// ---- Constants --------------------------------------------------------------
-
-/* A results.csv of every probe at the full profile is tens of KiB; a file
-   far past this is not one, and reading it whole would only waste memory. */
-#define MAX_INPUT_BYTES (64u * 1024u * 1024u)
+#include "probes/report_html.h"
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -28,39 +24,8 @@ static void usage(FILE *to)
 		"levels, the TLB levels and the page-walk cost in them, and prints them\n"
 		"beside the CPUID claims that the run's system.json recorded (when it lies\n"
 		"beside the CSV). Writes latency.svg, tlb.svg and pagewalk.svg (those the\n"
-		"rows allow) into DIR, by default the CSV's own folder.\n");
-}
-
-/* The whole file in one allocation; NULL with *why set on failure. */
-static char *slurp(const char *path, size_t *len, const char **why)
-{
-	struct stat st;
-	FILE *f = fopen(path, "rb");
-	char *text;
-
-	*why = NULL;
-	if (!f || fstat(fileno(f), &st) != 0) {
-		*why = strerror(errno);
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > MAX_INPUT_BYTES) {
-		*why = S_ISREG(st.st_mode) ? "larger than any results file" : "not a regular file";
-		fclose(f);
-		return NULL;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	*len = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
-	if (!text || ferror(f)) {
-		*why = text ? "read error" : "out of memory";
-		free(text);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	text[*len] = '\0';
-	return text;
+		"rows allow) into DIR, by default the CSV's own folder, and report.html\n"
+		"(the analysis, its charts and the rows) unless DIR holds one already.\n");
 }
 
 /* The folder part of a path, "." for a bare name. */
@@ -81,14 +46,24 @@ static void take_row(const struct result_row *row, void *ctx)
 	analysis_add_row(ctx, row);
 }
 
-static void print_stdout(void *ctx, const char *text)
+/* The analysis text goes to stdout and, once the page is open, into it. */
+static void print_text(void *ctx, const char *text)
 {
-	fputs(text, ctx);
+	(void)ctx;
+	fputs(text, stdout);
+	report_html_text(text, strlen(text));
 }
 
 static void write_file(void *ctx, const char *data, size_t len)
 {
 	fwrite(data, 1, len, ctx);
+}
+
+/* results_csv_read's callback for the page's rows table. */
+static void html_row(const struct result_row *row, void *ctx)
+{
+	(void)ctx;
+	report_html_row(row);
 }
 
 static void load_claims(struct analysis *a, const char *dir)
@@ -100,7 +75,7 @@ static void load_claims(struct analysis *a, const char *dir)
 	char *text;
 
 	snprintf(path, sizeof path, "%s/system.json", dir);
-	text = slurp(path, &len, &why);
+	text = host_slurp(path, &len, &why);
 	if (!text) {
 		printf("CPUID claims: %s: %s; the levels are shown without them\n", path, why);
 		return;
@@ -113,10 +88,11 @@ static void load_claims(struct analysis *a, const char *dir)
 	free(text);
 }
 
-/* One chart into dir; 0, or 2 with the reason on stderr. */
-static int write_chart(const char *dir, const char *name,
-		       int (*produce)(const void *arg, svg_write_fn write, void *ctx),
-		       const void *arg)
+typedef int (*chart_fn)(svg_write_fn write, void *ctx, const void *arg);
+
+/* One chart into dir, and inline into the page; 0, or 2 with the reason on
+   stderr. */
+static int write_chart(const char *dir, const char *name, chart_fn produce, const void *arg)
 {
 	char path[4200];
 	FILE *svg;
@@ -128,32 +104,73 @@ static int write_chart(const char *dir, const char *name,
 		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	drawn = produce(arg, write_file, svg) == 0;
+	drawn = produce(write_file, svg, arg) == 0;
 	if (fclose(svg) != 0) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
 	/* The same words as a run's chart_file. */
-	if (drawn)
+	if (drawn) {
 		printf("  chart: %s\n", path);
-	else
+		report_html_chart(name, produce, arg);
+	} else {
 		printf("  %s: nothing to draw\n", path);
+	}
 	return 0;
 }
 
-static int latency_chart(const void *arg, svg_write_fn write, void *ctx)
+static int latency_chart(svg_write_fn write, void *ctx, const void *arg)
 {
 	return analysis_write_svg(arg, write, ctx);
 }
 
-static int tlb_chart(const void *arg, svg_write_fn write, void *ctx)
+static int tlb_chart(svg_write_fn write, void *ctx, const void *arg)
 {
 	return analysis_write_tlb_svg(arg, write, ctx);
 }
 
-static int pagewalk_chart(const void *arg, svg_write_fn write, void *ctx)
+static int pagewalk_chart(svg_write_fn write, void *ctx, const void *arg)
 {
 	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, ctx);
+}
+
+/* DIR/report.html, created, never over an existing one: a run folder's own
+   page holds the whole run, which this page (the analysis alone) must not
+   replace. NULL, having said why on stdout, when there is none. */
+static FILE *open_page(const char *dir, const char *csv)
+{
+	static struct html_out out;
+	char path[4200], title[4300];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/report.html", dir);
+	f = fopen(path, "wx");
+	if (!f) {
+		printf("  report.html: not written: %s: %s%s\n", path, strerror(errno),
+		       errno == EEXIST ? " (the run's own page is kept; --out DIR writes "
+					 "a fresh one there)" : "");
+		return NULL;
+	}
+	out = (struct html_out){ write_file, f };
+	snprintf(title, sizeof title, "memprobe analyze: %s", csv);
+	report_html_begin(&out, title);
+	report_html_section(analysis_heading);
+	return f;
+}
+
+/* Ends the page: the rows it read as a table. 0, or 2 when writing failed. */
+static int close_page(FILE *page, const char *dir, const char *text, size_t len)
+{
+	struct csv_summary sum;
+
+	results_csv_read(text, len, html_row, NULL, &sum);
+	report_html_end();
+	if (fclose(page) != 0) {
+		fprintf(stderr, "memprobe analyze: %s/report.html: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	printf("  page: %s/report.html\n", dir);
+	return 0;
 }
 
 static int json_skip_blank(const char *t, size_t len, size_t *pos)
@@ -184,6 +201,8 @@ int analyze_main(int argc, char **argv)
 	struct csv_summary sum;
 	size_t len;
 	char *text;
+	FILE *page = NULL;
+	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -203,7 +222,7 @@ int analyze_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	text = slurp(csv, &len, &why);
+	text = host_slurp(csv, &len, &why);
 	if (!text) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", csv, why);
 		return 2;
@@ -214,7 +233,6 @@ int analyze_main(int argc, char **argv)
 		free(text);
 		return 2;
 	}
-	free(text);
 	printf("%s: %u rows read, %u latency rows and %u tlb rows used", csv, sum.rows, a.rows,
 	       a.tlb.rows);
 	if (sum.skipped)
@@ -225,22 +243,31 @@ int analyze_main(int argc, char **argv)
 	folder_of(csv, dir, sizeof dir);
 	load_claims(&a, dir);
 	analysis_compute(&a);
-	analysis_print(&a, print_stdout, stdout);
-	if (!a.ncurves && !a.tlb.n)
+	if (!a.ncurves && !a.tlb.n) {
+		analysis_print(&a, print_text, NULL);
+		free(text);
 		return 1;
+	}
 
-	/* --out names a folder for the charts: made if it is not there yet. */
+	/* --out names a folder for the charts and the page: made if it is not
+	   there yet. */
 	if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
+		free(text);
 		return 2;
 	}
 	if (!out_dir)
 		out_dir = dir;
+	page = open_page(out_dir, csv);
+	analysis_print(&a, print_text, NULL);
 	if ((a.ncurves && write_chart(out_dir, "latency.svg", latency_chart, &a)) ||
 	    (a.tlb.n && write_chart(out_dir, "tlb.svg", tlb_chart, &a)) ||
 	    (a.ncurves && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)))
-		return 2;
-	return 0;
+		rc = 2;
+	if (page && close_page(page, out_dir, text, len))
+		rc = 2;
+	free(text);
+	return rc;
 }
 
 int claims_from_system_json(const char *text, size_t len, struct cache_claims *out)

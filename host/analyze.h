@@ -1,6 +1,7 @@
 /* `memprobe analyze path/to/results.csv [--out DIR]`: the hierarchy analysis
  * of a run read back from its results.csv (and the CPUID registers its
- * system.json recorded), printed and charted on any Linux desk.
+ * system.json recorded), printed, charted and laid out as report.html on
+ * any Linux desk.
  */
 #ifndef MEMPROBE_ANALYZE_H
 #define MEMPROBE_ANALYZE_H

@@ -22,6 +22,16 @@ uint64_t host_meminfo_bytes(const char *field);
 /* The bracketed choice of a /sys policy file ("always [madvise] never"). */
 int host_read_policy(const char *path, char *buf, size_t size);
 
+/* p, or for NULL an exit with status 2 and "memprobe: out of memory": for
+   the desk commands (compare), where no partial result is worth more than
+   a plain stop. */
+void *host_must(void *p);
+
+/* A recorded file (results.csv, system.json) read whole and NUL-terminated,
+   in one allocation the caller frees; NULL with *why set (errno's words,
+   "not a regular file", "larger than any results file") on failure. */
+char *host_slurp(const char *path, size_t *len, const char **why);
+
 /* Hugetlb pages of 1 << page_shift bytes: reserved in total and free now;
    both 0 when the kernel has no pool of that size. */
 void host_hugetlb_pages(unsigned page_shift, uint64_t *reserved, uint64_t *free_pages);

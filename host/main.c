@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "host/analyze.h"
+#include "host/compare.h"
 #include "host/host.h"
 #include "probes/config.h"
 #include "probes/probe.h"
@@ -25,10 +26,12 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 		"usage: memprobe [--out DIR] [--config FILE] [key=value ...]\n"
+		"       memprobe analyze path/to/results.csv [--out DIR]\n"
+		"       memprobe compare RUN_A RUN_B [RUN_C ...] [--out DIR]\n"
 		"\n"
-		"Runs memprobe's probes on Linux and writes report.txt, results.csv and\n"
-		"system.json into a new DIR/run-NNNN folder (DIR defaults to\n"
-		"./memprobe-results; earlier runs are never overwritten).\n"
+		"Runs memprobe's probes on Linux and writes report.txt, report.html,\n"
+		"results.csv, system.json and the charts into a new DIR/run-NNNN folder\n"
+		"(DIR defaults to ./memprobe-results; earlier runs are never overwritten).\n"
 		"\n"
 		"  --out DIR      where run folders go\n"
 		"  --config FILE  key = value lines, read before the command line's pairs\n"
@@ -88,6 +91,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "analyze"))
 		return analyze_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
 	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
 						  sizeof linux_default - 1, 0 };
 	pairs = calloc(1, 1);

@@ -6,10 +6,13 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "probes/platform.h"
+#include "probes/report_html.h"
 
 // Constants
 
 #define MAX_MARKERS EDGES_MAX_LEVELS
+
+const char analysis_heading[] = "memory hierarchy, read from the latency and tlb curves";
 
 // Private Data
 
@@ -500,7 +503,7 @@ void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx
 	struct mp_printer p = { print, ctx };
 	char page[24];
 
-	mp_print(&p, "\n== memory hierarchy, read from the latency and tlb curves ==\n");
+	mp_print(&p, "\n== %s ==\n", analysis_heading);
 	if (!a->ncurves && !a->tlb.n) {
 		mp_print(&p, "no latency or tlb rows: nothing to read\n");
 		return;
@@ -686,6 +689,7 @@ void analysis_run(void)
 	plat_cache_claims(&live);
 	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
 	analysis_compute(&run_analysis);
+	report_html_section(analysis_heading);
 	analysis_print(&run_analysis, report_print, 0);
 	if (run_analysis.ncurves)
 		chart_file("latency.svg", produce_latency, &run_analysis);

@@ -54,6 +54,9 @@ void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 /* Finds the levels, names them and checks them against the claims. */
 void analysis_compute(struct analysis *a);
 
+/* The report's section title: "memory hierarchy, read from ...". */
+extern const char analysis_heading[];
+
 /* The report: text in pieces, each ending in a newline. */
 typedef void (*analysis_print_fn)(void *ctx, const char *text);
 void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx);

@@ -1,4 +1,5 @@
-/* Writing charts through the platform's file API. */
+/* Writing charts through the platform's file API, and inline into
+   report.html. */
 
 #include "probes/chart_file.h"
 #include "probes/platform.h"
@@ -31,6 +32,7 @@ void chart_file(const char *name, chart_produce_fn produce, const void *arg)
 		report_printf("  %s: nothing to draw\n", name);
 		return;
 	}
+	results_chart_inline(name, produce, arg);
 	if (handle >= 0 && plat_file_flush(handle) == 0) {
 		plat_file_close(handle);
 		report_printf("  chart: %s\n", name);

@@ -7,6 +7,7 @@
 #include "probes/results.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
+#include "probes/report_html.h"
 
 // Constants
 
@@ -26,6 +27,7 @@ struct out_file {
 
 static struct out_file report_file = { "report.txt", -1, 0 };
 static struct out_file csv_file = { "results.csv", -1, 0 };
+static struct out_file html_file = { "report.html", -1, 0 };
 
 static int files_opened;
 
@@ -165,6 +167,13 @@ static void row_fields(struct csv_row *r, const struct result_row *row)
 	row_put(r, '\n');
 }
 
+static void html_sink(void *ctx, const char *data, size_t len)
+{
+	file_write(ctx, data, len);
+}
+
+static const struct html_out html_page = { html_sink, &html_file };
+
 static void write_pending_rows(void)
 {
 	file_write(&csv_file, pending_rows, pending_len);
@@ -175,6 +184,8 @@ static void write_pending_rows(void)
 
 void results_open(void)
 {
+	char title[256];
+
 	if (files_opened)
 		return;
 	files_opened = 1;
@@ -188,6 +199,13 @@ void results_open(void)
 		file_write(&report_file, cut, sizeof cut - 1);
 	}
 	file_flush(&report_file);
+
+	file_open(&html_file);
+	mp_snprintf(title, sizeof title, "memprobe report: %s", plat_run_folder());
+	report_html_begin(&html_page, title);
+	report_html_text(early_text, early_len);
+	report_html_checkpoint();
+	file_flush(&html_file);
 
 	file_open(&csv_file);
 	row_header(&row_text);
@@ -209,6 +227,7 @@ void results_row(const struct result_row *row)
 		write_pending_rows();  /* a very long probe: keep its rows anyway */
 	mp_memcpy(pending_rows + pending_len, r->text, r->len);
 	pending_len += r->len;
+	report_html_row(row);
 }
 
 void results_probe_done(void)
@@ -216,6 +235,29 @@ void results_probe_done(void)
 	write_pending_rows();
 	file_flush(&csv_file);
 	file_flush(&report_file);
+	report_html_rows_done();
+	report_html_checkpoint();
+	file_flush(&html_file);
+}
+
+void results_section(const char *title)
+{
+	report_html_section(title);
+	report_printf("\n== %s ==\n", title);
+}
+
+void results_chart_inline(const char *name,
+			  int (*produce)(svg_write_fn write, void *ctx, const void *arg),
+			  const void *arg)
+{
+	report_html_chart(name, produce, arg);
+}
+
+void results_verdict(int ok)
+{
+	report_html_verdict(ok, ok ? "verdict: every probe measured what was asked"
+				   : "verdict: FAILURE: a probe did not measure what was asked "
+				     "(its section says why)");
 }
 
 void results_system(void (*fill)(struct json *j, void *arg), void *arg)
@@ -242,6 +284,8 @@ void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 	file_write(&system_file, system_json, j.len);
 	file_write(&system_file, "\n", 1);
 	file_close(&system_file);
+	report_html_folded("system.json: the machine, its firmware or kernel, the CPU and what it "
+			   "claims", system_json, j.len);
 }
 
 /* Leaves the module as before results_open, so a later open (a second run
@@ -249,9 +293,11 @@ void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 void results_close(void)
 {
 	results_probe_done();
+	report_html_end();
+	file_close(&html_file);
 	file_close(&csv_file);
 	file_close(&report_file);
-	csv_file.failed = report_file.failed = 0;
+	csv_file.failed = report_file.failed = html_file.failed = 0;
 	files_opened = 0;
 	early_len = 0;
 	early_cut = 0;
@@ -276,8 +322,10 @@ void report_printf(const char *fmt, ...)
 	}
 
 	plat_console(line);
-	if (!files_opened)
+	if (!files_opened) {
 		keep_early_text(line, len);
-	else
-		file_write(&report_file, line, len);
+		return;
+	}
+	file_write(&report_file, line, len);
+	report_html_text(line, len);
 }

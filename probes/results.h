@@ -1,4 +1,5 @@
-/* Where every figure goes: the console, report.txt, results.csv, system.json.
+/* Where every figure goes: the console, report.txt, report.html, results.csv,
+ * system.json.
  *
  * report_printf() text reaches the console and report.txt alike, so
  * report.txt is exactly what the console showed. Rows are buffered per probe
@@ -11,12 +12,23 @@
 
 #include "probes/columns.h"
 #include "lib/json.h"
+#include "lib/svg.h"
 
 /* Opens the run's files; writes the CSV header. Never fails: a file that
    cannot be written is reported once and the run goes on on the console. */
 void results_open(void);
 void results_row(const struct result_row *row);
 void results_probe_done(void);
+/* A section: "== TITLE ==" in the text, a heading in report.html. */
+void results_section(const char *title);
+/* A chart just written to its own file, inline in report.html too: produce
+   writes the SVG document again (chart_file.h's produce functions). */
+void results_chart_inline(const char *name,
+			  int (*produce)(svg_write_fn write, void *ctx, const void *arg),
+			  const void *arg);
+/* The run's verdict, closing report.html (the console's own verdict line
+   is the platform's). */
+void results_verdict(int ok);
 /* system.json is written whole at the end; fill gives its members. */
 void results_system(void (*fill)(struct json *j, void *arg), void *arg);
 void results_close(void);

@@ -104,7 +104,7 @@ int memprobe_run(const struct config *c)
 		if (!(c->probes & probes[i].bit))
 			continue;
 		start = plat_elapsed_ms();
-		report_printf("\n== %s ==\n", probes[i].name);
+		results_section(probes[i].name);
 		rc = probes[i].run(c);
 		report_printf("== %s: %s in %llu ms ==\n", probes[i].name,
 			      rc == 0 ? "done" : "FAILED",
@@ -117,6 +117,7 @@ int memprobe_run(const struct config *c)
 	emit_set_row_sink(0);
 	analysis_run();
 	results_system(fill_system, (void *)clk);
+	results_verdict(status == 0);
 	results_close();
 	return status;
 }

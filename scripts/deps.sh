@@ -3,6 +3,10 @@
 # installs what is missing with apt-get when run as root. Not root: prints
 # the exact apt-get line and stops, since a half-installed toolchain fails
 # later with a less helpful message.
+#
+#   scripts/deps.sh        what the build needs
+#   scripts/deps.sh test   and what only `make test` needs (a browser for
+#                          tests/browser.sh), kept off the plain build
 set -euo pipefail
 
 # tool-to-check  debian-package
@@ -24,6 +28,8 @@ checks=(
 	"python3:python3"
 	"make:make"
 )
+# tests/browser.sh opens the HTML pages in headless Chromium.
+[[ ${1:-} == test ]] && checks+=("chromium:chromium")
 
 missing=()
 for entry in "${checks[@]}"; do

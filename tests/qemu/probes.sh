@@ -60,12 +60,24 @@ check "quick: report.txt is what the console showed, from the banner on" python3
 log = open('$LOG').read(); rep = open('$run/report.txt').read()
 assert rep.startswith('memprobe ') and rep in log, 'report.txt is not a slice of the console log'
 "
+# report.html on bare metal: a whole page with every probe's section, its
+# rows as tables and every chart inline, loading nothing.
+check "quick: report.html parses as HTML, charts inline, loads nothing" \
+	python3 tests/page_check.py "$run/report.html"
+check "quick: report.html has a section per probe, the hierarchy and the verdict" python3 -c "
+page = open('$run/report.html').read()
+for p in ('latency', 'tlb', 'locality', 'later', 'cost', 'memory hierarchy, read from the latency and tlb curves'):
+    assert '<h2>%s</h2>' % p in page, p
+assert page.count('<svg') == len([f for f in __import__('os').listdir('$run') if f.endswith('.svg')])
+assert '<p class=\"verdict\">verdict: every probe measured what was asked</p>' in page
+"
 if [[ -x ${HOST_APP:-} ]]; then
 	"$HOST_APP" analyze "$csv" --out "$QEMU_TEST_DIR/quick/analyze" > "$QEMU_TEST_DIR/quick/analyze.txt" 2>&1
 	check "quick: the Linux build re-reads the bare-metal results.csv" grep -q 'memory hierarchy, read from the latency and tlb curves' "$QEMU_TEST_DIR/quick/analyze.txt"
 	check "quick: and finds the same L2 level as the run did" \
 		test "$(grep -E '^  L2 ' "$QEMU_TEST_DIR/quick/analyze.txt" | awk '{print $2,$3}')" = "$(grep -E '^  L2 ' "$run/report.txt" | awk '{print $2,$3}')"
 	check "quick: and writes the same chart" xmllint --noout "$QEMU_TEST_DIR/quick/analyze/latency.svg"
+	check "quick: and its own report.html" python3 tests/page_check.py "$QEMU_TEST_DIR/quick/analyze/report.html"
 fi
 
 # Asking for everything: every probe, every page size, in a guest with 1 GiB

@@ -14,25 +14,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "read_back.h"
 #include "host/host.h"
 #include "probes/emit.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 
 static char root[] = "/tmp/memprobe-test-results-XXXXXX";
-
-static size_t read_file(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, size - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return n;
-}
 
 /* The console goes to a file between capture_begin and capture_end. */
 static int saved_stdout = -1;

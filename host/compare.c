@@ -1,0 +1,444 @@
+/* The compare subcommand (see compare.h).
+ *
+ * Rows match across runs by what was measured (probe, variant, page size,
+ * working set), never by position, so runs of different sweeps still line
+ * up: a size that only some runs have gets its own row, marked, with "-"
+ * where a run has none.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host/compare.h"
+#include "host/compare_chart.h"
+#include "host/run_folder.h"
+#include "host/run_match.h"
+#include "host/table.h"
+#include "lib/fmt.h"
+#include "lib/html.h"
+
+// ---- Constants --------------------------------------------------------------
+
+#define MAX_RUNS 26          /* named A to Z */
+#define MAX_PROBES 32
+#define PATH_MAX_LEN 4200
+
+// ---- Private Types ----------------------------------------------------------
+
+struct comparison {
+	struct run_folder run[MAX_RUNS];
+	unsigned nruns;
+	const char *probe[MAX_PROBES];   /* every probe of any run, first seen first */
+	unsigned nprobes;
+	const char *out_dir;             /* NULL: print only */
+	FILE *page;
+	struct html_out html;
+};
+
+// ---- Private Functions ------------------------------------------------------
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"usage: memprobe compare RUN_A RUN_B [RUN_C ...] [--out DIR]\n"
+		"\n"
+		"Lays run folders (each holding a run's results.csv and system.json, from\n"
+		"any machine, bare metal or Linux) side by side: per probe, each run's ns\n"
+		"and cycles with the ratio of its ns to the first run's; each run's cache\n"
+		"and TLB levels. Rows match by probe, variant, page size and working set;\n"
+		"a row that not every run has is marked '*'. With --out DIR (made if\n"
+		"needed), writes DIR/compare.html, DIR/compare.svg (latency: one curve per\n"
+		"run and page size) and DIR/compare-PROBE.svg for each other probe with\n"
+		"working-set sizes; files already there are never overwritten.\n");
+}
+
+/* An svg_write_fn and html_write_fn into a FILE (ctx). */
+static void write_file(void *ctx, const char *data, size_t len)
+{
+	fwrite(data, 1, len, ctx);
+}
+
+/* "4 KiB", or "-" for 0 (no page size, no working set). */
+static void bytes_text(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes)
+		mp_format_bytes(buf, size, bytes);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* The probe's place in c->probe[], or -1 when not there yet. */
+static int probe_index(const struct comparison *c, const char *probe)
+{
+	for (unsigned p = 0; p < c->nprobes; p++)
+		if (!strcmp(c->probe[p], probe))
+			return (int)p;
+	return -1;
+}
+
+/* Whether any of the run's rows is the probe's. */
+static int run_has_probe(const struct run_folder *r, const char *probe)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!strcmp(r->row[i].probe, probe))
+			return 1;
+	return 0;
+}
+
+/* 0, or -1 with the message printed when no probe is in every run. */
+static int find_probes(struct comparison *c)
+{
+	unsigned common = 0;
+
+	for (unsigned r = 0; r < c->nruns; r++)
+		for (size_t i = 0; i < c->run[r].nrows; i++)
+			if (probe_index(c, c->run[r].row[i].probe) < 0 && c->nprobes < MAX_PROBES)
+				c->probe[c->nprobes++] = c->run[r].row[i].probe;
+	for (unsigned p = 0; p < c->nprobes; p++) {
+		unsigned in = 0;
+
+		for (unsigned r = 0; r < c->nruns; r++)
+			in += run_has_probe(&c->run[r], c->probe[p]);
+		common += in == c->nruns;
+	}
+	if (common)
+		return 0;
+	fprintf(stderr, "memprobe compare: no probe ran in every run, so nothing compares:\n");
+	for (unsigned r = 0; r < c->nruns; r++) {
+		fprintf(stderr, "  %c %s:", c->run[r].name, c->run[r].path);
+		for (unsigned p = 0; p < c->nprobes; p++)
+			if (run_has_probe(&c->run[r], c->probe[p]))
+				fprintf(stderr, " %s", c->probe[p]);
+		fprintf(stderr, "\n");
+	}
+	return -1;
+}
+
+/* A section heading, on the terminal and on the page. */
+static void section(struct comparison *c, const char *title)
+{
+	printf("\n== %s ==\n", title);
+	if (c->page)
+		html_element(&c->html, "h2", title);
+}
+
+/* A line of explanation, on the terminal and on the page. */
+static void note(struct comparison *c, const char *text)
+{
+	printf("  %s\n", text);
+	if (c->page)
+		html_element(&c->html, "p", text);
+}
+
+/* The table on the terminal and on the page, then freed. */
+static void show_table(struct comparison *c, struct table *t, const char *caption)
+{
+	table_print(t, stdout);
+	if (c->page)
+		table_html(t, &c->html, caption);
+	table_free(t);
+}
+
+/* Which run is which: letter, folder, platform, CPU, build, rows. */
+static void runs_table(struct comparison *c)
+{
+	static const char *const header[] = { "run", "folder", "platform", "cpu", "memprobe",
+					      "rows" };
+	struct table t;
+
+	section(c, "runs");
+	table_init(&t, 6, header, 0x1f);
+	for (unsigned r = 0; r < c->nruns; r++) {
+		const struct run_folder *run = &c->run[r];
+
+		table_row(&t, !run->has_system);
+		table_cell(&t, "%c", run->name);
+		table_cell(&t, "%s", run->path);
+		table_cell(&t, "%s", run->platform);
+		table_cell(&t, "%s", run->cpu);
+		table_cell(&t, "%s", run->build);
+		if (run->skipped_rows)
+			table_cell(&t, "%zu (%u malformed skipped)", run->nrows, run->skipped_rows);
+		else
+			table_cell(&t, "%zu", run->nrows);
+	}
+	show_table(c, &t, "the runs, in the order given: ratios are to run A");
+	if (c->run[0].nrows && c->nruns)
+		note(c, "ns: the run's own figure (best trial); cycles: at that run's measured "
+			"core clock; X/A: run X's ns over run A's. '*': a row not every run "
+			"has (a size or page size outside the other sweeps), '-' where a run has "
+			"none.");
+}
+
+/* Per probe: one row per thing measured, each run's ns and cycles, and
+   each later run's ns over the first's. */
+static void probe_table(struct comparison *c, const char *probe)
+{
+	const char *header[TABLE_MAX_COLUMNS];
+	char names[MAX_RUNS][3][16], caption[128];
+	unsigned ncols = 0;
+	struct table t;
+	size_t nkeys;
+	struct run_key *keys = run_match_keys(c->run, c->nruns, probe, &nkeys);
+
+	header[ncols++] = "variant";
+	header[ncols++] = "pages";
+	header[ncols++] = "working set";
+	for (unsigned r = 0; r < c->nruns && ncols + 3 <= TABLE_MAX_COLUMNS - 1; r++) {
+		snprintf(names[r][0], sizeof names[r][0], "%c ns", c->run[r].name);
+		snprintf(names[r][1], sizeof names[r][1], "%c cycles", c->run[r].name);
+		snprintf(names[r][2], sizeof names[r][2], "%c/A", c->run[r].name);
+		header[ncols++] = names[r][0];
+		header[ncols++] = names[r][1];
+		if (r)
+			header[ncols++] = names[r][2];
+	}
+	header[ncols++] = "only in";
+	table_init(&t, ncols, header, 1u | 1u << (ncols - 1));
+	for (size_t k = 0; k < nkeys; k++) {
+		const struct run_row *first = run_match_row(&c->run[0], probe, &keys[k]);
+		char page[24], ws[24], only[MAX_RUNS + 1];
+		unsigned have = 0;
+
+		for (unsigned r = 0; r < c->nruns; r++)
+			if (run_match_row(&c->run[r], probe, &keys[k]))
+				only[have++] = c->run[r].name;
+		only[have] = '\0';
+		table_row(&t, have != c->nruns);
+		bytes_text(page, sizeof page, keys[k].page_shift ? 1ull << keys[k].page_shift : 0);
+		bytes_text(ws, sizeof ws, keys[k].working_set_bytes);
+		table_cell(&t, "%s", keys[k].variant);
+		table_cell(&t, "%s", page);
+		table_cell(&t, "%s", ws);
+		for (unsigned r = 0; r < c->nruns && t.filled + 3 < ncols; r++) {
+			const struct run_row *row = run_match_row(&c->run[r], probe, &keys[k]);
+
+			table_cell(&t, row ? "%.3f" : "-", row ? row->ns : 0.0);
+			table_cell(&t, row ? "%.2f" : "-", row ? row->cycles : 0.0);
+			if (!r)
+				continue;
+			if (row && first && first->ns > 0)
+				table_cell(&t, "%.2fx", row->ns / first->ns);
+			else
+				table_cell(&t, "-");
+		}
+		table_cell(&t, "%s", have == c->nruns ? "" : only);
+	}
+	free(keys);
+	snprintf(caption, sizeof caption, "%s: each run's figures, ratio of ns to run A", probe);
+	show_table(c, &t, caption);
+}
+
+/* DIR/name, created: never over a file already there. */
+static FILE *create(const struct comparison *c, const char *name)
+{
+	char path[PATH_MAX_LEN];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", c->out_dir, name);
+	f = fopen(path, "wx");
+	if (!f)
+		fprintf(stderr, "memprobe compare: %s: %s%s\n", path, strerror(errno),
+			errno == EEXIST ? " (compare never overwrites: give another --out DIR)" : "");
+	return f;
+}
+
+/* The chart into its file and inline into the page; 0, or 2 when the file
+   cannot be written. */
+static int chart(struct comparison *c, const char *probe)
+{
+	char name[96], text[256];
+	FILE *f;
+
+	if (!c->out_dir)
+		return 0;
+	compare_chart_name(name, sizeof name, probe);
+	f = create(c, name);
+	if (!f)
+		return 2;
+	if (compare_chart(c->run, c->nruns, probe, write_file, f) != 0) {
+		fclose(f);
+		snprintf(text, sizeof text, "%s: no chart: no row has a working-set size to lay "
+			 "the runs over (%s says so itself)", probe, name);
+		note(c, text);
+		return 0;
+	}
+	if (fclose(f) != 0) {
+		fprintf(stderr, "memprobe compare: %s/%s: %s\n", c->out_dir, name, strerror(errno));
+		return 2;
+	}
+	printf("  chart: %s/%s\n", c->out_dir, name);
+	html_raw(&c->html, "<figure>\n");
+	compare_chart(c->run, c->nruns, probe, html_svg_write, &c->html);
+	html_element(&c->html, "figcaption", name);
+	html_raw(&c->html, "</figure>\n");
+	return 0;
+}
+
+/* The levels table's word for a level's kind. */
+static const char *level_kind_text(enum level_kind k)
+{
+	switch (k) {
+	case LEVEL_CACHE: return "cache";
+	case LEVEL_TLB: return "TLB";
+	case LEVEL_EDGE: return "edge";
+	case LEVEL_TOP: return "beyond";
+	}
+	return "?";
+}
+
+/* Each run's levels as its analysis finds them in its own rows. */
+static void levels_table(struct comparison *c)
+{
+	static const char *const header[] = { "run", "level", "kind", "pages", "size",
+					      "entries", "ns", "cycles", "+ns", "+cycles" };
+	struct table t;
+
+	section(c, "levels: each run's caches and TLBs, read from its latency and tlb rows");
+	table_init(&t, 10, header, 0x7);
+	for (unsigned r = 0; r < c->nruns; r++) {
+		const struct hierarchy *h = &c->run[r].analysis->h;
+
+		if (!h->nlevels) {
+			table_row(&t, 1);
+			table_cell(&t, "%c", c->run[r].name);
+			table_cell(&t, "none found");
+			continue;
+		}
+		for (size_t i = 0; i < h->nlevels; i++) {
+			const struct level *l = &h->level[i];
+			char page[24], size[24];
+
+			bytes_text(page, sizeof page, 1ull << l->page_shift);
+			bytes_text(size, sizeof size, l->size_bytes);
+			table_row(&t, 0);
+			table_cell(&t, "%c", c->run[r].name);
+			table_cell(&t, "%s", l->name);
+			table_cell(&t, "%s", level_kind_text(l->kind));
+			table_cell(&t, "%s", page);
+			table_cell(&t, "%s%s", l->kind == LEVEL_TOP ? "from " : "", size);
+			table_cell(&t, l->entries ? "%llu" : "-", (unsigned long long)l->entries);
+			table_cell(&t, "%.2f", l->ns);
+			table_cell(&t, l->cycles > 0 ? "%.2f" : "-", l->cycles);
+			/* The first level has nothing below it to rise over. */
+			table_cell(&t, i ? "%+.2f" : "-", l->increase_ns);
+			table_cell(&t, i && l->cycles > 0 ? "%+.2f" : "-", l->increase_cycles);
+		}
+	}
+	show_table(c, &t, "levels: size = capacity or TLB reach; ns and cycles: the level's "
+		   "own plateau; +: over the level below");
+	note(c, "docs/METHOD.md says how a level is read from a curve; '*': a run whose rows "
+		"show no level (no latency or tlb rows, or no edge in them).");
+}
+
+/* Reads the command line and every run folder it names, in order.
+   0, or 2 with the reason on stderr (the first bad folder stops it). */
+static int parse_args(struct comparison *c, int argc, char **argv)
+{
+	char why[PATH_MAX_LEN + 256];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			exit(0);
+		}
+		if (!strcmp(argv[i], "--out")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "memprobe compare: --out needs a folder\n");
+				return 2;
+			}
+			c->out_dir = argv[++i];
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			fprintf(stderr, "memprobe compare: unknown option %s (memprobe compare --help)\n",
+				argv[i]);
+			return 2;
+		}
+		if (c->nruns == MAX_RUNS) {
+			fprintf(stderr, "memprobe compare: at most %d run folders\n", MAX_RUNS);
+			return 2;
+		}
+		if (run_folder_read(&c->run[c->nruns], argv[i], (char)('A' + c->nruns), why,
+				    sizeof why)) {
+			fprintf(stderr, "memprobe compare: %s\n", why);
+			run_folder_free(&c->run[c->nruns]);
+			return 2;
+		}
+		c->nruns++;
+	}
+	if (c->nruns < 2) {
+		fprintf(stderr, "memprobe compare: give two run folders or more (%u given)\n",
+			c->nruns);
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* With --out: makes DIR if needed and starts DIR/compare.html, never
+   over an existing one. 0, or 2 with the reason on stderr. */
+static int open_page(struct comparison *c)
+{
+	if (!c->out_dir) {
+		printf("(no --out DIR: compare.html and the charts are not written)\n");
+		return 0;
+	}
+	if (mkdir(c->out_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "memprobe compare: %s: %s\n", c->out_dir, strerror(errno));
+		return 2;
+	}
+	c->page = create(c, "compare.html");
+	if (!c->page)
+		return 2;
+	c->html = (struct html_out){ write_file, c->page };
+	html_page_begin(&c->html, "memprobe compare");
+	return 0;
+}
+
+/* Ends and closes the page; 0, or 2 when writing it failed. */
+static int close_page(struct comparison *c)
+{
+	if (!c->page)
+		return 0;
+	html_page_end(&c->html);
+	if (fclose(c->page) != 0) {
+		fprintf(stderr, "memprobe compare: %s/compare.html: %s\n", c->out_dir, strerror(errno));
+		return 2;
+	}
+	printf("\npage: %s/compare.html\n", c->out_dir);
+	return 0;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+int compare_main(int argc, char **argv)
+{
+	static struct comparison c;
+	int rc;
+
+	memset(&c, 0, sizeof c);  /* a second call (the unit tests) starts afresh */
+	rc = parse_args(&c, argc, argv);
+
+	if (!rc && find_probes(&c))
+		rc = 2;
+	if (!rc)
+		rc = open_page(&c);
+	if (!rc) {
+		runs_table(&c);
+		for (unsigned p = 0; p < c.nprobes && !rc; p++) {
+			section(&c, c.probe[p]);
+			probe_table(&c, c.probe[p]);
+			rc = chart(&c, c.probe[p]);
+		}
+		levels_table(&c);
+		if (close_page(&c))
+			rc = 2;
+	}
+	for (unsigned r = 0; r < c.nruns; r++)
+		run_folder_free(&c.run[r]);
+	return rc;
+}

@@ -1,0 +1,246 @@
+/* Reading JSON back (see json_read.h). */
+
+#include "lib/json_read.h"
+#include "lib/fmt.h"
+
+// Private Types
+
+struct reader {
+	const char *t;
+	size_t len, pos;
+	unsigned depth;
+};
+
+// Private Functions
+
+static void skip_blank(struct reader *r)
+{
+	while (r->pos < r->len && (r->t[r->pos] == ' ' || r->t[r->pos] == '\t' ||
+				   r->t[r->pos] == '\n' || r->t[r->pos] == '\r'))
+		r->pos++;
+}
+
+/* The next byte past blanks, not taken; -1 at the end. */
+static int peek(struct reader *r)
+{
+	skip_blank(r);
+	return r->pos < r->len ? (unsigned char)r->t[r->pos] : -1;
+}
+
+/* A hex digit's value, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A string at r->pos (its opening quote); into out when out is not NULL.
+   0, or -1 for a bad escape, a control character or no closing quote. */
+static int read_string(struct reader *r, char *out, size_t size)
+{
+	size_t used = 0;
+
+	r->pos++;
+	while (r->pos < r->len) {
+		unsigned char c = (unsigned char)r->t[r->pos++];
+
+		if (c == '"') {
+			if (out && size)
+				out[used < size ? used : size - 1] = '\0';
+			return 0;
+		}
+		if (c < 0x20)
+			return -1;
+		if (c == '\\') {
+			if (r->pos >= r->len)
+				return -1;
+			c = (unsigned char)r->t[r->pos++];
+			switch (c) {
+			case '"': case '\\': case '/': break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case 'u': {
+				unsigned v = 0;
+
+				if (r->pos + 4 > r->len)
+					return -1;
+				for (int i = 0; i < 4; i++) {
+					int d = hex_digit(r->t[r->pos++]);
+					if (d < 0)
+						return -1;
+					v = v * 16 + (unsigned)d;
+				}
+				c = v < 0x80 && v != 0 ? (unsigned char)v : '?';
+				break;
+			}
+			default:
+				return -1;
+			}
+		}
+		if (out && used + 1 < size)
+			out[used++] = (char)c;
+	}
+	return -1;
+}
+
+/* true, false or null at r->pos; 0, or -1 when it is not there. */
+static int read_literal(struct reader *r, const char *word)
+{
+	size_t n = mp_strlen(word);
+
+	if (r->len - r->pos < n || mp_strncmp(r->t + r->pos, word, n))
+		return -1;
+	r->pos += n;
+	return 0;
+}
+
+/* -? int frac? exp? as RFC 8259 spells a number. */
+static int read_number(struct reader *r)
+{
+	size_t digits;
+
+	if (r->t[r->pos] == '-')
+		r->pos++;
+	if (r->pos < r->len && r->t[r->pos] == '0') {
+		r->pos++;
+	} else {
+		for (digits = 0; r->pos < r->len && r->t[r->pos] >= '0' && r->t[r->pos] <= '9'; digits++)
+			r->pos++;
+		if (!digits)
+			return -1;
+	}
+	if (r->pos < r->len && r->t[r->pos] == '.') {
+		r->pos++;
+		for (digits = 0; r->pos < r->len && r->t[r->pos] >= '0' && r->t[r->pos] <= '9'; digits++)
+			r->pos++;
+		if (!digits)
+			return -1;
+	}
+	if (r->pos < r->len && (r->t[r->pos] == 'e' || r->t[r->pos] == 'E')) {
+		r->pos++;
+		if (r->pos < r->len && (r->t[r->pos] == '+' || r->t[r->pos] == '-'))
+			r->pos++;
+		for (digits = 0; r->pos < r->len && r->t[r->pos] >= '0' && r->t[r->pos] <= '9'; digits++)
+			r->pos++;
+		if (!digits)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_value(struct reader *r);
+
+/* An object or an array at r->pos: members (key, ':', value) or values,
+   comma-separated, up to the closing bracket. */
+static int read_container(struct reader *r, char close)
+{
+	if (++r->depth > JSON_READ_MAX_DEPTH)
+		return -1;
+	r->pos++;
+	if (peek(r) == close) {
+		r->pos++;
+		r->depth--;
+		return 0;
+	}
+	for (;;) {
+		if (close == '}') {
+			if (peek(r) != '"' || read_string(r, NULL, 0) || peek(r) != ':')
+				return -1;
+			r->pos++;
+		}
+		if (read_value(r))
+			return -1;
+		int c = peek(r);
+		r->pos++;
+		if (c == close)
+			break;
+		if (c != ',')
+			return -1;
+	}
+	r->depth--;
+	return 0;
+}
+
+/* Any value at r->pos, skipped; 0, or -1 when it is not well-formed. */
+static int read_value(struct reader *r)
+{
+	switch (peek(r)) {
+	case '{': return read_container(r, '}');
+	case '[': return read_container(r, ']');
+	case '"': return read_string(r, NULL, 0);
+	case 't': return read_literal(r, "true");
+	case 'f': return read_literal(r, "false");
+	case 'n': return read_literal(r, "null");
+	case -1: return -1;
+	default: return read_number(r);
+	}
+}
+
+/* Is the key at r->pos (its opening quote) the path segment key[0..n)? */
+static int key_is(struct reader *r, const char *key, size_t n)
+{
+	char name[128];
+
+	if (read_string(r, name, sizeof name))
+		return -1;
+	return mp_strlen(name) == n && !mp_strncmp(name, key, n);
+}
+
+// Public Functions
+
+int json_check(const char *text, size_t len, size_t *at)
+{
+	struct reader r = { text, len, 0, 0 };
+	int rc = read_value(&r);
+
+	if (rc == 0 && peek(&r) != -1)
+		rc = -1;
+	*at = r.pos < len ? r.pos : len;
+	return rc;
+}
+
+int json_get_string(const char *text, size_t len, const char *path, char *out, size_t size)
+{
+	struct reader r = { text, len, 0, 0 };
+	size_t at;
+
+	if (json_check(text, len, &at))
+		return -1;
+	for (;;) {
+		const char *dot = path;
+		int found = 0;
+
+		while (*dot && *dot != '.')
+			dot++;
+		if (peek(&r) != '{')
+			return -1;
+		r.pos++;
+		/* Well-formed (checked above): the members can be walked plainly. */
+		while (peek(&r) == '"') {
+			int match = key_is(&r, path, (size_t)(dot - path));
+
+			peek(&r);
+			r.pos++;  /* ':' */
+			if (match == 1) {
+				found = 1;
+				break;
+			}
+			read_value(&r);
+			if (peek(&r) == ',')
+				r.pos++;
+		}
+		if (!found)
+			return -1;
+		if (!*dot)
+			return peek(&r) == '"' ? read_string(&r, out, size) : -1;
+		path = dot + 1;
+	}
+}

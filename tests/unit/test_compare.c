@@ -1,0 +1,225 @@
+/* memprobe compare over recorded runs (tests/data): rows matched by what
+ * was measured, ratios to the first run, sizes only one run has marked,
+ * the levels of each run, compare.html and compare.svg written and never
+ * over an earlier one, and a plain error for every bad folder.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "read_back.h"
+#include "host/compare.h"
+#include "host/table.h"
+
+static char root[] = "/tmp/memprobe-test-compare-XXXXXX";
+static char out_text[1 << 20], err_text[1 << 16];
+
+/* dir/name from the first `lines` lines of src (all when 0). */
+static void copy_lines(const char *src, const char *dir, const char *name, int lines)
+{
+	char path[512], line[4096];
+	FILE *in = fopen(src, "r"), *out;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	out = fopen(path, "w");
+	for (int n = 0; in && out && fgets(line, sizeof line, in) && (!lines || n < lines); n++)
+		fputs(line, out);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *folder(const char *name)
+{
+	static char paths[8][256];
+	static int next;
+	char *p = paths[next++ % 8];
+
+	snprintf(p, 256, "%s/%s", root, name);
+	mkdir(p, 0755);
+	return p;
+}
+
+/* compare_main with stdout and stderr caught in out_text and err_text. */
+static int compare(char **argv)
+{
+	char out_path[300], err_path[300];
+	int argc = 0, rc, saved_out, saved_err, fd;
+
+	while (argv[argc])
+		argc++;
+	snprintf(out_path, sizeof out_path, "%s/stdout.txt", root);
+	snprintf(err_path, sizeof err_path, "%s/stderr.txt", root);
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	close(fd);
+	fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	close(fd);
+	rc = compare_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	read_file(out_path, out_text, sizeof out_text);
+	read_file(err_path, err_text, sizeof err_text);
+	return rc;
+}
+
+static void test_two_runs(void)
+{
+	char *a = folder("a"), *b = folder("b"), *out = folder("out"), path[512];
+	static char page[1 << 20], svg[1 << 18];
+
+	copy_lines("tests/data/zen3-vm-latency-1.csv", a, "results.csv", 0);
+	copy_lines("tests/data/zen3-vm-cpuid.json", a, "system.json", 0);
+	/* B's sweep stops earlier: the sizes past it are A's only. */
+	copy_lines("tests/data/zen3-vm-latency-2.csv", b, "results.csv", 40);
+	write_text(b, "system.json", "{\"platform\":{\"name\":\"uefi\"},"
+		   "\"cpu\":{\"brand\":\"Brand <B> & co\"},\"app\":{\"version\":\"0.1.0\","
+		   "\"build\":\"abc\"}}\n");
+
+	char *argv[] = { "compare", a, b, "--out", out, 0 };
+	int rc = compare(argv);
+	CHECK(rc == 0, "two recorded runs compare (exit %d; stderr: %s)", rc, err_text);
+	CHECK(strstr(out_text, "== latency ==") && strstr(out_text, "B/A"),
+	      "a latency table with the ratio to run A is printed");
+	CHECK(strstr(out_text, "uefi") && strstr(out_text, "Brand <B> & co") &&
+	      strstr(out_text, "0.1.0 (build abc)"), "each run's platform, CPU and build, from "
+	      "its system.json");
+	CHECK(strstr(out_text, "not recorded") != NULL,
+	      "what a system.json does not hold is said, not invented");
+	CHECK(strstr(out_text, "  * chase") && strstr(out_text, " A\n"),
+	      "a size only run A has is marked '*', and named");
+	CHECK(strstr(out_text, "1.00x") != NULL, "matching rows give a ratio");
+	CHECK(strstr(out_text, "== levels") && strstr(out_text, "L1") && strstr(out_text, "cache"),
+	      "each run's levels, from its own rows");
+
+	snprintf(path, sizeof path, "%s/compare.html", out);
+	read_file(path, page, sizeof page);
+	CHECK(!strncmp(page, "<!DOCTYPE html>", 15) && strstr(page, "</html>"),
+	      "compare.html is a whole page");
+	CHECK(strstr(page, "Brand &lt;B&gt; &amp; co") != NULL, "its text is escaped");
+	CHECK(strstr(page, "<tr class=\"only\">") != NULL, "the rows one run lacks are marked");
+	CHECK(strstr(page, "<svg") && !strstr(page, "<?xml") && !strstr(page, "<script"),
+	      "the chart inline, no script");
+	snprintf(path, sizeof path, "%s/compare.svg", out);
+	read_file(path, svg, sizeof svg);
+	CHECK(!strncmp(svg, "<?xml", 5) && strstr(svg, "</svg>") &&
+	      strstr(svg, "A 4 KiB pages") && strstr(svg, "B 2 MiB pages"),
+	      "compare.svg: one curve per run and page size");
+
+	rc = compare(argv);
+	CHECK(rc == 2 && strstr(err_text, "compare.html: File exists") &&
+	      strstr(err_text, "never overwrites"), "an earlier comparison is never overwritten");
+}
+
+static void test_errors(void)
+{
+	char *a = folder("a"), *empty = folder("empty"), *badjson = folder("badjson");
+	char *tlb = folder("tlb"), *norows = folder("norows"), *mixed = folder("mixed");
+	char missing[300], path[300];
+	FILE *f;
+
+	snprintf(missing, sizeof missing, "%s/nonexistent", root);
+	copy_lines("tests/data/zen3-vm-latency-1.csv", badjson, "results.csv", 0);
+	write_text(badjson, "system.json", "{\"cpu\":{\"brand\":\"x\",}}");
+	copy_lines("tests/data/emr-vm-tlb.csv", tlb, "results.csv", 0);
+	copy_lines("tests/data/zen3-vm-latency-1.csv", norows, "results.csv", 1);
+	/* A run of latency and tlb: the tlb rows appended under the one header. */
+	copy_lines("tests/data/zen3-vm-latency-1.csv", mixed, "results.csv", 0);
+	copy_lines("tests/data/emr-vm-tlb.csv", mixed, "tlb.csv", 0);
+	snprintf(path, sizeof path, "%s/results.csv", mixed);
+	f = fopen(path, "a");
+	snprintf(path, sizeof path, "%s/tlb.csv", mixed);
+	read_file(path, out_text, sizeof out_text);
+	fputs(strchr(out_text, '\n') + 1, f);
+	fclose(f);
+
+	char *one[] = { "compare", a, 0 };
+	CHECK(compare(one) == 2 && strstr(err_text, "give two run folders or more (1 given)"),
+	      "one run is refused");
+	char *gone[] = { "compare", a, missing, 0 };
+	CHECK(compare(gone) == 2 && strstr(err_text, missing) &&
+	      strstr(err_text, "No such file or directory"), "a missing folder is named");
+	char *bare[] = { "compare", a, empty, 0 };
+	CHECK(compare(bare) == 2 && strstr(err_text, empty) &&
+	      strstr(err_text, "no results.csv to read"), "a folder without results.csv is named");
+	char *bad[] = { "compare", a, badjson, 0 };
+	CHECK(compare(bad) == 2 && strstr(err_text, badjson) &&
+	      strstr(err_text, "system.json is not well-formed JSON (reading failed at byte 20 of 22)"),
+	      "a malformed system.json is named, with where it breaks");
+	char *none[] = { "compare", a, norows, 0 };
+	CHECK(compare(none) == 2 && strstr(err_text, "results.csv: no rows"),
+	      "a results.csv without rows is named");
+	char *apart[] = { "compare", a, tlb, 0 };
+	CHECK(compare(apart) == 2 && strstr(err_text, "no probe ran in every run") &&
+	      strstr(err_text, " latency\n") && strstr(err_text, " tlb\n"),
+	      "runs with no probe in common are refused, each run's probes listed");
+	char *option[] = { "compare", a, a, "--bogus", 0 };
+	CHECK(compare(option) == 2 && strstr(err_text, "unknown option --bogus"),
+	      "an unknown option is named");
+	char *print_only[] = { "compare", a, mixed, 0 };
+	CHECK(compare(print_only) == 0 && strstr(out_text, "no --out DIR") &&
+	      strstr(out_text, "== tlb ==") && strstr(out_text, "  * control"),
+	      "without --out the tables are printed and the missing files said; a probe one "
+	      "run lacks still gets its table, every row marked");
+}
+
+static void test_table(void)
+{
+	static const char *const header[] = { "name", "ns" };
+	struct table t;
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/table.txt", root);
+	table_init(&t, 2, header, 1);
+	table_row(&t, 0);
+	table_cell(&t, "L1");
+	table_cell(&t, "%.2f", 1.5);
+	table_row(&t, 1);
+	table_cell(&t, "memory");
+	table_cell(&t, "%.2f", 100.25);
+	f = fopen(path, "w");
+	table_print(&t, f);
+	fclose(f);
+	table_free(&t);
+	read_file(path, out_text, sizeof out_text);
+	CHECK(!strcmp(out_text, "    name       ns\n    L1       1.50\n  * memory 100.25\n"),
+	      "a table prints aligned, words left, numbers right, marked rows starred");
+}
+
+int main(void)
+{
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_two_runs();
+	test_errors();
+	test_table();
+	return check_summary();
+}

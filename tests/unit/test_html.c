@@ -1,0 +1,190 @@
+/* lib/html.c's escaping and page, lib/json_read.c, and report.html as
+ * results.c writes it through the real Linux platform: whole elements at
+ * every probe's end (a run cut short there leaves a whole page), every
+ * text escaped, the rows as a table, charts inline, the verdict last.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "read_back.h"
+#include "sink.h"
+#include "host/host.h"
+#include "lib/html.h"
+#include "lib/json_read.h"
+#include "probes/chart_file.h"
+#include "probes/platform.h"
+#include "probes/results.h"
+
+static char root[] = "/tmp/memprobe-test-html-XXXXXX";
+
+static void test_escape(void)
+{
+	static struct sink s;
+	struct html_out o = { to_sink, &s };
+
+	s.len = 0;
+	html_str(&o, "a<b>&\"c\"'d' plain");
+	CHECK(!strcmp(s.buf, "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39; plain"),
+	      "html_str escapes & < > \" ' and passes the rest: %s", s.buf);
+	s.len = 0;
+	html_text(&o, "x<y", 2);
+	CHECK(!strcmp(s.buf, "x&lt;"), "html_text stops at len");
+	s.len = 0;
+	html_element(&o, "td", "<script>");
+	CHECK(!strcmp(s.buf, "<td>&lt;script&gt;</td>\n"), "an element's text can never open a tag");
+}
+
+static void test_page(void)
+{
+	static struct sink s;
+	struct html_out o = { to_sink, &s };
+	static const char svg[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+
+	s.len = 0;
+	html_page_begin(&o, "run <1>");
+	CHECK(!strncmp(s.buf, "<!DOCTYPE html>\n", 16), "the page opens with the HTML doctype");
+	CHECK(strstr(s.buf, "<meta name=\"viewport\" content=\"width=device-width") != NULL,
+	      "a viewport, for phones");
+	CHECK(strstr(s.buf, "@media print") != NULL && strstr(s.buf, "max-width:100%") != NULL,
+	      "print rules, and charts that shrink to the screen");
+	CHECK(strstr(s.buf, "<title>run &lt;1&gt;</title>") && strstr(s.buf, "<h1>run &lt;1&gt;</h1>"),
+	      "the title, escaped, in the head and as the heading");
+	CHECK(!strstr(s.buf, "<script") && !strstr(s.buf, "<link") && !strstr(s.buf, "http"),
+	      "no script, no stylesheet link, no address");
+	html_svg_write(&o, svg, sizeof svg - 1);
+	html_svg_write(&o, "<svg/>", 6);
+	CHECK(!strstr(s.buf, "<?xml") && strstr(s.buf, "<svg/>"),
+	      "an inline chart drops its XML declaration and keeps the rest");
+	html_page_end(&o);
+	CHECK(s.len > 16 && !strcmp(s.buf + s.len - 16, "</body>\n</html>\n"), "the page closes");
+}
+
+static void test_json_read(void)
+{
+	static const char doc[] = " {\"app\":{\"version\":\"0.1\",\"n\":[1,-2.5e3,true,null,{}]},"
+				  "\"cpu\":{\"brand\":\"A \\\"B\\\" \\u0043\\u00e9\",\"x\":\"no\"}} ";
+	char out[64];
+	size_t at;
+
+	CHECK(json_check(doc, sizeof doc - 1, &at) == 0, "a well-formed document checks");
+	CHECK(json_get_string(doc, sizeof doc - 1, "cpu.brand", out, sizeof out) == 0 &&
+	      !strcmp(out, "A \"B\" C?"), "a nested string, unescaped: %s", out);
+	CHECK(json_get_string(doc, sizeof doc - 1, "app.version", out, sizeof out) == 0 &&
+	      !strcmp(out, "0.1"), "a member after a nested object");
+	CHECK(json_get_string(doc, sizeof doc - 1, "app.n", out, sizeof out) == -1,
+	      "a value that is not a string is refused");
+	CHECK(json_get_string(doc, sizeof doc - 1, "cpu.model", out, sizeof out) == -1,
+	      "a missing key is refused");
+	CHECK(json_get_string(doc, sizeof doc - 1, "brand", out, sizeof out) == -1,
+	      "a key is found by its path, not anywhere");
+	CHECK(json_check("{\"a\":1,}", 8, &at) == -1 && at == 7, "a trailing comma fails at its byte");
+	CHECK(json_check("{\"a\":1} x", 9, &at) == -1, "text after the value fails");
+	CHECK(json_check("{\"a\":\"b", 7, &at) == -1, "an unclosed string fails");
+	CHECK(json_check("[01]", 4, &at) == -1 && json_check("[1.]", 4, &at) == -1,
+	      "numbers as RFC 8259 spells them");
+	char deep[200];
+	memset(deep, '[', 100);
+	memset(deep + 100, ']', 100);
+	CHECK(json_check(deep, 200, &at) == -1, "nesting past the limit is refused, not recursed");
+	CHECK(json_check("", 0, &at) == -1, "an empty file is not JSON");
+}
+
+static const struct result_row row = {
+	.probe = "latency", .variant = "chase<&>", .page_shift = 12, .working_set_bytes = 4096,
+	.ns = 1.5, .cycles = 4.5, .trials = 5, .spread = 0.01,
+	.pages_verified = "pages verified", .timer = "tsc",
+};
+
+static int one_point_chart(svg_write_fn write, void *ctx, const void *arg)
+{
+	static const double x[] = { 4096 }, y[] = { 1.5 };
+	struct svg_series s = { "4 KiB pages", 1, x, y };
+	struct svg_chart c = { arg, "working set", "ns", 1, &s, 1, 0, 0, 0 };
+
+	return svg_write_chart(&c, write, ctx);
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static void test_report_page(void)
+{
+	static char mid[262144], text[262144];
+	char path[4096];
+	int saved = dup(1), quiet = open("/dev/null", O_WRONLY);
+
+	host_set_results_root(root);
+	fflush(stdout);
+	dup2(quiet, 1);         /* the run's console is not this test's output */
+	report_printf("memprobe 0.1.0 <banner>\n");
+	results_open();
+	results_section("latency");
+	report_printf("a table & its <notes>\n");
+	results_row(&row);
+	struct result_row larger = row;
+	larger.working_set_bytes = 8192;
+	larger.ns = 2.25;
+	results_row(&larger);
+	chart_file("x.svg", one_point_chart, "chart <title>");
+	results_probe_done();
+	snprintf(path, sizeof path, "%s/report.html", plat_run_folder());
+	read_file(path, mid, sizeof mid);
+	results_section("cost");
+	report_printf("a second probe\n");
+	results_verdict(0);
+	results_close();
+	read_file(path, text, sizeof text);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(quiet);
+
+	CHECK(!strncmp(mid, "<!DOCTYPE html>", 15) && count(mid, "<pre>") == count(mid, "</pre>"),
+	      "at a probe's end the page is whole elements (every <pre> closed)");
+	CHECK(!strstr(mid, "</html>"), "and the closing tags come only at the end (HTML lets a cut "
+	      "page leave them out)");
+	CHECK(strstr(mid, "memprobe 0.1.0 &lt;banner&gt;") != NULL,
+	      "the banner from before the files opened is on the page, escaped");
+	CHECK(strstr(mid, "<h2>latency</h2>") && strstr(mid, "a table &amp; its &lt;notes&gt;"),
+	      "the section's heading and its text, escaped");
+	CHECK(strstr(mid, "<th>working_set_bytes</th><th>ns</th>") &&
+	      strstr(mid, "<td>4096</td><td>1.500</td>") && strstr(mid, "<td>8192</td><td>2.250</td>"),
+	      "the probe's rows as a table of results.csv's columns");
+	CHECK(strstr(mid, "<caption>2 results.csv rows; in every row: probe latency; variant "
+		     "chase&lt;&amp;&gt;; page_size 4096;") && !strstr(mid, "<th class=\"text\">timer") &&
+	      !strstr(mid, "<th class=\"text\">variant"),
+	      "columns the same in every row are said once in the caption, escaped");
+	CHECK(strstr(mid, "<figure>\n<svg") && strstr(mid, "chart &lt;title&gt;") &&
+	      strstr(mid, "<figcaption>x.svg</figcaption>") && !strstr(mid, "<?xml"),
+	      "the chart inline, without its XML declaration");
+	CHECK(strstr(text, "<h2>cost</h2>") && strstr(text, "a second probe"),
+	      "later sections are appended after the flushed part");
+	CHECK(strstr(text, "<p class=\"verdict failed\">verdict: FAILURE") != NULL,
+	      "the verdict says a failure plainly");
+	CHECK(count(text, "<pre>") == count(text, "</pre>") &&
+	      !strcmp(text + strlen(text) - 16, "</body>\n</html>\n"), "the finished page closes");
+	CHECK(!strncmp(text, mid, strlen(mid)), "the page only ever grows: what was flushed stays");
+}
+
+int main(void)
+{
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_escape();
+	test_page();
+	test_json_read();
+	test_report_page();
+	return check_summary();
+}
