@@ -31,6 +31,7 @@
 #include "lib/machine.h"
 #include "probes/gang.h"
 #include "probes/platform.h"
+#include "probes/results.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -157,15 +158,27 @@ static void collect(uint64_t deadline_ms)
 	uint64_t until = plat_ticks() + deadline_ms * 3 * (plat_clock()->ticks_per_s / 1000u);
 
 	for (unsigned i = 0; i < gang.n; i++) {
+		EFI_STATUS status;
+		int signalled;
+
 		if (!ap_event[i])
 			continue;
-		while (uefi_call_wrapper(fw_bs->CheckEvent, 1, ap_event[i]) == EFI_NOT_READY &&
-		       plat_ticks() < until)
+		/* CheckEvent clears the signal it reports: its answer is kept. */
+		while ((status = uefi_call_wrapper(fw_bs->CheckEvent, 1, ap_event[i])) ==
+			       EFI_NOT_READY && plat_ticks() < until)
 			;
+		signalled = status == EFI_SUCCESS;
 		uefi_call_wrapper(fw_bs->CloseEvent, 1, ap_event[i]);
 		ap_event[i] = 0;
-		if (gang.roles[i].missed || !get(&back_in_firmware_state[i]))
-			lost[gang.roles[i].cpu] = 1;
+		if (!gang.roles[i].missed && get(&back_in_firmware_state[i]))
+			continue;
+		lost[gang.roles[i].cpu] = 1;
+		report_printf("  CPU %u (APIC ID %llu): %s\n", gang.roles[i].cpu,
+			      (unsigned long long)processor_id[gang.roles[i].cpu],
+			      signalled ? "back with the firmware (its procedure returned late, or "
+					  "the StartupThisAP timeout reset the AP to idle); no more "
+					  "roles for it"
+					: "the firmware never reported it back: lost for this run");
 	}
 }
 
