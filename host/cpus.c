@@ -95,7 +95,7 @@ const char *plat_cpus_conditions(void)
 	if (cpu_count == 1) {
 		snprintf(conditions, sizeof conditions,
 			 "other CPUs: none: this process may run on OS CPU %u alone (its affinity "
-			 "mask): the multi-CPU probes are skipped", os_cpu[0]);
+			 "mask): c2c has no pair to measure, loaded no CPU to load with", os_cpu[0]);
 		return conditions;
 	}
 	snprintf(conditions, sizeof conditions,

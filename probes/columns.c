@@ -21,6 +21,8 @@
 #define COUNT(field)         COLUMN_COUNT, 0, AT(field, unsigned)
 #define REAL(field, decimals) COLUMN_REAL, decimals, AT(field, double)
 #define OPTIONAL_COUNT(field) COLUMN_OPTIONAL_COUNT, 0, AT(field, struct optional_count)
+#define OPTIONAL_REAL(field, decimals) \
+	COLUMN_OPTIONAL_REAL, decimals, AT(field, struct optional_real)
 
 #define REQUIRED 1
 #define OPTIONAL 0
@@ -41,7 +43,7 @@ const struct result_column result_columns[] = {
 	{ "cpu",               OPTIONAL, OPTIONAL_COUNT(cpu) },
 	{ "peer_cpu",          OPTIONAL, OPTIONAL_COUNT(peer_cpu) },
 	{ "loaders",           OPTIONAL, OPTIONAL_COUNT(loaders) },
-	{ "load_gb_per_s",     OPTIONAL, REAL(load_gb_per_s, 3) },
+	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 3) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)
@@ -93,6 +95,7 @@ const char *result_column_format(const struct result_column *col,
 {
 	const void *field = field_of(col, row);
 	const struct optional_count *count;
+	const struct optional_real *real;
 	const char *text;
 	unsigned shift;
 	uint64_t bytes;
@@ -123,6 +126,11 @@ const char *result_column_format(const struct result_column *col,
 		count = field;
 		if (count->given)
 			mp_snprintf(buf, size, "%u", count->value);
+		return buf;
+	case COLUMN_OPTIONAL_REAL:
+		real = field;
+		if (real->given)
+			mp_snprintf(buf, size, "%.*f", (int)col->decimals, real->value);
 		return buf;
 	}
 	return buf;
@@ -155,6 +163,9 @@ int result_column_parse(const struct result_column *col, const char *text,
 		*(struct optional_count *)field = (struct optional_count){ *text != '\0',
 									   (unsigned)v };
 		return 0;
+	case COLUMN_OPTIONAL_REAL:
+		((struct optional_real *)field)->given = *text != '\0';
+		return optional_double(text, &((struct optional_real *)field)->value);
 	}
 	return -1;
 }

@@ -21,6 +21,12 @@ struct optional_count {
 	unsigned value;
 };
 
+/* The same for a real figure. */
+struct optional_real {
+	double value;
+	int given;
+};
+
 struct result_row {
 	const char *probe;            /* "latency", "tlb", "locality", "later", "cost" */
 	const char *variant;          /* "chase", "row", "column", "by_value_sysv", ... */
@@ -35,7 +41,7 @@ struct result_row {
 	struct optional_count cpu;    /* c2c, loaded: the logical CPU measured on */
 	struct optional_count peer_cpu; /* c2c: the other CPU of the pair */
 	struct optional_count loaders;  /* loaded: CPUs running bandwidth load */
-	double load_gb_per_s;         /* loaded: the bandwidth they achieved together */
+	struct optional_real load_gb_per_s; /* loaded: the bandwidth they achieved together */
 };
 
 /* How a column's field is held, written and read. An empty field in a file
@@ -51,13 +57,15 @@ enum column_form {
 	COLUMN_REAL,        /* double: %.<decimals>f, so nan and inf as such */
 	COLUMN_OPTIONAL_COUNT, /* struct optional_count: an integer, empty when
 			       not given */
+	COLUMN_OPTIONAL_REAL,  /* struct optional_real: as COLUMN_REAL, empty when
+			       not given */
 };
 
 struct result_column {
 	const char *name;             /* as the header line names it */
 	int required;                 /* the reader refuses a header without it */
 	enum column_form form;
-	unsigned decimals;            /* COLUMN_REAL */
+	unsigned decimals;            /* COLUMN_REAL, COLUMN_OPTIONAL_REAL */
 	size_t offset;                /* of the field in struct result_row */
 };
 

@@ -159,7 +159,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		row.pages_verified = buf.verified;
 		row.cpu = (struct optional_count){ 1, 0 };
 		row.loaders = (struct optional_count){ 1, loaders };
-		row.load_gb_per_s = gb_per_s;
+		row.load_gb_per_s = (struct optional_real){ gb_per_s, 1 };
 		cycles = emit_result_row(&row);
 		loaded_chart_add(shift, page_name, loaders, gb_per_s, row.ns);
 		report_printf("  %7u %10.3f %9.2f %7u %7.1f%% %-10s %10.3f\n", loaders, row.ns,
