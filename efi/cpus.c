@@ -141,9 +141,11 @@ static unsigned lead(uint64_t app_root, int go)
 	put(&firmware_quiet, 1);
 	if (go)
 		missed = gang_lead(&gang);
+	/* Bounded too: an AP that never even reached the start line (the run
+	   called off) is not waited for past the deadline. */
 	for (unsigned i = 0; i < gang.n; i++)
-		while ((int)i != gang.lead && !gang.roles[i].missed &&
-		       ap_event[i] && !get(&back_in_firmware_state[i]))
+		while ((int)i != gang.lead && !gang.roles[i].missed && ap_event[i] &&
+		       !get(&back_in_firmware_state[i]) && plat_ticks() < gang.deadline_ticks)
 			;
 	app_cpu_state_leave(&state);
 	uefi_call_wrapper(fw_bs->RestoreTPL, 1, tpl);
