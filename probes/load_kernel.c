@@ -43,6 +43,7 @@ void load_kernel_init(struct load_kernel *k, const struct plat_buffer *buf, enum
 	k->stop = stop;
 	k->give_up_ticks = give_up_ticks;
 	k->bytes = k->ticks = k->sink = 0;
+	k->gave_up = 0;
 }
 
 void load_kernel_run(void *arg)
@@ -60,6 +61,7 @@ void load_kernel_run(void *arg)
 	k->bytes = bytes;
 	k->ticks = now - t0;
 	k->sink = sink;
+	k->gave_up = !__atomic_load_n(k->stop, __ATOMIC_RELAXED);
 }
 
 double load_kernel_gb_per_s(const struct load_kernel *k)

@@ -22,6 +22,7 @@ struct load_kernel {
 	uint64_t bytes;             /* read, plus written for LOAD_READ_WRITE */
 	uint64_t ticks;
 	uint64_t sink;              /* the sums, so no load is dead code */
+	int gave_up;                /* stopped at give_up_ticks, not by *stop */
 } __attribute__((aligned(64)));
 
 void load_kernel_init(struct load_kernel *k, const struct plat_buffer *buf, enum load_mix mix,

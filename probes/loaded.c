@@ -105,6 +105,15 @@ static int measure_with(const struct config *c, unsigned loaders, double *gb_per
 	}
 	if (rc != 0 || chase_run_verdict(&run.chase, CHASE_SLOT, what) != 0)
 		return -1;
+	/* A loader that stopped on the deadline left part of the chase
+	   unloaded: the figure would mix the two. */
+	for (unsigned k = 1; k <= loaders; k++)
+		if (run.loader[k].gave_up) {
+			report_printf("%s: not measured: the chase outlasted cpus.deadline (%.0f ms) "
+				      "and CPU %u stopped loading before it ended; raise cpus.deadline\n",
+				      what, c->cpus_deadline_ms, k);
+			return -1;
+		}
 	*gb_per_s = 0;
 	for (unsigned k = 1; k <= loaders; k++)
 		*gb_per_s += load_kernel_gb_per_s(&run.loader[k]);
