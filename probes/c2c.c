@@ -149,9 +149,10 @@ static void late(void *arg)
 }
 
 /* The pair (a, b), a < b: ping on a, pong on b. Fills the matrix cell;
-   0 measured, -1 failed (reported), lost[] marking a CPU that missed. */
+   0 measured, -1 failed (reported); *missed set when a CPU missed the
+   deadline (the platform refuses it from then on). */
 static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigned a,
-			unsigned b, struct c2c_matrix *m, unsigned char *lost)
+			unsigned b, struct c2c_matrix *m, int *missed)
 {
 	static struct pingpong pp;
 	struct plat_role roles[2];
@@ -171,7 +172,7 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 	}
 	for (unsigned i = 0; i < 2; i++)
 		if (roles[i].missed) {
-			lost[roles[i].cpu] = 1;
+			*missed = 1;
 			report_printf("  %3u %4u  CPU %u MISSED ITS DEADLINE of %.0f ms: the run goes "
 				      "on without it\n", a, b, roles[i].cpu, c->cpus_deadline_ms);
 		}
@@ -203,10 +204,9 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 int probe_c2c(const struct config *c)
 {
 	static struct c2c_matrix m;
-	static unsigned char lost[PLAT_CPUS_MAX];
 	struct plat_buffer buf;
 	unsigned count = plat_cpu_count(), pairs = 0, measured = 0;
-	int status = 0;
+	int status = 0, missed = 0;
 
 	report_printf("c2c: one 64-byte line bounced between two CPUs (ping writes an odd "
 		      "value, pong answers with the next); figure = half the mean round trip "
@@ -233,18 +233,17 @@ int probe_c2c(const struct config *c)
 			unsigned a = m.cpu[i], b = m.cpu[j];
 
 			pairs++;
-			if (lost[a] || lost[b]) {
-				report_printf("  %3u %4u  skipped: CPU %u missed an earlier deadline\n",
-					      a, b, lost[a] ? a : b);
-				status = -1;
-				continue;
-			}
-			if (measure_pair(c, &buf, a, b, &m, lost) != 0)
+			if (measure_pair(c, &buf, a, b, &m, &missed) != 0)
 				status = -1;
 			else
 				measured++;
 		}
-	plat_buffer_put(&buf);
+	/* A CPU that missed may still be spinning on the line. */
+	if (missed)
+		report_printf("c2c: the line's page is kept: a CPU that missed its deadline may "
+			      "still read it\n");
+	else
+		plat_buffer_put(&buf);
 	report_printf("c2c: %u of %u pairs measured\n", measured, pairs);
 	c2c_matrix_finish(&m);
 	return status;
