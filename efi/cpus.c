@@ -221,8 +221,8 @@ void cpus_init(void)
 	if (s != EFI_SUCCESS) {
 		mp = 0;
 		mp_snprintf(conditions, sizeof conditions, "other CPUs: none reachable: the "
-			    "firmware has no MP services protocol (%s); the multi-CPU probes run "
-			    "on the BSP alone or are skipped", fw_status_text(s));
+			    "firmware has no MP services protocol (%s); c2c has no pair to measure, "
+			    "loaded no CPU to load with", fw_status_text(s));
 		return;
 	}
 	s = uefi_call_wrapper(mp->get_number_of_processors, 3, mp, &total, &enabled);
@@ -230,9 +230,9 @@ void cpus_init(void)
 		list_cpus(total);
 	if (cpu_count == 1) {
 		mp_snprintf(conditions, sizeof conditions, "other CPUs: none: the firmware's MP "
-			    "services report %llu CPUs, %llu enabled; the multi-CPU probes run on "
-			    "the BSP alone or are skipped", (unsigned long long)total,
-			    (unsigned long long)enabled);
+			    "services report %llu CPU%s, %llu enabled; c2c has no pair to measure, "
+			    "loaded no CPU to load with", (unsigned long long)total,
+			    total == 1 ? "" : "s", (unsigned long long)enabled);
 	} else {
 		mp_snprintf(conditions, sizeof conditions, "other CPUs: %u (of %llu the firmware "
 			    "reports), started by EFI MP services (StartupThisAP with an event, so "
