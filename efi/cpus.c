@@ -69,6 +69,8 @@ static EFI_EVENT ap_event[PLAT_CPUS_MAX];
 
 // ---- Private Functions ------------------------------------------------------
 
+/* Sequentially consistent, as in probes/gang.c: an AP's "back" must not be
+   seen before it has left the app's state. */
 static void put(volatile uint32_t *p, uint32_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
@@ -95,6 +97,7 @@ static VOID EFIAPI ap_entry(VOID *argument)
 	put(&back_in_firmware_state[s->index], 1);
 }
 
+/* A role: the topology of the CPU it runs on, into *arg. */
 static void read_topology(void *arg)
 {
 	cpu_topology_read(arg);

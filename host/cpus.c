@@ -62,12 +62,14 @@ static void read_cpus(void)
 		os_cpu[cpu_count++] = 0;
 }
 
+/* *set holds logical CPU `logical`'s OS CPU alone. */
 static void one_cpu(cpu_set_t *set, unsigned logical)
 {
 	CPU_ZERO(set);
 	CPU_SET(os_cpu[logical], set);
 }
 
+/* A member thread: its part at the start line, then its role. */
 static void *member_thread(void *arg)
 {
 	struct host_member *m = arg;
@@ -76,6 +78,7 @@ static void *member_thread(void *arg)
 	return NULL;
 }
 
+/* A role: the topology of the CPU it runs on, into *arg. */
 static void read_topology(void *arg)
 {
 	cpu_topology_read(arg);

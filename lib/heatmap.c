@@ -14,6 +14,7 @@
 
 // Private Functions
 
+/* A cell with a measurement (NaN and non-positive are none). */
 static int has_value(double v)
 {
 	return v == v && v > 0;
@@ -34,6 +35,7 @@ static void colour(double t, char *buf, size_t size)
 	mp_snprintf(buf, size, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
+/* Each item's number along the top and down the left, and the axis names. */
 static void axis_labels(const struct svg_out *o, const struct svg_heatmap *h, double cell)
 {
 	for (size_t i = 0; i < h->n; i++) {
@@ -53,6 +55,7 @@ static void axis_labels(const struct svg_out *o, const struct svg_heatmap *h, do
 	svg_emit(o, "</text>\n");
 }
 
+/* The colour scale beside the matrix, with its two ends' values. */
 static void legend(const struct svg_out *o, const struct svg_heatmap *h, double lo, double hi)
 {
 	int x = MARGIN_LEFT + PLOT_SIDE + 30;

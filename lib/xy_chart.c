@@ -8,6 +8,7 @@
 
 // Private Functions
 
+/* A point the chart can place: finite, x from 0, y above 0. */
 static int usable(double x, double y)
 {
 	return x == x && y == y && x >= 0 && y > 0;
@@ -31,6 +32,7 @@ static double axis_top(double v)
 	return step * TICKS;
 }
 
+/* Grid lines and labels at TICKS even steps on both axes. */
 static void ticks(const struct svg_out *o, double x_top, double y_top)
 {
 	for (int k = 0; k <= TICKS; k++) {
@@ -48,6 +50,7 @@ static void ticks(const struct svg_out *o, double x_top, double y_top)
 	}
 }
 
+/* Series s: its polyline, a dot and tag per point, its legend line. */
 static void series(const struct svg_out *o, const struct svg_xy_chart *c, size_t s,
 		   double x_top, double y_top)
 {

@@ -13,6 +13,7 @@
 
 // ---- Private Functions ------------------------------------------------------
 
+/* Where logical CPU `cpu` stands in the matrix; -1 when not taking part. */
 static int position(const struct c2c_matrix *m, unsigned cpu)
 {
 	for (unsigned i = 0; i < m->n; i++)
@@ -21,6 +22,8 @@ static int position(const struct c2c_matrix *m, unsigned cpu)
 	return -1;
 }
 
+/* The matrix as text, one row per CPU, or a line pointing at the files
+   when it is too wide. */
 static void report_table(const struct c2c_matrix *m)
 {
 	if (m->n > TABLE_CPUS_MAX) {
@@ -45,6 +48,7 @@ static void report_table(const struct c2c_matrix *m)
 	}
 }
 
+/* c2c.svg's document (chart_produce_fn; arg: the matrix). */
 static int produce_heatmap(svg_write_fn write, void *ctx, const void *arg)
 {
 	const struct c2c_matrix *m = arg;

@@ -18,6 +18,7 @@ static uint32_t get(const volatile uint32_t *p)
 	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
 }
 
+/* 1 once the run's deadline has passed. */
 static int past_deadline(const struct gang *g)
 {
 	return plat_ticks() > g->deadline_ticks;

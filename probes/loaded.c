@@ -151,7 +151,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		struct result_row row = { 0 };
 		double gb_per_s, cycles;
 
-		mp_snprintf(what, sizeof what, "loaded, %s, %u loaders", page_name, loaders);
+		mp_snprintf(what, sizeof what, "loaded, %s, %u loader%s", page_name, loaders,
+			    loaders == 1 ? "" : "s");
 		if (measure_with(c, loaders, &gb_per_s, what) != 0) {
 			/* A CPU that missed is gone for good: more loaders
 			   would need it. */

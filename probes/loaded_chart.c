@@ -20,6 +20,7 @@ static unsigned curves;
 
 // ---- Private Functions ------------------------------------------------------
 
+/* loaded.svg's document (chart_produce_fn): every curve gathered so far. */
 static int produce(svg_write_fn write, void *ctx, const void *arg)
 {
 	struct svg_xy_series series[PAGE_SIZES_MAX];

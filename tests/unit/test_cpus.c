@@ -88,6 +88,26 @@ static void test_pair(void)
 	      "each on its own pinned OS CPU (%d and %d)", a.os_cpu, b.os_cpu);
 }
 
+static void read_topology(void *arg)
+{
+	cpu_topology_read(arg);
+}
+
+/* Each CPU reads its own place: two CPUs, two APIC IDs. */
+static void test_topology_on_each_cpu(void)
+{
+	struct cpu_topology t[2] = { { 0 }, { 0 } };
+	struct plat_role roles[2] = { { 0, read_topology, &t[0], 0 },
+				      { 1, read_topology, &t[1], 0 } };
+	char why[160] = "";
+
+	CHECK(plat_cpus_run(roles, 2, 5000, why, sizeof why) == 0 && t[0].source && t[1].source,
+	      "each CPU reads its topology on itself (%s, %s)", t[0].source ? t[0].source : "-",
+	      t[1].source ? t[1].source : "-");
+	CHECK(t[0].apic_id != t[1].apic_id, "two CPUs, two APIC IDs (%u, %u)", t[0].apic_id,
+	      t[1].apic_id);
+}
+
 static void test_late(void)
 {
 	const struct plat_clock *clk = plat_clock();
@@ -156,6 +176,7 @@ int main(void)
 	test_topology_split();
 	if (count >= 2) {
 		test_pair();
+		test_topology_on_each_cpu();
 		test_late();
 	} else {
 		printf("# one CPU in this process's mask: the pair and deadline tests need two\n");
