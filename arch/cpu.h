@@ -30,4 +30,8 @@ void cpu_caches_read(struct cache_claims *c);
    under run, as they may be absent under a hypervisor. */
 uint64_t cpu_microcode(const struct cpuinfo *ci, arch_guarded_fn run);
 
+/* Where the CPU that calls it sits (lib/machine.h's struct cpu_topology),
+   as the CPU itself reports it. */
+void cpu_topology_read(struct cpu_topology *t);
+
 #endif

@@ -2,6 +2,7 @@
  * timed sections run. */
 
 #include "efi/buffers.h"
+#include "efi/cpus.h"
 #include "efi/fw.h"
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
@@ -109,7 +110,9 @@ void plat_describe(struct json *j)
 	json_object_begin(j, "platform");
 	json_string(j, "name", "uefi");
 	json_string(j, "timed_sections", plat_timed_conditions());
+	json_string(j, "other_cpus", plat_cpus_conditions());
 	json_object_end(j);
+	cpus_describe(j);
 	plat_cache_claims(&claims);
 	machine_describe_cpu(j, &fw_cpu, cpu_microcode(&fw_cpu, guarded_run), &claims);
 	firmware_json(j);

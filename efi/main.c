@@ -4,6 +4,7 @@
 
 #include "efi/fw.h"
 #include "efi/clock.h"
+#include "efi/cpus.h"
 #include "efi/end.h"
 #include "efi/files.h"
 #include "efi/memtypes.h"
@@ -45,6 +46,7 @@ static int take_over(struct config *c)
 	clock_init();
 	if (paging_init())
 		return -1;
+	cpus_init();
 	memtypes_init();
 	files_init();
 	return 0;

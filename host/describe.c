@@ -85,7 +85,9 @@ void plat_describe(struct json *j)
 			   text, sizeof text) == 0)
 		json_string(j, "clocksource", text);
 	json_string(j, "timed_sections", plat_timed_conditions());
+	json_string(j, "other_cpus", plat_cpus_conditions());
 	json_object_end(j);
+	host_cpus_describe(j);
 
 	cpuinfo_read(&ci);
 	plat_cache_claims(&claims);

@@ -36,4 +36,9 @@ char *host_slurp(const char *path, size_t *len, const char **why);
    both 0 when the kernel has no pool of that size. */
 void host_hugetlb_pages(unsigned page_shift, uint64_t *reserved, uint64_t *free_pages);
 
+/* system.json's "cpus": each logical CPU's OS CPU number and the topology
+   CPUID gives on it (read by a role pinned there). */
+struct json;
+void host_cpus_describe(struct json *j);
+
 #endif

@@ -123,3 +123,26 @@ void machine_describe_cpu(struct json *j, const struct cpuinfo *ci, uint64_t mic
 	claims_describe(j, claims);
 	json_object_end(j);
 }
+
+void machine_describe_topology(struct json *j, const struct cpu_topology *t,
+			       const uint64_t *platform_id, const char *platform_id_name,
+			       unsigned count)
+{
+	json_array_begin(j, "cpus");
+	for (unsigned i = 0; i < count; i++) {
+		json_object_begin(j, 0);
+		json_u64(j, "cpu", i);
+		json_u64(j, platform_id_name, platform_id[i]);
+		if (t[i].source) {
+			json_u64(j, "apic_id", t[i].apic_id);
+			json_u64(j, "package", t[i].package);
+			json_u64(j, "core", t[i].core);
+			json_u64(j, "thread", t[i].thread);
+			json_string(j, "topology_source", t[i].source);
+		} else {
+			json_string(j, "topology_source", "not read: the CPU did not run its role");
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}

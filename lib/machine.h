@@ -99,4 +99,20 @@ void claims_describe(struct json *j, const struct cache_claims *c);
 void machine_describe_cpu(struct json *j, const struct cpuinfo *ci, uint64_t microcode,
 			  const struct cache_claims *claims);
 
+/* Where one logical CPU sits: its interrupt-controller ID and its package,
+   core and thread, as the CPU itself reports them. */
+struct cpu_topology {
+	uint32_t apic_id;         /* x86: the x2APIC ID of CPUID 1Fh/0Bh, else the
+				     initial APIC ID of CPUID 01h */
+	unsigned package, core, thread;
+	const char *source;       /* which leaf said so, one phrase; NULL: not read
+				     (the CPU could not be reached) */
+};
+
+/* system.json's "cpus" array: one object per logical CPU (its number, the
+   platform's own ID for it, and its topology or why there is none). */
+void machine_describe_topology(struct json *j, const struct cpu_topology *t,
+			       const uint64_t *platform_id, const char *platform_id_name,
+			       unsigned count);
+
 #endif

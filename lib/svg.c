@@ -1,27 +1,13 @@
 /* SVG line charts (see svg.h). */
-#include <stdarg.h>
 #include "lib/svg.h"
+#include "lib/svg_out.h"
 #include "lib/fmt.h"
 
 // Constants
 
-#define WIDTH 960
-#define HEIGHT 560
-#define PLOT_LEFT 80.0
-#define PLOT_RIGHT 930.0
-#define PLOT_TOP 60.0
-#define PLOT_BOTTOM 470.0
 #define LOG2_10 3.32192809488736234787
 
-/* Colours told apart also by most colour-blind readers (Okabe-Ito). */
-static const char *const series_colour[] = { "#0072b2", "#d55e00", "#009e73", "#cc79a7" };
-#define NCOLOURS (sizeof series_colour / sizeof series_colour[0])
 #define NEUTRAL "#555555"
-
-struct out {
-	svg_write_fn write;
-	void *ctx;
-};
 
 struct axes {
 	double x_lo, x_hi;        /* log2 of the x range, whole powers */
@@ -29,45 +15,6 @@ struct axes {
 };
 
 // Private Functions
-
-static void emit(const struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void emit(const struct out *o, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = mp_vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	/* Every format here is short; text of unknown length goes through
-	   emit_text, so a cut cannot land inside markup. */
-	o->write(o->ctx, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
-/* Character data and attribute values: the five XML specials escaped, and
-   control characters (not allowed in XML 1.0) dropped. */
-static void emit_text(const struct out *o, const char *s)
-{
-	for (; s && *s; s++) {
-		const char *rep = 0;
-		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		}
-		if (rep)
-			o->write(o->ctx, rep, mp_strlen(rep));
-		else if ((unsigned char)*s >= 0x20 || *s == '\t')
-			o->write(o->ctx, s, 1);
-	}
-}
 
 static int usable(double x, double y)
 {
@@ -119,14 +66,14 @@ static int find_axes(const struct svg_chart *c, struct axes *a)
 
 static double px_x(const struct axes *a, double x)
 {
-	return PLOT_LEFT + (svg_log2(x) - a->x_lo) / (a->x_hi - a->x_lo) * (PLOT_RIGHT - PLOT_LEFT);
+	return SVG_PLOT_LEFT + (svg_log2(x) - a->x_lo) / (a->x_hi - a->x_lo) * (SVG_PLOT_RIGHT - SVG_PLOT_LEFT);
 }
 
 static double px_y(const struct axes *a, double y)
 {
 	double d = svg_log2(y) / LOG2_10;
 
-	return PLOT_BOTTOM - (d - a->y_lo) / (a->y_hi - a->y_lo) * (PLOT_BOTTOM - PLOT_TOP);
+	return SVG_PLOT_BOTTOM - (d - a->y_lo) / (a->y_hi - a->y_lo) * (SVG_PLOT_BOTTOM - SVG_PLOT_TOP);
 }
 
 static double pow10_int(int k)
@@ -140,19 +87,19 @@ static double pow10_int(int k)
 	return v;
 }
 
-static void x_ticks(const struct out *o, const struct svg_chart *c, const struct axes *a)
+static void x_ticks(const struct svg_out *o, const struct svg_chart *c, const struct axes *a)
 {
 	int lo = (int)a->x_lo, hi = (int)a->x_hi;
 	int step = (hi - lo) > 12 ? 2 : 1;
 
 	for (int p = lo; p <= hi; p++) {
-		double x = PLOT_LEFT + (p - a->x_lo) / (a->x_hi - a->x_lo) * (PLOT_RIGHT - PLOT_LEFT);
+		double x = SVG_PLOT_LEFT + (p - a->x_lo) / (a->x_hi - a->x_lo) * (SVG_PLOT_RIGHT - SVG_PLOT_LEFT);
 		char label[32];
 
-		emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
-		     x, PLOT_TOP, x, PLOT_BOTTOM);
-		emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
-		     x, PLOT_BOTTOM, x, PLOT_BOTTOM + 5);
+		svg_emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
+		     x, SVG_PLOT_TOP, x, SVG_PLOT_BOTTOM);
+		svg_emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
+		     x, SVG_PLOT_BOTTOM, x, SVG_PLOT_BOTTOM + 5);
 		if ((p - lo) % step)
 			continue;
 		if (c->x_is_bytes && p >= 0 && p < 63)
@@ -162,13 +109,13 @@ static void x_ticks(const struct out *o, const struct svg_chart *c, const struct
 			mp_snprintf(label, sizeof label, "%llu", 1ull << p);
 		else
 			mp_snprintf(label, sizeof label, "2^%d", p);
-		emit(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, PLOT_BOTTOM + 18);
-		emit_text(o, label);
-		emit(o, "</text>\n");
+		svg_emit(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, SVG_PLOT_BOTTOM + 18);
+		svg_emit_text(o, label);
+		svg_emit(o, "</text>\n");
 	}
 }
 
-static void y_ticks(const struct out *o, const struct axes *a)
+static void y_ticks(const struct svg_out *o, const struct axes *a)
 {
 	static const int mantissas[3] = { 1, 2, 5 };
 
@@ -176,82 +123,82 @@ static void y_ticks(const struct out *o, const struct axes *a)
 		for (int m = 0; m < 3; m++) {
 			double v = mantissas[m] * pow10_int(k);
 			double y = px_y(a, v);
-			if (y < PLOT_TOP - 0.01)
+			if (y < SVG_PLOT_TOP - 0.01)
 				continue;
-			emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-			     PLOT_LEFT, y, PLOT_RIGHT, y, m ? "#f0f0f0" : "#dddddd");
-			emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
-			     PLOT_LEFT - 5, y, PLOT_LEFT, y);
+			svg_emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+			     SVG_PLOT_LEFT, y, SVG_PLOT_RIGHT, y, m ? "#f0f0f0" : "#dddddd");
+			svg_emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
+			     SVG_PLOT_LEFT - 5, y, SVG_PLOT_LEFT, y);
 			/* %g keeps 0.5 and 200 short. */
-			emit(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-			     PLOT_LEFT - 8, y + 4, v);
+			svg_emit(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+			     SVG_PLOT_LEFT - 8, y + 4, v);
 		}
 }
 
-static void draw_series(const struct out *o, const struct svg_series *s, size_t index,
+static void draw_series(const struct svg_out *o, const struct svg_series *s, size_t index,
 			const struct axes *a)
 {
-	const char *colour = series_colour[index % NCOLOURS];
+	const char *colour = svg_series_colour(index);
 
-	emit(o, "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+	svg_emit(o, "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
 	     colour);
 	for (size_t i = 0; i < s->n; i++)
 		if (usable(s->x[i], s->y[i]))
-			emit(o, "%.1f,%.1f ", px_x(a, s->x[i]), px_y(a, s->y[i]));
-	emit(o, "\"><title>");
-	emit_text(o, s->label);
-	emit(o, "</title></polyline>\n");
+			svg_emit(o, "%.1f,%.1f ", px_x(a, s->x[i]), px_y(a, s->y[i]));
+	svg_emit(o, "\"><title>");
+	svg_emit_text(o, s->label);
+	svg_emit(o, "</title></polyline>\n");
 	for (size_t i = 0; i < s->n; i++)
 		if (usable(s->x[i], s->y[i]))
-			emit(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+			svg_emit(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
 			     px_x(a, s->x[i]), px_y(a, s->y[i]), colour);
 }
 
-static void draw_marker(const struct out *o, const struct svg_marker *m, const struct axes *a)
+static void draw_marker(const struct svg_out *o, const struct svg_marker *m, const struct axes *a)
 {
-	const char *colour = m->series >= 0 ? series_colour[(size_t)m->series % NCOLOURS] : NEUTRAL;
+	const char *colour = m->series >= 0 ? svg_series_colour((size_t)m->series) : NEUTRAL;
 	double x;
 
 	if (!(m->x > 0.0) || m->x >= 1e300)
 		return;
 	x = px_x(a, m->x);
-	if (x < PLOT_LEFT || x > PLOT_RIGHT)
+	if (x < SVG_PLOT_LEFT || x > SVG_PLOT_RIGHT)
 		return;
-	emit(o, "<g class=\"edge\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	     "stroke=\"%s\" stroke-width=\"1.5\"%s/>\n", x, PLOT_TOP, x, PLOT_BOTTOM, colour,
+	svg_emit(o, "<g class=\"edge\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	     "stroke=\"%s\" stroke-width=\"1.5\"%s/>\n", x, SVG_PLOT_TOP, x, SVG_PLOT_BOTTOM, colour,
 	     m->dashed ? " stroke-dasharray=\"6,4\"" : "");
 	/* Upright labels along the line, hanging from the top: neighbouring
 	   edges one sweep step apart would overlap as horizontal text, and a
 	   latency curve rises to the right, so the top left stays clear. */
-	emit(o, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"end\" "
-	     "fill=\"%s\">", x - 4, PLOT_TOP + 6, colour);
-	emit_text(o, m->label);
-	emit(o, "</text></g>\n");
+	svg_emit(o, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"end\" "
+	     "fill=\"%s\">", x - 4, SVG_PLOT_TOP + 6, colour);
+	svg_emit_text(o, m->label);
+	svg_emit(o, "</text></g>\n");
 }
 
 /* Bottom right: the one corner a rising latency curve leaves empty. */
-static void draw_legend(const struct out *o, const struct svg_chart *c)
+static void draw_legend(const struct svg_out *o, const struct svg_chart *c)
 {
 	double height = 22.0 * (double)c->nseries + (c->edge_legend ? 34 : 12);
-	double x = PLOT_RIGHT - 216, y = PLOT_BOTTOM - height - 8 + 14;
+	double x = SVG_PLOT_RIGHT - 216, y = SVG_PLOT_BOTTOM - height - 8 + 14;
 
-	emit(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"210\" height=\"%.1f\" fill=\"white\" "
+	svg_emit(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"210\" height=\"%.1f\" fill=\"white\" "
 	     "stroke=\"#999999\"/>\n", x - 6, y - 12, height);
 	for (size_t s = 0; s < c->nseries; s++, y += 22) {
-		emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-		     "stroke-width=\"2\"/>\n", x, y, x + 24, y, series_colour[s % NCOLOURS]);
-		emit(o, "<text x=\"%.1f\" y=\"%.1f\">", x + 30, y + 4);
-		emit_text(o, c->series[s].label);
-		emit(o, "</text>\n");
+		svg_emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		     "stroke-width=\"2\"/>\n", x, y, x + 24, y, svg_series_colour(s));
+		svg_emit(o, "<text x=\"%.1f\" y=\"%.1f\">", x + 30, y + 4);
+		svg_emit_text(o, c->series[s].label);
+		svg_emit(o, "</text>\n");
 	}
 	if (!c->edge_legend)
 		return;
-	emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+	svg_emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
 	     x, y, x + 24, y, NEUTRAL);
-	emit(o, "<text x=\"%.1f\" y=\"%.1f\">cache edge</text>\n", x + 30, y + 4);
-	emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+	svg_emit(o, "<text x=\"%.1f\" y=\"%.1f\">cache edge</text>\n", x + 30, y + 4);
+	svg_emit(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 	     "stroke-dasharray=\"6,4\"/>\n", x + 110, y, x + 134, y, NEUTRAL);
-	emit(o, "<text x=\"%.1f\" y=\"%.1f\">TLB edge</text>\n", x + 140, y + 4);
+	svg_emit(o, "<text x=\"%.1f\" y=\"%.1f\">TLB edge</text>\n", x + 140, y + 4);
 }
 
 // Public Functions
@@ -299,42 +246,21 @@ double svg_log2(double x)
 
 int svg_write_chart(const struct svg_chart *c, svg_write_fn write, void *ctx)
 {
-	struct out o = { write, ctx };
+	struct svg_out o = { write, ctx };
 	struct axes a;
 	int have_points = find_axes(c, &a) == 0;
 
-	emit(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	emit(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-	     "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
-	     WIDTH, HEIGHT, WIDTH, HEIGHT);
-	emit(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	emit(&o, "<text x=\"%d\" y=\"30\" text-anchor=\"middle\" font-size=\"16\">", WIDTH / 2);
-	emit_text(&o, c->title);
-	emit(&o, "</text>\n");
-	if (!have_points) {
-		emit(&o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no measurement to draw</text>\n",
-		     WIDTH / 2, HEIGHT / 2);
-		emit(&o, "</svg>\n");
-		return -1;
-	}
+	svg_emit_begin(&o, SVG_WIDTH, SVG_HEIGHT, c->title);
+	if (!have_points)
+		return svg_emit_nothing(&o, SVG_WIDTH, SVG_HEIGHT);
 	x_ticks(&o, c, &a);
 	y_ticks(&o, &a);
-	emit(&o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-	     "stroke=\"black\"/>\n", PLOT_LEFT, PLOT_TOP, PLOT_RIGHT - PLOT_LEFT,
-	     PLOT_BOTTOM - PLOT_TOP);
-	emit(&o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_LEFT + PLOT_RIGHT) / 2,
-	     PLOT_BOTTOM + 40);
-	emit_text(&o, c->x_label);
-	emit(&o, "</text>\n");
-	emit(&o, "<text transform=\"translate(22,%.1f) rotate(-90)\" text-anchor=\"middle\">",
-	     (PLOT_TOP + PLOT_BOTTOM) / 2);
-	emit_text(&o, c->y_label);
-	emit(&o, "</text>\n");
+	svg_emit_frame(&o, SVG_PLOT_LEFT, SVG_PLOT_TOP, SVG_PLOT_RIGHT, SVG_PLOT_BOTTOM, c->x_label, c->y_label);
 	for (size_t m = 0; m < c->nmarkers; m++)
 		draw_marker(&o, &c->markers[m], &a);
 	for (size_t s = 0; s < c->nseries; s++)
 		draw_series(&o, &c->series[s], s, &a);
 	draw_legend(&o, c);
-	emit(&o, "</svg>\n");
+	svg_emit(&o, "</svg>\n");
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/svg_out.h"
 
 struct svg_series {
 	const char *label;        /* "4 KiB pages" */
@@ -36,7 +37,6 @@ struct svg_chart {
 	int edge_legend;          /* the legend explains cache and TLB edge lines */
 };
 
-typedef void (*svg_write_fn)(void *ctx, const char *data, size_t len);
 
 /* Writes the whole document. Returns 0, or -1 when there was no point to
    draw (the document then says so instead of showing empty axes). */

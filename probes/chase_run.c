@@ -40,7 +40,7 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
    the first `trials`, a size gets no more trial time than max_trials *
    step_ms. Without that a noisy machine would run every large size, where
    one trial is several laps of a second each, to max_trials. */
-static void chase_trials(void *arg)
+void chase_run_trials(void *arg)
 {
 	struct chase_run *run = arg;
 	uint64_t unit = laps_per_block_unit(run->slots);
@@ -48,6 +48,10 @@ static void chase_trials(void *arg)
 	uint64_t t0, t1, lap_ticks, target, budget, blocks, spent = 0;
 	void *p;
 
+	run->cycle_broken = 0;
+	run->stopped_by = "-";
+	run->laps_per_trial = 0;
+	trials_init(&run->trials);
 	t0 = plat_ticks();
 	p = chase_follow(run->start, warm_laps * run->slots / CHASE_UNROLL);
 	t1 = plat_ticks();
@@ -96,16 +100,22 @@ static void chase_trials(void *arg)
 int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what)
 {
 	struct plat_fault fault;
-	char why[160];
 
 	run->cycle_broken = 0;
 	run->stopped_by = "-";
 	run->laps_per_trial = 0;
 	trials_init(&run->trials);
-	if (plat_timed(chase_trials, run, &fault) != 0) {
+	if (plat_timed(chase_run_trials, run, &fault) != 0) {
 		report_printf("%s: FAULT: %s\n", what, fault.text);
 		return -1;
 	}
+	return chase_run_verdict(run, page_bytes, what);
+}
+
+int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char *what)
+{
+	char why[160];
+
 	if (run->cycle_broken) {
 		chase_check(run->start, run->slots, page_bytes, why, sizeof why);
 		report_printf("%s: the chase did not return to its start after whole laps (%s): "

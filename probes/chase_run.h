@@ -39,4 +39,13 @@ struct chase_run {
    ...", `what` naming the probe, page size and size. */
 int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what);
 
+/* chase_run_measure's timed body (arg: struct chase_run *), for a caller
+   that runs it in a timed state of its own, such as a role on a CPU
+   (plat_cpus_run): it fills run's Out fields; chase_run_verdict then says
+   whether they hold a measurement. */
+void chase_run_trials(void *arg);
+/* 0 when run's trials measured; -1 when the cycle was broken, reported as
+   chase_run_measure does. */
+int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char *what);
+
 #endif

@@ -20,6 +20,9 @@
 #define BYTES(field)         COLUMN_BYTES, 0, AT(field, uint64_t)
 #define COUNT(field)         COLUMN_COUNT, 0, AT(field, unsigned)
 #define REAL(field, decimals) COLUMN_REAL, decimals, AT(field, double)
+#define OPTIONAL_COUNT(field) COLUMN_OPTIONAL_COUNT, 0, AT(field, struct optional_count)
+#define OPTIONAL_REAL(field, decimals) \
+	COLUMN_OPTIONAL_REAL, decimals, AT(field, struct optional_real)
 
 #define REQUIRED 1
 #define OPTIONAL 0
@@ -37,6 +40,10 @@ const struct result_column result_columns[] = {
 	{ "spread",            OPTIONAL, REAL(spread, 4) },
 	{ "pages_verified",    OPTIONAL, TEXT(pages_verified) },
 	{ "timer",             OPTIONAL, TEXT(timer) },
+	{ "cpu",               OPTIONAL, OPTIONAL_COUNT(cpu) },
+	{ "peer_cpu",          OPTIONAL, OPTIONAL_COUNT(peer_cpu) },
+	{ "loaders",           OPTIONAL, OPTIONAL_COUNT(loaders) },
+	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 3) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)
@@ -87,6 +94,8 @@ const char *result_column_format(const struct result_column *col,
 				 const struct result_row *row, char *buf, size_t size)
 {
 	const void *field = field_of(col, row);
+	const struct optional_count *count;
+	const struct optional_real *real;
 	const char *text;
 	unsigned shift;
 	uint64_t bytes;
@@ -113,6 +122,16 @@ const char *result_column_format(const struct result_column *col,
 	case COLUMN_REAL:
 		mp_snprintf(buf, size, "%.*f", (int)col->decimals, *(const double *)field);
 		return buf;
+	case COLUMN_OPTIONAL_COUNT:
+		count = field;
+		if (count->given)
+			mp_snprintf(buf, size, "%u", count->value);
+		return buf;
+	case COLUMN_OPTIONAL_REAL:
+		real = field;
+		if (real->given)
+			mp_snprintf(buf, size, "%.*f", (int)col->decimals, real->value);
+		return buf;
 	}
 	return buf;
 }
@@ -138,6 +157,15 @@ int result_column_parse(const struct result_column *col, const char *text,
 		return 0;
 	case COLUMN_REAL:
 		return optional_double(text, (double *)field);
+	case COLUMN_OPTIONAL_COUNT:
+		if (optional_u64(text, &v) || v > 0xffffffffu)
+			return -1;
+		*(struct optional_count *)field = (struct optional_count){ *text != '\0',
+									   (unsigned)v };
+		return 0;
+	case COLUMN_OPTIONAL_REAL:
+		((struct optional_real *)field)->given = *text != '\0';
+		return optional_double(text, &((struct optional_real *)field)->value);
 	}
 	return -1;
 }

@@ -14,6 +14,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A count that some rows have and others do not (a CPU number: 0 is a
+   CPU); a zeroed one is "not given" and is written empty. */
+struct optional_count {
+	int given;
+	unsigned value;
+};
+
+/* The same for a real figure. */
+struct optional_real {
+	double value;
+	int given;
+};
+
 struct result_row {
 	const char *probe;            /* "latency", "tlb", "locality", "later", "cost" */
 	const char *variant;          /* "chase", "row", "column", "by_value_sysv", ... */
@@ -25,6 +38,10 @@ struct result_row {
 	double spread;                /* (worst - best) / best over the trials */
 	const char *pages_verified;   /* plat_buffer.verified, or "" */
 	const char *timer;            /* plat_clock()->source, short form */
+	struct optional_count cpu;    /* c2c, loaded: the logical CPU measured on */
+	struct optional_count peer_cpu; /* c2c: the other CPU of the pair */
+	struct optional_count loaders;  /* loaded: CPUs running bandwidth load */
+	struct optional_real load_gb_per_s; /* loaded: the bandwidth they achieved together */
 };
 
 /* How a column's field is held, written and read. An empty field in a file
@@ -38,13 +55,17 @@ enum column_form {
 	COLUMN_COUNT,       /* unsigned: an integer, 0 included; read back capped
 			       at UINT32_MAX */
 	COLUMN_REAL,        /* double: %.<decimals>f, so nan and inf as such */
+	COLUMN_OPTIONAL_COUNT, /* struct optional_count: an integer, empty when
+			       not given */
+	COLUMN_OPTIONAL_REAL,  /* struct optional_real: as COLUMN_REAL, empty when
+			       not given */
 };
 
 struct result_column {
 	const char *name;             /* as the header line names it */
 	int required;                 /* the reader refuses a header without it */
 	enum column_form form;
-	unsigned decimals;            /* COLUMN_REAL */
+	unsigned decimals;            /* COLUMN_REAL, COLUMN_OPTIONAL_REAL */
 	size_t offset;                /* of the field in struct result_row */
 };
 

@@ -19,7 +19,7 @@
 
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
-	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END,
+	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
 };
 
 struct key_def {
@@ -59,6 +59,13 @@ static const struct key_def keys[] = {
 	{ "later.max_repeat", KIND_UINT,     FIELD(later_max_repeat), 1, 10000, 0 },
 	{ "cost.reps",        KIND_U64,      FIELD(cost_reps),        1, 1000000000000ull, 0 },
 	{ "cost.trials",      KIND_UINT,     FIELD(cost_trials),      1, 1000, 0 },
+	{ "c2c.cpus",         KIND_CPUS,     FIELD(c2c_cpus),         0, 0, 0 },
+	{ "c2c.test_late",    KIND_UINT,     FIELD(c2c_test_late),    0, CONFIG_CPUS_MAX - 1, 0 },
+	{ "cpus.deadline",    KIND_MS,       FIELD(cpus_deadline_ms), 0, 0, 0 },
+	{ "loaded.size",      KIND_SIZE,     FIELD(loaded_size),      4096, SIZE_MAX_BYTES, 4096 },
+	{ "loaded.load_size", KIND_SIZE,     FIELD(loaded_load_size), 65536, SIZE_MAX_BYTES, 65536 },
+	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
+	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 14, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
 };
@@ -85,6 +92,8 @@ static const struct word page_words[] = {
 	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
 static const struct word vector_words[] = {
 	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { 0, 0 } };
+static const struct word mix_words[] = {
+	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
 static const struct word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
@@ -556,6 +565,54 @@ static int parse_vector(struct loader *l, const struct entry *e, const struct ke
 		    "13, 14)", echo_len(e->value), e->value.p);
 }
 
+/* "all", or logical CPUs and ranges: "0-7,16". Each number below
+   CONFIG_CPUS_MAX, a range low to high; at least one CPU. */
+static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
+{
+	struct span v = e->value;
+	uint64_t bits[CONFIG_CPU_WORDS] = { 0 };
+
+	if (span_equals_nocase(v, "all")) {
+		for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
+			set[w] = ~0ull;
+		return 0;
+	}
+	for (size_t start = 0; start <= v.n;) {
+		size_t stop = start, used, used_high;
+		uint64_t low, high;
+		int overflow, overflow_high;
+
+		while (stop < v.n && v.p[stop] != ',')
+			stop++;
+		struct span item = trim((struct span){ v.p + start, stop - start });
+		if (!parse_digits(item, &used, &low, &overflow))
+			return fail(l, e, "bad CPU list '%.*s' (all, or numbers and ranges like "
+				    "0-7,16)", echo_len(v), v.p);
+		high = low;
+		overflow_high = overflow;
+		if (used < item.n && item.p[used] == '-') {
+			struct span rest = { item.p + used + 1, item.n - used - 1 };
+			if (!parse_digits(rest, &used_high, &high, &overflow_high) ||
+			    used_high != rest.n)
+				return fail(l, e, "bad CPU range '%.*s' (like 0-7)",
+					    echo_len(item), item.p);
+		} else if (used != item.n) {
+			return fail(l, e, "bad CPU number '%.*s'", echo_len(item), item.p);
+		}
+		if (overflow || overflow_high || high >= CONFIG_CPUS_MAX)
+			return fail(l, e, "CPU '%.*s' out of range (0 to %u)", echo_len(item),
+				    item.p, CONFIG_CPUS_MAX - 1);
+		if (low > high)
+			return fail(l, e, "CPU range '%.*s' runs backwards", echo_len(item), item.p);
+		for (uint64_t cpu = low; cpu <= high; cpu++)
+			bits[cpu / 64] |= 1ull << (cpu % 64);
+		start = stop + 1;
+	}
+	for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
+		set[w] = bits[w];
+	return 0;
+}
+
 static int apply_value(struct loader *l, const struct entry *e, int key)
 {
 	const struct key_def *k = &keys[key];
@@ -591,6 +648,13 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 			return -1;
 		*(enum end_action *)field = (enum end_action)u;
 		l->c->end_set = 1;
+		return 0;
+	case KIND_CPUS:
+		return parse_cpus(l, e, (uint64_t *)field);
+	case KIND_MIX:
+		if (parse_word(l, e, e->value, mix_words, "load mix", &u))
+			return -1;
+		*(enum load_mix *)field = (enum load_mix)u;
 		return 0;
 	}
 	return fail(l, e, "internal error: a key of no kind");
@@ -747,6 +811,37 @@ static void append_decimal(struct mp_text *t, double v)
 	mp_append(t, "%.17g", v);
 }
 
+/* "all" when every CPU is in the set, else its runs as "0-7,16". */
+static void append_cpus(struct mp_text *t, const uint64_t *set)
+{
+	const char *sep = "";
+	unsigned cpu = 0, all = 1;
+
+	for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
+		all &= set[w] == ~0ull;
+	if (all) {
+		mp_append(t, "all");
+		return;
+	}
+	while (cpu < CONFIG_CPUS_MAX) {
+		unsigned last;
+
+		if (!(set[cpu / 64] >> (cpu % 64) & 1u)) {
+			cpu++;
+			continue;
+		}
+		for (last = cpu; last + 1 < CONFIG_CPUS_MAX &&
+				 (set[(last + 1) / 64] >> ((last + 1) % 64) & 1u); last++)
+			;
+		if (last == cpu)
+			mp_append(t, "%s%u", sep, cpu);
+		else
+			mp_append(t, "%s%u-%u", sep, cpu, last);
+		sep = ",";
+		cpu = last + 1;
+	}
+}
+
 static void append_size(struct mp_text *t, uint64_t bytes)
 {
 	static const char *const units[] = { "", "KiB", "MiB", "GiB" };
@@ -834,6 +929,12 @@ int config_describe(const struct config *c, char *buf, size_t size)
 		case KIND_END:
 			mp_append(&t, "%s", word_name(end_words, *(const unsigned *)field));
 			break;
+		case KIND_CPUS:
+			append_cpus(&t, field);
+			break;
+		case KIND_MIX:
+			mp_append(&t, "%s", word_name(mix_words, *(const unsigned *)field));
+			break;
 		}
 		mp_append(&t, "\n");
 	}
@@ -856,7 +957,13 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_PAGES:
 		case KIND_UINT:
 		case KIND_VECTOR:
+		case KIND_MIX:
 			same = *(const unsigned *)fa == *(const unsigned *)fb;
+			break;
+		case KIND_CPUS:
+			same = 1;
+			for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
+				same &= ((const uint64_t *)fa)[w] == ((const uint64_t *)fb)[w];
 			break;
 		case KIND_SIZE:
 		case KIND_U64:

@@ -40,6 +40,14 @@ enum {
    below 8 GiB. */
 #define LATER_TABLE_BYTES_MAX (8ull << 30)
 
+/* c2c.cpus holds logical CPUs 0 .. CONFIG_CPUS_MAX - 1 (platform.h's
+   PLAT_CPUS_MAX), as a bit set; "all" is every bit. */
+#define CONFIG_CPUS_MAX 256u
+#define CONFIG_CPU_WORDS (CONFIG_CPUS_MAX / 64u)
+
+/* loaded.mix: what the loaders do to each line of their buffers. */
+enum load_mix { LOAD_READ, LOAD_READ_WRITE };
+
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
 #define PAGES_2M (1u << 1)
@@ -72,6 +80,16 @@ struct config {
 
 	uint64_t cost_reps;       /* calls per trial */
 	unsigned cost_trials;
+
+	uint64_t c2c_cpus[CONFIG_CPU_WORDS];  /* c2c: the CPUs whose pairs are measured */
+	unsigned c2c_test_late;   /* test-only: this CPU's c2c role overruns the deadline
+				     (0: none) */
+	double cpus_deadline_ms;  /* c2c, loaded: the most one multi-CPU run may take */
+
+	uint64_t loaded_size;     /* loaded: the chase's working set, bytes */
+	uint64_t loaded_load_size;  /* loaded: each loader's buffer, bytes */
+	enum load_mix loaded_mix;
+	unsigned loaded_loaders;  /* loaded: most loaders; 0: every other CPU */
 
 	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
 	enum end_action end;

@@ -13,7 +13,10 @@ void config_defaults(struct config *c, enum profile p)
 	int full = p == PROFILE_FULL;
 
 	c->profile = p;
-	c->probes = PROBE_DEFAULTS;     /* probe_list.h: every probe but fault */
+	/* probe_list.h: every probe but fault; the full profile adds the
+	   multi-CPU probes, whose pairs and loader counts would take quick's
+	   few seconds under TCG many times over. */
+	c->probes = PROBE_DEFAULTS | (full ? PROBE_C2C | PROBE_LOADED : 0u);
 	/* 1 GiB pages where available: a size the machine cannot give (no
 	   pdpe1gb, no aligned free GiB, no hugetlb pool on Linux) is reported
 	   and skipped, and the run goes on with the others. */
@@ -62,6 +65,26 @@ void config_defaults(struct config *c, enum profile p)
 	/* cost: the seed's 5,000,000 calls, min of 7. */
 	c->cost_reps = full ? 5000000 : 100000;
 	c->cost_trials = full ? 7 : 3;
+
+	/* c2c: every pair of every CPU. The deadline bounds the longest role,
+	   a loaded chase: quick's 32 MiB takes under a second on hardware and
+	   a few under TCG; full's 256 MiB is 4 Mi loads a lap, a warm-up lap
+	   and three trials of two laps, 3 s at 100 ns a load and 14 s at the
+	   500 ns a saturated server's DRAM can read. Only a CPU that is not
+	   coming back reaches either. */
+	for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
+		c->c2c_cpus[w] = ~0ull;
+	c->c2c_test_late = 0;
+	c->cpus_deadline_ms = full ? 60000 : 10000;
+
+	/* loaded: a chase well past any last-level cache (full: 256 MiB, as
+	   later's table; quick: 32 MiB, past a Zen 3 CCD's L3 though not a
+	   big server's) while each loader streams a buffer past its own
+	   core's caches. */
+	c->loaded_size = full ? 256ull << 20 : 32ull << 20;
+	c->loaded_load_size = full ? 64ull << 20 : 8ull << 20;
+	c->loaded_mix = LOAD_READ;
+	c->loaded_loaders = 0;
 
 	c->fault_vector = 14;
 	c->end = END_OFF;

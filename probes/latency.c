@@ -110,7 +110,7 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 			const char *page_name, unsigned k, double *ns)
 {
 	struct chase_run run;
-	struct result_row fig;
+	struct result_row fig = { 0 };
 	char size_text[24], what[96];
 	double cycles;
 

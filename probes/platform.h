@@ -86,6 +86,41 @@ const char *plat_timed_conditions(void);
    inside a timed section, to prove the guard reports it and the run goes on. */
 void plat_raise_fault(unsigned vector);
 
+/* ---- Other CPUs -------------------------------------------------------- */
+
+/* Logical CPUs are numbered 0 .. plat_cpu_count() - 1; 0 is the one the run
+   runs on (the bootstrap processor on bare metal). At most PLAT_CPUS_MAX. */
+#define PLAT_CPUS_MAX 256u
+
+/* How many logical CPUs a role may run on; 1 when the others cannot be
+   reached (plat_cpus_conditions says why). */
+unsigned plat_cpu_count(void);
+/* One line for the report: how roles run on the other CPUs (bare metal:
+   MP services, interrupts off, the app's tables; Linux: threads pinned by
+   sched_setaffinity, pinning and interrupts the OS's), or why there are none. */
+const char *plat_cpus_conditions(void);
+
+/* One CPU's part in a plat_cpus_run. */
+struct plat_role {
+	unsigned cpu;             /* logical CPU; each at most once per run */
+	void (*fn)(void *arg);    /* runs once every role's CPU is at the start line */
+	void *arg;
+	int missed;               /* out: 1 when the CPU did not finish its role by
+				     the deadline (or never reached the start line) */
+};
+
+/* Runs every role at once, role i on logical CPU roles[i].cpu, each in the
+   platform's timed state (bare metal: interrupts off, the app's IDT and
+   tables, on every CPU). No role starts before every CPU has reached the
+   start line (the shared start flag); when one has not by the deadline, no
+   role starts. deadline_ms bounds the whole run, from the call. Returns 0
+   when every role finished in time; 1 when some missed (their `missed` set:
+   the run goes on without them, and a CPU that missed is refused from then
+   on, since it may still be running); -1 when nothing ran, why[] saying
+   why (a CPU out of range, or refused). */
+int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		  char *why, size_t why_len);
+
 /* ---- Output ------------------------------------------------------------ */
 
 /* Text for the console (and for the debug log where the platform has one). */

@@ -14,7 +14,9 @@
  *   in_defaults  1: run by both profiles unless the probes key says otherwise
  *
  * fault is test-only (it faults on purpose): never a default, and first, so
- * that every probe after it shows the run going on past a fault.
+ * that every probe after it shows the run going on past a fault. c2c and
+ * loaded, the probes that use other CPUs, run in the full profile
+ * (config_defaults.c) and where the probes key names them.
  *
  * Adding a probe: its own file with probe_<name>, one row here, its keys in
  * config.h, config.c and config_defaults.c, and docs/CONFIG.md.
@@ -28,6 +30,8 @@
 	X(TLB,      tlb,      1, 1) \
 	X(LOCALITY, locality, 2, 1) \
 	X(LATER,    later,    3, 1) \
-	X(COST,     cost,     4, 1)
+	X(COST,     cost,     4, 1) \
+	X(C2C,      c2c,      6, 0) \
+	X(LOADED,   loaded,   7, 0)
 
 #endif

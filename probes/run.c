@@ -49,6 +49,7 @@ static void report_header(const struct plat_clock *clk)
 		report_printf("core clock: not measured (%s); cycle figures are meaningless\n",
 			      clk->core_source);
 	report_printf("%s\n", plat_timed_conditions());
+	report_printf("%s\n", plat_cpus_conditions());
 	report_printf("files: %s\n", plat_run_folder());
 	report_printf("configuration:\n%s", config_text);
 }

@@ -2,11 +2,12 @@
 # Boots a memprobe image headless in QEMU with OVMF and turns the app's verdict
 # into this script's exit status. docs/BUILD.md describes the harness.
 #
-#   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE]
+#   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE] [--smp N]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
 #               [--firmware plain|snakeoil|ms] [--help]
 #
+# --smp N: N CPUs (QEMU's -smp; without it, QEMU's default of one).
 # --firmware: plain (default) is OVMF without Secure Boot; snakeoil boots
 # OVMF with Debian's snakeoil test keys enrolled and ms with Microsoft's, both
 # with Secure Boot enforced (SMM, a secure flash). There the built-in shell is
@@ -21,13 +22,14 @@
 set -euo pipefail
 . "$(dirname "$0")/esp.bash"
 
-image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain
+image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	--args) args=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--workdir) workdir=$2; shift 2 ;;
@@ -40,6 +42,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ -n $image && -f $image ]] || { echo "qemu-run: --image must name a built image" >&2; exit 2; }
+[[ -z $smp || $smp =~ ^[1-9][0-9]*$ ]] || { echo "qemu-run: --smp $smp: a CPU count, 1 or more" >&2; exit 2; }
 
 # The firmware, in one place: its CODE and VARS files and the machine flags
 # it needs. Secure Boot firmware keeps its variables (db among them) behind
@@ -149,6 +152,7 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_fla
 	-serial file:"$workdir/serial.log"
 	-debugcon file:"$workdir/debugcon.log" -global isa-debugcon.iobase=0x402
 	-device isa-debug-exit,iobase=0xf4,iosize=4 -pidfile "$workdir/qemu.pid")
+[[ -n $smp ]] && qemu+=(-smp "$smp")
 
 # Under Secure Boot an image the firmware (or shim) refuses never starts:
 # edk2's boot manager prints "BdsDxe: failed to load Boot0001 ...: Access

@@ -8,6 +8,8 @@ boot quick --cpu max --mem 1G --args "profile=quick"
 run=$(run_folder)
 csv=$run/results.csv
 check "quick: success" test "$BOOT_RC" -eq 0
+check "quick: one CPU, and the header says why the multi-CPU probes have no other" \
+	log_has "^other CPUs: none: the firmware's MP services report 1 CPU, 1 enabled; c2c has no pair"
 check "quick: every probe reported done" test "$(grep -cE '^== (latency|tlb|locality|later|cost): done in' "$LOG")" -eq 5
 check "quick: tlb rows for 4 KiB and 2 MiB pages, chase and control" \
 	test "$(csv_count "$csv" "r['probe']=='tlb' and r['page_size'] in ('4096','2097152') and r['variant'] in ('chase','control')")" -eq "$(csv_count "$csv" "r['probe']=='tlb'")"

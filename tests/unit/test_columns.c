@@ -22,6 +22,11 @@ static size_t field_size(const struct result_column *col)
 		return sizeof(uint64_t);
 	case COLUMN_REAL:
 		return sizeof(double);
+	case COLUMN_OPTIONAL_COUNT:
+		return sizeof(struct optional_count);
+	case COLUMN_OPTIONAL_REAL:
+		/* Its data bytes: the struct's tail padding is no one's. */
+		return offsetof(struct optional_real, given) + sizeof(int);
 	}
 	return 0;
 }
@@ -118,7 +123,8 @@ static void test_round_trip(void)
 		.probe = "tlb", .variant = "control", .page_shift = 21,
 		.working_set_bytes = 3ull << 30, .ns = 1.25, .cycles = 4.5, .trials = 7,
 		.spread = 0.0625, .pages_verified = "pages verified: 2 x 2 MiB, WB",
-		.timer = "tsc",
+		.timer = "tsc", .cpu = { 1, 0 }, .peer_cpu = { 1, 3 }, .loaders = { 1, 0 },
+		.load_gb_per_s = { 12.5, 1 },
 	};
 	static const struct result_row empty = {
 		.probe = "cost", .variant = "bare_call_ms", .ns = NAN, .cycles = INFINITY,
@@ -136,7 +142,20 @@ static void test_round_trip(void)
 	      !strcmp(text_of(&t, "cycles"), "4.50") && !strcmp(text_of(&t, "spread"), "0.0625"),
 	      "page size in bytes; ns, cycles, spread with 3, 2, 4 decimals");
 
+	CHECK(!strcmp(text_of(&t, "cpu"), "0") && !strcmp(text_of(&t, "peer_cpu"), "3") &&
+	      !strcmp(text_of(&t, "loaders"), "0") && !strcmp(text_of(&t, "load_gb_per_s"), "12.500"),
+	      "CPU 0 and no loaders are written as 0 when given");
+	CHECK(back.cpu.given && back.cpu.value == 0 && back.peer_cpu.given &&
+	      back.peer_cpu.value == 3 && back.loaders.given && back.loaders.value == 0 &&
+	      back.load_gb_per_s.given && back.load_gb_per_s.value == 12.5,
+	      "and read back as given");
+
 	round_trip(&empty, &back, &t);
+	CHECK(!*text_of(&t, "cpu") && !*text_of(&t, "peer_cpu") && !*text_of(&t, "loaders") &&
+	      !*text_of(&t, "load_gb_per_s") && !back.cpu.given && !back.peer_cpu.given &&
+	      !back.loaders.given && !back.load_gb_per_s.given,
+	      "no CPU, peer, loader count or load bandwidth: empty fields that read back as "
+	      "not given");
 	CHECK(!*text_of(&t, "page_size") && !*text_of(&t, "working_set_bytes") &&
 	      !*text_of(&t, "pages_verified") && !*text_of(&t, "timer") &&
 	      !strcmp(text_of(&t, "trials"), "0"),
@@ -192,7 +211,7 @@ static void test_docs(void)
 
 			if (!col || strncmp(line + 3, col->name, len) || strncmp(line + 3 + len, "` |", 3)) {
 				names_ok = 0;
-			} else if (col->form == COLUMN_REAL) {
+			} else if (col->form == COLUMN_REAL || col->form == COLUMN_OPTIONAL_REAL) {
 				char want[16];
 				snprintf(want, sizeof want, "`%%.%uf`", col->decimals);
 				formats_ok &= strstr(line, want) != NULL;

@@ -250,7 +250,7 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
-		     "later, cost, fault)");
+		     "later, cost, fault, c2c, loaded)");
 	expect_error("pages = 4k,16k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '16k' (one of: 4k, 2m, 1g)");
 	expect_error("profile = slow\n", NULL,
@@ -421,7 +421,7 @@ static void test_describe(void)
 	int lines = 0;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	CHECK(lines == 26, "one line per key, 26 keys (%d lines)", lines);
+	CHECK(lines == 33, "one line per key, 33 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -499,7 +499,7 @@ static void test_probe_list(void)
 	CHECK(load2(&c, &err, text, NULL) == 0 && c.probes == every,
 	      "every probe at once (%s): every bit", all);
 	config_describe(&c, described, sizeof described);
-	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault\n") != NULL,
+	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,c2c,loaded\n") != NULL,
 	      "described in the order of the bits, whatever the run order");
 	CHECK(!strcmp(rows[0].name, "fault") && !rows[0].in_defaults,
 	      "the run starts with the test-only fault probe, never a default");
@@ -514,6 +514,57 @@ static void test_probe_list(void)
 /* config_equal goes key by key through config.c's table: a change to any
    byte of any field of struct config must show, or a field has no key (or
    a key the wrong kind for its field). Padding is left out. */
+/* The multi-CPU keys: c2c.cpus as "all" or numbers and ranges, written
+   back in its shortest form; every way to get it wrong refused by name. */
+static void test_cpu_keys(void)
+{
+	struct config c, back;
+	struct config_error err;
+	char text[4096], why[160];
+
+	CHECK(load2(&c, &err, "c2c.cpus = 0-7, 16,9\nloaded.mix = read_write\n"
+		    "cpus.deadline = 250\nloaded.loaders = 3\nloaded.size = 64M\n"
+		    "loaded.load_size = 128K\nc2c.test_late = 2\n", NULL) == 0,
+	      "the multi-CPU keys load (%s)", err.text);
+	CHECK(c.c2c_cpus[0] == 0x102ffull && !c.c2c_cpus[1] && !c.c2c_cpus[2] && !c.c2c_cpus[3],
+	      "c2c.cpus 0-7,16,9 is those ten CPUs (0x%llx)", (unsigned long long)c.c2c_cpus[0]);
+	CHECK(c.loaded_mix == LOAD_READ_WRITE && c.cpus_deadline_ms == 250 &&
+	      c.loaded_loaders == 3 && c.loaded_size == 64u << 20 &&
+	      c.loaded_load_size == 128u << 10 && c.c2c_test_late == 2,
+	      "loaded.mix, cpus.deadline, loaded.loaders, sizes, c2c.test_late");
+	config_describe(&c, text, sizeof text);
+	CHECK(strstr(text, "\nc2c.cpus = 0-7,9,16\n") && strstr(text, "\nloaded.mix = read_write\n"),
+	      "described as 0-7,9,16 and read_write");
+	CHECK(round_trip(&c, why, sizeof why), "and read back the same (%s)", why);
+	CHECK(load2(&back, &err, "c2c.cpus = ALL\n", NULL) == 0 && back.c2c_cpus[3] == ~0ull,
+	      "c2c.cpus = all is every CPU");
+	config_describe(&back, text, sizeof text);
+	CHECK(strstr(text, "\nc2c.cpus = all\n") != NULL, "and is described as all");
+	CHECK(load2(&back, &err, "c2c.cpus = 255\n", NULL) == 0 && back.c2c_cpus[3] == 1ull << 63,
+	      "CPU 255, the last one a set holds");
+
+	expect_error("c2c.cpus = 256\n", NULL,
+		     "memprobe.cfg:1: key 'c2c.cpus': CPU '256' out of range (0 to 255)");
+	expect_error("c2c.cpus = 7-3\n", NULL,
+		     "memprobe.cfg:1: key 'c2c.cpus': CPU range '7-3' runs backwards");
+	expect_error("c2c.cpus = 1,,2\n", NULL,
+		     "memprobe.cfg:1: key 'c2c.cpus': bad CPU list '1,,2' (all, or numbers and "
+		     "ranges like 0-7,16)");
+	expect_error("c2c.cpus = 3-x\n", NULL,
+		     "memprobe.cfg:1: key 'c2c.cpus': bad CPU range '3-x' (like 0-7)");
+	expect_error("c2c.cpus = 3x\n", NULL, "memprobe.cfg:1: key 'c2c.cpus': bad CPU number '3x'");
+	expect_error("loaded.mix = write\n", NULL,
+		     "memprobe.cfg:1: key 'loaded.mix': unknown load mix 'write' (one of: read, "
+		     "read_write)");
+	expect_error("loaded.load_size = 4K\n", NULL,
+		     "memprobe.cfg:1: key 'loaded.load_size': out of range: '4K' (from 64 KiB to 1 TiB)");
+
+	struct config full;
+	config_defaults(&full, PROFILE_FULL);
+	CHECK((full.probes & (PROBE_C2C | PROBE_LOADED)) == (PROBE_C2C | PROBE_LOADED) &&
+	      full.c2c_cpus[0] == ~0ull, "the full profile runs c2c and loaded over every CPU");
+}
+
 static void test_equal_covers_every_field(void)
 {
 	struct config base, mask, other;
@@ -554,6 +605,7 @@ int main(void)
 	test_combinations();
 	test_describe();
 	test_probe_list();
+	test_cpu_keys();
 	test_equal_covers_every_field();
 	return check_summary();
 }

@@ -12,6 +12,8 @@
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "lib/svg.h"
+#include "lib/heatmap.h"
+#include "lib/xy_chart.h"
 
 /* 0 when xmllint accepts the document. */
 static int xmllint_ok(const struct sink *s, const char *name)
@@ -109,6 +111,55 @@ static void test_empty(void)
 	      "... and still a well-formed document that says so");
 }
 
+/* The c2c heatmap: one cell per pair, the diagonal and unmeasured pairs
+   grey and without a number, the value in each measured cell, escaping;
+   nothing measured says so. */
+static void test_heatmap(void)
+{
+	static struct sink s;
+	const unsigned label[3] = { 0, 2, 5 };
+	const double nan = NAN, v[9] = { nan, 40, 90, 40, nan, nan, 90, nan, nan };
+	struct svg_heatmap h = { "c2c <&>", "logical CPU", "ns", 3, label, v };
+
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_heatmap(&h, to_sink, &s) == 0 && xmllint_ok(&s, "heatmap") == 0,
+	      "a heatmap is a well-formed document");
+	CHECK(count_text(s.buf, "class=\"cell\"") == 9 && count_text(s.buf, "#eeeeee") == 5,
+	      "9 cells, the diagonal and the unmeasured pair grey");
+	CHECK(count_text(s.buf, ">40</text>") == 2 && count_text(s.buf, ">90</text>") == 2 &&
+	      strstr(s.buf, ">5</text>") && strstr(s.buf, "c2c &lt;&amp;&gt;"),
+	      "each value in its two cells, CPU 5 labelled, the title escaped");
+	const double none[4] = { nan, nan, nan, nan };
+	struct svg_heatmap empty = { "none", "CPU", "ns", 2, label, none };
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_heatmap(&empty, to_sink, &s) == -1 && xmllint_ok(&s, "heatmap0") == 0 &&
+	      strstr(s.buf, "no measurement to draw"), "no value: -1, a document that says so");
+}
+
+/* The linear chart: a point at x = 0 is drawn (log axes would drop it),
+   each point tagged; no usable point says so. */
+static void test_xy_chart(void)
+{
+	static struct sink s;
+	const double x[3] = { 0, 12.5, 30 }, y[3] = { 90, 120, 300 };
+	const unsigned tag[3] = { 0, 1, 2 };
+	struct svg_xy_series series = { "4 KiB pages", 3, x, y, tag };
+	struct svg_xy_chart c = { "loaded", "GB/s", "ns", "loaders", &series, 1 };
+
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_xy_chart(&c, to_sink, &s) == 0 && xmllint_ok(&s, "xy") == 0,
+	      "an xy chart is a well-formed document");
+	CHECK(count_text(s.buf, "<circle") == 3 && strstr(s.buf, "points=\"80.0,") != NULL,
+	      "all three points, the one at x = 0 on the y axis");
+	CHECK(strstr(s.buf, ">2</text>") && strstr(s.buf, "4 KiB pages"), "tags and the legend");
+	const double bad[1] = { -1 };
+	struct svg_xy_series none = { "none", 1, bad, bad, NULL };
+	c.series = &none;
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_xy_chart(&c, to_sink, &s) == -1 && strstr(s.buf, "no measurement to draw"),
+	      "no usable point: -1, a document that says so");
+}
+
 /* A wide sweep, 4 KiB .. 512 MiB: labels thinned, still well-formed. */
 static void test_wide(void)
 {
@@ -203,6 +254,8 @@ static void test_analyze_command(void)
 
 int main(void)
 {
+	test_heatmap();
+	test_xy_chart();
 	test_log2();
 	test_chart();
 	test_empty();

@@ -63,8 +63,10 @@ static double uniform(void)
 static void add_row(struct analysis *a, const char *variant, unsigned shift, uint64_t ws,
 		    double cycles)
 {
-	struct result_row r = { "tlb", variant, shift, ws, cycles / GHZ, cycles, 3, 0.01,
-				"pages verified: test", "test" };
+	struct result_row r = { .probe = "tlb", .variant = variant, .page_shift = shift,
+				.working_set_bytes = ws, .ns = cycles / GHZ, .cycles = cycles,
+				.trials = 3, .spread = 0.01, .pages_verified = "pages verified: test",
+				.timer = "test" };
 
 	analysis_add_row(a, &r);
 }

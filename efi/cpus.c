@@ -1,0 +1,302 @@
+/* The other CPUs on bare metal (probes/platform.h, "Other CPUs"; cpus.h).
+ *
+ * A run of roles goes like this, every step for a reason:
+ *  1. The BSP starts each AP's procedure with StartupThisAP and an event
+ *     (non-blocking), so the BSP is free to take part itself. The firmware
+ *     is given a timeout of twice the deadline: an AP still busy then is
+ *     reset to idle by the firmware itself, so a stuck AP cannot keep the
+ *     machine from coming back.
+ *  2. Each AP waits, in the firmware's state, until the BSP says the
+ *     firmware is quiet: the BSP's last firmware call (RaiseTPL) is made
+ *     before any CPU loads the app's tables.
+ *  3. BSP and APs enter the app's CPU state (cpu_state.h: interrupts off,
+ *     the app's IDT and tables), meet at the start line (probes/gang.c),
+ *     play their roles, and the APs leave the app's state again before
+ *     saying they are back.
+ *  4. The BSP leaves the app's state only once every AP that finished in
+ *     time is back in the firmware's, and only then calls the firmware
+ *     again (RestoreTPL, then the events). The one exception is an AP that
+ *     missed the deadline: it may still hold the app's tables while the
+ *     BSP waits on its event for the firmware's timeout to reset it.
+ */
+
+#include "efi/cpus.h"
+#include "efi/cpu_state.h"
+#include "efi/fw.h"
+#include "efi/mp_services.h"
+#include "efi/paging.h"
+#include "arch/cpu.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "lib/machine.h"
+#include "probes/gang.h"
+#include "probes/platform.h"
+#include "probes/results.h"
+
+// ---- Constants --------------------------------------------------------------
+
+static EFI_GUID mp_services_guid = MP_SERVICES_GUID;
+/* Topology is read in well under a millisecond; a generous bound all the
+   same, so a slow emulated CPU is not mistaken for a lost one. */
+#define TOPOLOGY_DEADLINE_MS 2000u
+
+// ---- Private Types ----------------------------------------------------------
+
+/* What an AP's procedure is handed. */
+struct ap_start {
+	struct gang *g;
+	unsigned index;
+	uint64_t app_root;
+};
+
+// ---- Private Data -----------------------------------------------------------
+
+static struct mp_services *mp;
+static unsigned cpu_count = 1;
+static UINTN processor[PLAT_CPUS_MAX];       /* logical -> firmware number */
+static uint64_t processor_id[PLAT_CPUS_MAX];  /* the firmware's APIC ID */
+static struct cpu_topology topology[PLAT_CPUS_MAX];
+static unsigned char lost[PLAT_CPUS_MAX];
+static char conditions[320];
+
+/* Static, never on a stack: an AP that missed its deadline may still read
+   and write them after plat_cpus_run returned. */
+static struct gang gang;
+static struct ap_start ap_start[PLAT_CPUS_MAX];
+static volatile uint32_t firmware_quiet;
+static volatile uint32_t back_in_firmware_state[PLAT_CPUS_MAX];
+static EFI_EVENT ap_event[PLAT_CPUS_MAX];
+
+// ---- Private Functions ------------------------------------------------------
+
+/* Sequentially consistent, as in probes/gang.c: an AP's "back" must not be
+   seen before it has left the app's state. */
+static void put(volatile uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+
+static uint32_t get(const volatile uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+
+/* An AP's procedure (the firmware calls it with the Microsoft convention). */
+static VOID EFIAPI ap_entry(VOID *argument)
+{
+	struct ap_start *s = argument;
+	struct app_cpu_state state;
+
+	while (!get(&firmware_quiet) && plat_ticks() < s->g->deadline_ticks)
+		;
+	if (get(&firmware_quiet)) {
+		app_cpu_state_enter(&state, s->app_root);
+		gang_member(s->g, s->index);
+		app_cpu_state_leave(&state);
+	}
+	put(&back_in_firmware_state[s->index], 1);
+}
+
+/* A role: the topology of the CPU it runs on, into *arg. */
+static void read_topology(void *arg)
+{
+	cpu_topology_read(arg);
+}
+
+/* Steps 1: one AP's procedure started; 0, or -1 with why[] said. */
+static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, uint64_t deadline_ms,
+		    char *why, size_t why_len)
+{
+	EFI_STATUS s;
+
+	ap_start[index] = (struct ap_start){ &gang, index, app_root };
+	s = uefi_call_wrapper(fw_bs->CreateEvent, 5, 0, 0, NULL, NULL, &ap_event[index]);
+	if (s != EFI_SUCCESS) {
+		ap_event[index] = 0;
+		mp_snprintf(why, why_len, "no event for CPU %u: %s", cpu, fw_status_text(s));
+		return -1;
+	}
+	s = uefi_call_wrapper(mp->startup_this_ap, 7, mp, ap_entry, processor[cpu],
+			      ap_event[index], (UINTN)(deadline_ms * 2 * 1000), &ap_start[index],
+			      NULL);
+	if (s != EFI_SUCCESS) {
+		uefi_call_wrapper(fw_bs->CloseEvent, 1, ap_event[index]);
+		ap_event[index] = 0;
+		mp_snprintf(why, why_len, "StartupThisAP refused CPU %u: %s", cpu,
+			    fw_status_text(s));
+		return -1;
+	}
+	return 0;
+}
+
+/* Steps 2-4 on the BSP: the start line and the roles in the app's state;
+   back in the firmware's once every AP that is not late is. */
+static unsigned lead(uint64_t app_root, int go)
+{
+	struct app_cpu_state state;
+	EFI_TPL tpl;
+	unsigned missed = 0;
+
+	tpl = uefi_call_wrapper(fw_bs->RaiseTPL, 1, TPL_HIGH_LEVEL);
+	app_cpu_state_enter(&state, app_root);
+	if (!go)
+		put(&gang.start, GANG_OFF);
+	put(&firmware_quiet, 1);
+	if (go)
+		missed = gang_lead(&gang);
+	/* Bounded too: an AP that never even reached the start line (the run
+	   called off) is not waited for past the deadline. */
+	for (unsigned i = 0; i < gang.n; i++)
+		while ((int)i != gang.lead && !gang.roles[i].missed && ap_event[i] &&
+		       !get(&back_in_firmware_state[i]) && plat_ticks() < gang.deadline_ticks)
+			;
+	app_cpu_state_leave(&state);
+	uefi_call_wrapper(fw_bs->RestoreTPL, 1, tpl);
+	return missed;
+}
+
+/* Every started AP's event, until the firmware's own timeout has passed
+   (it resets an AP still busy then); an AP whose event never comes is
+   lost. */
+static void collect(uint64_t deadline_ms)
+{
+	uint64_t until = plat_ticks() + deadline_ms * 3 * (plat_clock()->ticks_per_s / 1000u);
+
+	for (unsigned i = 0; i < gang.n; i++) {
+		EFI_STATUS status;
+		int signalled;
+
+		if (!ap_event[i])
+			continue;
+		/* CheckEvent clears the signal it reports: its answer is kept. */
+		while ((status = uefi_call_wrapper(fw_bs->CheckEvent, 1, ap_event[i])) ==
+			       EFI_NOT_READY && plat_ticks() < until)
+			;
+		signalled = status == EFI_SUCCESS;
+		uefi_call_wrapper(fw_bs->CloseEvent, 1, ap_event[i]);
+		ap_event[i] = 0;
+		if (!gang.roles[i].missed && get(&back_in_firmware_state[i]))
+			continue;
+		lost[gang.roles[i].cpu] = 1;
+		report_printf("  CPU %u (APIC ID %llu): %s\n", gang.roles[i].cpu,
+			      (unsigned long long)processor_id[gang.roles[i].cpu],
+			      signalled ? "back with the firmware (its procedure returned late, or "
+					  "the StartupThisAP timeout reset the AP to idle); no more "
+					  "roles for it"
+					: "the firmware never reported it back: lost for this run");
+	}
+}
+
+/* Logical CPUs: the BSP, then every enabled, healthy AP. */
+static void list_cpus(UINTN total)
+{
+	struct mp_processor_information info;
+	UINTN bsp = 0;
+
+	uefi_call_wrapper(mp->who_am_i, 2, mp, &bsp);
+	processor[0] = bsp;
+	if (uefi_call_wrapper(mp->get_processor_info, 3, mp, bsp, &info) == EFI_SUCCESS)
+		processor_id[0] = info.processor_id;
+	cpu_count = 1;
+	for (UINTN p = 0; p < total && cpu_count < PLAT_CPUS_MAX; p++) {
+		if (p == bsp || uefi_call_wrapper(mp->get_processor_info, 3, mp, p, &info) !=
+				EFI_SUCCESS)
+			continue;
+		if ((info.status_flag & (MP_PROCESSOR_ENABLED | MP_PROCESSOR_HEALTHY)) !=
+		    (MP_PROCESSOR_ENABLED | MP_PROCESSOR_HEALTHY))
+			continue;
+		processor[cpu_count] = p;
+		processor_id[cpu_count] = info.processor_id;
+		cpu_count++;
+	}
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+void cpus_init(void)
+{
+	static struct plat_role roles[PLAT_CPUS_MAX];
+	UINTN total = 0, enabled = 0;
+	EFI_STATUS s;
+	char why[160];
+
+	s = uefi_call_wrapper(fw_bs->LocateProtocol, 3, &mp_services_guid, NULL, (VOID **)&mp);
+	if (s != EFI_SUCCESS) {
+		mp = 0;
+		mp_snprintf(conditions, sizeof conditions, "other CPUs: none reachable: the "
+			    "firmware has no MP services protocol (%s); c2c has no pair to measure, "
+			    "loaded no CPU to load with", fw_status_text(s));
+		return;
+	}
+	s = uefi_call_wrapper(mp->get_number_of_processors, 3, mp, &total, &enabled);
+	if (s == EFI_SUCCESS)
+		list_cpus(total);
+	if (cpu_count == 1) {
+		mp_snprintf(conditions, sizeof conditions, "other CPUs: none: the firmware's MP "
+			    "services report %llu CPU%s, %llu enabled; c2c has no pair to measure, "
+			    "loaded no CPU to load with", (unsigned long long)total,
+			    total == 1 ? "" : "s", (unsigned long long)enabled);
+	} else {
+		mp_snprintf(conditions, sizeof conditions, "other CPUs: %u (of %llu the firmware "
+			    "reports), started by EFI MP services (StartupThisAP with an event, so "
+			    "the BSP takes part); every CPU runs its role with interrupts off, the "
+			    "app's IDT and page tables, and the BSP calls the firmware only with "
+			    "every CPU back in the firmware's state", cpu_count,
+			    (unsigned long long)total);
+	}
+	for (unsigned k = 0; k < cpu_count; k++)
+		roles[k] = (struct plat_role){ k, read_topology, &topology[k], 0 };
+	if (plat_cpus_run(roles, cpu_count, TOPOLOGY_DEADLINE_MS, why, sizeof why) < 0)
+		plat_console("memprobe: the CPUs' topology was not read\n");
+	for (unsigned k = 0; k < cpu_count; k++)
+		if (roles[k].missed)
+			topology[k].source = 0;
+}
+
+unsigned plat_cpu_count(void)
+{
+	return cpu_count;
+}
+
+const char *plat_cpus_conditions(void)
+{
+	if (!conditions[0])
+		mp_snprintf(conditions, sizeof conditions, "other CPUs: not looked for yet");
+	return conditions;
+}
+
+int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		  char *why, size_t why_len)
+{
+	uint64_t app_root = paging_root();
+	unsigned missed;
+	int go = 1;
+
+	if (gang_check(roles, n, cpu_count, lost, why, why_len))
+		return -1;
+	/* Loading a root of 0 would reset the machine. */
+	if (!app_root) {
+		mp_snprintf(why, why_len, "the app's page tables are not built");
+		return -1;
+	}
+	gang_init(&gang, roles, n, deadline_ms);
+	put(&firmware_quiet, 0);
+	for (unsigned i = 0; i < n; i++) {
+		put(&back_in_firmware_state[i], 0);
+		ap_event[i] = 0;
+	}
+	for (unsigned i = 0; i < n && go; i++)
+		if ((int)i != gang.lead &&
+		    start_ap(i, roles[i].cpu, app_root, deadline_ms, why, why_len) != 0)
+			go = 0;
+	missed = lead(app_root, go);
+	collect(deadline_ms);
+	if (!go)
+		return -1;
+	return missed ? 1 : 0;
+}
+
+void cpus_describe(struct json *j)
+{
+	machine_describe_topology(j, topology, processor_id, "firmware_apic_id", cpu_count);
+}

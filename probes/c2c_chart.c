@@ -1,0 +1,110 @@
+/* The c2c matrix, its report table and c2c.svg (see c2c_chart.h). */
+
+#include "probes/c2c_chart.h"
+#include "probes/chart_file.h"
+#include "probes/results.h"
+#include "lib/heatmap.h"
+
+// ---- Constants --------------------------------------------------------------
+
+/* Wider than this, the text table would wrap: c2c.svg and results.csv
+   still hold every pair. */
+#define TABLE_CPUS_MAX 16u
+
+// ---- Private Functions ------------------------------------------------------
+
+/* Where logical CPU `cpu` stands in the matrix; -1 when not taking part. */
+static int position(const struct c2c_matrix *m, unsigned cpu)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (m->cpu[i] == cpu)
+			return (int)i;
+	return -1;
+}
+
+/* The matrix as text, one row per CPU, or a line pointing at the files
+   when it is too wide. */
+static void report_table(const struct c2c_matrix *m)
+{
+	if (m->n > TABLE_CPUS_MAX) {
+		report_printf("c2c: %u CPUs: the matrix is in c2c.svg and results.csv\n", m->n);
+		return;
+	}
+	report_printf("c2c: one-way ns, CPU by CPU (-- : not measured)\n     ");
+	for (unsigned j = 0; j < m->n; j++)
+		report_printf(" %7u", m->cpu[j]);
+	report_printf("\n");
+	for (unsigned i = 0; i < m->n; i++) {
+		report_printf("  %3u", m->cpu[i]);
+		for (unsigned j = 0; j < m->n; j++) {
+			double v = m->ns[i * m->n + j];
+
+			if (v == v)
+				report_printf(" %7.1f", v);
+			else
+				report_printf(" %7s", i == j ? "." : "--");
+		}
+		report_printf("\n");
+	}
+}
+
+/* c2c.svg's document (chart_produce_fn; arg: the matrix). */
+static int produce_heatmap(svg_write_fn write, void *ctx, const void *arg)
+{
+	const struct c2c_matrix *m = arg;
+	struct svg_heatmap h = {
+		.title = "memprobe: core-to-core latency, one way (half the round trip)",
+		.axis_label = "logical CPU", .unit = "ns", .n = m->n, .label = m->cpu,
+		.value = m->ns,
+	};
+
+	return svg_write_heatmap(&h, write, ctx);
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+void c2c_matrix_init(struct c2c_matrix *m, const struct config *c, unsigned cpu_count)
+{
+	unsigned beyond = 0, all = 1;
+
+	m->n = 0;
+	for (unsigned cpu = 0; cpu < CONFIG_CPUS_MAX; cpu++) {
+		if (!((c->c2c_cpus[cpu / 64] >> (cpu % 64)) & 1u)) {
+			all = 0;
+			continue;
+		}
+		if (cpu < cpu_count)
+			m->cpu[m->n++] = cpu;
+		else
+			beyond++;
+	}
+	if (beyond && !all)
+		report_printf("c2c: %u CPUs of c2c.cpus do not exist here (CPUs 0-%u): left out\n",
+			      beyond, cpu_count - 1);
+	m->ns = m->n > 1 ? plat_alloc(sizeof(double) * m->n * m->n) : 0;
+	for (unsigned i = 0; m->ns && i < m->n * m->n; i++)
+		m->ns[i] = 0.0 / 0.0;
+}
+
+void c2c_matrix_set(struct c2c_matrix *m, unsigned a, unsigned b, double ns)
+{
+	int i = position(m, a), j = position(m, b);
+
+	if (!m->ns || i < 0 || j < 0)
+		return;
+	m->ns[(unsigned)i * m->n + (unsigned)j] = ns;
+	m->ns[(unsigned)j * m->n + (unsigned)i] = ns;
+}
+
+void c2c_matrix_finish(struct c2c_matrix *m)
+{
+	if (!m->ns) {
+		if (m->n > 1)
+			report_printf("c2c: no memory for the matrix: no table, no c2c.svg\n");
+		return;
+	}
+	report_table(m);
+	chart_file("c2c.svg", produce_heatmap, m);
+	plat_free(m->ns, sizeof(double) * m->n * m->n);
+	m->ns = 0;
+}

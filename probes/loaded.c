@@ -1,0 +1,212 @@
+/* The loaded probe: the latency chase on CPU 0 at a working set past the
+ * caches while 0, 1, ... N other CPUs stream their own buffers, each row
+ * giving the chase's latency beside the bandwidth the loaders achieved
+ * meanwhile: the loaded-latency curve. docs/METHOD.md explains the method.
+ */
+
+#include "probes/chase.h"
+#include "probes/chase_run.h"
+#include "probes/emit.h"
+#include "probes/load_kernel.h"
+#include "probes/loaded_chart.h"
+#include "probes/page_sizes.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+#include "probes/results.h"
+#include "probes/timebase.h"
+#include "lib/fmt.h"
+
+// ---- Constants --------------------------------------------------------------
+
+/* The latency probe's seed: the loaded chase's cycle has the same shape as
+   the unloaded one at the same size. */
+#define CYCLE_SEED 0x243f6a8885a308d3ull
+
+// ---- Private Types ----------------------------------------------------------
+
+/* One loaded measurement: the chase, the loaders, the flag that stops them. */
+struct loaded_run {
+	struct chase_run chase;
+	volatile uint32_t stop;
+	struct load_kernel loader[PLAT_CPUS_MAX];
+};
+
+// ---- Private Data -----------------------------------------------------------
+
+/* Static, not on the stack: the firmware's stack is small, and a loader that
+   missed its deadline may still write its figures here. */
+static struct loaded_run run;
+static struct plat_buffer load_buf[PLAT_CPUS_MAX];
+static unsigned load_bufs;
+/* A loader that missed its deadline may still be streaming its buffer:
+   then no loader buffer is given back. */
+static int loader_missed;
+
+// ---- Private Functions ------------------------------------------------------
+
+/* CPU 0's role: the chase's trials, then the loaders' stop. */
+static void chase_role(void *arg)
+{
+	struct loaded_run *r = arg;
+
+	chase_run_trials(&r->chase);
+	__atomic_store_n(&r->stop, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The most loaders this run may use: the configured count, else every
+   other CPU. */
+static unsigned loaders_wanted(const struct config *c)
+{
+	unsigned others = plat_cpu_count() - 1;
+
+	return c->loaded_loaders && c->loaded_loaders < others ? c->loaded_loaders : others;
+}
+
+/* One buffer per loader, with 4 KiB pages (the loaders' bandwidth, not their
+   TLB, is the point); fewer loaders when memory runs out, said so. */
+static void get_load_buffers(const struct config *c, unsigned want)
+{
+	for (load_bufs = 0; load_bufs < want; load_bufs++)
+		if (page_buffer_get("loaded", &load_buf[load_bufs], c->loaded_load_size,
+				    PAGE_SHIFT_4K) != 0) {
+			report_printf("loaded: only %u loader buffers fit: at most %u loaders\n",
+				      load_bufs, load_bufs);
+			return;
+		}
+}
+
+/* The chase with `loaders` CPUs (1 .. loaders) streaming. 0 measured,
+   -1 failed (reported); *gb_per_s is what the loaders achieved together. */
+static int measure_with(const struct config *c, unsigned loaders, double *gb_per_s, const char *what)
+{
+	static struct plat_role roles[PLAT_CPUS_MAX];
+	uint64_t give_up = plat_ticks() + ms_to_ticks(c->cpus_deadline_ms);
+	char why[160];
+	int rc;
+
+	run.stop = 0;
+	roles[0] = (struct plat_role){ 0, chase_role, &run, 0 };
+	for (unsigned k = 1; k <= loaders; k++) {
+		load_kernel_init(&run.loader[k], &load_buf[k - 1], c->loaded_mix, &run.stop,
+				 give_up);
+		roles[k] = (struct plat_role){ k, load_kernel_run, &run.loader[k], 0 };
+	}
+	rc = plat_cpus_run(roles, loaders + 1, (uint64_t)c->cpus_deadline_ms, why, sizeof why);
+	if (rc < 0) {
+		report_printf("%s: not measured: %s\n", what, why);
+		return -1;
+	}
+	for (unsigned k = 1; k <= loaders; k++) {
+		if (!roles[k].missed)
+			continue;
+		loader_missed = 1;
+		report_printf("%s: CPU %u MISSED ITS DEADLINE of %.0f ms: the run goes on "
+			      "without it\n", what, k, c->cpus_deadline_ms);
+	}
+	if (rc != 0 || chase_run_verdict(&run.chase, CHASE_SLOT, what) != 0)
+		return -1;
+	/* A loader that stopped on the deadline left part of the chase
+	   unloaded: the figure would mix the two. */
+	for (unsigned k = 1; k <= loaders; k++)
+		if (run.loader[k].gave_up) {
+			report_printf("%s: not measured: the chase outlasted cpus.deadline (%.0f ms) "
+				      "and CPU %u stopped loading before it ended; raise cpus.deadline\n",
+				      what, c->cpus_deadline_ms, k);
+			return -1;
+		}
+	*gb_per_s = 0;
+	for (unsigned k = 1; k <= loaders; k++)
+		*gb_per_s += load_kernel_gb_per_s(&run.loader[k]);
+	return 0;
+}
+
+/* Every loader count at one page size of the chase's buffer. */
+static int sweep_page_size(const struct config *c, unsigned shift)
+{
+	struct plat_buffer buf;
+	char page_name[48], what[96];
+	uint64_t max;
+	int status = 0;
+
+	page_size_name(page_name, sizeof page_name, shift);
+	max = page_buffer_max("loaded", shift);
+	if (max == 0)
+		return 1;
+	if (max < c->loaded_size) {
+		char fits[24];
+		mp_format_bytes(fits, sizeof fits, max);
+		report_printf("loaded, %s: the largest buffer that fits now, %s, is below "
+			      "loaded.size: skipped\n", page_name, fits);
+		return 1;
+	}
+	if (page_buffer_get("loaded", &buf, c->loaded_size, shift) != 0)
+		return -1;
+	page_buffer_report("loaded", page_name, &buf);
+	run.chase = (struct chase_run){ .start = buf.base, .slots = c->loaded_size / CHASE_SLOT,
+					.c = c };
+	chase_build(buf.base, run.chase.slots, CHASE_SLOT, CYCLE_SEED);
+	report_printf("  %7s %10s %9s %7s %8s %-10s %10s\n", "loaders", "ns/load", "cycles",
+		      "trials", "spread", "stopped by", "load GB/s");
+	for (unsigned loaders = 0; loaders <= load_bufs; loaders++) {
+		struct result_row row = { 0 };
+		double gb_per_s, cycles;
+
+		mp_snprintf(what, sizeof what, "loaded, %s, %u loader%s", page_name, loaders,
+			    loaders == 1 ? "" : "s");
+		if (measure_with(c, loaders, &gb_per_s, what) != 0) {
+			/* A CPU that missed is gone for good: more loaders
+			   would need it. */
+			status = -1;
+			break;
+		}
+		row.probe = "loaded";
+		row.variant = c->loaded_mix == LOAD_READ ? "read" : "read_write";
+		row.page_shift = shift;
+		row.working_set_bytes = c->loaded_size;
+		row.ns = trials_best(&run.chase.trials);
+		row.trials = run.chase.trials.count;
+		row.spread = trials_spread(&run.chase.trials);
+		row.pages_verified = buf.verified;
+		row.cpu = (struct optional_count){ 1, 0 };
+		row.loaders = (struct optional_count){ 1, loaders };
+		row.load_gb_per_s = (struct optional_real){ gb_per_s, 1 };
+		cycles = emit_result_row(&row);
+		loaded_chart_add(shift, page_name, loaders, gb_per_s, row.ns);
+		report_printf("  %7u %10.3f %9.2f %7u %7.1f%% %-10s %10.3f\n", loaders, row.ns,
+			      cycles, row.trials, row.spread * 100, run.chase.stopped_by, gb_per_s);
+	}
+	plat_buffer_put(&buf);
+	return status;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+int probe_loaded(const struct config *c)
+{
+	char size_text[24], load_text[24];
+	unsigned want = loaders_wanted(c);
+	int status;
+
+	mp_format_bytes(size_text, sizeof size_text, c->loaded_size);
+	mp_format_bytes(load_text, sizeof load_text, c->loaded_load_size);
+	report_printf("loaded: the latency chase (%s, one random cycle) on CPU 0 while 0 .. %u "
+		      "other CPUs (1, 2, ... in order) each stream a %s buffer of their own "
+		      "(%s); load GB/s = the bytes they moved over each one's own time, "
+		      "summed; the chase's stop rule as latency's; deadline %.0f ms per row\n",
+		      size_text, want, load_text,
+		      c->loaded_mix == LOAD_READ ? "reads" : "every line read, every other one "
+		      "also written", c->cpus_deadline_ms);
+	report_printf("loaded: %s\n", plat_cpus_conditions());
+	if (!want)
+		report_printf("loaded: no other CPU: only the unloaded row is measured\n");
+	get_load_buffers(c, want);
+	loaded_chart_begin();
+	status = page_sizes_each("loaded", c, sweep_page_size);
+	for (unsigned k = 0; k < load_bufs && !loader_missed; k++)
+		plat_buffer_put(&load_buf[k]);
+	if (loader_missed)
+		report_printf("loaded: the loaders' buffers are kept: a CPU that missed its "
+			      "deadline may still be reading them\n");
+	loaded_chart_finish();
+	return status;
+}

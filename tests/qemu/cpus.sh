@@ -1,0 +1,50 @@
+# Many cores on bare metal, functional only (TCG, 2 host cores): with four
+# CPUs every pair is measured, every AP returns, the loaded rows are there
+# and the topology is in system.json; with a test-only late role an AP
+# misses its deadline, the run reports it by number, goes on without it
+# and ends with a failing verdict. Small sizes keep both boots short.
+cd "$(dirname "$0")/../.."
+. tests/qemu/lib.bash
+
+boot smp4 --cpu max --mem 1G --smp 4 --args "profile=quick probes=c2c,loaded pages=4k loaded.size=2M loaded.load_size=1M"
+run=$(run_folder)
+csv=$run/results.csv
+check "smp4: success" test "$BOOT_RC" -eq 0
+check "smp4: the firmware's MP services give 4 CPUs" log_has '^c2c: other CPUs: 4 \(of 4 the firmware reports\), started by EFI MP services'
+check "smp4: all 6 pairs in results.csv, each once, with finite positive one-way ns" python3 -c "
+import csv, sys
+rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'c2c']
+pairs = sorted((int(r['cpu']), int(r['peer_cpu'])) for r in rows)
+ok = pairs == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+ok &= all(0 < float(r['ns']) < 1e9 and r['variant'] == 'pingpong' for r in rows)
+sys.exit(0 if ok else 1)"
+check "smp4: c2c says 6 of 6 pairs measured" log_has '^c2c: 6 of 6 pairs measured'
+check "smp4: loaded has 0, 1, 2 and 3 loaders, with bandwidth once loaded" python3 -c "
+import csv, sys
+rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'loaded']
+ok = sorted(int(r['loaders']) for r in rows) == [0, 1, 2, 3]
+ok &= all(r['cpu'] == '0' and r['peer_cpu'] == '' and float(r['ns']) > 0 for r in rows)
+ok &= all((float(r['load_gb_per_s']) > 0) == (r['loaders'] != '0') for r in rows)
+sys.exit(0 if ok else 1)"
+check "smp4: no CPU missed a deadline" bash -c "! grep -q 'MISSED' '$LOG'"
+check "smp4: c2c.svg is a well-formed heatmap of 16 cells" \
+	bash -c "xmllint --noout '$run/c2c.svg' && [ \$(grep -c 'class=\"cell\"' '$run/c2c.svg') -eq 16 ]"
+check "smp4: loaded.svg is well-formed with its curve" \
+	bash -c "xmllint --noout '$run/loaded.svg' && grep -q '<polyline class=\"curve\"' '$run/loaded.svg'"
+check "smp4: system.json lists 4 CPUs with APIC IDs and topology from CPUID" python3 -c "
+import json, sys
+d = json.load(open('$run/system.json'))
+c = d['cpus']
+ok = [x['cpu'] for x in c] == [0, 1, 2, 3] and len({x['apic_id'] for x in c}) == 4
+ok &= all(x['topology_source'].startswith('CPUID') and x['apic_id'] == x['firmware_apic_id'] for x in c)
+ok &= 'EFI MP services' in d['platform']['other_cpus']
+sys.exit(0 if ok else 1)"
+
+boot late --cpu max --mem 512M --smp 2 --args "profile=quick probes=c2c,loaded pages=4k loaded.size=1M loaded.load_size=1M c2c.test_late=1 cpus.deadline=1000"
+check "late: CPU 1 is reported by number as missing its deadline" log_has '^ +0 +1 +CPU 1 MISSED ITS DEADLINE of 1000 ms: the run goes on without it'
+check "late: the firmware has CPU 1 back, idle" log_has '^  CPU 1 \(APIC ID 1\): back with the firmware'
+check "late: the next probe runs without it: the unloaded row is measured" \
+	test "$(csv_count "$(run_folder)/results.csv" "r['probe']=='loaded' and r['loaders']=='0'")" -eq 1
+check "late: and refuses to give CPU 1 a role again" log_has 'CPU 1 missed an earlier deadline'
+check "late: the run ends and its verdict is a failure" test "$BOOT_RC" -eq 1
+check "late: both probes are reported failed" test "$(grep -cE '^== (c2c|loaded): FAILED in' "$LOG")" -eq 2

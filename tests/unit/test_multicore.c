@@ -1,0 +1,224 @@
+/* The c2c and loaded probes through the real host platform: every pair of
+ * the asked CPUs once, with its CPUs in the cpu and peer_cpu columns; one
+ * loaded row per loader count with the loaders' bandwidth; the heatmap and
+ * the loaded-latency chart well-formed; what cannot run is said and
+ * skipped. No timing thresholds: this machine's figures are not the
+ * test's to know.
+ */
+
+#include <ftw.h>
+#include <math.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "host/host.h"
+#include "probes/config.h"
+#include "probes/csvread.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+#include "probes/results.h"
+
+#define MAX_ROWS 64
+
+/* A row as read back: the struct whole, its two strings copied (the
+   reader's live only during the call); the other strings dropped. */
+struct row {
+	char probe[16], variant[16];
+	struct result_row r;
+};
+
+static struct row rows[MAX_ROWS];
+static int row_count;
+
+static void keep_row(const struct result_row *in, void *ctx)
+{
+	(void)ctx;
+	if (row_count == MAX_ROWS)
+		return;
+	rows[row_count].r = *in;
+	rows[row_count].r.pages_verified = rows[row_count].r.timer = NULL;
+	snprintf(rows[row_count].probe, sizeof rows[row_count].probe, "%s", in->probe);
+	snprintf(rows[row_count].variant, sizeof rows[row_count].variant, "%s", in->variant);
+	rows[row_count].r.probe = rows[row_count].probe;
+	rows[row_count].r.variant = rows[row_count].variant;
+	row_count++;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+/* Runs the probe in a run folder of its own; reads its rows back through
+   the project's reader; *chart_cells / *chart_curves count what its chart
+   holds (-1: no such file or not well-formed XML). */
+static int run_probe(int (*probe)(const struct config *c), const struct config *c,
+		     const char *chart, const char *marker, int *chart_marks)
+{
+	static char text[1 << 16];
+	char root[] = "/tmp/memprobe-test-multicore-XXXXXX", path[4096], cmd[4200];
+	struct csv_summary sum;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	row_count = 0;
+	*chart_marks = -1;
+	if (!mkdtemp(root))
+		return -99;
+	host_set_results_root(root);
+	results_open();
+	rc = probe(c);
+	results_probe_done();
+	snprintf(path, sizeof path, "%s/results.csv", plat_run_folder());
+	if ((f = fopen(path, "r"))) {
+		len = fread(text, 1, sizeof text, f);
+		fclose(f);
+	}
+	CHECK(results_csv_read(text, len, keep_row, NULL, &sum) == 0 && sum.skipped == 0,
+	      "results.csv reads back (%u rows)", sum.rows);
+	snprintf(path, sizeof path, "%s/%s", plat_run_folder(), chart);
+	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>/dev/null", path);
+	if (system(cmd) == 0 && (f = fopen(path, "r"))) {
+		len = fread(text, 1, sizeof text - 1, f);
+		text[len] = 0;
+		fclose(f);
+		*chart_marks = 0;
+		for (const char *p = text; (p = strstr(p, marker)); p++)
+			++*chart_marks;
+	}
+	results_close();
+	nftw(root, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}
+
+static void base_config(struct config *c)
+{
+	config_defaults(c, PROFILE_QUICK);
+	c->pages = PAGES_4K;
+	c->trials = 3;
+	c->max_trials = 4;
+	c->step_ms = 0.5;
+	c->cpus_deadline_ms = 5000;
+	c->loaded_size = 2u << 20;
+	c->loaded_load_size = 1u << 20;
+}
+
+static void test_c2c(unsigned count)
+{
+	struct config c;
+	unsigned pairs = 0, sane = 0, ordered = 0;
+	int cells, rc;
+
+	base_config(&c);
+	rc = run_probe(probe_c2c, &c, "c2c.svg", "class=\"cell\"", &cells);
+	CHECK(rc == 0, "c2c over every CPU succeeds");
+	CHECK(row_count == (int)(count * (count - 1) / 2),
+	      "one row per pair of %u CPUs (%d rows)", count, row_count);
+	for (int i = 0; i < row_count; i++) {
+		const struct result_row *r = &rows[i].r;
+
+		pairs += r->cpu.given && r->peer_cpu.given;
+		ordered += r->cpu.value < r->peer_cpu.value && r->peer_cpu.value < count;
+		sane += !strcmp(r->probe, "c2c") && !strcmp(r->variant, "pingpong") &&
+			isfinite(r->ns) && r->ns > 0 && r->working_set_bytes == 64 &&
+			r->page_shift == 12 && r->trials >= 3 && !r->loaders.given &&
+			!r->load_gb_per_s.given;
+	}
+	CHECK(pairs == (unsigned)row_count && ordered == (unsigned)row_count,
+	      "each row names its pair, cpu < peer_cpu, both real CPUs");
+	CHECK(sane == (unsigned)row_count,
+	      "each a finite positive one-way ns over the 64-byte line, no loader columns");
+	CHECK(cells == (int)(count * count), "c2c.svg is well-formed, a %u x %u heatmap (%d cells)",
+	      count, count, cells);
+
+	memset(c.c2c_cpus, 0, sizeof c.c2c_cpus);
+	c.c2c_cpus[0] = 1u | 1u << 7;
+	rc = run_probe(probe_c2c, &c, "c2c.svg", "class=\"cell\"", &cells);
+	CHECK(rc == 0 && row_count == 0, "c2c.cpus naming one real CPU and one absent: skipped "
+	      "(a pair needs two), not failed (rc %d, %d rows)", rc, row_count);
+}
+
+static void test_loaded(unsigned count)
+{
+	struct config c;
+	unsigned seen = 0, sane = 0;
+	int curves, rc;
+
+	base_config(&c);
+	rc = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
+	CHECK(rc == 0, "loaded succeeds");
+	CHECK(row_count == (int)count, "one row per loader count, 0 .. %u (%d rows)", count - 1,
+	      row_count);
+	for (int i = 0; i < row_count; i++) {
+		const struct result_row *r = &rows[i].r;
+		unsigned loaders = r->loaders.value;
+		double gb = r->load_gb_per_s.value;
+
+		seen |= r->loaders.given && loaders < 32 ? 1u << loaders : 0;
+		sane += !strcmp(r->variant, "read") && r->cpu.given && r->cpu.value == 0 &&
+			!r->peer_cpu.given && isfinite(r->ns) && r->ns > 0 &&
+			r->working_set_bytes == 2u << 20 && r->load_gb_per_s.given &&
+			(loaders ? gb > 0 : gb == 0);
+	}
+	CHECK(seen == (1u << count) - 1, "every loader count once (mask 0x%x)", seen);
+	CHECK(sane == (unsigned)row_count, "each row: the chase on CPU 0, finite positive ns, "
+	      "bandwidth exactly when there are loaders");
+	CHECK(curves == 1, "loaded.svg is well-formed with one curve (%d)", curves);
+
+	c.loaded_mix = LOAD_READ_WRITE;
+	c.loaded_loaders = 1;
+	rc = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
+	CHECK(rc == 0 && row_count == (count > 1 ? 2 : 1) && !strcmp(rows[0].r.variant, "read_write"),
+	      "loaded.mix = read_write and loaded.loaders = 1: rows read_write, at most one "
+	      "loader (%d rows)", row_count);
+}
+
+/* In a child pinned to one CPU before anything reads the CPUs: c2c says it
+   has no pair and succeeds with no rows; loaded measures its unloaded row.
+   The child's exit status is its verdict. */
+static int one_cpu_child(void)
+{
+	struct config c;
+	int cells, curves, rc_c2c, rows_c2c, rc_loaded;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (sched_setaffinity(0, sizeof one, &one) != 0 || plat_cpu_count() != 1)
+		return 1;
+	base_config(&c);
+	rc_c2c = run_probe(probe_c2c, &c, "c2c.svg", "class=\"cell\"", &cells);
+	rows_c2c = row_count;
+	rc_loaded = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
+	return !(rc_c2c == 0 && rows_c2c == 0 && cells == -1 && rc_loaded == 0 && row_count == 1 &&
+		 rows[0].r.loaders.value == 0 && !rows[0].r.load_gb_per_s.value && curves == 1);
+}
+
+int main(void)
+{
+	int status = -1;
+	pid_t child;
+
+	fflush(stdout);
+	child = fork();
+	if (child == 0)
+		_exit(one_cpu_child());
+	waitpid(child, &status, 0);
+	CHECK(child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "pinned to one CPU: c2c is skipped without failing and without a chart, loaded "
+	      "measures its unloaded row alone");
+	test_loaded(plat_cpu_count());
+	if (plat_cpu_count() >= 2 && plat_cpu_count() < 32)
+		test_c2c(plat_cpu_count());
+	else
+		printf("# c2c's pairs are checked with 2 to 31 CPUs; here there are %u\n",
+		       plat_cpu_count());
+	return check_summary();
+}
