@@ -1,4 +1,5 @@
-/* Walking RSDP -> XSDT (or RSDT) -> FADT for the PM timer. */
+/* Walking RSDP -> XSDT (or RSDT) -> a table: the FADT for the PM timer,
+ * the HPET, the SRAT. */
 
 #include "efi/acpi.h"
 #include "efi/fw.h"
@@ -42,10 +43,10 @@ static const uint8_t *find_rsdp(void)
 	return v1;
 }
 
-/* The FADT ("FACP") through the XSDT when the RSDP has one, else the RSDT.
-   A table whose signature or length is wrong is not walked: a corrupt
-   length would send the loop through arbitrary memory. */
-static const uint8_t *find_fadt(const uint8_t *rsdp)
+/* A table through the XSDT when the RSDP has one, else the RSDT. A table
+   whose signature or length is wrong is not walked: a corrupt length would
+   send the loop through arbitrary memory. */
+static const uint8_t *find_sdt(const uint8_t *rsdp, const char *signature)
 {
 	int x = rsdp[15] >= 2 && get64(rsdp + 24);
 	const uint8_t *sdt = x ? (const uint8_t *)(uintptr_t)get64(rsdp + 24)
@@ -62,21 +63,27 @@ static const uint8_t *find_fadt(const uint8_t *rsdp)
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *p = sdt + SDT_HEADER_BYTES + i * entry;
 		const uint8_t *t = (const uint8_t *)(uintptr_t)(x ? get64(p) : get32(p));
-		if (t && mp_strncmp((const char *)t, "FACP", 4) == 0)
+		if (t && mp_strncmp((const char *)t, signature, 4) == 0)
 			return t;
 	}
 	return NULL;
 }
 
+const uint8_t *acpi_find_table(const char *signature)
+{
+	const uint8_t *rsdp = find_rsdp();
+
+	if (!rsdp || mp_strncmp((const char *)rsdp, "RSD PTR ", 8) != 0)
+		return NULL;
+	return find_sdt(rsdp, signature);
+}
+
 int acpi_find_pm_timer(struct acpi_pm_timer *t)
 {
-	const uint8_t *rsdp = find_rsdp(), *fadt;
+	const uint8_t *fadt = acpi_find_table("FACP");
 	uint32_t length, flags;
 
 	t->port = 0;
-	if (!rsdp || mp_strncmp((const char *)rsdp, "RSD PTR ", 8) != 0)
-		return -1;
-	fadt = find_fadt(rsdp);
 	if (!fadt)
 		return -1;
 	length = get32(fadt + 4);

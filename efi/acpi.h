@@ -9,6 +9,11 @@ struct acpi_pm_timer {
 	int bits;          /* 24 or 32 (FADT flag TMR_VAL_EXT) */
 };
 
+/* The ACPI table with this 4-character signature ("SRAT", "HPET") through
+   the firmware's RSDP, or NULL when it has none. Its length field is the
+   caller's to check. */
+const uint8_t *acpi_find_table(const char *signature);
+
 /* Finds the FADT through the ACPI 2.0 RSDP of the firmware's configuration
    table (falling back to the 1.0 RSDP) and reads the PM timer block from it.
    0, or -1 when no usable I/O-port PM timer is described. */

@@ -7,6 +7,7 @@
 #include "efi/end.h"
 #include "efi/files.h"
 #include "efi/memtypes.h"
+#include "efi/numa.h"
 #include "efi/paging.h"
 #include "efi/settings.h"
 #include "efi/secure_boot.h"
@@ -43,7 +44,7 @@ static int take_over(struct config *c)
 	if (settings_load(c))
 		return -1;
 	clock_init();
-	if (paging_init())
+	if (paging_init(c) || numa_init(c))
 		return -1;
 	memtypes_init();
 	files_init();

@@ -138,6 +138,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "memprobe: %s\n", err.text);
 		return 2;
 	}
+	/* Linux places pages by its own memory policy: a run that asked for a
+	   domain must not quietly measure another. */
+	if (c.numa_node != NUMA_NODE_AUTO || c.numa_special) {
+		fprintf(stderr, "memprobe: numa.node and numa.special place buffers on bare metal "
+			"only; on Linux run under numactl --membind=NODE instead\n");
+		return 2;
+	}
 	memprobe_report_version();
 	rc = memprobe_run(&c);
 	free(file_text);

@@ -19,7 +19,7 @@
 
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
-	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END,
+	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_NODE, KIND_YESNO,
 };
 
 struct key_def {
@@ -61,6 +61,8 @@ static const struct key_def keys[] = {
 	{ "cost.trials",      KIND_UINT,     FIELD(cost_trials),      1, 1000, 0 },
 	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 14, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
+	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
+	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 #define KEY_PROFILE 0
@@ -88,6 +90,8 @@ static const struct word vector_words[] = {
 static const struct word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
+static const struct word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
+static const struct word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
 
 // Private Functions
 
@@ -592,6 +596,19 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 		*(enum end_action *)field = (enum end_action)u;
 		l->c->end_set = 1;
 		return 0;
+	case KIND_NODE:
+		/* Which domains exist is the platform's to check (efi/numa.c):
+		   here only "auto" or a domain number. */
+		if (span_equals_nocase(e->value, node_words[0].name)) {
+			*(unsigned *)field = node_words[0].value;
+			return 0;
+		}
+		if (parse_count(l, e, k, &v))
+			return -1;
+		*(unsigned *)field = (unsigned)v;
+		return 0;
+	case KIND_YESNO:
+		return parse_word(l, e, e->value, yesno_words, "answer", (unsigned *)field);
 	}
 	return fail(l, e, "internal error: a key of no kind");
 }
@@ -825,7 +842,10 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			append_decimal(&t, *(const double *)field);
 			break;
 		case KIND_VECTOR:
-			name = word_name(vector_words, *(const unsigned *)field);
+		case KIND_NODE:
+			/* A word where the value has one, else its number. */
+			name = word_name(key->kind == KIND_VECTOR ? vector_words : node_words,
+					 *(const unsigned *)field);
 			if (name)
 				mp_append(&t, "%s", name);
 			else
@@ -833,6 +853,9 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			break;
 		case KIND_END:
 			mp_append(&t, "%s", word_name(end_words, *(const unsigned *)field));
+			break;
+		case KIND_YESNO:
+			mp_append(&t, "%s", word_name(yesno_words, *(const unsigned *)field));
 			break;
 		}
 		mp_append(&t, "\n");
@@ -856,6 +879,8 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_PAGES:
 		case KIND_UINT:
 		case KIND_VECTOR:
+		case KIND_NODE:
+		case KIND_YESNO:
 			same = *(const unsigned *)fa == *(const unsigned *)fb;
 			break;
 		case KIND_SIZE:

@@ -40,6 +40,9 @@ enum {
    below 8 GiB. */
 #define LATER_TABLE_BYTES_MAX (8ull << 30)
 
+/* numa.node = auto: the boot processor's own proximity domain. */
+#define NUMA_NODE_AUTO 0xffffffffu
+
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
 #define PAGES_2M (1u << 1)
@@ -74,6 +77,8 @@ struct config {
 	unsigned cost_trials;
 
 	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
+	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
+	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
 	enum end_action end;
 	int end_set;              /* 1 when "end" was given, else platform default */
 };

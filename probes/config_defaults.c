@@ -64,6 +64,10 @@ void config_defaults(struct config *c, enum profile p)
 	c->cost_trials = full ? 7 : 3;
 
 	c->fault_vector = 14;
+	/* Buffers beside the processor that runs the probes, in ordinary
+	   memory: another domain or special-purpose memory only when asked. */
+	c->numa_node = NUMA_NODE_AUTO;
+	c->numa_special = 0;
 	c->end = END_OFF;
 	c->end_set = 0;
 }
