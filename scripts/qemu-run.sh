@@ -5,7 +5,11 @@
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
-#               [--firmware plain|snakeoil|ms] [--help]
+#               [--firmware plain|snakeoil|ms] [--numa N] [--help]
+#
+# --numa N (N >= 2) splits --mem evenly over N NUMA nodes, one CPU each
+# (-smp N, a memory backend per node), so the firmware's ACPI SRAT lists
+# N proximity domains; the boot CPU sits in node 0. Default 1: no -numa.
 #
 # --firmware: plain (default) is OVMF without Secure Boot; snakeoil boots
 # OVMF with Debian's snakeoil test keys enrolled and ms with Microsoft's, both
@@ -21,7 +25,7 @@
 set -euo pipefail
 . "$(dirname "$0")/esp.bash"
 
-image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain
+image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain numa=1
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -35,6 +39,7 @@ while [[ $# -gt 0 ]]; do
 	--quiet) quiet=1; shift ;;
 	--vars) vars=$2; shift 2 ;;
 	--firmware) firmware=$2; shift 2 ;;
+	--numa) numa=${2:-1}; shift 2 ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -138,10 +143,28 @@ else
 	echo "qemu-run: -cpu $cpu (${accel[*]})"
 fi
 
+# NUMA: -m stays the total; each node gets its share through a RAM backend.
+numa_flags=()
+if [[ ! $numa =~ ^[0-9]+$ || $numa -lt 1 || $numa -gt 8 ]]; then
+	echo "qemu-run: --numa $numa: a node count from 1 to 8" >&2; exit 2
+elif [[ $numa -gt 1 ]]; then
+	mem_mib=$(numfmt --from=iec "${mem%B}" 2>/dev/null) || { echo "qemu-run: --mem $mem: not a size" >&2; exit 2; }
+	mem_mib=$((mem_mib / 1048576))
+	if (( mem_mib % numa )); then
+		echo "qemu-run: --mem $mem does not split evenly over $numa NUMA nodes" >&2; exit 2
+	fi
+	numa_flags=(-smp "$numa")
+	for ((node = 0; node < numa; node++)); do
+		numa_flags+=(-object "memory-backend-ram,id=numa$node,size=$((mem_mib / numa))M"
+			-numa "node,nodeid=$node,cpus=$node,memdev=numa$node")
+	done
+	echo "qemu-run: $numa NUMA nodes of $((mem_mib / numa)) MiB, one CPU each"
+fi
+
 disk_opts="if=none,id=stick,format=raw,file=$workdir/disk.img"
 [[ $readonly -eq 1 ]] && disk_opts+=",readonly=on"
 
-qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}" -m "$mem"
+qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}" -m "$mem" "${numa_flags[@]}"
 	-display none -nodefaults -no-reboot -net none
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code"
 	-drive if=pflash,format=raw,file="$workdir/vars.fd"
