@@ -15,23 +15,25 @@ PY
 }
 
 args="probes=latency pages=4k,2m max_size=64K"
-boot numa-default --cpu max --mem 1G --numa 2 --args "$args"
-csv=$(run_folder)/results.csv
-check "numa: two nodes, default placement succeeds" test "$BOOT_RC" -eq 0
-check "numa: system.json reads the SRAT's two domains and the boot CPU's" \
-	system_has "d['numa']['srat'] and d['numa']['domains_with_memory'] == '0, 1' and d['numa']['boot_cpu_domain'] == 0 and d['numa']['placement'] == \"the boot CPU's domain\""
-check "numa: every buffer is in domain 0, below node 1's first byte" \
-	system_has "d['buffers'] and all(b['proximity_domain'] == 0 and b['base'] + b['bytes'] <= 512 << 20 for b in d['buffers'])"
-check "numa: every row's pages_verified names domain 0, the boot CPU's" \
-	csv_all "$csv" "r['pages_verified'].endswith(\"proximity domain 0 (the boot CPU's)\")"
 
-boot numa-node1 --cpu max --mem 1G --numa 2 --args "$args numa.node=1"
-csv=$(run_folder)/results.csv
-check "numa.node=1: the run succeeds" test "$BOOT_RC" -eq 0
-check "numa.node=1: every buffer is in domain 1, above 512 MiB" \
-	system_has "d['buffers'] and all(b['proximity_domain'] == 1 and b['base'] >= 512 << 20 for b in d['buffers']) and d['numa']['buffer_domain'] == 1"
-check "numa.node=1: every row's pages_verified names domain 1 (numa.node)" \
-	csv_all "$csv" "r['pages_verified'].endswith('proximity domain 1 (numa.node)')"
+# placed NAME EXTRA-ARGS DOMAIN WORDS WHERE: a boot with EXTRA-ARGS puts every
+# buffer in DOMAIN (WHERE: a Python test of a buffer's base) and says so in
+# system.json and in every row's pages_verified, ending in WORDS.
+placed() {
+	local name=$1 extra=$2 domain=$3 words=$4 where=$5 csv
+	boot "$name" --cpu max --mem 1G --numa 2 --args "$args $extra"
+	csv=$(run_folder)/results.csv
+	check "$name: the run succeeds" test "$BOOT_RC" -eq 0
+	check "$name: system.json reads the SRAT's two domains, the boot CPU in domain 0" \
+		system_has "d['numa']['srat'] and d['numa']['domains_with_memory'] == '0, 1' and d['numa']['boot_cpu_domain'] == 0 and d['numa']['buffer_domain'] == $domain"
+	check "$name: every buffer is in domain $domain ($where)" \
+		system_has "d['buffers'] and all(b['proximity_domain'] == $domain and $where for b in d['buffers'])"
+	check "$name: every row's pages_verified ends in '$words'" \
+		csv_all "$csv" "r['pages_verified'].endswith(\"$words\")"
+}
+
+placed numa-default "" 0 "proximity domain 0 (the boot CPU's)" "b['base'] + b['bytes'] <= 512 << 20"
+placed numa-node1 "numa.node=1" 1 "proximity domain 1 (numa.node)" "b['base'] >= 512 << 20"
 
 boot numa-bad --cpu max --mem 1G --numa 2 --args "$args numa.node=5"
 check "numa.node=5: the run fails" test "$BOOT_RC" -eq 1
