@@ -14,7 +14,10 @@ static EFI_GUID acpi10_guid = { 0xeb9d2d30, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 
 #define FADT_X_PM_TMR_BLK 208
 #define FADT_TMR_VAL_EXT (1u << 8)
 #define FADT_HW_REDUCED_ACPI (1u << 20)
+#define GAS_SYSTEM_MEMORY 0
 #define GAS_SYSTEM_IO 1
+#define HPET_BASE_GAS 40          /* the HPET table's Base Address, a GAS */
+#define HPET_TABLE_BYTES 56
 
 static uint32_t get32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
@@ -100,4 +103,15 @@ int acpi_find_pm_timer(struct acpi_pm_timer *t)
 	else if (length >= FADT_PM_TMR_BLK + 4)
 		t->port = (uint16_t)get32(fadt + FADT_PM_TMR_BLK);
 	return t->port ? 0 : -1;
+}
+
+int acpi_find_hpet(struct acpi_hpet *h)
+{
+	const uint8_t *hpet = acpi_find_table("HPET");
+
+	h->base = 0;
+	if (!hpet || get32(hpet + 4) < HPET_TABLE_BYTES || hpet[HPET_BASE_GAS] != GAS_SYSTEM_MEMORY)
+		return -1;
+	h->base = get64(hpet + HPET_BASE_GAS + 4);
+	return h->base ? 0 : -1;
 }

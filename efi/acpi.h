@@ -19,4 +19,12 @@ const uint8_t *acpi_find_table(const char *signature);
    0, or -1 when no usable I/O-port PM timer is described. */
 int acpi_find_pm_timer(struct acpi_pm_timer *t);
 
+struct acpi_hpet {
+	uint64_t base;     /* physical address of its register block, 0 when none */
+};
+
+/* Reads the HPET table's register block address (system memory space only).
+   0, or -1 when no usable HPET is described. */
+int acpi_find_hpet(struct acpi_hpet *h);
+
 #endif

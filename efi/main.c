@@ -43,8 +43,7 @@ static int take_over(struct config *c)
 		plat_console("memprobe: no boot volume: configuration and result files unavailable\n");
 	if (settings_load(c))
 		return -1;
-	clock_init();
-	if (paging_init(c) || numa_init(c))
+	if (clock_init(c) || paging_init(c) || numa_init(c))
 		return -1;
 	memtypes_init();
 	files_init();

@@ -20,6 +20,7 @@
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
 	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_NODE, KIND_YESNO,
+	KIND_REFERENCE,
 };
 
 struct key_def {
@@ -63,6 +64,7 @@ static const struct key_def keys[] = {
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
 	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
 	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
+	{ "clock.reference",  KIND_REFERENCE, FIELD(clock_reference), 0, 0, 0 },
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 #define KEY_PROFILE 0
@@ -92,6 +94,15 @@ static const struct word end_words[] = {
 	{ "wait", END_WAIT }, { 0, 0 } };
 static const struct word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
 static const struct word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
+static const struct word reference_words[] = {
+	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
+	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
+
+/* The words of a kind that takes one word from a list. */
+static const struct word *kind_words(enum kind kind)
+{
+	return kind == KIND_YESNO ? yesno_words : reference_words;
+}
 
 // Private Functions
 
@@ -608,7 +619,9 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 		*(unsigned *)field = (unsigned)v;
 		return 0;
 	case KIND_YESNO:
-		return parse_word(l, e, e->value, yesno_words, "answer", (unsigned *)field);
+	case KIND_REFERENCE:
+		return parse_word(l, e, e->value, kind_words(k->kind),
+				  k->kind == KIND_YESNO ? "answer" : "reference", (unsigned *)field);
 	}
 	return fail(l, e, "internal error: a key of no kind");
 }
@@ -855,7 +868,8 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			mp_append(&t, "%s", word_name(end_words, *(const unsigned *)field));
 			break;
 		case KIND_YESNO:
-			mp_append(&t, "%s", word_name(yesno_words, *(const unsigned *)field));
+		case KIND_REFERENCE:
+			mp_append(&t, "%s", word_name(kind_words(key->kind), *(const unsigned *)field));
 			break;
 		}
 		mp_append(&t, "\n");
@@ -881,6 +895,7 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_VECTOR:
 		case KIND_NODE:
 		case KIND_YESNO:
+		case KIND_REFERENCE:
 			same = *(const unsigned *)fa == *(const unsigned *)fb;
 			break;
 		case KIND_SIZE:

@@ -40,6 +40,9 @@ enum {
    below 8 GiB. */
 #define LATER_TABLE_BYTES_MAX (8ull << 30)
 
+/* clock.reference: what measures the counter's rate (bare metal). */
+enum clock_reference { CLOCK_REF_AUTO, CLOCK_REF_PM_TIMER, CLOCK_REF_HPET, CLOCK_REF_STALL };
+
 /* numa.node = auto: the boot processor's own proximity domain. */
 #define NUMA_NODE_AUTO 0xffffffffu
 
@@ -79,6 +82,7 @@ struct config {
 	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
 	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
 	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
+	unsigned clock_reference; /* enum clock_reference */
 	enum end_action end;
 	int end_set;              /* 1 when "end" was given, else platform default */
 };

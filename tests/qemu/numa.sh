@@ -1,7 +1,9 @@
 # NUMA placement (efi/numa.c) on QEMU's two-node machine (--numa 2: 512 MiB
 # and one CPU per node, the boot CPU in node 0): by default buffers come from
 # the boot CPU's domain, numa.node = 1 moves them to the other, and a domain
-# the SRAT does not have is refused by name before any probe runs.
+# the SRAT does not have is refused by name before any probe runs. The same
+# boots check the TSC's reference timer (efi/clock.c): the PM timer by
+# default, the HPET with clock.reference = hpet.
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
 
@@ -33,7 +35,15 @@ placed() {
 }
 
 placed numa-default "" 0 "proximity domain 0 (the boot CPU's)" "b['base'] + b['bytes'] <= 512 << 20"
-placed numa-node1 "numa.node=1" 1 "proximity domain 1 (numa.node)" "b['base'] >= 512 << 20"
+check "clock: TCG's CPU states no crystal, so the TSC is measured against the PM timer" \
+	log_has '^timer: .*; TSC rate calibrated against the ACPI PM timer \(port 0x[0-9a-f]+, (24|32)-bit\), median of 7 windows'
+check "clock: the PM timer's independence from the TSC's crystal is stated" \
+	log_has '^timer: .*(not an Intel CPU, so not Intel.s PM timer emulation|MSR 0x121)'
+placed numa-node1 "numa.node=1 clock.reference=hpet" 1 "proximity domain 1 (numa.node)" "b['base'] >= 512 << 20"
+check "clock.reference=hpet: the TSC is measured against the HPET, its period stated" \
+	log_has '^timer: .*calibrated against the ACPI HPET \(0xfed00000, [0-9]+ fs period = [0-9]+ Hz, (32|64)-bit, read uncached'
+check "clock.reference=hpet: the HPET's own tolerance is named, not hidden" \
+	log_has '^timer: .*the HPET specification allows 500 ppm'
 
 boot numa-bad --cpu max --mem 1G --numa 2 --args "$args numa.node=5"
 check "numa.node=5: the run fails" test "$BOOT_RC" -eq 1

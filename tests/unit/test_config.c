@@ -95,7 +95,8 @@ static void test_every_key(void)
 		"fault.vector = gp\n"
 		"end = Reboot\n"
 		"numa.node = 3\n"
-		"numa.special = Yes";
+		"numa.special = Yes\n"
+		"clock.reference = HPET";
 	struct config c;
 	struct config_error err;
 	int rc = load2(&c, &err, file, NULL);
@@ -119,6 +120,7 @@ static void test_every_key(void)
 	CHECK(c.fault_vector == 13, "fault.vector gp is vector 13");
 	CHECK(c.end == END_REBOOT && c.end_set, "end = Reboot sets the end action and end_set");
 	CHECK(c.numa_node == 3 && c.numa_special == 1, "numa.node 3, numa.special yes");
+	CHECK(c.clock_reference == CLOCK_REF_HPET, "clock.reference hpet");
 	CHECK(c.profile == PROFILE_QUICK, "no profile key means quick");
 }
 
@@ -424,7 +426,7 @@ static void test_describe(void)
 	int lines = 0;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	CHECK(lines == 28, "one line per key, 28 keys (%d lines)", lines);
+	CHECK(lines == 29, "one line per key, 29 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -542,8 +544,11 @@ static void test_numa_keys(void)
 	      config_describe(&c, text, sizeof text) > 0 && strstr(text, "numa.node = 2\n") &&
 	      strstr(text, "numa.special = yes\n"), "numa keys described as given");
 	config_defaults(&c, PROFILE_QUICK);
-	CHECK(config_describe(&c, text, sizeof text) > 0 && strstr(text, "numa.node = auto\n"),
-	      "numa.node = auto described");
+	CHECK(config_describe(&c, text, sizeof text) > 0 && strstr(text, "numa.node = auto\n") &&
+	      strstr(text, "clock.reference = auto\n"), "numa.node and clock.reference = auto "
+	      "described");
+	expect_error("clock.reference = tsc\n", NULL, "memprobe.cfg:1: key 'clock.reference': "
+		     "unknown reference 'tsc' (one of: auto, pm, hpet, stall)");
 }
 
 static void test_equal_covers_every_field(void)
