@@ -27,6 +27,16 @@ static int memmap_read(struct memmap_buffer *m)
 		size = m->capacity;
 		s = uefi_call_wrapper(fw_bs->GetMemoryMap, 5, &size,
 				      (EFI_MEMORY_DESCRIPTOR *)m->buf, &key, &desc_size, &version);
+		/* A stride shorter than a descriptor would read each entry over
+		   the next (and 0 would divide by zero): refuse the map. */
+		if (s == EFI_SUCCESS && desc_size < sizeof(struct efimap_desc)) {
+			mp_snprintf(line, sizeof line, "memprobe: the firmware memory map's "
+				    "descriptor size %llu is below the %llu bytes UEFI defines\n",
+				    (unsigned long long)desc_size,
+				    (unsigned long long)sizeof(struct efimap_desc));
+			plat_console(line);
+			return -1;
+		}
 		if (s == EFI_SUCCESS) {
 			m->view.buf = m->buf;
 			m->view.desc_size = desc_size;
