@@ -232,10 +232,11 @@ static int reference_windows(enum clock_reference which, struct reference *r,
 	w->ref = r;
 	w->stuck = 0;
 	if (which != CLOCK_REF_HPET && pm_timer(r, pm_why, sizeof pm_why) == 0) {
-		if (guarded_run(measure_windows, w) == 0 && !w->stuck)
+		rc = guarded_run(measure_windows, w);
+		if (rc == 0 && !w->stuck)
 			return 0;
-		mp_snprintf(pm_why, sizeof pm_why, "the ACPI PM timer at port 0x%x did not advance",
-			    r->port);
+		mp_snprintf(pm_why, sizeof pm_why, "the ACPI PM timer at port 0x%x %s", r->port,
+			    rc ? "faulted when read" : "did not advance");
 	}
 	w->stuck = 0;
 	if (which != CLOCK_REF_PM_TIMER && hpet_timer(r, &h, hpet_why, sizeof hpet_why) == 0) {
@@ -243,8 +244,8 @@ static int reference_windows(enum clock_reference which, struct reference *r,
 		guarded_run(leave_hpet, &h);
 		if (rc == 0 && !w->stuck)
 			return 0;
-		mp_snprintf(hpet_why, sizeof hpet_why, "the HPET at 0x%llx did not advance",
-			    (unsigned long long)r->hpet);
+		mp_snprintf(hpet_why, sizeof hpet_why, "the HPET at 0x%llx %s",
+			    (unsigned long long)r->hpet, rc ? "faulted when read" : "did not advance");
 	}
 	mp_snprintf(why, why_len, "%s%s%s", pm_why, pm_why[0] && hpet_why[0] ? "; " : "",
 		    hpet_why);
