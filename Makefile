@@ -2,7 +2,8 @@
 # docs/BUILD.md explains every target and variable.
 #
 #   make            build/$(ARCH)/memprobe.efi and build/$(ARCH)/memprobe.img
-#   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, QEMU_SMP, APP_ARGS, OUT;
+#   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, QEMU_SMP, QEMU_NUMA,
+#                   APP_ARGS, OUT;
 #                   SECURE_BOOT=snakeoil|ms [UNSIGNED=1] [SHIM=1]: Secure Boot on)
 #   make sign       the app signed with KEY=... CERT=... and an image holding it
 #   make test       host unit tests + QEMU tests; last line "N passed, N failed"
@@ -318,7 +319,7 @@ run: deps image $(RUN_IMG)
 	$(Q)scripts/qemu-run.sh --image $(RUN_IMG) --out "$(or $(OUT),results)" \
 		--firmware $(or $(SECURE_BOOT),plain) \
 		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))" \
-		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)")
+		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)"
 
 test: deps image host unit
 	$(Q)scripts/deps.sh test

@@ -8,6 +8,7 @@
 #define MEMPROBE_ARCH_COUNTER_H
 
 #include <stdint.h>
+#include "arch/cpu.h"
 
 /* ---- Calibration policy ----------------------------------------------------
  * Each constant is defined here once; the clock files only apply it.
@@ -61,6 +62,19 @@ uint64_t counter_hz_stated(enum counter_rate_source *source);
 /* "CPUID 15h crystal ratio", "CPUID 16h base frequency", "not described by
    CPUID": the words the clock's source line uses for each. */
 const char *counter_rate_source_name(enum counter_rate_source source);
+
+/* Whether the CPU itself emulates the platform's I/O-port timer at a port
+   from the counter's own crystal (x86: Intel's PM timer emulation MSR 0x121,
+   enabled for that port), which makes a calibration against that timer no
+   independent check of the crystal. */
+enum counter_emulation {
+	COUNTER_EMULATION_NO,          /* the register says: not emulated */
+	COUNTER_EMULATION_YES,         /* emulated from the counter's crystal */
+	COUNTER_EMULATION_NO_REGISTER, /* this CPU's vendor has no such register */
+	COUNTER_EMULATION_UNREADABLE,  /* reading it faulted under run */
+};
+enum counter_emulation counter_timer_emulated(const struct cpuinfo *ci, arch_guarded_fn run,
+					      uint16_t port);
 
 /* ---- The add chain -------------------------------------------------------- */
 

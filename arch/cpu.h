@@ -29,6 +29,10 @@ void cpu_caches_read(struct cache_claims *c);
 /* The microcode revision, 0 when the CPU does not say; register reads run
    under run, as they may be absent under a hypervisor. */
 uint64_t cpu_microcode(const struct cpuinfo *ci, arch_guarded_fn run);
+/* The ID the firmware's tables (ACPI SRAT, MADT) give the processor running
+   this code (x86: the x2APIC ID from CPUID 0Bh where the CPU has that leaf,
+   else the initial APIC ID of CPUID 1 EBX[31:24]). */
+uint32_t cpu_table_id(void);
 
 /* Where the CPU that calls it sits (lib/machine.h's struct cpu_topology),
    as the CPU itself reports it. */

@@ -111,6 +111,17 @@ enum pt_status pt_map_exact(struct pt_builder *b, uint64_t base, uint64_t length
 uint64_t pt_tables_bound(const struct pt_config *cfg, const struct pt_range *ranges,
 			 size_t n, uint64_t exact_page_size);
 
+/* The tables a run's pool needs (x86: 4 KiB pages each): the root, the
+   general map of ranges (normalised) with the largest pages that fit, and
+   the worst of the buffers the run will ask for, each with exactly its page
+   size at the least aligned base it could get (the splits around it
+   included). One buffer is mapped at a time, and the general map is
+   restored over it when it is given back (pt_map_ranges), so the worst one
+   bounds them all. buffer_bytes[i] is mapped with page_sizes[i]; a 0 there
+   asks for nothing. */
+uint64_t pt_pool_tables(const struct pt_config *cfg, const struct pt_range *ranges, size_t n,
+			const uint64_t *buffer_bytes, const uint64_t *page_sizes, size_t nbuffers);
+
 /* ---- The walker and the verifier (pagewalk.c) ---------------------------- */
 
 enum pt_walk_status {

@@ -1,4 +1,5 @@
-/* Walking RSDP -> XSDT (or RSDT) -> FADT for the PM timer. */
+/* Walking RSDP -> XSDT (or RSDT) -> a table: the FADT for the PM timer,
+ * the HPET, the SRAT. */
 
 #include "efi/acpi.h"
 #include "efi/fw.h"
@@ -13,7 +14,10 @@ static EFI_GUID acpi10_guid = { 0xeb9d2d30, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 
 #define FADT_X_PM_TMR_BLK 208
 #define FADT_TMR_VAL_EXT (1u << 8)
 #define FADT_HW_REDUCED_ACPI (1u << 20)
+#define GAS_SYSTEM_MEMORY 0
 #define GAS_SYSTEM_IO 1
+#define HPET_BASE_GAS 40          /* the HPET table's Base Address, a GAS */
+#define HPET_TABLE_BYTES 56
 
 static uint32_t get32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
@@ -42,10 +46,10 @@ static const uint8_t *find_rsdp(void)
 	return v1;
 }
 
-/* The FADT ("FACP") through the XSDT when the RSDP has one, else the RSDT.
-   A table whose signature or length is wrong is not walked: a corrupt
-   length would send the loop through arbitrary memory. */
-static const uint8_t *find_fadt(const uint8_t *rsdp)
+/* A table through the XSDT when the RSDP has one, else the RSDT. A table
+   whose signature or length is wrong is not walked: a corrupt length would
+   send the loop through arbitrary memory. */
+static const uint8_t *find_sdt(const uint8_t *rsdp, const char *signature)
 {
 	int x = rsdp[15] >= 2 && get64(rsdp + 24);
 	const uint8_t *sdt = x ? (const uint8_t *)(uintptr_t)get64(rsdp + 24)
@@ -62,21 +66,27 @@ static const uint8_t *find_fadt(const uint8_t *rsdp)
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *p = sdt + SDT_HEADER_BYTES + i * entry;
 		const uint8_t *t = (const uint8_t *)(uintptr_t)(x ? get64(p) : get32(p));
-		if (t && mp_strncmp((const char *)t, "FACP", 4) == 0)
+		if (t && mp_strncmp((const char *)t, signature, 4) == 0)
 			return t;
 	}
 	return NULL;
 }
 
+const uint8_t *acpi_find_table(const char *signature)
+{
+	const uint8_t *rsdp = find_rsdp();
+
+	if (!rsdp || mp_strncmp((const char *)rsdp, "RSD PTR ", 8) != 0)
+		return NULL;
+	return find_sdt(rsdp, signature);
+}
+
 int acpi_find_pm_timer(struct acpi_pm_timer *t)
 {
-	const uint8_t *rsdp = find_rsdp(), *fadt;
+	const uint8_t *fadt = acpi_find_table("FACP");
 	uint32_t length, flags;
 
 	t->port = 0;
-	if (!rsdp || mp_strncmp((const char *)rsdp, "RSD PTR ", 8) != 0)
-		return -1;
-	fadt = find_fadt(rsdp);
 	if (!fadt)
 		return -1;
 	length = get32(fadt + 4);
@@ -93,4 +103,15 @@ int acpi_find_pm_timer(struct acpi_pm_timer *t)
 	else if (length >= FADT_PM_TMR_BLK + 4)
 		t->port = (uint16_t)get32(fadt + FADT_PM_TMR_BLK);
 	return t->port ? 0 : -1;
+}
+
+int acpi_find_hpet(struct acpi_hpet *h)
+{
+	const uint8_t *hpet = acpi_find_table("HPET");
+
+	h->base = 0;
+	if (!hpet || get32(hpet + 4) < HPET_TABLE_BYTES || hpet[HPET_BASE_GAS] != GAS_SYSTEM_MEMORY)
+		return -1;
+	h->base = get64(hpet + HPET_BASE_GAS + 4);
+	return h->base ? 0 : -1;
 }

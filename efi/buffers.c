@@ -6,6 +6,7 @@
 #include "efi/buffers.h"
 #include "efi/fw.h"
 #include "efi/memmap.h"
+#include "efi/numa.h"
 #include "efi/paging.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -16,7 +17,8 @@
 static struct {
 	uint64_t base, bytes;
 	unsigned page_shift;
-	char verified[128];
+	int64_t domain;
+	char verified[sizeof ((struct plat_buffer *)0)->verified];
 } given[BUFFERS_KEPT];
 static unsigned given_count;
 
@@ -27,6 +29,7 @@ static void remember(const struct plat_buffer *b)
 	given[given_count].base = (uint64_t)(uintptr_t)b->base;
 	given[given_count].bytes = b->bytes;
 	given[given_count].page_shift = b->page_shift;
+	given[given_count].domain = numa_domain_of(given[given_count].base);
 	mp_strlcpy(given[given_count].verified, b->verified, sizeof given[0].verified);
 	given_count++;
 }
@@ -39,6 +42,8 @@ void buffers_json(struct json *j)
 		json_u64(j, "base", given[i].base);
 		json_u64(j, "bytes", given[i].bytes);
 		json_u64(j, "page_size", 1ull << given[i].page_shift);
+		if (given[i].domain >= 0)
+			json_u64(j, "proximity_domain", (uint64_t)given[i].domain);
 		json_string(j, "verified", given[i].verified);
 		json_object_end(j);
 	}
@@ -62,13 +67,13 @@ static int page_size_available(unsigned page_shift, char *why, size_t why_len)
 
 size_t plat_buffer_max(unsigned page_shift)
 {
-	const struct memmap *map;
+	const struct efimap *map;
 	uint64_t largest;
 	char why[8];
 
 	if (!page_size_available(page_shift, why, sizeof why) || !(map = memmap_now()))
 		return 0;
-	memmap_find_free(map, ~0ull, 1ull << page_shift, &largest);
+	efimap_find_free(map, numa_place(), ~0ull, 1ull << page_shift, &largest);
 	return (size_t)largest;
 }
 
@@ -76,9 +81,9 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len)
 {
 	uint64_t page = 1ull << page_shift, largest, base;
-	const struct memmap *map;
+	const struct efimap *map;
 	EFI_PHYSICAL_ADDRESS addr;
-	char want[16], have[16];
+	char want[16], have[16], domain[64];
 	EFI_STATUS s;
 
 	if (!page_size_available(page_shift, why, why_len))
@@ -88,13 +93,13 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		mp_snprintf(why, why_len, "no memory map");
 		return -1;
 	}
-	base = memmap_find_free(map, bytes, page, &largest);
+	base = efimap_find_free(map, numa_place(), bytes, page, &largest);
 	if (!base) {
 		mp_format_bytes(want, sizeof want, bytes);
 		mp_format_bytes(have, sizeof have, largest);
-		mp_snprintf(why, why_len, "no free %s-aligned run of %s in the memory map "
+		mp_snprintf(why, why_len, "no free %s-aligned run of %s in the memory map%s "
 			    "(largest: %s)", page_shift == PAGE_SHIFT_4K ? "4 KiB" :
-			    page_shift == PAGE_SHIFT_2M ? "2 MiB" : "1 GiB", want, have);
+			    page_shift == PAGE_SHIFT_2M ? "2 MiB" : "1 GiB", want, numa_where(), have);
 		return -1;
 	}
 	addr = base;
@@ -111,6 +116,9 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	b->plat_private = NULL;
 	b->verified_ok = paging_map_buffer(addr, bytes, page_shift, b->verified,
 					   sizeof b->verified);
+	numa_buffer_words(addr, domain, sizeof domain);
+	mp_snprintf(b->verified + mp_strlen(b->verified),
+		    sizeof b->verified - mp_strlen(b->verified), ", %s", domain);
 	remember(b);
 	return 0;
 }
@@ -119,6 +127,7 @@ void plat_buffer_put(struct plat_buffer *b)
 {
 	if (!b->base)
 		return;
+	paging_unmap_buffer();
 	uefi_call_wrapper(fw_bs->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(uintptr_t)b->base,
 			  b->bytes / EFI_PAGE_BYTES);
 	b->base = NULL;

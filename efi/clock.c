@@ -1,7 +1,11 @@
-/* TSC rate, in the order the figures deserve trust: CPUID 15h/16h, which
- * state it; then a calibration against the ACPI PM timer, a fixed
- * 3.579545 MHz crystal the chipset drives; Stall() only when neither exists,
- * because its accuracy is whatever the firmware's own calibration was.
+/* TSC rate, in the order the figures deserve trust: CPUID 15h's crystal
+ * ratio, a statement of the TSC's own clock; otherwise a measurement
+ * against a reference timer: the ACPI PM timer (a 3.579545 MHz crystal the
+ * chipset drives), else the ACPI HPET (its period stated by its own
+ * register), and Stall() only when neither exists, because its accuracy is
+ * whatever the firmware's own calibration was. CPUID 16h is never the rate:
+ * the SDM says its base frequency "does not reflect actual values"; it is
+ * reported beside the measurement.
  */
 
 #include "efi/clock.h"
@@ -17,13 +21,22 @@
    arch/counter.h's, shared with the Linux build. */
 #define PM_TIMER_HZ 3579545ull
 #define WINDOWS COUNTER_CAL_WINDOWS
-#define WINDOW_PM_TICKS (PM_TIMER_HZ * COUNTER_CAL_WINDOW_MS / 1000)
 #define STALL_US (COUNTER_CAL_WINDOW_MS * 1000)
-/* One PM timer tick of a window, in ppm, rounded up (14 for 20 ms). */
-#define WINDOW_TICK_PPM ((1000000ull + WINDOW_PM_TICKS - 1) / WINDOW_PM_TICKS)
+
+/* HPET registers (IA-PC HPET specification 1.0a, 2.3): the capabilities
+   word with the counter's period in femtoseconds in its top half and
+   COUNT_SIZE_CAP (a 64-bit counter) at bit 13; ENABLE_CNF in the
+   configuration word; the main counter. */
+#define HPET_CAPABILITIES 0x000u
+#define HPET_CONFIGURATION 0x010u
+#define HPET_MAIN_COUNTER 0x0f0u
+#define HPET_COUNT_64 (1ull << 13)
+#define HPET_ENABLE 1ull
+/* The specification's bounds on the period: above 0, at most 100 ns. */
+#define HPET_PERIOD_MAX_FS 100000000ull
 
 static struct plat_clock clock;
-static char source[256], core_source[128];
+static char source[400], core_source[128];
 static uint64_t start_ticks;
 
 uint64_t plat_ticks(void) { return counter_read(); }
@@ -44,144 +57,297 @@ static void sort(uint64_t *v, int n)
 		}
 }
 
-struct pm_window {
-	struct acpi_pm_timer timer;
+/* A reference timer: an I/O port (the PM timer) or a memory-mapped counter
+   (the HPET), read through the firmware's own tables, which map MMIO
+   uncached (MTRRs make the chipset's range UC). */
+struct reference {
+	char name[120];           /* "the ACPI PM timer (port 0x608, 24-bit)" */
+	uint64_t hz, mask;
+	uint16_t port;            /* PM timer, when hpet is 0 */
+	uint64_t hpet;            /* HPET register block */
+	int hpet_64;
+	uint32_t rounding_ppm;    /* its rate in whole Hz against the real one */
+};
+
+static uint64_t reference_read(const struct reference *r)
+{
+	if (!r->hpet)
+		return io_read32(r->port) & r->mask;
+	if (r->hpet_64)
+		return *(volatile const uint64_t *)(uintptr_t)(r->hpet + HPET_MAIN_COUNTER);
+	return *(volatile const uint32_t *)(uintptr_t)(r->hpet + HPET_MAIN_COUNTER);
+}
+
+struct windows {
+	const struct reference *ref;
 	uint64_t hz[WINDOWS];
 	int stuck;                /* the timer did not advance in time */
 };
 
 /* Far beyond a window at any TSC rate below 200 GHz, yet a few seconds at
-   most: a PM timer port that reads a constant (a timer the chipset left
-   off) must end in a fallback, not a hang with interrupts off. */
-#define PM_DEADLINE_TICKS (1ull << 32)
+   most: a timer that reads a constant (one the chipset left off) must end
+   in a fallback, not a hang with interrupts off. */
+#define DEADLINE_TICKS (1ull << 32)
 
-/* Each window starts on a PM timer edge, so the count is exact to one tick
-   (WINDOW_TICK_PPM) at both ends. */
-static void pm_windows(void *arg)
+/* Each window starts on a reference edge, so the count is exact to one
+   tick at both ends. */
+static void measure_windows(void *arg)
 {
-	struct pm_window *w = arg;
-	uint32_t mask = w->timer.bits == 32 ? 0xffffffffu : 0xffffffu;
+	struct windows *w = arg;
+	const struct reference *r = w->ref;
+	uint64_t window_ticks = r->hz * COUNTER_CAL_WINDOW_MS / 1000;
 
 	for (int i = 0; i < WINDOWS; i++) {
-		uint32_t p0 = io_read32(w->timer.port) & mask, p1;
-		uint64_t t0 = counter_read(), t1, elapsed;
+		uint64_t p0 = reference_read(r), p1, t0 = counter_read(), t1, elapsed;
 
-		while (((p1 = io_read32(w->timer.port) & mask)) == p0)
-			if (counter_read() - t0 > PM_DEADLINE_TICKS)
+		while ((p1 = reference_read(r)) == p0)
+			if (counter_read() - t0 > DEADLINE_TICKS)
 				goto stuck;
 		t0 = counter_read();
 		do {
-			elapsed = ((io_read32(w->timer.port) & mask) - p1) & mask;
+			elapsed = (reference_read(r) - p1) & r->mask;
 			t1 = counter_read();
-			if (t1 - t0 > PM_DEADLINE_TICKS)
+			if (t1 - t0 > DEADLINE_TICKS)
 				goto stuck;
-		} while (elapsed < WINDOW_PM_TICKS);
-		w->hz[i] = (t1 - t0) * PM_TIMER_HZ / elapsed;
+		} while (elapsed < window_ticks);
+		w->hz[i] = (t1 - t0) * r->hz / elapsed;
 	}
 	return;
 stuck:
 	w->stuck = 1;
 }
 
-/* Median of the windows, and its uncertainty: half their spread plus the
-   one-tick quantisation of a window. */
-static uint64_t median_hz(uint64_t *hz, uint32_t *ppm, uint64_t *spread)
+/* Median of the windows, and its uncertainty: half their spread, the
+   one-tick quantisation of a window, and the reference's rate rounding. */
+static uint64_t median_hz(uint64_t *hz, uint32_t tick_ppm, uint32_t *ppm, uint64_t *spread)
 {
 	uint64_t median;
 
 	sort(hz, WINDOWS);
 	median = hz[WINDOWS / 2];
 	*spread = hz[WINDOWS - 1] - hz[0];
-	*ppm = (uint32_t)(*spread * 1000000ull / (2 * median) + WINDOW_TICK_PPM);
+	*ppm = (uint32_t)(*spread * 1000000ull / (2 * median) + tick_ppm);
 	return median;
 }
 
-static void record(uint64_t *hz, const char *how)
+static uint32_t window_tick_ppm(const struct reference *r)
 {
-	uint64_t spread;
+	uint64_t window_ticks = r->hz * COUNTER_CAL_WINDOW_MS / 1000;
 
-	clock.ticks_per_s = median_hz(hz, &clock.uncertainty_ppm, &spread);
-	mp_snprintf(source, sizeof source, "%s, median of %d windows, spread %llu Hz",
-		    how, WINDOWS, (unsigned long long)spread);
+	return (uint32_t)((1000000ull + window_ticks - 1) / window_ticks) + r->rounding_ppm;
 }
 
-/* 0 with the windows measured, -1 when there is no usable PM timer (the
-   reason in why[]). */
-static int pm_timer_windows(struct pm_window *w, char *why, size_t why_len)
+static int pm_timer(struct reference *r, char *why, size_t why_len)
 {
-	w->stuck = 0;
-	if (acpi_find_pm_timer(&w->timer)) {
+	struct acpi_pm_timer t;
+
+	if (acpi_find_pm_timer(&t)) {
 		mp_snprintf(why, why_len, "the ACPI tables describe no I/O-port PM timer");
 		return -1;
 	}
-	if (guarded_run(pm_windows, w) != 0 || w->stuck) {
-		mp_snprintf(why, why_len, "the ACPI PM timer at port 0x%x did not advance",
-			    w->timer.port);
+	r->hpet = 0;
+	r->port = t.port;
+	r->hz = PM_TIMER_HZ;
+	r->mask = t.bits == 32 ? 0xffffffffull : 0xffffffull;
+	r->rounding_ppm = 0;
+	mp_snprintf(r->name, sizeof r->name, "the ACPI PM timer (port 0x%x, %d-bit)", t.port,
+		    t.bits);
+	return 0;
+}
+
+struct hpet_setup {
+	uint64_t base, capabilities, configuration;
+	int enabled_by_us;
+};
+
+/* The counter runs only with ENABLE_CNF set; firmware often leaves it
+   clear. Setting it starts the main counter and nothing else (no timer
+   interrupt is armed); leave_hpet puts the bit back as it was found. */
+static void enter_hpet(void *arg)
+{
+	struct hpet_setup *h = arg;
+	volatile uint64_t *config = (volatile uint64_t *)(uintptr_t)(h->base + HPET_CONFIGURATION);
+
+	h->capabilities = *(volatile const uint64_t *)(uintptr_t)(h->base + HPET_CAPABILITIES);
+	h->configuration = *config;
+	h->enabled_by_us = !(h->configuration & HPET_ENABLE);
+	if (h->enabled_by_us)
+		*config = h->configuration | HPET_ENABLE;
+}
+
+static void leave_hpet(void *arg)
+{
+	struct hpet_setup *h = arg;
+
+	if (h->enabled_by_us)
+		*(volatile uint64_t *)(uintptr_t)(h->base + HPET_CONFIGURATION) = h->configuration;
+}
+
+static int hpet_timer(struct reference *r, struct hpet_setup *h, char *why, size_t why_len)
+{
+	struct acpi_hpet t;
+	uint64_t period;
+
+	if (acpi_find_hpet(&t)) {
+		mp_snprintf(why, why_len, "no ACPI HPET table with a memory-mapped block");
 		return -1;
 	}
-	return 0;
-}
-
-static int calibrate_pm_timer(char *why, size_t why_len)
-{
-	struct pm_window w;
-	char how[96];
-
-	if (pm_timer_windows(&w, why, why_len))
+	h->base = t.base;
+	if (guarded_run(enter_hpet, h) != 0) {
+		mp_snprintf(why, why_len, "the HPET at 0x%llx faulted when read",
+			    (unsigned long long)t.base);
 		return -1;
-	mp_snprintf(how, sizeof how, "calibrated against the ACPI PM timer (port 0x%x, %d-bit)",
-		    w.timer.port, w.timer.bits);
-	record(w.hz, how);
+	}
+	period = h->capabilities >> 32;
+	if (!period || period > HPET_PERIOD_MAX_FS) {
+		guarded_run(leave_hpet, h);
+		mp_snprintf(why, why_len, "the HPET at 0x%llx states a period of %llu fs, outside "
+			    "its specification", (unsigned long long)t.base,
+			    (unsigned long long)period);
+		return -1;
+	}
+	r->hpet = t.base;
+	r->hpet_64 = !!(h->capabilities & HPET_COUNT_64);
+	r->mask = r->hpet_64 ? ~0ull : 0xffffffffull;
+	r->hz = 1000000000000000ull / period;
+	/* Whole hertz from a femtosecond period: under one part in r->hz. */
+	r->rounding_ppm = (uint32_t)(1000000ull / r->hz + 1);
+	mp_snprintf(r->name, sizeof r->name, "the ACPI HPET (0x%llx, %llu fs period = %llu Hz, "
+		    "%d-bit, read uncached through the firmware's map)",
+		    (unsigned long long)t.base, (unsigned long long)period,
+		    (unsigned long long)r->hz, r->hpet_64 ? 64 : 32);
 	return 0;
 }
 
-/* CPUID states a rate; the PM timer, where there is one, says how well the
-   stated rate holds: their difference is the uncertainty reported. Without
-   a PM timer only the statement's own rounding is known (16h gives whole
-   MHz; 15h's crystal is taken at its rating). */
-static void use_cpuid_rate(uint64_t hz, enum counter_rate_source leaf)
+/* The reference timer's windows: the PM timer, else the HPET, or only the
+   one clock.reference asks for. 0 with the windows measured, -1 with why[]
+   naming what each lacked. */
+static int reference_windows(enum clock_reference which, struct reference *r,
+			     struct windows *w, char *why, size_t why_len)
 {
-	const char *how = counter_rate_source_name(leaf);
-	struct pm_window w;
-	uint64_t pm_hz, spread;
-	uint32_t pm_ppm;
-	char why[96];
+	char pm_why[96] = "", hpet_why[120] = "";
+	struct hpet_setup h = { 0, 0, 0, 0 };
+	int rc;
+
+	w->ref = r;
+	w->stuck = 0;
+	if (which != CLOCK_REF_HPET && pm_timer(r, pm_why, sizeof pm_why) == 0) {
+		rc = guarded_run(measure_windows, w);
+		if (rc == 0 && !w->stuck)
+			return 0;
+		mp_snprintf(pm_why, sizeof pm_why, "the ACPI PM timer at port 0x%x %s", r->port,
+			    rc ? "faulted when read" : "did not advance");
+	}
+	w->stuck = 0;
+	if (which != CLOCK_REF_PM_TIMER && hpet_timer(r, &h, hpet_why, sizeof hpet_why) == 0) {
+		rc = guarded_run(measure_windows, w);
+		guarded_run(leave_hpet, &h);
+		if (rc == 0 && !w->stuck)
+			return 0;
+		mp_snprintf(hpet_why, sizeof hpet_why, "the HPET at 0x%llx %s",
+			    (unsigned long long)r->hpet, rc ? "faulted when read" : "did not advance");
+	}
+	mp_snprintf(why, why_len, "%s%s%s", pm_why, pm_why[0] && hpet_why[0] ? "; " : "",
+		    hpet_why);
+	return -1;
+}
+
+/* A PM timer the CPU emulates from the TSC's crystal shares that crystal's
+   error: agreement with it proves the arithmetic, not the crystal. */
+static const char *independence(const struct reference *r)
+{
+	if (r->hpet)
+		return "";
+	switch (counter_timer_emulated(&fw_cpu, guarded_run, r->port)) {
+	case COUNTER_EMULATION_YES:
+		return "; this PM timer is emulated by the CPU from the TSC's own crystal "
+		       "(MSR 0x121): not an independent check of that crystal";
+	case COUNTER_EMULATION_NO:
+		return "; the PM timer is not emulated from the TSC's crystal (MSR 0x121)";
+	case COUNTER_EMULATION_NO_REGISTER:
+		return "; not an Intel CPU, so not Intel's PM timer emulation (MSR 0x121)";
+	case COUNTER_EMULATION_UNREADABLE:
+		break;
+	}
+	return "; whether the CPU emulates it from the TSC's crystal is unknown "
+	       "(MSR 0x121 unreadable)";
+}
+
+/* The measurement is the rate; CPUID's figure, when there is one (16h's
+   nominal base frequency, or 15h's when clock.reference asks for a
+   measurement), is set beside it and never used. The reference crystal's own
+   tolerance is not included: ACPI states none for the PM timer, and the
+   HPET specification allows its clock 500 ppm. */
+static void use_measured(const struct reference *r, struct windows *w, uint64_t nominal_hz,
+			 enum counter_rate_source leaf)
+{
+	uint64_t spread;
+	char nominal[120] = "";
+	struct mp_text t = { source, sizeof source, 0 };
+
+	clock.ticks_per_s = median_hz(w->hz, window_tick_ppm(r), &clock.uncertainty_ppm, &spread);
+	if (nominal_hz) {
+		uint64_t diff = nominal_hz > clock.ticks_per_s ? nominal_hz - clock.ticks_per_s
+							       : clock.ticks_per_s - nominal_hz;
+		mp_snprintf(nominal, sizeof nominal, "; the %s's %llu Hz differs by %llu ppm and "
+			    "is not used", counter_rate_source_name(leaf),
+			    (unsigned long long)nominal_hz,
+			    (unsigned long long)(diff * 1000000ull / clock.ticks_per_s));
+	}
+	mp_append(&t, "TSC rate calibrated against %s, median of %d windows, spread %llu Hz; "
+		  "uncertainty: half the spread and one reference tick, not the reference's own "
+		  "crystal tolerance (%s)%s%s", r->name, WINDOWS, (unsigned long long)spread,
+		  r->hpet ? "the HPET specification allows 500 ppm" : "ACPI states none",
+		  nominal, independence(r));
+}
+
+/* CPUID 15h states the rate from the crystal; a reference timer, where
+   there is one, says how well the statement holds: their difference is
+   the uncertainty reported. Without one, the crystal is taken at its
+   rating and the uncertainty is unknown, not 0. */
+static void use_crystal(uint64_t hz)
+{
+	const char *how = counter_rate_source_name(COUNTER_RATE_CRYSTAL);
+	struct reference r;
+	struct windows w;
+	uint64_t ref_hz, spread, diff;
+	uint32_t ref_ppm;
+	char why[240];
 
 	clock.ticks_per_s = hz;
-	if (pm_timer_windows(&w, why, sizeof why) == 0) {
-		pm_hz = median_hz(w.hz, &pm_ppm, &spread);
-		uint64_t diff = pm_hz > hz ? pm_hz - hz : hz - pm_hz;
-		clock.uncertainty_ppm = (uint32_t)(diff * 1000000ull / hz) + pm_ppm;
-		mp_snprintf(source, sizeof source, "TSC rate from %s; the ACPI PM timer "
-			    "measures %llu Hz, %llu ppm apart", how, (unsigned long long)pm_hz,
-			    (unsigned long long)(diff * 1000000ull / hz));
+	if (reference_windows(CLOCK_REF_AUTO, &r, &w, why, sizeof why) == 0) {
+		ref_hz = median_hz(w.hz, window_tick_ppm(&r), &ref_ppm, &spread);
+		diff = ref_hz > hz ? ref_hz - hz : hz - ref_hz;
+		clock.uncertainty_ppm = (uint32_t)(diff * 1000000ull / hz) + ref_ppm;
+		mp_snprintf(source, sizeof source, "TSC rate from %s; %s measures %llu Hz, %llu ppm "
+			    "apart%s", how, r.name, (unsigned long long)ref_hz,
+			    (unsigned long long)(diff * 1000000ull / hz), independence(&r));
 		return;
 	}
-	if (leaf == COUNTER_RATE_WHOLE_MHZ) {
-		clock.uncertainty_ppm = (uint32_t)(500000000000ull / hz);
-		mp_snprintf(source, sizeof source, "TSC rate from %s, not cross-checked (%s); "
-			    "uncertainty: its rounding to 1 MHz", how, why);
-	} else {
-		clock.uncertainty_ppm = 0;
-		mp_snprintf(source, sizeof source, "TSC rate from %s, the crystal's nominal "
-			    "rating, not cross-checked (%s): its uncertainty is unknown, not 0",
-			    how, why);
-	}
+	clock.uncertainty_ppm = 0;
+	mp_snprintf(source, sizeof source, "TSC rate from %s, the crystal's nominal rating, not "
+		    "cross-checked (%s): its uncertainty is unknown, not 0", how, why);
 }
 
-static void calibrate_stall(const char *why_not_pm)
+static void calibrate_stall(const char *why_not_reference, uint64_t nominal_hz,
+			    enum counter_rate_source leaf)
 {
-	uint64_t hz[WINDOWS];
-	char how[200];
+	uint64_t hz[WINDOWS], spread;
+	struct mp_text t = { source, sizeof source, 0 };
 
 	for (int i = 0; i < WINDOWS; i++) {
 		uint64_t t0 = counter_read();
 		uefi_call_wrapper(fw_bs->Stall, 1, STALL_US);
 		hz[i] = (counter_read() - t0) * (1000000ull / STALL_US);
 	}
-	mp_snprintf(how, sizeof how, "calibrated against the firmware's Stall() (%s; only as "
-		    "good as the firmware's own calibration)", why_not_pm);
-	record(hz, how);
+	clock.ticks_per_s = median_hz(hz, 0, &clock.uncertainty_ppm, &spread);
+	mp_append(&t, "TSC rate calibrated against the firmware's Stall(), median of %d windows, "
+		  "spread %llu Hz (%s; only as good as the firmware's own calibration, which the "
+		  "uncertainty cannot include)", WINDOWS, (unsigned long long)spread,
+		  why_not_reference);
+	if (nominal_hz)
+		mp_append(&t, "; the %s states %llu Hz, not used", counter_rate_source_name(leaf),
+			  (unsigned long long)nominal_hz);
 }
 
 struct add_chain { uint64_t best; };
@@ -210,19 +376,41 @@ static void measure_core_clock(void)
 	clock.core_source = core_source;
 }
 
-void clock_init(void)
+static const char *reference_word(enum clock_reference which)
+{
+	return which == CLOCK_REF_PM_TIMER ? "pm" : which == CLOCK_REF_HPET ? "hpet" : "stall";
+}
+
+int clock_init(const struct config *c)
 {
 	enum counter_rate_source leaf;
 	uint64_t hz = counter_hz_stated(&leaf);
-	char why[96];
+	enum clock_reference which = (enum clock_reference)c->clock_reference;
+	struct reference r;
+	struct windows w;
+	char why[240], line[320];
 
 	clock.invariant = counter_invariant();
 	clock.source = source;
 	clock.counter = counter_name();
-	if (hz)
-		use_cpuid_rate(hz, leaf);
-	else if (calibrate_pm_timer(why, sizeof why))
-		calibrate_stall(why);
+	if (which == CLOCK_REF_AUTO && leaf == COUNTER_RATE_CRYSTAL) {
+		use_crystal(hz);
+	} else if (which != CLOCK_REF_STALL &&
+		   reference_windows(which, &r, &w, why, sizeof why) == 0) {
+		use_measured(&r, &w, hz, leaf);
+	} else if (which == CLOCK_REF_AUTO) {
+		calibrate_stall(why, hz, leaf);
+	} else if (which == CLOCK_REF_STALL) {
+		calibrate_stall("clock.reference = stall", hz, leaf);
+	} else {
+		/* Asked for one reference: another would answer a question
+		   that was not asked. */
+		mp_snprintf(line, sizeof line, "memprobe: clock.reference = %s: %s; no probe runs\n",
+			    reference_word(which), why);
+		plat_console(line);
+		return -1;
+	}
 	measure_core_clock();
 	start_ticks = counter_read();
+	return 0;
 }

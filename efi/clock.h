@@ -2,9 +2,13 @@
 #ifndef MEMPROBE_CLOCK_H
 #define MEMPROBE_CLOCK_H
 
+#include "probes/config.h"
+
 /* Finds the TSC rate and the core clock once, keeping them (and how they
    were found) for plat_clock(); prints nothing itself (the run's header
-   does). Never fails: Stall() is the last resort. Call after fw_init. */
-void clock_init(void);
+   does). With clock.reference = auto it never fails (Stall() is the last
+   resort); a reference asked for by name that is absent or stuck is -1 with
+   the reason printed, and then no probe may run. Call after fw_init. */
+int clock_init(const struct config *c);
 
 #endif

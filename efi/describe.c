@@ -6,6 +6,7 @@
 #include "efi/fw.h"
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
+#include "efi/numa.h"
 #include "efi/paging.h"
 #include "efi/secure_boot.h"
 #include "efi/guarded.h"
@@ -85,14 +86,17 @@ static void paging_json(struct json *j)
 
 static void memory_map_json(struct json *j)
 {
-	const struct memmap *m = memmap_now();
+	const struct efimap *m = memmap_now();
+	const struct efimap_skipped *skipped = paging_skipped();
 
 	json_object_begin(j, "memory_map");
 	if (m) {
 		json_u64(j, "entries", m->count);
-		json_u64(j, "ram_bytes", memmap_bytes(m, 0));
-		json_u64(j, "free_bytes", memmap_bytes(m, 1));
+		json_u64(j, "ram_bytes", efimap_bytes(m, 0));
+		json_u64(j, "free_bytes", efimap_bytes(m, 1));
 	}
+	json_u64(j, "unmapped_beyond_limit_descriptors", skipped->descriptors);
+	json_u64(j, "unmapped_beyond_limit_bytes", skipped->bytes);
 	json_object_end(j);
 }
 
@@ -121,4 +125,5 @@ void plat_describe(struct json *j)
 	memtypes_json(j);
 	buffers_json(j);
 	memory_map_json(j);
+	numa_json(j);
 }

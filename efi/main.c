@@ -8,6 +8,7 @@
 #include "efi/end.h"
 #include "efi/files.h"
 #include "efi/memtypes.h"
+#include "efi/numa.h"
 #include "efi/paging.h"
 #include "efi/settings.h"
 #include "efi/secure_boot.h"
@@ -43,8 +44,7 @@ static int take_over(struct config *c)
 		plat_console("memprobe: no boot volume: configuration and result files unavailable\n");
 	if (settings_load(c))
 		return -1;
-	clock_init();
-	if (paging_init())
+	if (clock_init(c) || paging_init(c) || numa_init(c))
 		return -1;
 	cpus_init();
 	memtypes_init();

@@ -5,9 +5,9 @@
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
 #include "lib/fmt.h"
+#include "probes/buffer_need.h"
+#include "probes/page_sizes.h"
 #include "probes/platform.h"
-
-#define MAX_RANGES 1024
 
 /* Tables come from one pool allocated up front, so no firmware allocation
    is ever needed while mapping (and none while the tables are loaded). */
@@ -18,7 +18,10 @@ struct table_pool {
 
 static struct table_pool pool;
 static struct pt_builder builder;
-static struct pt_range ranges[MAX_RANGES];
+/* The general map, normalised: restored over each buffer given back. */
+static struct pt_range *ranges;
+static size_t range_count;
+static struct efimap_skipped skipped;
 
 static void *pool_page(void *ctx)
 {
@@ -38,40 +41,95 @@ static int fail(const char *what, enum pt_status s)
 	return -1;
 }
 
-/* Enough tables for the general map plus the worst exact remapping: all
-   conventional memory in 4 KiB pages, as one buffer could ask. */
-static uint64_t pool_pages_needed(const struct memmap *map, const struct pt_config *cfg,
-				  size_t n)
+static void *pool_alloc(UINTN bytes)
 {
-	struct pt_range all_free = { 0x200000, memmap_bytes(map, 1), PT_WB };
+	void *p = NULL;
 
-	return 1 + pt_tables_bound(cfg, ranges, n, 0) +
-	       pt_tables_bound(cfg, &all_free, 1, PT_SIZE_4K);
+	if (uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, bytes, &p) != EFI_SUCCESS)
+		return NULL;
+	return p;
 }
 
-int paging_init(void)
+/* The map's RAM and MMIO as ranges, one per descriptor however many there
+   are; what lies beyond the identity map's reach is left out with a note. */
+static int general_ranges(const struct efimap *map, const struct pt_config *cfg)
 {
-	const struct memmap *map;
+	struct efimap_range *found = pool_alloc((map->count + 1) * sizeof *found);
+	char line[200], bytes[24];
+
+	ranges = pool_alloc((map->count + 1) * sizeof *ranges);
+	if (!found || !ranges) {
+		mp_snprintf(line, sizeof line, "memprobe: page tables: no memory for the ranges "
+			    "of %llu memory map descriptors\n", (unsigned long long)map->count);
+		plat_console(line);
+		return -1;
+	}
+	range_count = efimap_ranges(map, pt_identity_limit(cfg), found, &skipped);
+	for (size_t i = 0; i < range_count; i++) {
+		ranges[i].base = found[i].base;
+		ranges[i].length = found[i].length;
+		ranges[i].attr = found[i].uncached ? PT_UC : PT_WB;
+	}
+	uefi_call_wrapper(fw_bs->FreePool, 1, found);
+	range_count = pt_normalize_ranges(ranges, range_count);
+	if (skipped.descriptors) {
+		mp_format_bytes(bytes, sizeof bytes, skipped.bytes);
+		mp_snprintf(line, sizeof line, "memprobe: page tables: %llu memory map descriptor(s) "
+			    "at or above 0x%llx (%s) lie beyond what an identity map reaches "
+			    "(%u-bit physical): left unmapped, nothing there is used\n",
+			    (unsigned long long)skipped.descriptors,
+			    (unsigned long long)skipped.first_base, bytes, cfg->phys_bits);
+		plat_console(line);
+	}
+	return 0;
+}
+
+/* The pool by need (arch/paging.h, pt_pool_tables): the general map with
+   the largest pages, and the largest buffer of each asked page size at that
+   size, never more than the free memory it could come from. */
+static uint64_t pool_pages_needed(const struct config *c, const struct efimap *map,
+				  const struct pt_config *cfg)
+{
+	unsigned shifts[PAGE_SIZES_MAX];
+	unsigned n = page_shifts_asked(c->pages, shifts);
+	uint64_t bytes[PAGE_SIZES_MAX], sizes[PAGE_SIZES_MAX];
+	uint64_t free_bytes = efimap_bytes(map, 1);
+
+	for (unsigned i = 0; i < n; i++) {
+		sizes[i] = 1ull << shifts[i];
+		bytes[i] = run_buffer_bytes(c, shifts[i]);
+		if (bytes[i] > free_bytes)
+			bytes[i] = free_bytes;
+		if (shifts[i] == PAGE_SHIFT_1G && !cfg->has_1g)
+			bytes[i] = 0;
+	}
+	return pt_pool_tables(cfg, ranges, range_count, bytes, sizes, n);
+}
+
+int paging_init(const struct config *c)
+{
+	const struct efimap *map;
 	struct pt_config cfg;
-	size_t n;
 	enum pt_status s;
 	EFI_PHYSICAL_ADDRESS base;
+	char line[160];
 
 	pt_config_read(&cfg, &fw_cpu);
-	if (!(map = memmap_now()))
+	if (!(map = memmap_now()) || general_ranges(map, &cfg))
 		return -1;
-	n = memmap_ranges(map, ranges, MAX_RANGES);
-	pool.pages = pool_pages_needed(map, &cfg, n);
+	pool.pages = pool_pages_needed(c, map, &cfg);
 	if (uefi_call_wrapper(fw_bs->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
 			      pool.pages, &base) != EFI_SUCCESS) {
-		plat_console("memprobe: page tables: no memory for the table pool\n");
+		mp_snprintf(line, sizeof line, "memprobe: page tables: no memory for a pool of "
+			    "%llu tables\n", (unsigned long long)pool.pages);
+		plat_console(line);
 		return -1;
 	}
 	pool.base = base;
 	s = pt_init(&builder, &cfg, pool_page, &pool);
 	if (s != PT_OK)
 		return fail("init", s);
-	s = pt_map_ranges(&builder, ranges, &n);
+	s = pt_map_ranges(&builder, ranges, &range_count);
 	if (s != PT_OK)
 		return fail("identity map of the memory map", s);
 	return 0;
@@ -79,6 +137,7 @@ int paging_init(void)
 
 uint64_t paging_root(void) { return builder.root ? pt_root(&builder) : 0; }
 const struct pt_config *paging_config(void) { return &builder.cfg; }
+const struct efimap_skipped *paging_skipped(void) { return &skipped; }
 
 int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 		      char *verified, size_t size)
@@ -108,6 +167,16 @@ int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 	mp_snprintf(verified, size, "pages verified: %llu x %s, %s",
 		    (unsigned long long)report.pages_ok, page_text, types);
 	return memtypes_write_back(base, bytes, pt_memattr_index(PT_WB));
+}
+
+/* The general map over everything again: the buffer's exact-size tables go
+   back to the pool's free list, so the next buffer finds the pool as sized. */
+void paging_unmap_buffer(void)
+{
+	enum pt_status s = pt_map_ranges(&builder, ranges, &range_count);
+
+	if (s != PT_OK)
+		fail("restoring the general map", s);
 }
 
 void paging_summary(char *buf, size_t size)

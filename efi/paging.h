@@ -8,9 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arch/paging.h"
+#include "lib/efimap.h"
+#include "probes/config.h"
 
-/* 0, or -1 with the reason printed: then no probe may run. */
-int paging_init(void);
+/* Builds the general map and sets aside a table pool sized by what the run
+   c describes will map. 0, or -1 with the reason printed: then no probe may
+   run. */
+int paging_init(const struct config *c);
 /* The app's tables as pt_root gives them (x86: the CR3 value); 0 before
    paging_init succeeded. */
 uint64_t paging_root(void);
@@ -21,6 +25,13 @@ const struct pt_config *paging_config(void);
    PAT WB, MTRR WB"). Returns 1 when every page is as asked. */
 int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 		      char *verified, size_t size);
+
+/* Puts the general map back over the last buffer mapped (before its memory
+   is given back), returning its tables to the pool; a failure is printed. */
+void paging_unmap_buffer(void);
+
+/* What the general map left out as beyond the identity map's reach. */
+const struct efimap_skipped *paging_skipped(void);
 
 /* One line for the report: "4-level, 40-bit physical, 1 GiB pages: yes,
    37 tables". */

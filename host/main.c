@@ -143,6 +143,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "memprobe: %s\n", err.text);
 		return 2;
 	}
+	/* Linux places pages by its own memory policy and calibrates against
+	   CLOCK_MONOTONIC_RAW: a run that asked for a domain or a reference
+	   timer must not quietly measure with another. */
+	if (c.numa_node != NUMA_NODE_AUTO || c.numa_special) {
+		fprintf(stderr, "memprobe: numa.node and numa.special place buffers on bare metal "
+			"only; on Linux run under numactl --membind=NODE instead\n");
+		return 2;
+	}
+	if (c.clock_reference != CLOCK_REF_AUTO) {
+		fprintf(stderr, "memprobe: clock.reference chooses a bare-metal timer; the Linux "
+			"build calibrates against CLOCK_MONOTONIC_RAW\n");
+		return 2;
+	}
 	memprobe_report_version();
 	rc = memprobe_run(&c);
 	free(file_text);

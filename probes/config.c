@@ -20,6 +20,7 @@
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
 	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
+	KIND_NODE, KIND_YESNO, KIND_REFERENCE,
 };
 
 struct key_def {
@@ -68,6 +69,9 @@ static const struct key_def keys[] = {
 	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 14, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
+	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
+	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
+	{ "clock.reference",  KIND_REFERENCE, FIELD(clock_reference), 0, 0, 0 },
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 #define KEY_PROFILE 0
@@ -97,6 +101,17 @@ static const struct word mix_words[] = {
 static const struct word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
+static const struct word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
+static const struct word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
+static const struct word reference_words[] = {
+	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
+	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
+
+/* The words of a kind that takes one word from a list. */
+static const struct word *kind_words(enum kind kind)
+{
+	return kind == KIND_YESNO ? yesno_words : reference_words;
+}
 
 // Private Functions
 
@@ -656,6 +671,21 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 			return -1;
 		*(enum load_mix *)field = (enum load_mix)u;
 		return 0;
+	case KIND_NODE:
+		/* Which domains exist is the platform's to check (efi/numa.c):
+		   here only "auto" or a domain number. */
+		if (span_equals_nocase(e->value, node_words[0].name)) {
+			*(unsigned *)field = node_words[0].value;
+			return 0;
+		}
+		if (parse_count(l, e, k, &v))
+			return -1;
+		*(unsigned *)field = (unsigned)v;
+		return 0;
+	case KIND_YESNO:
+	case KIND_REFERENCE:
+		return parse_word(l, e, e->value, kind_words(k->kind),
+				  k->kind == KIND_YESNO ? "answer" : "reference", (unsigned *)field);
 	}
 	return fail(l, e, "internal error: a key of no kind");
 }
@@ -920,7 +950,10 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			append_decimal(&t, *(const double *)field);
 			break;
 		case KIND_VECTOR:
-			name = word_name(vector_words, *(const unsigned *)field);
+		case KIND_NODE:
+			/* A word where the value has one, else its number. */
+			name = word_name(key->kind == KIND_VECTOR ? vector_words : node_words,
+					 *(const unsigned *)field);
 			if (name)
 				mp_append(&t, "%s", name);
 			else
@@ -934,6 +967,10 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			break;
 		case KIND_MIX:
 			mp_append(&t, "%s", word_name(mix_words, *(const unsigned *)field));
+			break;
+		case KIND_YESNO:
+		case KIND_REFERENCE:
+			mp_append(&t, "%s", word_name(kind_words(key->kind), *(const unsigned *)field));
 			break;
 		}
 		mp_append(&t, "\n");
@@ -958,6 +995,9 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_UINT:
 		case KIND_VECTOR:
 		case KIND_MIX:
+		case KIND_NODE:
+		case KIND_YESNO:
+		case KIND_REFERENCE:
 			same = *(const unsigned *)fa == *(const unsigned *)fb;
 			break;
 		case KIND_CPUS:

@@ -48,6 +48,12 @@ enum {
 /* loaded.mix: what the loaders do to each line of their buffers. */
 enum load_mix { LOAD_READ, LOAD_READ_WRITE };
 
+/* clock.reference: what measures the counter's rate (bare metal). */
+enum clock_reference { CLOCK_REF_AUTO, CLOCK_REF_PM_TIMER, CLOCK_REF_HPET, CLOCK_REF_STALL };
+
+/* numa.node = auto: the boot processor's own proximity domain. */
+#define NUMA_NODE_AUTO 0xffffffffu
+
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
 #define PAGES_2M (1u << 1)
@@ -92,6 +98,9 @@ struct config {
 	unsigned loaded_loaders;  /* loaded: most loaders; 0: every other CPU */
 
 	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
+	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
+	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
+	unsigned clock_reference; /* enum clock_reference */
 	enum end_action end;
 	int end_set;              /* 1 when "end" was given, else platform default */
 };

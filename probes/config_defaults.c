@@ -87,6 +87,11 @@ void config_defaults(struct config *c, enum profile p)
 	c->loaded_loaders = 0;
 
 	c->fault_vector = 14;
+	/* Buffers beside the processor that runs the probes, in ordinary
+	   memory: another domain or special-purpose memory only when asked. */
+	c->numa_node = NUMA_NODE_AUTO;
+	c->numa_special = 0;
+	c->clock_reference = CLOCK_REF_AUTO;
 	c->end = END_OFF;
 	c->end_set = 0;
 }

@@ -7,6 +7,7 @@
  * method, the set-spreading argument and its limits.
  */
 
+#include "probes/buffer_need.h"
 #include "probes/chase.h"
 #include "probes/chase_run.h"
 #include "probes/emit.h"
@@ -54,10 +55,9 @@ static uint64_t grid_floor(uint64_t n)
 	return g;
 }
 
-/* The sweep's top before memory: tlb.max_pages, or the larger of
-   TLB_AUTO_PAGES and four times the largest TLB CPUID claims for these
-   pages, so the last claimed reach has a plateau past it. */
-static uint64_t sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
+/* Four times the largest claim, so the last claimed reach has a plateau
+   past it (buffer_need.h). */
+uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
 {
 	uint64_t top;
 
@@ -172,7 +172,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	if (first < c->tlb_min_pages)
 		first = grid_next(first);
 	page_size_name(page_name, sizeof page_name, shift);
-	last = sweep_top(c, shift, &claimed);
+	last = tlb_sweep_top(c, shift, &claimed);
 	if (claimed)
 		report_printf("tlb, %s: CPUID claims at most %u entries for these pages; the "
 			      "sweep's top is %llu pages\n", page_name, claimed,

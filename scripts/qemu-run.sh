@@ -5,7 +5,12 @@
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE] [--smp N]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
-#               [--firmware plain|snakeoil|ms] [--help]
+#               [--firmware plain|snakeoil|ms] [--numa N] [--help]
+#
+# --numa N (N >= 2) splits --mem evenly over N NUMA nodes (a memory backend
+# per node) and the CPUs evenly over the nodes: one each (-smp N) unless
+# --smp gives a multiple of N. The firmware's ACPI SRAT then lists N
+# proximity domains; the boot CPU sits in node 0. Default 1: no -numa.
 #
 # --smp N: N CPUs (QEMU's -smp; without it, QEMU's default of one).
 # --firmware: plain (default) is OVMF without Secure Boot; snakeoil boots
@@ -22,7 +27,7 @@
 set -euo pipefail
 . "$(dirname "$0")/esp.bash"
 
-image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain
+image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain numa=1
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -37,6 +42,7 @@ while [[ $# -gt 0 ]]; do
 	--quiet) quiet=1; shift ;;
 	--vars) vars=$2; shift 2 ;;
 	--firmware) firmware=$2; shift 2 ;;
+	--numa) numa=${2:-1}; shift 2 ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -141,10 +147,34 @@ else
 	echo "qemu-run: -cpu $cpu (${accel[*]})"
 fi
 
+# NUMA: -m stays the total; each node gets its share through a RAM backend.
+numa_flags=()
+if [[ ! $numa =~ ^[0-9]+$ || $numa -lt 1 || $numa -gt 8 ]]; then
+	echo "qemu-run: --numa $numa: a node count from 1 to 8" >&2; exit 2
+elif [[ $numa -gt 1 ]]; then
+	mem_mib=$(numfmt --from=iec "${mem%B}" 2>/dev/null) || { echo "qemu-run: --mem $mem: not a size" >&2; exit 2; }
+	mem_mib=$((mem_mib / 1048576))
+	if (( mem_mib % numa )); then
+		echo "qemu-run: --mem $mem does not split evenly over $numa NUMA nodes" >&2; exit 2
+	fi
+	# Without --smp, one CPU a node; with it, its CPUs shared out evenly
+	# (a count that does not divide would leave a node's CPUs undefined).
+	: "${smp:=$numa}"
+	if (( smp % numa )); then
+		echo "qemu-run: --smp $smp does not split evenly over $numa NUMA nodes" >&2; exit 2
+	fi
+	per_node=$((smp / numa))
+	for ((node = 0; node < numa; node++)); do
+		numa_flags+=(-object "memory-backend-ram,id=numa$node,size=$((mem_mib / numa))M"
+			-numa "node,nodeid=$node,cpus=$((node * per_node))-$(((node + 1) * per_node - 1)),memdev=numa$node")
+	done
+	echo "qemu-run: $numa NUMA nodes of $((mem_mib / numa)) MiB, $per_node CPU(s) each"
+fi
+
 disk_opts="if=none,id=stick,format=raw,file=$workdir/disk.img"
 [[ $readonly -eq 1 ]] && disk_opts+=",readonly=on"
 
-qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}" -m "$mem"
+qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}" -m "$mem" "${numa_flags[@]}"
 	-display none -nodefaults -no-reboot -net none
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code"
 	-drive if=pflash,format=raw,file="$workdir/vars.fd"

@@ -396,3 +396,23 @@ uint64_t pt_tables_bound(const struct pt_config *cfg, const struct pt_range *ran
 	}
 	return tables;
 }
+
+uint64_t pt_pool_tables(const struct pt_config *cfg, const struct pt_range *ranges, size_t n,
+			const uint64_t *buffer_bytes, const uint64_t *page_sizes, size_t nbuffers)
+{
+	/* A base one page below the top level's boundary is misaligned at
+	   every level above the page: the most blocks a length can touch. */
+	uint64_t top_block = pt_level_span(cfg->levels), worst = 0;
+
+	for (size_t i = 0; i < nbuffers; i++) {
+		struct pt_range r = { top_block - page_sizes[i], 0, PT_WB };
+		uint64_t tables;
+		if (!buffer_bytes[i])
+			continue;
+		r.length = (buffer_bytes[i] + page_sizes[i] - 1) & ~(page_sizes[i] - 1);
+		tables = pt_tables_bound(cfg, &r, 1, page_sizes[i]);
+		if (tables > worst)
+			worst = tables;
+	}
+	return 1 + pt_tables_bound(cfg, ranges, n, 0) + worst;
+}

@@ -93,7 +93,10 @@ static void test_every_key(void)
 		"cost.reps = 999\n"
 		"cost.trials = 9\n"
 		"fault.vector = gp\n"
-		"end = Reboot";
+		"end = Reboot\n"
+		"numa.node = 3\n"
+		"numa.special = Yes\n"
+		"clock.reference = HPET";
 	struct config c;
 	struct config_error err;
 	int rc = load2(&c, &err, file, NULL);
@@ -116,6 +119,8 @@ static void test_every_key(void)
 	CHECK(c.cost_reps == 999 && c.cost_trials == 9, "cost keys");
 	CHECK(c.fault_vector == 13, "fault.vector gp is vector 13");
 	CHECK(c.end == END_REBOOT && c.end_set, "end = Reboot sets the end action and end_set");
+	CHECK(c.numa_node == 3 && c.numa_special == 1, "numa.node 3, numa.special yes");
+	CHECK(c.clock_reference == CLOCK_REF_HPET, "clock.reference hpet");
 	CHECK(c.profile == PROFILE_QUICK, "no profile key means quick");
 }
 
@@ -421,7 +426,8 @@ static void test_describe(void)
 	int lines = 0;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	CHECK(lines == 33, "one line per key, 33 keys (%d lines)", lines);
+
+	CHECK(lines == 36, "one line per key, 36 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -565,6 +571,38 @@ static void test_cpu_keys(void)
 	      full.c2c_cpus[0] == ~0ull, "the full profile runs c2c and loaded over every CPU");
 }
 
+/* numa.node: "auto" (the boot CPU's domain) or a domain number; which
+   domains exist is the platform's check, a word or a sign is refused here. */
+static void test_numa_keys(void)
+{
+	struct config c;
+	struct config_error err;
+	char text[2048];
+
+	CHECK(load2(&c, &err, NULL, NULL) == 0 && c.numa_node == NUMA_NODE_AUTO &&
+	      c.numa_special == 0, "numa.node defaults to auto, numa.special to no");
+	CHECK(load2(&c, &err, "numa.node = 1", "numa.node=AUTO") == 0 &&
+	      c.numa_node == NUMA_NODE_AUTO, "numa.node auto, case-insensitive");
+	CHECK(load2(&c, &err, "numa.node = 0", "numa.node=4294967294") == 0 &&
+	      c.numa_node == 4294967294u, "the largest domain number a 32-bit SRAT field holds");
+	expect_error("numa.node = near\n", NULL,
+		     "memprobe.cfg:1: key 'numa.node': bad number 'near' (a whole number in decimal)");
+	expect_error("numa.node = 4294967295\n", NULL,
+		     "memprobe.cfg:1: key 'numa.node': out of range: '4294967295' (from 0 to "
+		     "4294967294)");
+	expect_error("numa.special = maybe\n", NULL,
+		     "memprobe.cfg:1: key 'numa.special': unknown answer 'maybe' (one of: no, yes)");
+	CHECK(load2(&c, &err, "numa.node = 2\nnuma.special = yes", NULL) == 0 &&
+	      config_describe(&c, text, sizeof text) > 0 && strstr(text, "numa.node = 2\n") &&
+	      strstr(text, "numa.special = yes\n"), "numa keys described as given");
+	config_defaults(&c, PROFILE_QUICK);
+	CHECK(config_describe(&c, text, sizeof text) > 0 && strstr(text, "numa.node = auto\n") &&
+	      strstr(text, "clock.reference = auto\n"), "numa.node and clock.reference = auto "
+	      "described");
+	expect_error("clock.reference = tsc\n", NULL, "memprobe.cfg:1: key 'clock.reference': "
+		     "unknown reference 'tsc' (one of: auto, pm, hpet, stall)");
+}
+
 static void test_equal_covers_every_field(void)
 {
 	struct config base, mask, other;
@@ -607,5 +645,6 @@ int main(void)
 	test_probe_list();
 	test_cpu_keys();
 	test_equal_covers_every_field();
+	test_numa_keys();
 	return check_summary();
 }

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "arena.h"
 #include "check.h"
 #include "arch/x86_64/pagetable.h"
 
@@ -750,10 +750,8 @@ static void test_out_of_memory(void)
 
 int main(void)
 {
-	arena = mmap(NULL, POOL_PAGES * PT_SIZE_4K, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT | MAP_NORESERVE, -1, 0);
-	CHECK(arena != MAP_FAILED, "page pool mapped below 2 GiB");
-	if (arena == MAP_FAILED)
+	arena = arena_below_2g(POOL_PAGES);
+	if (!arena)
 		return check_summary();
 
 	test_normalize();

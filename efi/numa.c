@@ -1,0 +1,169 @@
+/* Placing probe buffers by proximity domain (see numa.h). */
+
+#include "efi/numa.h"
+#include "efi/acpi.h"
+#include "arch/cpu.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "lib/srat.h"
+#include "probes/platform.h"
+
+static struct {
+	int have_srat;
+	char srat_problem[120];   /* why the SRAT is not used, "" when it is */
+	uint32_t cpu_id;          /* the boot processor's APIC ID */
+	int placed;               /* buffers are held to one domain */
+	uint32_t domain;          /* that domain */
+	int asked;                /* numa.node named it */
+	struct efimap_range windows[SRAT_MEMORY_MAX];
+	struct efimap_place place;
+	char where[48];
+} numa;
+static struct srat srat;
+
+/* "0, 1, 3": the domains the SRAT gives memory to, for messages. */
+static void domain_list(char *buf, size_t size)
+{
+	struct mp_text t = { buf, size, 0 };
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < srat.domain_count; i++)
+		mp_append(&t, "%s%u", i ? ", " : "", srat.domains[i]);
+}
+
+static int refuse(const struct config *c, const char *why)
+{
+	char line[320];
+
+	mp_snprintf(line, sizeof line, "memprobe: numa.node = %u: %s; no probe runs\n",
+		    c->numa_node, why);
+	plat_console(line);
+	return -1;
+}
+
+static void hold_to(uint32_t domain)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < srat.memory_count; i++)
+		if (srat.memory[i].domain == domain) {
+			numa.windows[n].base = srat.memory[i].base;
+			numa.windows[n].length = srat.memory[i].length;
+			numa.windows[n].uncached = 0;
+			n++;
+		}
+	numa.placed = 1;
+	numa.domain = domain;
+	mp_snprintf(numa.where, sizeof numa.where, " in proximity domain %u", domain);
+	numa.place.windows = numa.windows;
+	numa.place.nwindows = n;
+}
+
+static void read_srat(void)
+{
+	const uint8_t *table = acpi_find_table("SRAT");
+	char why[96];
+
+	numa.have_srat = 0;
+	if (!table) {
+		mp_snprintf(numa.srat_problem, sizeof numa.srat_problem,
+			    "the firmware has no ACPI SRAT: one domain assumed");
+		return;
+	}
+	/* The table's own length bounds the parse; the parser checks it
+	   against its limit and the checksum before reading entries. */
+	if (srat_parse(table, (size_t)((uint32_t)table[4] | (uint32_t)table[5] << 8 |
+				       (uint32_t)table[6] << 16 | (uint32_t)table[7] << 24),
+		       numa.cpu_id, &srat, why, sizeof why)) {
+		mp_snprintf(numa.srat_problem, sizeof numa.srat_problem, "%s: not used", why);
+		return;
+	}
+	numa.have_srat = 1;
+}
+
+int numa_init(const struct config *c)
+{
+	char list[160], why[240];
+
+	numa.cpu_id = cpu_table_id();
+	numa.place.allow_special = c->numa_special;
+	numa.asked = c->numa_node != NUMA_NODE_AUTO;
+	read_srat();
+	if (!numa.have_srat) {
+		if (numa.asked)
+			return refuse(c, numa.srat_problem);
+		return 0;
+	}
+	if (srat.memory_dropped || srat.domains_dropped) {
+		mp_snprintf(why, sizeof why, "memprobe: SRAT: %llu memory ranges and %llu domains "
+			    "beyond what is kept (%u, %u): buffers are placed from the first ones\n",
+			    (unsigned long long)srat.memory_dropped,
+			    (unsigned long long)srat.domains_dropped, SRAT_MEMORY_MAX,
+			    SRAT_DOMAINS_MAX);
+		plat_console(why);
+	}
+	domain_list(list, sizeof list);
+	if (numa.asked) {
+		if (!srat_has_domain(&srat, c->numa_node)) {
+			mp_snprintf(why, sizeof why, "no proximity domain %u has memory here "
+				    "(the SRAT gives memory to domains %s)", c->numa_node, list);
+			return refuse(c, why);
+		}
+		hold_to(c->numa_node);
+	} else if (srat.cpu_found) {
+		hold_to(srat.cpu_domain);
+	} else {
+		mp_snprintf(numa.srat_problem, sizeof numa.srat_problem, "the SRAT does not list "
+			    "the boot processor (APIC ID %u): buffers from any domain",
+			    numa.cpu_id);
+		plat_console("memprobe: NUMA: ");
+		plat_console(numa.srat_problem);
+		plat_console("\n");
+	}
+	return 0;
+}
+
+const struct efimap_place *numa_place(void) { return &numa.place; }
+const char *numa_where(void) { return numa.where; }
+
+int64_t numa_domain_of(uint64_t addr)
+{
+	return numa.have_srat ? srat_domain_of(&srat, addr) : -1;
+}
+
+void numa_buffer_words(uint64_t base, char *buf, size_t size)
+{
+	int64_t d = numa_domain_of(base);
+
+	if (d < 0)
+		mp_snprintf(buf, size, "proximity domain unknown (%s)",
+			    numa.have_srat ? "not in the SRAT" : "no SRAT");
+	else
+		mp_snprintf(buf, size, "proximity domain %u%s", (unsigned)d,
+			    !numa.placed ? "" : numa.asked ? " (numa.node)" : " (the boot CPU's)");
+}
+
+void numa_json(struct json *j)
+{
+	char list[160];
+
+	json_object_begin(j, "numa");
+	json_bool(j, "srat", numa.have_srat);
+	if (numa.srat_problem[0])
+		json_string(j, "note", numa.srat_problem);
+	json_u64(j, "boot_cpu_apic_id", numa.cpu_id);
+	if (numa.have_srat) {
+		domain_list(list, sizeof list);
+		json_string(j, "domains_with_memory", list);
+		json_u64(j, "memory_ranges", srat.memory_count);
+		json_u64(j, "enabled_cpus", srat.cpus);
+		if (srat.cpu_found)
+			json_u64(j, "boot_cpu_domain", srat.cpu_domain);
+	}
+	json_string(j, "placement", !numa.placed ? "any domain" : numa.asked
+		    ? "numa.node" : "the boot CPU's domain");
+	if (numa.placed)
+		json_u64(j, "buffer_domain", numa.domain);
+	json_bool(j, "special_purpose_memory_allowed", numa.place.allow_special);
+	json_object_end(j);
+}

@@ -1,0 +1,21 @@
+/* Page-table pages for the builder tests: an arena mapped below 2 GiB, so a
+ * table's host address fits any MAXPHYADDR the tests configure.
+ */
+#ifndef MEMPROBE_TEST_ARENA_H
+#define MEMPROBE_TEST_ARENA_H
+
+#include <stdint.h>
+#include <sys/mman.h>
+#include "check.h"
+
+/* pages * 4 KiB below 2 GiB, or NULL after a failed CHECK. */
+static inline uint8_t *arena_below_2g(size_t pages)
+{
+	void *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT | MAP_NORESERVE, -1, 0);
+
+	CHECK(p != MAP_FAILED, "page pool mapped below 2 GiB");
+	return p == MAP_FAILED ? NULL : p;
+}
+
+#endif
