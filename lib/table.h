@@ -33,6 +33,10 @@ struct table {
 	const char *marked_indent;    /* before a marked row's line; NULL: indent */
 };
 
+/* A struct table of a static column array. */
+#define TABLE_OF(columns, indent) \
+	{ columns, sizeof columns / sizeof *columns, indent, NULL }
+
 /* The header as text: the names line, then the units line when a column
    has a unit; each ends in '\n'. Into buf (NUL-terminated, cut to size);
    returns the length asked for, as mp_snprintf does. */

@@ -49,9 +49,7 @@ static const struct table_column cases_columns[] = {
 	{ "ratio", "", 7, 0, 0 },
 	{ "delta in", "bare calls", 10, 0, 0 },
 };
-static const struct table cases_table = {
-	cases_columns, sizeof cases_columns / sizeof *cases_columns, "  ", NULL
-};
+static const struct table cases_table = TABLE_OF(cases_columns, "  ");
 
 // Private Types
 

@@ -42,9 +42,7 @@ static const struct table_column sweep_columns[] = {
 	{ "laps", NULL, 7, 0, 0 },
 	{ "elapsed", NULL, 11, 0, 0 },
 };
-static const struct table sweep_table = {
-	sweep_columns, sizeof sweep_columns / sizeof *sweep_columns, "  ", NULL
-};
+static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
 // ---- Private Functions ------------------------------------------------------
 
