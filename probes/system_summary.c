@@ -4,7 +4,6 @@
 #include "lib/fmt.h"
 #include "lib/json_read.h"
 #include "lib/table.h"
-#include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/report_html.h"
 
@@ -255,12 +254,12 @@ static void page_size_row(void)
 	for (unsigned i = 0; i < sizeof shifts / sizeof *shifts; i++) {
 		size_t max = plat_buffer_max(shifts[i]);
 
-		page_size_name(name, sizeof name, shifts[i]);
+		mp_format_bytes(name, sizeof name, 1ull << shifts[i]);
 		about_bytes(size, sizeof size, max);
 		if (max)
-			mp_append(&out, "%s%s (a buffer of up to %s)", i ? "; " : "", name, size);
+			mp_append(&out, "%s%s pages (a buffer of up to %s)", i ? "; " : "", name, size);
 		else
-			mp_append(&out, "%s%s: not available", i ? "; " : "", name);
+			mp_append(&out, "%s%s pages: not available", i ? "; " : "", name);
 	}
 	row("page sizes now", "%s", text);
 }
