@@ -66,9 +66,13 @@ void report_table_cell(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = mp_vsnprintf(cell_text + cell_len, sizeof cell_text - cell_len, fmt, ap);
 	va_end(ap);
+	if (n < 0) {
+		cell_text[cell_len] = '\0';   /* a bad format: an empty cell, not garbage */
+		n = 0;
+	}
 	cell[filled++] = cell_text + cell_len;
 	/* A cut cell keeps what fit; the ones after it are dropped (empty). */
-	cell_len += n < 0 ? 1 : (size_t)n + 1;
+	cell_len += (size_t)n + 1;
 }
 
 void report_table_row(int marked)
