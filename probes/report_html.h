@@ -12,7 +12,8 @@
  * a cut during the rewrite. At each checkpoint (a probe's end) the page is
  * a run of complete elements, and HTML lets </body> and </html> be left
  * out, so a run cut short there leaves a whole, readable page; a cut in the
- * middle of a probe leaves at worst an open <pre>, which a browser closes.
+ * middle of a probe leaves at worst an open <pre> or table, which a browser
+ * closes.
  *
  * Formatting only: the caller (results.c, or memprobe analyze) owns the
  * file and hands in where the markup goes.

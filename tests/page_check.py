@@ -10,7 +10,8 @@ loads nothing: no <script>, no <link>, no <iframe>/<object>/<embed>, and no
 src= or href= that leaves the file. Each --svg-file must be well-formed
 XML whose root is an <svg> element. --cut: the page of a run killed
 mid-way, which must still parse and show a table, but has no closing
-</html>, need not hold a chart yet, and may end inside a <pre>. --report:
+</html>, need not hold a chart yet, and may end inside a <pre> or inside a
+table being printed (its div, table, tbody, tr and td). --report:
 a finished run's report.html with latency rows, whose tables must be HTML
 tables, not text: more than one <table>, the system summary's, and the
 memory hierarchy's with its header cells. Exit status 1 when a check failed.
@@ -82,8 +83,10 @@ def main(argv):
     page.close()
     # A finished page may leave out only the optional end tags of body and
     # html; one cut short inside a probe also the <pre> of that probe's
-    # text (docs/OUTPUT.md, "Written as the run goes"), which browsers close.
-    optional = ("html", "body", "pre") if cut else ("html", "body")
+    # text or the table it was printing (docs/OUTPUT.md, "Written as the
+    # run goes"), which browsers close.
+    optional = ("html", "body", "pre", "div", "table", "tbody", "tr", "td") if cut \
+        else ("html", "body")
     left = [t for t, _ in page.stack if t not in optional]
     good = [
         report(text.startswith("<!DOCTYPE html>"), "%s opens with the HTML doctype" % path),
