@@ -35,7 +35,7 @@ static void text_line(struct mp_text *out, const struct table *t, const char *co
 		int width = col->words && c + 1 == n ? 0 : (int)col->width;
 
 		if (c)
-			mp_append(out, col->wide_gap ? "  " : " ");
+			mp_append(out, "%*s", col->gap ? (int)col->gap : 1, "");
 		mp_append(out, col->words ? "%-*s" : "%*s", width, text);
 	}
 	/* Empty last cells leave blanks at the end: gone, as above. */

@@ -23,7 +23,7 @@ struct table_column {
 	const char *unit;       /* a second header line ("ns/call"), or NULL */
 	unsigned width;         /* text: the column's width; a wider cell pushes the line */
 	unsigned char words;    /* words, left-aligned; otherwise a figure, right-aligned */
-	unsigned char wide_gap; /* two blanks before it in the text instead of one */
+	unsigned char gap;      /* blanks before it in the text; 0: one */
 };
 
 struct table {

@@ -236,12 +236,12 @@ static void cycles_text(char *buf, size_t size, double cycles)
 static const struct table_column level_columns[] = {
 	{ "level", NULL, 12, 1, 0 },
 	{ "size", NULL, 9, 0, 0 },
-	{ "edge between", NULL, 20, 1, 1 },
+	{ "edge between", NULL, 20, 1, 2 },
 	{ "ns", NULL, 8, 0, 0 },
 	{ "cycles", NULL, 8, 0, 0 },
 	{ "+cycles", NULL, 9, 0, 0 },
 	{ "points", NULL, 6, 0, 0 },
-	{ "curve", NULL, 7, 1, 1 },
+	{ "curve", NULL, 7, 1, 2 },
 	{ "CPUID says", NULL, 40, 1, 0 },
 	{ "verdict", NULL, 0, 1, 0 },
 };
@@ -253,12 +253,12 @@ static const struct table_column tlb_columns[] = {
 	{ "pages", NULL, 7, 1, 0 },
 	{ "entries", NULL, 8, 0, 0 },
 	{ "reach", NULL, 9, 0, 0 },
-	{ "pages between", NULL, 18, 1, 1 },
+	{ "pages between", NULL, 18, 1, 2 },
 	{ "ns", NULL, 8, 0, 0 },
 	{ "cycles", NULL, 8, 0, 0 },
 	{ "+ns", NULL, 9, 0, 0 },
 	{ "+cycles", NULL, 9, 0, 0 },
-	{ "CPUID says", NULL, 40, 1, 1 },
+	{ "CPUID says", NULL, 40, 1, 2 },
 	{ "verdict", NULL, 0, 1, 0 },
 };
 static const struct table tlb_table = TABLE_OF(tlb_columns, "  ");

@@ -44,8 +44,8 @@ static const struct table_column run_columns[] = {
 	{ "run", NULL, 7, 1, 0 },
 	{ "ns", NULL, 9, 0, 0 },
 	{ "cycles", NULL, 9, 0, 0 },
-	{ "runs", NULL, 4, 0, 1 },
-	{ "spread", NULL, 7, 0, 1 },
+	{ "runs", NULL, 4, 0, 2 },
+	{ "spread", NULL, 7, 0, 2 },
 };
 static const struct table run_table = TABLE_OF(run_columns, "    ");
 

@@ -35,7 +35,7 @@ static const struct table_column walk_columns[] = {
 	{ "walk", NULL, 13, 1, 0 },
 	{ "ns/element", NULL, 10, 0, 0 },
 	{ "cycles", NULL, 8, 0, 0 },
-	{ "spread", NULL, 7, 0, 1 },
+	{ "spread", NULL, 7, 0, 2 },
 };
 static const struct table walk_table = TABLE_OF(walk_columns, "    ");
 

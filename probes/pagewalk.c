@@ -108,7 +108,7 @@ static const struct table_column pair_columns[] = {
 	{ "extra ns", NULL, 10, 0, 0 },
 	{ "extra cycles", NULL, 13, 0, 0 },
 	{ "extra %", NULL, 8, 0, 0 },
-	{ "", NULL, 0, 1, 1 },
+	{ "", NULL, 0, 1, 2 },
 };
 static const struct table pair_table = TABLE_OF(pair_columns, "  ");
 

@@ -13,8 +13,8 @@
 static const struct table_column columns[] = {
 	{ "working set", NULL, 11, 0, 0 },
 	{ "ns/load", "ns", 10, 0, 0 },
-	{ "stopped by", NULL, 10, 1, 1 },
-	{ "verdict", NULL, 0, 1, 0 },
+	{ "stopped by", NULL, 10, 1, 2 },
+	{ "verdict", NULL, 0, 1, 3 },
 };
 static const struct table shape = { columns, 4, "  ", " *" };
 
@@ -25,15 +25,15 @@ static void test_text(void)
 	char line[256], expect[256];
 
 	table_text_header(&shape, line, sizeof line);
-	snprintf(expect, sizeof expect, "  %11s %10s  %-10s %s\n  %11s %10s\n",
+	snprintf(expect, sizeof expect, "  %11s %10s  %-10s   %s\n  %11s %10s\n",
 		 "working set", "ns/load", "stopped by", "verdict", "", "ns");
 	CHECK(!strcmp(line, expect), "the header: names, then the units line, as printf "
 	      "pads them, no line ending in blanks: [%s]", line);
 	table_text_row(&shape, row, 0, line, sizeof line);
-	snprintf(expect, sizeof expect, "  %11s %10s  %-10s %s\n", "4 KiB", "2.011", "settled",
+	snprintf(expect, sizeof expect, "  %11s %10s  %-10s   %s\n", "4 KiB", "2.011", "settled",
 		 "agrees");
-	CHECK(!strcmp(line, expect), "a row: figures right, words left, a wide gap where "
-	      "declared, the last words column unpadded: [%s]", line);
+	CHECK(!strcmp(line, expect), "a row: figures right, words left, a column's gap where "
+	      "declared (two, three blanks), the last words column unpadded: [%s]", line);
 	table_text_row(&shape, wide, 1, line, sizeof line);
 	CHECK(!strcmp(line, " *a wider cell!             x<y\n"),
 	      "a marked row gets its indent; a wider cell pushes the line, a NULL cell is "
