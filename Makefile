@@ -2,7 +2,8 @@
 # docs/BUILD.md explains every target and variable.
 #
 #   make            build/$(ARCH)/memprobe.efi and build/$(ARCH)/memprobe.img
-#   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, APP_ARGS, OUT;
+#   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, APP_ARGS, OUT,
+#                   NMI_EVERY_S=N: an NMI every N s;
 #                   SECURE_BOOT=snakeoil|ms [UNSIGNED=1] [SHIM=1]: Secure Boot on)
 #   make sign       the app signed with KEY=... CERT=... and an image holding it
 #   make test       host unit tests + QEMU tests; last line "N passed, N failed"
@@ -317,7 +318,8 @@ RUN_IMG = $(if $(UNSIGNED),$(EFI_IMG),$(if $(SHIM),$(SHIM_IMG),$(if $(SECURE_BOO
 run: deps image $(RUN_IMG)
 	$(Q)scripts/qemu-run.sh --image $(RUN_IMG) --out "$(or $(OUT),results)" \
 		--firmware $(or $(SECURE_BOOT),plain) \
-		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))"
+		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))" \
+		$(if $(NMI_EVERY_S),--nmi-every "$(NMI_EVERY_S)")
 
 test: deps image host unit
 	$(Q)O=$(O) tests/run

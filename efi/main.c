@@ -4,6 +4,7 @@
 
 #include "efi/fw.h"
 #include "efi/clock.h"
+#include "efi/disturb.h"
 #include "efi/end.h"
 #include "efi/files.h"
 #include "efi/memtypes.h"
@@ -38,6 +39,8 @@ static void banner(void)
 /* Every step before the probes either works or says why no probe can run. */
 static int take_over(struct config *c)
 {
+	/* First: from here an NMI is counted instead of stopping the firmware. */
+	disturb_init();
 	if (volume_open())
 		plat_console("memprobe: no boot volume: configuration and result files unavailable\n");
 	if (settings_load(c))

@@ -82,6 +82,20 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
    preemption stay on, which only a platform can say). */
 const char *plat_timed_conditions(void);
 
+/* ---- Disturbances ------------------------------------------------------ */
+
+/* Events from outside that stall a timed section without the probe's
+   knowledge (on bare metal NMIs, which cli cannot keep out, and SMIs, which
+   the firmware takes behind everyone's back). Counts since the run began;
+   readable inside a timed section, so a probe reads them around each trial
+   and discards a trial during which one moved (probes/trials.h). */
+struct plat_disturbances {
+	uint64_t nmi, smi;
+	int nmi_counted, smi_counted;   /* 0: this platform cannot count that kind */
+	const char *nmi_how, *smi_how;  /* how each is counted, or why it is not */
+};
+void plat_disturbances(struct plat_disturbances *d);
+
 /* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF) from
    inside a timed section, to prove the guard reports it and the run goes on. */
 void plat_raise_fault(unsigned vector);

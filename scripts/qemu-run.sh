@@ -5,12 +5,18 @@
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
-#               [--firmware plain|snakeoil|ms] [--help]
+#               [--firmware plain|snakeoil|ms] [--nmi-every S] [--help]
 #
 # --firmware: plain (default) is OVMF without Secure Boot; snakeoil boots
 # OVMF with Debian's snakeoil test keys enrolled and ms with Microsoft's, both
 # with Secure Boot enforced (SMM, a secure flash). There the built-in shell is
 # refused too, so --args reach the app through \EFI\BOOT\memprobe.cfg.
+#
+# --nmi-every S (or NMI_EVERY_S=S in the environment) injects an NMI every S
+# seconds through QEMU's monitor (its `nmi` command), the first at the moment the app
+# prints its "disturbances:" line: before that the firmware has no NMI
+# handler and would stop with an exception dump. The count injected is
+# written to WORKDIR/nmi-injected.
 #
 # Exit status: 0 the app reported success, 1 it reported failure, 2 bad use,
 # 3 QEMU ended without a verdict (crash, triple fault, firmware reset),
@@ -22,6 +28,7 @@ set -euo pipefail
 . "$(dirname "$0")/esp.bash"
 
 image= out= cpu= mem=1G args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain
+nmi_every=${NMI_EVERY_S:-}
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -35,11 +42,14 @@ while [[ $# -gt 0 ]]; do
 	--quiet) quiet=1; shift ;;
 	--vars) vars=$2; shift 2 ;;
 	--firmware) firmware=$2; shift 2 ;;
+	--nmi-every) nmi_every=$2; shift 2 ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 [[ -n $image && -f $image ]] || { echo "qemu-run: --image must name a built image" >&2; exit 2; }
+[[ -z $nmi_every || $nmi_every =~ ^[0-9]+(\.[0-9]+)?$ && $nmi_every != 0 ]] ||
+	{ echo "qemu-run: --nmi-every / NMI_EVERY_S: '$nmi_every' is not a positive number of seconds" >&2; exit 2; }
 
 # The firmware, in one place: its CODE and VARS files and the machine flags
 # it needs. Secure Boot firmware keeps its variables (db among them) behind
@@ -59,7 +69,7 @@ for f in "$ovmf_code" "$ovmf_vars"; do
 done
 workdir=${workdir:-$(dirname "$image")/run}
 mkdir -p "$workdir"
-rm -f "$workdir"/{disk.img,vars.fd,debugcon.log,serial.log}
+rm -f "$workdir"/{disk.img,vars.fd,debugcon.log,serial.log,monitor.sock,nmi-injected}
 
 # The guest writes its results onto a copy: the build's image stays as built.
 cp "$image" "$workdir/disk.img"
@@ -149,6 +159,42 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_fla
 	-serial file:"$workdir/serial.log"
 	-debugcon file:"$workdir/debugcon.log" -global isa-debugcon.iobase=0x402
 	-device isa-debug-exit,iobase=0xf4,iosize=4 -pidfile "$workdir/qemu.pid")
+[[ -n $nmi_every ]] && qemu+=(-monitor unix:"$workdir/monitor.sock",server=on,wait=off)
+
+# Injects an NMI every $nmi_every s once the app has its NMI handlers, and
+# counts them into nmi-injected; it ends when QEMU closes the monitor.
+inject_nmis() {
+	python3 - "$workdir" "$nmi_every" <<'PY'
+import os, socket, sys, time
+work, every = sys.argv[1], float(sys.argv[2])
+log, sock_path = os.path.join(work, "debugcon.log"), os.path.join(work, "monitor.sock")
+def app_ready():
+    try:
+        with open(log, "rb") as f:
+            return b"\ndisturbances: NMIs " in f.read()
+    except OSError:
+        return False
+while not app_ready():
+    time.sleep(0.2)
+s = socket.socket(socket.AF_UNIX)
+s.connect(sock_path)
+s.setblocking(False)
+injected = 0
+while True:
+    try:
+        try:
+            s.recv(65536)   # the monitor's prompts, so its output never backs up
+        except BlockingIOError:
+            pass
+        s.sendall(b"nmi\n")
+    except OSError:
+        break
+    injected += 1
+    with open(os.path.join(work, "nmi-injected"), "w") as f:
+        f.write(f"{injected}\n")
+    time.sleep(every)
+PY
+}
 
 # Under Secure Boot an image the firmware (or shim) refuses never starts:
 # edk2's boot manager prints "BdsDxe: failed to load Boot0001 ...: Access
@@ -185,7 +231,17 @@ if [[ $firmware != plain ]]; then
 	watch_refusal &
 	watch_pid=$!
 fi
+if [[ -n $nmi_every ]]; then
+	inject_nmis &
+	inject_pid=$!
+	echo "qemu-run: injecting an NMI every ${nmi_every}s once the app is ready"
+fi
 timeout --foreground "$timeout_s" "${qemu[@]}" || rc=$?
+if [[ -n $nmi_every ]]; then
+	kill "$inject_pid" 2>/dev/null || true
+	wait "$inject_pid" 2>/dev/null || true
+	echo "qemu-run: NMIs injected: $(cat "$workdir/nmi-injected" 2>/dev/null || echo 0)"
+fi
 if [[ $firmware != plain ]]; then
 	kill "$watch_pid" 2>/dev/null || true
 	wait "$watch_pid" 2>/dev/null || true

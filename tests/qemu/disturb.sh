@@ -1,0 +1,31 @@
+# NMIs injected through QEMU's monitor while a quick run measures: each is
+# counted (in timed sections by the guard, outside them by the handler the
+# app registers with the firmware), none stops the machine, the run succeeds
+# and system.json holds the same counts as the console.
+cd "$(dirname "$0")/../.."
+. tests/qemu/lib.bash
+
+boot nmi --cpu max --mem 512M --nmi-every 0.3 \
+	--args "profile=quick probes=latency,locality pages=4k max_size=1M"
+run=$(run_folder)
+injected=$(cat "$QEMU_TEST_DIR/nmi/nmi-injected" 2>/dev/null || echo 0)
+counted=$(sed -nE 's/^disturbances over the run: ([0-9]+) NMIs, .*/\1/p' "$LOG")
+check "nmi: the run succeeds with NMIs arriving" test "$BOOT_RC" -eq 0
+check "nmi: the harness injected NMIs ($injected)" test "$injected" -ge 1
+check "nmi: the header says how NMIs are counted" \
+	log_has '^disturbances: NMIs counted: the guard.s vector in timed sections, a handler registered with the firmware outside them; SMIs '
+check "nmi: every probe reports its disturbances" \
+	test "$(grep -cE '^(latency|locality): disturbances: NMIs [0-9]+, SMIs ' "$LOG")" -eq 2
+check "nmi: the console counts at least one NMI and no more than were sent ($counted of $injected)" \
+	test -n "$counted" -a "${counted:-0}" -ge 1 -a "${counted:-0}" -le "$injected"
+check "nmi: system.json holds the same count and each probe's discards" python3 - "$run/system.json" "${counted:-x}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["disturbances"]
+assert d["nmi_counted"] is True and str(d["nmi"]) == sys.argv[2], d
+per = d["probes"]
+assert set(per) == {"latency", "locality"}, per
+assert sum(p["nmi"] for p in per.values()) <= d["nmi"]
+assert all(p["trials_discarded"] <= p["nmi"] * 2 + p["smi"] * 2 for p in per.values()), per
+PY
+check "nmi: all 17 latency sizes, 4 KiB to 1 MiB, are there" \
+	test "$(csv_count "$run/results.csv" "r['probe']=='latency'")" -eq 17
