@@ -11,7 +11,9 @@
 #ifndef MEMPROBE_ARCH_GUARD_H
 #define MEMPROBE_ARCH_GUARD_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include "arch/cpu.h"
 
 /* A caught exception in terms any architecture can fill in. */
 struct arch_fault {
@@ -44,12 +46,23 @@ int guard_call(void (*fn)(void *), void *arg);
 /* What the last caught exception was; valid after guard_call returned 1. */
 void guard_last(struct arch_fault *f);
 
+/* 1 for an exception after which no probe may run (x86: #DF 8, #MC 18):
+   the hardware itself failed, or the CPU could not deliver an exception;
+   the run stops with its files flushed. */
+int exception_fatal(unsigned vector);
+/* What the CPU recorded about a fatal exception, one line (x86 #MC: the
+   machine-check registers, read through run), after which the state that
+   would turn a second one into a shutdown is cleared (x86: MCG_STATUS.MCIP). */
+void fatal_exception_describe(unsigned vector, arch_guarded_fn run, char *text, size_t size);
+
 /* "#PF page fault" for x86 vector 14, and so on. */
 const char *exception_name(unsigned vector);
 
 /* Test-only: raises exception `vector` with the instruction that
-   architecturally causes it (x86: 0 #DE, 6 #UD, 13 #GP, 14 #PF); returns
-   only for vectors it cannot raise. */
+   architecturally causes it (x86: 0 #DE, 6 #UD, 13 #GP, 14 #PF), or
+   through its gate where no instruction can (18 #MC, by INT 18: the
+   handler runs as for a real one, and MCG_STATUS.MCIP stays clear);
+   returns only for vectors it cannot raise. */
 void raise_exception(unsigned vector);
 
 #endif

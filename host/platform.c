@@ -90,6 +90,10 @@ const char *plat_timed_conditions(void)
 	       "absorb what they add";
 }
 
+/* The kernel takes machine checks and double faults itself: a process
+   never meets one as a fault it could report, so nothing here is fatal. */
+const char *plat_fatal(void) { return NULL; }
+
 /* A process sees neither NMIs nor SMIs: both counts stay 0, and the report
    says they are not counted rather than that none arrived. */
 void plat_disturbances(struct plat_disturbances *d)

@@ -69,14 +69,20 @@ struct plat_fault {
 	uint64_t pc;              /* the faulting instruction (x86: RIP) */
 	uint64_t address;         /* the data address reported, when has_address (x86: CR2) */
 	int has_address;
+	int fatal;                /* a machine check or double fault: plat_fatal says more */
 	char text[160];           /* a one-line description for the report */
 };
 
 /* Runs fn(arg) as a timed section: on bare metal at TPL_HIGH_LEVEL, with
    interrupts off, the app's IDT and page tables loaded. Returns 0, or -1 when
    fn faulted: the machine state is restored, *fault says what happened and
-   the caller carries on with the next probe. */
+   the caller carries on with the next probe. After a fatal fault (a machine
+   check or a double fault) every later call returns -1 without running fn. */
 int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
+/* NULL, or the fatal fault that stopped the run, with what the CPU
+   recorded of it (x86 #MC: the machine-check banks): no probe may run
+   after it. */
+const char *plat_fatal(void);
 /* One line for the report header: what a timed section runs with (interrupts
    off and the app's own tables on bare metal; under Linux interrupts and
    preemption stay on, which only a platform can say). */
@@ -96,8 +102,9 @@ struct plat_disturbances {
 };
 void plat_disturbances(struct plat_disturbances *d);
 
-/* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF) from
-   inside a timed section, to prove the guard reports it and the run goes on. */
+/* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF, 18 #MC)
+   from inside a timed section, to prove the guard reports it and the run
+   goes on (or, for #MC, stops with every file kept). */
 void plat_raise_fault(unsigned vector);
 
 /* ---- Output ------------------------------------------------------------ */

@@ -89,6 +89,22 @@ static void report_disturbed(unsigned i, const struct plat_disturbances *d)
 		      (unsigned long long)disturbed[i].tally.disturbed_kept);
 }
 
+/* After a fatal fault: what stopped the run, and which probes it leaves
+   unrun (those after probe `last` in the run order). */
+static void report_stopped(const struct config *c, unsigned last)
+{
+	char unrun[128];
+	struct mp_text t = { unrun, sizeof unrun, 0 };
+
+	unrun[0] = 0;
+	for (unsigned i = last + 1; i < sizeof probes / sizeof *probes; i++)
+		if (c->probes & probes[i].bit)
+			mp_append(&t, "%s%s", t.len ? ", " : "", probes[i].name);
+	report_printf("\nRUN STOPPED: %s\n", plat_fatal());
+	report_printf("RUN STOPPED: no later probe runs (not run: %s); every row so far is "
+		      "kept and the files are flushed\n", t.len ? unrun : "none");
+}
+
 /* The run's totals, once, after the last probe: what a harness injecting
    NMIs compares with what it sent. */
 static void report_disturbed_run(void)
@@ -148,6 +164,7 @@ static void fill_system(struct json *j, void *arg)
 	json_string(j, "probe_flags", memprobe_probe_flags);
 	json_object_end(j);
 	json_string(j, "config", config_text);
+	json_string(j, "stopped_by", plat_fatal() ? plat_fatal() : "");
 	json_object_begin(j, "clock");
 	json_string(j, "counter", clk->counter);
 	json_u64(j, "ticks_per_s", clk->ticks_per_s);
@@ -204,6 +221,11 @@ int memprobe_run(const struct config *c)
 		results_probe_done();
 		if (rc != 0)
 			status = -1;
+		if (plat_fatal()) {
+			report_stopped(c, i);
+			status = -1;
+			break;
+		}
 	}
 
 	report_disturbed_run();

@@ -6,8 +6,8 @@
    half), so loading it raises #PF under the app's tables. */
 #define RAISE_UNMAPPED_ADDRESS 0x00007ffffffff000ull
 
-/* raise_exception (arch/guard.h): 0 (#DE), 6 (#UD), 13 (#GP) or 14 (#PF);
-   returns only for other vectors. */
+/* raise_exception (arch/guard.h): 0 (#DE), 6 (#UD), 13 (#GP), 14 (#PF) or
+   18 (#MC, by INT 18); returns only for other vectors. */
 #include "arch/guard.h"
 
 #endif
