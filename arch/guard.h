@@ -31,15 +31,41 @@ extern const char arch_address_name[];
 
 /* What guard_enter changed, for guard_leave to give back. */
 struct guard_saved {
-	uint64_t word[2];
+	uint64_t word[3];
 };
 
-/* Interrupts off, the firmware's exception vectors kept in *s and the
-   app's loaded (built the first time). No firmware service may be called
+/* Interrupts off, the firmware's exception vectors and descriptor tables
+   kept in *s and the app's loaded (built the first time; x86: the IDT, a
+   GDT of the app's and, where the firmware has no TSS, the app's TSS with
+   stacks of their own for #DF and #MC). No firmware service may be called
    until guard_leave. Interrupts come back on with whatever the platform
-   restores after guard_leave (efi: RestoreTPL). */
+   restores after guard_leave (efi: RestoreTPL). guard_enter is
+   guard_enter_cpu with the boot processor's tables. */
 void guard_enter(struct guard_saved *s);
 void guard_leave(const struct guard_saved *s);
+
+/* For another processor (an AP's procedure): the bytes of one CPU's own
+   tables, and guard_enter with them. cpu_tables is zeroed, 16-byte aligned,
+   identity-mapped memory that this CPU alone uses and that outlives its
+   guarded state; it is filled on its first use, on that CPU. The exception
+   vectors are the boot processor's, shared. guard_leave undoes either. */
+size_t guard_cpu_tables_bytes(void);
+void guard_enter_cpu(void *cpu_tables, struct guard_saved *s);
+
+/* The memory the boot processor's guarded state relies on: its exception
+   vectors' code and data, its IDT and descriptor tables and their stacks.
+   A platform that loads page tables of its own inside the guarded state
+   checks that they map all of it, since an exception that finds any of it
+   unmapped resets the machine. Valid after the first guard_enter. */
+struct guard_range {
+	const char *what;
+	uint64_t base, length;
+};
+size_t guard_ranges(struct guard_range *out, size_t max);
+/* One line for the report: which tables the guarded state uses, and what
+   the firmware's configuration left out (x86: "the app's GDT (code
+   selector 0x38), the app's TSS: #DF and #MC on stacks of their own"). */
+const char *guard_tables_summary(void);
 
 /* fn(arg) between guard_enter and guard_leave: 0, or 1 when it faulted. */
 int guard_call(void (*fn)(void *), void *arg);

@@ -9,13 +9,14 @@
 #include "efi/secure_boot.h"
 #include "efi/guarded.h"
 #include "arch/cpu.h"
+#include "arch/guard.h"
 #include "arch/paging.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/machine.h"
 #include "probes/platform.h"
 
-static char conditions[256];
+static char conditions[512];
 
 const char *plat_timed_conditions(void)
 {
@@ -24,7 +25,7 @@ const char *plat_timed_conditions(void)
 	paging_summary(paging, sizeof paging);
 	mp_snprintf(conditions, sizeof conditions,
 		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, the app's IDT "
-		    "and page tables (%s)", paging);
+		    "and page tables (%s); descriptor tables: %s", paging, guard_tables_summary());
 	return conditions;
 }
 
@@ -109,6 +110,7 @@ void plat_describe(struct json *j)
 	json_object_begin(j, "platform");
 	json_string(j, "name", "uefi");
 	json_string(j, "timed_sections", plat_timed_conditions());
+	json_string(j, "descriptor_tables", guard_tables_summary());
 	json_object_end(j);
 	plat_cache_claims(&claims);
 	machine_describe_cpu(j, &fw_cpu, cpu_microcode(&fw_cpu, guarded_run), &claims);

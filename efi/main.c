@@ -10,6 +10,7 @@
 #include "efi/memtypes.h"
 #include "efi/paging.h"
 #include "efi/settings.h"
+#include "efi/timed.h"
 #include "efi/secure_boot.h"
 #include "efi/volume.h"
 #include "probes/probe.h"
@@ -46,7 +47,7 @@ static int take_over(struct config *c)
 	if (settings_load(c))
 		return -1;
 	clock_init();
-	if (paging_init())
+	if (paging_init() || timed_init())
 		return -1;
 	memtypes_init();
 	files_init();

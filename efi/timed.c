@@ -12,6 +12,7 @@
  * between 3 and its undoing: the firmware expects its own IDT and tables.
  */
 
+#include "efi/timed.h"
 #include "efi/guarded.h"
 #include "efi/paging.h"
 #include "arch/guard.h"
@@ -48,6 +49,73 @@ static void note_fatal(struct plat_fault *fault)
 
 const char *plat_fatal(void) { return fatal_text[0] ? fatal_text : NULL; }
 
+/* How much of the stack below the current frame a timed section may use:
+   the probes' sections are shallow, a few frames. */
+#define STACK_CHECK_BYTES (16 * 1024)
+/* The guard's ranges and the stack. */
+#define CHECKED_RANGES_MAX 8
+
+/* Every page of r is mapped writable by the tables at root, or why[] names
+   the first that is not. */
+static int range_mapped(uint64_t root, const struct guard_range *r, char *why, size_t size)
+{
+	struct pt_translation t;
+	uint64_t page;
+
+	if (pt_range_writable(paging_config(), root, r->base, r->length, &page, &t))
+		return 1;
+	mp_snprintf(why, size, "the app's page tables %s %s at 0x%llx, which exception "
+		    "delivery needs", t.status != PT_WALK_MAPPED ? "do not map"
+		    : t.phys != page ? "do not identity-map" : "map read-only",
+		    r->what, (unsigned long long)page);
+	return 0;
+}
+
+/* Before the first switch: the CPU may be allowed to switch at all, and an
+   exception under the app's tables must find the guard's code, data and
+   tables and the stack mapped, since one that does not resets the machine.
+   Checked once: nothing it looks at moves. Returns NULL or the refusal. */
+static const char *tables_refusal(uint64_t root)
+{
+	static int checked;
+	static char why[192];
+	struct guard_range ranges[CHECKED_RANGES_MAX];
+	uint8_t here;
+	size_t n;
+
+	if (checked)
+		return why[0] ? why : NULL;
+	checked = 1;
+	if (pt_switch_refusal()) {
+		mp_snprintf(why, sizeof why, "%s", pt_switch_refusal());
+		return why;
+	}
+	n = guard_ranges(ranges, CHECKED_RANGES_MAX - 1);
+	ranges[n++] = (struct guard_range){ "the stack", (uint64_t)(uintptr_t)&here -
+					    STACK_CHECK_BYTES, STACK_CHECK_BYTES };
+	for (size_t i = 0; i < n; i++)
+		if (!range_mapped(root, &ranges[i], why, sizeof why))
+			return why;
+	return NULL;
+}
+
+int timed_init(void)
+{
+	struct guarded_state s;
+	char line[256];
+
+	/* One guarded entry builds the guard's tables, so their ranges are
+	   known before they are checked. */
+	guarded_enter(&s);
+	guarded_leave(&s);
+	if (!paging_root() || !tables_refusal(paging_root()))
+		return paging_root() ? 0 : -1;
+	mp_snprintf(line, sizeof line, "memprobe: timed sections refused: %s\n",
+		    tables_refusal(paging_root()));
+	plat_console(line);
+	return -1;
+}
+
 /* fn under guard_call with the app's tables loaded: 0, or 1 when it faulted. */
 static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root)
 {
@@ -75,6 +143,8 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 	   taken mid-section, could shut the CPU down with the files unwritten. */
 	if (fatal_text[0])
 		return refuse(fault, "a machine check or double fault stopped the run");
+	if (tables_refusal(app_root))
+		return refuse(fault, tables_refusal(app_root));
 
 	guarded_enter(&s);
 	faulted = run_with_tables(fn, arg, app_root);

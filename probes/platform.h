@@ -70,7 +70,7 @@ struct plat_fault {
 	uint64_t address;         /* the data address reported, when has_address (x86: CR2) */
 	int has_address;
 	int fatal;                /* a machine check or double fault: plat_fatal says more */
-	char text[160];           /* a one-line description for the report */
+	char text[256];           /* a one-line description for the report */
 };
 
 /* Runs fn(arg) as a timed section: on bare metal at TPL_HIGH_LEVEL, with

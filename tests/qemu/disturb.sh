@@ -29,3 +29,5 @@ assert all(p["trials_discarded"] <= p["nmi"] * 2 + p["smi"] * 2 for p in per.val
 PY
 check "nmi: all 17 latency sizes, 4 KiB to 1 MiB, are there" \
 	test "$(csv_count "$run/results.csv" "r['probe']=='latency'")" -eq 17
+check "nmi: timed sections ran on the app's GDT and TSS, #DF and #MC on their own stacks" \
+	log_has "^timed sections: .*; descriptor tables: the app's IDT, GDT and TSS \(code selector 0x[0-9a-f]+, TSS 0xf0\): #DF and #MC on stacks of their own$"
