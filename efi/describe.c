@@ -83,6 +83,19 @@ static void paging_json(struct json *j)
 	json_object_end(j);
 }
 
+/* The CPU's conditions that change figures (arch/cpu.h), also in the
+   banner. */
+static void conditions_json(struct json *j)
+{
+	struct arch_fact facts[8];
+	size_t n = cpu_conditions(&fw_cpu, guarded_run, facts, sizeof facts / sizeof *facts);
+
+	json_object_begin(j, "conditions");
+	for (size_t i = 0; i < n; i++)
+		json_string(j, facts[i].name, facts[i].text);
+	json_object_end(j);
+}
+
 static void memory_map_json(struct json *j)
 {
 	const struct memmap *m = memmap_now();
@@ -117,6 +130,7 @@ void plat_describe(struct json *j)
 	firmware_json(j);
 	time_json(j);
 	paging_json(j);
+	conditions_json(j);
 	memtypes_json(j);
 	buffers_json(j);
 	memory_map_json(j);

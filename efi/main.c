@@ -3,6 +3,7 @@
  */
 
 #include "efi/fw.h"
+#include "efi/guarded.h"
 #include "efi/clock.h"
 #include "efi/disturb.h"
 #include "efi/end.h"
@@ -21,7 +22,9 @@
 static void banner(void)
 {
 	const struct cpuinfo *ci = &fw_cpu;
+	struct arch_fact facts[8];
 	char vendor[64];
+	size_t n;
 
 	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
 	memprobe_report_version();
@@ -35,6 +38,9 @@ static void banner(void)
 		    ci->vendor, ci->brand[0] ? ci->brand : "(no brand string)",
 		    ci->family, ci->model, ci->stepping,
 		    secure_boot_words(secure_boot_state()));
+	n = cpu_conditions(ci, guarded_run, facts, sizeof facts / sizeof *facts);
+	for (size_t i = 0; i < n; i++)
+		report_printf("%s: %s\n", facts[i].name, facts[i].text);
 }
 
 /* Every step before the probes either works or says why no probe can run. */

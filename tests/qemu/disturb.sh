@@ -31,3 +31,14 @@ check "nmi: all 17 latency sizes, 4 KiB to 1 MiB, are there" \
 	test "$(csv_count "$run/results.csv" "r['probe']=='latency'")" -eq 17
 check "nmi: timed sections ran on the app's GDT and TSS, #DF and #MC on their own stacks" \
 	log_has "^timed sections: .*; descriptor tables: the app's IDT, GDT and TSS \(code selector 0x[0-9a-f]+, TSS 0xf0\): #DF and #MC on stacks of their own$"
+# The conditions that change figures, in the banner and system.json alike.
+check "nmi: the banner names memory encryption, LFENCE and CET" \
+	test "$(grep -cE '^(memory_encryption: (none|unknown|AMD|Intel)|lfence: (serialising|NOT serialising|unknown)|cet: CR4.CET clear$)' "$LOG")" -eq 3
+check "nmi: system.json holds the same conditions" python3 - "$run/system.json" "$LOG" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["conditions"]
+log = open(sys.argv[2], errors="replace").read().splitlines()
+assert set(c) == {"memory_encryption", "lfence", "cet"}, c
+for k, v in c.items():
+    assert f"{k}: {v}" in log, (k, v)
+PY
