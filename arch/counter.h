@@ -8,6 +8,7 @@
 #define MEMPROBE_ARCH_COUNTER_H
 
 #include <stdint.h>
+#include "arch/cpu.h"
 
 /* ---- Calibration policy ----------------------------------------------------
  * Each constant is defined here once; the clock files only apply it.
@@ -69,6 +70,23 @@ const char *counter_rate_source_name(enum counter_rate_source source);
    apiece on every x86 core of the last two decades, so adds / seconds is the
    core clock whatever the TSC's own rate. */
 uint64_t add_chain_ticks(uint64_t adds);
+
+/* ---- The core's own cycle count -------------------------------------------
+ * Where the CPU counts its core cycles (x86: APERF, beside MPERF at a fixed
+ * reference rate; CPUID 6 ECX[0]), the cycles of a timed section are
+ * measured rather than converted through a clock measured once: a core
+ * whose clock moves (turbo, thermal limits) is followed. */
+
+struct core_cycles {
+	uint64_t actual;      /* x86: APERF, core cycles in C0 */
+	uint64_t reference;   /* x86: MPERF, at the fixed reference rate in C0 */
+};
+
+/* 1 when the counts are readable here (x86: CPUID 6 ECX[0], and one read
+   of each through run raised no #GP). */
+int core_cycles_available(arch_guarded_fn run);
+/* Both counts; only after core_cycles_available said 1. */
+void core_cycles_read(struct core_cycles *c);
 
 /* ---- Reading it ------------------------------------------------------------
  * uint64_t counter_read(void): the counter, ordered after earlier loads.

@@ -5,6 +5,7 @@
 #include "efi/fw.h"
 #include "efi/guarded.h"
 #include "efi/clock.h"
+#include "efi/core_clock.h"
 #include "efi/disturb.h"
 #include "efi/end.h"
 #include "efi/files.h"
@@ -53,6 +54,7 @@ static int take_over(struct config *c)
 	if (settings_load(c))
 		return -1;
 	clock_init();
+	core_clock_init();
 	if (paging_init() || timed_init())
 		return -1;
 	memtypes_init();

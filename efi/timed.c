@@ -13,6 +13,7 @@
  */
 
 #include "efi/timed.h"
+#include "efi/core_clock.h"
 #include "efi/guarded.h"
 #include "efi/paging.h"
 #include "arch/guard.h"
@@ -116,14 +117,19 @@ int timed_init(void)
 	return -1;
 }
 
-/* fn under guard_call with the app's tables loaded: 0, or 1 when it faulted. */
+/* fn under guard_call with the app's tables loaded, the core's cycles
+   counted around it: 0, or 1 when it faulted. */
 static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root)
 {
+	struct core_clock_mark mark;
 	struct pt_saved saved;
 	int faulted;
 
 	pt_switch_to(app_root, &saved);
+	core_clock_before(&mark);
 	faulted = guard_call(fn, arg);
+	if (!faulted)
+		core_clock_after(&mark);
 	pt_switch_back(&saved);
 	return faulted;
 }

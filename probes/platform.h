@@ -35,6 +35,17 @@ struct plat_clock {
 uint64_t plat_ticks(void);
 const struct plat_clock *plat_clock(void);
 
+/* The core clock, in Hz, that the cycles of the figures being written are
+   converted with (0: unknown). Where the CPU's own cycle count is readable
+   (x86: APERF/MPERF) it is read around every timed section, and this is
+   the clock measured over the last one; elsewhere it is the add-chain
+   clock that plat_core_clock_refresh measured last. */
+uint64_t plat_core_hz(void);
+/* Called before each probe: without a readable cycle count the add-chain
+   clock is measured again now, so a clock that moved since start-up is
+   followed. how[] says which method applies, for the report. */
+void plat_core_clock_refresh(char *how, size_t size);
+
 /* ---- Buffers with a page size this program chose ----------------------- */
 
 struct plat_buffer {

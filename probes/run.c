@@ -35,12 +35,16 @@ static char config_text[4096];
 
 /* What disturbed each probe that ran, for its closing lines and
    system.json: the NMIs and SMIs counted while it ran, and the trials its
-   series discarded (probes/trials.h). */
+   series discarded (probes/trials.h); and where its cycles came from. */
 static struct {
 	int ran;
 	uint64_t nmi, smi;
 	struct trials_tally tally;
+	char cycles_from[192];
 } disturbed[sizeof probes / sizeof *probes];
+/* The counts when the last probe ended: what the console's total said, and
+   system.json repeats (an NMI during the analysis belongs to no probe). */
+static struct plat_disturbances run_disturbed;
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -56,8 +60,8 @@ static void report_header(const struct plat_clock *clk)
 				     : "NOT invariant: its rate may follow the core's P-state",
 		      clk->source);
 	if (clk->core_hz)
-		report_printf("core clock: %.3f GHz, %s; cycles below are core cycles at this clock\n",
-			      (double)clk->core_hz / 1e9, clk->core_source);
+		report_printf("core clock: %.3f GHz at start-up, %s; each probe says what its "
+			      "cycles come from\n", (double)clk->core_hz / 1e9, clk->core_source);
 	else
 		report_printf("core clock: not measured (%s); cycle figures are meaningless\n",
 			      clk->core_source);
@@ -109,33 +113,32 @@ static void report_stopped(const struct config *c, unsigned last)
    NMIs compares with what it sent. */
 static void report_disturbed_run(void)
 {
-	struct plat_disturbances d;
+	const struct plat_disturbances *d = &run_disturbed;
 	uint64_t discarded = 0, kept = 0;
 
-	plat_disturbances(&d);
+	plat_disturbances(&run_disturbed);
 	for (unsigned i = 0; i < sizeof probes / sizeof *probes; i++) {
 		discarded += disturbed[i].tally.discarded;
 		kept += disturbed[i].tally.disturbed_kept;
 	}
 	report_printf("\ndisturbances over the run: %llu NMIs%s, %llu SMIs%s; %llu trials "
 		      "discarded and measured again, %llu disturbed trials kept\n",
-		      (unsigned long long)d.nmi, d.nmi_counted ? "" : " (not counted)",
-		      (unsigned long long)d.smi, d.smi_counted ? "" : " (not counted)",
+		      (unsigned long long)d->nmi, d->nmi_counted ? "" : " (not counted)",
+		      (unsigned long long)d->smi, d->smi_counted ? "" : " (not counted)",
 		      (unsigned long long)discarded, (unsigned long long)kept);
 }
 
 static void disturbances_json(struct json *j)
 {
-	struct plat_disturbances d;
+	const struct plat_disturbances *d = &run_disturbed;
 
-	plat_disturbances(&d);
 	json_object_begin(j, "disturbances");
-	json_bool(j, "nmi_counted", d.nmi_counted);
-	json_string(j, "nmi_how", d.nmi_how);
-	json_u64(j, "nmi", d.nmi);
-	json_bool(j, "smi_counted", d.smi_counted);
-	json_string(j, "smi_how", d.smi_how);
-	json_u64(j, "smi", d.smi);
+	json_bool(j, "nmi_counted", d->nmi_counted);
+	json_string(j, "nmi_how", d->nmi_how);
+	json_u64(j, "nmi", d->nmi);
+	json_bool(j, "smi_counted", d->smi_counted);
+	json_string(j, "smi_how", d->smi_how);
+	json_u64(j, "smi", d->smi);
 	json_u64(j, "discard_max_per_series", TRIALS_DISCARD_MAX);
 	json_object_begin(j, "probes");
 	for (unsigned i = 0; i < sizeof probes / sizeof *probes; i++) {
@@ -173,6 +176,11 @@ static void fill_system(struct json *j, void *arg)
 	json_bool(j, "invariant", clk->invariant);
 	json_u64(j, "core_hz", clk->core_hz);
 	json_string(j, "core_source", clk->core_source);
+	json_object_begin(j, "cycles_from");
+	for (unsigned i = 0; i < sizeof probes / sizeof *probes; i++)
+		if (disturbed[i].ran)
+			json_string(j, probes[i].name, disturbed[i].cycles_from);
+	json_object_end(j);
 	json_object_end(j);
 	disturbances_json(j);
 	plat_describe(j);
@@ -207,6 +215,8 @@ int memprobe_run(const struct config *c)
 			continue;
 		start = plat_elapsed_ms();
 		report_printf("\n== %s ==\n", probes[i].name);
+		plat_core_clock_refresh(disturbed[i].cycles_from, sizeof disturbed[i].cycles_from);
+		report_printf("%s: cycles from: %s\n", probes[i].name, disturbed[i].cycles_from);
 		plat_disturbances(&before);
 		rc = probes[i].run(c);
 		plat_disturbances(&after);

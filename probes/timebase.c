@@ -10,7 +10,7 @@ double ticks_to_ns(uint64_t ticks)
 
 double ns_to_cycles(double ns)
 {
-	return ns * (double)plat_clock()->core_hz / 1e9;
+	return ns * (double)plat_core_hz() / 1e9;
 }
 
 uint64_t ms_to_ticks(double ms)

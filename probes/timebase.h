@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 double ticks_to_ns(uint64_t ticks);
+/* Through plat_core_hz: the clock of the last timed section where the CPU
+   counts its cycles, else the add-chain clock measured before the probe. */
 double ns_to_cycles(double ns);
 /* Ticks that last about `ms` milliseconds, for sizing a trial by time. */
 uint64_t ms_to_ticks(double ms);
