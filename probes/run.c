@@ -128,17 +128,24 @@ static void report_disturbed_run(void)
 		      (unsigned long long)discarded, (unsigned long long)kept);
 }
 
+/* One kind of disturbance over the run: {"counted", "how", "count"}. */
+static void disturbance_kind_json(struct json *j, const char *kind, int counted, const char *how,
+				  uint64_t count)
+{
+	json_object_begin(j, kind);
+	json_bool(j, "counted", counted);
+	json_string(j, "how", how);
+	json_u64(j, "count", count);
+	json_object_end(j);
+}
+
 static void disturbances_json(struct json *j)
 {
 	const struct plat_disturbances *d = &run_disturbed;
 
 	json_object_begin(j, "disturbances");
-	json_bool(j, "nmi_counted", d->nmi_counted);
-	json_string(j, "nmi_how", d->nmi_how);
-	json_u64(j, "nmi", d->nmi);
-	json_bool(j, "smi_counted", d->smi_counted);
-	json_string(j, "smi_how", d->smi_how);
-	json_u64(j, "smi", d->smi);
+	disturbance_kind_json(j, "nmi", d->nmi_counted, d->nmi_how, d->nmi);
+	disturbance_kind_json(j, "smi", d->smi_counted, d->smi_how, d->smi);
 	json_u64(j, "discard_max_per_series", TRIALS_DISCARD_MAX);
 	json_object_begin(j, "probes");
 	for (unsigned i = 0; i < sizeof probes / sizeof *probes; i++) {

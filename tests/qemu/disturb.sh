@@ -21,10 +21,11 @@ check "nmi: the console counts at least one NMI and no more than were sent ($cou
 check "nmi: system.json holds the same count and each probe's discards" python3 - "$run/system.json" "${counted:-x}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["disturbances"]
-assert d["nmi_counted"] is True and str(d["nmi"]) == sys.argv[2], d
+assert d["nmi"]["counted"] is True and str(d["nmi"]["count"]) == sys.argv[2], d
+assert d["smi"]["how"] and d["discard_max_per_series"] == 16, d
 per = d["probes"]
 assert set(per) == {"latency", "locality"}, per
-assert sum(p["nmi"] for p in per.values()) <= d["nmi"]
+assert sum(p["nmi"] for p in per.values()) <= d["nmi"]["count"]
 assert all(p["trials_discarded"] <= p["nmi"] * 2 + p["smi"] * 2 for p in per.values()), per
 PY
 check "nmi: all 17 latency sizes, 4 KiB to 1 MiB, are there" \
