@@ -175,7 +175,7 @@ def app_ready():
     except OSError:
         return False
 while not app_ready():
-    time.sleep(0.2)
+    time.sleep(0.05)
 s = socket.socket(socket.AF_UNIX)
 s.connect(sock_path)
 s.setblocking(False)
