@@ -85,7 +85,9 @@ void fatal_exception_describe(unsigned vector, arch_guarded_fn run, char *text, 
 const char *exception_name(unsigned vector);
 
 /* Test-only: raises exception `vector` with the instruction that
-   architecturally causes it (x86: 0 #DE, 6 #UD, 13 #GP, 14 #PF), or
+   architecturally causes it (x86: 0 #DE, 6 #UD, 13 #GP, 14 #PF, 8 #DF by
+   a push onto an unmapped stack, which needs the TSS's IST stack to be
+   survived: without it the machine resets), or
    through its gate where no instruction can (18 #MC, by INT 18: the
    handler runs as for a real one, and MCG_STATUS.MCIP stays clear);
    returns only for vectors it cannot raise. */

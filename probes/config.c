@@ -84,7 +84,8 @@ _Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
 static const struct word page_words[] = {
 	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
 static const struct word vector_words[] = {
-	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { "mc", 18 }, { 0, 0 } };
+	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { "mc", 18 }, { "df", 8 },
+	{ 0, 0 } };
 static const struct word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
@@ -550,10 +551,10 @@ static int parse_vector(struct loader *l, const struct entry *e, const struct ke
 				return 0;
 			}
 		return fail(l, e, "vector %.*s cannot be raised on purpose (de 0, ud 6, gp 13, "
-			    "pf 14, mc 18)", echo_len(e->value), e->value.p);
+			    "pf 14, mc 18, df 8)", echo_len(e->value), e->value.p);
 	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, or their numbers 0, 6, "
-		    "13, 14, 18)", echo_len(e->value), e->value.p);
+	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, df, or their numbers 0, "
+		    "6, 13, 14, 18, 8)", echo_len(e->value), e->value.p);
 }
 
 static int apply_value(struct loader *l, const struct entry *e, int key)

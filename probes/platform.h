@@ -113,9 +113,9 @@ struct plat_disturbances {
 };
 void plat_disturbances(struct plat_disturbances *d);
 
-/* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF, 18 #MC)
-   from inside a timed section, to prove the guard reports it and the run
-   goes on (or, for #MC, stops with every file kept). */
+/* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF, 18 #MC,
+   8 #DF) from inside a timed section, to prove the guard reports it and the
+   run goes on (or, for #MC and #DF, stops with every file kept). */
 void plat_raise_fault(unsigned vector);
 
 /* ---- Output ------------------------------------------------------------ */

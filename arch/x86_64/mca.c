@@ -124,7 +124,8 @@ void fatal_exception_describe(unsigned vector, arch_guarded_fn run, char *text, 
 
 	if (vector == VECTOR_DOUBLE_FAULT) {
 		mp_snprintf(text, size, "a second exception arrived while the CPU delivered one; "
-			    "the state it left cannot be trusted");
+			    "the RIP a #DF saves is undefined (SDM) and the state it left cannot "
+			    "be trusted");
 		return;
 	}
 	mca_read(run, &r);
