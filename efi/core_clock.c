@@ -5,6 +5,7 @@
 #include "efi/guarded.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
+#include "probes/timebase.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -17,20 +18,6 @@
 static int counted;          /* APERF/MPERF readable */
 static uint64_t core_hz;     /* the last section's, or the add chain's */
 static uint64_t reference_permille;   /* APERF/MPERF over the last section */
-
-// ---- Private Functions ------------------------------------------------------
-
-/* a * b / c in integers (efi/ has no floating point): both a and c are
-   halved until c fits 30 bits, which keeps (a % c) * b within 64 bits for
-   any b below 2^34 (a 17 GHz counter) at a relative error under 2^-29. */
-static uint64_t scaled(uint64_t a, uint64_t b, uint64_t c)
-{
-	while (c >= (1ull << 30)) {
-		a >>= 1;
-		c >>= 1;
-	}
-	return a / c * b + (a % c) * b / c;
-}
 
 // ---- Public Functions -------------------------------------------------------
 
@@ -63,8 +50,8 @@ void core_clock_after(const struct core_clock_mark *m)
 		return;
 	/* With interrupts off the core never leaves C0 inside a section, so
 	   its cycles over the section's time are its clock. */
-	core_hz = scaled(actual, plat_clock()->ticks_per_s, ticks);
-	reference_permille = scaled(actual, 1000, reference);
+	core_hz = mul_div_u64(actual, plat_clock()->ticks_per_s, ticks);
+	reference_permille = mul_div_u64(actual, 1000, reference);
 }
 
 uint64_t plat_core_hz(void) { return core_hz; }
