@@ -1,15 +1,20 @@
 /* The enter/leave sequence around every timed section: guarded access
- * (efi/guarded.c: TPL_HIGH_LEVEL, cli, the app's IDT) plus the app's page
- * tables.
+ * (efi/guarded.c: TPL_HIGH_LEVEL, cli, the app's IDT, GDT and TSS) plus the
+ * app's page tables.
  *
  *  1-3. guarded_enter: RaiseTPL(TPL_HIGH_LEVEL), then guard_enter
- *       (arch/guard.h; x86: cli, lidt(app)).
+ *       (arch/guard.h; x86: cli, lgdt/ltr/lidt(app)).
  *  4.   pt_switch_to (arch/paging.h; x86: mov cr3(app), with CR4.PGE cleared
  *       first when set, because global entries the firmware left in the TLB
  *       would otherwise survive the CR3 load): the buffers now have the page
  *       size we chose.
+ *  5.   APERF/MPERF read around the section where the CPU has them
+ *       (efi/core_clock.c), so its cycles are measured.
  * Leaving undoes these in reverse order. No firmware service is called
  * between 3 and its undoing: the firmware expects its own IDT and tables.
+ * Before the first switch timed_init walks the app's tables for what
+ * exception delivery needs; after a machine check or double fault no
+ * section runs again (plat_fatal).
  */
 
 #include "efi/timed.h"
