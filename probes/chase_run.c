@@ -46,6 +46,7 @@ void chase_run_trials(void *arg)
 	uint64_t unit = laps_per_block_unit(run->slots);
 	uint64_t warm_laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots, unit);
 	uint64_t t0, t1, lap_ticks, target, budget, blocks, spent = 0;
+	struct plat_disturbances before, after;
 	void *p;
 
 	run->cycle_broken = 0;
@@ -73,12 +74,18 @@ void chase_run_trials(void *arg)
 
 	trials_init(&run->trials);
 	for (;;) {
+		plat_disturbances(&before);
 		t0 = plat_ticks();
 		p = chase_follow(p, blocks);
 		t1 = plat_ticks();
+		plat_disturbances(&after);
 		spent += t1 - t0;
-		trials_add(&run->trials,
-			   ticks_to_ns(t1 - t0) / (double)(run->laps_per_trial * run->slots));
+		/* A disturbed trial is dropped: the loop measures again. */
+		if (!trials_add_checked(&run->trials,
+					ticks_to_ns(t1 - t0) /
+					(double)(run->laps_per_trial * run->slots),
+					&before, &after))
+			continue;
 		if (trials_settled(&run->trials, run->c->trials, run->c->precision)) {
 			run->stopped_by = "settled";
 			break;

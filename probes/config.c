@@ -67,7 +67,7 @@ static const struct key_def keys[] = {
 	{ "loaded.load_size", KIND_SIZE,     FIELD(loaded_load_size), 65536, SIZE_MAX_BYTES, 65536 },
 	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
 	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 14, 0 },
+	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 18, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
 	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
 	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
@@ -95,7 +95,8 @@ _Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
 static const struct word page_words[] = {
 	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
 static const struct word vector_words[] = {
-	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { 0, 0 } };
+	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { "mc", 18 }, { "df", 8 },
+	{ 0, 0 } };
 static const struct word mix_words[] = {
 	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
 static const struct word end_words[] = {
@@ -574,10 +575,10 @@ static int parse_vector(struct loader *l, const struct entry *e, const struct ke
 				return 0;
 			}
 		return fail(l, e, "vector %.*s cannot be raised on purpose (de 0, ud 6, gp 13, "
-			    "pf 14)", echo_len(e->value), e->value.p);
+			    "pf 14, mc 18, df 8)", echo_len(e->value), e->value.p);
 	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, or their numbers 0, 6, "
-		    "13, 14)", echo_len(e->value), e->value.p);
+	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, df, or their numbers 0, "
+		    "6, 13, 14, 18, 8)", echo_len(e->value), e->value.p);
 }
 
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below

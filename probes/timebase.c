@@ -10,7 +10,17 @@ double ticks_to_ns(uint64_t ticks)
 
 double ns_to_cycles(double ns)
 {
-	return ns * (double)plat_clock()->core_hz / 1e9;
+	return ns * (double)plat_core_hz() / 1e9;
+}
+
+/* Halving c below 2^30 keeps (a % c) * b under 2^64 for b < 2^34. */
+uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+	while (c >= (1ull << 30)) {
+		a >>= 1;
+		c >>= 1;
+	}
+	return a / c * b + (a % c) * b / c;
 }
 
 uint64_t ms_to_ticks(double ms)

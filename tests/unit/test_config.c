@@ -157,6 +157,7 @@ static void test_values(void)
 
 	static const struct { const char *text; unsigned vector; } vectors[] = {
 		{ "de", 0 }, { "UD", 6 }, { "gp", 13 }, { "pf", 14 }, { "0", 0 }, { "14", 14 }, { "6", 6 },
+		{ "mc", 18 }, { "18", 18 }, { "DF", 8 }, { "8", 8 },
 	};
 	for (size_t i = 0; i < sizeof vectors / sizeof *vectors; i++) {
 		snprintf(text, sizeof text, "fault.vector = %s", vectors[i].text);
@@ -264,15 +265,15 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'end': unknown end action 'halt' (one of: off, reboot, return, wait)");
 	expect_error("fault.vector = 32\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': vector 32 cannot be raised on purpose (de 0, "
-		     "ud 6, gp 13, pf 14)");
+		     "ud 6, gp 13, pf 14, mc 18, df 8)");
 	expect_error("fault.vector = 1x\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': bad number '1x' (a vector number in decimal)");
 	expect_error("fault.vector = nmi\n", NULL,
-		     "memprobe.cfg:1: key 'fault.vector': unknown vector 'nmi' (de, ud, gp, pf, or "
-		     "their numbers 0, 6, 13, 14)");
+		     "memprobe.cfg:1: key 'fault.vector': unknown vector 'nmi' (de, ud, gp, pf, mc, df, "
+		     "or their numbers 0, 6, 13, 14, 18, 8)");
 	expect_error("fault.vector = 3\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': vector 3 cannot be raised on purpose (de 0, "
-		     "ud 6, gp 13, pf 14)");
+		     "ud 6, gp 13, pf 14, mc 18, df 8)");
 
 	expect_error("\n\ntrials =   \n", NULL, "memprobe.cfg:3: key 'trials': empty value");
 	expect_error(NULL, "trials= 5", "load options: key 'trials': empty value");
@@ -507,8 +508,9 @@ static void test_probe_list(void)
 	config_describe(&c, described, sizeof described);
 	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,c2c,loaded\n") != NULL,
 	      "described in the order of the bits, whatever the run order");
-	CHECK(!strcmp(rows[0].name, "fault") && !rows[0].in_defaults,
-	      "the run starts with the test-only fault probe, never a default");
+	CHECK(!strcmp(rows[0].name, "latency") && !strcmp(rows[1].name, "fault") &&
+	      !rows[1].in_defaults,
+	      "the test-only fault probe runs second, after latency, and is never a default");
 	struct config q;
 	memset(&q, 0, sizeof q);
 	config_defaults(&q, PROFILE_QUICK);
