@@ -14,27 +14,38 @@
 
 #include "efi/guarded.h"
 #include "efi/paging.h"
+#include "efi/stream.h"
 #include "arch/guard.h"
 #include "arch/paging.h"
+#include "arch/stream.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
 /* The vector a refused section reports: no CPU exception has it. */
 #define NO_VECTOR 0xffffffffu
 
-/* fn under guard_call with the app's tables loaded: 0, or 1 when it faulted. */
-static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root)
+/* fn under guard_call with the app's tables loaded, and with the wide
+   vector state on when `wide`: 0, or 1 when it faulted. The state is
+   restored whether fn faulted or not, before interrupts come back, so the
+   firmware never runs with it on (docs/PAGING.md). */
+static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root, int wide)
 {
 	struct pt_saved saved;
+	struct stream_state_saved vector_state;
 	int faulted;
 
 	pt_switch_to(app_root, &saved);
+	if (wide)
+		stream_state_enable(&vector_state);
 	faulted = guard_call(fn, arg);
+	if (wide)
+		stream_state_restore(&vector_state);
 	pt_switch_back(&saved);
 	return faulted;
 }
 
-int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
+/* plat_timed (platform.h), with the wide vector state on when `wide`. */
+static int timed_section(void (*fn)(void *arg), void *arg, struct plat_fault *fault, int wide)
 {
 	struct arch_fault g;
 	struct guarded_state s;
@@ -52,7 +63,7 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 	}
 
 	guarded_enter(&s);
-	faulted = run_with_tables(fn, arg, app_root);
+	faulted = run_with_tables(fn, arg, app_root, wide);
 	guarded_leave(&s);
 	if (!faulted)
 		return 0;
@@ -76,6 +87,20 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 			    exception_name(g.vector), g.vector, (unsigned long long)g.error_code,
 			    arch_pc_name, (unsigned long long)g.pc);
 	return -1;
+}
+
+int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
+{
+	return timed_section(fn, arg, fault, 0);
+}
+
+/* Only once enabling is known not to fault (efi/stream.c tried it under
+   the guard): a fault outside guard_call would find no guard to return to.
+   Without it the section runs as plat_timed, and plat_stream_sets has
+   already said that no wide set may run. */
+int plat_timed_wide(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
+{
+	return timed_section(fn, arg, fault, stream_state_works());
 }
 
 void plat_raise_fault(unsigned vector)
