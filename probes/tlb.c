@@ -113,7 +113,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 			 const char *what, struct tlb_point *out)
 {
 	struct chase_run run;
-	struct result_row fig;
+	struct result_row fig = { 0 };
 
 	run.start = buf->base;
 	run.slots = slots;
