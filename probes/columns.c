@@ -20,6 +20,7 @@
 #define BYTES(field)         COLUMN_BYTES, 0, AT(field, uint64_t)
 #define COUNT(field)         COLUMN_COUNT, 0, AT(field, unsigned)
 #define REAL(field, decimals) COLUMN_REAL, decimals, AT(field, double)
+#define RATE(field, decimals) COLUMN_RATE, decimals, AT(field, double)
 
 #define REQUIRED 1
 #define OPTIONAL 0
@@ -37,6 +38,8 @@ const struct result_column result_columns[] = {
 	{ "spread",            OPTIONAL, REAL(spread, 4) },
 	{ "pages_verified",    OPTIONAL, TEXT(pages_verified) },
 	{ "timer",             OPTIONAL, TEXT(timer) },
+	{ "gb_per_s",          OPTIONAL, RATE(gb_per_s, 3) },
+	{ "bytes_per_cycle",   OPTIONAL, RATE(bytes_per_cycle, 3) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)
@@ -113,6 +116,10 @@ const char *result_column_format(const struct result_column *col,
 	case COLUMN_REAL:
 		mp_snprintf(buf, size, "%.*f", (int)col->decimals, *(const double *)field);
 		return buf;
+	case COLUMN_RATE:
+		if (*(const double *)field != 0)
+			mp_snprintf(buf, size, "%.*f", (int)col->decimals, *(const double *)field);
+		return buf;
 	}
 	return buf;
 }
@@ -138,6 +145,9 @@ int result_column_parse(const struct result_column *col, const char *text,
 		return 0;
 	case COLUMN_REAL:
 		return optional_double(text, (double *)field);
+	case COLUMN_RATE:
+		*(double *)field = 0;
+		return *text ? csv_parse_double(text, (double *)field) : 0;
 	}
 	return -1;
 }

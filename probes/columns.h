@@ -16,15 +16,17 @@
 
 struct result_row {
 	const char *probe;            /* "latency", "tlb", "locality", "later", "cost" */
-	const char *variant;          /* "chase", "row", "column", "by_value_sysv", ... */
+	const char *variant;          /* "chase", "row", "column", "read_avx2", ... */
 	unsigned page_shift;          /* 0 where no buffer is involved (cost) */
 	uint64_t working_set_bytes;   /* 0 where not applicable */
-	double ns;                    /* per access / element / call */
+	double ns;                    /* per access / element / call / 64-byte line */
 	double cycles;                /* core cycles for the same */
 	unsigned trials;
 	double spread;                /* (worst - best) / best over the trials */
 	const char *pages_verified;   /* plat_buffer.verified, or "" */
 	const char *timer;            /* plat_clock()->source, short form */
+	double gb_per_s;              /* bandwidth: 10^9 bytes per second; 0 elsewhere */
+	double bytes_per_cycle;       /* bandwidth: bytes per core cycle; 0 elsewhere */
 };
 
 /* How a column's field is held, written and read. An empty field in a file
@@ -38,6 +40,8 @@ enum column_form {
 	COLUMN_COUNT,       /* unsigned: an integer, 0 included; read back capped
 			       at UINT32_MAX */
 	COLUMN_REAL,        /* double: %.<decimals>f, so nan and inf as such */
+	COLUMN_RATE,        /* double: %.<decimals>f; empty when 0 (not
+			       applicable to the row's probe), read back as 0 */
 };
 
 struct result_column {

@@ -47,6 +47,8 @@ static const struct key_def keys[] = {
 	{ "tlb.min_pages",    KIND_UINT,     FIELD(tlb_min_pages),    1, TLB_PAGES_MAX, 0 },
 	{ "tlb.max_pages",    KIND_UINT,     FIELD(tlb_max_pages),    0, TLB_PAGES_MAX, 0 },
 	{ "tlb.max_buffer",   KIND_SIZE,     FIELD(tlb_max_buffer),   4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.min_size", KIND_SIZE,   FIELD(bandwidth_min_size), 4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.max_size", KIND_SIZE,   FIELD(bandwidth_max_size), 4096, SIZE_MAX_BYTES, 4096 },
 	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
 	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
 	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
@@ -702,6 +704,10 @@ static int check_combinations(struct loader *l)
 		return fail_combination(l, key_index("later.min_repeat"),
 					key_index("later.max_repeat"),
 					"is larger than later.max_repeat");
+	if (c->bandwidth_min_size > c->bandwidth_max_size)
+		return fail_combination(l, key_index("bandwidth.min_size"),
+					key_index("bandwidth.max_size"),
+					"is larger than bandwidth.max_size");
 	if ((uint64_t)c->locality_rows * c->locality_cols * sizeof(int) > SIZE_MAX_BYTES)
 		return fail_combination(l, key_index("locality.rows"), key_index("locality.cols"),
 					"times locality.cols is a matrix over 1 TiB");

@@ -61,6 +61,9 @@ struct config {
 				     TLB_AUTO_PAGES and 4x the largest TLB CPUID claims */
 	uint64_t tlb_max_buffer;  /* tlb: the largest buffer of any page size, bytes */
 
+	uint64_t bandwidth_min_size;  /* bandwidth sweep: smallest working set, bytes */
+	uint64_t bandwidth_max_size;  /* bandwidth sweep: largest working set, bytes */
+
 	unsigned locality_rows, locality_cols, locality_reps;
 
 	uint64_t later_table;     /* bytes */

@@ -14,6 +14,8 @@ static void (*row_sink)(const struct result_row *row);
 double emit_result_row(struct result_row *row)
 {
 	row->cycles = ns_to_cycles(row->ns);
+	/* Bytes per ns over core cycles per ns, through the same clock. */
+	row->bytes_per_cycle = row->gb_per_s > 0 ? row->gb_per_s / ns_to_cycles(1.0) : 0;
 	row->timer = plat_clock()->source;
 	results_row(row);
 	if (row_sink)

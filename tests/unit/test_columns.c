@@ -21,6 +21,7 @@ static size_t field_size(const struct result_column *col)
 	case COLUMN_BYTES:
 		return sizeof(uint64_t);
 	case COLUMN_REAL:
+	case COLUMN_RATE:
 		return sizeof(double);
 	}
 	return 0;
@@ -146,6 +147,19 @@ static void test_round_trip(void)
 	CHECK(back.page_shift == 0 && back.working_set_bytes == 0 && isnan(back.ns) &&
 	      isinf(back.cycles) && back.trials == 0 && back.spread == 0.0 &&
 	      !strcmp(back.pages_verified, ""), "and they read back as 0, nan, inf, \"\"");
+
+	CHECK(!*text_of(&t, "gb_per_s") && !*text_of(&t, "bytes_per_cycle") &&
+	      back.gb_per_s == 0 && back.bytes_per_cycle == 0,
+	      "no bandwidth: gb_per_s and bytes_per_cycle empty, read back as 0");
+	static const struct result_row bandwidth = {
+		.probe = "bandwidth", .variant = "read_avx2", .page_shift = 21,
+		.working_set_bytes = 16384, .ns = 0.4, .cycles = 1.2, .gb_per_s = 160.125,
+		.bytes_per_cycle = 53.375,
+	};
+	round_trip(&bandwidth, &back, &t);
+	CHECK(!strcmp(text_of(&t, "gb_per_s"), "160.125") &&
+	      !strcmp(text_of(&t, "bytes_per_cycle"), "53.375") && back.gb_per_s == 160.125 &&
+	      back.bytes_per_cycle == 53.375, "a bandwidth row's rates, 3 decimals, read back");
 
 	struct result_row r;
 	const struct result_column *page = column("page_size"), *trials = column("trials"),

@@ -250,7 +250,7 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
-		     "later, cost, fault)");
+		     "later, cost, fault, bandwidth)");
 	expect_error("pages = 4k,16k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '16k' (one of: 4k, 2m, 1g)");
 	expect_error("profile = slow\n", NULL,
@@ -421,7 +421,7 @@ static void test_describe(void)
 	int lines = 0;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	CHECK(lines == 26, "one line per key, 26 keys (%d lines)", lines);
+	CHECK(lines == 28, "one line per key, 28 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -499,7 +499,7 @@ static void test_probe_list(void)
 	CHECK(load2(&c, &err, text, NULL) == 0 && c.probes == every,
 	      "every probe at once (%s): every bit", all);
 	config_describe(&c, described, sizeof described);
-	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault\n") != NULL,
+	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,bandwidth\n") != NULL,
 	      "described in the order of the bits, whatever the run order");
 	CHECK(!strcmp(rows[0].name, "fault") && !rows[0].in_defaults,
 	      "the run starts with the test-only fault probe, never a default");

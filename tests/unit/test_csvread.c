@@ -170,7 +170,7 @@ static void test_table_columns(void)
 		{ "probe", "latency" }, { "variant", "chase" }, { "page_size", "4096" },
 		{ "working_set_bytes", "8192" }, { "ns", "1.500" }, { "cycles", "4.50" },
 		{ "trials", "3" }, { "spread", "0.0100" }, { "pages_verified", "v" },
-		{ "timer", "t" },
+		{ "timer", "t" }, { "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
 	};
 	const unsigned nvalues = sizeof values / sizeof *values;
 

@@ -64,7 +64,7 @@ static void add_row(struct analysis *a, const char *variant, unsigned shift, uin
 		    double cycles)
 {
 	struct result_row r = { "tlb", variant, shift, ws, cycles / GHZ, cycles, 3, 0.01,
-				"pages verified: test", "test" };
+				"pages verified: test", "test", 0, 0 };
 
 	analysis_add_row(a, &r);
 }
