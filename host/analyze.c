@@ -24,11 +24,13 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: memprobe analyze path/to/results.csv [--out DIR]\n"
 		"\n"
-		"Reads the latency and tlb rows of a run's results.csv, finds the cache\n"
-		"levels, the TLB levels and the page-walk cost in them, and prints them\n"
-		"beside the CPUID claims that the run's system.json recorded (when it lies\n"
-		"beside the CSV). Writes latency.svg, tlb.svg and pagewalk.svg (those the\n"
-		"rows allow) into DIR, by default the CSV's own folder.\n");
+		"Reads the latency, tlb and bandwidth rows of a run's results.csv, finds\n"
+		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
+		"prints them beside the CPUID claims that the run's system.json recorded\n"
+		"(when it lies beside the CSV), and the bandwidth curves' cache edges\n"
+		"beside the latency curves'. Writes latency.svg, tlb.svg, pagewalk.svg\n"
+		"and bandwidth.svg (those the rows allow) into DIR, by default the CSV's\n"
+		"own folder.\n");
 }
 
 /* The whole file in one allocation; NULL with *why set on failure. */
@@ -151,6 +153,11 @@ static int tlb_chart(const void *arg, svg_write_fn write, void *ctx)
 	return analysis_write_tlb_svg(arg, write, ctx);
 }
 
+static int bandwidth_chart(const void *arg, svg_write_fn write, void *ctx)
+{
+	return analysis_write_bandwidth_svg(arg, write, ctx);
+}
+
 static int pagewalk_chart(const void *arg, svg_write_fn write, void *ctx)
 {
 	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, ctx);
@@ -215,8 +222,8 @@ int analyze_main(int argc, char **argv)
 		return 2;
 	}
 	free(text);
-	printf("%s: %u rows read, %u latency rows and %u tlb rows used", csv, sum.rows, a.rows,
-	       a.tlb.rows);
+	printf("%s: %u rows read, %u latency rows, %u tlb rows and %u bandwidth rows used", csv,
+	       sum.rows, a.rows, a.tlb.rows, a.bw.rows);
 	if (sum.skipped)
 		printf(", %u malformed rows skipped (the first on line %u)", sum.skipped,
 		       sum.first_bad_line);
@@ -226,7 +233,7 @@ int analyze_main(int argc, char **argv)
 	load_claims(&a, dir);
 	analysis_compute(&a);
 	analysis_print(&a, print_stdout, stdout);
-	if (!a.ncurves && !a.tlb.n)
+	if (!a.ncurves && !a.tlb.n && !a.bw.nseries)
 		return 1;
 
 	/* --out names a folder for the charts: made if it is not there yet. */
@@ -238,7 +245,8 @@ int analyze_main(int argc, char **argv)
 		out_dir = dir;
 	if ((a.ncurves && write_chart(out_dir, "latency.svg", latency_chart, &a)) ||
 	    (a.tlb.n && write_chart(out_dir, "tlb.svg", tlb_chart, &a)) ||
-	    (a.ncurves && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)))
+	    (a.ncurves && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)) ||
+	    (a.bw.nseries && write_chart(out_dir, "bandwidth.svg", bandwidth_chart, &a)))
 		return 2;
 	return 0;
 }

@@ -254,6 +254,43 @@ static void draw_legend(const struct out *o, const struct svg_chart *c)
 	emit(o, "<text x=\"%.1f\" y=\"%.1f\">TLB edge</text>\n", x + 140, y + 4);
 }
 
+/* One chart's title, axes, markers, curves and legend, drawn from the top
+   left of its own WIDTH x HEIGHT area. 0, or -1 when it had no point to draw
+   (the area then says so). */
+static int draw_panel(const struct out *o, const struct svg_chart *c)
+{
+	struct axes a;
+	int have_points = find_axes(c, &a) == 0;
+
+	emit(o, "<text x=\"%d\" y=\"30\" text-anchor=\"middle\" font-size=\"16\">", WIDTH / 2);
+	emit_text(o, c->title);
+	emit(o, "</text>\n");
+	if (!have_points) {
+		emit(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no measurement to draw</text>\n",
+		     WIDTH / 2, HEIGHT / 2);
+		return -1;
+	}
+	x_ticks(o, c, &a);
+	y_ticks(o, &a);
+	emit(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+	     "stroke=\"black\"/>\n", PLOT_LEFT, PLOT_TOP, PLOT_RIGHT - PLOT_LEFT,
+	     PLOT_BOTTOM - PLOT_TOP);
+	emit(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_LEFT + PLOT_RIGHT) / 2,
+	     PLOT_BOTTOM + 40);
+	emit_text(o, c->x_label);
+	emit(o, "</text>\n");
+	emit(o, "<text transform=\"translate(22,%.1f) rotate(-90)\" text-anchor=\"middle\">",
+	     (PLOT_TOP + PLOT_BOTTOM) / 2);
+	emit_text(o, c->y_label);
+	emit(o, "</text>\n");
+	for (size_t m = 0; m < c->nmarkers; m++)
+		draw_marker(o, &c->markers[m], &a);
+	for (size_t s = 0; s < c->nseries; s++)
+		draw_series(o, &c->series[s], s, &a);
+	draw_legend(o, c);
+	return 0;
+}
+
 // Public Functions
 
 double svg_log2(double x)
@@ -299,42 +336,28 @@ double svg_log2(double x)
 
 int svg_write_chart(const struct svg_chart *c, svg_write_fn write, void *ctx)
 {
+	return svg_write_panels(c, 1, write, ctx);
+}
+
+int svg_write_panels(const struct svg_chart *panels, size_t n, svg_write_fn write, void *ctx)
+{
 	struct out o = { write, ctx };
-	struct axes a;
-	int have_points = find_axes(c, &a) == 0;
+	int drawn = 0;
 
 	emit(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	emit(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
 	     "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
-	     WIDTH, HEIGHT, WIDTH, HEIGHT);
+	     WIDTH, HEIGHT * (int)n, WIDTH, HEIGHT * (int)n);
 	emit(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	emit(&o, "<text x=\"%d\" y=\"30\" text-anchor=\"middle\" font-size=\"16\">", WIDTH / 2);
-	emit_text(&o, c->title);
-	emit(&o, "</text>\n");
-	if (!have_points) {
-		emit(&o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no measurement to draw</text>\n",
-		     WIDTH / 2, HEIGHT / 2);
-		emit(&o, "</svg>\n");
-		return -1;
+	for (size_t i = 0; i < n; i++) {
+		/* A lone chart stays as it always was: no group around it. */
+		if (n > 1)
+			emit(&o, "<g class=\"panel\" transform=\"translate(0,%d)\">\n",
+			     HEIGHT * (int)i);
+		drawn |= draw_panel(&o, &panels[i]) == 0;
+		if (n > 1)
+			emit(&o, "</g>\n");
 	}
-	x_ticks(&o, c, &a);
-	y_ticks(&o, &a);
-	emit(&o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-	     "stroke=\"black\"/>\n", PLOT_LEFT, PLOT_TOP, PLOT_RIGHT - PLOT_LEFT,
-	     PLOT_BOTTOM - PLOT_TOP);
-	emit(&o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_LEFT + PLOT_RIGHT) / 2,
-	     PLOT_BOTTOM + 40);
-	emit_text(&o, c->x_label);
-	emit(&o, "</text>\n");
-	emit(&o, "<text transform=\"translate(22,%.1f) rotate(-90)\" text-anchor=\"middle\">",
-	     (PLOT_TOP + PLOT_BOTTOM) / 2);
-	emit_text(&o, c->y_label);
-	emit(&o, "</text>\n");
-	for (size_t m = 0; m < c->nmarkers; m++)
-		draw_marker(&o, &c->markers[m], &a);
-	for (size_t s = 0; s < c->nseries; s++)
-		draw_series(&o, &c->series[s], s, &a);
-	draw_legend(&o, c);
 	emit(&o, "</svg>\n");
-	return 0;
+	return drawn ? 0 : -1;
 }
