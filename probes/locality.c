@@ -125,10 +125,15 @@ static double emit_walk(const char *variant, unsigned shift, uint64_t bytes,
 	return f.ns;
 }
 
-/* Times `reps` alternating row and column passes; 0, or -1 reported. */
-static int time_walks(struct locality_pass *pass, unsigned reps, uint32_t expected,
+/* Times alternating row and column passes until both walks' best three
+   agree within c->precision after at least c->trials each (the stop rule
+   of the other probes, trials.h), or c->locality_reps of them; 0, or -1
+   reported. */
+static int time_walks(struct locality_pass *pass, const struct config *c, uint32_t expected,
 		      struct trials *by_row, struct trials *by_col)
 {
+	unsigned reps = c->locality_reps;
+
 	struct plat_fault fault;
 	struct progress progress;
 
@@ -154,7 +159,15 @@ static int time_walks(struct locality_pass *pass, unsigned reps, uint32_t expect
 			}
 			trials_add(by_columns ? by_col : by_row, (double)pass->ticks);
 		}
+		if (trials_settled(by_row, c->trials, c->precision) &&
+		    trials_settled(by_col, c->trials, c->precision)) {
+			report_printf("    settled after %u repetitions (best three of each walk "
+				      "within %.1f%%)\n", r + 1, c->precision * 100);
+			return 0;
+		}
 	}
+	report_printf("    not settled within %.1f%%: stopped at locality.reps, %u "
+		      "repetitions\n", c->precision * 100, reps);
 	return 0;
 }
 
@@ -213,7 +226,7 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	expected = fill_matrix(buf.base, elems);
 	pass.matrix = buf.base;
 	pass.shape = shape;
-	rc = time_walks(&pass, c->locality_reps, expected, &by_row, &by_col);
+	rc = time_walks(&pass, c, expected, &by_row, &by_col);
 	if (rc == 0) {
 		chart_page[chart_points] = (double)((uint64_t)1 << shift);
 		chart_row[chart_points] = emit_walk("row", shift, bytes, &by_row, elems,
@@ -287,8 +300,10 @@ int probe_locality(const struct config *c)
 			      c->locality_rows, c->locality_cols, c->locality_reps);
 		return -1;
 	}
-	report_printf("%s: row-major vs column-major sum of an int matrix, best of %u\n",
-		      PROBE_NAME, c->locality_reps);
+	report_printf("%s: row-major vs column-major sum of an int matrix; at least %u "
+		      "repetitions, stop when each walk's best three agree within %.1f%%, at "
+		      "most %u; figure = best\n", PROBE_NAME, c->trials, c->precision * 100,
+		      c->locality_reps);
 	chart_points = 0;
 	rc = page_sizes_each(PROBE_NAME, c, measure_page_size);
 	if (chart_points)

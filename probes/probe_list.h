@@ -28,7 +28,7 @@
 	X(TLB,      tlb,      1, 1) \
 	X(LOCALITY, locality, 2, 1) \
 	X(LATER,    later,    3, 1) \
-	X(COST,     cost,     4, 1) \
-	X(BANDWIDTH, bandwidth, 6, 1)
+	X(BANDWIDTH, bandwidth, 6, 1) \
+	X(COST,     cost,     4, 1)
 
 #endif
