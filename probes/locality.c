@@ -125,23 +125,28 @@ static double emit_walk(const char *variant, unsigned shift, uint64_t bytes,
 	return f.ns;
 }
 
-/* Times alternating row and column passes until both walks' best three
-   agree within c->precision after at least c->trials each (the stop rule
-   of the other probes, trials.h), or c->locality_reps of them; 0, or -1
+/* Times alternating row and column passes until the stop rule every probe
+   shares (trials_stop, trials.h) ends both walks: at least c->trials each,
+   then each stops when its best three agree within c->precision or, as the
+   latency probe's largest sizes do, once it has had c->max_trials x
+   c->step_ms of trial time; at most c->locality_reps repetitions. 0, or -1
    reported. */
 static int time_walks(struct locality_pass *pass, const struct config *c, uint32_t expected,
 		      struct trials *by_row, struct trials *by_col)
 {
-	unsigned reps = c->locality_reps;
-
+	struct config rule = *c;
 	struct plat_fault fault;
 	struct progress progress;
+	uint64_t spent[2] = { 0, 0 }, budget = ms_to_ticks(c->step_ms) * c->max_trials;
+	const char *row_stop = 0, *col_stop = 0;
+	unsigned r;
 
+	rule.max_trials = c->locality_reps;
 	trials_init(by_row);
 	trials_init(by_col);
 	progress_start(&progress);
-	for (unsigned r = 0; r < reps; r++) {
-		progress_tick(&progress, "repetitions", r, reps);
+	for (r = 0; !(row_stop && col_stop); r++) {
+		progress_tick(&progress, "repetitions", r, c->locality_reps);
 		for (int by_columns = 0; by_columns <= 1; by_columns++) {
 			pass->by_columns = by_columns;
 			if (plat_timed(time_pass, pass, &fault) != 0) {
@@ -157,17 +162,14 @@ static int time_walks(struct locality_pass *pass, const struct config *c, uint32
 					      (unsigned)pass->sum, (unsigned)expected);
 				return -1;
 			}
+			spent[by_columns] += pass->ticks;
 			trials_add(by_columns ? by_col : by_row, (double)pass->ticks);
 		}
-		if (trials_settled(by_row, c->trials, c->precision) &&
-		    trials_settled(by_col, c->trials, c->precision)) {
-			report_printf("    settled after %u repetitions (best three of each walk "
-				      "within %.1f%%)\n", r + 1, c->precision * 100);
-			return 0;
-		}
+		row_stop = trials_stop(by_row, &rule, spent[0], budget);
+		col_stop = trials_stop(by_col, &rule, spent[1], budget);
 	}
-	report_printf("    not settled within %.1f%%: stopped at locality.reps, %u "
-		      "repetitions\n", c->precision * 100, reps);
+	report_printf("    %u repetitions; stopped by: row walk %s, column walk %s\n", r,
+		      row_stop, col_stop);
 	return 0;
 }
 
@@ -301,9 +303,10 @@ int probe_locality(const struct config *c)
 		return -1;
 	}
 	report_printf("%s: row-major vs column-major sum of an int matrix; at least %u "
-		      "repetitions, stop when each walk's best three agree within %.1f%%, at "
-		      "most %u; figure = best\n", PROBE_NAME, c->trials, c->precision * 100,
-		      c->locality_reps);
+		      "repetitions, each walk stops when its best three agree within %.1f%% "
+		      "or, past %u, after %.0f ms of walks; at most %u; figure = best\n",
+		      PROBE_NAME, c->trials, c->precision * 100, c->trials,
+		      c->max_trials * c->step_ms, c->locality_reps);
 	chart_points = 0;
 	rc = page_sizes_each(PROBE_NAME, c, measure_page_size);
 	if (chart_points)
