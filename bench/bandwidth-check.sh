@@ -2,9 +2,10 @@
 # The bandwidth probe's fidelity claims, checkable on any x86-64 Linux
 # machine with AVX2: builds the Linux binary and bench/bandwidth-reference.c
 # (a plain 8-accumulator AVX2 read loop, compiled into a temporary folder),
-# runs `memprobe probes=bandwidth pages=2m` (the full sweep, 4 KiB to
-# 512 MiB), then the reference loop right after on the same sizes, and
-# prints side by side:
+# runs the reference loop, then `memprobe probes=bandwidth pages=2m` (the
+# full sweep, 4 KiB to 512 MiB), then the reference loop again, and prints
+# side by side, against the better of the two reference runs (memory
+# bandwidth on a shared machine drifts from minute to minute):
 #   - each read variant at 16 KiB (L1) and 256 KiB (L2), in GB/s and bytes
 #     per core cycle;
 #   - each read variant at 512 MiB against the reference loop's GB/s, as a
@@ -18,17 +19,21 @@
 . "$(dirname "$0")/scratch.sh"
 gcc -O2 -mavx2 -o "$scratch/reference" "$repo/bench/bandwidth-reference.c"
 
+"$scratch/reference" 16384 262144 536870912 > "$scratch/reference-before.txt"
 echo "== memprobe probes=bandwidth pages=2m =="
 "$repo/$build/host/memprobe" --out "$scratch/results" probes=bandwidth pages=2m "$@" \
 	> "$scratch/memprobe.txt"
 csv=$(ls "$scratch"/results/run-*/results.csv)
 grep -E '^(timer|core clock):|^bandwidth: (the CPU|.* not run)' "$scratch/memprobe.txt" || true
-"$scratch/reference" 16384 262144 536870912 > "$scratch/reference.txt"
+"$scratch/reference" 16384 262144 536870912 > "$scratch/reference-after.txt"
 
-python3 - "$csv" "$scratch/reference.txt" <<'PY'
+python3 - "$csv" "$scratch/reference-before.txt" "$scratch/reference-after.txt" <<'PY'
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'bandwidth']
-ref = dict(line.split() for line in open(sys.argv[2]))
+runs = [dict(line.split() for line in open(f)) for f in sys.argv[2:]]
+ref = {size: "%.2f" % max(float(run[size]) for run in runs) for size in runs[0]}
+print("reference runs before / after memprobe, 512 MiB: %s / %s GB/s" %
+      (runs[0]['536870912'], runs[1]['536870912']))
 def at(variant, size):
     for r in rows:
         if r['variant'] == variant and r['working_set_bytes'] == str(size):
@@ -43,7 +48,7 @@ for v in reads:
     print("%-14s %10s %14s %10s %14s %12s %12s %7s" % (v, cell(l1, 'gb_per_s'),
           cell(l1, 'bytes_per_cycle'), cell(l2, 'gb_per_s'), cell(l2, 'bytes_per_cycle'),
           cell(mem, 'gb_per_s'), ref['536870912'], ratio))
-print("reference AVX2 loop: 16 KiB %s GB/s, 256 KiB %s GB/s, 512 MiB %s GB/s" %
+print("reference AVX2 loop, the better run: 16 KiB %s GB/s, 256 KiB %s GB/s, 512 MiB %s GB/s" %
       (ref['16384'], ref['262144'], ref['536870912']))
 for op in ('read', 'write', 'copy', 'ntwrite'):
     mine = [r for r in rows if r['variant'].startswith(op + '_')]
