@@ -33,11 +33,13 @@ static void try_enable(void *arg)
 	stream_state_restore(saved);
 }
 
+/* Runs under guard_call: gives back what a faulted try_enable changed. */
 static void restore_after_fault(void *arg)
 {
 	stream_state_restore(arg);
 }
 
+/* The trial, once per run: sets enable_works, enabled_sets or refusal. */
 static void try_once(void)
 {
 	struct stream_state_saved saved = { { 0, 0 } };

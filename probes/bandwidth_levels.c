@@ -28,6 +28,7 @@ struct edge_pair {
 
 // ---- Private Functions ------------------------------------------------------
 
+/* Equal strings (no libc in the EFI build). */
 static int same(const char *a, const char *b)
 {
 	while (*a && *a == *b)
@@ -35,6 +36,7 @@ static int same(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* 1 when s begins with prefix: "read_avx2" with "read_". */
 static int starts_with(const char *s, const char *prefix)
 {
 	while (*prefix && *s == *prefix)
@@ -42,6 +44,8 @@ static int starts_with(const char *s, const char *prefix)
 	return !*prefix;
 }
 
+/* The series of this variant and page size, made empty when new; NULL when
+   BANDWIDTH_MAX_SERIES are taken. */
 static struct bandwidth_series *series_for(struct bandwidth_curves *b, const char *variant,
 					   unsigned page_shift)
 {
@@ -66,6 +70,7 @@ static int is_cache_edge(const struct hierarchy *h, const struct level *l)
 	return l->kind == LEVEL_CACHE || (!h->attributed && l->kind == LEVEL_EDGE);
 }
 
+/* How far apart two capacities are, as a factor >= 1. */
 static double ratio(uint64_t a, uint64_t b)
 {
 	return a > b ? (double)a / (double)b : (double)b / (double)a;
@@ -122,6 +127,7 @@ static size_t pair_edges(const struct bandwidth_curves *b, const struct hierarch
 	return n;
 }
 
+/* The level past the last edge (memory, usually), or NULL. */
 static const struct level *top_level(const struct hierarchy *h)
 {
 	for (size_t i = 0; i < h->nlevels; i++)
@@ -130,6 +136,7 @@ static const struct level *top_level(const struct hierarchy *h)
 	return 0;
 }
 
+/* "48 KiB" for a level's capacity, "-" for no level. */
 static void size_or_dash(char *buf, size_t size, const struct level *l)
 {
 	if (l)

@@ -19,11 +19,6 @@ static const uint32_t sweep_kib[] = {
 
 // ---- Public Functions -------------------------------------------------------
 
-unsigned sweep_count(void)
-{
-	return SWEEP_COUNT;
-}
-
 uint64_t sweep_bytes(unsigned k)
 {
 	return (uint64_t)sweep_kib[k] * 1024u;

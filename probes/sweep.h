@@ -8,9 +8,7 @@
 #include <stdint.h>
 #include "probes/platform.h"
 
-/* How many sizes the grid has (4 KiB .. 512 MiB). */
-unsigned sweep_count(void);
-/* The k-th size of the grid, in bytes, ascending. */
+/* The k-th size (k < the grid's 33 sizes, 4 KiB .. 512 MiB) of the grid, in bytes, ascending. */
 uint64_t sweep_bytes(unsigned k);
 
 /* Indices [first, last] of the grid inside [min_bytes, max_bytes]; 0 when

@@ -60,12 +60,15 @@ static uint64_t xgetbv0(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* Writes XCR0: #GP for a value CPUID leaf 0Dh does not allow, or while
+   CR4.OSXSAVE is clear. */
 static void xsetbv0(uint64_t v)
 {
 	__asm__ volatile("xsetbv" :: "c"(0), "a"((uint32_t)v), "d"((uint32_t)(v >> 32))
 			 : "memory");
 }
 
+/* CPUID leaf 7 subleaf 0, or zeroes where the CPU has no leaf 7. */
 static struct cpuid_regs leaf7(void)
 {
 	struct cpuid_regs none = { 0, 0, 0, 0 };
