@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include "probes/platform.h"
 
-/* The k-th size (k < the grid's 33 sizes, 4 KiB .. 512 MiB) of the grid, in bytes, ascending. */
+/* The k-th size of the grid, in bytes, ascending: 33 sizes, k = 0 is 4 KiB,
+   k = 32 is 512 MiB. */
 uint64_t sweep_bytes(unsigned k);
 
 /* Indices [first, last] of the grid inside [min_bytes, max_bytes]; 0 when
