@@ -24,28 +24,30 @@
 /* The vector a refused section reports: no CPU exception has it. */
 #define NO_VECTOR 0xffffffffu
 
+/* Set by plat_timed_wide for the length of its section. */
+static int wide_state;
+
 /* fn under guard_call with the app's tables loaded, and with the wide
-   vector state on when `wide`: 0, or 1 when it faulted. The state is
-   restored whether fn faulted or not, before interrupts come back, so the
-   firmware never runs with it on (docs/PAGING.md). */
-static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root, int wide)
+   vector state on for plat_timed_wide: 0, or 1 when it faulted. The state
+   is restored whether fn faulted or not, before interrupts come back, so
+   the firmware never runs with it on (docs/PAGING.md). */
+static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root)
 {
 	struct pt_saved saved;
 	struct stream_state_saved vector_state;
 	int faulted;
 
 	pt_switch_to(app_root, &saved);
-	if (wide)
+	if (wide_state)
 		stream_state_enable(&vector_state);
 	faulted = guard_call(fn, arg);
-	if (wide)
+	if (wide_state)
 		stream_state_restore(&vector_state);
 	pt_switch_back(&saved);
 	return faulted;
 }
 
-/* plat_timed (platform.h), with the wide vector state on when `wide`. */
-static int timed_section(void (*fn)(void *arg), void *arg, struct plat_fault *fault, int wide)
+int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 {
 	struct arch_fault g;
 	struct guarded_state s;
@@ -63,7 +65,7 @@ static int timed_section(void (*fn)(void *arg), void *arg, struct plat_fault *fa
 	}
 
 	guarded_enter(&s);
-	faulted = run_with_tables(fn, arg, app_root, wide);
+	faulted = run_with_tables(fn, arg, app_root);
 	guarded_leave(&s);
 	if (!faulted)
 		return 0;
@@ -89,18 +91,18 @@ static int timed_section(void (*fn)(void *arg), void *arg, struct plat_fault *fa
 	return -1;
 }
 
-int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
-{
-	return timed_section(fn, arg, fault, 0);
-}
-
 /* Only once enabling is known not to fault (efi/stream.c tried it under
    the guard): a fault outside guard_call would find no guard to return to.
    Without it the section runs as plat_timed, and plat_stream_sets has
    already said that no wide set may run. */
 int plat_timed_wide(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 {
-	return timed_section(fn, arg, fault, stream_state_works());
+	int rc;
+
+	wide_state = stream_state_works();
+	rc = plat_timed(fn, arg, fault);
+	wide_state = 0;
+	return rc;
 }
 
 void plat_raise_fault(unsigned vector)
