@@ -168,6 +168,15 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 	return 0;
 }
 
+/* The sets to run of the usable ones: all, or the widest alone (the
+   highest bit: sets are ordered narrowest first). */
+static unsigned sets_to_run(const struct config *c, unsigned usable)
+{
+	while (c->bandwidth_sets == BANDWIDTH_WIDEST && (usable & (usable - 1)))
+		usable &= usable - 1;
+	return usable;
+}
+
 /* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
@@ -186,7 +195,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	fill_buffer(&buf);
 	for (unsigned s = 0; s < sets.count; s++) {
-		if (!(sets.usable & (1u << s)))
+		if (!(sets_to_run(c, sets.usable) & (1u << s)))
 			continue;
 		for (unsigned op = 0; op < STREAM_OPS; op++)
 			if (sweep_variant(c, &buf, &sets.sets[s], (enum stream_op)op, first,
@@ -211,17 +220,21 @@ static void set_names(char *buf, size_t size, const struct plat_stream_sets *set
 		mp_strlcpy(buf, "none", size);
 }
 
-/* Which sets run, and plainly which the CPU has that cannot. 0, or -1
-   when none can run. */
-static int report_sets(void)
+/* Which sets run (the widest that can, or each with bandwidth.sets=all),
+   and plainly which the CPU has that cannot. 0, or -1 when none can run. */
+static int report_sets(const struct config *c)
 {
 	struct plat_stream_sets sets;
 	char offered[64], usable[64], refused[64];
+	unsigned run;
 
 	plat_stream_sets(&sets);
+	run = sets_to_run(c, sets.usable);
 	set_names(offered, sizeof offered, &sets, sets.offered);
-	set_names(usable, sizeof usable, &sets, sets.usable);
-	report_printf("%s: the CPU offers %s; running %s\n", PROBE_NAME, offered, usable);
+	set_names(usable, sizeof usable, &sets, run);
+	report_printf("%s: the CPU offers %s; running %s%s\n", PROBE_NAME, offered, usable,
+		      run != sets.usable
+		      ? " (the widest that can run; bandwidth.sets=all runs each)" : "");
 	if (sets.offered & ~sets.usable) {
 		set_names(refused, sizeof refused, &sets, sets.offered & ~sets.usable);
 		report_printf("%s: %s not run: %s\n", PROBE_NAME, refused, sets.why_not);
@@ -250,7 +263,7 @@ int probe_bandwidth(const struct config *c)
 		      "cycles per 64-byte line\n", PROBE_NAME, WARM_BYTES_MIN >> 20, c->trials,
 		      c->step_ms, c->precision * 100, c->max_trials, c->trials,
 		      c->max_trials * c->step_ms);
-	if (report_sets() != 0) {
+	if (report_sets(c) != 0) {
 		report_printf("%s: no kernel set can run here: nothing measured\n", PROBE_NAME);
 		return -1;
 	}

@@ -19,7 +19,7 @@
 
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
-	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END,
+	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_SETS,
 };
 
 struct key_def {
@@ -49,6 +49,7 @@ static const struct key_def keys[] = {
 	{ "tlb.max_buffer",   KIND_SIZE,     FIELD(tlb_max_buffer),   4096, SIZE_MAX_BYTES, 4096 },
 	{ "bandwidth.min_size", KIND_SIZE,   FIELD(bandwidth_min_size), 4096, SIZE_MAX_BYTES, 4096 },
 	{ "bandwidth.max_size", KIND_SIZE,   FIELD(bandwidth_max_size), 4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.sets",   KIND_SETS,     FIELD(bandwidth_sets),   0, 0, 0 },
 	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
 	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
 	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
@@ -87,6 +88,8 @@ static const struct word page_words[] = {
 	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
 static const struct word vector_words[] = {
 	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { 0, 0 } };
+static const struct word sets_words[] = {
+	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
 static const struct word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
@@ -588,6 +591,9 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 		return parse_real(l, e, MS_MAX, "milliseconds, like 10 or 0.5", (double *)field);
 	case KIND_VECTOR:
 		return parse_vector(l, e, k, (unsigned *)field);
+	case KIND_SETS:
+		return parse_word(l, e, e->value, sets_words, "kernel set choice",
+				  (unsigned *)field);
 	case KIND_END:
 		if (parse_word(l, e, e->value, end_words, "end action", &u))
 			return -1;
@@ -840,6 +846,9 @@ int config_describe(const struct config *c, char *buf, size_t size)
 		case KIND_END:
 			mp_append(&t, "%s", word_name(end_words, *(const unsigned *)field));
 			break;
+		case KIND_SETS:
+			mp_append(&t, "%s", word_name(sets_words, *(const unsigned *)field));
+			break;
 		}
 		mp_append(&t, "\n");
 	}
@@ -862,6 +871,7 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_PAGES:
 		case KIND_UINT:
 		case KIND_VECTOR:
+		case KIND_SETS:
 			same = *(const unsigned *)fa == *(const unsigned *)fb;
 			break;
 		case KIND_SIZE:

@@ -40,6 +40,10 @@ enum {
    below 8 GiB. */
 #define LATER_TABLE_BYTES_MAX (8ull << 30)
 
+/* config.bandwidth_sets: which of the kernel sets the platform can run
+   the bandwidth probe runs. */
+enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
+
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
 #define PAGES_2M (1u << 1)
@@ -63,6 +67,7 @@ struct config {
 
 	uint64_t bandwidth_min_size;  /* bandwidth sweep: smallest working set, bytes */
 	uint64_t bandwidth_max_size;  /* bandwidth sweep: largest working set, bytes */
+	unsigned bandwidth_sets;      /* enum bandwidth_sets */
 
 	unsigned locality_rows, locality_cols, locality_reps;
 

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
 
 boot bandwidth --cpu max --mem 1G \
-	--args "profile=quick probes=bandwidth,cost cost.reps=1000 pages=4k,2m bandwidth.max_size=16k"
+	--args "profile=quick probes=bandwidth,cost cost.reps=1000 pages=4k,2m bandwidth.max_size=16k bandwidth.sets=all"
 run=$(run_folder)
 csv=$run/results.csv
 check "bandwidth: success" test "$BOOT_RC" -eq 0

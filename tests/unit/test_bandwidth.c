@@ -170,6 +170,21 @@ static int count(const char *variant, unsigned long long ws)
 	return n;
 }
 
+/* One run of the probe in the run folder, its rows kept from scratch. */
+static int run_probe(const struct config *c)
+{
+	int rc;
+
+	row_count = 0;
+	results_open();
+	emit_set_row_sink(keep_row);
+	rc = probe_bandwidth(c);
+	emit_set_row_sink(NULL);
+	results_probe_done();
+	results_close();
+	return rc;
+}
+
 static const unsigned long long sizes_kib[] = { 4, 6, 8, 12, 16 };
 #define SIZES (sizeof sizes_kib / sizeof *sizes_kib)
 
@@ -191,12 +206,8 @@ static void test_probe(void)
 	c.step_ms = 0.2;
 	c.bandwidth_min_size = 4096;
 	c.bandwidth_max_size = 16384;
-	results_open();
-	emit_set_row_sink(keep_row);
-	rc = probe_bandwidth(&c);
-	emit_set_row_sink(NULL);
-	results_probe_done();
-	results_close();
+	c.bandwidth_sets = BANDWIDTH_ALL;
+	rc = run_probe(&c);
 	CHECK(rc == 0, "probe_bandwidth succeeds from 4 KiB to 16 KiB, 4 KiB pages");
 
 	for (unsigned s = 0; s < stream_set_count; s++) {
@@ -227,6 +238,27 @@ static void test_probe(void)
 	      "one row per usable set, operation and size (%d rows, %u missing)", row_count, missing);
 	CHECK(insane == 0, "every row: ns and cycles per 64-byte line, gb_per_s = 64 / ns, "
 	      "bytes_per_cycle = 64 / cycles (%u not)", insane);
+
+	/* The default: the widest set alone, 4 operations at one size. */
+	c.bandwidth_sets = BANDWIDTH_WIDEST;
+	c.bandwidth_min_size = c.bandwidth_max_size = 8192;
+	rc = run_probe(&c);
+	{
+		unsigned widest = 0, widest_rows = 0;
+		char suffix[16];
+
+		for (unsigned s = 0; s < stream_set_count; s++)
+			if (usable & (1u << s))
+				widest = s;
+		snprintf(suffix, sizeof suffix, "_%s", stream_sets[widest].name);
+		for (int i = 0; i < row_count; i++) {
+			size_t n = strlen(rows[i].variant), m = strlen(suffix);
+			widest_rows += n > m && !strcmp(rows[i].variant + n - m, suffix);
+		}
+		CHECK(rc == 0 && row_count == 4 && widest_rows == 4,
+		      "bandwidth.sets=widest: the four operations with %s alone (%d rows)",
+		      stream_sets[widest].name, row_count);
+	}
 
 	c.bandwidth_min_size = 5000;
 	c.bandwidth_max_size = 5100;

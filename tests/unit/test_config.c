@@ -344,6 +344,14 @@ static void test_combinations(void)
 	expect_error("later.min_repeat = 30\nlater.max_repeat = 10\n", NULL,
 		     "memprobe.cfg:1: key 'later.min_repeat': is larger than later.max_repeat "
 		     "(later.max_repeat from memprobe.cfg:2)");
+	expect_error("bandwidth.min_size = 1MiB\nbandwidth.max_size = 64KiB\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.min_size': is larger than bandwidth.max_size "
+		     "(bandwidth.max_size from memprobe.cfg:2)");
+	expect_error("bandwidth.max_size = 6000\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.max_size': 6000 B is not a multiple of 4096 bytes");
+	expect_error("bandwidth.sets = fastest\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.sets': unknown kernel set choice 'fastest' "
+		     "(one of: widest, all)");
 	expect_error("locality.rows = 1000000\nlocality.cols = 1000000\n", NULL,
 		     "memprobe.cfg:1: key 'locality.rows': times locality.cols is a matrix over 1 TiB "
 		     "(locality.cols from memprobe.cfg:2)");
@@ -421,7 +429,7 @@ static void test_describe(void)
 	int lines = 0;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	CHECK(lines == 28, "one line per key, 28 keys (%d lines)", lines);
+	CHECK(lines == 29, "one line per key, 29 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
