@@ -21,8 +21,10 @@
 #include "efi/core_clock.h"
 #include "efi/guarded.h"
 #include "efi/paging.h"
+#include "efi/stream.h"
 #include "arch/guard.h"
 #include "arch/paging.h"
+#include "arch/stream.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
@@ -122,19 +124,30 @@ int timed_init(void)
 	return -1;
 }
 
+/* Set by plat_timed_wide for the length of its section. */
+static int wide_state;
+
 /* fn under guard_call with the app's tables loaded, the core's cycles
-   counted around it: 0, or 1 when it faulted. */
+   counted around it, and with the wide vector state on for
+   plat_timed_wide: 0, or 1 when it faulted. The state is restored whether
+   fn faulted or not, before interrupts come back, so the firmware never
+   runs with it on (docs/PAGING.md). */
 static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root)
 {
 	struct core_clock_mark mark;
 	struct pt_saved saved;
+	struct stream_state_saved vector_state;
 	int faulted;
 
 	pt_switch_to(app_root, &saved);
+	if (wide_state)
+		stream_state_enable(&vector_state);
 	core_clock_before(&mark);
 	faulted = guard_call(fn, arg);
 	if (!faulted)
 		core_clock_after(&mark);
+	if (wide_state)
+		stream_state_restore(&vector_state);
 	pt_switch_back(&saved);
 	return faulted;
 }
@@ -185,6 +198,20 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 	if (exception_fatal(g.vector))
 		note_fatal(fault);
 	return -1;
+}
+
+/* Only once enabling is known not to fault (efi/stream.c tried it under
+   the guard): a fault outside guard_call would find no guard to return to.
+   Without it the section runs as plat_timed, and plat_stream_sets has
+   already said that no wide set may run. */
+int plat_timed_wide(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
+{
+	int rc;
+
+	wide_state = stream_state_works();
+	rc = plat_timed(fn, arg, fault);
+	wide_state = 0;
+	return rc;
 }
 
 void plat_raise_fault(unsigned vector)

@@ -38,8 +38,7 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 
 /* The timed section. max_trials bounds the time as well as the count: past
    the first `trials`, a size gets no more trial time than max_trials *
-   step_ms. Without that a noisy machine would run every large size, where
-   one trial is several laps of a second each, to max_trials. */
+   step_ms (trials_stop). */
 void chase_run_trials(void *arg)
 {
 	struct chase_run *run = arg;
@@ -86,18 +85,9 @@ void chase_run_trials(void *arg)
 					(double)(run->laps_per_trial * run->slots),
 					&before, &after))
 			continue;
-		if (trials_settled(&run->trials, run->c->trials, run->c->precision)) {
-			run->stopped_by = "settled";
+		run->stopped_by = trials_stop(&run->trials, run->c, spent, budget);
+		if (run->stopped_by)
 			break;
-		}
-		if (run->trials.count >= run->c->max_trials) {
-			run->stopped_by = "max_trials";
-			break;
-		}
-		if (run->trials.count >= run->c->trials && spent >= budget) {
-			run->stopped_by = "time";
-			break;
-		}
 	}
 	chase_sink = p;
 }

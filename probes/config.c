@@ -20,7 +20,7 @@
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
 	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
-	KIND_NODE, KIND_YESNO, KIND_REFERENCE,
+	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS,
 };
 
 struct key_def {
@@ -48,6 +48,9 @@ static const struct key_def keys[] = {
 	{ "tlb.min_pages",    KIND_UINT,     FIELD(tlb_min_pages),    1, TLB_PAGES_MAX, 0 },
 	{ "tlb.max_pages",    KIND_UINT,     FIELD(tlb_max_pages),    0, TLB_PAGES_MAX, 0 },
 	{ "tlb.max_buffer",   KIND_SIZE,     FIELD(tlb_max_buffer),   4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.min_size", KIND_SIZE,   FIELD(bandwidth_min_size), 4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.max_size", KIND_SIZE,   FIELD(bandwidth_max_size), 4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.sets",   KIND_SETS,     FIELD(bandwidth_sets),   0, 0, 0 },
 	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
 	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
 	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
@@ -99,6 +102,8 @@ static const struct word vector_words[] = {
 	{ 0, 0 } };
 static const struct word mix_words[] = {
 	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
+static const struct word sets_words[] = {
+	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
 static const struct word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
@@ -108,10 +113,26 @@ static const struct word reference_words[] = {
 	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
 	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
 
+/* The kinds whose value is one word from a list: the list, and what an
+   error message calls a value of it. */
+static const struct word_kind {
+	enum kind kind;
+	const struct word *words;
+	const char *noun;
+} word_kinds[] = {
+	{ KIND_MIX,       mix_words,       "load mix" },
+	{ KIND_SETS,      sets_words,      "kernel set choice" },
+	{ KIND_YESNO,     yesno_words,     "answer" },
+	{ KIND_REFERENCE, reference_words, "reference" },
+};
+
 /* The words of a kind that takes one word from a list. */
-static const struct word *kind_words(enum kind kind)
+static const struct word_kind *word_kind(enum kind kind)
 {
-	return kind == KIND_YESNO ? yesno_words : reference_words;
+	for (size_t i = 0; i < sizeof word_kinds / sizeof word_kinds[0]; i++)
+		if (word_kinds[i].kind == kind)
+			return &word_kinds[i];
+	return &word_kinds[0];
 }
 
 // Private Functions
@@ -667,11 +688,6 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 		return 0;
 	case KIND_CPUS:
 		return parse_cpus(l, e, (uint64_t *)field);
-	case KIND_MIX:
-		if (parse_word(l, e, e->value, mix_words, "load mix", &u))
-			return -1;
-		*(enum load_mix *)field = (enum load_mix)u;
-		return 0;
 	case KIND_NODE:
 		/* Which domains exist is the platform's to check (efi/numa.c):
 		   here only "auto" or a domain number. */
@@ -683,10 +699,12 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 			return -1;
 		*(unsigned *)field = (unsigned)v;
 		return 0;
+	case KIND_MIX:
+	case KIND_SETS:
 	case KIND_YESNO:
 	case KIND_REFERENCE:
-		return parse_word(l, e, e->value, kind_words(k->kind),
-				  k->kind == KIND_YESNO ? "answer" : "reference", (unsigned *)field);
+		return parse_word(l, e, e->value, word_kind(k->kind)->words,
+				  word_kind(k->kind)->noun, (unsigned *)field);
 	}
 	return fail(l, e, "internal error: a key of no kind");
 }
@@ -797,6 +815,10 @@ static int check_combinations(struct loader *l)
 		return fail_combination(l, key_index("later.min_repeat"),
 					key_index("later.max_repeat"),
 					"is larger than later.max_repeat");
+	if (c->bandwidth_min_size > c->bandwidth_max_size)
+		return fail_combination(l, key_index("bandwidth.min_size"),
+					key_index("bandwidth.max_size"),
+					"is larger than bandwidth.max_size");
 	if ((uint64_t)c->locality_rows * c->locality_cols * sizeof(int) > SIZE_MAX_BYTES)
 		return fail_combination(l, key_index("locality.rows"), key_index("locality.cols"),
 					"times locality.cols is a matrix over 1 TiB");
@@ -967,11 +989,11 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			append_cpus(&t, field);
 			break;
 		case KIND_MIX:
-			mp_append(&t, "%s", word_name(mix_words, *(const unsigned *)field));
-			break;
+		case KIND_SETS:
 		case KIND_YESNO:
 		case KIND_REFERENCE:
-			mp_append(&t, "%s", word_name(kind_words(key->kind), *(const unsigned *)field));
+			mp_append(&t, "%s", word_name(word_kind(key->kind)->words,
+						      *(const unsigned *)field));
 			break;
 		}
 		mp_append(&t, "\n");
@@ -999,6 +1021,7 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_NODE:
 		case KIND_YESNO:
 		case KIND_REFERENCE:
+		case KIND_SETS:
 			same = *(const unsigned *)fa == *(const unsigned *)fb;
 			break;
 		case KIND_CPUS:

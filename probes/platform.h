@@ -99,6 +99,26 @@ const char *plat_fatal(void);
    preemption stay on, which only a platform can say). */
 const char *plat_timed_conditions(void);
 
+/* ---- Streaming kernels (the bandwidth probe) ---------------------------- */
+
+struct stream_kernels;
+
+/* The architecture's kernel sets (lib/stream.h), narrowest first, and what
+   may run of them. */
+struct plat_stream_sets {
+	const struct stream_kernels *sets;
+	unsigned count;
+	unsigned offered;         /* bit i: the CPU has sets[i]'s instructions */
+	unsigned usable;          /* bit i: sets[i] may run inside plat_timed_wide */
+	char why_not[192];        /* why an offered set is not usable, or "" */
+};
+void plat_stream_sets(struct plat_stream_sets *out);
+
+/* plat_timed with the register state of every usable set on: on bare metal
+   it is enabled after interrupts go off and restored before they come back
+   (docs/PAGING.md); under Linux the kernel has it on already. */
+int plat_timed_wide(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
+
 /* ---- Disturbances ------------------------------------------------------ */
 
 /* Events from outside that stall a timed section without the probe's

@@ -32,8 +32,9 @@
 	X(TLB,      tlb,      1, 1) \
 	X(LOCALITY, locality, 2, 1) \
 	X(LATER,    later,    3, 1) \
+	X(BANDWIDTH, bandwidth, 6, 1) \
 	X(COST,     cost,     4, 1) \
-	X(C2C,      c2c,      6, 0) \
-	X(LOADED,   loaded,   7, 0)
+	X(C2C,      c2c,      7, 0) \
+	X(LOADED,   loaded,   8, 0)
 
 #endif

@@ -76,3 +76,15 @@ double trials_spread(const struct trials *t)
 		return 0;
 	return (t->worst - t->best3[0]) / t->best3[0];
 }
+
+const char *trials_stop(const struct trials *t, const struct config *c,
+			uint64_t spent_ticks, uint64_t budget_ticks)
+{
+	if (trials_settled(t, c->trials, c->precision))
+		return "settled";
+	if (t->count >= c->max_trials)
+		return "max_trials";
+	if (t->count >= c->trials && spent_ticks >= budget_ticks)
+		return "time";
+	return 0;
+}

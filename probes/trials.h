@@ -7,6 +7,8 @@
 #ifndef MEMPROBE_TRIALS_H
 #define MEMPROBE_TRIALS_H
 
+#include <stdint.h>
+#include "probes/config.h"
 #include "probes/platform.h"
 
 /* How many disturbed trials one series discards and measures again. Past
@@ -46,5 +48,14 @@ int trials_settled(const struct trials *t, unsigned min_trials, double precision
 double trials_best(const struct trials *t);
 /* (worst - best) / best: how far apart the trials were, as a fraction. */
 double trials_spread(const struct trials *t);
+
+/* The stop rule every probe shares: which limit ends a run of trials now,
+   or NULL to go on. "settled" when trials_settled with c->trials and
+   c->precision; "max_trials" at c->max_trials; "time" past the first
+   c->trials once spent_ticks (timed so far) reaches budget_ticks. The
+   budget keeps a noisy machine from running every large size, where one
+   trial may take a second, to max_trials. */
+const char *trials_stop(const struct trials *t, const struct config *c,
+			uint64_t spent_ticks, uint64_t budget_ticks);
 
 #endif

@@ -256,7 +256,7 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
-		     "later, cost, fault, c2c, loaded)");
+		     "later, cost, fault, bandwidth, c2c, loaded)");
 	expect_error("pages = 4k,16k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '16k' (one of: 4k, 2m, 1g)");
 	expect_error("profile = slow\n", NULL,
@@ -350,6 +350,14 @@ static void test_combinations(void)
 	expect_error("later.min_repeat = 30\nlater.max_repeat = 10\n", NULL,
 		     "memprobe.cfg:1: key 'later.min_repeat': is larger than later.max_repeat "
 		     "(later.max_repeat from memprobe.cfg:2)");
+	expect_error("bandwidth.min_size = 1MiB\nbandwidth.max_size = 64KiB\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.min_size': is larger than bandwidth.max_size "
+		     "(bandwidth.max_size from memprobe.cfg:2)");
+	expect_error("bandwidth.max_size = 6000\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.max_size': 6000 B is not a multiple of 4096 bytes");
+	expect_error("bandwidth.sets = fastest\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.sets': unknown kernel set choice 'fastest' "
+		     "(one of: widest, all)");
 	expect_error("locality.rows = 1000000\nlocality.cols = 1000000\n", NULL,
 		     "memprobe.cfg:1: key 'locality.rows': times locality.cols is a matrix over 1 TiB "
 		     "(locality.cols from memprobe.cfg:2)");
@@ -428,7 +436,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 36, "one line per key, 36 keys (%d lines)", lines);
+	CHECK(lines == 39, "one line per key, 39 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -506,7 +514,7 @@ static void test_probe_list(void)
 	CHECK(load2(&c, &err, text, NULL) == 0 && c.probes == every,
 	      "every probe at once (%s): every bit", all);
 	config_describe(&c, described, sizeof described);
-	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,c2c,loaded\n") != NULL,
+	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,bandwidth,c2c,loaded\n") != NULL,
 	      "described in the order of the bits, whatever the run order");
 	CHECK(!strcmp(rows[0].name, "latency") && !strcmp(rows[1].name, "fault") &&
 	      !rows[1].in_defaults,
