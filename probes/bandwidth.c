@@ -1,7 +1,8 @@
 /* The bandwidth probe: read, write, copy and non-temporal write, streamed
  * with each vector width the CPU and the platform allow (lib/stream.h's
  * kernel sets, supplied by the architecture), for each working set of the
- * sweep and each page size. docs/METHOD.md explains the method and the
+ * sweep and each page size, on one CPU or, with bandwidth.cores, on several
+ * at once (bandwidth_gang.h). docs/METHOD.md explains the method and the
  * cores' limits the figures are held against.
  */
 
@@ -128,6 +129,8 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 			const char *what)
 {
 	unsigned unit = op == STREAM_COPY ? 2 * set->block_bytes : set->block_bytes;
+	/* Static, not on the stack: a CPU that missed its deadline may still
+	   read its kernel and part from it after the call returned. */
 	static struct gang_stream g;
 
 	g = (struct gang_stream){ .kernel = run->kernel, .set = set_index, .base = buf->base,

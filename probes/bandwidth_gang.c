@@ -20,7 +20,7 @@
 
 #define LINE_BYTES 64u
 
-/* A worker's word in ready[]. */
+/* A worker's word in worker.ready. */
 enum { WORKER_ABSENT, WORKER_READY, WORKER_REFUSED };
 
 /* The trials stop this many trials' time before the workers give up, so
@@ -54,7 +54,7 @@ static struct gang_stream *run;
 static struct command command;
 static struct worker worker[PLAT_CPUS_MAX];
 static uint64_t give_up_ticks;
-static int buffer_held;
+static int cpu_lost;         /* a CPU missed a deadline: see bandwidth_gang_buffer_held */
 static unsigned sets_here[PLAT_CPUS_MAX];
 
 // ---- Private Functions ------------------------------------------------------
@@ -209,7 +209,7 @@ static int report_missed(const struct plat_role *roles, unsigned n, double deadl
 
 	for (unsigned k = 0; k < n; k++)
 		if (roles[k].missed) {
-			any = buffer_held = 1;
+			any = cpu_lost = 1;
 			report_printf("bandwidth: CPU %u MISSED ITS DEADLINE of %.0f ms: the run "
 				      "goes on without it\n", roles[k].cpu, deadline_ms);
 		}
@@ -310,6 +310,13 @@ int bandwidth_gang_measure(struct gang_stream *g)
 	char why[160];
 	int rc;
 
+	/* A CPU that missed may still be reading command and worker[]:
+	   rewriting them could send it streaming over a new part. */
+	if (cpu_lost) {
+		mp_snprintf(g->why, sizeof g->why, "not run: a CPU missed an earlier deadline "
+			    "and may still be streaming");
+		return -1;
+	}
 	run = g;
 	g->why[0] = '\0';
 	g->stopped_by = NULL;
@@ -343,5 +350,5 @@ int bandwidth_gang_measure(struct gang_stream *g)
 
 int bandwidth_gang_buffer_held(void)
 {
-	return buffer_held;
+	return cpu_lost;
 }

@@ -57,7 +57,8 @@ int bandwidth_gang_begin(const struct config *c, const struct plat_stream_sets *
 
 /* Warm-up and trials, as the single-core probe's, with every CPU streaming:
    0, or -1 with g->why saying why nothing was measured (a CPU that cannot
-   run the set, missed its deadline, or could not be started). */
+   run the set, missed its deadline now or earlier, or could not be
+   started). */
 int bandwidth_gang_measure(struct gang_stream *g);
 
 /* 1 once a CPU missed a deadline: it may still be streaming its part, so
