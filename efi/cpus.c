@@ -10,7 +10,8 @@
  *     firmware is quiet: the BSP's last firmware call (RaiseTPL) is made
  *     before any CPU loads the app's tables.
  *  3. BSP and APs enter the app's CPU state (cpu_state.h: interrupts off,
- *     the app's IDT and tables), meet at the start line (probes/gang.c),
+ *     the app's IDT and tables, and for plat_cpus_run_wide the wide vector
+ *     state, CR4 and XCR0 being each CPU's own), meet at the start line (probes/gang.c),
  *     play their roles, and the APs leave the app's state again before
  *     saying they are back.
  *  4. The BSP leaves the app's state only once every AP that finished in
@@ -25,6 +26,7 @@
 #include "efi/fw.h"
 #include "efi/mp_services.h"
 #include "efi/paging.h"
+#include "efi/stream.h"
 #include "arch/cpu.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -48,6 +50,7 @@ struct ap_start {
 	unsigned index;
 	uint64_t app_root;
 	void *cpu_tables;      /* this AP's descriptor tables (ap_tables) */
+	int wide;              /* the wide vector state on for the role */
 };
 
 // ---- Private Data -----------------------------------------------------------
@@ -95,7 +98,7 @@ static VOID EFIAPI ap_entry(VOID *argument)
 	while (!get(&firmware_quiet) && plat_ticks() < s->g->deadline_ticks)
 		;
 	if (get(&firmware_quiet)) {
-		app_cpu_state_enter(&state, s->app_root, s->cpu_tables);
+		app_cpu_state_enter(&state, s->app_root, s->cpu_tables, s->wide);
 		gang_member(s->g, s->index);
 		app_cpu_state_leave(&state);
 	}
@@ -109,12 +112,12 @@ static void read_topology(void *arg)
 }
 
 /* Steps 1: one AP's procedure started; 0, or -1 with why[] said. */
-static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, uint64_t deadline_ms,
-		    char *why, size_t why_len)
+static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, int wide,
+		    uint64_t deadline_ms, char *why, size_t why_len)
 {
 	EFI_STATUS s;
 
-	ap_start[index] = (struct ap_start){ &gang, index, app_root, ap_tables[cpu] };
+	ap_start[index] = (struct ap_start){ &gang, index, app_root, ap_tables[cpu], wide };
 	s = uefi_call_wrapper(fw_bs->CreateEvent, 5, 0, 0, NULL, NULL, &ap_event[index]);
 	if (s != EFI_SUCCESS) {
 		ap_event[index] = 0;
@@ -136,14 +139,14 @@ static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, uint64_t de
 
 /* Steps 2-4 on the BSP: the start line and the roles in the app's state;
    back in the firmware's once every AP that is not late is. */
-static unsigned lead(uint64_t app_root, int go)
+static unsigned lead(uint64_t app_root, int wide, int go)
 {
 	struct app_cpu_state state;
 	EFI_TPL tpl;
 	unsigned missed = 0;
 
 	tpl = uefi_call_wrapper(fw_bs->RaiseTPL, 1, TPL_HIGH_LEVEL);
-	app_cpu_state_enter(&state, app_root, NULL);
+	app_cpu_state_enter(&state, app_root, NULL, wide);
 	if (!go)
 		put(&gang.start, GANG_OFF);
 	put(&firmware_quiet, 1);
@@ -305,8 +308,9 @@ const char *plat_cpus_conditions(void)
 	return conditions;
 }
 
-int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
-		  char *why, size_t why_len)
+/* plat_cpus_run, with the wide vector state on every CPU when wide. */
+static int run_roles(struct plat_role *roles, unsigned n, uint64_t deadline_ms, int wide,
+		     char *why, size_t why_len)
 {
 	uint64_t app_root = paging_root();
 	unsigned missed;
@@ -327,13 +331,30 @@ int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 	}
 	for (unsigned i = 0; i < n && go; i++)
 		if ((int)i != gang.lead &&
-		    start_ap(i, roles[i].cpu, app_root, deadline_ms, why, why_len) != 0)
+		    start_ap(i, roles[i].cpu, app_root, wide, deadline_ms, why, why_len) != 0)
 			go = 0;
-	missed = lead(app_root, go);
+	missed = lead(app_root, wide, go);
 	collect(deadline_ms);
 	if (!go)
 		return -1;
 	return missed ? 1 : 0;
+}
+
+int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		  char *why, size_t why_len)
+{
+	return run_roles(roles, n, deadline_ms, 0, why, why_len);
+}
+
+/* Only once the BSP's guarded trial (efi/stream.c) showed that enabling
+   does not fault: an AP has no guard to catch it. Every CPU writes XCR0
+   from its own CPUID leaf 0Dh, so no CPU is given a value it refuses.
+   Without the trial's success the roles run with the firmware's state, and
+   plat_stream_sets_here says so on each CPU. */
+int plat_cpus_run_wide(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		       char *why, size_t why_len)
+{
+	return run_roles(roles, n, deadline_ms, stream_state_works(), why, why_len);
 }
 
 void cpus_describe(struct json *j)

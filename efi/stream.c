@@ -90,3 +90,9 @@ void plat_stream_sets(struct plat_stream_sets *out)
 			    "their register state did not turn on: %s did not keep the "
 			    "bits written", stream_state_name);
 }
+
+/* CPUID and XGETBV, readable in any state on any CPU. */
+unsigned plat_stream_sets_here(void)
+{
+	return stream_sets_enabled();
+}

@@ -26,3 +26,15 @@ int plat_timed_wide(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 {
 	return plat_timed(fn, arg, fault);
 }
+
+unsigned plat_stream_sets_here(void)
+{
+	return stream_sets_enabled();
+}
+
+/* As plat_timed_wide: the kernel keeps the state on for every thread. */
+int plat_cpus_run_wide(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		       char *why, size_t why_len)
+{
+	return plat_cpus_run(roles, n, deadline_ms, why, why_len);
+}

@@ -1,12 +1,14 @@
 /* The bandwidth probe: read, write, copy and non-temporal write, streamed
  * with each vector width the CPU and the platform allow (lib/stream.h's
  * kernel sets, supplied by the architecture), for each working set of the
- * sweep and each page size. docs/METHOD.md explains the method and the
+ * sweep and each page size, on one CPU or, with bandwidth.cores, on several
+ * at once (bandwidth_gang.h). docs/METHOD.md explains the method and the
  * cores' limits the figures are held against.
  */
 
 #include "lib/fmt.h"
 #include "lib/stream.h"
+#include "probes/bandwidth_gang.h"
 #include "probes/emit.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
@@ -59,30 +61,37 @@ struct stream_run {
 	const char *stopped_by;
 };
 
+// ---- Private Data -----------------------------------------------------------
+
+/* How many CPUs stream together (bandwidth.cores, resolved when the probe
+   starts), and the sets every one of them can run. */
+static unsigned gang_cpus = 1;
+static unsigned gang_sets;
+
 // ---- Private Functions ------------------------------------------------------
+
+/* The untimed passes over `bytes` before a variant's trials. */
+static uint64_t warm_passes(uint64_t bytes)
+{
+	uint64_t warm = (WARM_BYTES_MIN + bytes - 1) / bytes;
+
+	return warm < WARM_PASSES_MIN ? WARM_PASSES_MIN : warm;
+}
 
 /* The timed section: a warm-up, then trials of whole passes sized to
    c->step_ms until the shared stop rule (trials_stop) ends them. */
 static void stream_trials(void *arg)
 {
 	struct stream_run *run = arg;
-	uint64_t warm = (WARM_BYTES_MIN + run->working_set - 1) / run->working_set;
+	uint64_t warm = warm_passes(run->working_set);
 	uint64_t lines = run->working_set / LINE_BYTES;
-	uint64_t t0, t1, pass_ticks, target, spent = 0;
+	uint64_t t0, t1, target = ms_to_ticks(run->c->step_ms), spent = 0;
 	struct plat_disturbances before, after;
 
-	if (warm < WARM_PASSES_MIN)
-		warm = WARM_PASSES_MIN;
 	t0 = plat_ticks();
 	run->kernel(run->dst, run->src, run->bytes, warm);
 	t1 = plat_ticks();
-	pass_ticks = (t1 - t0) / warm;
-	if (!pass_ticks)
-		pass_ticks = 1;
-	target = ms_to_ticks(run->c->step_ms);
-	run->passes = (target + pass_ticks - 1) / pass_ticks;
-	if (!run->passes)
-		run->passes = 1;
+	run->passes = reps_for_ticks(target, t1 - t0, warm);
 
 	trials_init(&run->trials);
 	do {
@@ -111,33 +120,72 @@ static void fill_buffer(const struct plat_buffer *buf)
 		p[i] = FILL_PATTERN;
 }
 
+/* The trials on gang_cpus CPUs, each its own part of the working set,
+   into run's outputs; run->working_set becomes the parts together. 1 when
+   the size is too small to share out (reported), 0 measured, -1 not
+   (reported). */
+static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
+			const struct stream_kernels *set, unsigned set_index, enum stream_op op,
+			const char *what)
+{
+	unsigned unit = op == STREAM_COPY ? 2 * set->block_bytes : set->block_bytes;
+	/* Static, not on the stack: a CPU that missed its deadline may still
+	   read its kernel and part from it after the call returned. */
+	static struct gang_stream g;
+
+	g = (struct gang_stream){ .kernel = run->kernel, .set = set_index, .base = buf->base,
+				  .copy = op == STREAM_COPY, .cpus = gang_cpus, .c = run->c };
+	g.part = bandwidth_gang_part(run->working_set, gang_cpus, unit);
+	if (!g.part) {
+		report_printf("%s: not measured: under %u bytes for each of %u CPUs\n", what,
+			      unit, gang_cpus);
+		return 1;
+	}
+	g.warm_passes = warm_passes(g.part);
+	if (bandwidth_gang_measure(&g) != 0) {
+		report_printf("%s: %s\n", what, g.why);
+		return -1;
+	}
+	run->working_set = g.part * gang_cpus;
+	run->trials = g.trials;
+	run->passes = g.passes;
+	run->stopped_by = g.stopped_by;
+	return 0;
+}
+
 /* One variant at sweep size k: the trials, the row, the report line.
-   0, or -1 when the section faulted (reported). */
+   0, or -1 when the section faulted or the CPUs failed (reported). */
 static int measure_size(const struct config *c, const struct plat_buffer *buf,
-			stream_kernel_fn *kernel, enum stream_op op, const char *variant,
-			unsigned k)
+			const struct stream_kernels *set, unsigned set_index, enum stream_op op,
+			const char *variant, unsigned k)
 {
 	uint64_t ws = sweep_bytes(k);
-	struct stream_run run = { .kernel = kernel, .working_set = ws, .c = c };
+	struct stream_run run = { .kernel = set->op[op], .working_set = ws, .c = c };
 	struct result_row fig = { 0 };
 	struct plat_fault fault;
-	char size_text[24];
+	char size_text[24], what[96];
 	double cycles;
+	int rc;
 
 	/* Copy reads one half of the working set and writes the other. */
 	run.src = buf->base;
 	run.dst = op == STREAM_COPY ? (char *)buf->base + ws / 2 : buf->base;
 	run.bytes = op == STREAM_COPY ? ws / 2 : ws;
 	mp_format_bytes(size_text, sizeof size_text, ws);
-	if (plat_timed_wide(stream_trials, &run, &fault) != 0) {
-		report_printf("%s, %s, %s: FAULT: %s\n", PROBE_NAME, variant, size_text,
-			      fault.text);
+	mp_snprintf(what, sizeof what, "%s, %s, %s", PROBE_NAME, variant, size_text);
+	if (gang_cpus > 1) {
+		rc = measure_gang(&run, buf, set, set_index, op, what);
+		if (rc != 0)
+			return rc > 0 ? 0 : -1;
+		mp_format_bytes(size_text, sizeof size_text, run.working_set);
+	} else if (plat_timed_wide(stream_trials, &run, &fault) != 0) {
+		report_printf("%s: FAULT: %s\n", what, fault.text);
 		return -1;
 	}
 	fig.probe = PROBE_NAME;
 	fig.variant = variant;
 	fig.page_shift = buf->page_shift;
-	fig.working_set_bytes = ws;
+	fig.working_set_bytes = run.working_set;
 	fig.ns = trials_best(&run.trials);
 	fig.gb_per_s = (struct optional_real){ LINE_BYTES / fig.ns, 1 };
 	fig.trials = run.trials.count;
@@ -153,13 +201,20 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 
 /* One variant's sweep over sizes [first, last]; 0, or -1 at a fault. */
 static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
-			 const struct stream_kernels *set, enum stream_op op,
-			 unsigned first, unsigned last)
+			 const struct plat_stream_sets *sets, unsigned set_index,
+			 enum stream_op op, unsigned first, unsigned last)
 {
+	const struct stream_kernels *set = &sets->sets[set_index];
 	struct progress progress;
 	char variant[32];
 
-	mp_snprintf(variant, sizeof variant, "%s_%s", op_names[op], set->name);
+	/* With several CPUs the count is part of the name (read_avx2_x4), so
+	   no aggregate is read as one core's figure. */
+	if (gang_cpus > 1)
+		mp_snprintf(variant, sizeof variant, "%s_%s_x%u", op_names[op], set->name,
+			    gang_cpus);
+	else
+		mp_snprintf(variant, sizeof variant, "%s_%s", op_names[op], set->name);
 	report_printf("  %s:\n  %11s %9s %8s %9s %8s %7s %8s %-10s %9s %11s\n", variant,
 		      "working set", "GB/s", "B/cycle", "ns/line", "cycles", "trials", "spread",
 		      "stopped by", "passes", "elapsed");
@@ -168,7 +223,7 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 		progress_tick(&progress, variant, k - first, last - first + 1);
 		/* A fault at one size would recur at the next: the variant
 		   stops and the other variants still run. */
-		if (measure_size(c, buf, set->op[op], op, variant, k) != 0)
+		if (measure_size(c, buf, set, set_index, op, variant, k) != 0)
 			return -1;
 	}
 	return 0;
@@ -201,14 +256,18 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	fill_buffer(&buf);
 	for (unsigned s = 0; s < sets.count; s++) {
-		if (!(sets_to_run(c, sets.usable) & (1u << s)))
+		if (!(sets_to_run(c, sets.usable & gang_sets) & (1u << s)))
 			continue;
 		for (unsigned op = 0; op < STREAM_OPS; op++)
-			if (sweep_variant(c, &buf, &sets.sets[s], (enum stream_op)op, first,
+			if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, first,
 					  last) != 0)
 				status = -1;
 	}
-	plat_buffer_put(&buf);
+	if (bandwidth_gang_buffer_held())
+		report_printf("%s: the %s buffer is kept: a CPU that missed its deadline may "
+			      "still be streaming it\n", PROBE_NAME, page_name);
+	else
+		plat_buffer_put(&buf);
 	return status;
 }
 
@@ -252,6 +311,7 @@ static int report_sets(const struct config *c)
 
 int probe_bandwidth(const struct config *c)
 {
+	struct plat_stream_sets sets;
 	unsigned first = 0, last = 0;
 
 	if (!sweep_range(c->bandwidth_min_size, c->bandwidth_max_size, &first, &last)) {
@@ -273,5 +333,8 @@ int probe_bandwidth(const struct config *c)
 		report_printf("%s: no kernel set can run here: nothing measured\n", PROBE_NAME);
 		return -1;
 	}
+	plat_stream_sets(&sets);
+	if (bandwidth_gang_begin(c, &sets, &gang_cpus, &gang_sets) != 0)
+		return -1;
 	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }

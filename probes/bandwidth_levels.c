@@ -44,6 +44,17 @@ static int starts_with(const char *s, const char *prefix)
 	return !*prefix;
 }
 
+/* 1 for an all-core variant (bandwidth.cores > 1): a name ending in _x
+   and a CPU count, "read_avx2_x4". */
+static int is_all_core(const char *variant)
+{
+	const char *end = variant + mp_strlen(variant), *p = end;
+
+	while (p > variant && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p < end && p - variant >= 2 && p[-1] == 'x' && p[-2] == '_';
+}
+
 /* The series of this variant and page size, made empty when new; NULL when
    BANDWIDTH_MAX_SERIES are taken. */
 static struct bandwidth_series *series_for(struct bandwidth_curves *b, const char *variant,
@@ -187,6 +198,7 @@ void bandwidth_levels_find(struct bandwidth_curves *b)
 	for (size_t i = 0; i < b->nseries; i++)
 		for (size_t k = 0; k < b->series[i].n; k++)
 			if (starts_with(b->series[i].variant, "read_") &&
+			    !is_all_core(b->series[i].variant) &&
 			    b->series[i].gb_per_s[k] > fastest) {
 				fastest = b->series[i].gb_per_s[k];
 				mp_strlcpy(b->levels_from, b->series[i].variant,
@@ -219,7 +231,14 @@ void bandwidth_levels_print(const struct bandwidth_curves *b, const struct hiera
 	struct edge_pair pairs[MAX_PAIRS];
 	const struct level *top = top_level(&b->h);
 	size_t n;
+	int all_core = 0;
 
+	for (size_t i = 0; i < b->nseries; i++)
+		all_core |= is_all_core(b->series[i].variant);
+	if (!b->ncurves && all_core)
+		mp_print(p, "\n  cache levels from bandwidth: not read: no one-CPU read rows; the "
+			 "all-core rows (_xN) share each working set out over N CPUs, so a "
+			 "per-core cache's edge stands at N times its size there\n");
 	if (!b->ncurves)
 		return;
 	mp_print(p, "\n  cache levels from bandwidth (where %s, the fastest read, steps down), "

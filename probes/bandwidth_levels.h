@@ -54,7 +54,9 @@ struct bandwidth_curves {
    has no usable figure (counted in ignored_rows). */
 int bandwidth_curves_add_row(struct bandwidth_curves *b, const struct result_row *row);
 
-/* The levels: of the read variants, the one with the highest GB/s anywhere
+/* The levels: of the one-CPU read variants (an all-core variant, _xN,
+   shares each working set over N CPUs, so its per-core caches' edges
+   stand at N times their size), the one with the highest GB/s anywhere
    (the widest vectors the CPU ran well) gives one curve of ns per line per
    page size, and hierarchy_find reads its edges. */
 void bandwidth_levels_find(struct bandwidth_curves *b);

@@ -20,14 +20,14 @@
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
 	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
-	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS,
+	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS, KIND_CORES,
 };
 
 struct key_def {
 	const char *name;
 	enum kind kind;
 	size_t offset;            /* of the field in struct config */
-	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64 */
+	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64, KIND_CORES */
 	uint64_t multiple;        /* KIND_SIZE: the value must be a multiple */
 };
 
@@ -51,6 +51,7 @@ static const struct key_def keys[] = {
 	{ "bandwidth.min_size", KIND_SIZE,   FIELD(bandwidth_min_size), 4096, SIZE_MAX_BYTES, 4096 },
 	{ "bandwidth.max_size", KIND_SIZE,   FIELD(bandwidth_max_size), 4096, SIZE_MAX_BYTES, 4096 },
 	{ "bandwidth.sets",   KIND_SETS,     FIELD(bandwidth_sets),   0, 0, 0 },
+	{ "bandwidth.cores",  KIND_CORES,    FIELD(bandwidth_cores),  1, CONFIG_CPUS_MAX, 0 },
 	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
 	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
 	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
@@ -109,6 +110,7 @@ static const struct word end_words[] = {
 	{ "wait", END_WAIT }, { 0, 0 } };
 static const struct word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
 static const struct word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
+static const struct word cores_words[] = { { "all", BANDWIDTH_CORES_ALL }, { 0, 0 } };
 static const struct word reference_words[] = {
 	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
 	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
@@ -699,6 +701,21 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 			return -1;
 		*(unsigned *)field = (unsigned)v;
 		return 0;
+	case KIND_CORES:
+		/* How many CPUs exist is the platform's to check (the bandwidth
+		   probe refuses a count above it): here only "all" or a count. */
+		if (span_equals_nocase(e->value, cores_words[0].name)) {
+			*(unsigned *)field = cores_words[0].value;
+			return 0;
+		}
+		if (e->value.p[0] < '0' || e->value.p[0] > '9')
+			return fail(l, e, "unknown value '%.*s' (all, or a count of CPUs from %llu "
+				    "to %llu)", echo_len(e->value), e->value.p,
+				    (unsigned long long)k->min, (unsigned long long)k->max);
+		if (parse_count(l, e, k, &v))
+			return -1;
+		*(unsigned *)field = (unsigned)v;
+		return 0;
 	case KIND_MIX:
 	case KIND_SETS:
 	case KIND_YESNO:
@@ -974,8 +991,10 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			break;
 		case KIND_VECTOR:
 		case KIND_NODE:
+		case KIND_CORES:
 			/* A word where the value has one, else its number. */
-			name = word_name(key->kind == KIND_VECTOR ? vector_words : node_words,
+			name = word_name(key->kind == KIND_VECTOR ? vector_words
+					 : key->kind == KIND_NODE ? node_words : cores_words,
 					 *(const unsigned *)field);
 			if (name)
 				mp_append(&t, "%s", name);
@@ -1019,6 +1038,7 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_VECTOR:
 		case KIND_MIX:
 		case KIND_NODE:
+		case KIND_CORES:
 		case KIND_YESNO:
 		case KIND_REFERENCE:
 		case KIND_SETS:

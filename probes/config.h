@@ -58,6 +58,9 @@ enum clock_reference { CLOCK_REF_AUTO, CLOCK_REF_PM_TIMER, CLOCK_REF_HPET, CLOCK
    the bandwidth probe runs. */
 enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
 
+/* bandwidth.cores = all: every CPU the platform can give a role. */
+#define BANDWIDTH_CORES_ALL 0u
+
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
 #define PAGES_2M (1u << 1)
@@ -82,6 +85,7 @@ struct config {
 	uint64_t bandwidth_min_size;  /* bandwidth sweep: smallest working set, bytes */
 	uint64_t bandwidth_max_size;  /* bandwidth sweep: largest working set, bytes */
 	unsigned bandwidth_sets;      /* enum bandwidth_sets */
+	unsigned bandwidth_cores;     /* CPUs streaming together, or BANDWIDTH_CORES_ALL */
 
 	unsigned locality_rows, locality_cols, locality_reps;
 

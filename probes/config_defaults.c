@@ -47,6 +47,9 @@ void config_defaults(struct config *c, enum profile p)
 	/* The widest set only: the figure the hardware's limit is about, and a
 	   third of the time of all three; `all` compares the widths. */
 	c->bandwidth_sets = BANDWIDTH_WIDEST;
+	/* One core: what the cores' limits (docs/METHOD.md) are about; `all`
+	   or a count gives the CPUs' aggregate. */
+	c->bandwidth_cores = 1;
 
 	/* locality: the seed's 13000 x 13000 ints (645 MiB), best of 24; quick
 	   keeps a row length that is not a power of two. */

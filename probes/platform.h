@@ -119,6 +119,12 @@ void plat_stream_sets(struct plat_stream_sets *out);
    (docs/PAGING.md); under Linux the kernel has it on already. */
 int plat_timed_wide(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
 
+/* The sets (bits as plat_stream_sets' usable) whose register state is on
+   for the calling CPU now: inside a plat_cpus_run_wide role, what that CPU
+   may run. A role checks it before streaming, since on bare metal a
+   fault on another CPU is not caught. */
+unsigned plat_stream_sets_here(void);
+
 /* ---- Disturbances ------------------------------------------------------ */
 
 /* Events from outside that stall a timed section without the probe's
@@ -172,6 +178,12 @@ struct plat_role {
    why (a CPU out of range, or refused). */
 int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 		  char *why, size_t why_len);
+/* plat_cpus_run with the register state of every usable streaming set on
+   for each role, on every CPU (bare metal: turned on after each CPU enters
+   the timed state and restored before it leaves, as plat_timed_wide does;
+   under Linux the kernel has it on already). */
+int plat_cpus_run_wide(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		       char *why, size_t why_len);
 
 /* ---- Output ------------------------------------------------------------ */
 

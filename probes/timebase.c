@@ -27,3 +27,13 @@ uint64_t ms_to_ticks(double ms)
 {
 	return (uint64_t)(ms * 1e-3 * (double)plat_clock()->ticks_per_s);
 }
+
+uint64_t reps_for_ticks(uint64_t target, uint64_t ticks, uint64_t done)
+{
+	uint64_t each = done ? ticks / done : ticks, reps;
+
+	if (!each)
+		each = 1;
+	reps = (target + each - 1) / each;
+	return reps ? reps : 1;
+}

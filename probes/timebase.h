@@ -13,6 +13,9 @@ double ticks_to_ns(uint64_t ticks);
 double ns_to_cycles(double ns);
 /* Ticks that last about `ms` milliseconds, for sizing a trial by time. */
 uint64_t ms_to_ticks(double ms);
+/* Whole repetitions, at least one, that last about `target` ticks, from
+   `done` of them having taken `ticks` (a warm-up's): sizes a trial. */
+uint64_t reps_for_ticks(uint64_t target, uint64_t ticks, uint64_t done);
 /* a * b / c in integers, for code built without floating point (efi/'s
    clock over a section): exact while c < 2^30, else a and c are halved
    together, a relative error under 2^-29; b must stay below 2^34. */

@@ -16,6 +16,7 @@
 #include "arch/stream.h"
 #include "arch/x86_64/stream.h"
 #include "host/host.h"
+#include "probes/bandwidth_gang.h"
 #include "probes/config.h"
 #include "probes/emit.h"
 #include "probes/platform.h"
@@ -188,24 +189,46 @@ static int run_probe(const struct config *c)
 static const unsigned long long sizes_kib[] = { 4, 6, 8, 12, 16 };
 #define SIZES (sizeof sizes_kib / sizeof *sizes_kib)
 
+/* The quick profile's bandwidth probe alone, on 4 KiB pages over 4 to
+   16 KiB (sizes_kib), with three short trials a size. */
+static void small_config(struct config *c)
+{
+	config_defaults(c, PROFILE_QUICK);
+	c->probes = PROBE_BANDWIDTH;
+	c->pages = PAGES_4K;
+	c->trials = 3;
+	c->max_trials = 3;
+	c->step_ms = 0.2;
+	c->bandwidth_min_size = 4096;
+	c->bandwidth_max_size = 16384;
+}
+
+/* The run folder's files, the folder and the scratch root, removed. */
+static void remove_run(const char *root)
+{
+	static const char *const files[] = { "report.txt", "results.csv", "system.json",
+					     "report.html" };
+	char path[512];
+
+	for (unsigned i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s/%s", plat_run_folder(), files[i]);
+		unlink(path);
+	}
+	rmdir(plat_run_folder());
+	rmdir(root);
+}
+
 static void test_probe(void)
 {
 	static const char *const ops[] = { "read", "write", "copy", "ntwrite" };
-	char root[] = "/tmp/memprobe-test-bandwidth-XXXXXX", path[512], variant[32];
+	char root[] = "/tmp/memprobe-test-bandwidth-XXXXXX", variant[32];
 	unsigned usable = stream_sets_enabled(), missing = 0, insane = 0, sets = 0;
 	struct config c;
 	int rc;
 
 	CHECK(mkdtemp(root) != NULL, "a scratch results root");
 	host_set_results_root(root);
-	config_defaults(&c, PROFILE_QUICK);
-	c.probes = PROBE_BANDWIDTH;
-	c.pages = PAGES_4K;
-	c.trials = 3;
-	c.max_trials = 3;
-	c.step_ms = 0.2;
-	c.bandwidth_min_size = 4096;
-	c.bandwidth_max_size = 16384;
+	small_config(&c);
 	c.bandwidth_sets = BANDWIDTH_ALL;
 	rc = run_probe(&c);
 	CHECK(rc == 0, "probe_bandwidth succeeds from 4 KiB to 16 KiB, 4 KiB pages");
@@ -264,13 +287,97 @@ static void test_probe(void)
 	c.bandwidth_max_size = 5100;
 	CHECK(probe_bandwidth(&c) != 0, "a range between two sweep sizes measures nothing and fails");
 
-	static const char *const files[] = { "report.txt", "results.csv", "system.json" };
-	for (unsigned i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", plat_run_folder(), files[i]);
-		unlink(path);
+	remove_run(root);
+}
+
+// ---- All-core bandwidth (bandwidth.cores) ----------------------------------
+
+/* The parts and the aggregate, by hand: the parts never overlap or pass
+   the working set, are whole units, and the figure counts every CPU's
+   lines over the one window. */
+static void test_gang_maths(void)
+{
+	CHECK(bandwidth_gang_part(4096, 2, 512) == 2048, "4 KiB over 2 CPUs: 2 KiB each");
+	CHECK(bandwidth_gang_part(4096, 3, 512) == 1024,
+	      "4 KiB over 3 CPUs in 512-byte blocks: 1 KiB each, rounded down, never over");
+	CHECK(bandwidth_gang_part(6144, 4, 256) == 1536, "6 KiB over 4 CPUs: 1.5 KiB each");
+	CHECK(bandwidth_gang_part(4096, 8, 1024) == 0,
+	      "under one unit per CPU (copy's two AVX-512 blocks): 0, not measured");
+	CHECK(bandwidth_gang_part(512ull << 20, 256, 1024) == 2ull << 20,
+	      "512 MiB over 256 CPUs: 2 MiB each");
+	CHECK(bandwidth_gang_part(4096, 0, 512) == 0 && bandwidth_gang_part(4096, 2, 0) == 0,
+	      "no CPUs or no unit: 0, no division by zero");
+	/* 2 CPUs x 64 lines x 10 passes in 1000 ns: 81.92 GB/s. */
+	CHECK(fabs(bandwidth_gang_ns_per_line(1000, 2, 4096, 10) - 1000.0 / 1280) < 1e-12 &&
+	      fabs(64 / bandwidth_gang_ns_per_line(1000, 2, 4096, 10) - 2 * 4096 * 10 / 1000.0) <
+	      1e-9, "ns per line = window / every CPU's lines: 64 / it = total bytes / window");
+	CHECK(bandwidth_gang_ns_per_line(1000, 2, 0, 10) == 0,
+	      "no lines moved: 0, which no row is made of");
+}
+
+/* bandwidth.cores through the host platform: every CPU streams, one row
+   per operation and size with the CPU count in the variant and the parts
+   together as the working set; a count above the CPUs is refused. */
+static void test_gang_probe(void)
+{
+	static const char *const ops[] = { "read", "write", "copy", "ntwrite" };
+	char root[] = "/tmp/memprobe-test-bandwidth-gang-XXXXXX", variant[48];
+	unsigned cpus = plat_cpu_count(), usable = stream_sets_enabled(), widest = 0;
+	unsigned missing = 0, insane = 0;
+	struct config c;
+	int rc;
+
+	CHECK(mkdtemp(root) != NULL, "a scratch results root");
+	host_set_results_root(root);
+	small_config(&c);
+	if (cpus + 1 <= CONFIG_CPUS_MAX) {
+		c.bandwidth_cores = cpus + 1;
+		rc = run_probe(&c);
+		CHECK(rc != 0 && row_count == 0, "bandwidth.cores = %u with %u CPUs: refused, "
+		      "no row", cpus + 1, cpus);
 	}
-	rmdir(plat_run_folder());
-	rmdir(root);
+	if (cpus < 2) {
+		printf("# one CPU here: the all-core rows cannot be measured on this machine\n");
+		goto done;
+	}
+	for (unsigned s = 0; s < stream_set_count; s++)
+		if (usable & (1u << s))
+			widest = s;
+	c.bandwidth_cores = BANDWIDTH_CORES_ALL;
+	rc = run_probe(&c);
+	CHECK(rc == 0, "bandwidth.cores = all on %u CPUs succeeds", cpus);
+	for (unsigned op = 0; op < 4; op++)
+		for (unsigned k = 0; k < SIZES; k++) {
+			unsigned unit = stream_sets[widest].block_bytes * (op == 2 ? 2 : 1);
+			uint64_t part = bandwidth_gang_part(sizes_kib[k] * 1024, cpus, unit);
+
+			snprintf(variant, sizeof variant, "%s_%s_x%u", ops[op],
+				 stream_sets[widest].name, cpus);
+			missing += part && count(variant, part * cpus) != 1;
+		}
+	for (int i = 0; i < row_count; i++) {
+		const struct row *r = &rows[i];
+		int sane = r->is_bandwidth && r->page_size == 4096 && r->trials == 3 &&
+			r->ns > 0 && r->gb_per_s > 0 && fabs(r->gb_per_s * r->ns - 64) < 1e-9 &&
+			fabs(r->bytes_per_cycle * r->cycles - 64) < 1e-9 &&
+			r->working_set <= 16384 && r->working_set % cpus == 0;
+		insane += !sane;
+	}
+	CHECK(missing == 0 && row_count > 0 && row_count <= (int)(4 * SIZES),
+	      "one row per operation and size each CPU gets a part of, named _x%u, the "
+	      "parts together as the working set (%d rows, %u missing)", cpus, row_count,
+	      missing);
+	CHECK(insane == 0, "every all-core row: gb_per_s = 64 / ns, bytes_per_cycle = 64 / "
+	      "cycles, a working set shared evenly (%u not)", insane);
+
+	c.bandwidth_cores = 2;
+	c.bandwidth_min_size = c.bandwidth_max_size = 8192;
+	rc = run_probe(&c);
+	snprintf(variant, sizeof variant, "read_%s_x2", stream_sets[widest].name);
+	CHECK(rc == 0 && row_count == 4 && count(variant, 8192) == 1,
+	      "bandwidth.cores = 2: the four operations on CPUs 0 and 1 (%d rows)", row_count);
+done:
+	remove_run(root);
 }
 
 int main(void)
@@ -278,5 +385,7 @@ int main(void)
 	test_set_choice();
 	test_kernels();
 	test_probe();
+	test_gang_maths();
+	test_gang_probe();
 	return check_summary();
 }

@@ -146,6 +146,49 @@ static void test_no_bandwidth(void)
 	      "without bandwidth rows no bandwidth table");
 }
 
+/* All-core rows (bandwidth.cores > 1, variants ending _xN) share each
+   working set over N CPUs: their per-core caches' edges stand N times
+   further out, so the levels are read from one CPU's read rows alone, and
+   without any the report says why none are read. */
+static void test_all_core_rows(void)
+{
+	static struct analysis a;
+	static struct sink report, chart;
+
+	analysis_init(&a);
+	add_latency(&a, 21, 32, 1024);
+	add_bandwidth(&a, "read_avx2", 21, 200, 32, 1024);
+	add_bandwidth(&a, "read_avx2_x4", 21, 800, 128, 4096);
+	analysis_compute(&a);
+	CHECK(!strcmp(a.bw.levels_from, "read_avx2") && a.bw.ncurves == 1,
+	      "the faster all-core read is not the levels' curve (%s)", a.bw.levels_from);
+	CHECK(bandwidth_write_svg(&a.bw, to_sink, &chart) == 0 &&
+	      strstr(chart.buf, "avx2_x4, 2 MiB pages") != NULL,
+	      "the all-core curve is still drawn, named with its CPU count");
+
+	analysis_init(&a);
+	add_latency(&a, 21, 32, 1024);
+	add_bandwidth(&a, "read_avx2_x2", 21, 400, 64, 2048);
+	add_bandwidth(&a, "read_x86_weird", 21, 100, 32, 1024);
+	analysis_compute(&a);
+	analysis_print(&a, to_text, &report);
+	CHECK(!strcmp(a.bw.levels_from, "read_x86_weird") && a.bw.ncurves == 1,
+	      "only a name ending in _x and digits is all-core (%s)", a.bw.levels_from);
+
+	analysis_init(&a);
+	report.len = 0;
+	report.buf[0] = 0;
+	add_latency(&a, 21, 32, 1024);
+	add_bandwidth(&a, "read_avx2_x2", 21, 400, 64, 2048);
+	add_bandwidth(&a, "copy_avx2_x2", 21, 300, 64, 2048);
+	analysis_compute(&a);
+	analysis_print(&a, to_text, &report);
+	CHECK(!a.bw.levels_from[0] && a.bw.ncurves == 0 &&
+	      strstr(report.buf, "cache levels from bandwidth: not read: no one-CPU read rows") &&
+	      !strstr(report.buf, "bandwidth edge"),
+	      "all-core rows alone: no levels, and the report says why:\n%s", report.buf);
+}
+
 /* trials_stop: the stop rule's three limits, in their order. */
 static void test_stop_rule(void)
 {
@@ -182,6 +225,7 @@ int main(void)
 	test_agreeing();
 	test_disagreeing();
 	test_no_bandwidth();
+	test_all_core_rows();
 	test_stop_rule();
 	return check_summary();
 }

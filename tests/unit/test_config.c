@@ -436,7 +436,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 39, "one line per key, 39 keys (%d lines)", lines);
+	CHECK(lines == 40, "one line per key, 40 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -613,6 +613,41 @@ static void test_numa_keys(void)
 		     "unknown reference 'tsc' (one of: auto, pm, hpet, stall)");
 }
 
+/* bandwidth.cores: 1 by default, "all" or a count; whether that many CPUs
+   exist is the probe's check (test_bandwidth), a word or zero is refused here. */
+static void test_bandwidth_cores_key(void)
+{
+	struct config c, full;
+	struct config_error err;
+	char text[2048];
+
+	config_defaults(&full, PROFILE_FULL);
+	CHECK(load2(&c, &err, NULL, NULL) == 0 && c.bandwidth_cores == 1 &&
+	      full.bandwidth_cores == 1, "bandwidth.cores defaults to 1 in both profiles");
+	CHECK(load2(&c, &err, "bandwidth.cores = 3", "bandwidth.cores=ALL") == 0 &&
+	      c.bandwidth_cores == BANDWIDTH_CORES_ALL, "bandwidth.cores all, case-insensitive");
+	CHECK(load2(&c, &err, "bandwidth.cores = 256", NULL) == 0 && c.bandwidth_cores == 256,
+	      "bandwidth.cores up to 256, the most CPUs a run can give roles");
+	CHECK(config_describe(&c, text, sizeof text) > 0 && strstr(text, "bandwidth.cores = 256\n"),
+	      "a count described as its number");
+	CHECK(load2(&c, &err, "bandwidth.cores = all", NULL) == 0 &&
+	      config_describe(&c, text, sizeof text) > 0 && strstr(text, "bandwidth.cores = all\n"),
+	      "all described as the word");
+	expect_error("bandwidth.cores = 0\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': out of range: '0' (from 1 to 256)");
+	expect_error("bandwidth.cores = 257\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': out of range: '257' (from 1 to 256)");
+	expect_error("bandwidth.cores = every\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': unknown value 'every' (all, or a "
+		     "count of CPUs from 1 to 256)");
+	expect_error("bandwidth.cores = -2\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': unknown value '-2' (all, or a "
+		     "count of CPUs from 1 to 256)");
+	expect_error("bandwidth.cores = 4x\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': bad number '4x' (a whole number in "
+		     "decimal)");
+}
+
 static void test_equal_covers_every_field(void)
 {
 	struct config base, mask, other;
@@ -656,5 +691,6 @@ int main(void)
 	test_cpu_keys();
 	test_equal_covers_every_field();
 	test_numa_keys();
+	test_bandwidth_cores_key();
 	return check_summary();
 }

@@ -1,6 +1,7 @@
 /* The integer a * b / c that efi/'s core clock uses (probes/timebase.c):
    exact for small divisors, within its stated error for large ones, and
-   no overflow at the sizes a section's counts reach. */
+   no overflow at the sizes a section's counts reach; and the repetitions
+   that size a trial from a warm-up. */
 
 #include "check.h"
 #include "probes/timebase.h"
@@ -12,8 +13,20 @@ static double relative_error(uint64_t got, double want)
 	return d < 0 ? -d : d;
 }
 
+static void test_reps_for_ticks(void)
+{
+	CHECK(reps_for_ticks(1000, 300, 3) == 10, "100 ticks each: 10 fill 1000");
+	CHECK(reps_for_ticks(1000, 250, 1) == 4 && reps_for_ticks(1001, 250, 1) == 5,
+	      "rounded up: a trial lasts at least the target");
+	CHECK(reps_for_ticks(1000, 0, 5) == 1000,
+	      "a warm-up too fast to tick counts each as one tick, never a division by zero");
+	CHECK(reps_for_ticks(0, 100, 1) == 1 && reps_for_ticks(10, 5000, 1) == 1,
+	      "at least one, however short the target or slow the pass");
+}
+
 int main(void)
 {
+	test_reps_for_ticks();
 	/* A 10 ms section at 3 GHz with a 2.5 GHz counter. */
 	CHECK(mul_div_u64(30000000, 2500000000ull, 25000000) == 3000000000ull,
 	      "30 M cycles over 25 M ticks of a 2.5 GHz counter: 3 GHz exactly");
