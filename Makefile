@@ -3,7 +3,7 @@
 #
 #   make            build/$(ARCH)/memprobe.efi and build/$(ARCH)/memprobe.img
 #   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, QEMU_SMP, QEMU_NUMA,
-#                   APP_ARGS, OUT;
+#                   APP_ARGS, OUT, NMI_EVERY_S=N: an NMI every N s;
 #                   SECURE_BOOT=snakeoil|ms [UNSIGNED=1] [SHIM=1]: Secure Boot on)
 #   make sign       the app signed with KEY=... CERT=... and an image holding it
 #   make test       host unit tests + QEMU tests; last line "N passed, N failed"
@@ -319,7 +319,8 @@ run: deps image $(RUN_IMG)
 	$(Q)scripts/qemu-run.sh --image $(RUN_IMG) --out "$(or $(OUT),results)" \
 		--firmware $(or $(SECURE_BOOT),plain) \
 		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))" \
-		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)"
+		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)" \
+		$(if $(NMI_EVERY_S),--nmi-every "$(NMI_EVERY_S)")
 
 test: deps image host unit
 	$(Q)scripts/deps.sh test

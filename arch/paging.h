@@ -148,6 +148,13 @@ struct pt_translation {
    cfg->levels levels), also the firmware's own. */
 void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_translation *t);
 
+/* 1 when every byte of [base, base + length) lies in a page the tables at
+   root identity-map writable (what exception delivery needs of a stack, a
+   descriptor table or a handler's data), whatever the page sizes; else 0
+   with *bad the first page that is not and *t what the walk found there. */
+int pt_range_writable(const struct pt_config *cfg, uint64_t root, uint64_t base,
+		      uint64_t length, uint64_t *bad, struct pt_translation *t);
+
 enum pt_verify_problem {
 	PT_VERIFY_OK,
 	PT_VERIFY_NOT_MAPPED,  /* not present, reserved bits or non-canonical */
@@ -185,6 +192,11 @@ void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci);
 struct pt_saved {
 	uint64_t word[2];
 };
+
+/* NULL when pt_switch_to may be used on this CPU, else why not (x86:
+   CR4.CET set, since with shadow stacks the guard's unwinding return and
+   the app's stack switch would raise #CP). */
+const char *pt_switch_refusal(void);
 
 /* Loads the tables whose pt_root is root, flushing every TLB entry the
    firmware left (x86: CR4.PGE cleared first, then CR3), and back. Only in

@@ -11,13 +11,14 @@
 #include "efi/secure_boot.h"
 #include "efi/guarded.h"
 #include "arch/cpu.h"
+#include "arch/guard.h"
 #include "arch/paging.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/machine.h"
 #include "probes/platform.h"
 
-static char conditions[256];
+static char conditions[512];
 
 const char *plat_timed_conditions(void)
 {
@@ -26,7 +27,7 @@ const char *plat_timed_conditions(void)
 	paging_summary(paging, sizeof paging);
 	mp_snprintf(conditions, sizeof conditions,
 		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, the app's IDT "
-		    "and page tables (%s)", paging);
+		    "and page tables (%s); descriptor tables: %s", paging, guard_tables_summary());
 	return conditions;
 }
 
@@ -84,6 +85,19 @@ static void paging_json(struct json *j)
 	json_object_end(j);
 }
 
+/* The CPU's conditions that change figures (arch/cpu.h), also in the
+   banner. */
+static void conditions_json(struct json *j)
+{
+	struct arch_fact facts[8];
+	size_t n = cpu_conditions(&fw_cpu, guarded_run, facts, sizeof facts / sizeof *facts);
+
+	json_object_begin(j, "conditions");
+	for (size_t i = 0; i < n; i++)
+		json_string(j, facts[i].name, facts[i].text);
+	json_object_end(j);
+}
+
 static void memory_map_json(struct json *j)
 {
 	const struct efimap *m = memmap_now();
@@ -115,6 +129,7 @@ void plat_describe(struct json *j)
 	json_string(j, "name", "uefi");
 	json_string(j, "timed_sections", plat_timed_conditions());
 	json_string(j, "other_cpus", plat_cpus_conditions());
+	json_string(j, "descriptor_tables", guard_tables_summary());
 	json_object_end(j);
 	cpus_describe(j);
 	plat_cache_claims(&claims);
@@ -122,6 +137,7 @@ void plat_describe(struct json *j)
 	firmware_json(j);
 	time_json(j);
 	paging_json(j);
+	conditions_json(j);
 	memtypes_json(j);
 	buffers_json(j);
 	memory_map_json(j);

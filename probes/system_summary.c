@@ -264,6 +264,18 @@ static void page_size_row(void)
 	row("page sizes now", "%s", text);
 }
 
+/* How NMIs and SMIs are counted here (system.json's disturbances are
+   filled only at the run's end): what can stall a timed section unseen. */
+static void disturbance_row(void)
+{
+	struct plat_disturbances d;
+
+	plat_disturbances(&d);
+	row("disturbances", "NMIs %s; SMIs %s; a trial during which either count moved is "
+	    "discarded and measured again", d.nmi_how ? d.nmi_how : "not counted",
+	    d.smi_how ? d.smi_how : "not counted");
+}
+
 // Public Functions
 
 void system_summary_html(const char *json, size_t len)
@@ -279,5 +291,6 @@ void system_summary_html(const char *json, size_t len)
 	memory_rows();
 	clock_rows();
 	page_size_row();
+	disturbance_row();
 	report_html_table_end();
 }

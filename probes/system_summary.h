@@ -1,11 +1,12 @@
 /* report.html's system summary: the machine at a glance near the top of
  * the page (CPU, the caches and TLBs it claims, memory, firmware or OS,
- * timer, the page sizes available), as a table of what and value.
+ * timer, the page sizes available, how disturbances are counted), as a
+ * table of what and value.
  *
  * Read from system.json's own text, filled by the same function that
  * writes the file at the end, so the summary and the file cannot differ
- * on a fact; the page sizes available are asked of the platform as the
- * probes ask it. Page only: report.txt's header lines say the same.
+ * on a fact; the page sizes available and how NMIs and SMIs are counted
+ * are asked of the platform as the probes ask it. Page only: report.txt's header lines say the same.
  */
 #ifndef MEMPROBE_SYSTEM_SUMMARY_H
 #define MEMPROBE_SYSTEM_SUMMARY_H
