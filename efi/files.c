@@ -20,7 +20,7 @@ static int write_failure_reported;
 
 const char *plat_run_folder(void) { return folder; }
 
-int files_complete(void)
+int plat_files_complete(void)
 {
 	return run_dir && !write_failure_reported;
 }

@@ -4,7 +4,5 @@
 
 /* Creates \memprobe\run-NNNN; on failure says so once and files are off. */
 void files_init(void);
-/* 1 when a run folder exists and every write and flush went through. */
-int files_complete(void);
 
 #endif

@@ -16,7 +16,7 @@
 #include "host/compare_chart.h"
 #include "host/run_folder.h"
 #include "host/run_match.h"
-#include "host/table.h"
+#include "host/fitted_table.h"
 #include "lib/fmt.h"
 #include "lib/html.h"
 
@@ -134,12 +134,12 @@ static void note(struct comparison *c, const char *text)
 }
 
 /* The table on the terminal and on the page, then freed. */
-static void show_table(struct comparison *c, struct table *t, const char *caption)
+static void show_table(struct comparison *c, struct fitted_table *t, const char *caption)
 {
-	table_print(t, stdout);
+	fitted_table_print(t, stdout);
 	if (c->page)
-		table_html(t, &c->html, caption);
-	table_free(t);
+		fitted_table_html(t, &c->html, caption);
+	fitted_table_free(t);
 }
 
 /* Which run is which: letter, folder, platform, CPU, build, rows. */
@@ -147,23 +147,23 @@ static void runs_table(struct comparison *c)
 {
 	static const char *const header[] = { "run", "folder", "platform", "cpu", "memprobe",
 					      "rows" };
-	struct table t;
+	struct fitted_table t;
 
 	section(c, "runs");
-	table_init(&t, 6, header, 0x1f);
+	fitted_table_init(&t, 6, header, 0x1f);
 	for (unsigned r = 0; r < c->nruns; r++) {
 		const struct run_folder *run = &c->run[r];
 
-		table_row(&t, !run->has_system);
-		table_cell(&t, "%c", run->name);
-		table_cell(&t, "%s", run->path);
-		table_cell(&t, "%s", run->platform);
-		table_cell(&t, "%s", run->cpu);
-		table_cell(&t, "%s", run->build);
+		fitted_table_row(&t, !run->has_system);
+		fitted_table_cell(&t, "%c", run->name);
+		fitted_table_cell(&t, "%s", run->path);
+		fitted_table_cell(&t, "%s", run->platform);
+		fitted_table_cell(&t, "%s", run->cpu);
+		fitted_table_cell(&t, "%s", run->build);
 		if (run->skipped_rows)
-			table_cell(&t, "%zu (%u malformed skipped)", run->nrows, run->skipped_rows);
+			fitted_table_cell(&t, "%zu (%u malformed skipped)", run->nrows, run->skipped_rows);
 		else
-			table_cell(&t, "%zu", run->nrows);
+			fitted_table_cell(&t, "%zu", run->nrows);
 	}
 	show_table(c, &t, "the runs, in the order given: ratios are to run A");
 	if (c->run[0].nrows && c->nruns)
@@ -180,7 +180,7 @@ static void probe_table(struct comparison *c, const char *probe)
 	const char *header[TABLE_MAX_COLUMNS];
 	char names[MAX_RUNS][3][16], caption[128];
 	unsigned ncols = 0;
-	struct table t;
+	struct fitted_table t;
 	size_t nkeys;
 	struct run_key *keys = run_match_keys(c->run, c->nruns, probe, &nkeys);
 
@@ -197,7 +197,7 @@ static void probe_table(struct comparison *c, const char *probe)
 			header[ncols++] = names[r][2];
 	}
 	header[ncols++] = "only in";
-	table_init(&t, ncols, header, 1u | 1u << (ncols - 1));
+	fitted_table_init(&t, ncols, header, 1u | 1u << (ncols - 1));
 	for (size_t k = 0; k < nkeys; k++) {
 		const struct run_row *first = run_match_row(&c->run[0], probe, &keys[k]);
 		char page[24], ws[24], only[MAX_RUNS + 1];
@@ -207,25 +207,25 @@ static void probe_table(struct comparison *c, const char *probe)
 			if (run_match_row(&c->run[r], probe, &keys[k]))
 				only[have++] = c->run[r].name;
 		only[have] = '\0';
-		table_row(&t, have != c->nruns);
+		fitted_table_row(&t, have != c->nruns);
 		bytes_text(page, sizeof page, keys[k].page_shift ? 1ull << keys[k].page_shift : 0);
 		bytes_text(ws, sizeof ws, keys[k].working_set_bytes);
-		table_cell(&t, "%s", keys[k].variant);
-		table_cell(&t, "%s", page);
-		table_cell(&t, "%s", ws);
+		fitted_table_cell(&t, "%s", keys[k].variant);
+		fitted_table_cell(&t, "%s", page);
+		fitted_table_cell(&t, "%s", ws);
 		for (unsigned r = 0; r < c->nruns && t.filled + 3 < ncols; r++) {
 			const struct run_row *row = run_match_row(&c->run[r], probe, &keys[k]);
 
-			table_cell(&t, row ? "%.3f" : "-", row ? row->ns : 0.0);
-			table_cell(&t, row ? "%.2f" : "-", row ? row->cycles : 0.0);
+			fitted_table_cell(&t, row ? "%.3f" : "-", row ? row->ns : 0.0);
+			fitted_table_cell(&t, row ? "%.2f" : "-", row ? row->cycles : 0.0);
 			if (!r)
 				continue;
 			if (row && first && first->ns > 0)
-				table_cell(&t, "%.2fx", row->ns / first->ns);
+				fitted_table_cell(&t, "%.2fx", row->ns / first->ns);
 			else
-				table_cell(&t, "-");
+				fitted_table_cell(&t, "-");
 		}
-		table_cell(&t, "%s", have == c->nruns ? "" : only);
+		fitted_table_cell(&t, "%s", have == c->nruns ? "" : only);
 	}
 	free(keys);
 	snprintf(caption, sizeof caption, "%s: each run's figures, ratio of ns to run A", probe);
@@ -295,17 +295,17 @@ static void levels_table(struct comparison *c)
 {
 	static const char *const header[] = { "run", "level", "kind", "pages", "size",
 					      "entries", "ns", "cycles", "+ns", "+cycles" };
-	struct table t;
+	struct fitted_table t;
 
 	section(c, "levels: each run's caches and TLBs, read from its latency and tlb rows");
-	table_init(&t, 10, header, 0x7);
+	fitted_table_init(&t, 10, header, 0x7);
 	for (unsigned r = 0; r < c->nruns; r++) {
 		const struct hierarchy *h = &c->run[r].analysis->h;
 
 		if (!h->nlevels) {
-			table_row(&t, 1);
-			table_cell(&t, "%c", c->run[r].name);
-			table_cell(&t, "none found");
+			fitted_table_row(&t, 1);
+			fitted_table_cell(&t, "%c", c->run[r].name);
+			fitted_table_cell(&t, "none found");
 			continue;
 		}
 		for (size_t i = 0; i < h->nlevels; i++) {
@@ -314,18 +314,18 @@ static void levels_table(struct comparison *c)
 
 			bytes_text(page, sizeof page, 1ull << l->page_shift);
 			bytes_text(size, sizeof size, l->size_bytes);
-			table_row(&t, 0);
-			table_cell(&t, "%c", c->run[r].name);
-			table_cell(&t, "%s", l->name);
-			table_cell(&t, "%s", level_kind_text(l->kind));
-			table_cell(&t, "%s", page);
-			table_cell(&t, "%s%s", l->kind == LEVEL_TOP ? "from " : "", size);
-			table_cell(&t, l->entries ? "%llu" : "-", (unsigned long long)l->entries);
-			table_cell(&t, "%.2f", l->ns);
-			table_cell(&t, l->cycles > 0 ? "%.2f" : "-", l->cycles);
+			fitted_table_row(&t, 0);
+			fitted_table_cell(&t, "%c", c->run[r].name);
+			fitted_table_cell(&t, "%s", l->name);
+			fitted_table_cell(&t, "%s", level_kind_text(l->kind));
+			fitted_table_cell(&t, "%s", page);
+			fitted_table_cell(&t, "%s%s", l->kind == LEVEL_TOP ? "from " : "", size);
+			fitted_table_cell(&t, l->entries ? "%llu" : "-", (unsigned long long)l->entries);
+			fitted_table_cell(&t, "%.2f", l->ns);
+			fitted_table_cell(&t, l->cycles > 0 ? "%.2f" : "-", l->cycles);
 			/* The first level has nothing below it to rise over. */
-			table_cell(&t, i ? "%+.2f" : "-", l->increase_ns);
-			table_cell(&t, i && l->cycles > 0 ? "%+.2f" : "-", l->increase_cycles);
+			fitted_table_cell(&t, i ? "%+.2f" : "-", l->increase_ns);
+			fitted_table_cell(&t, i && l->cycles > 0 ? "%+.2f" : "-", l->increase_cycles);
 		}
 	}
 	show_table(c, &t, "levels: size = capacity or TLB reach; ns and cycles: the level's "

@@ -30,6 +30,7 @@ static char results_root[PATH_MAX - 32] = "memprobe-results";
 static char run_folder[PATH_MAX];
 static char folder_text[PATH_MAX + 128];
 static int folder_state;          /* 0 not tried, 1 made, -1 failed */
+static int file_lost;             /* a file of the run could not be made, written or flushed */
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -108,6 +109,7 @@ void host_set_results_root(const char *dir)
 {
 	snprintf(results_root, sizeof results_root, "%s", dir);
 	folder_state = 0;
+	file_lost = 0;
 }
 
 const char *plat_run_folder(void)
@@ -129,13 +131,16 @@ int plat_file_open(const char *name)
 			folder_reported = 1;
 			fprintf(stderr, "memprobe: %s\n", folder_text);
 		}
+		file_lost = 1;
 		return -1;
 	}
 	snprintf(path, sizeof path, "%s/%s", run_folder, name);
 	/* O_EXCL: a file of this run is written once, never over another. */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (fd < 0) {
 		fprintf(stderr, "memprobe: cannot create %s: %s\n", path, strerror(errno));
+		file_lost = 1;
+	}
 	return fd;
 }
 
@@ -146,8 +151,10 @@ int plat_file_write(int handle, const char *data, size_t len)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
+			file_lost = 1;
 			return -1;
+		}
 		data += n;
 		len -= (size_t)n;
 	}
@@ -156,7 +163,15 @@ int plat_file_write(int handle, const char *data, size_t len)
 
 int plat_file_flush(int handle)
 {
-	return fsync(handle) == 0 ? 0 : -1;
+	if (fsync(handle) == 0)
+		return 0;
+	file_lost = 1;
+	return -1;
+}
+
+int plat_files_complete(void)
+{
+	return folder_state == 1 && !file_lost;
 }
 
 void plat_file_close(int handle)

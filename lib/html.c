@@ -7,7 +7,10 @@
 
 /* The one style sheet of every page. Tables sit in a .scroll box so a wide
    one scrolls on a phone instead of widening the page past the screen;
-   charts keep their aspect and shrink to the width; print drops the
+   figures never wrap (a number split over two lines misreads), words may
+   (a long description would otherwise push the figures off the screen);
+   charts keep their aspect and shrink to the width; a note printed
+   between a table's rows keeps its line breaks; print drops the
    colours and never splits a chart or a table row across pages. */
 static const char style[] =
 	"body{font-family:system-ui,sans-serif;margin:0 auto;padding:0 12px 24px;"
@@ -17,8 +20,11 @@ static const char style[] =
 	".scroll{overflow-x:auto}\n"
 	"table{border-collapse:collapse;font-size:13px;margin:8px 0}\n"
 	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:right;white-space:nowrap}\n"
-	"th{background:#eee}td.text,th.text{text-align:left}\n"
+	"th{background:#eee}td.text,th.text{text-align:left}td.text{white-space:normal}\n"
+	"caption{text-align:left;font-style:italic}\n"
 	"tr.only td{background:#fff3cd}\n"
+	"tr.note td{text-align:left;white-space:pre-wrap;font-family:monospace;font-size:12px}\n"
+	"tr.unit th{font-weight:normal}\n"
 	"figure{margin:12px 0}svg{max-width:100%;height:auto}\n"
 	".verdict{font-weight:bold;font-size:1.1em}.failed{color:#a00}\n"
 	"@media (max-width:600px){body{padding:0 4px}pre,table{font-size:11px}}\n"

@@ -195,12 +195,28 @@ int json_check(const char *text, size_t len, size_t *at)
 	return rc;
 }
 
-int json_get_string(const char *text, size_t len, const char *path, char *out, size_t size)
+/* Is path[0..n) an array index, and which? */
+static int index_of(const char *path, size_t n, size_t *index)
 {
-	struct reader r = { text, len, 0, 0 };
-	size_t at;
+	*index = 0;
+	if (n == 0 || n > 9)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (path[i] < '0' || path[i] > '9')
+			return 0;
+		*index = *index * 10 + (size_t)(path[i] - '0');
+	}
+	return 1;
+}
 
-	if (json_check(text, len, &at))
+/* Moves r to the value that path names, from the document's top; 0, or
+   -1 when the text is not well-formed or the path leads nowhere. A key
+   segment reads an object's member, a number segment an array's element. */
+static int find(struct reader *r, const char *path)
+{
+	size_t at, index;
+
+	if (json_check(r->t, r->len, &at))
 		return -1;
 	for (;;) {
 		const char *dot = path;
@@ -208,27 +224,62 @@ int json_get_string(const char *text, size_t len, const char *path, char *out, s
 
 		while (*dot && *dot != '.')
 			dot++;
-		if (peek(&r) != '{')
-			return -1;
-		r.pos++;
-		/* Well-formed (checked above): the members can be walked plainly. */
-		while (peek(&r) == '"') {
-			int match = key_is(&r, path, (size_t)(dot - path));
-
-			peek(&r);
-			r.pos++;  /* ':' */
-			if (match == 1) {
-				found = 1;
-				break;
+		/* Well-formed (checked above): values can be walked plainly. */
+		if (peek(r) == '[' && index_of(path, (size_t)(dot - path), &index)) {
+			r->pos++;
+			for (size_t i = 0; i < index && peek(r) != ']'; i++) {
+				read_value(r);
+				if (peek(r) == ',')
+					r->pos++;
 			}
-			read_value(&r);
-			if (peek(&r) == ',')
-				r.pos++;
+			found = peek(r) != ']';
+		} else if (peek(r) == '{') {
+			r->pos++;
+			while (peek(r) == '"') {
+				int match = key_is(r, path, (size_t)(dot - path));
+
+				peek(r);
+				r->pos++;  /* ':' */
+				if (match == 1) {
+					found = 1;
+					break;
+				}
+				read_value(r);
+				if (peek(r) == ',')
+					r->pos++;
+			}
 		}
 		if (!found)
 			return -1;
 		if (!*dot)
-			return peek(&r) == '"' ? read_string(&r, out, size) : -1;
+			return 0;
 		path = dot + 1;
 	}
+}
+
+int json_get_string(const char *text, size_t len, const char *path, char *out, size_t size)
+{
+	struct reader r = { text, len, 0, 0 };
+
+	if (find(&r, path))
+		return -1;
+	return peek(&r) == '"' ? read_string(&r, out, size) : -1;
+}
+
+int json_get_scalar(const char *text, size_t len, const char *path, char *out, size_t size)
+{
+	struct reader r = { text, len, 0, 0 };
+	size_t start;
+
+	if (find(&r, path) || peek(&r) == '{' || peek(&r) == '[')
+		return -1;
+	if (peek(&r) == '"')
+		return read_string(&r, out, size);
+	start = r.pos;
+	if (read_value(&r))
+		return -1;
+	if (size)
+		mp_strlcpy(out, text + start,
+			   r.pos - start + 1 < size ? r.pos - start + 1 : size);
+	return 0;
 }

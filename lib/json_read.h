@@ -22,4 +22,11 @@ int json_check(const char *text, size_t len, size_t *at);
    missing, or the value is not a string. */
 int json_get_string(const char *text, size_t len, const char *path, char *out, size_t size);
 
+/* The same for any value but an object or an array, and with a path whose
+   segments may also be array indexes ("cpu.caches.0.size_bytes"): a
+   string unescaped, a number, true, false or null as its text. -1 when
+   the text is not well-formed, the path leads nowhere, or the value is an
+   object or an array. */
+int json_get_scalar(const char *text, size_t len, const char *path, char *out, size_t size);
+
 #endif

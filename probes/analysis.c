@@ -7,6 +7,7 @@
 #include "lib/json.h"
 #include "probes/platform.h"
 #include "probes/report_html.h"
+#include "probes/report_table.h"
 
 // Constants
 
@@ -231,14 +232,43 @@ static void cycles_text(char *buf, size_t size, double cycles)
 		mp_strlcpy(buf, "-", size);
 }
 
+/* The hierarchy: a row per cache level, edge and the top. */
+static const struct table_column level_columns[] = {
+	{ "level", NULL, 12, 1, 0 },
+	{ "size", NULL, 9, 0, 0 },
+	{ "edge between", NULL, 20, 1, 2 },
+	{ "ns", NULL, 8, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "+cycles", NULL, 9, 0, 0 },
+	{ "points", NULL, 6, 0, 0 },
+	{ "curve", NULL, 7, 1, 2 },
+	{ "CPUID says", NULL, 40, 1, 0 },
+	{ "verdict", NULL, 0, 1, 0 },
+};
+static const struct table level_table = TABLE_OF(level_columns, "  ");
+
+/* The TLB levels, a row each. */
+static const struct table_column tlb_columns[] = {
+	{ "TLB", NULL, 12, 1, 0 },
+	{ "pages", NULL, 7, 1, 0 },
+	{ "entries", NULL, 8, 0, 0 },
+	{ "reach", NULL, 9, 0, 0 },
+	{ "pages between", NULL, 18, 1, 2 },
+	{ "ns", NULL, 8, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "+ns", NULL, 9, 0, 0 },
+	{ "+cycles", NULL, 9, 0, 0 },
+	{ "CPUID says", NULL, 40, 1, 2 },
+	{ "verdict", NULL, 0, 1, 0 },
+};
+static const struct table tlb_table = TABLE_OF(tlb_columns, "  ");
+
 static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 {
 	char size[24], below[24], next[24], page[24], inc[24], cyc[24], claim[96];
 	int first = 1;
 
-	mp_print(p, "  %-12s %9s  %-20s %8s %8s %9s %6s  %-7s %-40s %s\n", "level", "size",
-	    "edge between", "ns", "cycles", "+cycles", "points", "curve", "CPUID says",
-	    "verdict");
+	report_table_begin(&level_table, "memory hierarchy: cache levels and edges", p);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
 		char between[48];
@@ -257,11 +287,20 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 			mp_format_bytes(below, sizeof below, l->below_bytes);
 			mp_snprintf(between, sizeof between, "%s .. %s", below, next);
 		}
-		mp_print(p, "  %-12s %9s  %-20s %8.2f %8s %9s %6u  %-7s %-40s %s\n", l->name,
-		    l->kind == LEVEL_TOP ? "" : size, between, l->ns, cyc, inc, l->points,
-		    page, claim, verdict_name(a->check[i].verdict));
+		report_table_cell("%s", l->name);
+		report_table_cell("%s", l->kind == LEVEL_TOP ? "" : size);
+		report_table_cell("%s", between);
+		report_table_cell("%.2f", l->ns);
+		report_table_cell("%s", cyc);
+		report_table_cell("%s", inc);
+		report_table_cell("%u", l->points);
+		report_table_cell("%s", page);
+		report_table_cell("%s", claim);
+		report_table_cell("%s", verdict_name(a->check[i].verdict));
+		report_table_row(0);
 		first = 0;
 	}
+	report_table_end();
 }
 
 /* The TLB levels: the tlb probe's where it ran (entries measured in pages,
@@ -282,9 +321,7 @@ static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 		if (l->kind != LEVEL_TLB)
 			continue;
 		if (!any)
-			mp_print(p, "  %-12s %-7s %8s %9s  %-18s %8s %8s %9s %9s  %-40s %s\n", "TLB",
-			    "pages", "entries", "reach", "pages between", "ns", "cycles", "+ns",
-			    "+cycles", "CPUID says", "verdict");
+			report_table_begin(&tlb_table, "memory hierarchy: TLB levels", p);
 		any = 1;
 		mp_format_bytes(size, sizeof size, l->size_bytes);
 		page_name(page, sizeof page, l->page_shift);
@@ -295,10 +332,21 @@ static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 		increase_text(inc_ns, sizeof inc_ns, l->increase_ns, 0);
 		increase_text(inc, sizeof inc, l->increase_cycles, l->cycles <= 0);
 		cycles_text(cyc, sizeof cyc, l->cycles);
-		mp_print(p, "  %-12s %-7s %8llu %9s  %-18s %8.2f %8s %9s %9s  %-40s %s\n", l->name, page,
-		    (unsigned long long)l->entries, size, between, l->ns, cyc, inc_ns, inc,
-		    claim, verdict_name(a->check[i].verdict));
+		report_table_cell("%s", l->name);
+		report_table_cell("%s", page);
+		report_table_cell("%llu", (unsigned long long)l->entries);
+		report_table_cell("%s", size);
+		report_table_cell("%s", between);
+		report_table_cell("%.2f", l->ns);
+		report_table_cell("%s", cyc);
+		report_table_cell("%s", inc_ns);
+		report_table_cell("%s", inc);
+		report_table_cell("%s", claim);
+		report_table_cell("%s", verdict_name(a->check[i].verdict));
+		report_table_row(0);
 	}
+	if (any)
+		report_table_end();
 	for (size_t k = 0; k < a->tlb.n; k++) {
 		const struct curve *c = &a->tlb.chase[k];
 		uint64_t at_least;

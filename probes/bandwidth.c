@@ -14,6 +14,7 @@
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/progress.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/sweep.h"
 #include "probes/timebase.h"
@@ -43,6 +44,21 @@ static const char *const op_names[STREAM_OPS] = {
 	[STREAM_COPY] = "copy",
 	[STREAM_WRITE_NT] = "ntwrite",
 };
+
+/* One variant's sweep, a row per working set. */
+static const struct table_column sweep_columns[] = {
+	{ "working set", NULL, 11, 0, 0 },
+	{ "GB/s", NULL, 9, 0, 0 },
+	{ "B/cycle", NULL, 8, 0, 0 },
+	{ "ns/line", NULL, 9, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "trials", NULL, 7, 0, 0 },
+	{ "spread", NULL, 8, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+	{ "passes", NULL, 9, 0, 0 },
+	{ "elapsed", NULL, 11, 0, 0 },
+};
+static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
 
@@ -192,10 +208,17 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
 	cycles = emit_result_row(&fig);
-	report_printf("  %11s %9.2f %8.2f %9.3f %8.2f %7u %7.1f%% %-10s %9llu %8llu ms\n",
-		      size_text, fig.gb_per_s.value, fig.bytes_per_cycle.value, fig.ns, cycles, fig.trials,
-		      fig.spread * 100, run.stopped_by, (unsigned long long)run.passes,
-		      (unsigned long long)plat_elapsed_ms());
+	report_table_cell("%s", size_text);
+	report_table_cell("%.2f", fig.gb_per_s.value);
+	report_table_cell("%.2f", fig.bytes_per_cycle.value);
+	report_table_cell("%.3f", fig.ns);
+	report_table_cell("%.2f", cycles);
+	report_table_cell("%u", fig.trials);
+	report_table_cell("%.1f%%", fig.spread * 100);
+	report_table_cell("%s", run.stopped_by);
+	report_table_cell("%llu", (unsigned long long)run.passes);
+	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
+	report_table_row(0);
 	return 0;
 }
 
@@ -206,7 +229,8 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 {
 	const struct stream_kernels *set = &sets->sets[set_index];
 	struct progress progress;
-	char variant[32];
+	char variant[32], page_name[48], caption[96];
+	int rc = 0;
 
 	/* With several CPUs the count is part of the name (read_avx2_x4), so
 	   no aggregate is read as one core's figure. */
@@ -215,18 +239,19 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 			    gang_cpus);
 	else
 		mp_snprintf(variant, sizeof variant, "%s_%s", op_names[op], set->name);
-	report_printf("  %s:\n  %11s %9s %8s %9s %8s %7s %8s %-10s %9s %11s\n", variant,
-		      "working set", "GB/s", "B/cycle", "ns/line", "cycles", "trials", "spread",
-		      "stopped by", "passes", "elapsed");
+	report_printf("  %s:\n", variant);
+	page_size_name(page_name, sizeof page_name, buf->page_shift);
+	mp_snprintf(caption, sizeof caption, "bandwidth, %s, %s", variant, page_name);
+	report_table_begin(&sweep_table, caption, NULL);
 	progress_start(&progress);
-	for (unsigned k = first; k <= last; k++) {
+	for (unsigned k = first; k <= last && rc == 0; k++) {
 		progress_tick(&progress, variant, k - first, last - first + 1);
 		/* A fault at one size would recur at the next: the variant
 		   stops and the other variants still run. */
-		if (measure_size(c, buf, set, set_index, op, variant, k) != 0)
-			return -1;
+		rc = measure_size(c, buf, set, set_index, op, variant, k);
 	}
-	return 0;
+	report_table_end();
+	return rc;
 }
 
 /* The sets to run of the usable ones: all, or the widest alone (the

@@ -4,6 +4,7 @@
 
 #include "probes/bandwidth_levels.h"
 #include "lib/json.h"
+#include "probes/report_table.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -17,6 +18,15 @@
 /* The panels of bandwidth.svg, by the variant's first word. */
 static const char *const panel_ops[] = { "read", "write", "copy", "ntwrite" };
 #define PANELS (sizeof panel_ops / sizeof *panel_ops)
+
+/* A row per edge, the latency curves' beside bandwidth's. */
+static const struct table_column edge_columns[] = {
+	{ "latency edge", NULL, 14, 0, 0 },
+	{ "bandwidth edge", NULL, 16, 0, 0 },
+	{ "GB/s below", NULL, 12, 0, 0 },
+	{ "verdict", NULL, 0, 1, 3 },
+};
+static const struct table edge_table = TABLE_OF(edge_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
 
@@ -246,8 +256,7 @@ void bandwidth_levels_print(const struct bandwidth_curves *b, const struct hiera
 	if (!b->h.attributed)
 		mp_print(p, "  one page size only: its edges are taken as cache edges\n");
 	n = pair_edges(b, latency, pairs);
-	mp_print(p, "  %14s %16s %12s   %s\n", "latency edge", "bandwidth edge", "GB/s below",
-		 "verdict");
+	report_table_begin(&edge_table, "cache levels from bandwidth, beside latency's edges", p);
 	for (size_t i = 0; i < n; i++) {
 		char lat[24], bw[24], gbps[24];
 
@@ -257,8 +266,13 @@ void bandwidth_levels_print(const struct bandwidth_curves *b, const struct hiera
 			mp_snprintf(gbps, sizeof gbps, "%.1f", LINE_BYTES / pairs[i].bandwidth->ns);
 		else
 			mp_strlcpy(gbps, "-", sizeof gbps);
-		mp_print(p, "  %14s %16s %12s   %s\n", lat, bw, gbps, pairs[i].verdict);
+		report_table_cell("%s", lat);
+		report_table_cell("%s", bw);
+		report_table_cell("%s", gbps);
+		report_table_cell("%s", pairs[i].verdict);
+		report_table_row(0);
 	}
+	report_table_end();
 	if (!n)
 		mp_print(p, "  no cache edge in either: the sweeps show one level only\n");
 	if (!latency || !latency->nlevels)

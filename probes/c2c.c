@@ -13,6 +13,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
@@ -35,6 +36,19 @@ _Static_assert(CONFIG_CPUS_MAX == PLAT_CPUS_MAX, "c2c.cpus covers every logical 
 #define STOP_VALUE 0xfffffffffffffffeull
 /* The line the pair shares: one cache line, alone in its page. */
 #define LINE_BYTES 64u
+
+/* A row per pair of CPUs. */
+static const struct table_column pair_columns[] = {
+	{ "cpu", NULL, 3, 0, 0 },
+	{ "peer", NULL, 4, 0, 0 },
+	{ "ns 1-way", NULL, 10, 0, 0 },
+	{ "cycles", NULL, 9, 0, 0 },
+	{ "trials", NULL, 7, 0, 0 },
+	{ "spread", NULL, 8, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+	{ "rt/trial", NULL, 8, 0, 0 },
+};
+static const struct table pair_table = TABLE_OF(pair_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
 
@@ -190,9 +204,15 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 	row.peer_cpu = (struct optional_count){ 1, b };
 	double cycles = emit_result_row(&row);
 	c2c_matrix_set(m, a, b, row.ns);
-	report_printf("  %3u %4u %10.3f %9.2f %7u %7.1f%% %-10s %8llu\n", a, b, row.ns, cycles,
-		      row.trials, row.spread * 100, pp.stopped_by,
-		      (unsigned long long)pp.round_trips);
+	report_table_cell("%u", a);
+	report_table_cell("%u", b);
+	report_table_cell("%.3f", row.ns);
+	report_table_cell("%.2f", cycles);
+	report_table_cell("%u", row.trials);
+	report_table_cell("%.1f%%", row.spread * 100);
+	report_table_cell("%s", pp.stopped_by);
+	report_table_cell("%llu", (unsigned long long)pp.round_trips);
+	report_table_row(0);
 	return 0;
 }
 
@@ -223,8 +243,7 @@ int probe_c2c(const struct config *c)
 		return -1;
 	}
 	page_buffer_report("c2c", "4 KiB pages", &buf);
-	report_printf("  %3s %4s %10s %9s %7s %8s %-10s %8s\n", "cpu", "peer", "ns 1-way",
-		      "cycles", "trials", "spread", "stopped by", "rt/trial");
+	report_table_begin(&pair_table, "c2c: every pair of CPUs", NULL);
 	for (unsigned i = 0; i < m.n; i++)
 		for (unsigned j = i + 1; j < m.n; j++) {
 			unsigned a = m.cpu[i], b = m.cpu[j];
@@ -235,6 +254,7 @@ int probe_c2c(const struct config *c)
 			else
 				measured++;
 		}
+	report_table_end();
 	/* A CPU that missed may still be spinning on the line. */
 	if (missed)
 		report_printf("c2c: the line's page is kept: a CPU that missed its deadline may "

@@ -2,6 +2,7 @@
 
 #include "probes/c2c_chart.h"
 #include "probes/chart_file.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "lib/heatmap.h"
 
@@ -22,30 +23,39 @@ static int position(const struct c2c_matrix *m, unsigned cpu)
 	return -1;
 }
 
-/* The matrix as text, one row per CPU, or a line pointing at the files
-   when it is too wide. */
-static void report_table(const struct c2c_matrix *m)
+/* The matrix as a table, a row and a column per CPU, or a line pointing
+   at the files when it is too wide. */
+static void print_matrix(const struct c2c_matrix *m)
 {
+	static struct table_column column[TABLE_CPUS_MAX + 1];
+	static char name[TABLE_CPUS_MAX][12];
+	static struct table matrix_table = { column, 0, "  ", NULL };
+
 	if (m->n > TABLE_CPUS_MAX) {
 		report_printf("c2c: %u CPUs: the matrix is in c2c.svg and results.csv\n", m->n);
 		return;
 	}
-	report_printf("c2c: one-way ns, CPU by CPU (-- : not measured)\n     ");
-	for (unsigned j = 0; j < m->n; j++)
-		report_printf(" %7u", m->cpu[j]);
-	report_printf("\n");
+	report_printf("c2c: one-way ns, CPU by CPU (-- : not measured)\n");
+	column[0] = (struct table_column){ "cpu", NULL, 3, 0, 0 };
+	for (unsigned j = 0; j < m->n; j++) {
+		mp_snprintf(name[j], sizeof name[j], "%u", m->cpu[j]);
+		column[j + 1] = (struct table_column){ name[j], NULL, 7, 0, 0 };
+	}
+	matrix_table.ncols = m->n + 1;
+	report_table_begin(&matrix_table, "c2c: one-way ns, CPU by CPU (-- : not measured)", NULL);
 	for (unsigned i = 0; i < m->n; i++) {
-		report_printf("  %3u", m->cpu[i]);
+		report_table_cell("%u", m->cpu[i]);
 		for (unsigned j = 0; j < m->n; j++) {
 			double v = m->ns[i * m->n + j];
 
 			if (v == v)
-				report_printf(" %7.1f", v);
+				report_table_cell("%.1f", v);
 			else
-				report_printf(" %7s", i == j ? "." : "--");
+				report_table_cell("%s", i == j ? "." : "--");
 		}
-		report_printf("\n");
+		report_table_row(0);
 	}
+	report_table_end();
 }
 
 /* c2c.svg's document (chart_produce_fn; arg: the matrix). */
@@ -103,7 +113,7 @@ void c2c_matrix_finish(struct c2c_matrix *m)
 			report_printf("c2c: no memory for the matrix: no table, no c2c.svg\n");
 		return;
 	}
-	report_table(m);
+	print_matrix(m);
 	chart_file("c2c.svg", produce_heatmap, m);
 	plat_free(m->ns, sizeof(double) * m->n * m->n);
 	m->ns = 0;

@@ -20,6 +20,7 @@
 #include "probes/emit.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
@@ -36,6 +37,19 @@
    is pure, which would let it hoist the call (and the copy) out of a loop. */
 #define CALLEE static __attribute__((noinline, noipa))
 #define MS_ABI __attribute__((ms_abi))
+
+/* A row per aggregate size and convention; the second header line gives
+   the units. */
+static const struct table_column cases_columns[] = {
+	{ "bytes", "", 6, 0, 0 },
+	{ "abi", "", 4, 1, 0 },
+	{ "by value", "ns/call", 9, 0, 0 },
+	{ "by pointer", "ns/call", 10, 0, 0 },
+	{ "delta", "ns/call", 9, 0, 0 },
+	{ "ratio", "", 7, 0, 0 },
+	{ "delta in", "bare calls", 10, 0, 0 },
+};
+static const struct table cases_table = TABLE_OF(cases_columns, "  ");
 
 // Private Types
 
@@ -190,9 +204,35 @@ static void emit_pair(const struct config *c, unsigned bytes, const char *conv,
 	chart_ns[series][point] = value;
 	chart_ns[series + 1][point] = pointer;
 
-	report_printf("  %6u %-4s %9.2f %10.2f %9.2f %7.2f %10.2f\n", bytes, conv,
-		      value, pointer, value - pointer, value / pointer,
-		      (value - pointer) / unit);
+	report_table_cell("%u", bytes);
+	report_table_cell("%s", conv);
+	report_table_cell("%.2f", value);
+	report_table_cell("%.2f", pointer);
+	report_table_cell("%.2f", value - pointer);
+	report_table_cell("%.2f", value / pointer);
+	report_table_cell("%.2f", (value - pointer) / unit);
+	report_table_row(0);
+}
+
+/* Every case, both conventions, a table row each; 0, or -1 when a timed
+   loop faulted (reported). */
+static int measure_cases(const struct config *c, double unit_sysv, double unit_ms)
+{
+	struct trials t[2];
+
+	for (unsigned i = 0; i < COST_CASES; i++) {
+		const struct cost_case *k = &cost_cases[i];
+
+		if (time_trials(c, k->time_sysv, t) != 0)
+			return -1;
+		emit_pair(c, k->bytes, "sysv", "by_value_sysv", "by_pointer_sysv",
+			  t, unit_sysv, i, BY_VALUE_SYSV);
+		if (time_trials(c, k->time_ms, t) != 0)
+			return -1;
+		emit_pair(c, k->bytes, "ms", "by_value_ms", "by_pointer_ms", t,
+			  unit_ms, i, BY_VALUE_MS);
+	}
+	return 0;
 }
 
 static void write_chart(void)
@@ -215,8 +255,9 @@ static void write_chart(void)
 
 int probe_cost(const struct config *c)
 {
-	struct trials bare[2], t[2];
+	struct trials bare[2];
 	double unit_sysv, unit_ms;
+	int rc;
 
 	if (c->cost_reps == 0 || c->cost_reps > INT64_MAX || c->cost_trials == 0) {
 		report_printf("%s: cost.reps and cost.trials must be at least 1\n",
@@ -238,22 +279,11 @@ int probe_cost(const struct config *c)
 		      "reloads it 16 bytes at a time; that store cannot be forwarded, so every copying "
 		      "call (ms at 16 B, both from 32 B) also waits for it: small-size deltas "
 		      "are mostly this wait, not the convention (docs/METHOD.md)\n");
-	report_printf("  %6s %-4s %9s %10s %9s %7s %10s\n", "bytes", "abi",
-		      "by value", "by pointer", "delta", "ratio", "delta in");
-	report_printf("  %6s %-4s %9s %10s %9s %7s %10s\n", "", "", "ns/call",
-		      "ns/call", "ns/call", "", "bare calls");
-	for (unsigned i = 0; i < COST_CASES; i++) {
-		const struct cost_case *k = &cost_cases[i];
-
-		if (time_trials(c, k->time_sysv, t) != 0)
-			return -1;
-		emit_pair(c, k->bytes, "sysv", "by_value_sysv", "by_pointer_sysv",
-			  t, unit_sysv, i, BY_VALUE_SYSV);
-		if (time_trials(c, k->time_ms, t) != 0)
-			return -1;
-		emit_pair(c, k->bytes, "ms", "by_value_ms", "by_pointer_ms", t,
-			  unit_ms, i, BY_VALUE_MS);
-	}
+	report_table_begin(&cases_table, "cost: by value against by pointer", NULL);
+	rc = measure_cases(c, unit_sysv, unit_ms);
+	report_table_end();
+	if (rc != 0)
+		return -1;
 	write_chart();
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/sweep.h"
 #include "probes/timebase.h"
@@ -20,6 +21,19 @@
 /* One seed for every size and page size: the same permutation shape at a
    size under 4 KiB and 2 MiB pages, so the pair differs only in the pages. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
+
+/* One page size's sweep, a row per working set. */
+static const struct table_column sweep_columns[] = {
+	{ "working set", NULL, 11, 0, 0 },
+	{ "ns/load", NULL, 10, 0, 0 },
+	{ "cycles", NULL, 9, 0, 0 },
+	{ "trials", NULL, 7, 0, 0 },
+	{ "spread", NULL, 8, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+	{ "laps", NULL, 7, 0, 0 },
+	{ "elapsed", NULL, 11, 0, 0 },
+};
+static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -68,10 +82,15 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	fig.pages_verified = buf->verified;
 	cycles = emit_result_row(&fig);
 	*ns = fig.ns;
-	report_printf("  %11s %10.3f %9.2f %7u %7.1f%% %-10s %7llu %8llu ms\n", size_text, fig.ns,
-		      cycles, fig.trials, fig.spread * 100, run.stopped_by,
-		      (unsigned long long)run.laps_per_trial,
-		      (unsigned long long)plat_elapsed_ms());
+	report_table_cell("%s", size_text);
+	report_table_cell("%.3f", fig.ns);
+	report_table_cell("%.2f", cycles);
+	report_table_cell("%u", fig.trials);
+	report_table_cell("%.1f%%", fig.spread * 100);
+	report_table_cell("%s", run.stopped_by);
+	report_table_cell("%llu", (unsigned long long)run.laps_per_trial);
+	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
+	report_table_row(0);
 	return 0;
 }
 
@@ -79,7 +98,7 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
 	struct plat_buffer buf;
-	char page_name[48];
+	char page_name[48], caption[64];
 	double ns = 0;
 	unsigned k, first = 0, last = 0;
 	int status;
@@ -90,8 +109,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	if (status != 0)
 		return status;
 	page_buffer_report("latency", page_name, &buf);
-	report_printf("  %11s %10s %9s %7s %8s %-10s %7s %11s\n", "working set", "ns/load",
-		      "cycles", "trials", "spread", "stopped by", "laps", "elapsed");
+	mp_snprintf(caption, sizeof caption, "latency, %s", page_name);
+	report_table_begin(&sweep_table, caption, NULL);
 	for (k = first; k <= last; k++) {
 		announce_long_size(c, k, ns);
 		if (measure_size(c, &buf, page_name, k, &ns) != 0) {
@@ -101,6 +120,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			break;
 		}
 	}
+	report_table_end();
 	plat_buffer_put(&buf);
 	return status;
 }

@@ -18,6 +18,7 @@
 #include "probes/platform.h"
 #include "probes/progress.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
@@ -37,6 +38,16 @@
 /* Timed runs of the linear walk and of the division chain, of which the
    best sets the delay factor. */
 #define DELAY_FACTOR_RUNS 3u
+
+/* One page size's three figures: tara, brutto, netto. */
+static const struct table_column run_columns[] = {
+	{ "run", NULL, 7, 1, 0 },
+	{ "ns", NULL, 9, 0, 0 },
+	{ "cycles", NULL, 9, 0, 0 },
+	{ "runs", NULL, 4, 0, 2 },
+	{ "spread", NULL, 7, 0, 2 },
+};
+static const struct table run_table = TABLE_OF(run_columns, "    ");
 
 // Private Types
 
@@ -204,8 +215,12 @@ static void emit_run(const char *variant, unsigned shift, uint64_t table_bytes,
 	};
 	double cycles = emit_result_row(&f);
 
-	report_printf("    %-7s %9.2f ns %9.1f cycles  %3u runs  spread %.1f%%\n",
-		      variant, ns, cycles, trials, 100.0 * spread);
+	report_table_cell("%s", variant);
+	report_table_cell("%.2f", ns);
+	report_table_cell("%.1f", cycles);
+	report_table_cell("%u", trials);
+	report_table_cell("%.1f%%", 100.0 * spread);
+	report_table_row(0);
 }
 
 /* The best of a few timed runs of `walk`, in ticks; 0 means a fault
@@ -335,7 +350,7 @@ static int measure_tables(const struct config *c, unsigned shift)
 	const struct delay_class *delay;
 	struct plat_buffer buf;
 	struct trials tara, brutto;
-	char page_name[48];
+	char page_name[48], caption[64];
 	uint64_t bytes = 2 * c->later_table;
 	double tara_ns, brutto_ns, netto_ticks;
 	uint32_t *memtab, *lintab;
@@ -355,6 +370,8 @@ static int measure_tables(const struct config *c, unsigned shift)
 		tara_ns = ns_per_access(trials_best(&tara), c->later_steps);
 		brutto_ns = ns_per_access(trials_best(&brutto), c->later_steps);
 		netto_ticks = trials_best(&brutto) - trials_best(&tara);
+		mp_snprintf(caption, sizeof caption, "later, %s", page_name);
+		report_table_begin(&run_table, caption, NULL);
 		emit_run("tara", shift, c->later_table, tara_ns, tara.count,
 			 trials_spread(&tara), buf.verified);
 		emit_run("brutto", shift, c->later_table, brutto_ns, brutto.count,
@@ -365,6 +382,7 @@ static int measure_tables(const struct config *c, unsigned shift)
 			 brutto.count, netto_ticks > 0 ?
 			 (brutto.worst - trials_best(&brutto)) / netto_ticks : 0,
 			 buf.verified);
+		report_table_end();
 		rc = 0;
 	}
 	plat_buffer_put(&buf);

@@ -12,6 +12,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "lib/fmt.h"
@@ -21,6 +22,18 @@
 /* The latency probe's seed: the loaded chase's cycle has the same shape as
    the unloaded one at the same size. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
+
+/* One page size's rows, a row per count of loaders. */
+static const struct table_column load_columns[] = {
+	{ "loaders", NULL, 7, 0, 0 },
+	{ "ns/load", NULL, 10, 0, 0 },
+	{ "cycles", NULL, 9, 0, 0 },
+	{ "trials", NULL, 7, 0, 0 },
+	{ "spread", NULL, 8, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+	{ "load GB/s", NULL, 10, 0, 0 },
+};
+static const struct table load_table = TABLE_OF(load_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
 
@@ -145,8 +158,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	run.chase = (struct chase_run){ .start = buf.base, .slots = c->loaded_size / CHASE_SLOT,
 					.c = c };
 	chase_build(buf.base, run.chase.slots, CHASE_SLOT, CYCLE_SEED);
-	report_printf("  %7s %10s %9s %7s %8s %-10s %10s\n", "loaders", "ns/load", "cycles",
-		      "trials", "spread", "stopped by", "load GB/s");
+	mp_snprintf(what, sizeof what, "loaded, %s", page_name);
+	report_table_begin(&load_table, what, NULL);
 	for (unsigned loaders = 0; loaders <= load_bufs; loaders++) {
 		struct result_row row = { 0 };
 		double gb_per_s, cycles;
@@ -172,9 +185,16 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		row.load_gb_per_s = (struct optional_real){ gb_per_s, 1 };
 		cycles = emit_result_row(&row);
 		loaded_chart_add(shift, page_name, loaders, gb_per_s, row.ns);
-		report_printf("  %7u %10.3f %9.2f %7u %7.1f%% %-10s %10.3f\n", loaders, row.ns,
-			      cycles, row.trials, row.spread * 100, run.chase.stopped_by, gb_per_s);
+		report_table_cell("%u", loaders);
+		report_table_cell("%.3f", row.ns);
+		report_table_cell("%.2f", cycles);
+		report_table_cell("%u", row.trials);
+		report_table_cell("%.1f%%", row.spread * 100);
+		report_table_cell("%s", run.chase.stopped_by);
+		report_table_cell("%.3f", gb_per_s);
+		report_table_row(0);
 	}
+	report_table_end();
 	plat_buffer_put(&buf);
 	return status;
 }

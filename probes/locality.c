@@ -18,6 +18,7 @@
 #include "probes/platform.h"
 #include "probes/progress.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
@@ -28,6 +29,15 @@
 #define MIN_SIDE 3u
 
 #define PROBE_NAME "locality"
+
+/* One page size's two walks. */
+static const struct table_column walk_columns[] = {
+	{ "walk", NULL, 13, 1, 0 },
+	{ "ns/element", NULL, 10, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "spread", NULL, 7, 0, 2 },
+};
+static const struct table walk_table = TABLE_OF(walk_columns, "    ");
 
 // Private Types
 
@@ -120,8 +130,11 @@ static double emit_walk(const char *variant, unsigned shift, uint64_t bytes,
 	};
 	double cycles = emit_result_row(&f);
 
-	report_printf("    %-13s %8.3f ns/element %8.2f cycles  spread %.1f%%\n",
-		      variant, f.ns, cycles, 100.0 * f.spread);
+	report_table_cell("%s", variant);
+	report_table_cell("%.3f", f.ns);
+	report_table_cell("%.2f", cycles);
+	report_table_cell("%.1f%%", 100.0 * f.spread);
+	report_table_row(0);
 	return f.ns;
 }
 
@@ -216,7 +229,7 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	struct plat_buffer buf;
 	struct trials by_row, by_col;
 	struct locality_pass pass;
-	char page_name[48];
+	char page_name[48], caption[64];
 	uint64_t max, elems, bytes;
 	uint32_t expected;
 	int fit, rc;
@@ -243,12 +256,15 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	pass.shape = shape;
 	rc = time_walks(&pass, c, expected, &by_row, &by_col);
 	if (rc == 0) {
+		mp_snprintf(caption, sizeof caption, "locality, %s", page_name);
+		report_table_begin(&walk_table, caption, NULL);
 		chart_page[chart_points] = (double)((uint64_t)1 << shift);
 		chart_row[chart_points] = emit_walk("row", shift, bytes, &by_row, elems,
 						    buf.verified);
 		chart_col[chart_points] = emit_walk("column", shift, bytes, &by_col, elems,
 						    buf.verified);
 		chart_points++;
+		report_table_end();
 		report_printf("    column/row    %8.2fx slower\n",
 			      trials_best(&by_col) / trials_best(&by_row));
 	}

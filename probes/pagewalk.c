@@ -6,6 +6,7 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "probes/platform.h"
+#include "probes/report_table.h"
 
 // Constants
 
@@ -97,10 +98,23 @@ static void pair_name(char *buf, size_t size, const struct pagewalk_pair *p)
 	mp_snprintf(buf, size, "%s over %s", small, large);
 }
 
+/* A row per working set measured with both pages of a pair; the last
+   column marks the first size over the threshold. */
+static const struct table_column pair_columns[] = {
+	{ "pages", NULL, 17, 1, 0 },
+	{ "working set", NULL, 11, 0, 0 },
+	{ "ns large", NULL, 10, 0, 0 },
+	{ "ns small", NULL, 10, 0, 0 },
+	{ "extra ns", NULL, 10, 0, 0 },
+	{ "extra cycles", NULL, 13, 0, 0 },
+	{ "extra %", NULL, 8, 0, 0 },
+	{ "", NULL, 0, 1, 2 },
+};
+static const struct table pair_table = TABLE_OF(pair_columns, "  ");
+
 static void print_table(const struct pagewalk *pw, const struct mp_printer *p)
 {
-	mp_print(p, "  %-17s %11s %10s %10s %10s %13s %8s\n", "pages", "working set", "ns large",
-	    "ns small", "extra ns", "extra cycles", "extra %");
+	report_table_begin(&pair_table, "page-walk cost", p);
 	for (size_t k = 0; k < pw->npairs; k++) {
 		const struct pagewalk_pair *pr = &pw->pair[k];
 		char name[40], size[24], ns[24], cy[24], pct[24];
@@ -115,11 +129,19 @@ static void print_table(const struct pagewalk *pw, const struct mp_printer *p)
 			else
 				mp_strlcpy(cy, "-", sizeof cy);
 			signed_text(pct, sizeof pct, pt->fraction * 100.0, 1);
-			mp_print(p, "  %-17s %11s %10.3f %10.3f %10s %13s %7s%%%s\n", name, size,
-			    pt->large_ns, pt->small_ns, ns, cy, pct,
-			    pr->crossed && pr->first_over == i ? "  <- first over 10%" : "");
+			report_table_cell("%s", name);
+			report_table_cell("%s", size);
+			report_table_cell("%.3f", pt->large_ns);
+			report_table_cell("%.3f", pt->small_ns);
+			report_table_cell("%s", ns);
+			report_table_cell("%s", cy);
+			report_table_cell("%s%%", pct);
+			report_table_cell("%s", pr->crossed && pr->first_over == i
+						  ? "<- first over 10%" : "");
+			report_table_row(0);
 		}
 	}
+	report_table_end();
 }
 
 static void print_summary(const struct pagewalk_pair *pr, const struct mp_printer *p)

@@ -199,6 +199,11 @@ int plat_file_flush(int handle);
 void plat_file_close(int handle);
 /* Where the run's files go, or why there are none (for the report header). */
 const char *plat_run_folder(void);
+/* 1 when the run folder exists and every file of it was created, written
+   and flushed whole so far. Results not on the medium are results lost:
+   the run's verdict counts this on both platforms, and the page says the
+   same verdict as the console and the exit status. */
+int plat_files_complete(void);
 
 /* Milliseconds since the run started, for progress lines. */
 uint64_t plat_elapsed_ms(void);

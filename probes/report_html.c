@@ -16,6 +16,9 @@
 
 static struct html_out page;       /* where the markup goes; write NULL: no page */
 static int in_pre;
+static const struct table *open_table;  /* the report table being written, or NULL */
+static int in_note;                      /* a note row of open_table is open */
+static int quiet;                        /* report_html_quiet */
 
 /* The rows held for the probe's table: per row, result_column_count
    fields as results.csv writes them (unquoted), each ending in a NUL. */
@@ -30,13 +33,26 @@ static int have_page(void)
 	return page.write != 0;
 }
 
-/* Ends the open <pre> block, if any: text after a heading, chart or table
-   opens a new one. */
-static void close_pre(void)
+/* Ends the open note row of the open table, if any: the next row or the
+   table's end follows. */
+static void close_note(void)
+{
+	if (in_note)
+		table_html_note_end(&page);
+	in_note = 0;
+}
+
+/* Ends the open <pre> block and the open table, if any: text after a
+   heading, chart or table opens a new block. */
+static void close_blocks(void)
 {
 	if (in_pre)
 		html_raw(&page, "</pre>\n");
 	in_pre = 0;
+	close_note();
+	if (open_table)
+		table_html_end(&page);
+	open_table = 0;
 }
 
 /* The field after this one (fields are NUL-ended, back to back). */
@@ -69,37 +85,20 @@ static void find_constant_columns(int *constant)
 
 /* The table's caption: the row count and, once, each constant column's
    value (empty ones left out). */
-static void caption(const int *constant)
+static void caption(const int *constant, char *buf, size_t size)
 {
+	struct mp_text out = { buf, size, 0 };
 	const char *field = rows_text;
-	char count[64];
 	int any = 0;
 
-	mp_snprintf(count, sizeof count, "%u results.csv rows", rows_held);
-	html_raw(&page, "<caption>");
-	html_str(&page, count);
+	mp_append(&out, "%u results.csv rows", rows_held);
 	for (unsigned c = 0; c < result_column_count; c++, field = next_field(field)) {
 		if (!constant[c] || !*field)
 			continue;
-		html_raw(&page, any ? "; " : "; in every row: ");
-		html_str(&page, result_columns[c].name);
-		html_raw(&page, " ");
-		html_str(&page, field);
+		mp_append(&out, "%s%s %s", any ? "; " : "; in every row: ", result_columns[c].name,
+			  field);
 		any = 1;
 	}
-	html_raw(&page, "</caption>\n");
-}
-
-/* One <td> or <th>, escaped; words left-aligned (class "text"). */
-static void cell(const char *tag, int is_text, const char *text)
-{
-	html_raw(&page, "<");
-	html_raw(&page, tag);
-	html_raw(&page, is_text ? " class=\"text\">" : ">");
-	html_str(&page, text);
-	html_raw(&page, "</");
-	html_raw(&page, tag);
-	html_raw(&page, ">");
 }
 
 // Public Functions
@@ -108,6 +107,9 @@ void report_html_begin(const struct html_out *o, const char *title)
 {
 	page = *o;
 	in_pre = 0;
+	open_table = 0;
+	in_note = 0;
+	quiet = 0;
 	rows_len = 0;
 	rows_held = 0;
 	html_page_begin(&page, title);
@@ -115,19 +117,54 @@ void report_html_begin(const struct html_out *o, const char *title)
 
 void report_html_text(const char *text, size_t len)
 {
-	if (!have_page() || len == 0)
+	if (!have_page() || len == 0 || quiet)
 		return;
+	if (open_table) {
+		if (!in_note)
+			table_html_note_begin(&page, open_table);
+		in_note = 1;
+		html_text(&page, text, len);
+		return;
+	}
 	if (!in_pre)
 		html_raw(&page, "<pre>");
 	in_pre = 1;
 	html_text(&page, text, len);
 }
 
+void report_html_table_begin(const struct table *shape, const char *caption)
+{
+	if (!have_page())
+		return;
+	close_blocks();
+	table_html_begin(&page, shape, caption);
+	open_table = shape;
+}
+
+void report_html_table_row(const char *const *cell, int marked)
+{
+	if (!have_page() || !open_table)
+		return;
+	close_note();
+	table_html_row(&page, open_table, cell, marked);
+}
+
+void report_html_table_end(void)
+{
+	if (have_page())
+		close_blocks();
+}
+
+void report_html_quiet(int on)
+{
+	quiet = on;
+}
+
 void report_html_section(const char *title)
 {
 	if (!have_page())
 		return;
-	close_pre();
+	close_blocks();
 	html_element(&page, "h2", title);
 }
 
@@ -158,28 +195,33 @@ void report_html_row(const struct result_row *row)
 
 void report_html_rows_done(void)
 {
+	static struct table_column column[TABLE_MAX_COLUMNS];
+	static char caption_text[2048];
 	int constant[CSV_MAX_FIELDS];
+	const char *cell[TABLE_MAX_COLUMNS];
 	const char *field = rows_text;
+	struct table shape = { column, 0, "", NULL };
 
 	if (!have_page() || !rows_held)
 		return;
-	close_pre();
+	close_blocks();
 	find_constant_columns(constant);
-	html_raw(&page, "<div class=\"scroll\"><table>\n");
-	caption(constant);
-	html_raw(&page, "<thead><tr>");
-	for (unsigned c = 0; c < result_column_count; c++)
+	caption(constant, caption_text, sizeof caption_text);
+	for (unsigned c = 0; c < result_column_count && shape.ncols < TABLE_MAX_COLUMNS; c++)
 		if (!constant[c])
-			cell("th", result_columns[c].form == COLUMN_TEXT, result_columns[c].name);
-	html_raw(&page, "</tr></thead>\n<tbody>\n");
+			column[shape.ncols++] = (struct table_column){
+				result_columns[c].name, NULL, 0,
+				result_columns[c].form == COLUMN_TEXT, 0 };
+	table_html_begin(&page, &shape, caption_text);
 	for (unsigned r = 0; r < rows_held; r++) {
-		html_raw(&page, "<tr>");
+		unsigned n = 0;
+
 		for (unsigned c = 0; c < result_column_count; c++, field = next_field(field))
-			if (!constant[c])
-				cell("td", result_columns[c].form == COLUMN_TEXT, field);
-		html_raw(&page, "</tr>\n");
+			if (!constant[c] && n < TABLE_MAX_COLUMNS)
+				cell[n++] = field;
+		table_html_row(&page, &shape, cell, 0);
 	}
-	html_raw(&page, "</tbody></table></div>\n");
+	table_html_end(&page);
 	rows_len = 0;
 	rows_held = 0;
 }
@@ -190,7 +232,7 @@ void report_html_chart(const char *name,
 {
 	if (!have_page())
 		return;
-	close_pre();
+	close_blocks();
 	html_raw(&page, "<figure>\n");
 	produce(html_svg_write, &page, arg);
 	html_element(&page, "figcaption", name);
@@ -201,7 +243,7 @@ void report_html_folded(const char *summary, const char *text, size_t len)
 {
 	if (!have_page())
 		return;
-	close_pre();
+	close_blocks();
 	html_raw(&page, "<details>");
 	html_element(&page, "summary", summary);
 	html_raw(&page, "<pre>");
@@ -213,7 +255,7 @@ void report_html_verdict(int ok, const char *text)
 {
 	if (!have_page())
 		return;
-	close_pre();
+	close_blocks();
 	html_raw(&page, ok ? "<p class=\"verdict\">" : "<p class=\"verdict failed\">");
 	html_str(&page, text);
 	html_raw(&page, "</p>\n");
@@ -222,7 +264,7 @@ void report_html_verdict(int ok, const char *text)
 void report_html_checkpoint(void)
 {
 	if (have_page())
-		close_pre();
+		close_blocks();
 }
 
 void report_html_end(void)
@@ -230,7 +272,7 @@ void report_html_end(void)
 	if (!have_page())
 		return;
 	report_html_rows_done();
-	close_pre();
+	close_blocks();
 	html_page_end(&page);
 	page.write = 0;
 }

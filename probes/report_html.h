@@ -1,8 +1,8 @@
 /* report.html: the run's page, built as the run goes.
  *
- * The page follows report.txt: its text in <pre> blocks (the probes' own
- * tables and notes exactly as the console showed them), a heading per
- * section, each probe's results rows as an HTML table of results.csv's
+ * The page follows report.txt: its free text (notes, verdict lines) in
+ * <pre> blocks, every table the report prints as an HTML table of the same
+ * cells (report_table.h's, declared once for both), a heading per section, each probe's results rows as an HTML table of results.csv's
  * columns (columns.h's table, so a new column or probe appears without code
  * here; a column the same in every row is said once, in the caption),
  * every chart the run writes inline as SVG, and the verdict.
@@ -12,7 +12,8 @@
  * a cut during the rewrite. At each checkpoint (a probe's end) the page is
  * a run of complete elements, and HTML lets </body> and </html> be left
  * out, so a run cut short there leaves a whole, readable page; a cut in the
- * middle of a probe leaves at worst an open <pre>, which a browser closes.
+ * middle of a probe leaves at worst an open <pre> or table, which a browser
+ * closes.
  *
  * Formatting only: the caller (results.c, or memprobe analyze) owns the
  * file and hands in where the markup goes.
@@ -23,12 +24,25 @@
 #include <stddef.h>
 #include "lib/html.h"
 #include "lib/svg.h"
+#include "lib/table.h"
 #include "probes/columns.h"
 
 /* Starts the page: its head and style, and the title as its heading. */
 void report_html_begin(const struct html_out *o, const char *title);
 /* Report text, any number of whole or partial lines. */
 void report_html_text(const char *text, size_t len);
+/* A table of the report opens (shape must stay valid until it closes): its
+   rows follow through report_html_table_row; report text written while it
+   is open (a progress line, a note between rows) becomes a row across it;
+   report_html_table_end, a section, a chart, a checkpoint or the next
+   table closes it. caption: escaped; NULL for none. */
+void report_html_table_begin(const struct table *shape, const char *caption);
+/* A row of the open table (no table open: nothing). */
+void report_html_table_row(const char *const *cell, int marked);
+void report_html_table_end(void);
+/* While on, report text is left out of the page: it is a table's own text
+   rendering, which the page already shows as the table. */
+void report_html_quiet(int on);
 /* A section heading ("latency", "memory hierarchy, ..."). */
 void report_html_section(const char *title);
 /* A results row, held until report_html_rows_done (or written early as a

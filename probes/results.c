@@ -8,6 +8,7 @@
 #include "lib/fmt.h"
 #include "probes/platform.h"
 #include "probes/report_html.h"
+#include "probes/system_summary.h"
 
 // Constants
 
@@ -253,39 +254,74 @@ void results_chart_inline(const char *name,
 	report_html_chart(name, produce, arg);
 }
 
-void results_verdict(int ok)
+void results_verdict(int probes_ok, int files_ok)
 {
-	report_html_verdict(ok, ok ? "verdict: every probe measured what was asked"
-				   : "verdict: FAILURE: a probe did not measure what was asked "
-				     "(its section says why)");
+	static const char probe_failed[] = "a probe did not measure what was asked (its "
+					   "section says why)";
+	static const char files_lost[] = "the result files are missing or incomplete (the "
+					 "report says which)";
+	char text[256];
+
+	if (probes_ok && files_ok)
+		mp_strlcpy(text, "verdict: every probe measured what was asked", sizeof text);
+	else
+		mp_snprintf(text, sizeof text, "verdict: FAILURE: %s%s%s",
+			    probes_ok ? "" : probe_failed, !probes_ok && !files_ok ? "; " : "",
+			    files_ok ? "" : files_lost);
+	report_html_verdict(probes_ok && files_ok, text);
 }
 
-void results_system(void (*fill)(struct json *j, void *arg), void *arg)
+/* system.json's document into system_json: its length, or 0 with why[]
+   said when it overflowed or was not closed (cut-off JSON would break
+   every reader; none is better). */
+static size_t system_document(void (*fill)(struct json *j, void *arg), void *arg,
+			      char *why, size_t why_len)
 {
 	struct json j;
-	struct out_file system_file = { "system.json", -1, 0 };
 
 	json_init(&j, system_json, sizeof system_json);
 	json_object_begin(&j, NULL);
 	fill(&j, arg);
 	json_object_end(&j);
-	if (j.overflow || j.depth != 0) {
-		/* Cut-off JSON would break every reader; none is better. */
-		if (j.overflow)
-			report_printf("no results file written: system.json: the description needs "
-				      "more than %d KiB; the run goes on, on the console\n",
-				      SYSTEM_JSON_MAX / 1024);
-		else
-			report_printf("no results file written: system.json: the description "
-				      "is not closed properly; the run goes on, on the console\n");
+	if (j.overflow)
+		mp_snprintf(why, why_len, "the description needs more than %d KiB",
+			    SYSTEM_JSON_MAX / 1024);
+	else if (j.depth != 0)
+		mp_snprintf(why, why_len, "the description is not closed properly");
+	return j.overflow || j.depth != 0 ? 0 : j.len;
+}
+
+void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
+{
+	char why[96];
+	size_t len = system_document(fill, arg, why, sizeof why);
+
+	report_html_section("system summary");
+	if (len)
+		system_summary_html(system_json, len);
+	else
+		report_html_text(why, mp_strlen(why));
+	report_html_checkpoint();
+	file_flush(&html_file);
+}
+
+void results_system(void (*fill)(struct json *j, void *arg), void *arg)
+{
+	struct out_file system_file = { "system.json", -1, 0 };
+	char why[96];
+	size_t len = system_document(fill, arg, why, sizeof why);
+
+	if (!len) {
+		report_printf("no results file written: system.json: %s; the run goes on, on the "
+			      "console\n", why);
 		return;
 	}
 	file_open(&system_file);
-	file_write(&system_file, system_json, j.len);
+	file_write(&system_file, system_json, len);
 	file_write(&system_file, "\n", 1);
 	file_close(&system_file);
 	report_html_folded("system.json: the machine, its firmware or kernel, the CPU and what it "
-			   "claims", system_json, j.len);
+			   "claims", system_json, len);
 }
 
 /* Leaves the module as before results_open, so a later open (a second run

@@ -26,9 +26,14 @@ void results_section(const char *title);
 void results_chart_inline(const char *name,
 			  int (*produce)(svg_write_fn write, void *ctx, const void *arg),
 			  const void *arg);
-/* The run's verdict, closing report.html (the console's own verdict line
-   is the platform's). */
-void results_verdict(int ok);
+/* The run's verdict, closing report.html: a failure when a probe failed
+   or a result file is missing or incomplete, saying which, as the
+   platform's own verdict (the console's line, the exit status) counts
+   both. */
+void results_verdict(int probes_ok, int files_ok);
+/* report.html's system summary, near the top of the page: fill gives
+   system.json's members, as results_system's does (system_summary.h). */
+void results_summary(void (*fill)(struct json *j, void *arg), void *arg);
 /* system.json is written whole at the end; fill gives its members. */
 void results_system(void (*fill)(struct json *j, void *arg), void *arg);
 void results_close(void);

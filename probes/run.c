@@ -205,7 +205,7 @@ void memprobe_report_version(void)
 int memprobe_run(const struct config *c)
 {
 	const struct plat_clock *clk;
-	int status = 0;
+	int status = 0, files_ok;
 	unsigned i;
 
 	config_describe(c, config_text, sizeof config_text);
@@ -213,6 +213,7 @@ int memprobe_run(const struct config *c)
 	results_open();
 	clk = plat_clock();
 	report_header(clk);
+	results_summary(fill_system, (void *)clk);
 
 	for (i = 0; i < sizeof probes / sizeof *probes; i++) {
 		struct plat_disturbances before, after;
@@ -250,7 +251,14 @@ int memprobe_run(const struct config *c)
 	emit_set_row_sink(0);
 	analysis_run();
 	results_system(fill_system, (void *)clk);
-	results_verdict(status == 0);
+	/* Results that could not be saved are results lost: a harness, the
+	   console and the page all hear it, from this one status. */
+	files_ok = plat_files_complete();
+	if (!files_ok)
+		report_printf("memprobe: the result files are missing or incomplete (see above)\n");
+	results_verdict(status == 0, files_ok);
+	if (!files_ok)
+		status = -1;
 	results_close();
 	return status;
 }

@@ -15,6 +15,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "probes/tlb_levels.h"
@@ -24,6 +25,22 @@
 
 /* The latency probe's seed: the same permutation shapes. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
+
+/* One page size's sweep, a row per page count: the chase, its control,
+   and the chase's share over the control. */
+static const struct table_column sweep_columns[] = {
+	{ "pages", NULL, 8, 0, 0 },
+	{ "reach", NULL, 10, 0, 0 },
+	{ "chase ns", NULL, 9, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "ctrl ns", NULL, 9, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "+cycles", NULL, 8, 0, 0 },
+	{ "trials", NULL, 10, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+	{ "elapsed", NULL, 11, 0, 0 },
+};
+static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
 
@@ -153,10 +170,18 @@ static int measure_pages(const struct config *c, const struct plat_buffer *buf,
 		    (unsigned long long)n);
 	if (measure_point(c, buf, "control", (size_t)n, CHASE_SLOT, what, &control) != 0)
 		return -1;
-	report_printf("  %8llu %10s %9.3f %8.2f %9.3f %8.2f %8.2f %6u/%-3u %-10s %8llu ms\n",
-		      (unsigned long long)n, reach, chase.ns, chase.cycles, control.ns,
-		      control.cycles, chase.cycles - control.cycles, chase.trials, control.trials,
-		      chase.stopped_by, (unsigned long long)plat_elapsed_ms());
+	report_table_cell("%llu", (unsigned long long)n);
+	report_table_cell("%s", reach);
+	report_table_cell("%.3f", chase.ns);
+	report_table_cell("%.2f", chase.cycles);
+	report_table_cell("%.3f", control.ns);
+	report_table_cell("%.2f", control.cycles);
+	report_table_cell("%.2f", chase.cycles - control.cycles);
+	/* Padded around the slash, so the slashes line up in the text. */
+	report_table_cell("%6u/%-3u", chase.trials, control.trials);
+	report_table_cell("%s", chase.stopped_by);
+	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
+	report_table_row(0);
 	return 0;
 }
 
@@ -164,7 +189,7 @@ static int measure_pages(const struct config *c, const struct plat_buffer *buf,
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
 	struct plat_buffer buf;
-	char page_name[48];
+	char page_name[48], caption[64];
 	uint64_t first = grid_floor(c->tlb_min_pages), last, n;
 	unsigned claimed;
 	int status;
@@ -190,9 +215,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	if (status != 0)
 		return status;
 	page_buffer_report("tlb", page_name, &buf);
-	report_printf("  %8s %10s %9s %8s %9s %8s %8s %10s %-10s %11s\n", "pages", "reach",
-		      "chase ns", "cycles", "ctrl ns", "cycles", "+cycles", "trials",
-		      "stopped by", "elapsed");
+	mp_snprintf(caption, sizeof caption, "tlb, %s", page_name);
+	report_table_begin(&sweep_table, caption, NULL);
 	for (n = first; n <= last; n = grid_next(n))
 		if (measure_pages(c, &buf, page_name, n) != 0) {
 			/* A fault or a broken cycle: the buffer cannot be trusted
@@ -200,6 +224,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			status = -1;
 			break;
 		}
+	report_table_end();
 	plat_buffer_put(&buf);
 	return status;
 }

@@ -132,10 +132,13 @@ for page in "$run_a/report.html" "$run_b/report.html" "$work/compare/compare.htm
 	svgs=()
 	[[ $page == */compare.html ]] && svgs=(--svg-file "$work/compare/compare.svg")
 	[[ $page == */run-0001/* ]] && svgs=(--svg-file "$run_a"/*.svg)
+	[[ $page == */report.html ]] && svgs=(--report "${svgs[@]}")
 	python3 tests/page_check.py "$page" "${svgs[@]}" || echo "(page_check: a check failed)"
 	name=$(basename "$(dirname "$page")")-$(basename "$page" .html)
 	shot "$page" "$name"
 	check "$name: Chromium drew a screenshot that is not blank" not_blank "$work/$name.png"
 	check "$name: the DOM Chromium built holds the chart" grep -q '<svg' "$work/$name.dom"
+	[[ $page == */report.html ]] && check "$name: the DOM Chromium built holds the hierarchy table" \
+		grep -q '<caption>memory hierarchy: cache levels and edges</caption>' "$work/$name.dom"
 	check "$name: the console logged nothing" quiet_console "$work/$name.console"
 done

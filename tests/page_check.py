@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks memprobe's HTML pages (report.html, compare.html) offline.
 
-    tests/page_check.py PAGE [--cut] [--svg-file SVG ...]
+    tests/page_check.py PAGE [--cut] [--report] [--svg-file SVG ...]
 
 One "ok - ..." or "FAIL - ..." line per check: the page parses as HTML
 with every element closed in order (HTML's void elements aside, and the
@@ -10,8 +10,13 @@ loads nothing: no <script>, no <link>, no <iframe>/<object>/<embed>, and no
 src= or href= that leaves the file. Each --svg-file must be well-formed
 XML whose root is an <svg> element. --cut: the page of a run killed
 mid-way, which must still parse and show a table, but has no closing
-</html>, need not hold a chart yet, and may end inside a <pre>. Exit status 1 when a check failed.
+</html>, need not hold a chart yet, and may end inside a <pre> or inside a
+table being printed (its div, table, tbody, tr and td). --report:
+a finished run's report.html with latency rows, whose tables must be HTML
+tables, not text: more than one <table>, the system summary's, and the
+memory hierarchy's with its header cells. Exit status 1 when a check failed.
 """
+import re
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -65,7 +70,7 @@ def report(ok, what):
 
 
 def main(argv):
-    path, svgs, cut = argv[1], [], "--cut" in argv
+    path, svgs, cut, run_report = argv[1], [], "--cut" in argv, "--report" in argv
     if "--svg-file" in argv:
         svgs = argv[argv.index("--svg-file") + 1:]
     try:
@@ -78,8 +83,10 @@ def main(argv):
     page.close()
     # A finished page may leave out only the optional end tags of body and
     # html; one cut short inside a probe also the <pre> of that probe's
-    # text (docs/OUTPUT.md, "Written as the run goes"), which browsers close.
-    optional = ("html", "body", "pre") if cut else ("html", "body")
+    # text or the table it was printing (docs/OUTPUT.md, "Written as the
+    # run goes"), which browsers close.
+    optional = ("html", "body", "pre", "div", "table", "tbody", "tr", "td") if cut \
+        else ("html", "body")
     left = [t for t, _ in page.stack if t not in optional]
     good = [
         report(text.startswith("<!DOCTYPE html>"), "%s opens with the HTML doctype" % path),
@@ -96,6 +103,20 @@ def main(argv):
         report('name="viewport"' in text and "@media print" in text,
                "%s has a viewport and print rules" % path),
     ]
+    if run_report:
+        good += [
+            report(page.tags.get("table", 0) > 1, "%s: its tables are HTML tables, more than one (%d)"
+                   % (path, page.tags.get("table", 0))),
+            report(re.search(r'<h2>system summary</h2>\n<div class="scroll"><table>\n<caption>'
+                             r'the machine, as system.json describes it</caption>.*?'
+                             r'<td class="text">CPU</td>', text, re.S) is not None,
+                   "%s: the system summary is a table, the CPU in it" % path),
+            report(re.search(r'<caption>memory hierarchy: cache levels and edges</caption>\n'
+                             r'<thead><tr><th class="text">level</th><th>size</th>'
+                             r'<th class="text">edge between</th>.*?<th class="text">verdict</th>'
+                             r'</tr></thead>\n<tbody>\n<tr><td class="text">', text, re.S) is not None,
+                   "%s: the memory hierarchy is a table, its header and a level's row" % path),
+        ]
     for svg in svgs:
         try:
             root = ET.parse(svg).getroot()

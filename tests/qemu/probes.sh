@@ -73,13 +73,14 @@ assert rep.startswith('memprobe ') and rep in log, 'report.txt is not a slice of
 # report.html on bare metal: a whole page with every probe's section, its
 # rows as tables and every chart inline, loading nothing.
 check "quick: report.html parses as HTML, charts inline, loads nothing" \
-	python3 tests/page_check.py "$run/report.html"
-check "quick: report.html has a section per probe, the hierarchy and the verdict" python3 -c "
+	python3 tests/page_check.py "$run/report.html" --report
+check "quick: report.html has a section per probe, the hierarchy, the firmware in its summary, latency's table and the verdict" python3 -c "
 page = open('$run/report.html').read()
 for p in ('latency', 'tlb', 'locality', 'later', 'cost', 'memory hierarchy, read from the latency and tlb curves'):
     assert '<h2>%s</h2>' % p in page, p
 assert page.count('<svg') == len([f for f in __import__('os').listdir('$run') if f.endswith('.svg')])
 assert '<p class=\"verdict\">verdict: every probe measured what was asked</p>' in page
+assert '<td class=\"text\">firmware</td>' in page and '<caption>latency, 4 KiB pages</caption>' in page
 "
 if [[ -x ${HOST_APP:-} ]]; then
 	"$HOST_APP" analyze "$csv" --out "$QEMU_TEST_DIR/quick/analyze" > "$QEMU_TEST_DIR/quick/analyze.txt" 2>&1

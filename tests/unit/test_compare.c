@@ -13,7 +13,7 @@
 #include "check.h"
 #include "read_back.h"
 #include "host/compare.h"
-#include "host/table.h"
+#include "host/fitted_table.h"
 
 static char root[] = "/tmp/memprobe-test-compare-XXXXXX";
 static char out_text[1 << 20], err_text[1 << 16];
@@ -191,22 +191,22 @@ static void test_errors(void)
 static void test_table(void)
 {
 	static const char *const header[] = { "name", "ns" };
-	struct table t;
+	struct fitted_table t;
 	char path[300];
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/table.txt", root);
-	table_init(&t, 2, header, 1);
-	table_row(&t, 0);
-	table_cell(&t, "L1");
-	table_cell(&t, "%.2f", 1.5);
-	table_row(&t, 1);
-	table_cell(&t, "memory");
-	table_cell(&t, "%.2f", 100.25);
+	fitted_table_init(&t, 2, header, 1);
+	fitted_table_row(&t, 0);
+	fitted_table_cell(&t, "L1");
+	fitted_table_cell(&t, "%.2f", 1.5);
+	fitted_table_row(&t, 1);
+	fitted_table_cell(&t, "memory");
+	fitted_table_cell(&t, "%.2f", 100.25);
 	f = fopen(path, "w");
-	table_print(&t, f);
+	fitted_table_print(&t, f);
 	fclose(f);
-	table_free(&t);
+	fitted_table_free(&t);
 	read_file(path, out_text, sizeof out_text);
 	CHECK(!strcmp(out_text, "    name       ns\n    L1       1.50\n  * memory 100.25\n"),
 	      "a table prints aligned, words left, numbers right, marked rows starred");

@@ -12,6 +12,7 @@
 #include "probes/edges.h"
 #include "lib/json.h"
 #include "probes/platform.h"
+#include "probes/report_html.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
@@ -958,10 +959,32 @@ static void test_recorded(const char *csv)
 			      n > 1 ? (unsigned long long)(sz[1] / KIB) : 0ull);
 		}
 
-	report.len = 0;
+	/* The analysis onto a page too, as a run and memprobe analyze print it. */
+	static struct sink page;
+	struct html_out o = { to_sink, &page };
+
+	report.len = page.len = 0;
+	report_html_begin(&o, "test");
 	analysis_print(&a, to_text, &report);
+	report_html_end();
 	CHECK(strstr(report.buf, "\n  L1 ") && strstr(report.buf, "agrees\n"),
 	      "%s: the report lists L1 and a verdict", csv);
+	CHECK(strstr(report.buf, "\n  level             size  edge between               ns   "
+			     "cycles   +cycles points  curve   CPUID says                       "
+			     "        verdict\n") != NULL,
+	      "%s: the hierarchy table's text header, aligned as it always was", csv);
+	CHECK(strstr(page.buf, "<caption>memory hierarchy: cache levels and edges</caption>\n"
+			   "<thead><tr><th class=\"text\">level</th><th>size</th><th class=\"text\">"
+			   "edge between</th><th>ns</th><th>cycles</th><th>+cycles</th><th>points</th>"
+			   "<th class=\"text\">curve</th><th class=\"text\">CPUID says</th>"
+			   "<th class=\"text\">verdict</th></tr></thead>") != NULL,
+	      "%s: on the page the hierarchy is an HTML table with every header", csv);
+	CHECK(strstr(page.buf, "<tr><td class=\"text\">L1</td><td>32 KiB</td>") &&
+	      strstr(page.buf, "<td class=\"text\">agrees</td></tr>") &&
+	      strstr(page.buf, "<caption>page-walk cost</caption>"),
+	      "%s: its L1 row's cells, a verdict cell, and the page-walk table", csv);
+	CHECK(!strstr(page.buf, "  level             size"),
+	      "%s: the tables' text is not on the page as well", csv);
 
 	json_init(&j, json_buf, sizeof json_buf);
 	json_object_begin(&j, 0);

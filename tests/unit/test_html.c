@@ -1,7 +1,10 @@
 /* lib/html.c's escaping and page, lib/json_read.c, and report.html as
  * results.c writes it through the real Linux platform: whole elements at
  * every probe's end (a run cut short there leaves a whole page), every
- * text escaped, the rows as a table, charts inline, the verdict last.
+ * text escaped, the rows as a table, charts inline, the verdict last;
+ * a probe's own table as aligned text in report.txt and an HTML table on
+ * the page; the system summary from system.json's members; a verdict that
+ * counts lost files as the platform's does.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +20,9 @@
 #include "lib/json_read.h"
 #include "probes/chart_file.h"
 #include "probes/platform.h"
+#include "lib/json.h"
+#include "lib/table.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 
 static char root[] = "/tmp/memprobe-test-html-XXXXXX";
@@ -81,6 +87,18 @@ static void test_json_read(void)
 	      "a missing key is refused");
 	CHECK(json_get_string(doc, sizeof doc - 1, "brand", out, sizeof out) == -1,
 	      "a key is found by its path, not anywhere");
+	CHECK(json_get_scalar(doc, sizeof doc - 1, "app.n.1", out, sizeof out) == 0 &&
+	      !strcmp(out, "-2.5e3"), "an array element by its index, a number as its text: %s", out);
+	CHECK(json_get_scalar(doc, sizeof doc - 1, "app.n.2", out, sizeof out) == 0 &&
+	      !strcmp(out, "true") && json_get_scalar(doc, sizeof doc - 1, "app.n.0", out, 2) == 0 &&
+	      !strcmp(out, "1"), "true as its text; the first element; a short buffer cut");
+	CHECK(json_get_scalar(doc, sizeof doc - 1, "cpu.brand", out, sizeof out) == 0 &&
+	      !strcmp(out, "A \"B\" C?"), "a string through the scalar reader, unescaped");
+	CHECK(json_get_scalar(doc, sizeof doc - 1, "app.n.5", out, sizeof out) == -1 &&
+	      json_get_scalar(doc, sizeof doc - 1, "app.n.4", out, sizeof out) == -1 &&
+	      json_get_scalar(doc, sizeof doc - 1, "app.n", out, sizeof out) == -1 &&
+	      json_get_scalar(doc, sizeof doc - 1, "app.x.0", out, sizeof out) == -1,
+	      "past the array's end, an object, an array, a missing key: refused");
 	CHECK(json_check("{\"a\":1,}", 8, &at) == -1 && at == 7, "a trailing comma fails at its byte");
 	CHECK(json_check("{\"a\":1} x", 9, &at) == -1, "text after the value fails");
 	CHECK(json_check("{\"a\":\"b", 7, &at) == -1, "an unclosed string fails");
@@ -141,7 +159,7 @@ static void test_report_page(void)
 	read_file(path, mid, sizeof mid);
 	results_section("cost");
 	report_printf("a second probe\n");
-	results_verdict(0);
+	results_verdict(0, 1);
 	results_close();
 	read_file(path, text, sizeof text);
 	fflush(stdout);
@@ -176,6 +194,147 @@ static void test_report_page(void)
 	CHECK(!strncmp(text, mid, strlen(mid)), "the page only ever grows: what was flushed stays");
 }
 
+static const struct table_column demo_columns[] = {
+	{ "working set", NULL, 11, 0, 0 },
+	{ "ns/load", NULL, 10, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+};
+static const struct table demo_table = TABLE_OF(demo_columns, "  ");
+
+/* A system.json of known members, in the shapes the platforms write. */
+static void fill_demo_system(struct json *j, void *arg)
+{
+	(void)arg;
+	json_object_begin(j, "platform");
+	json_string(j, "name", "linux");
+	json_string(j, "kernel", "Linux <test kernel>");
+	json_u64(j, "mem_available_bytes", 3ull << 30);
+	json_object_end(j);
+	json_object_begin(j, "cpu");
+	json_string(j, "vendor", "TestVendor");
+	json_string(j, "brand", "Test CPU");
+	json_u64(j, "family", 6);
+	json_u64(j, "model", 1);
+	json_u64(j, "stepping", 2);
+	json_u64(j, "microcode", 42);
+	json_array_begin(j, "caches");
+	json_object_begin(j, NULL);
+	json_u64(j, "level", 1);
+	json_string(j, "type", "data");
+	json_u64(j, "size_bytes", 32768);
+	json_bool(j, "fully_associative", 0);
+	json_u64(j, "ways", 8);
+	json_u64(j, "line_bytes", 64);
+	json_string(j, "source", "CPUID 4");
+	json_object_end(j);
+	json_array_end(j);
+	json_array_begin(j, "tlbs");
+	json_object_begin(j, NULL);
+	json_u64(j, "level", 2);
+	json_string(j, "type", "unified");
+	json_string(j, "pages", "4K");
+	json_u64(j, "entries", 2048);
+	json_bool(j, "fully_associative", 1);
+	json_string(j, "source", "CPUID 2");
+	json_object_end(j);
+	json_array_end(j);
+	json_object_end(j);
+	json_object_begin(j, "clock");
+	json_string(j, "counter", "TSC");
+	json_u64(j, "ticks_per_s", 2000000000);
+	json_u64(j, "uncertainty_ppm", 5);
+	json_string(j, "source", "test source");
+	json_bool(j, "invariant", 1);
+	json_u64(j, "core_hz", 0);
+	json_string(j, "core_source", "not run");
+	json_object_end(j);
+}
+
+/* One demo table row. */
+static void demo_row(const char *size, double ns, const char *stopped_by)
+{
+	report_table_cell("%s", size);
+	report_table_cell("%.3f", ns);
+	report_table_cell("%s", stopped_by);
+	report_table_row(0);
+}
+
+static void test_report_tables(void)
+{
+	static char report[65536], page[262144];
+	char folder[4096], path[4200];
+	int saved = dup(1), quiet = open("/dev/null", O_WRONLY);
+
+	host_set_results_root(root);
+	fflush(stdout);
+	dup2(quiet, 1);
+	report_printf("memprobe 0.1.0\n");
+	results_open();
+	results_summary(fill_demo_system, NULL);
+	results_section("latency");
+	report_table_begin(&demo_table, "latency, 4 KiB pages", NULL);
+	demo_row("4 KiB", 1.5, "settled<");
+	report_printf("  ... measuring <next>\n");
+	demo_row("8 KiB", 2.25, "time");
+	report_table_end();
+	report_printf("after the table\n");
+	results_probe_done();
+	results_verdict(1, 0);
+	snprintf(folder, sizeof folder, "%s", plat_run_folder());
+	results_close();
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(quiet);
+	snprintf(path, sizeof path, "%s/report.txt", folder);
+	read_file(path, report, sizeof report);
+	snprintf(path, sizeof path, "%s/report.html", folder);
+	read_file(path, page, sizeof page);
+
+	CHECK(strstr(report, "\n== latency ==\n"
+			     "  working set    ns/load stopped by\n"
+			     "        4 KiB      1.500 settled<\n"
+			     "  ... measuring <next>\n"
+			     "        8 KiB      2.250 time\n"
+			     "after the table\n") != NULL,
+	      "report.txt: the table as aligned text, the note between its rows in order");
+	CHECK(strstr(page, "<caption>latency, 4 KiB pages</caption>\n<thead><tr><th>working set</th>"
+			   "<th>ns/load</th><th class=\"text\">stopped by</th></tr></thead>") != NULL,
+	      "report.html: the table's caption and every column's header");
+	CHECK(strstr(page, "<tr><td>4 KiB</td><td>1.500</td><td class=\"text\">settled&lt;</td></tr>")
+	      && strstr(page, "<tr><td>8 KiB</td><td>2.250</td><td class=\"text\">time</td></tr>"),
+	      "report.html: each row's cells, trimmed and escaped");
+	CHECK(strstr(page, "<tr class=\"note\"><td colspan=\"3\">  ... measuring &lt;next&gt;\n"
+			   "</td></tr>") != NULL, "the note printed between rows is a row across the table");
+	CHECK(!strstr(page, "working set    ns/load") && !strstr(page, "     4 KiB"),
+	      "the table's text rendering is not on the page a second time");
+	CHECK(strstr(page, "</tbody></table></div>\n<pre>after the table\n") != NULL,
+	      "text after the table is a text block again");
+	CHECK(strstr(page, "<h2>system summary</h2>") &&
+	      strstr(page, "<td class=\"text\">operating system</td><td class=\"text\">"
+			   "Linux &lt;test kernel&gt;</td>") &&
+	      strstr(page, "<td class=\"text\">Test CPU: TestVendor family 6 model 1 stepping 2, "
+			   "microcode 0x2a</td>"),
+	      "the summary: the OS and the CPU, from system.json's members, escaped");
+	CHECK(strstr(page, "<td class=\"text\">L1 data cache (claimed)</td><td class=\"text\">"
+			   "32 KiB, 8-way, 64 B lines (CPUID 4)</td>") &&
+	      strstr(page, "<td class=\"text\">L2 unified TLB, 4K pages (claimed)</td>"
+			   "<td class=\"text\">2048 entries, fully associative (CPUID 2)</td>"),
+	      "the summary: each claimed cache and TLB");
+	CHECK(strstr(page, "3.0 GiB available to a run") &&
+	      strstr(page, "TSC at 2.000000 GHz +- 5 ppm, invariant; test source") &&
+	      strstr(page, "not measured (not run): cycle figures are meaningless") &&
+	      strstr(page, "<td class=\"text\">page sizes now</td><td class=\"text\">4 KiB pages "
+			   "(a buffer of up to"),
+	      "the summary: memory, the timer, the core clock, the page sizes available now");
+	CHECK(strstr(page, "<h2>system summary</h2>") < strstr(page, "<h2>latency</h2>"),
+	      "the summary stands before the first probe");
+	CHECK(strstr(page, "<p class=\"verdict failed\">verdict: FAILURE: the result files are "
+			   "missing or incomplete") != NULL,
+	      "lost files fail the page's verdict, saying so, as they fail the run's");
+	CHECK(plat_files_complete(), "this run's files were all written (the platform says so)");
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -186,5 +345,6 @@ int main(void)
 	test_page();
 	test_json_read();
 	test_report_page();
+	test_report_tables();
 	return check_summary();
 }

@@ -189,6 +189,8 @@ static void test_unwritable(void)
 	CHECK(strstr(console, "no results file written: results.csv: it could not be created; "
 		     "the run goes on, on the console\n") != NULL, "results.csv: said plainly");
 	CHECK(strstr(console, "still running\n") != NULL, "the run goes on, on the console");
+	CHECK(!plat_files_complete(), "the platform says the run's files are missing, for the "
+	      "verdict");
 	const char *first = strstr(console, "no results file written: results.csv");
 	CHECK(first && !strstr(first + 1, "no results file written: results.csv"),
 	      "each file's failure is said once");
@@ -225,6 +227,7 @@ static void test_volume_full(void)
 	CHECK(first && !strstr(first + 1, "no results file written: results.csv"),
 	      "and only once, though later probes also had rows");
 	CHECK(strstr(console, "after the volume filled\n") != NULL, "the run goes on");
+	CHECK(!plat_files_complete(), "the platform says a file is incomplete, for the verdict");
 	file_in_run(path, sizeof path, "results.csv");
 	size_t n = read_file(path, text, sizeof text);
 	CHECK(n <= 4096, "nothing was written past the limit (%zu bytes)", n);
