@@ -54,6 +54,7 @@ enum counter_rate_source {
 	COUNTER_RATE_NONE,        /* not stated: the rate must be calibrated */
 	COUNTER_RATE_CRYSTAL,     /* a crystal's rating times a ratio (x86: CPUID 15h) */
 	COUNTER_RATE_WHOLE_MHZ,   /* a base frequency in whole MHz (x86: CPUID 16h) */
+	COUNTER_RATE_REGISTER,    /* a register the firmware programmed (AArch64: CNTFRQ_EL0) */
 };
 
 /* The counter's rate as the CPU states it (x86: CPUID 15h, or failing
@@ -89,6 +90,8 @@ uint64_t add_chain_ticks(uint64_t adds);
  * Inline, so a timestamp costs no call: each architecture's definition. */
 #if defined(__x86_64__)
 #include "arch/x86_64/counter.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/counter.h"
 #else
 #error "arch/counter.h: no cycle counter for this architecture"
 #endif

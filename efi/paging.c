@@ -100,7 +100,7 @@ static uint64_t pool_pages_needed(const struct config *c, const struct efimap *m
 		bytes[i] = run_buffer_bytes(c, shifts[i]);
 		if (bytes[i] > free_bytes)
 			bytes[i] = free_bytes;
-		if (shifts[i] == PAGE_SHIFT_1G && !cfg->has_1g)
+		if (!pt_page_size_offered(cfg, shifts[i], NULL, 0))
 			bytes[i] = 0;
 	}
 	return pt_pool_tables(cfg, ranges, range_count, bytes, sizes, n);

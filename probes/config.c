@@ -92,8 +92,8 @@ static const struct word profile_words[] = {
 static const struct word probe_words[PROBE_COUNT + 1] = { PROBE_LIST(PROBE_WORD_) };
 _Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
 	       "probe_list.h: the bits are 0 .. PROBE_COUNT - 1, each once");
-static const struct word page_words[] = {
-	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
+#define PAGE_WORD_(word, bit, shift) { #word, bit },
+static const struct word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
 static const struct word vector_words[] = {
 	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { 0, 0 } };
 static const struct word mix_words[] = {

@@ -296,6 +296,7 @@ const char *pt_status_name(enum pt_status status)
 	case PT_ERR_BEYOND_VA: return "range beyond the identity-mappable virtual space";
 	case PT_ERR_PAGE_SIZE: return "page size not 4 KiB, 2 MiB or 1 GiB";
 	case PT_ERR_NO_1G: return "1 GiB pages not supported by this CPU";
+	case PT_ERR_NO_GRANULE: return "translation granule not offered (an AArch64 page size)";
 	case PT_ERR_ALIGN: return "base or length not a non-zero multiple of the page size";
 	case PT_ERR_MISMATCH: return "pages not mapped as asked";
 	}

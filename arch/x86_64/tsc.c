@@ -44,7 +44,7 @@ const char *counter_rate_source_name(enum counter_rate_source leaf)
 	switch (leaf) {
 	case COUNTER_RATE_CRYSTAL: return "CPUID 15h crystal ratio";
 	case COUNTER_RATE_WHOLE_MHZ: return "CPUID 16h base frequency";
-	case COUNTER_RATE_NONE: break;
+	case COUNTER_RATE_NONE: case COUNTER_RATE_REGISTER: break;
 	}
 	return "not described by CPUID";
 }
