@@ -120,8 +120,9 @@ EFI_PROBE_CFLAGS := $(EFI_BASE) $(PROBE_CFLAGS)
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 	-T $(EFI_LDS)
 
-# The architecture's sources that also build for Linux (and the unit tests).
-ARCH_SRC  := $(filter-out $(ARCH_EFI_ONLY),$(wildcard $(ARCH_DIR)/*.c))
+# The architecture's sources that also build for Linux (and the unit tests),
+# with arch/generic/: what every architecture's code shares.
+ARCH_SRC  := $(filter-out $(ARCH_EFI_ONLY),$(wildcard $(ARCH_DIR)/*.c)) $(wildcard arch/generic/*.c)
 EFI_SRC   := $(wildcard efi/*.c) $(ARCH_SRC) $(ARCH_EFI_ONLY)
 EFI_ASM   := $(wildcard $(ARCH_DIR)/*.S)
 PROBE_SRC := $(wildcard probes/*.c)
@@ -136,7 +137,7 @@ all: image
 efi: $(EFI_APP)
 image: $(EFI_IMG)
 
-$(EFI_OUT)/efi/%.o $(EFI_OUT)/$(ARCH_DIR)/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
+$(EFI_OUT)/efi/%.o $(EFI_OUT)/$(ARCH_DIR)/%.o $(EFI_OUT)/arch/generic/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
 $(EFI_OUT)/probes/%.o $(EFI_OUT)/lib/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
 
 $(EFI_OUT)/%.o: %.c

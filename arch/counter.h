@@ -48,6 +48,8 @@ const char *counter_name(void);
 /* The counter ticks at one rate in every P-, C- and T-state (x86: CPUID
    8000_0007h EDX[8]). Without it a figure may be a clock-throttled one. */
 int counter_invariant(void);
+/* What says so, for the report: "CPUID 8000_0007h EDX[8]" on x86. */
+const char *counter_invariant_source(void);
 
 /* How the CPU stated the counter's rate. */
 enum counter_rate_source {

@@ -11,6 +11,7 @@
 #ifndef MEMPROBE_ARCH_GUARD_H
 #define MEMPROBE_ARCH_GUARD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A caught exception in terms any architecture can fill in. */
@@ -43,6 +44,11 @@ void guard_leave(const struct guard_saved *s);
 int guard_call(void (*fn)(void *), void *arg);
 /* What the last caught exception was; valid after guard_call returned 1. */
 void guard_last(struct arch_fault *f);
+
+/* The app's state inside a timed section, in the words the report's
+   "timed sections" line uses: x86 "the app's IDT and page tables";
+   AArch64 names DAIF, the vector base register and the exception level. */
+void guard_state_words(char *buf, size_t size);
 
 /* "#PF page fault" for x86 vector 14, and so on. */
 const char *exception_name(unsigned vector);

@@ -11,6 +11,7 @@
 #include "efi/secure_boot.h"
 #include "efi/guarded.h"
 #include "arch/cpu.h"
+#include "arch/guard.h"
 #include "arch/paging.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -21,12 +22,13 @@ static char conditions[256];
 
 const char *plat_timed_conditions(void)
 {
-	char paging[160];
+	char paging[160], state[96];
 
 	paging_summary(paging, sizeof paging);
+	guard_state_words(state, sizeof state);
 	mp_snprintf(conditions, sizeof conditions,
-		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, the app's IDT "
-		    "and page tables (%s)", paging);
+		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, %s (%s)", state,
+		    paging);
 	return conditions;
 }
 

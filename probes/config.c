@@ -94,8 +94,12 @@ _Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
 	       "probe_list.h: the bits are 0 .. PROBE_COUNT - 1, each once");
 #define PAGE_WORD_(word, bit, shift) { #word, bit },
 static const struct word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
+/* x86 vectors, then AArch64 exception classes (ESR_ELx.EC): an undefined
+   instruction (UDF), a data abort, a BRK. Each machine raises its own and
+   reports the others as raised with no fault arriving. */
 static const struct word vector_words[] = {
-	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { 0, 0 } };
+	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 },
+	{ "undef", 0x00 }, { "dabort", 0x25 }, { "brk", 0x3c }, { 0, 0 } };
 static const struct word mix_words[] = {
 	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
 static const struct word end_words[] = {

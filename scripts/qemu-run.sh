@@ -6,14 +6,16 @@
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
 #               [--firmware plain|snakeoil|ms] [--numa N] [--arch x86_64|aarch64]
-#               [--help]
+#               [--el2] [--help]
 #
 # --arch aarch64 boots an AArch64 image (BOOTAA64.EFI) in qemu-system-aarch64
 # -M virt -cpu max with AAVMF (Debian's qemu-efi-aarch64). The virt machine
 # has no debugcon and no isa-debug-exit: the app's log and verdict come
 # through semihosting (-semihosting-config; arch/aarch64/harness.c), its
 # SYS_EXIT status the same 33/35 as isa-debug-exit's. Only the plain
-# firmware; KVM only on an AArch64 host where it really works.
+# firmware; KVM only on an AArch64 host where it really works. --el2 turns
+# on the virt machine's virtualization extensions, so the firmware, and the
+# app, run at EL2 instead of EL1.
 #
 # --numa N (N >= 2) splits --mem evenly over N NUMA nodes (a memory backend
 # per node) and the CPUs evenly over the nodes: one each (-smp N) unless
@@ -36,7 +38,7 @@ set -euo pipefail
 . "$(dirname "$0")/esp.bash"
 
 image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain numa=1
-arch=x86_64
+arch=x86_64 el2=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -53,6 +55,7 @@ while [[ $# -gt 0 ]]; do
 	--firmware) firmware=$2; shift 2 ;;
 	--numa) numa=${2:-1}; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
+	--el2) el2=1; shift ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -69,9 +72,11 @@ machine=q35 sb_flags=()
 case $arch in
 x86_64) qemu_bin=qemu-system-x86_64 boot_name=BOOTX64.EFI ;;
 aarch64) qemu_bin=qemu-system-aarch64 boot_name=BOOTAA64.EFI machine=virt
+	[[ $el2 == 1 ]] && machine=virt,virtualization=on
 	[[ $firmware == plain ]] || { echo "qemu-run: --arch aarch64 boots the plain firmware only" >&2; exit 2; } ;;
 *) echo "qemu-run: --arch $arch: the choices are x86_64 and aarch64" >&2; exit 2 ;;
 esac
+[[ $el2 == 0 || $arch == aarch64 ]] || { echo "qemu-run: --el2 is for --arch aarch64" >&2; exit 2; }
 case $firmware in
 plain) ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
 	[[ $arch == aarch64 ]] && ovmf_code=/usr/share/AAVMF/AAVMF_CODE.fd ovmf_vars=/usr/share/AAVMF/AAVMF_VARS.fd ;;

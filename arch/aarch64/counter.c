@@ -18,6 +18,11 @@ int counter_invariant(void)
 	return 1;
 }
 
+const char *counter_invariant_source(void)
+{
+	return "the generic timer's system counter: a fixed rate by the architecture";
+}
+
 /* CNTFRQ_EL0 is what the firmware wrote there, not a hardware fact: it can
    be wrong, which is why efi/clock.c checks it against Stall(). 0 means the
    firmware never set it. */

@@ -4,6 +4,15 @@
 
 #include "arch/aarch64/guard.h"
 #include "arch/aarch64/sysreg.h"
+#include "lib/fmt.h"
+
+void guard_state_words(char *buf, size_t size)
+{
+	unsigned el = current_el();
+
+	mp_snprintf(buf, size, "DAIF masked, the app's vector table (VBAR_EL%u) and translation "
+		    "tables at EL%u", el, el);
+}
 
 const char arch_pc_name[] = "ELR";
 const char arch_address_name[] = "FAR";

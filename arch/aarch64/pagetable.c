@@ -15,6 +15,7 @@
 
 #include "arch/aarch64/tables.h"
 #include "arch/aarch64/mair.h"
+#include "arch/generic/pt_common.h"
 #include "lib/fmt.h"
 
 const struct granule granules[GRANULES] = {
@@ -169,17 +170,6 @@ static enum pt_status map_level(struct table_source *src, uint64_t *table, unsig
 	return PT_OK;
 }
 
-static enum pt_status check_limits(const struct pt_config *cfg, uint64_t base, uint64_t length)
-{
-	uint64_t end = base + length;
-
-	if (end < base || end > (1ull << cfg->phys_bits))
-		return PT_ERR_BEYOND_PHYS;
-	if (end > pt_identity_limit(cfg))
-		return PT_ERR_BEYOND_VA;
-	return PT_OK;
-}
-
 /* One range in a granule: aligned outward to it, which keeps RAM whole
    (a partial granule at a range's edge stays mapped); the ranges were
    sorted WB first, so device memory wins a granule the two share. */
@@ -236,7 +226,7 @@ enum pt_status pt_map_ranges(struct pt_builder *b, struct pt_range *ranges, size
 		return PT_OK;
 	*n = pt_normalize_ranges(ranges, *n);
 	for (size_t i = 0; i < *n; i++) {
-		enum pt_status s = check_limits(&b->cfg, ranges[i].base, ranges[i].length);
+		enum pt_status s = pt_check_limits(&b->cfg, ranges[i].base, ranges[i].length);
 		if (s != PT_OK)
 			return s;
 	}
@@ -267,7 +257,7 @@ enum pt_status pt_map_exact(struct pt_builder *b, uint64_t base, uint64_t length
 		return PT_ERR_NO_GRANULE;
 	if (!length || (base | length) & (page_size - 1))
 		return PT_ERR_ALIGN;
-	s = check_limits(&b->cfg, base, length);
+	s = pt_check_limits(&b->cfg, base, length);
 	if (s != PT_OK)
 		return s;
 	src = (struct table_source){ b, &granules[gi], &b->arena[gi] };

@@ -1,28 +1,12 @@
-/* The AArch64 translation-table walker and verifier (arch/paging.h): a
+/* The AArch64 translation-table walker (arch/paging.h), under the shared
+ * verifier (arch/generic/pt_common.c): a
  * software walk of any map memprobe built, in whichever granule its pt_root
  * value names, as the CPU would walk it for a stage 1 EL1 or EL2 regime
  * with a 48-bit input address space.
  */
 
 #include "arch/aarch64/tables.h"
-
-static enum pt_verify_problem page_problem(const struct pt_translation *t, uint64_t va,
-					   uint64_t page_size, unsigned attr_index)
-{
-	if (t->status != PT_WALK_MAPPED)
-		return PT_VERIFY_NOT_MAPPED;
-	if (t->phys != va)
-		return PT_VERIFY_NOT_IDENTITY;
-	if (t->size != page_size)
-		return PT_VERIFY_WRONG_SIZE;
-	if (t->pat_index != attr_index)
-		return PT_VERIFY_WRONG_PAT;
-	if (!t->writable)
-		return PT_VERIFY_READ_ONLY;
-	if (t->nx)
-		return PT_VERIFY_NO_EXECUTE;
-	return PT_VERIFY_OK;
-}
+#include "arch/generic/pt_common.h"
 
 // ---- Public Functions -------------------------------------------------------
 
@@ -71,32 +55,7 @@ void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_
 	}
 }
 
-enum pt_status pt_verify(const struct pt_config *cfg, uint64_t root, uint64_t base,
-			 uint64_t length, uint64_t page_size, unsigned attr_index,
-			 struct pt_verify_report *report)
+int pt_page_size_known(uint64_t page_size)
 {
-	*report = (struct pt_verify_report){ .first_problem = PT_VERIFY_OK };
-	if (granule_of_page(page_size) < 0)
-		return PT_ERR_PAGE_SIZE;
-	if (!length || (base | length) & (page_size - 1))
-		return PT_ERR_ALIGN;
-	for (uint64_t i = 0; i < length / page_size; i++) {
-		uint64_t va = base + i * page_size;
-		struct pt_translation t;
-		enum pt_verify_problem problem;
-
-		pt_walk(cfg, root, va, &t);
-		problem = page_problem(&t, va, page_size, attr_index);
-		if (problem == PT_VERIFY_OK) {
-			report->pages_ok++;
-			continue;
-		}
-		if (!report->pages_bad) {
-			report->first_bad_va = va;
-			report->first_problem = problem;
-			report->first_bad = t;
-		}
-		report->pages_bad++;
-	}
-	return report->pages_bad ? PT_ERR_MISMATCH : PT_OK;
+	return granule_of_page(page_size) >= 0;
 }

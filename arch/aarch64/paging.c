@@ -65,33 +65,26 @@ static uint64_t app_tcr(uint64_t firmware_tcr, unsigned el, const struct granule
    be Device accesses), which is why it is one asm block: the code itself
    is identity-mapped in both regimes, so the next fetch comes from the
    same address either way. */
+#define LOAD_REGIME(suffix, tlbi, off, on, mair, tcr, ttbr0)                      \
+	__asm__ volatile(                                                         \
+		"dsb ish\n\t"                                                     \
+		"msr sctlr_" suffix ", %[off_]\n\tisb\n\t"                        \
+		"msr mair_" suffix ", %[mair_]\n\t"                                \
+		"msr tcr_" suffix ", %[tcr_]\n\t"                                  \
+		"msr ttbr0_" suffix ", %[ttbr_]\n\tisb\n\t"                       \
+		"tlbi " tlbi "\n\tdsb nsh\n\tisb\n\t"                           \
+		"msr sctlr_" suffix ", %[on_]\n\tisb"                              \
+		:: [off_] "r"(off), [on_] "r"(on), [mair_] "r"(mair), [tcr_] "r"(tcr), \
+		   [ttbr_] "r"(ttbr0) : "memory")
+
 static void load_regime(unsigned el, uint64_t mair, uint64_t tcr, uint64_t ttbr0)
 {
-	uint64_t sctlr, off;
+	uint64_t sctlr = el == 2 ? sysreg_read(sctlr_el2) : sysreg_read(sctlr_el1);
 
-	if (el == 2) {
-		sctlr = sysreg_read(sctlr_el2);
-		off = sctlr & ~SCTLR_M;
-		__asm__ volatile(
-			"dsb ish\n\t"
-			"msr sctlr_el2, %[off]\n\tisb\n\t"
-			"msr mair_el2, %[mair]\n\tmsr tcr_el2, %[tcr]\n\tmsr ttbr0_el2, %[ttbr]\n\tisb\n\t"
-			"tlbi alle2\n\tdsb nsh\n\tisb\n\t"
-			"msr sctlr_el2, %[on]\n\tisb"
-			:: [off] "r"(off), [on] "r"(sctlr), [mair] "r"(mair), [tcr] "r"(tcr),
-			   [ttbr] "r"(ttbr0) : "memory");
-	} else {
-		sctlr = sysreg_read(sctlr_el1);
-		off = sctlr & ~SCTLR_M;
-		__asm__ volatile(
-			"dsb ish\n\t"
-			"msr sctlr_el1, %[off]\n\tisb\n\t"
-			"msr mair_el1, %[mair]\n\tmsr tcr_el1, %[tcr]\n\tmsr ttbr0_el1, %[ttbr]\n\tisb\n\t"
-			"tlbi vmalle1\n\tdsb nsh\n\tisb\n\t"
-			"msr sctlr_el1, %[on]\n\tisb"
-			:: [off] "r"(off), [on] "r"(sctlr), [mair] "r"(mair), [tcr] "r"(tcr),
-			   [ttbr] "r"(ttbr0) : "memory");
-	}
+	if (el == 2)
+		LOAD_REGIME("el2", "alle2", sctlr & ~SCTLR_M, sctlr, mair, tcr, ttbr0);
+	else
+		LOAD_REGIME("el1", "vmalle1", sctlr & ~SCTLR_M, sctlr, mair, tcr, ttbr0);
 }
 
 // ---- Public Functions -------------------------------------------------------

@@ -1,6 +1,7 @@
 /* The app's IDT: 32 interrupt gates onto the guard's vectors. */
 
 #include "arch/x86_64/guard.h"
+#include "lib/fmt.h"
 
 #define IDT_VECTORS 32
 #define GATE_INTERRUPT_PRESENT 0x8e   /* P=1, DPL=0, 64-bit interrupt gate */
@@ -64,6 +65,11 @@ const char *exception_name(unsigned vector)
  * Entering: cli (belt and braces under the firmware's TPL_HIGH_LEVEL), the
  * firmware's IDT kept, lidt(app): from here an exception lands in the guard,
  * not in the firmware's handler. Leaving loads the firmware's IDT again. */
+
+void guard_state_words(char *buf, size_t size)
+{
+	mp_strlcpy(buf, "the app's IDT and page tables", size);
+}
 
 const char arch_pc_name[] = "RIP";
 const char arch_address_name[] = "CR2";

@@ -10,6 +10,11 @@ int counter_invariant(void)
 	return (cpuid(0x80000007u, 0).edx >> 8) & 1;
 }
 
+const char *counter_invariant_source(void)
+{
+	return "CPUID 8000_0007h EDX[8]";
+}
+
 uint64_t counter_hz_stated(enum counter_rate_source *leaf)
 {
 	uint32_t max = cpuid_max_leaf();
