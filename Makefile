@@ -356,7 +356,8 @@ run: deps image $(RUN_IMG)
 		$(if $(filter-out x86_64,$(ARCH)),--arch $(ARCH))
 
 test: deps image host unit
-	$(Q)scripts/deps.sh test
+	$(Q)O=$(O) scripts/deps.sh test
+	$(Q)$(MAKE) --no-print-directory ARCH=aarch64 image
 	$(Q)O=$(O) tests/run
 
 fuzz: deps

@@ -1,8 +1,6 @@
 /* Firmware globals and small conversions. */
 
 #include "efi/fw.h"
-#include "efi/guarded.h"
-#include "arch/harness.h"
 #include "lib/fmt.h"
 
 EFI_SYSTEM_TABLE *fw_st;
@@ -34,8 +32,6 @@ void fw_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	fw_under_qemu = vendor_is_edk2() &&
 		(mp_strcmp(fw_cpu.hypervisor_id, "TCGTCGTCGTCG") == 0 ||
 		 mp_strncmp(fw_cpu.hypervisor_id, "KVMKVMKVM", 9) == 0);
-	if (fw_under_qemu)
-		harness_channel_open(guarded_run);
 }
 
 void fw_ascii(char *dst, size_t size, const CHAR16 *src)

@@ -578,10 +578,11 @@ static int parse_vector(struct loader *l, const struct entry *e, const struct ke
 				return 0;
 			}
 		return fail(l, e, "vector %.*s cannot be raised on purpose (de 0, ud 6, gp 13, "
-			    "pf 14)", echo_len(e->value), e->value.p);
+			    "pf 14 on x86-64; undef 0, dabort 37, brk 60 on AArch64)",
+			    echo_len(e->value), e->value.p);
 	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, or their numbers 0, 6, "
-		    "13, 14)", echo_len(e->value), e->value.p);
+	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, undef, dabort, brk, or their "
+		    "numbers 0, 6, 13, 14, 37, 60)", echo_len(e->value), e->value.p);
 }
 
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below

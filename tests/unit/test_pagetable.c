@@ -239,7 +239,7 @@ static uint64_t *entry_for(const struct pt_builder *b, uint64_t va)
 
 static struct pt_builder builder(struct pool *p, unsigned levels, unsigned phys_bits, int has_1g)
 {
-	struct pt_config cfg = { levels, phys_bits, has_1g };
+	struct pt_config cfg = { .levels = levels, .phys_bits = phys_bits, .has_1g = has_1g };
 	struct pt_builder b;
 	enum pt_status s = pt_init(&b, &cfg, pool_page, p);
 
@@ -490,7 +490,8 @@ static void test_limits(void)
 	CHECK(pt_map_ranges(&b, edge, &n) == PT_OK && leaf_is(&b, G(63), PT_SIZE_1G, 0),
 	      "MAXPHYADDR 36: a range ending exactly at 64 GiB maps");
 	CHECK(pt_identity_limit(&b.cfg) == G(64), "identity limit with MAXPHYADDR 36 is 64 GiB");
-	struct pt_config c5 = { 5, 52, 1 }, c4 = { 4, 52, 1 };
+	struct pt_config c5 = { .levels = 5, .phys_bits = 52, .has_1g = 1 };
+	struct pt_config c4 = { .levels = 4, .phys_bits = 52, .has_1g = 1 };
 	CHECK(pt_identity_limit(&c4) == 1ull << 47 && pt_identity_limit(&c5) == 1ull << 52,
 	      "identity limit: 2^47 with 4 levels, MAXPHYADDR with 5");
 }
@@ -498,7 +499,9 @@ static void test_limits(void)
 static void test_config_and_table_addr(void)
 {
 	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_config bad_levels = { 3, 39, 1 }, bad_bits = { 4, 60, 1 }, c36 = { 4, 36, 1 };
+	struct pt_config bad_levels = { .levels = 3, .phys_bits = 39, .has_1g = 1 };
+	struct pt_config bad_bits = { .levels = 4, .phys_bits = 60, .has_1g = 1 };
+	struct pt_config c36 = { .levels = 4, .phys_bits = 36, .has_1g = 1 };
 	struct pt_builder b;
 	void *probe = aligned_alloc(PT_SIZE_4K, PT_SIZE_4K), *heap = NULL;
 	enum pt_status s;
