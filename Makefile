@@ -65,6 +65,9 @@ ARCH_PROBE_CFLAGS :=
 CROSS         := aarch64-linux-gnu-
 EFI_LDS       := linker/memprobe-aarch64.lds
 EFI_PE_FLAGS   = -j .text -j .dynamic -j .data -j .rela -O $(EFI_TARGET)
+ifneq ($(SECURE_BOOT)$(SHIM),)
+$(error ARCH=aarch64: SECURE_BOOT and SHIM are x86-64's: the AArch64 image has no .sbat for shim (docs/BUILD.md, "AArch64"))
+endif
 else
 $(error ARCH=$(ARCH) is not supported: the architectures are x86_64 and aarch64 (see docs/LAYOUT.md, "A new architecture"))
 endif

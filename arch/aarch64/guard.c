@@ -32,11 +32,9 @@ const char arch_address_name[] = "FAR";
 /* word[0] the firmware's DAIF, word[1] its VBAR. Entering: every
    exception kind masked first (debug, SError, IRQ, FIQ), so nothing
    reaches the firmware's vectors in between, then the app's vectors, then
-   an ISB so the next instruction already takes exceptions there.
-   Leaving: SError unmasked for a moment while the app's vectors are still
-   in place, so one that the timed code caused and the mask held back is
-   taken here and reported (guard_last), not later by the firmware's
-   handler (which halts); then the firmware's vectors and its mask. */
+   an ISB so the next instruction already takes exceptions there (a
+   pending SError is let in at the end of guard_call, vectors.S). Leaving:
+   the firmware's vectors, then its mask. */
 void guard_enter(struct guard_saved *s)
 {
 	s->word[0] = sysreg_read(daif);
@@ -53,7 +51,6 @@ void guard_enter(struct guard_saved *s)
 
 void guard_leave(const struct guard_saved *s)
 {
-	__asm__ volatile("msr daifclr, #4\n\tisb\n\tmsr daifset, #4" ::: "memory");
 	if (current_el() == 2)
 		sysreg_write(vbar_el2, s->word[1]);
 	else

@@ -89,6 +89,13 @@ guard_call:
 	mov	x10, x0
 	mov	x0, x1
 	blr	x10
+	/* SError is masked while guarded: one the section caused would wait
+	   for the firmware's handler, which halts. Unmasked for a moment here,
+	   while this call is still the active one, it is taken by the guard
+	   and reported as this call's fault. */
+	msr	daifclr, #4
+	isb
+	msr	daifset, #4
 	adrp	x9, guard_context
 	add	x9, x9, :lo12:guard_context
 	str	xzr, [x9, #CTX_ACTIVE]
