@@ -41,25 +41,6 @@
 #define POOL_PAGES 16384u
 #define ALL_GRANULES ((1u << 12) | (1u << 14) | (1u << 16))
 
-struct pool {
-	uint8_t *base;
-	size_t used, limit;
-};
-
-/* Consecutive pages, as efi/paging.c's pool gives them, garbage-filled so a
-   table the builder forgets to clear shows. */
-static void *pool_page(void *ctx)
-{
-	struct pool *p = ctx;
-	uint8_t *page;
-
-	if (p->used >= p->limit)
-		return NULL;
-	page = p->base + p->used++ * PT_SIZE_4K;
-	memset(page, 0xa5, PT_SIZE_4K);
-	return page;
-}
-
 /* A QEMU-virt-like map: MMIO low, RAM from 1 GiB, an odd RAM edge. */
 static struct pt_range ranges[] = {
 	{ 0x09000000, K(4), PT_UC },          /* a UART */
@@ -172,7 +153,8 @@ static void test_refusals(struct pt_builder *b)
 
 int main(void)
 {
-	struct pool p = { arena_below_2g(POOL_PAGES), 0, POOL_PAGES };
+	/* Garbage-filled pages, so a table the builder forgets to clear shows. */
+	struct table_pool p = { arena_below_2g(POOL_PAGES), 0, POOL_PAGES, 1, 0 };
 	struct pt_config cfg = { .levels = 4, .phys_bits = 40, .has_1g = 1,
 				 .granules = ALL_GRANULES };
 	uint64_t bytes[sizeof cases / sizeof cases[0]], sizes[sizeof cases / sizeof cases[0]];
@@ -182,7 +164,7 @@ int main(void)
 
 	if (!p.base)
 		return check_summary();
-	s = pt_init(&b, &cfg, pool_page, &p);
+	s = pt_init(&b, &cfg, table_pool_page, &p);
 	CHECK(s == PT_OK, "init (%s)", pt_status_name(s));
 	s = pt_map_ranges(&b, ranges, &n);
 	CHECK(s == PT_OK && n == 3, "general map built (%s, %zu ranges)", pt_status_name(s), n);
