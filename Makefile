@@ -3,7 +3,7 @@
 #
 #   make            build/$(ARCH)/memprobe.efi and build/$(ARCH)/memprobe.img
 #   make run        boot the image headless in QEMU (QEMU_CPU, QEMU_MEM, QEMU_SMP, QEMU_NUMA,
-#                   APP_ARGS, OUT;
+#                   APP_ARGS, OUT, NMI_EVERY_S=N: an NMI every N s;
 #                   SECURE_BOOT=snakeoil|ms [UNSIGNED=1] [SHIM=1]: Secure Boot on)
 #   make sign       the app signed with KEY=... CERT=... and an image holding it
 #   make test       host unit tests + QEMU tests; last line "N passed, N failed"
@@ -60,7 +60,7 @@ ARCH_EFI_ONLY := $(wildcard arch/aarch64/*.c)
 GNUEFI_ARCH   := aarch64
 EFI_TARGET    := binary
 EFI_BOOT_NAME := BOOTAA64.EFI
-ARCH_CFLAGS   :=
+ARCH_CFLAGS   := -mno-outline-atomics
 ARCH_PROBE_CFLAGS :=
 CROSS         := aarch64-linux-gnu-
 EFI_LDS       := linker/memprobe-aarch64.lds
@@ -356,7 +356,8 @@ run: deps image $(RUN_IMG)
 		--firmware $(or $(SECURE_BOOT),plain) \
 		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))" \
 		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)" \
-		$(if $(filter-out x86_64,$(ARCH)),--arch $(ARCH))
+		$(if $(filter-out x86_64,$(ARCH)),--arch $(ARCH)) \
+		$(if $(NMI_EVERY_S),--nmi-every "$(NMI_EVERY_S)")
 
 test: deps image host unit
 	$(Q)O=$(O) scripts/deps.sh test

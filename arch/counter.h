@@ -87,6 +87,26 @@ enum counter_emulation counter_timer_emulated(const struct cpuinfo *ci, arch_gua
    core clock whatever the TSC's own rate. */
 uint64_t add_chain_ticks(uint64_t adds);
 
+/* ---- The core's own cycle count -------------------------------------------
+ * Where the CPU counts its core cycles (x86: APERF, beside MPERF at a fixed
+ * reference rate; CPUID 6 ECX[0]), the cycles of a timed section are
+ * measured rather than converted through a clock measured once: a core
+ * whose clock moves (turbo, thermal limits) is followed. */
+
+struct core_cycles {
+	uint64_t actual;      /* x86: APERF, core cycles in C0 */
+	uint64_t reference;   /* x86: MPERF, at the fixed reference rate in C0 */
+};
+
+/* 1 when the counts are readable here (x86: CPUID 6 ECX[0], and one read
+   of each through run raised no #GP). */
+int core_cycles_available(arch_guarded_fn run);
+/* Both counts; only after core_cycles_available said 1. */
+void core_cycles_read(struct core_cycles *c);
+/* The report's words when they are not available: x86 "no APERF/MPERF
+   (CPUID 6 ECX[0] clear or refused)". */
+extern const char core_cycles_missing[];
+
 /* ---- Reading it ------------------------------------------------------------
  * uint64_t counter_read(void): the counter, ordered after earlier loads.
  * Inline, so a timestamp costs no call: each architecture's definition. */

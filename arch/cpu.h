@@ -26,6 +26,11 @@ struct arch_fact {
 void cpuinfo_read(struct cpuinfo *ci);
 /* The caches and TLBs the CPU claims, with the raw registers read. */
 void cpu_caches_read(struct cache_claims *c);
+/* Conditions of this CPU that change the figures, as text facts
+   (x86: "memory_encryption", "lfence", "cet"), register reads under run;
+   returns how many were written (at most max). */
+size_t cpu_conditions(const struct cpuinfo *ci, arch_guarded_fn run, struct arch_fact *out,
+		      size_t max);
 /* The microcode revision, 0 when the CPU does not say; register reads run
    under run, as they may be absent under a hypervisor. */
 uint64_t cpu_microcode(const struct cpuinfo *ci, arch_guarded_fn run);

@@ -170,6 +170,13 @@ struct pt_translation {
    cfg->levels levels), also the firmware's own. */
 void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_translation *t);
 
+/* 1 when every byte of [base, base + length) lies in a page the tables at
+   root identity-map writable (what exception delivery needs of a stack, a
+   descriptor table or a handler's data), whatever the page sizes; else 0
+   with *bad the first page that is not and *t what the walk found there. */
+int pt_range_writable(const struct pt_config *cfg, uint64_t root, uint64_t base,
+		      uint64_t length, uint64_t *bad, struct pt_translation *t);
+
 enum pt_verify_problem {
 	PT_VERIFY_OK,
 	PT_VERIFY_NOT_MAPPED,  /* not present, reserved bits or non-canonical */
@@ -214,6 +221,10 @@ struct pt_saved {
    the register or architecture that rules it out. */
 int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char *why,
 			 size_t why_len);
+/* NULL when pt_switch_to may be used on this CPU, else why not (x86:
+   CR4.CET set, since with shadow stacks the guard's unwinding return and
+   the app's stack switch would raise #CP). */
+const char *pt_switch_refusal(void);
 
 /* Loads the tables whose pt_root is root, flushing every TLB entry the
    firmware left (x86: CR4.PGE cleared first, then CR3), and back. Only in

@@ -10,14 +10,7 @@
 # Figures, not a test: nothing here passes or fails on a number. Most of the
 # 2 MiB half's time is the kernel zeroing its huge pages (tlb.max_buffer,
 # 8 GiB by default): the "sys" share of the time line.
-set -eu
-
-repo=$(cd "$(dirname "$0")/.." && pwd)
-build=${O:-build-bench}
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-
-make -s -C "$repo" O="$build" host
+. "$(dirname "$0")/scratch.sh"
 
 echo "== memprobe: full tlb sweep, 4 KiB and 2 MiB pages =="
 start=$(date +%s.%N)

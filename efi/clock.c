@@ -393,12 +393,17 @@ static void run_add_chain(void *arg)
 	}
 }
 
-static void measure_core_clock(void)
+uint64_t clock_add_chain_hz(void)
 {
 	struct add_chain c;
 
 	guarded_run(run_add_chain, &c);
-	clock.core_hz = c.best ? CORE_CLOCK_ADDS * clock.ticks_per_s / c.best : 0;
+	return c.best ? CORE_CLOCK_ADDS * clock.ticks_per_s / c.best : 0;
+}
+
+static void measure_core_clock(void)
+{
+	clock.core_hz = clock_add_chain_hz();
 	mp_snprintf(core_source, sizeof core_source,
 		    "%llu dependent adds, best of %d, one cycle each", CORE_CLOCK_ADDS,
 		    CORE_CLOCK_RUNS);

@@ -2,6 +2,7 @@
 #ifndef MEMPROBE_CLOCK_H
 #define MEMPROBE_CLOCK_H
 
+#include <stdint.h>
 #include "probes/config.h"
 
 /* Finds the TSC rate and the core clock once, keeping them (and how they
@@ -10,5 +11,8 @@
    resort); a reference asked for by name that is absent or stuck is -1 with
    the reason printed, and then no probe may run. Call after fw_init. */
 int clock_init(const struct config *c);
+/* The core clock by the add chain (arch/counter.h), measured now: 0 when
+   the chain took no time. Needs clock_init. */
+uint64_t clock_add_chain_hz(void);
 
 #endif

@@ -10,7 +10,8 @@
  *     firmware is quiet: the BSP's last firmware call (RaiseTPL) is made
  *     before any CPU loads the app's tables.
  *  3. BSP and APs enter the app's CPU state (cpu_state.h: interrupts off,
- *     the app's IDT and tables), meet at the start line (probes/gang.c),
+ *     the app's IDT and tables, and for plat_cpus_run_wide the wide vector
+ *     state, CR4 and XCR0 being each CPU's own), meet at the start line (probes/gang.c),
  *     play their roles, and the APs leave the app's state again before
  *     saying they are back.
  *  4. The BSP leaves the app's state only once every AP that finished in
@@ -25,6 +26,7 @@
 #include "efi/fw.h"
 #include "efi/mp_services.h"
 #include "efi/paging.h"
+#include "efi/stream.h"
 #include "arch/cpu.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -47,6 +49,8 @@ struct ap_start {
 	struct gang *g;
 	unsigned index;
 	uint64_t app_root;
+	void *cpu_tables;      /* this AP's descriptor tables (ap_tables) */
+	int wide;              /* the wide vector state on for the role */
 };
 
 // ---- Private Data -----------------------------------------------------------
@@ -66,6 +70,10 @@ static struct ap_start ap_start[PLAT_CPUS_MAX];
 static volatile uint32_t firmware_quiet;
 static volatile uint32_t back_in_firmware_state[PLAT_CPUS_MAX];
 static EFI_EVENT ap_event[PLAT_CPUS_MAX];
+/* Each AP's own GDT, TSS and #DF/#MC stacks (arch/guard.h), by logical
+   CPU: a TSS is marked busy on the CPU that loads it, so no two CPUs may
+   share one. Never given back: an AP's TR may go on naming its TSS. */
+static void *ap_tables[PLAT_CPUS_MAX];
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -90,7 +98,7 @@ static VOID EFIAPI ap_entry(VOID *argument)
 	while (!get(&firmware_quiet) && plat_ticks() < s->g->deadline_ticks)
 		;
 	if (get(&firmware_quiet)) {
-		app_cpu_state_enter(&state, s->app_root);
+		app_cpu_state_enter(&state, s->app_root, s->cpu_tables, s->wide);
 		gang_member(s->g, s->index);
 		app_cpu_state_leave(&state);
 	}
@@ -104,12 +112,12 @@ static void read_topology(void *arg)
 }
 
 /* Steps 1: one AP's procedure started; 0, or -1 with why[] said. */
-static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, uint64_t deadline_ms,
-		    char *why, size_t why_len)
+static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, int wide,
+		    uint64_t deadline_ms, char *why, size_t why_len)
 {
 	EFI_STATUS s;
 
-	ap_start[index] = (struct ap_start){ &gang, index, app_root };
+	ap_start[index] = (struct ap_start){ &gang, index, app_root, ap_tables[cpu], wide };
 	s = uefi_call_wrapper(fw_bs->CreateEvent, 5, 0, 0, NULL, NULL, &ap_event[index]);
 	if (s != EFI_SUCCESS) {
 		ap_event[index] = 0;
@@ -131,14 +139,14 @@ static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, uint64_t de
 
 /* Steps 2-4 on the BSP: the start line and the roles in the app's state;
    back in the firmware's once every AP that is not late is. */
-static unsigned lead(uint64_t app_root, int go)
+static unsigned lead(uint64_t app_root, int wide, int go)
 {
 	struct app_cpu_state state;
 	EFI_TPL tpl;
 	unsigned missed = 0;
 
 	tpl = uefi_call_wrapper(fw_bs->RaiseTPL, 1, TPL_HIGH_LEVEL);
-	app_cpu_state_enter(&state, app_root);
+	app_cpu_state_enter(&state, app_root, NULL, wide);
 	if (!go)
 		put(&gang.start, GANG_OFF);
 	put(&firmware_quiet, 1);
@@ -211,6 +219,34 @@ static void list_cpus(UINTN total)
 	}
 }
 
+/* Every AP's descriptor tables (ap_tables), each checked mapped writable by
+   the app's tables, since an exception on an AP whose GDT or stack the
+   tables do not map resets the machine: 0, or -1 with why[] said. */
+static int give_ap_tables(char *why, size_t why_len)
+{
+	size_t bytes = guard_cpu_tables_bytes();
+	struct pt_translation t;
+	uint64_t base, bad;
+	VOID *p;
+
+	for (unsigned k = 1; k < cpu_count; k++) {
+		if (uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, bytes + 15, &p) !=
+		    EFI_SUCCESS) {
+			mp_snprintf(why, why_len, "no memory for CPU %u's descriptor tables", k);
+			return -1;
+		}
+		base = ((uint64_t)(uintptr_t)p + 15) & ~15ull;
+		mp_memset((void *)(uintptr_t)base, 0, bytes);
+		if (!pt_range_writable(paging_config(), paging_root(), base, bytes, &bad, &t)) {
+			mp_snprintf(why, why_len, "the app's page tables do not map CPU %u's "
+				    "descriptor tables writable at 0x%llx", k, (unsigned long long)bad);
+			return -1;
+		}
+		ap_tables[k] = (void *)(uintptr_t)base;
+	}
+	return 0;
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 void cpus_init(void)
@@ -231,6 +267,13 @@ void cpus_init(void)
 	s = uefi_call_wrapper(mp->get_number_of_processors, 3, mp, &total, &enabled);
 	if (s == EFI_SUCCESS)
 		list_cpus(total);
+	if (cpu_count > 1 && give_ap_tables(why, sizeof why)) {
+		mp_snprintf(conditions, sizeof conditions, "other CPUs: none used of the %u the "
+			    "firmware's MP services report: %s; c2c has no pair to measure, loaded "
+			    "no CPU to load with", cpu_count, why);
+		cpu_count = 1;
+		return;
+	}
 	if (cpu_count == 1) {
 		mp_snprintf(conditions, sizeof conditions, "other CPUs: none: the firmware's MP "
 			    "services report %llu CPU%s, %llu enabled; c2c has no pair to measure, "
@@ -240,7 +283,7 @@ void cpus_init(void)
 		mp_snprintf(conditions, sizeof conditions, "other CPUs: %u (of %llu the firmware "
 			    "reports), started by EFI MP services (StartupThisAP with an event, so "
 			    "the BSP takes part); every CPU runs its role with interrupts off, the "
-			    "app's IDT and page tables, and the BSP calls the firmware only with "
+			    "app's GDT, IDT and page tables, and the BSP calls the firmware only with "
 			    "every CPU back in the firmware's state", cpu_count,
 			    (unsigned long long)total);
 	}
@@ -265,8 +308,9 @@ const char *plat_cpus_conditions(void)
 	return conditions;
 }
 
-int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
-		  char *why, size_t why_len)
+/* plat_cpus_run, with the wide vector state on every CPU when wide. */
+static int run_roles(struct plat_role *roles, unsigned n, uint64_t deadline_ms, int wide,
+		     char *why, size_t why_len)
 {
 	uint64_t app_root = paging_root();
 	unsigned missed;
@@ -287,13 +331,30 @@ int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 	}
 	for (unsigned i = 0; i < n && go; i++)
 		if ((int)i != gang.lead &&
-		    start_ap(i, roles[i].cpu, app_root, deadline_ms, why, why_len) != 0)
+		    start_ap(i, roles[i].cpu, app_root, wide, deadline_ms, why, why_len) != 0)
 			go = 0;
-	missed = lead(app_root, go);
+	missed = lead(app_root, wide, go);
 	collect(deadline_ms);
 	if (!go)
 		return -1;
 	return missed ? 1 : 0;
+}
+
+int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		  char *why, size_t why_len)
+{
+	return run_roles(roles, n, deadline_ms, 0, why, why_len);
+}
+
+/* Only once the BSP's guarded trial (efi/stream.c) showed that enabling
+   does not fault: an AP has no guard to catch it. Every CPU writes XCR0
+   from its own CPUID leaf 0Dh, so no CPU is given a value it refuses.
+   Without the trial's success the roles run with the firmware's state, and
+   plat_stream_sets_here says so on each CPU. */
+int plat_cpus_run_wide(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		       char *why, size_t why_len)
+{
+	return run_roles(roles, n, deadline_ms, stream_state_works(), why, why_len);
 }
 
 void cpus_describe(struct json *j)

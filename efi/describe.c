@@ -18,7 +18,7 @@
 #include "lib/machine.h"
 #include "probes/platform.h"
 
-static char conditions[256];
+static char conditions[512];
 
 const char *plat_timed_conditions(void)
 {
@@ -27,8 +27,8 @@ const char *plat_timed_conditions(void)
 	paging_summary(paging, sizeof paging);
 	guard_state_words(state, sizeof state);
 	mp_snprintf(conditions, sizeof conditions,
-		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, %s (%s)", state,
-		    paging);
+		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, %s (%s); "
+		    "descriptor tables: %s", state, paging, guard_tables_summary());
 	return conditions;
 }
 
@@ -86,6 +86,19 @@ static void paging_json(struct json *j)
 	json_object_end(j);
 }
 
+/* The CPU's conditions that change figures (arch/cpu.h), also in the
+   banner. */
+static void conditions_json(struct json *j)
+{
+	struct arch_fact facts[8];
+	size_t n = cpu_conditions(&fw_cpu, guarded_run, facts, sizeof facts / sizeof *facts);
+
+	json_object_begin(j, "conditions");
+	for (size_t i = 0; i < n; i++)
+		json_string(j, facts[i].name, facts[i].text);
+	json_object_end(j);
+}
+
 static void memory_map_json(struct json *j)
 {
 	const struct efimap *m = memmap_now();
@@ -117,6 +130,7 @@ void plat_describe(struct json *j)
 	json_string(j, "name", "uefi");
 	json_string(j, "timed_sections", plat_timed_conditions());
 	json_string(j, "other_cpus", plat_cpus_conditions());
+	json_string(j, "descriptor_tables", guard_tables_summary());
 	json_object_end(j);
 	cpus_describe(j);
 	plat_cache_claims(&claims);
@@ -124,6 +138,7 @@ void plat_describe(struct json *j)
 	firmware_json(j);
 	time_json(j);
 	paging_json(j);
+	conditions_json(j);
 	memtypes_json(j);
 	buffers_json(j);
 	memory_map_json(j);

@@ -1,6 +1,7 @@
 /* End actions and the verdict. */
 
 #include "efi/end.h"
+#include "efi/disturb.h"
 #include "efi/fw.h"
 #include "arch/harness.h"
 #include "probes/platform.h"
@@ -80,6 +81,7 @@ EFI_STATUS end_run(enum end_action action, int ok)
 	}
 	/* ResetSystem does not return; reaching here means return was chosen or
 	   the reset failed, and returning is the one way left that never hangs. */
+	disturb_release();
 	plat_console("memprobe: returning to the firmware\n");
 	return status;
 }

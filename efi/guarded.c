@@ -3,8 +3,9 @@
  *     interrupt now", so no timer callback runs between our steps.
  *  2-3. guard_enter (arch/guard.h), on x86: cli, belt and braces
  *     (TPL_HIGH_LEVEL masks interrupts in EDK II, but the spec does not say
- *     how); lidt(app): from here an exception lands in our guard, not in
- *     the firmware's handler, which would dump registers and hang.
+ *     how); lgdt/ltr/lidt(app): from here an exception lands in our guard,
+ *     not in the firmware's handler, which would dump registers and hang,
+ *     and its delivery reads the app's GDT and TSS, not the firmware's.
  * Leaving undoes these in reverse order. No firmware service is called
  * between 3 and its undoing: the firmware expects its own IDT.
  */

@@ -22,10 +22,10 @@ struct guarded_state {
 };
 
 /* RaiseTPL(TPL_HIGH_LEVEL), then guard_enter (arch/guard.h: x86 cli, the
-   firmware's IDT kept and the app's loaded, built the first time). No
-   firmware service may be called until guarded_leave. */
+   firmware's IDT and GDT kept and the app's loaded with its TSS, built the
+   first time). No firmware service may be called until guarded_leave. */
 void guarded_enter(struct guarded_state *s);
-/* guard_leave (the firmware's IDT), then RestoreTPL (which re-enables interrupts as the
+/* guard_leave (the firmware's IDT and GDT), then RestoreTPL (which re-enables interrupts as the
    firmware had them). */
 void guarded_leave(const struct guarded_state *s);
 

@@ -3,8 +3,11 @@
  */
 
 #include "efi/fw.h"
+#include "efi/guarded.h"
 #include "efi/clock.h"
 #include "efi/cpus.h"
+#include "efi/core_clock.h"
+#include "efi/disturb.h"
 #include "efi/end.h"
 #include "efi/files.h"
 #include "efi/guarded.h"
@@ -12,6 +15,7 @@
 #include "efi/numa.h"
 #include "efi/paging.h"
 #include "efi/settings.h"
+#include "efi/timed.h"
 #include "efi/secure_boot.h"
 #include "efi/volume.h"
 #include "arch/harness.h"
@@ -23,7 +27,9 @@
 static void banner(void)
 {
 	const struct cpuinfo *ci = &fw_cpu;
+	struct arch_fact facts[8];
 	char vendor[64];
+	size_t n;
 
 	fw_ascii(vendor, sizeof vendor, fw_st->FirmwareVendor);
 	memprobe_report_version();
@@ -37,16 +43,24 @@ static void banner(void)
 		    ci->vendor, ci->brand[0] ? ci->brand : "(no brand string)",
 		    ci->family, ci->model, ci->stepping,
 		    secure_boot_words(secure_boot_state()));
+	n = cpu_conditions(ci, guarded_run, facts, sizeof facts / sizeof *facts);
+	for (size_t i = 0; i < n; i++)
+		report_printf("%s: %s\n", facts[i].name, facts[i].text);
 }
 
 /* Every step before the probes either works or says why no probe can run. */
 static int take_over(struct config *c)
 {
+	/* First: from here an NMI is counted instead of stopping the firmware. */
+	disturb_init();
 	if (volume_open())
 		plat_console("memprobe: no boot volume: configuration and result files unavailable\n");
 	if (settings_load(c))
 		return -1;
-	if (clock_init(c) || paging_init(c) || numa_init(c))
+	if (clock_init(c))
+		return -1;
+	core_clock_init();
+	if (paging_init(c) || numa_init(c) || timed_init())
 		return -1;
 	cpus_init();
 	memtypes_init();

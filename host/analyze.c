@@ -20,12 +20,14 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: memprobe analyze path/to/results.csv [--out DIR]\n"
 		"\n"
-		"Reads the latency and tlb rows of a run's results.csv, finds the cache\n"
-		"levels, the TLB levels and the page-walk cost in them, and prints them\n"
-		"beside the CPUID claims that the run's system.json recorded (when it lies\n"
-		"beside the CSV). Writes latency.svg, tlb.svg and pagewalk.svg (those the\n"
-		"rows allow) into DIR, by default the CSV's own folder, and report.html\n"
-		"(the analysis, its charts and the rows) unless DIR holds one already.\n");
+		"Reads the latency, tlb and bandwidth rows of a run's results.csv, finds\n"
+		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
+		"prints them beside the CPUID claims that the run's system.json recorded\n"
+		"(when it lies beside the CSV), and the bandwidth curves' cache edges\n"
+		"beside the latency curves'. Writes latency.svg, tlb.svg, pagewalk.svg\n"
+		"and bandwidth.svg (those the rows allow) into DIR, by default the CSV's\n"
+		"own folder, and report.html (the analysis, its charts and the rows)\n"
+		"unless DIR holds one already.\n");
 }
 
 /* The folder part of a path, "." for a bare name. */
@@ -127,6 +129,11 @@ static int latency_chart(svg_write_fn write, void *ctx, const void *arg)
 static int tlb_chart(svg_write_fn write, void *ctx, const void *arg)
 {
 	return analysis_write_tlb_svg(arg, write, ctx);
+}
+
+static int bandwidth_chart(svg_write_fn write, void *ctx, const void *arg)
+{
+	return analysis_write_bandwidth_svg(arg, write, ctx);
 }
 
 static int pagewalk_chart(svg_write_fn write, void *ctx, const void *arg)
@@ -233,8 +240,8 @@ int analyze_main(int argc, char **argv)
 		free(text);
 		return 2;
 	}
-	printf("%s: %u rows read, %u latency rows and %u tlb rows used", csv, sum.rows, a.rows,
-	       a.tlb.rows);
+	printf("%s: %u rows read, %u latency rows, %u tlb rows and %u bandwidth rows used", csv,
+	       sum.rows, a.rows, a.tlb.rows, a.bw.rows);
 	if (sum.skipped)
 		printf(", %u malformed rows skipped (the first on line %u)", sum.skipped,
 		       sum.first_bad_line);
@@ -243,7 +250,7 @@ int analyze_main(int argc, char **argv)
 	folder_of(csv, dir, sizeof dir);
 	load_claims(&a, dir);
 	analysis_compute(&a);
-	if (!a.ncurves && !a.tlb.n) {
+	if (!a.ncurves && !a.tlb.n && !a.bw.nseries) {
 		analysis_print(&a, print_text, NULL);
 		free(text);
 		return 1;
@@ -262,7 +269,8 @@ int analyze_main(int argc, char **argv)
 	analysis_print(&a, print_text, NULL);
 	if ((a.ncurves && write_chart(out_dir, "latency.svg", latency_chart, &a)) ||
 	    (a.tlb.n && write_chart(out_dir, "tlb.svg", tlb_chart, &a)) ||
-	    (a.ncurves && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)))
+	    (a.ncurves && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)) ||
+	    (a.bw.nseries && write_chart(out_dir, "bandwidth.svg", bandwidth_chart, &a)))
 		rc = 2;
 	if (page && close_page(page, out_dir, text, len))
 		rc = 2;

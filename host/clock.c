@@ -166,6 +166,22 @@ static void measure(void)
 
 // ---- Public Functions -------------------------------------------------------
 
+/* A process cannot read APERF/MPERF (the msr driver needs root and one
+   CPU pinned): the add chain is measured again before each probe. */
+static uint64_t refreshed_core_hz;
+
+uint64_t plat_core_hz(void)
+{
+	return refreshed_core_hz ? refreshed_core_hz : plat_clock()->core_hz;
+}
+
+void plat_core_clock_refresh(char *how, size_t size)
+{
+	refreshed_core_hz = measure_core_hz(plat_clock()->ticks_per_s);
+	snprintf(how, size, "no APERF/MPERF readable under Linux: the add-chain clock, measured "
+		 "again now: %llu MHz", (unsigned long long)(refreshed_core_hz / 1000000));
+}
+
 const struct plat_clock *plat_clock(void)
 {
 	if (!clock_measured) {

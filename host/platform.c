@@ -90,6 +90,20 @@ const char *plat_timed_conditions(void)
 	       "absorb what they add";
 }
 
+/* The kernel takes machine checks and double faults itself: a process
+   never meets one as a fault it could report, so nothing here is fatal. */
+const char *plat_fatal(void) { return NULL; }
+
+/* A process sees neither NMIs nor SMIs: both counts stay 0, and the report
+   says they are not counted rather than that none arrived. */
+void plat_disturbances(struct plat_disturbances *d)
+{
+	*d = (struct plat_disturbances){
+		.nmi_how = "not counted: NMIs are invisible to a Linux process",
+		.smi_how = "not counted: SMIs are invisible to a Linux process",
+	};
+}
+
 /* Each fatal signal that a faulting probe can raise is caught for the length
    of fn and turned into a plat_fault, so the run reports it and goes on with
    the next probe instead of dying with every later figure unmeasured. */

@@ -602,6 +602,17 @@ void *mp_memset(void *dst, int c, size_t n)
 	return dst;
 }
 
+int mp_hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 void *mp_memcpy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;

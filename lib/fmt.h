@@ -24,6 +24,8 @@ int mp_strncmp(const char *a, const char *b, size_t n);
 size_t mp_strlcpy(char *dst, const char *src, size_t size);
 void *mp_memset(void *dst, int c, size_t n);
 void *mp_memcpy(void *dst, const void *src, size_t n);
+/* A hex digit's value (0-9, a-f, A-F), or -1 for any other character. */
+int mp_hex_value(char c);
 
 /* "4 KiB", "2 MiB", "1.5 GiB": a byte count in the largest binary unit that
    keeps it readable. */

@@ -27,18 +27,6 @@ static int peek(struct reader *r)
 	return r->pos < r->len ? (unsigned char)r->t[r->pos] : -1;
 }
 
-/* A hex digit's value, or -1. */
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A string at r->pos (its opening quote); into out when out is not NULL.
    0, or -1 for a bad escape, a control character or no closing quote. */
 static int read_string(struct reader *r, char *out, size_t size)
@@ -73,7 +61,7 @@ static int read_string(struct reader *r, char *out, size_t size)
 				if (r->pos + 4 > r->len)
 					return -1;
 				for (int i = 0; i < 4; i++) {
-					int d = hex_digit(r->t[r->pos++]);
+					int d = mp_hex_value(r->t[r->pos++]);
 					if (d < 0)
 						return -1;
 					v = v * 16 + (unsigned)d;

@@ -201,6 +201,30 @@ static void draw_legend(const struct svg_out *o, const struct svg_chart *c)
 	svg_emit(o, "<text x=\"%.1f\" y=\"%.1f\">TLB edge</text>\n", x + 140, y + 4);
 }
 
+/* One chart's title, axes, markers, curves and legend, drawn from the top
+   left of its own SVG_WIDTH x SVG_HEIGHT area. 0, or -1 when it had no
+   point to draw (the area then says so). */
+static int draw_panel(const struct svg_out *o, const struct svg_chart *c)
+{
+	struct axes a;
+
+	svg_emit_title(o, SVG_WIDTH, c->title);
+	if (find_axes(c, &a) != 0) {
+		svg_emit_no_points(o, SVG_WIDTH, SVG_HEIGHT);
+		return -1;
+	}
+	x_ticks(o, c, &a);
+	y_ticks(o, &a);
+	svg_emit_frame(o, SVG_PLOT_LEFT, SVG_PLOT_TOP, SVG_PLOT_RIGHT, SVG_PLOT_BOTTOM, c->x_label,
+		       c->y_label);
+	for (size_t m = 0; m < c->nmarkers; m++)
+		draw_marker(o, &c->markers[m], &a);
+	for (size_t s = 0; s < c->nseries; s++)
+		draw_series(o, &c->series[s], s, &a);
+	draw_legend(o, c);
+	return 0;
+}
+
 // Public Functions
 
 double svg_log2(double x)
@@ -246,21 +270,24 @@ double svg_log2(double x)
 
 int svg_write_chart(const struct svg_chart *c, svg_write_fn write, void *ctx)
 {
-	struct svg_out o = { write, ctx };
-	struct axes a;
-	int have_points = find_axes(c, &a) == 0;
+	return svg_write_panels(c, 1, write, ctx);
+}
 
-	svg_emit_begin(&o, SVG_WIDTH, SVG_HEIGHT, c->title);
-	if (!have_points)
-		return svg_emit_nothing(&o, SVG_WIDTH, SVG_HEIGHT);
-	x_ticks(&o, c, &a);
-	y_ticks(&o, &a);
-	svg_emit_frame(&o, SVG_PLOT_LEFT, SVG_PLOT_TOP, SVG_PLOT_RIGHT, SVG_PLOT_BOTTOM, c->x_label, c->y_label);
-	for (size_t m = 0; m < c->nmarkers; m++)
-		draw_marker(&o, &c->markers[m], &a);
-	for (size_t s = 0; s < c->nseries; s++)
-		draw_series(&o, &c->series[s], s, &a);
-	draw_legend(&o, c);
+int svg_write_panels(const struct svg_chart *panels, size_t n, svg_write_fn write, void *ctx)
+{
+	struct svg_out o = { write, ctx };
+	int drawn = 0;
+
+	svg_emit_document(&o, SVG_WIDTH, SVG_HEIGHT * (int)n);
+	for (size_t i = 0; i < n; i++) {
+		/* A lone chart stays as it always was: no group around it. */
+		if (n > 1)
+			svg_emit(&o, "<g class=\"panel\" transform=\"translate(0,%d)\">\n",
+				 SVG_HEIGHT * (int)i);
+		drawn |= draw_panel(&o, &panels[i]) == 0;
+		if (n > 1)
+			svg_emit(&o, "</g>\n");
+	}
 	svg_emit(&o, "</svg>\n");
-	return 0;
+	return drawn ? 0 : -1;
 }

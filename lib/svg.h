@@ -42,6 +42,11 @@ struct svg_chart {
    draw (the document then says so instead of showing empty axes). */
 int svg_write_chart(const struct svg_chart *c, svg_write_fn write, void *ctx);
 
+/* Small multiples: n charts stacked in one document, each in a panel of
+   the size a lone chart has. 0, or -1 when no panel had a point to draw
+   (each empty panel says so). svg_write_chart is the one-panel case. */
+int svg_write_panels(const struct svg_chart *panels, size_t n, svg_write_fn write, void *ctx);
+
 /* log2 for doubles without libm: exact at powers of two, within 1e-12
    elsewhere; -infinity for 0, NaN for negatives and NaN. */
 double svg_log2(double x);

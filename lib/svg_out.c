@@ -45,23 +45,38 @@ void svg_emit_text(const struct svg_out *o, const char *s)
 	}
 }
 
-void svg_emit_begin(const struct svg_out *o, int width, int height, const char *title)
+void svg_emit_document(const struct svg_out *o, int width, int height)
 {
 	svg_emit(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	svg_emit(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
 		 "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
 		 "font-size=\"12\">\n", width, height, width, height);
 	svg_emit(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+}
+
+void svg_emit_title(const struct svg_out *o, int width, const char *title)
+{
 	svg_emit(o, "<text x=\"%d\" y=\"30\" text-anchor=\"middle\" font-size=\"16\">",
 		 width / 2);
 	svg_emit_text(o, title);
 	svg_emit(o, "</text>\n");
 }
 
-int svg_emit_nothing(const struct svg_out *o, int width, int height)
+void svg_emit_begin(const struct svg_out *o, int width, int height, const char *title)
+{
+	svg_emit_document(o, width, height);
+	svg_emit_title(o, width, title);
+}
+
+void svg_emit_no_points(const struct svg_out *o, int width, int height)
 {
 	svg_emit(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no measurement to "
 		 "draw</text>\n", width / 2, height / 2);
+}
+
+int svg_emit_nothing(const struct svg_out *o, int width, int height)
+{
+	svg_emit_no_points(o, width, height);
 	svg_emit(o, "</svg>\n");
 	return -1;
 }

@@ -36,7 +36,11 @@ void svg_emit_text(const struct svg_out *o, const char *s);
 const char *svg_series_colour(size_t i);
 
 /* The document's start: the XML declaration, the <svg> element of this
-   size (plain SVG 1.1, inline styles), a white ground and the title. */
+   size (plain SVG 1.1, inline styles) and a white ground. */
+void svg_emit_document(const struct svg_out *o, int width, int height);
+/* A chart's title, centred at the top of an area this wide. */
+void svg_emit_title(const struct svg_out *o, int width, const char *title);
+/* svg_emit_document, then svg_emit_title: a one-chart document's start. */
 void svg_emit_begin(const struct svg_out *o, int width, int height, const char *title);
 
 /* The plot area's frame, the x label centred under it and the y label
@@ -44,8 +48,10 @@ void svg_emit_begin(const struct svg_out *o, int width, int height, const char *
 void svg_emit_frame(const struct svg_out *o, double left, double top, double right,
 		    double bottom, const char *x_label, const char *y_label);
 
-/* "no measurement to draw" in the middle, and the document's end; returns
-   -1, what a chart writer returns for a chart without points. */
+/* "no measurement to draw" in the middle of an area this large. */
+void svg_emit_no_points(const struct svg_out *o, int width, int height);
+/* svg_emit_no_points, and the document's end; returns -1, what a chart
+   writer returns for a chart without points. */
 int svg_emit_nothing(const struct svg_out *o, int width, int height);
 
 #endif

@@ -409,6 +409,11 @@ static int produce_pagewalk(svg_write_fn write, void *write_ctx, const void *arg
 	return pagewalk_write_svg(arg, write, write_ctx);
 }
 
+static int produce_bandwidth(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return bandwidth_write_svg(arg, write, write_ctx);
+}
+
 // Public Functions
 
 void analysis_init(struct analysis *a)
@@ -422,6 +427,8 @@ int analysis_add_row(struct analysis *a, const struct result_row *row)
 
 	if (same(row->probe, "tlb"))
 		return tlb_curves_add_row(&a->tlb, row);
+	if (same(row->probe, "bandwidth"))
+		return bandwidth_curves_add_row(&a->bw, row);
 	if (!same(row->probe, "latency") || !same(row->variant, "chase") || !row->page_shift ||
 	    !row->working_set_bytes)
 		return -1;
@@ -468,6 +475,7 @@ void analysis_compute(struct analysis *a)
 	if (a->tlb.n)
 		use_tlb_probe_levels(&a->h, &a->tlb);
 	pagewalk_compute(a->curve, a->ncurves, &a->pw);
+	bandwidth_levels_find(&a->bw);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		struct level *l = &a->h.level[i];
 		struct level_check *chk = &a->check[i];
@@ -504,8 +512,8 @@ void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx
 	char page[24];
 
 	mp_print(&p, "\n== %s ==\n", analysis_heading);
-	if (!a->ncurves && !a->tlb.n) {
-		mp_print(&p, "no latency or tlb rows: nothing to read\n");
+	if (!a->ncurves && !a->tlb.n && !a->bw.nseries) {
+		mp_print(&p, "no latency, tlb or bandwidth rows: nothing to read\n");
 		return;
 	}
 	for (size_t i = 0; i < a->ncurves; i++) {
@@ -545,6 +553,10 @@ void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx
 		    a->h.truncated ? "; levels cut at the table's size" : "");
 	if (a->ncurves)
 		pagewalk_print(&a->pw, print, ctx);
+	bandwidth_levels_print(&a->bw, a->ncurves ? &a->h : 0, &p);
+	if (a->bw.ignored_rows)
+		mp_print(&p, "  note: %u bandwidth rows left out (more variants or sizes than "
+		    "the analysis holds, or no usable figure)\n", a->bw.ignored_rows);
 }
 
 int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx)
@@ -593,6 +605,11 @@ int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx)
 	}
 	chart.nmarkers = nmarks;
 	return svg_write_chart(&chart, write, ctx);
+}
+
+int analysis_write_bandwidth_svg(const struct analysis *a, svg_write_fn write, void *ctx)
+{
+	return bandwidth_write_svg(&a->bw, write, ctx);
 }
 
 int analysis_write_tlb_svg(const struct analysis *a, svg_write_fn write, void *ctx)
@@ -663,6 +680,11 @@ void analysis_json(struct json *j, const struct analysis *a)
 	if (a->host_page_signs)
 		json_string(j, "host_pages_may_cap_reach", a->host_pages);
 	pagewalk_json(j, &a->pw);
+	if (a->bw.ncurves) {
+		json_object_begin(j, "bandwidth");
+		bandwidth_levels_json(j, &a->bw, a->ncurves ? &a->h : 0);
+		json_object_end(j);
+	}
 	if (a->have_claims) {
 		json_object_begin(j, "cpuid");
 		json_string(j, "source", a->claims_source);
@@ -684,7 +706,7 @@ void analysis_run(void)
 {
 	static struct cache_claims live;
 	run_analysed = 1;
-	if (!run_analysis.ncurves && !run_analysis.tlb.n)
+	if (!run_analysis.ncurves && !run_analysis.tlb.n && !run_analysis.bw.nseries)
 		return;
 	plat_cache_claims(&live);
 	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
@@ -697,11 +719,14 @@ void analysis_run(void)
 		chart_file("tlb.svg", produce_tlb, &run_analysis);
 	if (run_analysis.ncurves)
 		chart_file("pagewalk.svg", produce_pagewalk, &run_analysis.pw);
+	if (run_analysis.bw.nseries)
+		chart_file("bandwidth.svg", produce_bandwidth, &run_analysis.bw);
 }
 
 void analysis_describe(struct json *j)
 {
-	if (!run_analysed || (!run_analysis.ncurves && !run_analysis.tlb.n))
+	if (!run_analysed || (!run_analysis.ncurves && !run_analysis.tlb.n &&
+			      !run_analysis.bw.nseries))
 		return;
 	json_object_begin(j, "hierarchy");
 	analysis_json(j, &run_analysis);

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include "lib/machine.h"
+#include "probes/bandwidth_levels.h"
 #include "probes/edges.h"
 #include "probes/pagewalk.h"
 #include "probes/results.h"
@@ -35,6 +36,7 @@ struct analysis {
 	size_t ncurves;
 	unsigned rows, ignored_rows;              /* latency rows taken / left out */
 	struct tlb_curves tlb;                    /* the tlb probe's rows */
+	struct bandwidth_curves bw;               /* the bandwidth probe's rows */
 	struct hierarchy h;                       /* TLB levels: the tlb probe's where it ran */
 	struct pagewalk pw;                       /* page-walk cost from latency pairs */
 	char host_pages[512];                     /* tlb_host_page_signs' lines */
@@ -47,7 +49,8 @@ struct analysis {
 };
 
 void analysis_init(struct analysis *a);
-/* Takes a latency chase row or a tlb row (others are ignored, returning -1). */
+/* Takes a latency chase row, a tlb row or a bandwidth row (others are
+   ignored, returning -1). */
 int analysis_add_row(struct analysis *a, const struct result_row *row);
 void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 			 const char *source);
@@ -62,6 +65,8 @@ typedef void (*analysis_print_fn)(void *ctx, const char *text);
 void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx);
 /* latency.svg; -1 when there was nothing to draw (the file says so). */
 int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx);
+/* bandwidth.svg: the bandwidth probe's curves with their edges; -1 when none. */
+int analysis_write_bandwidth_svg(const struct analysis *a, svg_write_fn write, void *ctx);
 /* tlb.svg: the tlb probe's curves with their levels; -1 when none. */
 int analysis_write_tlb_svg(const struct analysis *a, svg_write_fn write, void *ctx);
 /* The "hierarchy" object's members. */
@@ -72,9 +77,9 @@ void analysis_json(struct json *j, const struct analysis *a);
 /* Every results row, as it is written (the first row after an analysis_run
    starts a fresh set, so one process may run several times). */
 void analysis_take_row(const struct result_row *row);
-/* After the probes: the tables into the report, latency.svg, tlb.svg and
-   pagewalk.svg into the run folder, claims from this CPU. Does nothing
-   without latency or tlb rows. */
+/* After the probes: the tables into the report, latency.svg, tlb.svg,
+   pagewalk.svg and bandwidth.svg into the run folder, claims from this
+   CPU. Does nothing without latency, tlb or bandwidth rows. */
 void analysis_run(void);
 /* The "hierarchy" member of system.json, when analysis_run found curves. */
 void analysis_describe(struct json *j);

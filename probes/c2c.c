@@ -77,9 +77,10 @@ static void ping(void *arg)
 	struct pingpong *pp = arg;
 	const struct config *c = pp->c;
 	uint64_t v = 1, t0, t1, rt_ticks, target = ms_to_ticks(c->step_ms), spent = 0;
+	struct plat_disturbances before, after;
 
 	trials_init(&pp->trials);
-	pp->stopped_by = "-";
+	pp->stopped_by = 0;
 	t0 = plat_ticks();
 	if (bounce(pp, WARM_ROUND_TRIPS, &v) != 0)
 		goto silent;
@@ -88,29 +89,25 @@ static void ping(void *arg)
 	pp->round_trips = rt_ticks ? target / rt_ticks : target;
 	if (pp->round_trips < TRIAL_ROUND_TRIPS_MIN)
 		pp->round_trips = TRIAL_ROUND_TRIPS_MIN;
-	for (;;) {
+	do {
+		plat_disturbances(&before);
 		t0 = plat_ticks();
 		if (bounce(pp, pp->round_trips, &v) != 0)
 			goto silent;
 		t1 = plat_ticks();
+		plat_disturbances(&after);
 		spent += t1 - t0;
-		trials_add(&pp->trials, ticks_to_ns(t1 - t0) / (double)pp->round_trips / 2.0);
-		if (trials_settled(&pp->trials, c->trials, c->precision)) {
-			pp->stopped_by = "settled";
-			break;
-		}
-		if (pp->trials.count >= c->max_trials) {
-			pp->stopped_by = "max_trials";
-			break;
-		}
-		if (pp->trials.count >= c->trials && spent >= target * c->max_trials) {
-			pp->stopped_by = "time";
-			break;
-		}
-	}
+		/* A disturbed trial is dropped: the loop measures again. */
+		if (trials_add_checked(&pp->trials,
+				       ticks_to_ns(t1 - t0) / (double)pp->round_trips / 2.0,
+				       &before, &after))
+			pp->stopped_by = trials_stop(&pp->trials, c, spent,
+						     target * c->max_trials);
+	} while (!pp->stopped_by);
 	*pp->line = STOP_VALUE;
 	return;
 silent:
+	pp->stopped_by = "-";
 	pp->partner_silent = 1;
 	*pp->line = STOP_VALUE;
 }

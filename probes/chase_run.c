@@ -38,14 +38,14 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 
 /* The timed section. max_trials bounds the time as well as the count: past
    the first `trials`, a size gets no more trial time than max_trials *
-   step_ms. Without that a noisy machine would run every large size, where
-   one trial is several laps of a second each, to max_trials. */
+   step_ms (trials_stop). */
 void chase_run_trials(void *arg)
 {
 	struct chase_run *run = arg;
 	uint64_t unit = laps_per_block_unit(run->slots);
 	uint64_t warm_laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots, unit);
 	uint64_t t0, t1, lap_ticks, target, budget, blocks, spent = 0;
+	struct plat_disturbances before, after;
 	void *p;
 
 	run->cycle_broken = 0;
@@ -73,24 +73,21 @@ void chase_run_trials(void *arg)
 
 	trials_init(&run->trials);
 	for (;;) {
+		plat_disturbances(&before);
 		t0 = plat_ticks();
 		p = chase_follow(p, blocks);
 		t1 = plat_ticks();
+		plat_disturbances(&after);
 		spent += t1 - t0;
-		trials_add(&run->trials,
-			   ticks_to_ns(t1 - t0) / (double)(run->laps_per_trial * run->slots));
-		if (trials_settled(&run->trials, run->c->trials, run->c->precision)) {
-			run->stopped_by = "settled";
+		/* A disturbed trial is dropped: the loop measures again. */
+		if (!trials_add_checked(&run->trials,
+					ticks_to_ns(t1 - t0) /
+					(double)(run->laps_per_trial * run->slots),
+					&before, &after))
+			continue;
+		run->stopped_by = trials_stop(&run->trials, run->c, spent, budget);
+		if (run->stopped_by)
 			break;
-		}
-		if (run->trials.count >= run->c->max_trials) {
-			run->stopped_by = "max_trials";
-			break;
-		}
-		if (run->trials.count >= run->c->trials && spent >= budget) {
-			run->stopped_by = "time";
-			break;
-		}
 	}
 	chase_sink = p;
 }

@@ -44,6 +44,8 @@ const struct result_column result_columns[] = {
 	{ "peer_cpu",          OPTIONAL, OPTIONAL_COUNT(peer_cpu) },
 	{ "loaders",           OPTIONAL, OPTIONAL_COUNT(loaders) },
 	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 3) },
+	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
+	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)

@@ -29,10 +29,10 @@ struct optional_real {
 
 struct result_row {
 	const char *probe;            /* "latency", "tlb", "locality", "later", "cost" */
-	const char *variant;          /* "chase", "row", "column", "by_value_sysv", ... */
+	const char *variant;          /* "chase", "row", "column", "read_avx2", ... */
 	unsigned page_shift;          /* 0 where no buffer is involved (cost) */
 	uint64_t working_set_bytes;   /* 0 where not applicable */
-	double ns;                    /* per access / element / call */
+	double ns;                    /* per access / element / call / 64-byte line */
 	double cycles;                /* core cycles for the same */
 	unsigned trials;
 	double spread;                /* (worst - best) / best over the trials */
@@ -42,6 +42,8 @@ struct result_row {
 	struct optional_count peer_cpu; /* c2c: the other CPU of the pair */
 	struct optional_count loaders;  /* loaded: CPUs running bandwidth load */
 	struct optional_real load_gb_per_s; /* loaded: the bandwidth they achieved together */
+	struct optional_real gb_per_s;        /* bandwidth: 10^9 bytes per second */
+	struct optional_real bytes_per_cycle; /* bandwidth: bytes per core cycle */
 };
 
 /* How a column's field is held, written and read. An empty field in a file

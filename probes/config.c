@@ -20,14 +20,14 @@
 enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
 	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
-	KIND_NODE, KIND_YESNO, KIND_REFERENCE,
+	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS, KIND_CORES,
 };
 
 struct key_def {
 	const char *name;
 	enum kind kind;
 	size_t offset;            /* of the field in struct config */
-	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64 */
+	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64, KIND_CORES */
 	uint64_t multiple;        /* KIND_SIZE: the value must be a multiple */
 };
 
@@ -48,6 +48,10 @@ static const struct key_def keys[] = {
 	{ "tlb.min_pages",    KIND_UINT,     FIELD(tlb_min_pages),    1, TLB_PAGES_MAX, 0 },
 	{ "tlb.max_pages",    KIND_UINT,     FIELD(tlb_max_pages),    0, TLB_PAGES_MAX, 0 },
 	{ "tlb.max_buffer",   KIND_SIZE,     FIELD(tlb_max_buffer),   4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.min_size", KIND_SIZE,   FIELD(bandwidth_min_size), 4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.max_size", KIND_SIZE,   FIELD(bandwidth_max_size), 4096, SIZE_MAX_BYTES, 4096 },
+	{ "bandwidth.sets",   KIND_SETS,     FIELD(bandwidth_sets),   0, 0, 0 },
+	{ "bandwidth.cores",  KIND_CORES,    FIELD(bandwidth_cores),  1, CONFIG_CPUS_MAX, 0 },
 	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
 	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
 	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
@@ -67,7 +71,7 @@ static const struct key_def keys[] = {
 	{ "loaded.load_size", KIND_SIZE,     FIELD(loaded_load_size), 65536, SIZE_MAX_BYTES, 65536 },
 	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
 	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 14, 0 },
+	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 18, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
 	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
 	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
@@ -98,23 +102,42 @@ static const struct word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
    instruction (UDF), a data abort, a BRK. Each machine raises its own and
    reports the others as raised with no fault arriving. */
 static const struct word vector_words[] = {
-	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 },
+	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { "mc", 18 }, { "df", 8 },
 	{ "undef", 0x00 }, { "dabort", 0x25 }, { "brk", 0x3c }, { 0, 0 } };
 static const struct word mix_words[] = {
 	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
+static const struct word sets_words[] = {
+	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
 static const struct word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
 static const struct word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
 static const struct word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
+static const struct word cores_words[] = { { "all", BANDWIDTH_CORES_ALL }, { 0, 0 } };
 static const struct word reference_words[] = {
 	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
 	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
 
+/* The kinds whose value is one word from a list: the list, and what an
+   error message calls a value of it. */
+static const struct word_kind {
+	enum kind kind;
+	const struct word *words;
+	const char *noun;
+} word_kinds[] = {
+	{ KIND_MIX,       mix_words,       "load mix" },
+	{ KIND_SETS,      sets_words,      "kernel set choice" },
+	{ KIND_YESNO,     yesno_words,     "answer" },
+	{ KIND_REFERENCE, reference_words, "reference" },
+};
+
 /* The words of a kind that takes one word from a list. */
-static const struct word *kind_words(enum kind kind)
+static const struct word_kind *word_kind(enum kind kind)
 {
-	return kind == KIND_YESNO ? yesno_words : reference_words;
+	for (size_t i = 0; i < sizeof word_kinds / sizeof word_kinds[0]; i++)
+		if (word_kinds[i].kind == kind)
+			return &word_kinds[i];
+	return &word_kinds[0];
 }
 
 // Private Functions
@@ -578,11 +601,11 @@ static int parse_vector(struct loader *l, const struct entry *e, const struct ke
 				return 0;
 			}
 		return fail(l, e, "vector %.*s cannot be raised on purpose (de 0, ud 6, gp 13, "
-			    "pf 14 on x86-64; undef 0, dabort 37, brk 60 on AArch64)",
+			    "pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)",
 			    echo_len(e->value), e->value.p);
 	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, undef, dabort, brk, or their "
-		    "numbers 0, 6, 13, 14, 37, 60)", echo_len(e->value), e->value.p);
+	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, df, undef, dabort, brk, "
+		    "or their numbers 0, 6, 13, 14, 18, 8, 37, 60)", echo_len(e->value), e->value.p);
 }
 
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below
@@ -671,11 +694,6 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 		return 0;
 	case KIND_CPUS:
 		return parse_cpus(l, e, (uint64_t *)field);
-	case KIND_MIX:
-		if (parse_word(l, e, e->value, mix_words, "load mix", &u))
-			return -1;
-		*(enum load_mix *)field = (enum load_mix)u;
-		return 0;
 	case KIND_NODE:
 		/* Which domains exist is the platform's to check (efi/numa.c):
 		   here only "auto" or a domain number. */
@@ -687,10 +705,27 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 			return -1;
 		*(unsigned *)field = (unsigned)v;
 		return 0;
+	case KIND_CORES:
+		/* How many CPUs exist is the platform's to check (the bandwidth
+		   probe refuses a count above it): here only "all" or a count. */
+		if (span_equals_nocase(e->value, cores_words[0].name)) {
+			*(unsigned *)field = cores_words[0].value;
+			return 0;
+		}
+		if (e->value.p[0] < '0' || e->value.p[0] > '9')
+			return fail(l, e, "unknown value '%.*s' (all, or a count of CPUs from %llu "
+				    "to %llu)", echo_len(e->value), e->value.p,
+				    (unsigned long long)k->min, (unsigned long long)k->max);
+		if (parse_count(l, e, k, &v))
+			return -1;
+		*(unsigned *)field = (unsigned)v;
+		return 0;
+	case KIND_MIX:
+	case KIND_SETS:
 	case KIND_YESNO:
 	case KIND_REFERENCE:
-		return parse_word(l, e, e->value, kind_words(k->kind),
-				  k->kind == KIND_YESNO ? "answer" : "reference", (unsigned *)field);
+		return parse_word(l, e, e->value, word_kind(k->kind)->words,
+				  word_kind(k->kind)->noun, (unsigned *)field);
 	}
 	return fail(l, e, "internal error: a key of no kind");
 }
@@ -801,6 +836,10 @@ static int check_combinations(struct loader *l)
 		return fail_combination(l, key_index("later.min_repeat"),
 					key_index("later.max_repeat"),
 					"is larger than later.max_repeat");
+	if (c->bandwidth_min_size > c->bandwidth_max_size)
+		return fail_combination(l, key_index("bandwidth.min_size"),
+					key_index("bandwidth.max_size"),
+					"is larger than bandwidth.max_size");
 	if ((uint64_t)c->locality_rows * c->locality_cols * sizeof(int) > SIZE_MAX_BYTES)
 		return fail_combination(l, key_index("locality.rows"), key_index("locality.cols"),
 					"times locality.cols is a matrix over 1 TiB");
@@ -956,8 +995,10 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			break;
 		case KIND_VECTOR:
 		case KIND_NODE:
+		case KIND_CORES:
 			/* A word where the value has one, else its number. */
-			name = word_name(key->kind == KIND_VECTOR ? vector_words : node_words,
+			name = word_name(key->kind == KIND_VECTOR ? vector_words
+					 : key->kind == KIND_NODE ? node_words : cores_words,
 					 *(const unsigned *)field);
 			if (name)
 				mp_append(&t, "%s", name);
@@ -971,11 +1012,11 @@ int config_describe(const struct config *c, char *buf, size_t size)
 			append_cpus(&t, field);
 			break;
 		case KIND_MIX:
-			mp_append(&t, "%s", word_name(mix_words, *(const unsigned *)field));
-			break;
+		case KIND_SETS:
 		case KIND_YESNO:
 		case KIND_REFERENCE:
-			mp_append(&t, "%s", word_name(kind_words(key->kind), *(const unsigned *)field));
+			mp_append(&t, "%s", word_name(word_kind(key->kind)->words,
+						      *(const unsigned *)field));
 			break;
 		}
 		mp_append(&t, "\n");
@@ -1001,8 +1042,10 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_VECTOR:
 		case KIND_MIX:
 		case KIND_NODE:
+		case KIND_CORES:
 		case KIND_YESNO:
 		case KIND_REFERENCE:
+		case KIND_SETS:
 			same = *(const unsigned *)fa == *(const unsigned *)fb;
 			break;
 		case KIND_CPUS:

@@ -54,6 +54,13 @@ enum clock_reference { CLOCK_REF_AUTO, CLOCK_REF_PM_TIMER, CLOCK_REF_HPET, CLOCK
 /* numa.node = auto: the boot processor's own proximity domain. */
 #define NUMA_NODE_AUTO 0xffffffffu
 
+/* config.bandwidth_sets: which of the kernel sets the platform can run
+   the bandwidth probe runs. */
+enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
+
+/* bandwidth.cores = all: every CPU the platform can give a role. */
+#define BANDWIDTH_CORES_ALL 0u
+
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
 #define PAGES_2M (1u << 1)
@@ -88,6 +95,11 @@ struct config {
 	unsigned tlb_max_pages;   /* tlb: most pages; 0: the larger of
 				     TLB_AUTO_PAGES and 4x the largest TLB CPUID claims */
 	uint64_t tlb_max_buffer;  /* tlb: the largest buffer of any page size, bytes */
+
+	uint64_t bandwidth_min_size;  /* bandwidth sweep: smallest working set, bytes */
+	uint64_t bandwidth_max_size;  /* bandwidth sweep: largest working set, bytes */
+	unsigned bandwidth_sets;      /* enum bandwidth_sets */
+	unsigned bandwidth_cores;     /* CPUs streaming together, or BANDWIDTH_CORES_ALL */
 
 	unsigned locality_rows, locality_cols, locality_reps;
 

@@ -40,6 +40,17 @@ void config_defaults(struct config *c, enum profile p)
 	c->tlb_max_pages = full ? 0 : 4096;
 	c->tlb_max_buffer = full ? 8ull << 30 : 2ull << 30;
 
+	/* bandwidth: the latency sweep's grid; quick stops at 8 MiB as latency
+	   does, past L2 on every current core. */
+	c->bandwidth_min_size = 4096;
+	c->bandwidth_max_size = full ? 512ull << 20 : 8ull << 20;
+	/* The widest set only: the figure the hardware's limit is about, and a
+	   third of the time of all three; `all` compares the widths. */
+	c->bandwidth_sets = BANDWIDTH_WIDEST;
+	/* One core: what the cores' limits (docs/METHOD.md) are about; `all`
+	   or a count gives the CPUs' aggregate. */
+	c->bandwidth_cores = 1;
+
 	/* locality: the seed's 13000 x 13000 ints (645 MiB), best of 24; quick
 	   keeps a row length that is not a power of two. */
 	c->locality_rows = full ? 13000 : 2000;

@@ -176,24 +176,29 @@ static void time_bare(void *arg)
 	pass->ticks[1] = t2 - t1;
 }
 
-/* Runs `time` c->cost_trials times; the minimum of each loop is its figure:
-   noise on a machine only ever adds time. 0, or -1 with the fault reported. */
+/* Runs `time` until c->cost_trials undisturbed passes (trials.h's
+   discard); the minimum of each loop is its figure: noise on a machine only
+   ever adds time. 0, or -1 with the fault reported. */
 static int time_trials(const struct config *c, void (*time)(void *),
 		       struct trials t[2])
 {
 	struct cost_pass pass = { .reps = (int64_t)c->cost_reps };
+	struct plat_disturbances before, after;
 	struct plat_fault fault;
 
 	trials_init(&t[0]);
 	trials_init(&t[1]);
-	for (unsigned n = 0; n < c->cost_trials; n++) {
+	while (t[0].count < c->cost_trials) {
+		plat_disturbances(&before);
 		if (plat_timed(time, &pass, &fault) != 0) {
 			report_printf("%s: a timed loop faulted: %s\n", PROBE_NAME,
 				      fault.text);
 			return -1;
 		}
-		trials_add(&t[0], (double)pass.ticks[0]);
-		trials_add(&t[1], (double)pass.ticks[1]);
+		plat_disturbances(&after);
+		/* One pass times both loops: both keep it or both drop it. */
+		trials_add_checked(&t[0], (double)pass.ticks[0], &before, &after);
+		trials_add_checked(&t[1], (double)pass.ticks[1], &before, &after);
 	}
 	return 0;
 }

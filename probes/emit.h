@@ -9,8 +9,9 @@
 #include <stdint.h>
 #include "probes/columns.h"
 
-/* Fills in row->cycles (from row->ns) and row->timer, writes the row and
-   hands it to the row sink. Returns row->cycles, for the report text. */
+/* Fills in row->cycles (from row->ns), row->bytes_per_cycle (from
+   row->gb_per_s, when set) and row->timer, writes the row and hands it to
+   the row sink. Returns row->cycles, for the report text. */
 double emit_result_row(struct result_row *row);
 
 /* Where emitted rows go besides results.csv (the run sets the analysis,

@@ -1,7 +1,8 @@
 /* The test-only fault probe: raises a chosen exception inside a timed
- * section, to prove the run survives it. Never part of a default run; a run
- * that includes it fails by design, since a fault inside a probe always
- * makes the verdict a failure.
+ * section, to prove the run survives it, or, for a machine check, that the
+ * run stops with its files kept. Never part of a default run; a run that
+ * includes it fails by design, since a fault inside a probe always makes
+ * the verdict a failure.
  */
 
 #include "probes/platform.h"
@@ -24,7 +25,11 @@ int probe_fault(const struct config *c)
 			      "did not see it\n", vector);
 		return -1;
 	}
-	report_printf("fault: caught %s; machine state restored, the run goes on\n", fault.text);
+	if (fault.fatal)
+		report_printf("fault: caught %s; fatal: the run stops after this probe\n", fault.text);
+	else
+		report_printf("fault: caught %s; machine state restored, the run goes on\n",
+			      fault.text);
 	if (fault.vector != vector)
 		report_printf("fault: expected vector %u, the guard saw %u\n", vector, fault.vector);
 	return -1;

@@ -11,20 +11,11 @@
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/results.h"
+#include "probes/sweep.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
 // ---- Constants --------------------------------------------------------------
-
-/* The seed's sweep, in KiB: powers of two with a midpoint between each pair,
-   so a plateau edge between 2^k and 2^(k+1) shows its shape rather than a
-   single step. */
-static const uint32_t sweep_kib[] = {
-	4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768,
-	1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768,
-	49152, 65536, 98304, 131072, 262144, 524288,
-};
-#define SWEEP_COUNT (sizeof sweep_kib / sizeof *sweep_kib)
 
 /* One seed for every size and page size: the same permutation shape at a
    size under 4 KiB and 2 MiB pages, so the pair differs only in the pages. */
@@ -32,74 +23,18 @@ static const uint32_t sweep_kib[] = {
 
 // ---- Private Functions ------------------------------------------------------
 
-static uint64_t size_bytes(unsigned k)
-{
-	return (uint64_t)sweep_kib[k] * 1024u;
-}
-
-/* Indices [first, last] of the sweep inside the configured range; 0 when
-   none is. */
-static int sweep_range(const struct config *c, unsigned *first, unsigned *last)
-{
-	unsigned k;
-	int any = 0;
-
-	for (k = 0; k < SWEEP_COUNT; k++) {
-		if (size_bytes(k) < c->min_size || size_bytes(k) > c->max_size)
-			continue;
-		if (!any)
-			*first = k;
-		*last = k;
-		any = 1;
-	}
-	return any;
-}
-
-/* A buffer for the largest size of the sweep; when it cannot be had, the
-   sweep is capped to the largest size that fits now and the report says so.
-   page_sizes.c reports the platform's reasons. 0 on success, 1 when the
-   page size is unavailable (skipped), -1 on failure. */
-static int get_buffer(struct plat_buffer *buf, unsigned shift, const char *page_name,
-		      unsigned first, unsigned *last)
-{
-	char fits[24], capped[24];
-	uint64_t max;
-	unsigned k;
-
-	max = page_buffer_max("latency", shift);
-	if (max == 0)
-		return 1;
-	if (max >= size_bytes(*last))
-		return page_buffer_get("latency", buf, size_bytes(*last), shift) == 0 ? 0 : -1;
-	mp_format_bytes(fits, sizeof fits, max);
-	for (k = *last; k > first && size_bytes(k) > max; k--)
-		;
-	if (size_bytes(k) > max) {
-		report_printf("latency, %s: the largest buffer that fits now, %s, is below the "
-			      "smallest size of the sweep: not measured\n", page_name, fits);
-		return -1;
-	}
-	mp_format_bytes(capped, sizeof capped, size_bytes(k));
-	report_printf("latency, %s: the largest buffer that fits now is %s: the sweep is "
-		      "capped at %s\n", page_name, fits, capped);
-	if (page_buffer_get("latency", buf, size_bytes(k), shift) != 0)
-		return -1;
-	*last = k;
-	return 0;
-}
-
 /* A size expected to take over a second gets a line before it, so a long
    sweep never looks hung: the previous size's latency times the laps this
    one costs at least (build, warm-up, the minimum trials). */
 static void announce_long_size(const struct config *c, unsigned k, double previous_ns)
 {
 	double laps = 2.0 + (double)c->trials * CHASE_TRIAL_LAPS_MIN;
-	double ms = previous_ns * (double)(size_bytes(k) / CHASE_SLOT) * laps / 1e6;
+	double ms = previous_ns * (double)(sweep_bytes(k) / CHASE_SLOT) * laps / 1e6;
 	char size_text[24];
 
 	if (ms < 1000)
 		return;
-	mp_format_bytes(size_text, sizeof size_text, size_bytes(k));
+	mp_format_bytes(size_text, sizeof size_text, sweep_bytes(k));
 	report_printf("  %11s ... measuring, about %.0f s at the last size's latency\n",
 		      size_text, ms / 1000);
 }
@@ -114,9 +49,9 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	char size_text[24], what[96];
 	double cycles;
 
-	mp_format_bytes(size_text, sizeof size_text, size_bytes(k));
+	mp_format_bytes(size_text, sizeof size_text, sweep_bytes(k));
 	run.start = buf->base;
-	run.slots = (size_t)(size_bytes(k) / CHASE_SLOT);
+	run.slots = (size_t)(sweep_bytes(k) / CHASE_SLOT);
 	run.c = c;
 	chase_build(run.start, run.slots, CHASE_SLOT, CYCLE_SEED);
 
@@ -126,7 +61,7 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	fig.probe = "latency";
 	fig.variant = "chase";
 	fig.page_shift = buf->page_shift;
-	fig.working_set_bytes = size_bytes(k);
+	fig.working_set_bytes = sweep_bytes(k);
 	fig.ns = trials_best(&run.trials);
 	fig.trials = run.trials.count;
 	fig.spread = trials_spread(&run.trials);
@@ -149,9 +84,9 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	unsigned k, first = 0, last = 0;
 	int status;
 
-	sweep_range(c, &first, &last);
+	sweep_range(c->min_size, c->max_size, &first, &last);
 	page_size_name(page_name, sizeof page_name, shift);
-	status = get_buffer(&buf, shift, page_name, first, &last);
+	status = sweep_buffer_get("latency", &buf, shift, page_name, first, &last);
 	if (status != 0)
 		return status;
 	page_buffer_report("latency", page_name, &buf);
@@ -176,7 +111,7 @@ int probe_latency(const struct config *c)
 {
 	unsigned first = 0, last = 0;
 
-	if (!sweep_range(c, &first, &last)) {
+	if (!sweep_range(c->min_size, c->max_size, &first, &last)) {
 		report_printf("latency: no working set of the sweep (4 KiB .. 512 MiB) lies in "
 			      "min_size .. max_size: nothing measured\n");
 		return -1;

@@ -171,15 +171,18 @@ static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *tab
 		.steps = c->later_steps,
 	};
 
+	struct plat_disturbances before, after;
 	struct progress progress;
 
 	trials_init(t);
 	progress_start(&progress);
 	while (t->count < c->later_max_repeat) {
 		progress_tick(&progress, what, t->count, c->later_max_repeat);
+		plat_disturbances(&before);
 		if (run_timed(&run, what) != 0)
 			return -1;
-		trials_add(t, (double)run.ticks);
+		plat_disturbances(&after);
+		trials_add_checked(t, (double)run.ticks, &before, &after);
 		if (trials_settled(t, c->later_min_repeat, c->later_precision))
 			break;
 	}

@@ -125,36 +125,64 @@ static double emit_walk(const char *variant, unsigned shift, uint64_t bytes,
 	return f.ns;
 }
 
-/* Times `reps` alternating row and column passes; 0, or -1 reported. */
-static int time_walks(struct locality_pass *pass, unsigned reps, uint32_t expected,
+/* Times one walk, again while a disturbance spoils it (trials.h's bound
+   ends that): 0, or -1 reported. */
+static int time_walk(struct locality_pass *pass, int by_columns, uint32_t expected,
+		     struct trials *t)
+{
+	struct plat_disturbances before, after;
+	struct plat_fault fault;
+
+	pass->by_columns = by_columns;
+	do {
+		plat_disturbances(&before);
+		if (plat_timed(time_pass, pass, &fault) != 0) {
+			report_printf("%s: the timed walk faulted: %s\n", PROBE_NAME, fault.text);
+			return -1;
+		}
+		plat_disturbances(&after);
+		if (pass->sum != expected) {
+			report_printf("%s: the %s walk summed %u, the matrix holds %u: memory does "
+				      "not read back what was written\n", PROBE_NAME,
+				      by_columns ? "column" : "row", (unsigned)pass->sum,
+				      (unsigned)expected);
+			return -1;
+		}
+	} while (!trials_add_checked(t, (double)pass->ticks, &before, &after));
+	return 0;
+}
+
+/* Times alternating row and column passes until the stop rule every probe
+   shares (trials_stop, trials.h) ends both walks: at least c->trials each,
+   then each stops when its best three agree within c->precision or, as the
+   latency probe's largest sizes do, once it has had c->max_trials x
+   c->step_ms of trial time; at most c->locality_reps repetitions. 0, or -1
+   reported. */
+static int time_walks(struct locality_pass *pass, const struct config *c, uint32_t expected,
 		      struct trials *by_row, struct trials *by_col)
 {
-	struct plat_fault fault;
+	struct config rule = *c;
 	struct progress progress;
+	uint64_t spent[2] = { 0, 0 }, budget = ms_to_ticks(c->step_ms) * c->max_trials;
+	const char *row_stop = 0, *col_stop = 0;
+	unsigned r;
 
+	rule.max_trials = c->locality_reps;
 	trials_init(by_row);
 	trials_init(by_col);
 	progress_start(&progress);
-	for (unsigned r = 0; r < reps; r++) {
-		progress_tick(&progress, "repetitions", r, reps);
+	for (r = 0; !(row_stop && col_stop); r++) {
+		progress_tick(&progress, "repetitions", r, c->locality_reps);
 		for (int by_columns = 0; by_columns <= 1; by_columns++) {
-			pass->by_columns = by_columns;
-			if (plat_timed(time_pass, pass, &fault) != 0) {
-				report_printf("%s: the timed walk faulted: %s\n",
-					      PROBE_NAME, fault.text);
+			if (time_walk(pass, by_columns, expected, by_columns ? by_col : by_row))
 				return -1;
-			}
-			if (pass->sum != expected) {
-				report_printf("%s: the %s walk summed %u, the matrix "
-					      "holds %u: memory does not read back "
-					      "what was written\n", PROBE_NAME,
-					      by_columns ? "column" : "row",
-					      (unsigned)pass->sum, (unsigned)expected);
-				return -1;
-			}
-			trials_add(by_columns ? by_col : by_row, (double)pass->ticks);
+			spent[by_columns] += pass->ticks;
 		}
+		row_stop = trials_stop(by_row, &rule, spent[0], budget);
+		col_stop = trials_stop(by_col, &rule, spent[1], budget);
 	}
+	report_printf("    %u repetitions; stopped by: row walk %s, column walk %s\n", r,
+		      row_stop, col_stop);
 	return 0;
 }
 
@@ -213,7 +241,7 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	expected = fill_matrix(buf.base, elems);
 	pass.matrix = buf.base;
 	pass.shape = shape;
-	rc = time_walks(&pass, c->locality_reps, expected, &by_row, &by_col);
+	rc = time_walks(&pass, c, expected, &by_row, &by_col);
 	if (rc == 0) {
 		chart_page[chart_points] = (double)((uint64_t)1 << shift);
 		chart_row[chart_points] = emit_walk("row", shift, bytes, &by_row, elems,
@@ -287,8 +315,11 @@ int probe_locality(const struct config *c)
 			      c->locality_rows, c->locality_cols, c->locality_reps);
 		return -1;
 	}
-	report_printf("%s: row-major vs column-major sum of an int matrix, best of %u\n",
-		      PROBE_NAME, c->locality_reps);
+	report_printf("%s: row-major vs column-major sum of an int matrix; at least %u "
+		      "repetitions, each walk stops when its best three agree within %.1f%% "
+		      "or, past %u, after %.0f ms of walks; at most %u; figure = best\n",
+		      PROBE_NAME, c->trials, c->precision * 100, c->trials,
+		      c->max_trials * c->step_ms, c->locality_reps);
 	chart_points = 0;
 	rc = page_sizes_each(PROBE_NAME, c, measure_page_size);
 	if (chart_points)

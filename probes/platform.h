@@ -36,6 +36,17 @@ struct plat_clock {
 uint64_t plat_ticks(void);
 const struct plat_clock *plat_clock(void);
 
+/* The core clock, in Hz, that the cycles of the figures being written are
+   converted with (0: unknown). Where the CPU's own cycle count is readable
+   (x86: APERF/MPERF) it is read around every timed section, and this is
+   the clock measured over the last one; elsewhere it is the add-chain
+   clock that plat_core_clock_refresh measured last. */
+uint64_t plat_core_hz(void);
+/* Called before each probe: without a readable cycle count the add-chain
+   clock is measured again now, so a clock that moved since start-up is
+   followed. how[] says which method applies, for the report. */
+void plat_core_clock_refresh(char *how, size_t size);
+
 /* ---- Buffers with a page size this program chose ----------------------- */
 
 struct plat_buffer {
@@ -70,21 +81,68 @@ struct plat_fault {
 	uint64_t pc;              /* the faulting instruction (x86: RIP) */
 	uint64_t address;         /* the data address reported, when has_address (x86: CR2) */
 	int has_address;
-	char text[160];           /* a one-line description for the report */
+	int fatal;                /* a machine check or double fault: plat_fatal says more */
+	char text[256];           /* a one-line description for the report */
 };
 
 /* Runs fn(arg) as a timed section: on bare metal at TPL_HIGH_LEVEL, with
    interrupts off, the app's IDT and page tables loaded. Returns 0, or -1 when
    fn faulted: the machine state is restored, *fault says what happened and
-   the caller carries on with the next probe. */
+   the caller carries on with the next probe. After a fatal fault (a machine
+   check or a double fault) every later call returns -1 without running fn. */
 int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
+/* NULL, or the fatal fault that stopped the run, with what the CPU
+   recorded of it (x86 #MC: the machine-check banks): no probe may run
+   after it. */
+const char *plat_fatal(void);
 /* One line for the report header: what a timed section runs with (interrupts
    off and the app's own tables on bare metal; under Linux interrupts and
    preemption stay on, which only a platform can say). */
 const char *plat_timed_conditions(void);
 
-/* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF) from
-   inside a timed section, to prove the guard reports it and the run goes on. */
+/* ---- Streaming kernels (the bandwidth probe) ---------------------------- */
+
+struct stream_kernels;
+
+/* The architecture's kernel sets (lib/stream.h), narrowest first, and what
+   may run of them. */
+struct plat_stream_sets {
+	const struct stream_kernels *sets;
+	unsigned count;
+	unsigned offered;         /* bit i: the CPU has sets[i]'s instructions */
+	unsigned usable;          /* bit i: sets[i] may run inside plat_timed_wide */
+	char why_not[192];        /* why an offered set is not usable, or "" */
+};
+void plat_stream_sets(struct plat_stream_sets *out);
+
+/* plat_timed with the register state of every usable set on: on bare metal
+   it is enabled after interrupts go off and restored before they come back
+   (docs/PAGING.md); under Linux the kernel has it on already. */
+int plat_timed_wide(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
+
+/* The sets (bits as plat_stream_sets' usable) whose register state is on
+   for the calling CPU now: inside a plat_cpus_run_wide role, what that CPU
+   may run. A role checks it before streaming, since on bare metal a
+   fault on another CPU is not caught. */
+unsigned plat_stream_sets_here(void);
+
+/* ---- Disturbances ------------------------------------------------------ */
+
+/* Events from outside that stall a timed section without the probe's
+   knowledge (on bare metal NMIs, which cli cannot keep out, and SMIs, which
+   the firmware takes behind everyone's back). Counts since the run began;
+   readable inside a timed section, so a probe reads them around each trial
+   and discards a trial during which one moved (probes/trials.h). */
+struct plat_disturbances {
+	uint64_t nmi, smi;
+	int nmi_counted, smi_counted;   /* 0: this platform cannot count that kind */
+	const char *nmi_how, *smi_how;  /* how each is counted, or why it is not */
+};
+void plat_disturbances(struct plat_disturbances *d);
+
+/* Test-only: raises exception `vector` (0 #DE, 6 #UD, 13 #GP, 14 #PF, 18 #MC,
+   8 #DF) from inside a timed section, to prove the guard reports it and the
+   run goes on (or, for #MC and #DF, stops with every file kept). */
 void plat_raise_fault(unsigned vector);
 
 /* ---- Other CPUs -------------------------------------------------------- */
@@ -121,6 +179,12 @@ struct plat_role {
    why (a CPU out of range, or refused). */
 int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 		  char *why, size_t why_len);
+/* plat_cpus_run with the register state of every usable streaming set on
+   for each role, on every CPU (bare metal: turned on after each CPU enters
+   the timed state and restored before it leaves, as plat_timed_wide does;
+   under Linux the kernel has it on already). */
+int plat_cpus_run_wide(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
+		       char *why, size_t why_len);
 
 /* ---- Output ------------------------------------------------------------ */
 

@@ -13,10 +13,12 @@
  *                prints them, in the order of their bits
  *   in_defaults  1: run by both profiles unless the probes key says otherwise
  *
- * fault is test-only (it faults on purpose): never a default, and first, so
- * that every probe after it shows the run going on past a fault. c2c and
- * loaded, the probes that use other CPUs, run in the full profile
- * (config_defaults.c) and where the probes key names them.
+ * fault is test-only (it faults on purpose): never a default. It runs second:
+ * after latency, so that a fatal fault (a machine check) shows the rows
+ * written before it kept, and before every other probe, so that those show
+ * the run going on past an ordinary fault. c2c and loaded, the probes that
+ * use other CPUs, run in the full profile (config_defaults.c) and where the
+ * probes key names them.
  *
  * Adding a probe: its own file with probe_<name>, one row here, its keys in
  * config.h, config.c and config_defaults.c, and docs/CONFIG.md.
@@ -25,13 +27,14 @@
 #define MEMPROBE_PROBE_LIST_H
 
 #define PROBE_LIST(X) \
-	X(FAULT,    fault,    5, 0) \
 	X(LATENCY,  latency,  0, 1) \
+	X(FAULT,    fault,    5, 0) \
 	X(TLB,      tlb,      1, 1) \
 	X(LOCALITY, locality, 2, 1) \
 	X(LATER,    later,    3, 1) \
+	X(BANDWIDTH, bandwidth, 6, 1) \
 	X(COST,     cost,     4, 1) \
-	X(C2C,      c2c,      6, 0) \
-	X(LOADED,   loaded,   7, 0)
+	X(C2C,      c2c,      7, 0) \
+	X(LOADED,   loaded,   8, 0)
 
 #endif

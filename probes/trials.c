@@ -2,11 +2,17 @@
 
 #include "probes/trials.h"
 
+/* Run-wide, so that every series of every probe is counted without each
+   probe passing a tally around. */
+static struct trials_tally tally;
+
 void trials_init(struct trials *t)
 {
 	t->best3[0] = t->best3[1] = t->best3[2] = 0;
 	t->worst = 0;
 	t->count = 0;
+	t->discarded = 0;
+	t->disturbed_kept = 0;
 }
 
 void trials_add(struct trials *t, double value)
@@ -28,6 +34,30 @@ void trials_add(struct trials *t, double value)
 	t->count++;
 }
 
+int trials_add_checked(struct trials *t, double value, const struct plat_disturbances *before,
+		       const struct plat_disturbances *after)
+{
+	int disturbed = before->nmi != after->nmi || before->smi != after->smi;
+
+	if (disturbed && t->discarded < TRIALS_DISCARD_MAX) {
+		t->discarded++;
+		tally.discarded++;
+		return 0;
+	}
+	if (disturbed) {
+		t->disturbed_kept++;
+		tally.disturbed_kept++;
+	}
+	trials_add(t, value);
+	return 1;
+}
+
+void trials_tally_take(struct trials_tally *out)
+{
+	*out = tally;
+	tally = (struct trials_tally){ 0, 0 };
+}
+
 int trials_settled(const struct trials *t, unsigned min_trials, double precision)
 {
 	if (t->count < min_trials || t->count < 3)
@@ -45,4 +75,16 @@ double trials_spread(const struct trials *t)
 	if (t->count == 0 || t->best3[0] <= 0)
 		return 0;
 	return (t->worst - t->best3[0]) / t->best3[0];
+}
+
+const char *trials_stop(const struct trials *t, const struct config *c,
+			uint64_t spent_ticks, uint64_t budget_ticks)
+{
+	if (trials_settled(t, c->trials, c->precision))
+		return "settled";
+	if (t->count >= c->max_trials)
+		return "max_trials";
+	if (t->count >= c->trials && spent_ticks >= budget_ticks)
+		return "time";
+	return 0;
 }

@@ -7,18 +7,55 @@
 #ifndef MEMPROBE_TRIALS_H
 #define MEMPROBE_TRIALS_H
 
+#include <stdint.h>
+#include "probes/config.h"
+#include "probes/platform.h"
+
+/* How many disturbed trials one series discards and measures again. Past
+   it a disturbed trial is kept (and counted as such): a machine with a
+   steady NMI source, a watchdog every few milliseconds, must still finish,
+   and say that its figures carry the disturbance. */
+#define TRIALS_DISCARD_MAX 16u
+
 struct trials {
 	double best3[3];          /* the three smallest so far, ascending */
 	double worst;
-	unsigned count;
+	unsigned count;           /* trials added, disturbed_kept included */
+	unsigned discarded;       /* disturbed trials dropped and measured again */
+	unsigned disturbed_kept;  /* disturbed trials added past TRIALS_DISCARD_MAX */
+};
+
+/* Discards over a stretch of the run (one probe), every series together. */
+struct trials_tally {
+	uint64_t discarded, disturbed_kept;
 };
 
 void trials_init(struct trials *t);
 void trials_add(struct trials *t, double value);
+/* Every probe's way to add a trial: before and after are
+   plat_disturbances() read just before and just after it. When an NMI or
+   SMI count moved the trial measured that event too: it is discarded
+   (returns 0, the caller measures again) unless the series has discarded
+   TRIALS_DISCARD_MAX already, when it is added and counted in
+   disturbed_kept. Returns 1 when value was added. */
+int trials_add_checked(struct trials *t, double value, const struct plat_disturbances *before,
+		       const struct plat_disturbances *after);
+/* The discards and kept disturbed trials since the last take, then zero:
+   the run driver takes it after each probe. */
+void trials_tally_take(struct trials_tally *out);
 /* 1 when count >= min_trials and best3[2] <= best3[0] * (1 + precision). */
 int trials_settled(const struct trials *t, unsigned min_trials, double precision);
 double trials_best(const struct trials *t);
 /* (worst - best) / best: how far apart the trials were, as a fraction. */
 double trials_spread(const struct trials *t);
+
+/* The stop rule every probe shares: which limit ends a run of trials now,
+   or NULL to go on. "settled" when trials_settled with c->trials and
+   c->precision; "max_trials" at c->max_trials; "time" past the first
+   c->trials once spent_ticks (timed so far) reaches budget_ticks. The
+   budget keeps a noisy machine from running every large size, where one
+   trial may take a second, to max_trials. */
+const char *trials_stop(const struct trials *t, const struct config *c,
+			uint64_t spent_ticks, uint64_t budget_ticks);
 
 #endif

@@ -5,8 +5,8 @@
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE] [--smp N]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
-#               [--firmware plain|snakeoil|ms] [--numa N] [--arch x86_64|aarch64]
-#               [--el2] [--help]
+#               [--firmware plain|snakeoil|ms] [--numa N] [--nmi-every S]
+#               [--arch x86_64|aarch64] [--el2] [--help]
 #
 # --arch aarch64 boots an AArch64 image (BOOTAA64.EFI) in qemu-system-aarch64
 # -M virt -cpu max with AAVMF (Debian's qemu-efi-aarch64). The virt machine
@@ -28,6 +28,12 @@
 # with Secure Boot enforced (SMM, a secure flash). There the built-in shell is
 # refused too, so --args reach the app through \EFI\BOOT\memprobe.cfg.
 #
+# --nmi-every S (or NMI_EVERY_S=S in the environment) injects an NMI every S
+# seconds through QEMU's monitor (its `nmi` command), the first at the moment the app
+# prints its "disturbances:" line: before that the firmware has no NMI
+# handler and would stop with an exception dump. The count injected is
+# written to WORKDIR/nmi-injected.
+#
 # Exit status: 0 the app reported success, 1 it reported failure, 2 bad use,
 # 3 QEMU ended without a verdict (crash, triple fault, firmware reset),
 # 4 the firmware refused the image (Secure Boot: not signed by a key in db),
@@ -38,6 +44,7 @@ set -euo pipefail
 . "$(dirname "$0")/esp.bash"
 
 image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain numa=1
+nmi_every=${NMI_EVERY_S:-}
 arch=x86_64 el2=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -54,6 +61,7 @@ while [[ $# -gt 0 ]]; do
 	--vars) vars=$2; shift 2 ;;
 	--firmware) firmware=$2; shift 2 ;;
 	--numa) numa=${2:-1}; shift 2 ;;
+	--nmi-every) nmi_every=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
 	--el2) el2=1; shift ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
@@ -62,6 +70,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n $image && -f $image ]] || { echo "qemu-run: --image must name a built image" >&2; exit 2; }
 [[ -z $smp || $smp =~ ^[1-9][0-9]*$ ]] || { echo "qemu-run: --smp $smp: a CPU count, 1 or more" >&2; exit 2; }
+[[ -z $nmi_every || $nmi_every =~ ^[0-9]+(\.[0-9]+)?$ && $nmi_every != 0 ]] ||
+	{ echo "qemu-run: --nmi-every / NMI_EVERY_S: '$nmi_every' is not a positive number of seconds" >&2; exit 2; }
 
 # The firmware, in one place: its CODE and VARS files and the machine flags
 # it needs. Secure Boot firmware keeps its variables (db among them) behind
@@ -92,7 +102,7 @@ for f in "$ovmf_code" "$ovmf_vars"; do
 done
 workdir=${workdir:-$(dirname "$image")/run}
 mkdir -p "$workdir"
-rm -f "$workdir"/{disk.img,vars.fd,debugcon.log,serial.log}
+rm -f "$workdir"/{disk.img,vars.fd,debugcon.log,serial.log,monitor.sock,nmi-injected}
 
 # The guest writes its results onto a copy: the build's image stays as built.
 cp "$image" "$workdir/disk.img"
@@ -215,6 +225,42 @@ qemu=("$qemu_bin" "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}"
 	-serial file:"$workdir/serial.log"
 	"${channel[@]}" -pidfile "$workdir/qemu.pid")
 [[ -n $smp ]] && qemu+=(-smp "$smp")
+[[ -n $nmi_every ]] && qemu+=(-monitor unix:"$workdir/monitor.sock",server=on,wait=off)
+
+# Injects an NMI every $nmi_every s once the app has its NMI handlers, and
+# counts them into nmi-injected; it ends when QEMU closes the monitor.
+inject_nmis() {
+	python3 - "$workdir" "$nmi_every" <<'PY'
+import os, socket, sys, time
+work, every = sys.argv[1], float(sys.argv[2])
+log, sock_path = os.path.join(work, "debugcon.log"), os.path.join(work, "monitor.sock")
+def app_ready():
+    try:
+        with open(log, "rb") as f:
+            return b"\ndisturbances: NMIs " in f.read()
+    except OSError:
+        return False
+while not app_ready():
+    time.sleep(0.05)
+s = socket.socket(socket.AF_UNIX)
+s.connect(sock_path)
+s.setblocking(False)
+injected = 0
+while True:
+    try:
+        try:
+            s.recv(65536)   # the monitor's prompts, so its output never backs up
+        except BlockingIOError:
+            pass
+        s.sendall(b"nmi\n")
+    except OSError:
+        break
+    injected += 1
+    with open(os.path.join(work, "nmi-injected"), "w") as f:
+        f.write(f"{injected}\n")
+    time.sleep(every)
+PY
+}
 
 # Under Secure Boot an image the firmware (or shim) refuses never starts:
 # edk2's boot manager prints "BdsDxe: failed to load Boot0001 ...: Access
@@ -251,7 +297,17 @@ if [[ $firmware != plain ]]; then
 	watch_refusal &
 	watch_pid=$!
 fi
+if [[ -n $nmi_every ]]; then
+	inject_nmis &
+	inject_pid=$!
+	echo "qemu-run: injecting an NMI every ${nmi_every}s once the app is ready"
+fi
 timeout --foreground "$timeout_s" "${qemu[@]}" || rc=$?
+if [[ -n $nmi_every ]]; then
+	kill "$inject_pid" 2>/dev/null || true
+	wait "$inject_pid" 2>/dev/null || true
+	echo "qemu-run: NMIs injected: $(cat "$workdir/nmi-injected" 2>/dev/null || echo 0)"
+fi
 if [[ $firmware != plain ]]; then
 	kill "$watch_pid" 2>/dev/null || true
 	wait "$watch_pid" 2>/dev/null || true

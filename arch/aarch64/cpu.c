@@ -144,6 +144,32 @@ void cpu_caches_read(struct cache_claims *c)
 		    (unsigned long long)sysreg_read(ctr_el0));
 }
 
+/* What changes every figure on AArch64: the level the app runs at, and
+   whether the firmware left the caches on (SCTLR_ELx.C for data and
+   unified caches, .I for instructions; with C clear every access is
+   non-cacheable and the curves measure memory only). */
+size_t cpu_conditions(const struct cpuinfo *ci, arch_guarded_fn run, struct arch_fact *out,
+		      size_t max)
+{
+	unsigned el = current_el();
+	uint64_t sctlr = el == 2 ? sysreg_read(sctlr_el2) : sysreg_read(sctlr_el1);
+	const struct arch_fact facts[] = {
+		{ .name = "exception_level", .text = el == 2 ? "EL2 (the firmware's own level)"
+							  : "EL1 (the firmware's own level)" },
+		{ .name = "data_cache", .text = sctlr & (1ull << 2) ? "SCTLR_ELx.C set: on"
+					: "SCTLR_ELx.C clear: OFF, every access non-cacheable" },
+		{ .name = "instruction_cache", .text = sctlr & (1ull << 12) ? "SCTLR_ELx.I set: on"
+					       : "SCTLR_ELx.I clear: off" },
+	};
+	size_t n = 0;
+
+	(void)ci;
+	(void)run;
+	for (; n < max && n < sizeof facts / sizeof facts[0]; n++)
+		out[n] = facts[n];
+	return n;
+}
+
 /* No register states a microcode revision on Arm. */
 uint64_t cpu_microcode(const struct cpuinfo *ci, arch_guarded_fn run)
 {

@@ -130,3 +130,69 @@ void raise_exception(unsigned vector)
 	}
 	(void)scratch;
 }
+
+/* The one vector table serves every CPU: AArch64 has no per-CPU
+   descriptor tables (no GDT, no TSS), so another CPU's tables need no
+   bytes, and entering there is the same as on the boot processor. */
+size_t guard_cpu_tables_bytes(void)
+{
+	return 0;
+}
+
+void guard_enter_cpu(void *cpu_tables, struct guard_saved *s)
+{
+	(void)cpu_tables;
+	guard_enter(s);
+}
+
+/* The vectors' code (the table, its entry and the recovery follow it in
+   vectors.S) and what they write: the saved context and the last fault. */
+size_t guard_ranges(struct guard_range *out, size_t max)
+{
+	const struct guard_range ranges[] = {
+		{ "the guard's vector table and code", (uint64_t)(uintptr_t)guard_vectors,
+		  (uint64_t)(guard_code_end - guard_vectors) },
+		{ "the guard's saved state", (uint64_t)(uintptr_t)guard_data,
+		  (uint64_t)(guard_data_end - guard_data) },
+	};
+	size_t n = 0;
+
+	for (; n < max && n < sizeof ranges / sizeof ranges[0]; n++)
+		out[n] = ranges[n];
+	return n;
+}
+
+const char *guard_tables_summary(void)
+{
+	return "none on AArch64 (no GDT or TSS; the app's vector table is its whole exception "
+	       "state)";
+}
+
+/* SError: an asynchronous external abort, the memory system itself
+   reporting a failure; no probe may trust memory after it. */
+int exception_fatal(unsigned vector)
+{
+	return vector == GUARD_VECTOR_SERROR;
+}
+
+/* The syndrome the CPU recorded: ESR_ELx.IDS (bit 24) says whether the
+   rest is implementation defined; otherwise AET (bits 12:10) grades the
+   error (0 uncontainable, 1 unrecoverable, 2 restartable, 3 recoverable,
+   6 corrected) and DFSC (5:0) 0x11 marks an asynchronous SError. Nothing
+   needs clearing afterwards (x86 clears MCG_STATUS.MCIP). */
+void fatal_exception_describe(unsigned vector, arch_guarded_fn run, char *text, size_t size)
+{
+	uint64_t esr = guard_last_fault.esr;
+
+	(void)run;
+	if (vector != GUARD_VECTOR_SERROR) {
+		mp_snprintf(text, size, "no syndrome recorded for this exception");
+		return;
+	}
+	if (esr & (1ull << 24))
+		mp_snprintf(text, size, "ESR 0x%llx: implementation-defined syndrome (IDS set)",
+			    (unsigned long long)esr);
+	else
+		mp_snprintf(text, size, "ESR 0x%llx: AET %u, DFSC 0x%02x",
+			    (unsigned long long)esr, (unsigned)(esr >> 10) & 7, (unsigned)esr & 0x3f);
+}

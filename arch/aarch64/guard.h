@@ -30,7 +30,10 @@ struct guard_fault {
 
 extern struct guard_fault guard_last_fault;
 
-/* The table (2 KiB-aligned, 16 entries of 128 bytes) for VBAR_ELx. */
-extern const char guard_vectors[];
+/* The table (2 KiB-aligned, 16 entries of 128 bytes) for VBAR_ELx, and
+   the end of the code that follows it (the entry and the recovery). */
+extern const char guard_vectors[], guard_code_end[];
+/* The data the vectors write: the saved context and the last fault. */
+extern char guard_data[], guard_data_end[];
 
 #endif

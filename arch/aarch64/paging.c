@@ -131,6 +131,15 @@ int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char 
 	return 1;
 }
 
+/* Nothing rules the switch out: AArch64 has no shadow-stack state that
+   the guard's recovery would trip over (the Guarded Control Stack of
+   FEAT_GCS is not enabled by any firmware memprobe knows, and would be
+   named here if it were). */
+const char *pt_switch_refusal(void)
+{
+	return NULL;
+}
+
 /* word[0] the firmware's TTBR0, word[1] its TCR, word[2] its MAIR. */
 void pt_switch_to(uint64_t root, struct pt_saved *s)
 {

@@ -121,13 +121,19 @@ guard_recover:
 	ldp	d14, d15, [x9, #CTX_D8 + 48]
 	mov	x0, #1
 	ret
+	.global	guard_code_end
+guard_code_end:
 
 	.bss
 	.balign	16
+	.global	guard_data
+guard_data:
 guard_context:
 	.space	22 * 8
 	.global	guard_last_fault
 guard_last_fault:
 	.space	4 * 8
+	.global	guard_data_end
+guard_data_end:
 
 	.section .note.GNU-stack, "", %progbits

@@ -114,6 +114,22 @@ const char *pt_verify_problem_name(enum pt_verify_problem problem)
 	return "unknown problem";
 }
 
+int pt_range_writable(const struct pt_config *cfg, uint64_t root, uint64_t base,
+		      uint64_t length, uint64_t *bad, struct pt_translation *t)
+{
+	uint64_t va = base & ~(PT_SIZE_4K - 1);
+
+	while (va < base + length) {
+		pt_walk(cfg, root, va, t);
+		if (t->status != PT_WALK_MAPPED || !t->writable || t->phys != va) {
+			*bad = va;
+			return 0;
+		}
+		va = t->va_base + t->size;   /* the rest of this page is as good */
+	}
+	return 1;
+}
+
 enum pt_status pt_verify(const struct pt_config *cfg, uint64_t root, uint64_t base,
 			 uint64_t length, uint64_t page_size, unsigned pat_index,
 			 struct pt_verify_report *report)

@@ -1,7 +1,7 @@
 /* The parts of arch/paging.h every architecture's tables share: the range
- * list, the limits check and the verifier over the architecture's own
- * walker. Built for every architecture (Makefile, ARCH_GENERIC); only
- * arch/NAME/ includes it.
+ * list, the limits check, the verifier and the writable-range check over
+ * the architecture's own walker. Built for every architecture (the
+ * Makefile's ARCH_SRC); only arch/NAME/ includes it.
  */
 #ifndef MEMPROBE_ARCH_GENERIC_PT_COMMON_H
 #define MEMPROBE_ARCH_GENERIC_PT_COMMON_H

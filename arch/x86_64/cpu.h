@@ -64,7 +64,16 @@ struct __attribute__((packed)) descriptor_pointer {
 
 static inline void sidt(struct descriptor_pointer *p) { __asm__ volatile("sidt %0" : "=m"(*p)); }
 static inline void lidt(const struct descriptor_pointer *p) { __asm__ volatile("lidt %0" :: "m"(*p)); }
+static inline void sgdt(struct descriptor_pointer *p) { __asm__ volatile("sgdt %0" : "=m"(*p)); }
+/* Only with the descriptors of every segment register in use present at
+   the same selectors (arch/x86_64/gdt.h): none is reloaded here. */
+static inline void lgdt(const struct descriptor_pointer *p) { __asm__ volatile("lgdt %0" :: "m"(*p) : "memory"); }
+static inline uint16_t read_tr(void) { uint16_t v; __asm__ volatile("str %0" : "=r"(v)); return v; }
+static inline void load_tr(uint16_t sel) { __asm__ volatile("ltr %0" :: "r"(sel) : "memory"); }
 static inline uint16_t read_cs(void) { uint16_t v; __asm__ volatile("mov %%cs, %0" : "=r"(v)); return v; }
+static inline uint16_t read_ss(void) { uint16_t v; __asm__ volatile("mov %%ss, %0" : "=r"(v)); return v; }
+static inline uint16_t read_ds(void) { uint16_t v; __asm__ volatile("mov %%ds, %0" : "=r"(v)); return v; }
+static inline uint16_t read_es(void) { uint16_t v; __asm__ volatile("mov %%es, %0" : "=r"(v)); return v; }
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" :: "a"(v), "Nd"(port)); }
 static inline uint32_t inl(uint16_t port) { uint32_t v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
@@ -75,5 +84,6 @@ static inline uint32_t inl(uint16_t port) { uint32_t v; __asm__ volatile("inl %1
 
 #define CR4_PGE  (1ull << 7)
 #define CR4_LA57 (1ull << 12)
+#define CR4_CET  (1ull << 23)
 
 #endif

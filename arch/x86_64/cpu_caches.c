@@ -300,27 +300,16 @@ static char *put_hex32(char *p, uint32_t v, int min_digits)
 	return p;
 }
 
-static int hex_value(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Reads 1..8 hex digits at text[*pos]; -1 when there are none or too many. */
 static int take_hex32(const char *text, size_t len, size_t *pos, uint32_t *out)
 {
 	size_t start = *pos;
 	uint32_t v = 0;
 
-	while (*pos < len && hex_value(text[*pos]) >= 0) {
+	while (*pos < len && mp_hex_value(text[*pos]) >= 0) {
 		if (*pos - start == 8)
 			return -1;
-		v = (v << 4) | (uint32_t)hex_value(text[*pos]);
+		v = (v << 4) | (uint32_t)mp_hex_value(text[*pos]);
 		(*pos)++;
 	}
 	*out = v;

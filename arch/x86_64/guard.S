@@ -1,6 +1,8 @@
 /* The guard's entry and the app's exception vectors (see guard.h). */
 
 	.text
+	.globl guard_text
+guard_text:
 
 /* int guard_call(void (*fn)(void *) = %rdi, void *arg = %rsi) */
 	.globl guard_call
@@ -72,9 +74,13 @@ guard_fault_entry:
 	mov guard_saved_rsp(%rip), %rsp
 	mov $1, %eax
 	jmp guard_unwind
+	.globl guard_text_end
+guard_text_end:
 
 	.data
 	.balign 8
+	.globl guard_data
+guard_data:
 guard_saved_rsp:
 	.quad 0
 	.globl guard_last_fault
@@ -83,5 +89,7 @@ guard_last_fault:
 	.globl guard_nmi_count
 guard_nmi_count:
 	.quad 0
+	.globl guard_data_end
+guard_data_end:
 
 	.section .note.GNU-stack, "", @progbits

@@ -26,8 +26,9 @@ extern struct guard_fault guard_last_fault;
 /* How many NMIs arrived while guarded: they are acknowledged and resumed. */
 extern uint64_t guard_nmi_count;
 
-/* Fills the app's IDT with the guard's vectors, using the current code
-   segment, and gives the pointer to load with lidt. */
-void idt_build(struct descriptor_pointer *idtr);
+/* Fills the app's IDT with the guard's vectors through code selector cs,
+   #DF and #MC on their IST stacks when uses_tss, and gives the pointer to
+   load with lidt. */
+void idt_build(struct descriptor_pointer *idtr, uint16_t cs, int uses_tss);
 
 #endif

@@ -39,6 +39,14 @@ int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char 
 	return 1;
 }
 
+const char *pt_switch_refusal(void)
+{
+	if (read_cr4() & CR4_CET)
+		return "CR4.CET is set (control-flow enforcement): with shadow stacks the guard's "
+		       "unwinding return would raise #CP, so the app never loads its own tables";
+	return NULL;
+}
+
 /* word[0] the firmware's CR3, word[1] its CR4. If CR4.PGE is set it is
    cleared first, because global entries the firmware left in the TLB would
    otherwise survive the CR3 load. Leaving undoes these in reverse order. */

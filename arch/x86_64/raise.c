@@ -26,6 +26,21 @@ void raise_exception(unsigned vector)
 	case 14:
 		__asm__ volatile("mov (%1), %0" : "=r"(scratch) : "r"(RAISE_UNMAPPED_ADDRESS));
 		break;
+	case 8:
+		/* A push onto an unmapped stack raises #PF, whose delivery pushes
+		   onto the same stack and faults again: a real double fault,
+		   which reaches its handler only on an IST stack of its own. */
+		__asm__ volatile("mov %%rsp, %%rbx\n\t"
+				 "mov %0, %%rsp\n\t"
+				 "push %%rax\n\t"
+				 "mov %%rbx, %%rsp"
+				 :: "r"(RAISE_UNMAPPED_ADDRESS + RAISE_STACK_OFFSET) : "rbx", "memory");
+		break;
+	case 18:
+		/* No instruction causes a machine check; INT 18 enters its gate
+		   (#MC pushes no error code, so the frame is a real one's). */
+		__asm__ volatile("int $18");
+		break;
 	}
 	(void)scratch;
 }

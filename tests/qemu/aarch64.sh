@@ -56,7 +56,7 @@ done
 check "aarch64 EL1: system.json records EL1" grep -q '"current_el": *1' "$(run_folder)/system.json"
 
 boot aarch64-el2 --arch aarch64 --el2 --mem 1G \
-	--args "profile=quick probes=fault,latency pages=64k,2m min_size=4K max_size=64K fault.vector=dabort"
+	--args "profile=quick probes=fault,latency,bandwidth pages=64k,2m min_size=4K max_size=64K bandwidth.max_size=64K fault.vector=dabort"
 csv=$(run_folder)/results.csv
 check "aarch64 EL2: timed at EL2" log_has '^timed sections: .*\(VBAR_EL2\) and translation tables at EL2'
 check "aarch64 EL2: a data abort is caught with ESR, ELR and FAR" \
@@ -64,6 +64,15 @@ check "aarch64 EL2: a data abort is caught with ESR, ELR and FAR" \
 check "aarch64 EL2: the run goes on after it" log_has '^latency, 64 KiB pages: pages verified: [0-9]+ x 64 KiB'
 check "aarch64 EL2: the next probe's rows are in results.csv" \
 	test "$(csv_count "$csv" "r['probe']=='latency' and r['page_size']=='65536'")" -gt 0
+check "aarch64 EL2: bandwidth runs the NEON kernels" log_has '^bandwidth: the CPU offers neon; running neon'
+for op in read write copy ntwrite; do
+	check "aarch64 EL2: bandwidth rows of ${op}_neon" \
+		test "$(csv_count "$csv" "r['probe']=='bandwidth' and r['variant']=='${op}_neon'")" -gt 0
+done
+check "aarch64 EL2: the banner names the level and the caches' state" \
+	log_has '^exception_level: EL2' && log_has '^data_cache: SCTLR_ELx.C set: on'
+check "aarch64 EL2: no NMI or SMI to count, said so" \
+	log_has '^disturbances: NMIs none on AArch64: .*; SMIs not counted: AArch64 has no SMI'
 check "aarch64 EL2: the verdict is a failure (a fault was raised)" test "$BOOT_RC" -eq 1
 
 IMG=$X86_IMG

@@ -1,12 +1,14 @@
 # Many cores on bare metal, functional only (TCG, 2 host cores): with four
 # CPUs every pair is measured, every AP returns, the loaded rows are there
-# and the topology is in system.json; with a test-only late role an AP
+# and the topology is in system.json, and the bandwidth probe with
+# bandwidth.cores=all streams on all four at once, AVX2's state turned on
+# in every AP's own CR4 and XCR0; with a test-only late role an AP
 # misses its deadline, the run reports it by number, goes on without it
 # and ends with a failing verdict. Small sizes keep both boots short.
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
 
-boot smp4 --cpu max --mem 1G --smp 4 --args "profile=quick probes=c2c,loaded pages=4k loaded.size=2M loaded.load_size=1M"
+boot smp4 --cpu max --mem 1G --smp 4 --args "profile=quick probes=c2c,loaded,bandwidth pages=4k loaded.size=2M loaded.load_size=1M bandwidth.cores=all bandwidth.max_size=8k"
 run=$(run_folder)
 csv=$run/results.csv
 check "smp4: success" test "$BOOT_RC" -eq 0
@@ -25,6 +27,16 @@ rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'lo
 ok = sorted(int(r['loaders']) for r in rows) == [0, 1, 2, 3]
 ok &= all(r['cpu'] == '0' and r['peer_cpu'] == '' and float(r['ns']) > 0 for r in rows)
 ok &= all((float(r['load_gb_per_s']) > 0) == (r['loaders'] != '0') for r in rows)
+sys.exit(0 if ok else 1)"
+check "smp4: bandwidth streams on the 4 CPUs together" log_has '^bandwidth: 4 CPUs \(0-3\) stream together'
+check "smp4: every AP turned AVX2's state on: no set dropped for a CPU" \
+	bash -c "! grep -q 'not run with 4 CPUs' '$LOG'"
+check "smp4: bandwidth_x4 rows for every operation at 4, 6 and 8 KiB, positive GB/s" python3 -c "
+import csv, sys
+rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'bandwidth']
+have = sorted((r['variant'], int(r['working_set_bytes'])) for r in rows)
+want = sorted((op + '_avx2_x4', ws) for op in ('read', 'write', 'copy', 'ntwrite') for ws in (4096, 6144, 8192))
+ok = have == want and all(float(r['gb_per_s']) > 0 and float(r['bytes_per_cycle']) > 0 for r in rows)
 sys.exit(0 if ok else 1)"
 check "smp4: no CPU missed a deadline" bash -c "! grep -q 'MISSED' '$LOG'"
 check "smp4: c2c.svg is a well-formed heatmap of 16 cells" \

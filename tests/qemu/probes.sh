@@ -10,7 +10,7 @@ csv=$run/results.csv
 check "quick: success" test "$BOOT_RC" -eq 0
 check "quick: one CPU, and the header says why the multi-CPU probes have no other" \
 	log_has "^other CPUs: none: the firmware's MP services report 1 CPU, 1 enabled; c2c has no pair"
-check "quick: every probe reported done" test "$(grep -cE '^== (latency|tlb|locality|later|cost): done in' "$LOG")" -eq 5
+check "quick: every probe reported done" test "$(grep -cE '^== (latency|tlb|locality|later|bandwidth|cost): done in' "$LOG")" -eq 6
 check "quick: tlb rows for 4 KiB and 2 MiB pages, chase and control" \
 	test "$(csv_count "$csv" "r['probe']=='tlb' and r['page_size'] in ('4096','2097152') and r['variant'] in ('chase','control')")" -eq "$(csv_count "$csv" "r['probe']=='tlb'")"
 check "quick: the 4 KiB tlb sweep has all 24 page counts, 1 to 4096" \
@@ -35,6 +35,14 @@ done
 for v in by_value_sysv by_pointer_sysv by_value_ms by_pointer_ms; do
 	check "quick: cost $v at all ten sizes" test "$(csv_count "$csv" "r['probe']=='cost' and r['variant']=='$v'")" -eq 10
 done
+check "quick: bandwidth rows for every operation, all 23 sizes (4 KiB to 8 MiB) per page size" python3 - "$csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'bandwidth']
+n = collections.Counter((r['variant'], r['page_size']) for r in rows)
+assert {v.split('_')[0] for v, _ in n} == {'read', 'write', 'copy', 'ntwrite'}, n
+assert {ps for _, ps in n} == {"4096", "2097152"} and set(n.values()) == {23}, n
+assert all(float(r['gb_per_s']) > 0 and float(r['bytes_per_cycle']) > 0 for r in rows)
+PY
 check "quick: cost has both bare-call units" test "$(csv_count "$csv" "r['variant'].startswith('bare_call_')")" -eq 2
 
 check "quick: system.json parses and names the CPU, clock, paging and hierarchy" python3 -c "
@@ -84,10 +92,10 @@ fi
 
 # Asking for everything: every probe, every page size, in a guest with 1 GiB
 # pages and room for them.
-boot everything --cpu max --mem 4G --args "profile=quick probes=latency,locality,later,cost pages=4k,2m,1g"
+boot everything --cpu max --mem 4G --args "profile=quick probes=latency,locality,later,bandwidth,cost pages=4k,2m,1g bandwidth.max_size=64K"
 csv=$(run_folder)/results.csv
 check "everything: success" test "$BOOT_RC" -eq 0
-for p in latency locality later; do
+for p in latency locality later bandwidth; do
 	check "everything: $p ran with 1 GiB pages" test "$(csv_count "$csv" "r['probe']=='$p' and r['page_size']=='1073741824'")" -gt 0
 done
 check "everything: cost ran" test "$(csv_count "$csv" "r['probe']=='cost'")" -eq 42

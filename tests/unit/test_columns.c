@@ -166,6 +166,19 @@ static void test_round_trip(void)
 	      isinf(back.cycles) && back.trials == 0 && back.spread == 0.0 &&
 	      !strcmp(back.pages_verified, ""), "and they read back as 0, nan, inf, \"\"");
 
+	CHECK(!*text_of(&t, "gb_per_s") && !*text_of(&t, "bytes_per_cycle") &&
+	      !back.gb_per_s.given && !back.bytes_per_cycle.given,
+	      "no bandwidth: gb_per_s and bytes_per_cycle empty, read back as not given");
+	static const struct result_row bandwidth = {
+		.probe = "bandwidth", .variant = "read_avx2", .page_shift = 21,
+		.working_set_bytes = 16384, .ns = 0.4, .cycles = 1.2, .gb_per_s = { 160.125, 1 },
+		.bytes_per_cycle = { 53.375, 1 },
+	};
+	round_trip(&bandwidth, &back, &t);
+	CHECK(!strcmp(text_of(&t, "gb_per_s"), "160.125") &&
+	      !strcmp(text_of(&t, "bytes_per_cycle"), "53.375") && back.gb_per_s.value == 160.125 &&
+	      back.bytes_per_cycle.value == 53.375, "a bandwidth row's rates, 3 decimals, read back");
+
 	struct result_row r;
 	const struct result_column *page = column("page_size"), *trials = column("trials"),
 		*spread = column("spread");

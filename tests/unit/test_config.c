@@ -157,6 +157,7 @@ static void test_values(void)
 
 	static const struct { const char *text; unsigned vector; } vectors[] = {
 		{ "de", 0 }, { "UD", 6 }, { "gp", 13 }, { "pf", 14 }, { "0", 0 }, { "14", 14 }, { "6", 6 },
+		{ "mc", 18 }, { "18", 18 }, { "DF", 8 }, { "8", 8 },
 	};
 	for (size_t i = 0; i < sizeof vectors / sizeof *vectors; i++) {
 		snprintf(text, sizeof text, "fault.vector = %s", vectors[i].text);
@@ -260,7 +261,7 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
-		     "later, cost, fault, c2c, loaded)");
+		     "later, cost, fault, bandwidth, c2c, loaded)");
 	expect_error("pages = 4k,8k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (one of: 4k, 16k, 64k, 2m, "
 		     "32m, 512m, 1g)");
@@ -270,15 +271,15 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'end': unknown end action 'halt' (one of: off, reboot, return, wait)");
 	expect_error("fault.vector = 32\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': vector 32 cannot be raised on purpose (de 0, "
-		     "ud 6, gp 13, pf 14 on x86-64; undef 0, dabort 37, brk 60 on AArch64)");
+		     "ud 6, gp 13, pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)");
 	expect_error("fault.vector = 1x\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': bad number '1x' (a vector number in decimal)");
 	expect_error("fault.vector = nmi\n", NULL,
-		     "memprobe.cfg:1: key 'fault.vector': unknown vector 'nmi' (de, ud, gp, pf, undef, "
-		     "dabort, brk, or their numbers 0, 6, 13, 14, 37, 60)");
+		     "memprobe.cfg:1: key 'fault.vector': unknown vector 'nmi' (de, ud, gp, pf, mc, df, "
+		     "undef, dabort, brk, or their numbers 0, 6, 13, 14, 18, 8, 37, 60)");
 	expect_error("fault.vector = 3\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': vector 3 cannot be raised on purpose (de 0, "
-		     "ud 6, gp 13, pf 14 on x86-64; undef 0, dabort 37, brk 60 on AArch64)");
+		     "ud 6, gp 13, pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)");
 
 	expect_error("\n\ntrials =   \n", NULL, "memprobe.cfg:3: key 'trials': empty value");
 	expect_error(NULL, "trials= 5", "load options: key 'trials': empty value");
@@ -355,6 +356,14 @@ static void test_combinations(void)
 	expect_error("later.min_repeat = 30\nlater.max_repeat = 10\n", NULL,
 		     "memprobe.cfg:1: key 'later.min_repeat': is larger than later.max_repeat "
 		     "(later.max_repeat from memprobe.cfg:2)");
+	expect_error("bandwidth.min_size = 1MiB\nbandwidth.max_size = 64KiB\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.min_size': is larger than bandwidth.max_size "
+		     "(bandwidth.max_size from memprobe.cfg:2)");
+	expect_error("bandwidth.max_size = 6000\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.max_size': 6000 B is not a multiple of 4096 bytes");
+	expect_error("bandwidth.sets = fastest\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.sets': unknown kernel set choice 'fastest' "
+		     "(one of: widest, all)");
 	expect_error("locality.rows = 1000000\nlocality.cols = 1000000\n", NULL,
 		     "memprobe.cfg:1: key 'locality.rows': times locality.cols is a matrix over 1 TiB "
 		     "(locality.cols from memprobe.cfg:2)");
@@ -433,7 +442,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 36, "one line per key, 36 keys (%d lines)", lines);
+	CHECK(lines == 40, "one line per key, 40 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -511,10 +520,11 @@ static void test_probe_list(void)
 	CHECK(load2(&c, &err, text, NULL) == 0 && c.probes == every,
 	      "every probe at once (%s): every bit", all);
 	config_describe(&c, described, sizeof described);
-	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,c2c,loaded\n") != NULL,
+	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,bandwidth,c2c,loaded\n") != NULL,
 	      "described in the order of the bits, whatever the run order");
-	CHECK(!strcmp(rows[0].name, "fault") && !rows[0].in_defaults,
-	      "the run starts with the test-only fault probe, never a default");
+	CHECK(!strcmp(rows[0].name, "latency") && !strcmp(rows[1].name, "fault") &&
+	      !rows[1].in_defaults,
+	      "the test-only fault probe runs second, after latency, and is never a default");
 	struct config q;
 	memset(&q, 0, sizeof q);
 	config_defaults(&q, PROFILE_QUICK);
@@ -609,6 +619,41 @@ static void test_numa_keys(void)
 		     "unknown reference 'tsc' (one of: auto, pm, hpet, stall)");
 }
 
+/* bandwidth.cores: 1 by default, "all" or a count; whether that many CPUs
+   exist is the probe's check (test_bandwidth), a word or zero is refused here. */
+static void test_bandwidth_cores_key(void)
+{
+	struct config c, full;
+	struct config_error err;
+	char text[2048];
+
+	config_defaults(&full, PROFILE_FULL);
+	CHECK(load2(&c, &err, NULL, NULL) == 0 && c.bandwidth_cores == 1 &&
+	      full.bandwidth_cores == 1, "bandwidth.cores defaults to 1 in both profiles");
+	CHECK(load2(&c, &err, "bandwidth.cores = 3", "bandwidth.cores=ALL") == 0 &&
+	      c.bandwidth_cores == BANDWIDTH_CORES_ALL, "bandwidth.cores all, case-insensitive");
+	CHECK(load2(&c, &err, "bandwidth.cores = 256", NULL) == 0 && c.bandwidth_cores == 256,
+	      "bandwidth.cores up to 256, the most CPUs a run can give roles");
+	CHECK(config_describe(&c, text, sizeof text) > 0 && strstr(text, "bandwidth.cores = 256\n"),
+	      "a count described as its number");
+	CHECK(load2(&c, &err, "bandwidth.cores = all", NULL) == 0 &&
+	      config_describe(&c, text, sizeof text) > 0 && strstr(text, "bandwidth.cores = all\n"),
+	      "all described as the word");
+	expect_error("bandwidth.cores = 0\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': out of range: '0' (from 1 to 256)");
+	expect_error("bandwidth.cores = 257\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': out of range: '257' (from 1 to 256)");
+	expect_error("bandwidth.cores = every\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': unknown value 'every' (all, or a "
+		     "count of CPUs from 1 to 256)");
+	expect_error("bandwidth.cores = -2\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': unknown value '-2' (all, or a "
+		     "count of CPUs from 1 to 256)");
+	expect_error("bandwidth.cores = 4x\n", NULL,
+		     "memprobe.cfg:1: key 'bandwidth.cores': bad number '4x' (a whole number in "
+		     "decimal)");
+}
+
 static void test_equal_covers_every_field(void)
 {
 	struct config base, mask, other;
@@ -652,5 +697,6 @@ int main(void)
 	test_cpu_keys();
 	test_equal_covers_every_field();
 	test_numa_keys();
+	test_bandwidth_cores_key();
 	return check_summary();
 }

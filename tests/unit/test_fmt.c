@@ -3,6 +3,7 @@
  * byte-for-byte, over hand-picked edge cases and a few hundred thousand
  * random values and formats.
  */
+#include <ctype.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -267,6 +268,21 @@ static void test_format_bytes(void)
 	CHECK(bad == 0, "mp_format_bytes: exact in the largest unit that keeps two decimals (%d wrong)", bad);
 }
 
+/* mp_hex_value: every byte, against the digits' own order. */
+static void test_hex_value(void)
+{
+	static const char digits[] = "0123456789abcdef";
+	int bad = 0;
+
+	for (int c = 0; c < 256; c++) {
+		const char *at = c ? strchr(digits, tolower(c)) : NULL;
+		int want = at ? (int)(at - digits) : -1;
+		bad += mp_hex_value((char)c) != want;
+	}
+	CHECK(bad == 0, "mp_hex_value: 0-9, a-f and A-F by value, every other byte -1 (%d wrong)",
+	      bad);
+}
+
 int main(void)
 {
 	test_edge_doubles();
@@ -276,5 +292,6 @@ int main(void)
 	test_truncation();
 	test_strings();
 	test_format_bytes();
+	test_hex_value();
 	return check_summary();
 }

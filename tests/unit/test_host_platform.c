@@ -14,6 +14,7 @@
 #include "check.h"
 #include "host/host.h"
 #include "probes/platform.h"
+#include "arch/x86_64/raise.h"
 
 static void write_through(void *arg)
 {
@@ -41,8 +42,14 @@ static void divide_by_zero(void *arg)
 	__asm__ volatile("divl %2" : "+a"(q), "+d"(r) : "r"(zero));
 }
 
+static void raise_vector(void *arg)
+{
+	raise_exception(*(const unsigned *)arg);
+}
+
 static void test_timed(void)
 {
+	static unsigned double_fault = 8, machine_check = 18;
 	struct plat_fault fault;
 	int value = 0;
 	unsigned zero = 0;
@@ -64,9 +71,20 @@ static void test_timed(void)
 	CHECK(plat_timed(divide_by_zero, &zero, &fault) == -1 && fault.vector == 0,
 	      "a division by zero is caught as #DE (vector %u)", fault.vector);
 
+	/* The fatal raisers meet Linux's own handling: a push onto an unmapped
+	   stack is a SIGSEGV caught on the alternate stack, INT 18 from user
+	   mode a #GP; neither is fatal to a process. */
+	CHECK(plat_timed(raise_vector, &double_fault, &fault) == -1 && fault.vector == 14 &&
+	      !fault.fatal && fault.address == RAISE_UNMAPPED_ADDRESS + RAISE_STACK_OFFSET - 8,
+	      "the #DF raiser is a #PF under Linux (vector %u, address 0x%llx)", fault.vector,
+	      (unsigned long long)fault.address);
+	CHECK(plat_timed(raise_vector, &machine_check, &fault) == -1 && fault.vector == 13 &&
+	      !fault.fatal, "INT 18 from user mode is a #GP (vector %u)", fault.vector);
+	CHECK(plat_fatal() == NULL, "nothing is fatal under Linux");
+
 	value = 0;
 	CHECK(plat_timed(write_through, &value, &fault) == 0 && value == 42,
-	      "after three faults a section still runs normally");
+	      "after five faults a section still runs normally");
 }
 
 static int is_dir(const char *path)

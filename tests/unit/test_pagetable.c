@@ -688,6 +688,37 @@ static void test_verify_problems(void)
 	      "walk: 2^47 non-canonical with 4 levels, its sign extension canonical");
 }
 
+/* The pre-switch check of the guard's memory: a range across pages of
+   several sizes passes, a hole, a read-only leaf or a leaf pointing
+   elsewhere is named by its first page. */
+static void test_range_writable(void)
+{
+	struct scenario sc;
+	struct pt_builder *b = &sc.b;
+	struct pt_translation t;
+	uint64_t bad = 0, *e;
+
+	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 39, 1, firmware_map, FIRMWARE_MAP_N);
+	CHECK(pt_range_writable(&b->cfg, pt_cr3(b), M(1) + 100, M(8), &bad, &t),
+	      "range: 4 KiB and 2 MiB pages across 8 MiB, unaligned, pass");
+	CHECK(pt_range_writable(&b->cfg, pt_cr3(b), G(4) + 5, G(1), &bad, &t),
+	      "range: a 1 GiB page passes");
+	CHECK(!pt_range_writable(&b->cfg, pt_cr3(b), 0x7eff0000, M(2), &bad, &t) &&
+	      bad == 0x7f000000 && t.status == PT_WALK_NOT_PRESENT,
+	      "range: the first unmapped page is named (0x%llx)", (unsigned long long)bad);
+	CHECK(!pt_range_writable(&b->cfg, pt_cr3(b), 0xa0000, 0x1001, &bad, &t) && bad == 0xa1000 &&
+	      t.status == PT_WALK_NOT_PRESENT,
+	      "range: a range whose last byte lies in a page the map leaves out fails (0x%llx)",
+	      (unsigned long long)bad);
+	e = entry_for(b, M(6));
+	*e &= ~PTE_WRITABLE;
+	CHECK(!pt_range_writable(&b->cfg, pt_cr3(b), M(5), M(2), &bad, &t) && bad == M(6) &&
+	      t.status == PT_WALK_MAPPED && !t.writable, "range: a read-only leaf is caught");
+	*e = (*e | PTE_WRITABLE) + M(2);
+	CHECK(!pt_range_writable(&b->cfg, pt_cr3(b), M(6), 1, &bad, &t) && bad == M(6) &&
+	      t.phys == M(8), "range: a leaf that is not the identity is caught");
+}
+
 /* The PAT bit moves from bit 12 to bit 7 when a large leaf splits into
    4 KiB pages, and stays at 12 when a 1 GiB leaf splits into 2 MiB ones. */
 static void test_split_keeps_pat_bit(void)
@@ -756,6 +787,7 @@ int main(void)
 	test_exact_errors();
 	test_verify_problems();
 	test_split_keeps_pat_bit();
+	test_range_writable();
 	test_out_of_memory();
 	return check_summary();
 }

@@ -1,4 +1,5 @@
-/* The shared stop rule: best three, settling, spread. */
+/* The shared stop rule: best three, settling, spread, and the discard of
+   trials an NMI or SMI disturbed. */
 
 #include <math.h>
 
@@ -100,11 +101,49 @@ static void test_stop_rule_loop(void)
 	CHECK(run_until_settled(late, 6, 3, 20, 0.01) == 6, "stops as soon as the best three agree");
 }
 
+/* A disturbed trial is dropped, however fast it looks, until the bound;
+   past it disturbed trials are kept and counted; the tally adds every
+   series and resets when taken. */
+static void test_discard(void)
+{
+	struct plat_disturbances quiet = { .nmi = 5, .smi = 2 }, nmi = quiet, smi = quiet;
+	struct trials_tally tally;
+	struct trials t;
+	unsigned added = 0;
+
+	nmi.nmi++;
+	smi.smi++;
+	trials_tally_take(&tally);
+	trials_init(&t);
+	CHECK(trials_add_checked(&t, 10, &quiet, &quiet) == 1, "an undisturbed trial is added");
+	CHECK(trials_add_checked(&t, 1, &quiet, &nmi) == 0, "a trial an NMI hit is discarded");
+	CHECK(trials_add_checked(&t, 1, &quiet, &smi) == 0, "a trial an SMI hit is discarded");
+	CHECK(t.count == 1 && trials_best(&t) == 10 && t.discarded == 2,
+	      "discarded trials leave no trace in the figure (count %u, best %g, discarded %u)",
+	      t.count, trials_best(&t), t.discarded);
+	for (unsigned i = 0; i < TRIALS_DISCARD_MAX + 3; i++)
+		added += (unsigned)trials_add_checked(&t, 7, &quiet, &nmi);
+	CHECK(t.discarded == TRIALS_DISCARD_MAX, "discards stop at the bound (%u)", t.discarded);
+	CHECK(added == 5 && t.disturbed_kept == 5 && t.count == 6,
+	      "past the bound disturbed trials are kept and counted (added %u, kept %u)", added,
+	      t.disturbed_kept);
+	trials_init(&t);
+	CHECK(t.discarded == 0 && t.disturbed_kept == 0, "a new series starts with no discards");
+	CHECK(trials_add_checked(&t, 3, &quiet, &smi) == 0, "the new series discards again");
+	trials_tally_take(&tally);
+	CHECK(tally.discarded == TRIALS_DISCARD_MAX + 1 && tally.disturbed_kept == 5,
+	      "the tally adds both series (%llu discarded, %llu kept)",
+	      (unsigned long long)tally.discarded, (unsigned long long)tally.disturbed_kept);
+	trials_tally_take(&tally);
+	CHECK(tally.discarded == 0 && tally.disturbed_kept == 0, "taking the tally resets it");
+}
+
 int main(void)
 {
 	test_best_three();
 	test_settled();
 	test_spread();
 	test_stop_rule_loop();
+	test_discard();
 	return check_summary();
 }

@@ -1,0 +1,340 @@
+/* The bandwidth probe: read, write, copy and non-temporal write, streamed
+ * with each vector width the CPU and the platform allow (lib/stream.h's
+ * kernel sets, supplied by the architecture), for each working set of the
+ * sweep and each page size, on one CPU or, with bandwidth.cores, on several
+ * at once (bandwidth_gang.h). docs/METHOD.md explains the method and the
+ * cores' limits the figures are held against.
+ */
+
+#include "lib/fmt.h"
+#include "lib/stream.h"
+#include "probes/bandwidth_gang.h"
+#include "probes/emit.h"
+#include "probes/page_sizes.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+#include "probes/progress.h"
+#include "probes/results.h"
+#include "probes/sweep.h"
+#include "probes/timebase.h"
+#include "probes/trials.h"
+
+// ---- Constants --------------------------------------------------------------
+
+#define PROBE_NAME "bandwidth"
+
+/* ns and cycles are given per line moved, the unit caches and memory move. */
+#define LINE_BYTES 64u
+
+/* The untimed warm-up streams at least this many bytes, and two passes, so
+   the pass it times is past the first touch of each line and page and, on
+   cores that lower their clock for wide vectors, past the clock's change. */
+#define WARM_BYTES_MIN (8u << 20)
+#define WARM_PASSES_MIN 2u
+
+/* The written pattern: not zero, which a core may store by a shortcut
+   (the kernels' own stores are all ones). */
+#define FILL_PATTERN 0x5a5a5a5a5a5a5a5aull
+
+/* The variant's first word per operation, as results.csv names it. */
+static const char *const op_names[STREAM_OPS] = {
+	[STREAM_READ] = "read",
+	[STREAM_WRITE] = "write",
+	[STREAM_COPY] = "copy",
+	[STREAM_WRITE_NT] = "ntwrite",
+};
+
+// ---- Private Types ----------------------------------------------------------
+
+/* One variant at one working set, as the timed section sees it. */
+struct stream_run {
+	/* In. */
+	stream_kernel_fn *kernel;
+	void *dst;
+	const void *src;
+	size_t bytes;             /* per pass and call: the working set, half of it for copy */
+	uint64_t working_set;     /* bytes moved per pass, read and written together */
+	const struct config *c;
+	/* Out. */
+	struct trials trials;     /* ns per 64-byte line moved */
+	uint64_t passes;          /* per trial */
+	const char *stopped_by;
+};
+
+// ---- Private Data -----------------------------------------------------------
+
+/* How many CPUs stream together (bandwidth.cores, resolved when the probe
+   starts), and the sets every one of them can run. */
+static unsigned gang_cpus = 1;
+static unsigned gang_sets;
+
+// ---- Private Functions ------------------------------------------------------
+
+/* The untimed passes over `bytes` before a variant's trials. */
+static uint64_t warm_passes(uint64_t bytes)
+{
+	uint64_t warm = (WARM_BYTES_MIN + bytes - 1) / bytes;
+
+	return warm < WARM_PASSES_MIN ? WARM_PASSES_MIN : warm;
+}
+
+/* The timed section: a warm-up, then trials of whole passes sized to
+   c->step_ms until the shared stop rule (trials_stop) ends them. */
+static void stream_trials(void *arg)
+{
+	struct stream_run *run = arg;
+	uint64_t warm = warm_passes(run->working_set);
+	uint64_t lines = run->working_set / LINE_BYTES;
+	uint64_t t0, t1, target = ms_to_ticks(run->c->step_ms), spent = 0;
+	struct plat_disturbances before, after;
+
+	t0 = plat_ticks();
+	run->kernel(run->dst, run->src, run->bytes, warm);
+	t1 = plat_ticks();
+	run->passes = reps_for_ticks(target, t1 - t0, warm);
+
+	trials_init(&run->trials);
+	do {
+		plat_disturbances(&before);
+		t0 = plat_ticks();
+		run->kernel(run->dst, run->src, run->bytes, run->passes);
+		t1 = plat_ticks();
+		plat_disturbances(&after);
+		spent += t1 - t0;
+		/* A disturbed trial is dropped: the loop measures again. */
+		if (trials_add_checked(&run->trials,
+				       ticks_to_ns(t1 - t0) / (double)(run->passes * lines),
+				       &before, &after))
+			run->stopped_by = trials_stop(&run->trials, run->c, spent,
+						      target * run->c->max_trials);
+	} while (!run->stopped_by);
+}
+
+/* Every byte written before anything is timed: an untouched page may read
+   as a shared zero page (Linux) and stay in cache whatever its size. */
+static void fill_buffer(const struct plat_buffer *buf)
+{
+	uint64_t *p = buf->base;
+
+	for (size_t i = 0; i < buf->bytes / sizeof *p; i++)
+		p[i] = FILL_PATTERN;
+}
+
+/* The trials on gang_cpus CPUs, each its own part of the working set,
+   into run's outputs; run->working_set becomes the parts together. 1 when
+   the size is too small to share out (reported), 0 measured, -1 not
+   (reported). */
+static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
+			const struct stream_kernels *set, unsigned set_index, enum stream_op op,
+			const char *what)
+{
+	unsigned unit = op == STREAM_COPY ? 2 * set->block_bytes : set->block_bytes;
+	/* Static, not on the stack: a CPU that missed its deadline may still
+	   read its kernel and part from it after the call returned. */
+	static struct gang_stream g;
+
+	g = (struct gang_stream){ .kernel = run->kernel, .set = set_index, .base = buf->base,
+				  .copy = op == STREAM_COPY, .cpus = gang_cpus, .c = run->c };
+	g.part = bandwidth_gang_part(run->working_set, gang_cpus, unit);
+	if (!g.part) {
+		report_printf("%s: not measured: under %u bytes for each of %u CPUs\n", what,
+			      unit, gang_cpus);
+		return 1;
+	}
+	g.warm_passes = warm_passes(g.part);
+	if (bandwidth_gang_measure(&g) != 0) {
+		report_printf("%s: %s\n", what, g.why);
+		return -1;
+	}
+	run->working_set = g.part * gang_cpus;
+	run->trials = g.trials;
+	run->passes = g.passes;
+	run->stopped_by = g.stopped_by;
+	return 0;
+}
+
+/* One variant at sweep size k: the trials, the row, the report line.
+   0, or -1 when the section faulted or the CPUs failed (reported). */
+static int measure_size(const struct config *c, const struct plat_buffer *buf,
+			const struct stream_kernels *set, unsigned set_index, enum stream_op op,
+			const char *variant, unsigned k)
+{
+	uint64_t ws = sweep_bytes(k);
+	struct stream_run run = { .kernel = set->op[op], .working_set = ws, .c = c };
+	struct result_row fig = { 0 };
+	struct plat_fault fault;
+	char size_text[24], what[96];
+	double cycles;
+	int rc;
+
+	/* Copy reads one half of the working set and writes the other. */
+	run.src = buf->base;
+	run.dst = op == STREAM_COPY ? (char *)buf->base + ws / 2 : buf->base;
+	run.bytes = op == STREAM_COPY ? ws / 2 : ws;
+	mp_format_bytes(size_text, sizeof size_text, ws);
+	mp_snprintf(what, sizeof what, "%s, %s, %s", PROBE_NAME, variant, size_text);
+	if (gang_cpus > 1) {
+		rc = measure_gang(&run, buf, set, set_index, op, what);
+		if (rc != 0)
+			return rc > 0 ? 0 : -1;
+		mp_format_bytes(size_text, sizeof size_text, run.working_set);
+	} else if (plat_timed_wide(stream_trials, &run, &fault) != 0) {
+		report_printf("%s: FAULT: %s\n", what, fault.text);
+		return -1;
+	}
+	fig.probe = PROBE_NAME;
+	fig.variant = variant;
+	fig.page_shift = buf->page_shift;
+	fig.working_set_bytes = run.working_set;
+	fig.ns = trials_best(&run.trials);
+	fig.gb_per_s = (struct optional_real){ LINE_BYTES / fig.ns, 1 };
+	fig.trials = run.trials.count;
+	fig.spread = trials_spread(&run.trials);
+	fig.pages_verified = buf->verified;
+	cycles = emit_result_row(&fig);
+	report_printf("  %11s %9.2f %8.2f %9.3f %8.2f %7u %7.1f%% %-10s %9llu %8llu ms\n",
+		      size_text, fig.gb_per_s.value, fig.bytes_per_cycle.value, fig.ns, cycles, fig.trials,
+		      fig.spread * 100, run.stopped_by, (unsigned long long)run.passes,
+		      (unsigned long long)plat_elapsed_ms());
+	return 0;
+}
+
+/* One variant's sweep over sizes [first, last]; 0, or -1 at a fault. */
+static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
+			 const struct plat_stream_sets *sets, unsigned set_index,
+			 enum stream_op op, unsigned first, unsigned last)
+{
+	const struct stream_kernels *set = &sets->sets[set_index];
+	struct progress progress;
+	char variant[32];
+
+	/* With several CPUs the count is part of the name (read_avx2_x4), so
+	   no aggregate is read as one core's figure. */
+	if (gang_cpus > 1)
+		mp_snprintf(variant, sizeof variant, "%s_%s_x%u", op_names[op], set->name,
+			    gang_cpus);
+	else
+		mp_snprintf(variant, sizeof variant, "%s_%s", op_names[op], set->name);
+	report_printf("  %s:\n  %11s %9s %8s %9s %8s %7s %8s %-10s %9s %11s\n", variant,
+		      "working set", "GB/s", "B/cycle", "ns/line", "cycles", "trials", "spread",
+		      "stopped by", "passes", "elapsed");
+	progress_start(&progress);
+	for (unsigned k = first; k <= last; k++) {
+		progress_tick(&progress, variant, k - first, last - first + 1);
+		/* A fault at one size would recur at the next: the variant
+		   stops and the other variants still run. */
+		if (measure_size(c, buf, set, set_index, op, variant, k) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The sets to run of the usable ones: all, or the widest alone (the
+   highest bit: sets are ordered narrowest first). */
+static unsigned sets_to_run(const struct config *c, unsigned usable)
+{
+	while (c->bandwidth_sets == BANDWIDTH_WIDEST && (usable & (usable - 1)))
+		usable &= usable - 1;
+	return usable;
+}
+
+/* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
+static int sweep_page_size(const struct config *c, unsigned shift)
+{
+	struct plat_stream_sets sets;
+	struct plat_buffer buf;
+	char page_name[48];
+	unsigned first = 0, last = 0;
+	int status;
+
+	plat_stream_sets(&sets);
+	sweep_range(c->bandwidth_min_size, c->bandwidth_max_size, &first, &last);
+	page_size_name(page_name, sizeof page_name, shift);
+	status = sweep_buffer_get(PROBE_NAME, &buf, shift, page_name, first, &last);
+	if (status != 0)
+		return status;
+	page_buffer_report(PROBE_NAME, page_name, &buf);
+	fill_buffer(&buf);
+	for (unsigned s = 0; s < sets.count; s++) {
+		if (!(sets_to_run(c, sets.usable & gang_sets) & (1u << s)))
+			continue;
+		for (unsigned op = 0; op < STREAM_OPS; op++)
+			if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, first,
+					  last) != 0)
+				status = -1;
+	}
+	if (bandwidth_gang_buffer_held())
+		report_printf("%s: the %s buffer is kept: a CPU that missed its deadline may "
+			      "still be streaming it\n", PROBE_NAME, page_name);
+	else
+		plat_buffer_put(&buf);
+	return status;
+}
+
+/* "sse2, avx2" for the sets in mask. */
+static void set_names(char *buf, size_t size, const struct plat_stream_sets *sets,
+		      unsigned mask)
+{
+	struct mp_text t = { buf, size, 0 };
+
+	buf[0] = '\0';
+	for (unsigned s = 0; s < sets->count; s++)
+		if (mask & (1u << s))
+			mp_append(&t, "%s%s", t.len ? ", " : "", sets->sets[s].name);
+	if (!t.len)
+		mp_strlcpy(buf, "none", size);
+}
+
+/* Which sets run (the widest that can, or each with bandwidth.sets=all),
+   and plainly which the CPU has that cannot. 0, or -1 when none can run. */
+static int report_sets(const struct config *c)
+{
+	struct plat_stream_sets sets;
+	char offered[64], usable[64], refused[64];
+	unsigned run;
+
+	plat_stream_sets(&sets);
+	run = sets_to_run(c, sets.usable);
+	set_names(offered, sizeof offered, &sets, sets.offered);
+	set_names(usable, sizeof usable, &sets, run);
+	report_printf("%s: the CPU offers %s; running %s%s\n", PROBE_NAME, offered, usable,
+		      run != sets.usable
+		      ? " (the widest that can run; bandwidth.sets=all runs each)" : "");
+	if (sets.offered & ~sets.usable) {
+		set_names(refused, sizeof refused, &sets, sets.offered & ~sets.usable);
+		report_printf("%s: %s not run: %s\n", PROBE_NAME, refused, sets.why_not);
+	}
+	return sets.usable ? 0 : -1;
+}
+
+// ---- Public Functions -------------------------------------------------------
+
+int probe_bandwidth(const struct config *c)
+{
+	struct plat_stream_sets sets;
+	unsigned first = 0, last = 0;
+
+	if (!sweep_range(c->bandwidth_min_size, c->bandwidth_max_size, &first, &last)) {
+		report_printf("%s: no working set of the sweep (4 KiB .. 512 MiB) lies in "
+			      "bandwidth.min_size .. bandwidth.max_size: nothing measured\n",
+			      PROBE_NAME);
+		return -1;
+	}
+	report_printf("%s: read, write, copy and non-temporal write, 8 vectors per loop "
+		      "iteration, 8 independent accumulators for read; per size a warm-up "
+		      "of >= %u MiB, then at least %u trials of whole passes of >= %.0f ms, "
+		      "stop when the best three agree within %.1f%%, at most %u trials or, "
+		      "past %u, %.0f ms of trials; figure = best trial; copy reads half the "
+		      "working set and writes the other half, its GB/s counts both; ns and "
+		      "cycles per 64-byte line\n", PROBE_NAME, WARM_BYTES_MIN >> 20, c->trials,
+		      c->step_ms, c->precision * 100, c->max_trials, c->trials,
+		      c->max_trials * c->step_ms);
+	if (report_sets(c) != 0) {
+		report_printf("%s: no kernel set can run here: nothing measured\n", PROBE_NAME);
+		return -1;
+	}
+	plat_stream_sets(&sets);
+	if (bandwidth_gang_begin(c, &sets, &gang_cpus, &gang_sets) != 0)
+		return -1;
+	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
+}
