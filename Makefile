@@ -10,7 +10,8 @@
 #   make host       build/host/memprobe, the probes on Linux
 #   make fuzz       a long fuzzing pass of the parsers
 #   V=1 shows commands; O=dir moves the build folder; ARCH=x86_64 (the
-#   default and, today, the only one) picks the architecture.
+#   default) or ARCH=aarch64 picks the EFI app's architecture (make,
+#   make image, make run); the Linux build and the unit tests are x86_64's.
 
 VERSION := 0.1.0
 
@@ -30,6 +31,10 @@ endif
 #   EFI_TARGET      objcopy's PE target for the app
 #   EFI_BOOT_NAME   the removable-media boot file under \EFI\BOOT
 #   ARCH_CFLAGS     code-generation flags the EFI objects need
+#   ARCH_PROBE_CFLAGS  code-generation flags of the probe code
+#   CROSS           the cross toolchain's prefix (empty: the host's own)
+#   EFI_LDS         the app's linker script
+#   EFI_PE_FLAGS    objcopy's flags that turn the linked ELF into the PE file
 ARCH ?= x86_64
 ifeq ($(ARCH),x86_64)
 ARCH_DIR      := arch/x86_64
@@ -38,8 +43,33 @@ GNUEFI_ARCH   := x86_64
 EFI_TARGET    := efi-app-x86_64
 EFI_BOOT_NAME := BOOTX64.EFI
 ARCH_CFLAGS   := -mno-red-zone -maccumulate-outgoing-args
+ARCH_PROBE_CFLAGS := -msse2
+CROSS         :=
+EFI_LDS       := linker/memprobe.lds
+EFI_PE_FLAGS   = -j .text -j .sdata -j .data -j .sbat -j .dynamic -j .dynsym \
+	-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
+	--target $(EFI_TARGET) --subsystem=10
+else ifeq ($(ARCH),aarch64)
+# docs/BUILD.md, "AArch64": Debian's binutils has no efi-app-aarch64
+# target, so gnu-efi's aarch64 crt0 carries the PE header itself and the
+# file is the linked image's bytes (-O binary). gnu-efi:arm64 is unpacked
+# into the build folder (scripts/deps.sh), never installed.
+ARCH_DIR      := arch/aarch64
+# None of it builds for the (x86-64) Linux app or the unit tests.
+ARCH_EFI_ONLY := $(wildcard arch/aarch64/*.c)
+GNUEFI_ARCH   := aarch64
+EFI_TARGET    := binary
+EFI_BOOT_NAME := BOOTAA64.EFI
+ARCH_CFLAGS   := -mno-outline-atomics
+ARCH_PROBE_CFLAGS :=
+CROSS         := aarch64-linux-gnu-
+EFI_LDS       := linker/memprobe-aarch64.lds
+EFI_PE_FLAGS   = -j .text -j .dynamic -j .data -j .rela -O $(EFI_TARGET)
+ifneq ($(SECURE_BOOT)$(SHIM),)
+$(error ARCH=aarch64: SECURE_BOOT and SHIM are x86-64's: the AArch64 image has no .sbat for shim (docs/BUILD.md, "AArch64"))
+endif
 else
-$(error ARCH=$(ARCH) is not supported: the architectures are x86_64 (see docs/LAYOUT.md, "A new architecture"))
+$(error ARCH=$(ARCH) is not supported: the architectures are x86_64 and aarch64 (see docs/LAYOUT.md, "A new architecture"))
 endif
 
 EFI_OUT  := $(O)/$(ARCH)
@@ -50,8 +80,14 @@ EFI_APP := $(EFI_OUT)/memprobe.efi
 EFI_IMG := $(EFI_OUT)/memprobe.img
 HOST_APP := $(HOST_OUT)/memprobe
 
+ifeq ($(ARCH),x86_64)
 GNUEFI_INC := /usr/include/efi
 GNUEFI_LIB := /usr/lib
+else
+GNUEFI_ROOT := $(O)/gnu-efi-$(GNUEFI_ARCH)
+GNUEFI_INC := $(GNUEFI_ROOT)/usr/include/efi
+GNUEFI_LIB := $(GNUEFI_ROOT)/usr/lib
+endif
 
 # Optional config file baked into the image as \EFI\BOOT\memprobe.cfg.
 CONFIG ?=
@@ -62,8 +98,9 @@ CONFIG ?=
 IMG_SIZE_MIB ?= 256
 
 CC      ?= gcc
-LD      := ld
-OBJCOPY := objcopy
+EFI_CC  := $(if $(CROSS),$(CROSS)gcc,$(CC))
+LD      := $(CROSS)ld
+OBJCOPY := $(CROSS)objcopy
 
 WARN := -Wall -Wextra
 DEPFLAGS = -MMD -MP
@@ -80,14 +117,15 @@ EFI_BASE := -std=gnu11 -O2 -g -ffreestanding -fpic -fshort-wchar \
 # our own interrupt paths do not save it.
 EFI_SYS_CFLAGS := $(EFI_BASE) -mgeneral-regs-only -DMEMPROBE_VERSION='"$(VERSION)"'
 # Probe code and lib/ are compiled as an ordinary optimised program would be.
-PROBE_CFLAGS := -O2 -msse2
+PROBE_CFLAGS := -O2 $(ARCH_PROBE_CFLAGS)
 EFI_PROBE_CFLAGS := $(EFI_BASE) $(PROBE_CFLAGS)
 
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
-	-T linker/memprobe.lds
+	-T $(EFI_LDS)
 
-# The architecture's sources that also build for Linux (and the unit tests).
-ARCH_SRC  := $(filter-out $(ARCH_EFI_ONLY),$(wildcard $(ARCH_DIR)/*.c))
+# The architecture's sources that also build for Linux (and the unit tests),
+# with arch/generic/: what every architecture's code shares.
+ARCH_SRC  := $(filter-out $(ARCH_EFI_ONLY),$(wildcard $(ARCH_DIR)/*.c)) $(wildcard arch/generic/*.c)
 EFI_SRC   := $(wildcard efi/*.c) $(ARCH_SRC) $(ARCH_EFI_ONLY)
 EFI_ASM   := $(wildcard $(ARCH_DIR)/*.S)
 PROBE_SRC := $(wildcard probes/*.c)
@@ -102,25 +140,25 @@ all: image
 efi: $(EFI_APP)
 image: $(EFI_IMG)
 
-$(EFI_OUT)/efi/%.o $(EFI_OUT)/$(ARCH_DIR)/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
+$(EFI_OUT)/efi/%.o $(EFI_OUT)/$(ARCH_DIR)/%.o $(EFI_OUT)/arch/generic/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
 $(EFI_OUT)/probes/%.o $(EFI_OUT)/lib/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
 
 $(EFI_OUT)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS_SEL) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(EFI_CC) $(CFLAGS_SEL) $(DEPFLAGS) -c $< -o $@
 
 $(EFI_OUT)/%.o: %.S
 	@mkdir -p $(dir $@)
 	@echo "  AS      $@"
-	$(Q)$(CC) $(EFI_SYS_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(EFI_CC) $(EFI_SYS_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # The build id lives in one generated file that is rewritten only when its
 # text changes, so a rebuild stays incremental. Each build compiles it with
 # the flags its own probe code was built with (minus include paths and
 # warnings, which say nothing about the figures).
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-CC_VERSION := $(shell $(CC) --version | head -n 1)
+CC_VERSION := $(shell $(EFI_CC) --version 2>/dev/null | head -n 1)
 define buildinfo_text
 const char memprobe_version[] = "$(VERSION)";
 const char memprobe_build_id[] = "$(BUILD_ID)";
@@ -138,9 +176,9 @@ flags_text = -DMEMPROBE_PROBE_FLAGS='"$(strip $(filter-out -I% -W% -MMD -MP,$(1)
 
 $(EFI_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 	@echo "  CC      $@"
-	$(Q)$(CC) $(EFI_PROBE_CFLAGS) $(call flags_text,$(EFI_PROBE_CFLAGS)) -c $< -o $@
+	$(Q)$(EFI_CC) $(EFI_PROBE_CFLAGS) $(call flags_text,$(EFI_PROBE_CFLAGS)) -c $< -o $@
 
-$(EFI_OUT)/memprobe.so: $(EFI_OBJ) linker/memprobe.lds
+$(EFI_OUT)/memprobe.so: $(EFI_OBJ) $(EFI_LDS)
 	@echo "  LD      $@"
 	$(Q)$(LD) $(EFI_LDFLAGS) $(GNUEFI_LIB)/crt0-efi-$(GNUEFI_ARCH).o $(EFI_OBJ) \
 		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
@@ -150,9 +188,7 @@ $(EFI_OUT)/memprobe.so: $(EFI_OBJ) linker/memprobe.lds
 # enforces W^X, and Secure Boot policies that require the flag, check.
 $(EFI_APP): $(EFI_OUT)/memprobe.so scripts/pe-nx-compat.sh
 	@echo "  OBJCOPY $@"
-	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .sbat -j .dynamic -j .dynsym \
-		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
-		--target $(EFI_TARGET) --subsystem=10 $< $@
+	$(Q)$(OBJCOPY) $(EFI_PE_FLAGS) $< $@
 	$(Q)scripts/pe-nx-compat.sh $@
 
 # The image depends on which CONFIG it holds, not only on the file's age:
@@ -298,7 +334,7 @@ $(TEST_OUT)/test_%: tests/unit/test_%.c $(TEST_LIB_OBJ)
 unit: $(UNIT_BIN)
 
 deps:
-	$(Q)scripts/deps.sh
+	$(Q)ARCH=$(ARCH) O=$(O) scripts/deps.sh
 
 # Everything that runs a tool waits for deps, so that a fresh machine gets
 # its packages before the first compile, with -j too: deps is phony, so make
@@ -320,10 +356,12 @@ run: deps image $(RUN_IMG)
 		--firmware $(or $(SECURE_BOOT),plain) \
 		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))" \
 		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)" \
+		$(if $(filter-out x86_64,$(ARCH)),--arch $(ARCH)) \
 		$(if $(NMI_EVERY_S),--nmi-every "$(NMI_EVERY_S)")
 
 test: deps image host unit
-	$(Q)scripts/deps.sh test
+	$(Q)O=$(O) scripts/deps.sh test
+	$(Q)$(MAKE) --no-print-directory ARCH=aarch64 image
 	$(Q)O=$(O) tests/run
 
 fuzz: deps

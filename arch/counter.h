@@ -48,12 +48,15 @@ const char *counter_name(void);
 /* The counter ticks at one rate in every P-, C- and T-state (x86: CPUID
    8000_0007h EDX[8]). Without it a figure may be a clock-throttled one. */
 int counter_invariant(void);
+/* What says so, for the report: "CPUID 8000_0007h EDX[8]" on x86. */
+const char *counter_invariant_source(void);
 
 /* How the CPU stated the counter's rate. */
 enum counter_rate_source {
 	COUNTER_RATE_NONE,        /* not stated: the rate must be calibrated */
 	COUNTER_RATE_CRYSTAL,     /* a crystal's rating times a ratio (x86: CPUID 15h) */
 	COUNTER_RATE_WHOLE_MHZ,   /* a base frequency in whole MHz (x86: CPUID 16h) */
+	COUNTER_RATE_REGISTER,    /* a register the firmware programmed (AArch64: CNTFRQ_EL0) */
 };
 
 /* The counter's rate as the CPU states it (x86: CPUID 15h, or failing
@@ -100,12 +103,17 @@ struct core_cycles {
 int core_cycles_available(arch_guarded_fn run);
 /* Both counts; only after core_cycles_available said 1. */
 void core_cycles_read(struct core_cycles *c);
+/* The report's words when they are not available: x86 "no APERF/MPERF
+   (CPUID 6 ECX[0] clear or refused)". */
+extern const char core_cycles_missing[];
 
 /* ---- Reading it ------------------------------------------------------------
  * uint64_t counter_read(void): the counter, ordered after earlier loads.
  * Inline, so a timestamp costs no call: each architecture's definition. */
 #if defined(__x86_64__)
 #include "arch/x86_64/counter.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/counter.h"
 #else
 #error "arch/counter.h: no cycle counter for this architecture"
 #endif

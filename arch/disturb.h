@@ -17,6 +17,12 @@
    for inside a timed section. */
 uint64_t disturb_nmi_count(void);
 
+/* The interrupt type under which the firmware's CPU architectural protocol
+   (RegisterInterruptHandler) delivers an NMI (x86: vector 2); -1 where the
+   architecture has no NMI (AArch64, where that type would name the FIQ),
+   with why[] saying so. */
+int disturb_nmi_type(char *why, size_t size);
+
 /* Whether this CPU counts SMIs where the program can read the count (x86:
    Intel's MSR_SMI_COUNT, 0x34, tried once through run). 1 when it does;
    0 with why[] saying why not ("AMD parts have no SMI counter"). */

@@ -72,6 +72,10 @@ int guard_call(void (*fn)(void *), void *arg);
 /* What the last caught exception was; valid after guard_call returned 1. */
 void guard_last(struct arch_fault *f);
 
+/* The app's state inside a timed section, in the words the report's
+   "timed sections" line uses: x86 "the app's IDT and page tables";
+   AArch64 names DAIF, the vector base register and the exception level. */
+void guard_state_words(char *buf, size_t size);
 /* 1 for an exception after which no probe may run (x86: #DF 8, #MC 18):
    the hardware itself failed, or the CPU could not deliver an exception;
    the run stops with its files flushed. */

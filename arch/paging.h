@@ -20,6 +20,11 @@
 #define PT_SIZE_4K (1ull << 12)
 #define PT_SIZE_2M (1ull << 21)
 #define PT_SIZE_1G (1ull << 30)
+/* AArch64's other granules and their blocks (docs/PAGING.md). */
+#define PT_SIZE_16K (1ull << 14)
+#define PT_SIZE_32M (1ull << 25)
+#define PT_SIZE_64K (1ull << 16)
+#define PT_SIZE_512M (1ull << 29)
 /* ---- The builder -------------------------------------------------------- */
 
 /* The attribute a range is mapped with: write-back RAM, or uncached MMIO.
@@ -40,6 +45,12 @@ struct pt_config {
 	unsigned phys_bits; /* MAXPHYADDR, CPUID 8000_0008h EAX[7:0]: 32..52 */
 	int has_1g;         /* CPUID 8000_0001h EDX[26] (pdpe1gb): the only guard,
 			       QEMU TCG honours 1 GiB leaves whatever CPUID says */
+	/* AArch64 only (x86 leaves them 0): the translation granules the CPU
+	   offers (ID_AA64MMFR0_EL1.TGran4/16/64) as bits 1 << 12, 1 << 14,
+	   1 << 16, and whether the tables serve EL2's own regime without VHE,
+	   whose leaves have one execute-never bit (54) where EL1's have two. */
+	unsigned granules;
+	int el2_single_xn;
 };
 
 /* A 4 KiB-aligned page whose address is also its physical address, or NULL
@@ -54,6 +65,16 @@ struct pt_builder {
 	uint64_t *free_tables;       /* tables a larger leaf replaced, reused first */
 	uint64_t tables_in_use;      /* live tables, the root included */
 	uint64_t tables_allocated;   /* pages ever taken from alloc_page */
+	/* AArch64 only (x86 leaves them 0): a buffer is given an identity map
+	   of its own in its page size's granule (docs/PAGING.md), whose tables
+	   are carved from that granule's arena and reused by the next buffer;
+	   buffer_root is its pt_root value while it is mapped. */
+	uint64_t buffer_root;
+	struct pt_arena {
+		uint64_t base, size, used;
+	} arena[3];
+	const struct pt_range *general;   /* the general map's ranges, normalised */
+	size_t ngeneral;
 };
 
 enum pt_status {
@@ -63,8 +84,9 @@ enum pt_status {
 	PT_ERR_TABLE_ADDR,  /* alloc_page gave an unaligned page or one beyond MAXPHYADDR */
 	PT_ERR_BEYOND_PHYS, /* a range ends beyond 2^phys_bits */
 	PT_ERR_BEYOND_VA,   /* beyond the lower canonical half: no identity map possible */
-	PT_ERR_PAGE_SIZE,   /* not 4 KiB, 2 MiB or 1 GiB */
+	PT_ERR_PAGE_SIZE,   /* not a page size of this architecture */
 	PT_ERR_NO_1G,       /* 1 GiB asked for, cfg.has_1g is 0 */
+	PT_ERR_NO_GRANULE,  /* AArch64: the page size's granule is not offered */
 	PT_ERR_ALIGN,       /* base or length not a multiple of the page size, or 0 */
 	PT_ERR_MISMATCH,    /* pt_verify found a page that is not as asked */
 };
@@ -188,11 +210,17 @@ enum pt_status pt_verify(const struct pt_config *cfg, uint64_t root, uint64_t ba
    and the CPU supports (ci's physical address bits and 1 GiB pages). */
 void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci);
 
-/* What pt_switch_to changed, for pt_switch_back. */
+/* What pt_switch_to changed, for pt_switch_back (x86: CR3 and CR4;
+   AArch64: TTBR0, TCR and MAIR). */
 struct pt_saved {
-	uint64_t word[2];
+	uint64_t word[3];
 };
 
+/* 1 when this CPU can map buffers with pages of 2^page_shift bytes; else 0
+   with why (when not NULL) saying so in words, naming the page size and
+   the register or architecture that rules it out. */
+int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char *why,
+			 size_t why_len);
 /* NULL when pt_switch_to may be used on this CPU, else why not (x86:
    CR4.CET set, since with shadow stacks the guard's unwinding return and
    the app's stack switch would raise #CP). */

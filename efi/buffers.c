@@ -50,19 +50,11 @@ void buffers_json(struct json *j)
 	json_array_end(j);
 }
 
+/* The architecture says which page sizes this CPU maps, and names the
+   reason for each it does not (arch/paging.h). */
 static int page_size_available(unsigned page_shift, char *why, size_t why_len)
 {
-	if (page_shift != PAGE_SHIFT_4K && page_shift != PAGE_SHIFT_2M &&
-	    page_shift != PAGE_SHIFT_1G) {
-		mp_snprintf(why, why_len, "page size 2^%u is not an x86-64 page size", page_shift);
-		return 0;
-	}
-	if (page_shift == PAGE_SHIFT_1G && !paging_config()->has_1g) {
-		mp_snprintf(why, why_len, "CPUID 8000_0001h EDX[26] (pdpe1gb) is clear on this "
-			    "CPU");
-		return 0;
-	}
-	return 1;
+	return pt_page_size_offered(paging_config(), page_shift, why, why_len);
 }
 
 size_t plat_buffer_max(unsigned page_shift)
@@ -83,7 +75,7 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	uint64_t page = 1ull << page_shift, largest, base;
 	const struct efimap *map;
 	EFI_PHYSICAL_ADDRESS addr;
-	char want[16], have[16], domain[64];
+	char want[16], have[16], align[16], domain[64];
 	EFI_STATUS s;
 
 	if (!page_size_available(page_shift, why, why_len))
@@ -97,9 +89,9 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	if (!base) {
 		mp_format_bytes(want, sizeof want, bytes);
 		mp_format_bytes(have, sizeof have, largest);
+		mp_format_bytes(align, sizeof align, page);
 		mp_snprintf(why, why_len, "no free %s-aligned run of %s in the memory map%s "
-			    "(largest: %s)", page_shift == PAGE_SHIFT_4K ? "4 KiB" :
-			    page_shift == PAGE_SHIFT_2M ? "2 MiB" : "1 GiB", want, numa_where(), have);
+			    "(largest: %s)", align, want, numa_where(), have);
 		return -1;
 	}
 	addr = base;

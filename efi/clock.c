@@ -329,21 +329,50 @@ static void use_crystal(uint64_t hz)
 		    "cross-checked (%s): its uncertainty is unknown, not 0", how, why);
 }
 
+/* The counter's rate over WINDOWS of the firmware's Stall(STALL_US). */
+static void stall_windows(uint64_t hz[WINDOWS])
+{
+	for (int i = 0; i < WINDOWS; i++) {
+		uint64_t t0 = counter_read();
+		uefi_call_wrapper(fw_bs->Stall, 1, STALL_US);
+		hz[i] = (counter_read() - t0) * (1000000ull / STALL_US);
+	}
+}
+
+/* A rate the firmware programmed into a register (AArch64: CNTFRQ_EL0) is
+   what the firmware believes, and the firmware's Stall() counts with the
+   same belief, usually from the same counter; so the register is used, and
+   Stall() is set beside it as a check that catches a register left wrong
+   (a firmware that never set it, or set it for another clock), not as an
+   independent measurement. Their difference is the uncertainty. */
+static void use_register(uint64_t hz)
+{
+	uint64_t stall_hz[WINDOWS], measured, spread, diff;
+	uint32_t ppm;
+
+	stall_windows(stall_hz);
+	measured = median_hz(stall_hz, 0, &ppm, &spread);
+	diff = measured > hz ? measured - hz : hz - measured;
+	clock.ticks_per_s = hz;
+	clock.uncertainty_ppm = (uint32_t)(diff * 1000000ull / hz) + ppm;
+	mp_snprintf(source, sizeof source, "%s rate from %s; the firmware's Stall() measures %llu "
+		    "Hz, %llu ppm apart, median of %d windows (not independent: Stall() may count "
+		    "with this very counter and rate)", counter_name(),
+		    counter_rate_source_name(COUNTER_RATE_REGISTER), (unsigned long long)measured,
+		    (unsigned long long)(diff * 1000000ull / hz), WINDOWS);
+}
+
 static void calibrate_stall(const char *why_not_reference, uint64_t nominal_hz,
 			    enum counter_rate_source leaf)
 {
 	uint64_t hz[WINDOWS], spread;
 	struct mp_text t = { source, sizeof source, 0 };
 
-	for (int i = 0; i < WINDOWS; i++) {
-		uint64_t t0 = counter_read();
-		uefi_call_wrapper(fw_bs->Stall, 1, STALL_US);
-		hz[i] = (counter_read() - t0) * (1000000ull / STALL_US);
-	}
+	stall_windows(hz);
 	clock.ticks_per_s = median_hz(hz, 0, &clock.uncertainty_ppm, &spread);
-	mp_append(&t, "TSC rate calibrated against the firmware's Stall(), median of %d windows, "
+	mp_append(&t, "%s rate calibrated against the firmware's Stall(), median of %d windows, "
 		  "spread %llu Hz (%s; only as good as the firmware's own calibration, which the "
-		  "uncertainty cannot include)", WINDOWS, (unsigned long long)spread,
+		  "uncertainty cannot include)", counter_name(), WINDOWS, (unsigned long long)spread,
 		  why_not_reference);
 	if (nominal_hz)
 		mp_append(&t, "; the %s states %llu Hz, not used", counter_rate_source_name(leaf),
@@ -396,10 +425,13 @@ int clock_init(const struct config *c)
 	char why[240], line[320];
 
 	clock.invariant = counter_invariant();
+	clock.invariant_source = counter_invariant_source();
 	clock.source = source;
 	clock.counter = counter_name();
 	if (which == CLOCK_REF_AUTO && leaf == COUNTER_RATE_CRYSTAL) {
 		use_crystal(hz);
+	} else if (which == CLOCK_REF_AUTO && leaf == COUNTER_RATE_REGISTER) {
+		use_register(hz);
 	} else if (which != CLOCK_REF_STALL &&
 		   reference_windows(which, &r, &w, why, sizeof why) == 0) {
 		use_measured(&r, &w, hz, leaf);

@@ -1,21 +1,14 @@
-/* The firmware console, and under QEMU the debugcon port beside it.
+/* The firmware console, and under QEMU the harness's log beside it
+ * (arch/harness.h: x86 debugcon, AArch64 semihosting).
  *
  * The firmware console speaks UCS-2 with CR LF line ends and, when mirrored
- * to serial, adds terminal escapes; the debugcon port receives the same text
+ * to serial, adds terminal escapes; the harness's log receives the same text
  * byte for byte, so a harness gets a clean log to assert on.
  */
 
 #include "efi/fw.h"
-#include "arch/io.h"
+#include "arch/harness.h"
 #include "probes/platform.h"
-
-#define DEBUGCON_PORT 0x402
-
-static void debugcon_write(const char *text)
-{
-	for (; *text; text++)
-		io_write8(DEBUGCON_PORT, (uint8_t)*text);
-}
 
 void plat_console(const char *text)
 {
@@ -23,7 +16,7 @@ void plat_console(const char *text)
 	size_t n = 0;
 
 	if (fw_under_qemu)
-		debugcon_write(text);
+		harness_log(text);
 	for (; *text; text++) {
 		unsigned char c = (unsigned char)*text;
 

@@ -70,6 +70,6 @@ void plat_core_clock_refresh(char *how, size_t size)
 		return;
 	}
 	core_hz = clock_add_chain_hz();
-	mp_snprintf(how, size, "no APERF/MPERF (CPUID 6 ECX[0] clear or refused): the add-chain "
-		    "clock, measured again now: %llu MHz", (unsigned long long)(core_hz / 1000000));
+	mp_snprintf(how, size, "%s: the add-chain clock, measured again now: %llu MHz",
+		    core_cycles_missing, (unsigned long long)(core_hz / 1000000));
 }

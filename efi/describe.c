@@ -22,12 +22,13 @@ static char conditions[512];
 
 const char *plat_timed_conditions(void)
 {
-	char paging[160];
+	char paging[160], state[96];
 
 	paging_summary(paging, sizeof paging);
+	guard_state_words(state, sizeof state);
 	mp_snprintf(conditions, sizeof conditions,
-		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, the app's IDT "
-		    "and page tables (%s); descriptor tables: %s", paging, guard_tables_summary());
+		    "timed sections: bare metal, TPL_HIGH_LEVEL, interrupts off, %s (%s); "
+		    "descriptor tables: %s", state, paging, guard_tables_summary());
 	return conditions;
 }
 

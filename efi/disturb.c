@@ -12,8 +12,6 @@
 /* The PI specification's EFI_CPU_ARCH_PROTOCOL (vol. 2, DXE), which
    gnu-efi does not define: only the member this file calls is typed, the
    others keep their places as plain pointers. */
-#define NMI_VECTOR 2
-
 typedef void (EFIAPI *cpu_interrupt_handler)(INTN type, void *context);
 
 struct cpu_arch_protocol {
@@ -30,6 +28,7 @@ static EFI_GUID cpu_arch_guid = { 0x26baccb1, 0x6f42, 0x11d4,
 
 static struct cpu_arch_protocol *cpu_arch;
 static int nmi_handler_registered;
+static int nmi_type = -1;     /* the protocol's type for an NMI; -1: no NMI here */
 /* NMIs the firmware handed to this app's handler, outside timed sections. */
 static uint64_t nmi_outside;
 static int smi_counted;
@@ -51,6 +50,9 @@ static void register_nmi_handler(void)
 {
 	EFI_STATUS s;
 
+	nmi_type = disturb_nmi_type(nmi_how, sizeof nmi_how);
+	if (nmi_type < 0)
+		return;
 	s = uefi_call_wrapper(fw_bs->LocateProtocol, 3, &cpu_arch_guid, NULL, (void **)&cpu_arch);
 	if (s != EFI_SUCCESS) {
 		mp_snprintf(nmi_how, sizeof nmi_how, "counted in timed sections only: the firmware "
@@ -59,7 +61,7 @@ static void register_nmi_handler(void)
 		return;
 	}
 	s = uefi_call_wrapper(cpu_arch->register_interrupt_handler, 3, cpu_arch,
-			      (INTN)NMI_VECTOR, on_nmi);
+			      (INTN)nmi_type, on_nmi);
 	if (s != EFI_SUCCESS) {
 		mp_snprintf(nmi_how, sizeof nmi_how, "counted in timed sections only: the firmware "
 			    "refused an NMI handler (%s)", fw_status_text(s));
@@ -85,14 +87,14 @@ void disturb_release(void)
 	if (!nmi_handler_registered)
 		return;
 	uefi_call_wrapper(cpu_arch->register_interrupt_handler, 3, cpu_arch,
-			  (INTN)NMI_VECTOR, (cpu_interrupt_handler)NULL);
+			  (INTN)nmi_type, (cpu_interrupt_handler)NULL);
 	nmi_handler_registered = 0;
 }
 
 void plat_disturbances(struct plat_disturbances *d)
 {
 	d->nmi = disturb_nmi_count() + __atomic_load_n(&nmi_outside, __ATOMIC_RELAXED);
-	d->nmi_counted = 1;
+	d->nmi_counted = nmi_type >= 0;
 	d->nmi_how = nmi_how[0] ? nmi_how : "counted in timed sections (the guard's vector)";
 	d->smi_counted = smi_counted;
 	d->smi = smi_counted ? disturb_smi_count() - smi_at_start : 0;

@@ -3,12 +3,8 @@
 #include "efi/end.h"
 #include "efi/disturb.h"
 #include "efi/fw.h"
-#include "arch/io.h"
+#include "arch/harness.h"
 #include "probes/platform.h"
-
-#define DEBUG_EXIT_PORT 0xf4
-#define VERDICT_SUCCESS 0x10
-#define VERDICT_FAILURE 0x11
 
 /* A non-volatile variable marks a reboot as memprobe's own: the boot after
    it finds the mark, clears it and returns to the firmware, which moves on
@@ -61,7 +57,7 @@ EFI_STATUS end_run(enum end_action action, int ok)
 	/* Powering off under QEMU is where a harness waits for the verdict;
 	   any other end action chosen under QEMU is carried out as asked. */
 	if (fw_under_qemu && action == END_OFF)
-		io_write8(DEBUG_EXIT_PORT, ok ? VERDICT_SUCCESS : VERDICT_FAILURE);
+		harness_verdict(ok);
 
 	switch (action) {
 	case END_OFF:

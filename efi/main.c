@@ -10,6 +10,7 @@
 #include "efi/disturb.h"
 #include "efi/end.h"
 #include "efi/files.h"
+#include "efi/guarded.h"
 #include "efi/memtypes.h"
 #include "efi/numa.h"
 #include "efi/paging.h"
@@ -17,6 +18,7 @@
 #include "efi/timed.h"
 #include "efi/secure_boot.h"
 #include "efi/volume.h"
+#include "arch/harness.h"
 #include "probes/probe.h"
 #include "probes/results.h"
 #include "lib/fmt.h"
@@ -74,6 +76,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	int ok;
 
 	fw_init(image, st);
+	/* Before the first line, so the harness's log has them all. */
+	if (fw_under_qemu)
+		harness_channel_open(guarded_run);
 	banner();
 	if (end_after_own_reboot())
 		return EFI_SUCCESS;

@@ -100,7 +100,7 @@ static uint64_t pool_pages_needed(const struct config *c, const struct efimap *m
 		bytes[i] = run_buffer_bytes(c, shifts[i]);
 		if (bytes[i] > free_bytes)
 			bytes[i] = free_bytes;
-		if (shifts[i] == PAGE_SHIFT_1G && !cfg->has_1g)
+		if (!pt_page_size_offered(cfg, shifts[i], NULL, 0))
 			bytes[i] = 0;
 	}
 	return pt_pool_tables(cfg, ranges, range_count, bytes, sizes, n);
@@ -184,4 +184,10 @@ void paging_summary(char *buf, size_t size)
 	mp_snprintf(buf, size, "%u-level, %u-bit physical, 1 GiB pages: %s, %llu of %llu tables used",
 		    builder.cfg.levels, builder.cfg.phys_bits, builder.cfg.has_1g ? "yes" : "no",
 		    (unsigned long long)builder.tables_in_use, (unsigned long long)pool.pages);
+	/* AArch64: the granules, and so the page sizes, this CPU offers. */
+	if (builder.cfg.granules)
+		mp_snprintf(buf + mp_strlen(buf), size - mp_strlen(buf), ", granules:%s%s%s",
+			    builder.cfg.granules & (1u << 12) ? " 4 KiB" : "",
+			    builder.cfg.granules & (1u << 14) ? " 16 KiB" : "",
+			    builder.cfg.granules & (1u << 16) ? " 64 KiB" : "");
 }

@@ -15,6 +15,7 @@
 
 #include "host/host.h"
 #include "host/pagecheck.h"
+#include "lib/fmt.h"
 #include "probes/platform.h"
 
 // ---- Constants --------------------------------------------------------------
@@ -125,6 +126,18 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	void *base = NULL;
 	int saved_errno = 0;
 
+	/* AArch64's granules and blocks: Linux on x86-64 has none of them, and
+	   no hugetlb size would say so by name. */
+	if (page_shift != PAGE_SHIFT_4K && page_shift != PAGE_SHIFT_2M &&
+	    page_shift != PAGE_SHIFT_1G) {
+		char size[16];
+
+		mp_format_bytes(size, sizeof size, page);
+		snprintf(why, why_len, "%s pages do not exist on x86-64 Linux (4 KiB pages, "
+			 "2 MiB and 1 GiB huge pages do)", size);
+		free(m);
+		return -1;
+	}
 	if (!m) {
 		snprintf(why, why_len, "out of memory for the buffer's bookkeeping");
 		return -1;

@@ -156,6 +156,7 @@ static void measure(void)
 	clock_facts.source = clock_source;
 	clock_facts.counter = counter_name();
 	clock_facts.invariant = counter_invariant();
+	clock_facts.invariant_source = counter_invariant_source();
 	clock_facts.core_hz = measure_core_hz(clock_facts.ticks_per_s);
 	snprintf(core_source, sizeof core_source,
 		 "dependent-add chain (one add per cycle), best of %d runs of %llu adds",

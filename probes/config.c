@@ -96,11 +96,14 @@ static const struct word profile_words[] = {
 static const struct word probe_words[PROBE_COUNT + 1] = { PROBE_LIST(PROBE_WORD_) };
 _Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
 	       "probe_list.h: the bits are 0 .. PROBE_COUNT - 1, each once");
-static const struct word page_words[] = {
-	{ "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { 0, 0 } };
+#define PAGE_WORD_(word, bit, shift) { #word, bit },
+static const struct word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
+/* x86 vectors, then AArch64 exception classes (ESR_ELx.EC): an undefined
+   instruction (UDF), a data abort, a BRK. Each machine raises its own and
+   reports the others as raised with no fault arriving. */
 static const struct word vector_words[] = {
 	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { "mc", 18 }, { "df", 8 },
-	{ 0, 0 } };
+	{ "undef", 0x00 }, { "dabort", 0x25 }, { "brk", 0x3c }, { 0, 0 } };
 static const struct word mix_words[] = {
 	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
 static const struct word sets_words[] = {
@@ -598,10 +601,11 @@ static int parse_vector(struct loader *l, const struct entry *e, const struct ke
 				return 0;
 			}
 		return fail(l, e, "vector %.*s cannot be raised on purpose (de 0, ud 6, gp 13, "
-			    "pf 14, mc 18, df 8)", echo_len(e->value), e->value.p);
+			    "pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)",
+			    echo_len(e->value), e->value.p);
 	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, df, or their numbers 0, "
-		    "6, 13, 14, 18, 8)", echo_len(e->value), e->value.p);
+	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, df, undef, dabort, brk, "
+		    "or their numbers 0, 6, 13, 14, 18, 8, 37, 60)", echo_len(e->value), e->value.p);
 }
 
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below

@@ -65,6 +65,20 @@ enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
 #define PAGES_4K (1u << 0)
 #define PAGES_2M (1u << 1)
 #define PAGES_1G (1u << 2)
+/* AArch64's 16 KiB and 64 KiB granules and their blocks (docs/PAGING.md);
+   every other machine refuses them by name when asked. */
+#define PAGES_16K (1u << 3)
+#define PAGES_32M (1u << 4)
+#define PAGES_64K (1u << 5)
+#define PAGES_512M (1u << 6)
+
+/* The page sizes the `pages` key names, smallest first: the word, the bit,
+   the shift. The key's words (probes/config.c) and the run order
+   (probes/page_sizes.c) both come from this one list. */
+#define PAGE_SIZE_LIST(X) \
+	X(4k, PAGES_4K, 12) X(16k, PAGES_16K, 14) X(64k, PAGES_64K, 16) \
+	X(2m, PAGES_2M, 21) X(32m, PAGES_32M, 25) X(512m, PAGES_512M, 29) \
+	X(1g, PAGES_1G, 30)
 
 struct config {
 	enum profile profile;

@@ -10,6 +10,15 @@
  *    that is not 1, 2, 4 or 8 bytes is copied by the caller into a
  *    temporary and passed as a hidden pointer to that copy in RCX.
  *
+ * On AArch64 there is one convention, for the firmware and this program
+ * alike:
+ *
+ *  - aapcs64, the Arm 64-bit procedure call standard: an aggregate of up to
+ *    16 bytes travels in registers (two doubles in d0-d1, as a homogeneous
+ *    floating-point aggregate of up to four); a larger one is copied by the
+ *    caller into memory and passed as a pointer to that copy in x0, so "by
+ *    value" there is a copy plus the pointer "by pointer" passes alone.
+ *
  * Every callee reads one field and returns it, so whatever a by-value call
  * costs beyond its by-pointer twin is the passing itself. The unit is a
  * bare call with no arguments, timed the same way.
@@ -36,7 +45,19 @@
 /* noinline keeps the call; noipa also stops GCC from learning that a callee
    is pure, which would let it hoist the call (and the copy) out of a loop. */
 #define CALLEE static __attribute__((noinline, noipa))
+
+/* The conventions this build can call with: the compiler's target decides,
+   and a convention the target lacks (ms_abi on AArch64, where GCC ignores
+   the attribute) would give rows that only repeat the native one under
+   another name. IF_MS keeps the Microsoft x64 variants to x86-64. */
+#if defined(__x86_64__)
 #define MS_ABI __attribute__((ms_abi))
+#define COST_CONVENTIONS 2
+#define IF_MS(...) __VA_ARGS__
+#else
+#define COST_CONVENTIONS 1
+#define IF_MS(...)
+#endif
 
 /* A row per aggregate size and convention; the second header line gives
    the units. */
@@ -61,8 +82,12 @@ struct cost_pass {
 
 struct cost_case {
 	unsigned bytes;
-	void (*time_sysv)(void *pass);
-	void (*time_ms)(void *pass);
+	void (*time[COST_CONVENTIONS])(void *pass);
+};
+
+/* One convention's names: in the report, in results.csv, in cost.svg. */
+struct convention {
+	const char *abi, *bare, *by_value, *by_pointer, *value_label, *pointer_label;
 };
 
 // Private Data
@@ -74,8 +99,28 @@ static volatile double cost_sink;
 
 // Private Functions
 
+#if defined(__x86_64__)
+static const struct convention conventions[COST_CONVENTIONS] = {
+	{ "sysv", "bare_call_sysv", "by_value_sysv", "by_pointer_sysv",
+	  "by value, System V", "by pointer, System V" },
+	{ "ms", "bare_call_ms", "by_value_ms", "by_pointer_ms",
+	  "by value, Microsoft x64", "by pointer, Microsoft x64" },
+};
+#define CONVENTIONS_TEXT "sysv = System V AMD64 (Linux, and this program's own calls), ms = " \
+	"Microsoft x64 (the UEFI firmware's)"
+#define COPYING_CALLS "ms at 16 B, both from 32 B"
+#else
+static const struct convention conventions[COST_CONVENTIONS] = {
+	{ "aapcs64", "bare_call_aapcs64", "by_value_aapcs64", "by_pointer_aapcs64",
+	  "by value, AAPCS64", "by pointer, AAPCS64" },
+};
+#define CONVENTIONS_TEXT "aapcs64 = the Arm 64-bit procedure call standard (the firmware's " \
+	"and this program's own): above 16 bytes, by value is a caller-made copy passed by pointer"
+#define COPYING_CALLS "from 32 B"
+#endif
+
 CALLEE double bare_sysv(void) { return 1.0; }
-CALLEE MS_ABI double bare_ms(void) { return 1.0; }
+IF_MS(CALLEE MS_ABI double bare_ms(void) { return 1.0; })
 
 /* Both loops write the first field before each call: a loop-invariant
    argument is a copy the compiler may make once, outside the loop. */
@@ -106,30 +151,28 @@ CALLEE MS_ABI double bare_ms(void) { return 1.0; }
 	CALLEE double by_value_sysv_##SZ(aggregate_##SZ a) { return a.v[0]; } \
 	CALLEE double by_pointer_sysv_##SZ(const aggregate_##SZ *a)           \
 	{ return a->v[0]; }                                                   \
+	static void time_sysv_##SZ(void *arg)                                 \
+	{ TIME_BY_VALUE_AND_POINTER(SZ, sysv, (struct cost_pass *)arg); }     \
+	IF_MS(                                                                \
 	CALLEE MS_ABI double by_value_ms_##SZ(aggregate_##SZ a)               \
 	{ return a.v[0]; }                                                    \
 	CALLEE MS_ABI double by_pointer_ms_##SZ(const aggregate_##SZ *a)      \
 	{ return a->v[0]; }                                                   \
-	static void time_sysv_##SZ(void *arg)                                 \
-	{ TIME_BY_VALUE_AND_POINTER(SZ, sysv, (struct cost_pass *)arg); }     \
 	static void time_ms_##SZ(void *arg)                                   \
-	{ TIME_BY_VALUE_AND_POINTER(SZ, ms, (struct cost_pass *)arg); }
+	{ TIME_BY_VALUE_AND_POINTER(SZ, ms, (struct cost_pass *)arg); })
 
 COST_SIZES(DEFINE_CASE)
 
-#define CASE_ENTRY(SZ) { SZ, time_sysv_##SZ, time_ms_##SZ },
+#define CASE_ENTRY(SZ) { SZ, { time_sysv_##SZ IF_MS(, time_ms_##SZ) } },
 static const struct cost_case cost_cases[] = { COST_SIZES(CASE_ENTRY) };
 #define COST_CASES (sizeof cost_cases / sizeof cost_cases[0])
 
-/* cost.svg: ns per call against the aggregate size, one curve per variant. */
-enum { BY_VALUE_SYSV, BY_POINTER_SYSV, BY_VALUE_MS, BY_POINTER_MS, CHART_SERIES };
-static const char *const chart_labels[CHART_SERIES] = {
-	"by value, System V", "by pointer, System V", "by value, Microsoft x64",
-	"by pointer, Microsoft x64",
-};
+/* cost.svg: ns per call against the aggregate size, one curve per variant:
+   by value then by pointer, for each convention in turn. */
+#define CHART_SERIES (2 * COST_CONVENTIONS)
 static double chart_bytes[COST_CASES], chart_ns[CHART_SERIES][COST_CASES];
 
-/* The unit: ticks[0] for System V bare calls, ticks[1] for Microsoft x64. */
+/* The unit: ticks[k] for convention k's bare calls. */
 static void time_bare(void *arg)
 {
 	struct cost_pass *pass = arg;
@@ -140,8 +183,8 @@ static void time_bare(void *arg)
 	for (int64_t i = 0; i < reps; i++)
 		cost_sink = bare_sysv();
 	t1 = plat_ticks();
-	for (int64_t i = 0; i < reps; i++)
-		cost_sink = bare_ms();
+	IF_MS(for (int64_t i = 0; i < reps; i++)
+		cost_sink = bare_ms();)
 	t2 = plat_ticks();
 	pass->ticks[0] = t1 - t0;
 	pass->ticks[1] = t2 - t1;
@@ -193,19 +236,18 @@ static double emit_row(const struct config *c, const char *variant,
 	return f.ns;
 }
 
-static void emit_pair(const struct config *c, unsigned bytes, const char *conv,
-		      const char *by_value, const char *by_pointer,
+static void emit_pair(const struct config *c, unsigned bytes, const struct convention *conv,
 		      const struct trials t[2], double unit, unsigned point, int series)
 {
-	double value = emit_row(c, by_value, bytes, &t[0]);
-	double pointer = emit_row(c, by_pointer, bytes, &t[1]);
+	double value = emit_row(c, conv->by_value, bytes, &t[0]);
+	double pointer = emit_row(c, conv->by_pointer, bytes, &t[1]);
 
 	chart_bytes[point] = bytes;
 	chart_ns[series][point] = value;
 	chart_ns[series + 1][point] = pointer;
 
 	report_table_cell("%u", bytes);
-	report_table_cell("%s", conv);
+	report_table_cell("%s", conv->abi);
 	report_table_cell("%.2f", value);
 	report_table_cell("%.2f", pointer);
 	report_table_cell("%.2f", value - pointer);
@@ -214,23 +256,20 @@ static void emit_pair(const struct config *c, unsigned bytes, const char *conv,
 	report_table_row(0);
 }
 
-/* Every case, both conventions, a table row each; 0, or -1 when a timed
+/* Every case, every convention, a table row each; 0, or -1 when a timed
    loop faulted (reported). */
-static int measure_cases(const struct config *c, double unit_sysv, double unit_ms)
+static int measure_cases(const struct config *c, const double *unit)
 {
 	struct trials t[2];
 
 	for (unsigned i = 0; i < COST_CASES; i++) {
 		const struct cost_case *k = &cost_cases[i];
 
-		if (time_trials(c, k->time_sysv, t) != 0)
-			return -1;
-		emit_pair(c, k->bytes, "sysv", "by_value_sysv", "by_pointer_sysv",
-			  t, unit_sysv, i, BY_VALUE_SYSV);
-		if (time_trials(c, k->time_ms, t) != 0)
-			return -1;
-		emit_pair(c, k->bytes, "ms", "by_value_ms", "by_pointer_ms", t,
-			  unit_ms, i, BY_VALUE_MS);
+		for (unsigned conv = 0; conv < COST_CONVENTIONS; conv++) {
+			if (time_trials(c, k->time[conv], t) != 0)
+				return -1;
+			emit_pair(c, k->bytes, &conventions[conv], t, unit[conv], i, 2 * (int)conv);
+		}
 	}
 	return 0;
 }
@@ -246,8 +285,9 @@ static void write_chart(void)
 	};
 
 	for (unsigned s = 0; s < CHART_SERIES; s++)
-		series[s] = (struct svg_series){ chart_labels[s], COST_CASES, chart_bytes,
-						 chart_ns[s] };
+		series[s] = (struct svg_series){ s % 2 ? conventions[s / 2].pointer_label
+						       : conventions[s / 2].value_label,
+						 COST_CASES, chart_bytes, chart_ns[s] };
 	chart_file("cost.svg", chart_produce_plain, &chart);
 }
 
@@ -256,7 +296,7 @@ static void write_chart(void)
 int probe_cost(const struct config *c)
 {
 	struct trials bare[2];
-	double unit_sysv, unit_ms;
+	double unit[COST_CONVENTIONS];
 	int rc;
 
 	if (c->cost_reps == 0 || c->cost_reps > INT64_MAX || c->cost_trials == 0) {
@@ -265,22 +305,23 @@ int probe_cost(const struct config *c)
 		return -1;
 	}
 	report_printf("%s: by-value vs by-pointer calls, %llu calls per trial, best "
-		      "of %u; sysv = System V AMD64 (Linux, and this program's own "
-		      "calls), ms = Microsoft x64 (the UEFI firmware's)\n",
+		      "of %u; " CONVENTIONS_TEXT "\n",
 		      PROBE_NAME, (unsigned long long)c->cost_reps, c->cost_trials);
 	if (time_trials(c, time_bare, bare) != 0)
 		return -1;
-	unit_sysv = emit_row(c, "bare_call_sysv", 0, &bare[0]);
-	unit_ms = emit_row(c, "bare_call_ms", 0, &bare[1]);
-	report_printf("  bare call: sysv %.2f ns (%.1f cycles), ms %.2f ns (%.1f "
-		      "cycles): the unit of the last column\n", unit_sysv,
-		      ns_to_cycles(unit_sysv), unit_ms, ns_to_cycles(unit_ms));
+	report_printf("  bare call:");
+	for (unsigned k = 0; k < COST_CONVENTIONS; k++) {
+		unit[k] = emit_row(c, conventions[k].bare, 0, &bare[k]);
+		report_printf("%s %s %.2f ns (%.1f cycles)", k ? "," : "", conventions[k].abi,
+			      unit[k], ns_to_cycles(unit[k]));
+	}
+	report_printf(": the unit of the last column\n");
 	report_printf("  note: before each call the loop writes an 8-byte field and the copy "
 		      "reloads it 16 bytes at a time; that store cannot be forwarded, so every copying "
-		      "call (ms at 16 B, both from 32 B) also waits for it: small-size deltas "
+		      "call (" COPYING_CALLS ") also waits for it: small-size deltas "
 		      "are mostly this wait, not the convention (docs/METHOD.md)\n");
 	report_table_begin(&cases_table, "cost: by value against by pointer", NULL);
-	rc = measure_cases(c, unit_sysv, unit_ms);
+	rc = measure_cases(c, unit);
 	report_table_end();
 	if (rc != 0)
 		return -1;

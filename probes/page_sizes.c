@@ -6,16 +6,18 @@
 
 // Public Functions
 
+#define PAGE_SIZE_ROW_(word, bit, shift) { bit, shift },
+static const struct { unsigned bit, shift; } page_size_rows[] = { PAGE_SIZE_LIST(PAGE_SIZE_ROW_) };
+_Static_assert(sizeof page_size_rows / sizeof page_size_rows[0] == PAGE_SIZES_MAX,
+	       "PAGE_SIZES_MAX is the length of PAGE_SIZE_LIST");
+
 unsigned page_shifts_asked(unsigned pages, unsigned shifts[PAGE_SIZES_MAX])
 {
 	unsigned n = 0;
 
-	if (pages & PAGES_4K)
-		shifts[n++] = PAGE_SHIFT_4K;
-	if (pages & PAGES_2M)
-		shifts[n++] = PAGE_SHIFT_2M;
-	if (pages & PAGES_1G)
-		shifts[n++] = PAGE_SHIFT_1G;
+	for (unsigned i = 0; i < PAGE_SIZES_MAX; i++)
+		if (pages & page_size_rows[i].bit)
+			shifts[n++] = page_size_rows[i].shift;
 	return n;
 }
 

@@ -12,7 +12,8 @@
 #include "probes/config.h"
 #include "probes/platform.h"
 
-#define PAGE_SIZES_MAX 3
+/* The length of config.h's PAGE_SIZE_LIST. */
+#define PAGE_SIZES_MAX 7
 
 /* The shifts of the PAGES_* bits in `pages`, ascending; returns how many. */
 unsigned page_shifts_asked(unsigned pages, unsigned shifts[PAGE_SIZES_MAX]);

@@ -27,6 +27,7 @@ struct plat_clock {
 	uint32_t uncertainty_ppm; /* of ticks_per_s */
 	const char *source;       /* how ticks_per_s was obtained, one line */
 	int invariant;            /* 1: ticks run at a fixed rate in all P/C-states */
+	const char *invariant_source; /* what says so: "CPUID 8000_0007h EDX[8]" */
 	uint64_t core_hz;         /* core cycles per second, dependent-add calibrated */
 	const char *core_source;  /* how core_hz was obtained */
 };

@@ -54,11 +54,14 @@ static void report_header(const struct plat_clock *clk)
 
 	report_printf("compiler: %s; probe code built with %s\n", memprobe_compiler,
 		      memprobe_probe_flags);
-	report_printf("timer: %.6f GHz +- %u ppm, %s; %s\n", (double)clk->ticks_per_s / 1e9,
-		      clk->uncertainty_ppm,
-		      clk->invariant ? "invariant (CPUID 8000_0007h EDX[8])"
-				     : "NOT invariant: its rate may follow the core's P-state",
-		      clk->source);
+	if (clk->invariant)
+		report_printf("timer: %.6f GHz +- %u ppm, invariant (%s); %s\n",
+			      (double)clk->ticks_per_s / 1e9, clk->uncertainty_ppm,
+			      clk->invariant_source, clk->source);
+	else
+		report_printf("timer: %.6f GHz +- %u ppm, NOT invariant: its rate may follow the "
+			      "core's P-state; %s\n", (double)clk->ticks_per_s / 1e9,
+			      clk->uncertainty_ppm, clk->source);
 	if (clk->core_hz)
 		report_printf("core clock: %.3f GHz at start-up, %s; each probe says what its "
 			      "cycles come from\n", (double)clk->core_hz / 1e9, clk->core_source);

@@ -7,6 +7,11 @@
 #   scripts/deps.sh        what the build needs
 #   scripts/deps.sh test   and what only `make test` needs (a browser for
 #                          tests/browser.sh), kept off the plain build
+#   ARCH=aarch64 O=build scripts/deps.sh
+#                          and the AArch64 app's cross compiler, QEMU and
+#                          AAVMF, with gnu-efi:arm64 unpacked into
+#                          $O/gnu-efi-aarch64 (docs/BUILD.md, "AArch64");
+#                          `test` asks for them too, for tests/qemu/aarch64.sh
 set -euo pipefail
 
 # tool-to-check  debian-package
@@ -30,6 +35,16 @@ checks=(
 )
 # tests/browser.sh opens the HTML pages in headless Chromium.
 [[ ${1:-} == test ]] && checks+=("chromium:chromium")
+# The AArch64 app: only when asked for, so an x86-only build stays as small.
+aarch64=0
+[[ ${ARCH:-x86_64} == aarch64 || ${1:-} == test ]] && aarch64=1
+[[ $aarch64 == 1 ]] && checks+=(
+	"aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu"
+	"aarch64-linux-gnu-ld:binutils-aarch64-linux-gnu"
+	"qemu-system-aarch64:qemu-system-arm"
+	"/usr/share/AAVMF/AAVMF_CODE.fd:qemu-efi-aarch64"
+	"dpkg-deb:dpkg"
+)
 
 missing=()
 for entry in "${checks[@]}"; do
@@ -50,7 +65,36 @@ if command -v clang >/dev/null 2>&1 &&
 	missing+=("libclang-rt-${ver}-dev")
 fi
 
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+# gnu-efi:arm64 cannot be installed beside the x86_64 gnu-efi (Debian's
+# package has no Multi-Arch field: installing one removes the other), so it
+# is downloaded with a private apt state (no root, the system's dpkg
+# architectures untouched) and unpacked into the build folder.
+gnu_efi_aarch64() {
+	local dest=${O:-build}/gnu-efi-aarch64 work
+	[[ -f $dest/usr/lib/crt0-efi-aarch64.o ]] && return 0
+	work=$(mktemp -d)
+	mkdir -p "$work/lists/partial" "$work/cache/archives/partial"
+	local apt=(apt-get -q -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache"
+		-o Dir::State::status=/dev/null -o APT::Architecture=arm64
+		-o APT::Architectures::=arm64)
+	echo "deps: fetching gnu-efi:arm64 into $dest"
+	if ! "${apt[@]}" update >"$work/log" 2>&1 ||
+	   ! (cd "$work" && "${apt[@]}" download gnu-efi:arm64 >>"$work/log" 2>&1); then
+		cat "$work/log" >&2
+		echo "deps: could not download gnu-efi:arm64 (see above)" >&2
+		rm -rf "$work"
+		return 1
+	fi
+	mkdir -p "$dest"
+	dpkg-deb -x "$work"/gnu-efi_*_arm64.deb "$dest"
+	rm -rf "$work"
+	[[ -f $dest/usr/lib/crt0-efi-aarch64.o ]]
+}
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+	[[ $aarch64 == 1 ]] && { gnu_efi_aarch64 || exit 1; }
+	exit 0
+fi
 
 line="apt-get install -y --no-install-recommends ${missing[*]}"
 if [[ $(id -u) -ne 0 ]]; then
@@ -62,4 +106,5 @@ echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 $line >/dev/null
+[[ $aarch64 == 1 ]] && { gnu_efi_aarch64 || exit 1; }
 echo "deps: done"

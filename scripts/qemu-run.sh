@@ -5,7 +5,17 @@
 #   qemu-run.sh --image IMG [--out DIR] [--cpu MODEL] [--mem SIZE] [--smp N]
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
-#               [--firmware plain|snakeoil|ms] [--numa N] [--nmi-every S] [--help]
+#               [--firmware plain|snakeoil|ms] [--numa N] [--nmi-every S]
+#               [--arch x86_64|aarch64] [--el2] [--help]
+#
+# --arch aarch64 boots an AArch64 image (BOOTAA64.EFI) in qemu-system-aarch64
+# -M virt -cpu max with AAVMF (Debian's qemu-efi-aarch64). The virt machine
+# has no debugcon and no isa-debug-exit: the app's log and verdict come
+# through semihosting (-semihosting-config; arch/aarch64/harness.c), its
+# SYS_EXIT status the same 33/35 as isa-debug-exit's. Only the plain
+# firmware; KVM only on an AArch64 host where it really works. --el2 turns
+# on the virt machine's virtualization extensions, so the firmware, and the
+# app, run at EL2 instead of EL1.
 #
 # --numa N (N >= 2) splits --mem evenly over N NUMA nodes (a memory backend
 # per node) and the CPUs evenly over the nodes: one each (-smp N) unless
@@ -35,6 +45,7 @@ set -euo pipefail
 
 image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain numa=1
 nmi_every=${NMI_EVERY_S:-}
+arch=x86_64 el2=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -51,6 +62,8 @@ while [[ $# -gt 0 ]]; do
 	--firmware) firmware=$2; shift 2 ;;
 	--numa) numa=${2:-1}; shift 2 ;;
 	--nmi-every) nmi_every=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
+	--el2) el2=1; shift ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -64,8 +77,19 @@ done
 # it needs. Secure Boot firmware keeps its variables (db among them) behind
 # SMM, so the machine has SMM on and a flash only SMM may write.
 machine=q35 sb_flags=()
+# The architecture: its QEMU, machine and boot file name here, its harness
+# channel (log and verdict; arch/harness.h) where QEMU's line is made.
+case $arch in
+x86_64) qemu_bin=qemu-system-x86_64 boot_name=BOOTX64.EFI ;;
+aarch64) qemu_bin=qemu-system-aarch64 boot_name=BOOTAA64.EFI machine=virt
+	[[ $el2 == 1 ]] && machine=virt,virtualization=on
+	[[ $firmware == plain ]] || { echo "qemu-run: --arch aarch64 boots the plain firmware only" >&2; exit 2; } ;;
+*) echo "qemu-run: --arch $arch: the choices are x86_64 and aarch64" >&2; exit 2 ;;
+esac
+[[ $el2 == 0 || $arch == aarch64 ]] || { echo "qemu-run: --el2 is for --arch aarch64" >&2; exit 2; }
 case $firmware in
-plain) ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd ;;
+plain) ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+	[[ $arch == aarch64 ]] && ovmf_code=/usr/share/AAVMF/AAVMF_CODE.fd ovmf_vars=/usr/share/AAVMF/AAVMF_VARS.fd ;;
 snakeoil|ms)
 	ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.$firmware.fd
 	ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.$firmware.fd
@@ -74,7 +98,7 @@ snakeoil|ms)
 *) echo "qemu-run: --firmware $firmware: the choices are plain, snakeoil and ms" >&2; exit 2 ;;
 esac
 for f in "$ovmf_code" "$ovmf_vars"; do
-	[[ -f $f ]] || { echo "qemu-run: --firmware $firmware needs $f (Debian package ovmf)" >&2; exit 2; }
+	[[ -f $f ]] || { echo "qemu-run: --firmware $firmware needs $f (Debian package $([[ $arch == aarch64 ]] && echo qemu-efi-aarch64 || echo ovmf))" >&2; exit 2; }
 done
 workdir=${workdir:-$(dirname "$image")/run}
 mkdir -p "$workdir"
@@ -94,7 +118,7 @@ cp "${vars:-$ovmf_vars}" "$workdir/vars.fd"
 # startup.nsh, exactly as a person would type it, so they arrive as real load
 # options. Without BOOTX64.EFI the firmware falls through to that shell.
 if [[ -n $args && $firmware == plain ]]; then
-	mmove -i "$fs" ::/EFI/BOOT/BOOTX64.EFI ::/EFI/BOOT/memprobe.efi
+	mmove -i "$fs" "::/EFI/BOOT/$boot_name" ::/EFI/BOOT/memprobe.efi
 	printf 'FS0:\r\n\\EFI\\BOOT\\memprobe.efi %s\r\n' "$args" > "$workdir/startup.nsh"
 	mcopy -o -i "$fs" "$workdir/startup.nsh" ::/startup.nsh
 elif [[ -n $args ]]; then
@@ -124,11 +148,13 @@ runs_before=$(mdir -b -i "$fs" ::/memprobe 2>/dev/null | sort || true)
 # after a few seconds and QEMU reported no KVM error.
 kvm_works() {
 	[[ -r /dev/kvm && -w /dev/kvm ]] || return 1
+	# An AArch64 guest under KVM needs an AArch64 host.
+	[[ $arch == x86_64 || $(uname -m) == aarch64 ]] || return 1
 	cp "$ovmf_vars" "$workdir/kvm-vars.fd"
 	local rc
 	# The status is echoed from inside the subshell so that the shell which
 	# reports a crashing QEMU ("Aborted") is the one writing to /dev/null.
-	rc=$( (timeout 4 qemu-system-x86_64 -enable-kvm -cpu host -machine "$machine" "${sb_flags[@]}" -m 128M \
+	rc=$( (timeout 4 "$qemu_bin" -enable-kvm -cpu host -machine "$machine" "${sb_flags[@]}" -m 128M \
 		-display none -nodefaults -no-reboot \
 		-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
 		-drive if=pflash,format=raw,file="$workdir/kvm-vars.fd" \
@@ -184,14 +210,20 @@ fi
 disk_opts="if=none,id=stick,format=raw,file=$workdir/disk.img"
 [[ $readonly -eq 1 ]] && disk_opts+=",readonly=on"
 
-qemu=(qemu-system-x86_64 "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}" -m "$mem" "${numa_flags[@]}"
+if [[ $arch == aarch64 ]]; then
+	channel=(-semihosting-config enable=on,target=native,chardev=hostlog
+		-chardev file,id=hostlog,path="$workdir/debugcon.log")
+else
+	channel=(-debugcon file:"$workdir/debugcon.log" -global isa-debugcon.iobase=0x402
+		-device isa-debug-exit,iobase=0xf4,iosize=4)
+fi
+qemu=("$qemu_bin" "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}" -m "$mem" "${numa_flags[@]}"
 	-display none -nodefaults -no-reboot -net none
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code"
 	-drive if=pflash,format=raw,file="$workdir/vars.fd"
 	-drive "$disk_opts" -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick
 	-serial file:"$workdir/serial.log"
-	-debugcon file:"$workdir/debugcon.log" -global isa-debugcon.iobase=0x402
-	-device isa-debug-exit,iobase=0xf4,iosize=4 -pidfile "$workdir/qemu.pid")
+	"${channel[@]}" -pidfile "$workdir/qemu.pid")
 [[ -n $smp ]] && qemu+=(-smp "$smp")
 [[ -n $nmi_every ]] && qemu+=(-monitor unix:"$workdir/monitor.sock",server=on,wait=off)
 
@@ -289,7 +321,8 @@ fi
 
 # isa-debug-exit turns the app's byte v into status (v << 1) | 1: the app
 # writes 0x10 for success and 0x11 for failure, so 33 and 35 are the only
-# verdicts. 0 means QEMU stopped for another reason and proves nothing.
+# verdicts (on AArch64 the app's semihosting SYS_EXIT gives the same two).
+# 0 means QEMU stopped for another reason and proves nothing.
 case $rc in
 33) verdict=0; echo "qemu-run: verdict: success" ;;
 35) verdict=1; echo "qemu-run: verdict: failure (the app reported a failure)" ;;

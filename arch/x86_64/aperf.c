@@ -21,6 +21,8 @@ int core_cycles_available(arch_guarded_fn run)
 	       !msr_read_guarded(run, MSR_IA32_MPERF, &v);
 }
 
+const char core_cycles_missing[] = "no APERF/MPERF (CPUID 6 ECX[0] clear or refused)";
+
 void core_cycles_read(struct core_cycles *c)
 {
 	c->actual = rdmsr(MSR_IA32_APERF);

@@ -21,6 +21,13 @@ uint64_t disturb_nmi_count(void)
 	return __atomic_load_n(&guard_nmi_count, __ATOMIC_RELAXED);
 }
 
+int disturb_nmi_type(char *why, size_t size)
+{
+	(void)why;
+	(void)size;
+	return 2;
+}
+
 /* Only Intel defines the MSR; on AMD the address is unassigned, and a
    hypervisor may refuse it on any part, so one guarded read decides. */
 int disturb_smi_init(const struct cpuinfo *ci, arch_guarded_fn run, char *why, size_t size)

@@ -84,6 +84,11 @@ const char *exception_name(unsigned vector)
  * firmware's IDT and GDT again; a TR of the app's stays, as the firmware
  * had none to give back and consults none. */
 
+void guard_state_words(char *buf, size_t size)
+{
+	mp_strlcpy(buf, "the app's IDT and page tables", size);
+}
+
 const char arch_pc_name[] = "RIP";
 const char arch_address_name[] = "CR2";
 

@@ -6,6 +6,7 @@
  */
 
 #include "arch/x86_64/pagetable.h"
+#include "arch/generic/pt_common.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -193,59 +194,11 @@ static enum pt_status map_level(struct pt_builder *b, uint64_t *table, unsigned 
 	return PT_OK;
 }
 
-static enum pt_status check_limits(const struct pt_config *cfg, uint64_t base, uint64_t length)
-{
-	uint64_t end = base + length;
-
-	if (end < base || end > (1ull << cfg->phys_bits))
-		return PT_ERR_BEYOND_PHYS;
-	if (end > pt_identity_limit(cfg))
-		return PT_ERR_BEYOND_VA;
-	return PT_OK;
-}
-
-static int range_before(const struct pt_range *a, const struct pt_range *b)
-{
-	return a->attr != b->attr ? a->attr < b->attr : a->base < b->base;
-}
-
-/* Insertion sort: a firmware map has a few hundred entries at most, and
-   there is no libc qsort here. */
-static void sort_ranges(struct pt_range *r, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		struct pt_range key = r[i];
-		size_t j = i;
-		for (; j > 0 && range_before(&key, &r[j - 1]); j--)
-			r[j] = r[j - 1];
-		r[j] = key;
-	}
-}
-
 static uint64_t align_up_4k(uint64_t x)
 {
 	/* Saturates instead of wrapping to 0, so a range at the top of the
 	   address space stays beyond every limit instead of vanishing. */
 	return x > ~0ull - (PT_SIZE_4K - 1) ? ~(PT_SIZE_4K - 1) : (x + PT_SIZE_4K - 1) & ~(PT_SIZE_4K - 1);
-}
-
-/* Aligns outward and drops empty ranges; returns the count kept. */
-static size_t align_ranges(struct pt_range *r, size_t n)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		uint64_t end = r[i].base + r[i].length;
-		uint64_t base = r[i].base & ~(PT_SIZE_4K - 1);
-		if (!r[i].length)
-			continue;
-		end = align_up_4k(end < r[i].base ? ~0ull : end);
-		r[kept].base = base;
-		r[kept].length = end - base;
-		r[kept].attr = r[i].attr;
-		kept++;
-	}
-	return kept;
 }
 
 static uint64_t blocks_touched(uint64_t start, uint64_t end, unsigned shift)
@@ -296,6 +249,7 @@ const char *pt_status_name(enum pt_status status)
 	case PT_ERR_BEYOND_VA: return "range beyond the identity-mappable virtual space";
 	case PT_ERR_PAGE_SIZE: return "page size not 4 KiB, 2 MiB or 1 GiB";
 	case PT_ERR_NO_1G: return "1 GiB pages not supported by this CPU";
+	case PT_ERR_NO_GRANULE: return "translation granule not offered (an AArch64 page size)";
 	case PT_ERR_ALIGN: return "base or length not a non-zero multiple of the page size";
 	case PT_ERR_MISMATCH: return "pages not mapped as asked";
 	}
@@ -325,30 +279,11 @@ enum pt_status pt_init(struct pt_builder *b, const struct pt_config *cfg,
 	return new_table(b, &b->root);
 }
 
-size_t pt_normalize_ranges(struct pt_range *r, size_t n)
-{
-	size_t out = 0;
-
-	n = align_ranges(r, n);
-	sort_ranges(r, n);
-	for (size_t i = 0; i < n; i++) {
-		struct pt_range *last = out ? &r[out - 1] : 0;
-		if (last && last->attr == r[i].attr && r[i].base <= last->base + last->length) {
-			uint64_t end = r[i].base + r[i].length;
-			if (end > last->base + last->length)
-				last->length = end - last->base;
-		} else {
-			r[out++] = r[i];
-		}
-	}
-	return out;
-}
-
 enum pt_status pt_map_ranges(struct pt_builder *b, struct pt_range *ranges, size_t *n)
 {
 	*n = pt_normalize_ranges(ranges, *n);
 	for (size_t i = 0; i < *n; i++) {
-		enum pt_status s = check_limits(&b->cfg, ranges[i].base, ranges[i].length);
+		enum pt_status s = pt_check_limits(&b->cfg, ranges[i].base, ranges[i].length);
 		if (s != PT_OK)
 			return s;
 	}
@@ -375,7 +310,7 @@ enum pt_status pt_map_exact(struct pt_builder *b, uint64_t base, uint64_t length
 		return PT_ERR_NO_1G;
 	if (!length || (base | length) & (page_size - 1))
 		return PT_ERR_ALIGN;
-	s = check_limits(&b->cfg, base, length);
+	s = pt_check_limits(&b->cfg, base, length);
 	if (s != PT_OK)
 		return s;
 	return map_level(b, b->root, b->cfg.levels, base, base + length, &req);

@@ -4,6 +4,7 @@
 
 #include "arch/x86_64/pagetable.h"
 #include "arch/x86_64/cpu.h"
+#include "lib/fmt.h"
 
 unsigned pt_memattr_index(enum pt_memattr attr) { return pt_memattr_pat_index(attr); }
 uint64_t pt_root(const struct pt_builder *b) { return pt_cr3(b); }
@@ -13,6 +14,29 @@ void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci)
 	cfg->levels = (read_cr4() & CR4_LA57) ? 5 : 4;
 	cfg->phys_bits = ci->phys_addr_bits;
 	cfg->has_1g = ci->has_1g_pages;
+	cfg->granules = 0;
+	cfg->el2_single_xn = 0;
+}
+
+int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char *why,
+			 size_t why_len)
+{
+	char size[16];
+
+	mp_format_bytes(size, sizeof size, 1ull << page_shift);
+	if (page_shift != 12 && page_shift != 21 && page_shift != 30) {
+		if (why)
+			mp_snprintf(why, why_len, "%s is not an x86-64 page size (4 KiB, 2 MiB "
+				    "and 1 GiB are)", size);
+		return 0;
+	}
+	if (page_shift == 30 && !cfg->has_1g) {
+		if (why)
+			mp_snprintf(why, why_len, "CPUID 8000_0001h EDX[26] (pdpe1gb) is clear on "
+				    "this CPU");
+		return 0;
+	}
+	return 1;
 }
 
 const char *pt_switch_refusal(void)

@@ -10,6 +10,11 @@ int counter_invariant(void)
 	return (cpuid(0x80000007u, 0).edx >> 8) & 1;
 }
 
+const char *counter_invariant_source(void)
+{
+	return "CPUID 8000_0007h EDX[8]";
+}
+
 uint64_t counter_hz_stated(enum counter_rate_source *leaf)
 {
 	uint32_t max = cpuid_max_leaf();
@@ -44,7 +49,7 @@ const char *counter_rate_source_name(enum counter_rate_source leaf)
 	switch (leaf) {
 	case COUNTER_RATE_CRYSTAL: return "CPUID 15h crystal ratio";
 	case COUNTER_RATE_WHOLE_MHZ: return "CPUID 16h base frequency";
-	case COUNTER_RATE_NONE: break;
+	case COUNTER_RATE_NONE: case COUNTER_RATE_REGISTER: break;
 	}
 	return "not described by CPUID";
 }

@@ -5,6 +5,7 @@
 #define MEMPROBE_TEST_ARENA_H
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include "check.h"
 
@@ -16,6 +17,26 @@ static inline uint8_t *arena_below_2g(size_t pages)
 
 	CHECK(p != MAP_FAILED, "page pool mapped below 2 GiB");
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Consecutive pages out of an arena, as efi/paging.c's pool gives them. */
+struct table_pool {
+	uint8_t *base;
+	size_t used, limit;
+	int dirty;      /* hand out garbage-filled pages */
+	int misalign;   /* hand out pages 8 bytes off */
+};
+
+static inline void *table_pool_page(void *ctx)
+{
+	struct table_pool *p = ctx;
+	uint8_t *page;
+
+	if (p->used >= p->limit)
+		return NULL;
+	page = p->base + p->used++ * 4096;
+	memset(page, p->dirty ? 0xa5 : 0, 4096);
+	return page + (p->misalign ? 8 : 0);
 }
 
 #endif

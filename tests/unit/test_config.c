@@ -195,6 +195,11 @@ static void test_sources(void)
 	CHECK(rc == 0 && c.profile == PROFILE_QUICK && c.trials == 3,
 	      "load options override the file, the profile included");
 
+	rc = load2(&c, &err, "pages = 512m,16k,1g,64k,32m\n", "");
+	CHECK(rc == 0 && c.pages == (PAGES_16K | PAGES_64K | PAGES_32M | PAGES_512M | PAGES_1G),
+	      "pages: AArch64's granules and blocks are words of the key on every machine (%s)",
+	      err.text);
+
 	rc = load2(&c, &err, "min_size = 8K\n", "min_size = 16K   max_size=1M\n  pages=2m");
 	CHECK(rc == 0 && c.min_size == 16384 && c.max_size == 1u << 20 && c.pages == PAGES_2M,
 	      "one-line sources: blanks separate pairs, 'key = value' with '=' alone works (%s)",
@@ -257,23 +262,24 @@ static void test_errors(void)
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
 		     "later, cost, fault, bandwidth, c2c, loaded)");
-	expect_error("pages = 4k,16k\n", NULL,
-		     "memprobe.cfg:1: key 'pages': unknown page size '16k' (one of: 4k, 2m, 1g)");
+	expect_error("pages = 4k,8k\n", NULL,
+		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (one of: 4k, 16k, 64k, 2m, "
+		     "32m, 512m, 1g)");
 	expect_error("profile = slow\n", NULL,
 		     "memprobe.cfg:1: key 'profile': unknown profile 'slow' (one of: quick, full)");
 	expect_error("end = halt\n", NULL,
 		     "memprobe.cfg:1: key 'end': unknown end action 'halt' (one of: off, reboot, return, wait)");
 	expect_error("fault.vector = 32\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': vector 32 cannot be raised on purpose (de 0, "
-		     "ud 6, gp 13, pf 14, mc 18, df 8)");
+		     "ud 6, gp 13, pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)");
 	expect_error("fault.vector = 1x\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': bad number '1x' (a vector number in decimal)");
 	expect_error("fault.vector = nmi\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': unknown vector 'nmi' (de, ud, gp, pf, mc, df, "
-		     "or their numbers 0, 6, 13, 14, 18, 8)");
+		     "undef, dabort, brk, or their numbers 0, 6, 13, 14, 18, 8, 37, 60)");
 	expect_error("fault.vector = 3\n", NULL,
 		     "memprobe.cfg:1: key 'fault.vector': vector 3 cannot be raised on purpose (de 0, "
-		     "ud 6, gp 13, pf 14, mc 18, df 8)");
+		     "ud 6, gp 13, pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)");
 
 	expect_error("\n\ntrials =   \n", NULL, "memprobe.cfg:3: key 'trials': empty value");
 	expect_error(NULL, "trials= 5", "load options: key 'trials': empty value");

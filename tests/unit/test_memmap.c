@@ -124,7 +124,7 @@ static void test_many_descriptors(void)
 	      ULL(ram >> 10), ULL(conventional >> 10), MANY);
 
 	/* The whole map goes into the tables, the last descriptor mapped. */
-	struct pt_config cfg = { 4, 39, 1 };
+	struct pt_config cfg = { .levels = 4, .phys_bits = 39, .has_1g = 1 };
 	struct pool pool = { 0, POOL_PAGES };
 	struct pt_builder pb;
 	struct pt_translation t;
@@ -151,7 +151,7 @@ static void test_beyond_limit(void)
 {
 	struct builder_map b = { { 0 }, 0 };
 	struct efimap_skipped sk;
-	struct pt_config cfg = { 4, 39, 1 };
+	struct pt_config cfg = { .levels = 4, .phys_bits = 39, .has_1g = 1 };
 	uint64_t limit = pt_identity_limit(&cfg);
 	struct pool pool = { 0, POOL_PAGES };
 	struct pt_builder pb;
@@ -249,7 +249,7 @@ static size_t q35_20g(struct pt_range *r)
 
 static void test_pool_by_need(void)
 {
-	struct pt_config cfg = { 4, 40, 1 };
+	struct pt_config cfg = { .levels = 4, .phys_bits = 40, .has_1g = 1 };
 	struct config c;
 	unsigned shifts[PAGE_SIZES_MAX], np;
 	uint64_t bytes[PAGE_SIZES_MAX], sizes[PAGE_SIZES_MAX], need, old;

@@ -21,30 +21,11 @@
 
 #define POOL_PAGES 4096u
 
-struct pool {
-	uint8_t *base;
-	size_t used, limit;
-	int dirty;      /* hand out garbage-filled pages */
-	int misalign;   /* hand out pages 8 bytes off */
-};
-
 static uint8_t *arena;
 
-static void *pool_page(void *ctx)
+static struct table_pool pool_fresh(size_t limit)
 {
-	struct pool *p = ctx;
-	uint8_t *page;
-
-	if (p->used >= p->limit)
-		return NULL;
-	page = p->base + p->used++ * PT_SIZE_4K;
-	memset(page, p->dirty ? 0xa5 : 0, PT_SIZE_4K);
-	return page + (p->misalign ? 8 : 0);
-}
-
-static struct pool pool_fresh(size_t limit)
-{
-	struct pool p = { arena, 0, limit, 0, 0 };
+	struct table_pool p = { arena, 0, limit, 0, 0 };
 	return p;
 }
 
@@ -237,11 +218,11 @@ static uint64_t *entry_for(const struct pt_builder *b, uint64_t va)
 	}
 }
 
-static struct pt_builder builder(struct pool *p, unsigned levels, unsigned phys_bits, int has_1g)
+static struct pt_builder builder(struct table_pool *p, unsigned levels, unsigned phys_bits, int has_1g)
 {
-	struct pt_config cfg = { levels, phys_bits, has_1g };
+	struct pt_config cfg = { .levels = levels, .phys_bits = phys_bits, .has_1g = has_1g };
 	struct pt_builder b;
-	enum pt_status s = pt_init(&b, &cfg, pool_page, p);
+	enum pt_status s = pt_init(&b, &cfg, table_pool_page, p);
 
 	CHECK(s == PT_OK && b.tables_in_use == 1, "pt_init %u-level, MAXPHYADDR %u, 1 GiB %s",
 	      levels, phys_bits, has_1g ? "yes" : "no");
@@ -300,7 +281,7 @@ static void test_normalize(void)
 /* A fresh builder with map[0..n) put through pt_map_ranges, and the model
    of the same ranges. */
 struct scenario {
-	struct pool pool;
+	struct table_pool pool;
 	struct pt_builder b;
 	struct model m;
 	size_t n;              /* ranges after normalising */
@@ -309,7 +290,7 @@ struct scenario {
 
 #define MAX_RANGES 16u
 
-static void scenario_build(struct scenario *sc, struct pool pool, unsigned levels,
+static void scenario_build(struct scenario *sc, struct table_pool pool, unsigned levels,
 			   unsigned phys_bits, int has_1g, const struct pt_range *map, size_t n)
 {
 	struct pt_range r[MAX_RANGES];
@@ -346,7 +327,7 @@ static void test_uc_wins_any_order(void)
 
 static void firmware_map_case(unsigned levels, int has_1g, int dirty, uint64_t want_tables)
 {
-	struct pool pool = pool_fresh(POOL_PAGES);
+	struct table_pool pool = pool_fresh(POOL_PAGES);
 	struct scenario sc;
 	struct pt_builder *b = &sc.b;
 	char what[96];
@@ -469,7 +450,7 @@ static void test_levels_agree(void)
 
 static void test_limits(void)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
+	struct table_pool p = pool_fresh(POOL_PAGES);
 	struct pt_builder b = builder(&p, 4, 36, 1);
 	struct model empty = { .n = 0 };
 	struct pt_range r[2] = { { 0, G(1), PT_WB }, { G(64) - K(4), K(8), PT_WB } };
@@ -490,23 +471,26 @@ static void test_limits(void)
 	CHECK(pt_map_ranges(&b, edge, &n) == PT_OK && leaf_is(&b, G(63), PT_SIZE_1G, 0),
 	      "MAXPHYADDR 36: a range ending exactly at 64 GiB maps");
 	CHECK(pt_identity_limit(&b.cfg) == G(64), "identity limit with MAXPHYADDR 36 is 64 GiB");
-	struct pt_config c5 = { 5, 52, 1 }, c4 = { 4, 52, 1 };
+	struct pt_config c5 = { .levels = 5, .phys_bits = 52, .has_1g = 1 };
+	struct pt_config c4 = { .levels = 4, .phys_bits = 52, .has_1g = 1 };
 	CHECK(pt_identity_limit(&c4) == 1ull << 47 && pt_identity_limit(&c5) == 1ull << 52,
 	      "identity limit: 2^47 with 4 levels, MAXPHYADDR with 5");
 }
 
 static void test_config_and_table_addr(void)
 {
-	struct pool p = pool_fresh(POOL_PAGES);
-	struct pt_config bad_levels = { 3, 39, 1 }, bad_bits = { 4, 60, 1 }, c36 = { 4, 36, 1 };
+	struct table_pool p = pool_fresh(POOL_PAGES);
+	struct pt_config bad_levels = { .levels = 3, .phys_bits = 39, .has_1g = 1 };
+	struct pt_config bad_bits = { .levels = 4, .phys_bits = 60, .has_1g = 1 };
+	struct pt_config c36 = { .levels = 4, .phys_bits = 36, .has_1g = 1 };
 	struct pt_builder b;
 	void *probe = aligned_alloc(PT_SIZE_4K, PT_SIZE_4K), *heap = NULL;
 	enum pt_status s;
 
-	CHECK(pt_init(&b, &bad_levels, pool_page, &p) == PT_ERR_CONFIG, "3 levels refused");
-	CHECK(pt_init(&b, &bad_bits, pool_page, &p) == PT_ERR_CONFIG, "MAXPHYADDR 60 refused");
+	CHECK(pt_init(&b, &bad_levels, table_pool_page, &p) == PT_ERR_CONFIG, "3 levels refused");
+	CHECK(pt_init(&b, &bad_bits, table_pool_page, &p) == PT_ERR_CONFIG, "MAXPHYADDR 60 refused");
 	p.misalign = 1;
-	s = pt_init(&b, &c36, pool_page, &p);
+	s = pt_init(&b, &c36, table_pool_page, &p);
 	CHECK(s == PT_ERR_TABLE_ADDR, "an unaligned page from the allocator is refused (%s)", pt_status_name(s));
 	CHECK((uintptr_t)probe >= (1ull << 36), "precondition: the host heap lies above 2^36");
 	free(probe);

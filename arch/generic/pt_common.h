@@ -1,0 +1,20 @@
+/* The parts of arch/paging.h every architecture's tables share: the range
+ * list, the limits check, the verifier and the writable-range check over
+ * the architecture's own walker. Built for every architecture (the
+ * Makefile's ARCH_SRC); only arch/NAME/ includes it.
+ */
+#ifndef MEMPROBE_ARCH_GENERIC_PT_COMMON_H
+#define MEMPROBE_ARCH_GENERIC_PT_COMMON_H
+
+#include "arch/paging.h"
+
+/* PT_OK, or why [base, base + length) cannot be identity-mapped:
+   PT_ERR_BEYOND_PHYS past 2^phys_bits (or wrapping), PT_ERR_BEYOND_VA past
+   pt_identity_limit. */
+enum pt_status pt_check_limits(const struct pt_config *cfg, uint64_t base, uint64_t length);
+
+/* Each architecture's: 1 when page_size is one of its page or block sizes
+   at all (whether this CPU offers it is pt_page_size_offered's question). */
+int pt_page_size_known(uint64_t page_size);
+
+#endif
