@@ -1,9 +1,10 @@
 /* Guarded access: running a short piece of code under the app's own IDT, so
  * that a CPU exception inside it comes back here as a return value instead of
  * landing in the firmware's handler, which prints a register dump and hangs.
- * It serves reads of MSRs that may not exist, the clock calibration's timed
- * loops and, with the app's page tables added (efi/timed.c), every timed
- * section. docs/PAGING.md, "Entering and leaving", explains the steps.
+ * It serves reads of MSRs that may not exist and the clock calibration's
+ * timed loops; timed sections take the same steps and the app's page tables
+ * through efi/cpu_state.c (efi/timed.c). docs/PAGING.md, "Entering and
+ * leaving", explains the steps.
  *
  * The app's IDT is built by the first guarded call, whoever makes it: no
  * caller depends on an init function having run first. Needs only fw_init.

@@ -2,12 +2,14 @@
  * (efi/guarded.c: TPL_HIGH_LEVEL, cli, the app's IDT, GDT and TSS) plus the
  * app's page tables.
  *
- *  1-3. guarded_enter: RaiseTPL(TPL_HIGH_LEVEL), then guard_enter
- *       (arch/guard.h; x86: cli, lgdt/ltr/lidt(app)).
- *  4.   pt_switch_to (arch/paging.h; x86: mov cr3(app), with CR4.PGE cleared
- *       first when set, because global entries the firmware left in the TLB
- *       would otherwise survive the CR3 load): the buffers now have the page
- *       size we chose.
+ *  1.   RaiseTPL(TPL_HIGH_LEVEL): the firmware's last call.
+ *  2-4. app_cpu_state_enter (efi/cpu_state.c, the same sequence every AP
+ *       of a multi-CPU run goes through): guard_enter (arch/guard.h; x86:
+ *       cli, lgdt/ltr/lidt(app)), then pt_switch_to (arch/paging.h; x86:
+ *       mov cr3(app), with CR4.PGE cleared first when set, because global
+ *       entries the firmware left in the TLB would otherwise survive the
+ *       CR3 load): the buffers now have the page size we chose; then, for
+ *       plat_timed_wide, the wide vector state.
  *  5.   APERF/MPERF read around the section where the CPU has them
  *       (efi/core_clock.c), so its cycles are measured.
  * Leaving undoes these in reverse order. No firmware service is called
@@ -19,12 +21,13 @@
 
 #include "efi/timed.h"
 #include "efi/core_clock.h"
+#include "efi/cpu_state.h"
+#include "efi/fw.h"
 #include "efi/guarded.h"
 #include "efi/paging.h"
 #include "efi/stream.h"
 #include "arch/guard.h"
 #include "arch/paging.h"
-#include "arch/stream.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
 
@@ -127,35 +130,32 @@ int timed_init(void)
 /* Set by plat_timed_wide for the length of its section. */
 static int wide_state;
 
-/* fn under guard_call with the app's tables loaded, the core's cycles
-   counted around it, and with the wide vector state on for
-   plat_timed_wide: 0, or 1 when it faulted. The state is restored whether
-   fn faulted or not, before interrupts come back, so the firmware never
-   runs with it on (docs/PAGING.md). */
-static int run_with_tables(void (*fn)(void *), void *arg, uint64_t app_root)
+/* fn under guard_call in the app's CPU state (with the wide vector state
+   for plat_timed_wide), the core's cycles counted around it: 0, or 1 when
+   it faulted. Everything is given back whether fn faulted or not, before
+   interrupts come back, so the firmware never runs with the app's tables or
+   the wide state on (docs/PAGING.md). */
+static int run_in_app_state(void (*fn)(void *), void *arg, uint64_t app_root)
 {
 	struct core_clock_mark mark;
-	struct pt_saved saved;
-	struct stream_state_saved vector_state;
+	struct app_cpu_state state;
+	EFI_TPL tpl;
 	int faulted;
 
-	pt_switch_to(app_root, &saved);
-	if (wide_state)
-		stream_state_enable(&vector_state);
+	tpl = uefi_call_wrapper(fw_bs->RaiseTPL, 1, TPL_HIGH_LEVEL);
+	app_cpu_state_enter(&state, app_root, NULL, wide_state);
 	core_clock_before(&mark);
 	faulted = guard_call(fn, arg);
 	if (!faulted)
 		core_clock_after(&mark);
-	if (wide_state)
-		stream_state_restore(&vector_state);
-	pt_switch_back(&saved);
+	app_cpu_state_leave(&state);
+	uefi_call_wrapper(fw_bs->RestoreTPL, 1, tpl);
 	return faulted;
 }
 
 int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 {
 	struct arch_fault g;
-	struct guarded_state s;
 	uint64_t app_root = paging_root();
 	int faulted;
 
@@ -170,9 +170,7 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 	if (tables_refusal(app_root))
 		return refuse(fault, tables_refusal(app_root));
 
-	guarded_enter(&s);
-	faulted = run_with_tables(fn, arg, app_root);
-	guarded_leave(&s);
+	faulted = run_in_app_state(fn, arg, app_root);
 	if (!faulted)
 		return 0;
 
