@@ -714,6 +714,12 @@ void analysis_json(struct json *j, const struct analysis *a)
 			json_double(j, "increase_cycles", l->increase_cycles);
 		}
 		json_u64(j, "points", l->points);
+		if (l->kind != LEVEL_TOP) {
+			json_string(j, "method", level_method_name(l->method));
+			json_u64(j, "range_lo_bytes", l->range_lo);
+			json_u64(j, "range_hi_bytes", l->range_hi);
+			json_bool(j, "smeared", l->smeared);
+		}
 		json_u64(j, "page_size", 1ull << l->page_shift);
 		if (l->kind == LEVEL_TLB)
 			json_u64(j, "entries", l->entries);

@@ -438,9 +438,7 @@ static const struct curve_edge *add_cache_level(struct hierarchy *h, const struc
 	   other curves only confirmed that the step is there. */
 	l->kind = kind;
 	l->page_shift = curves[ref->curve].page_shift;
-	l->size_bytes = ref->x.estimate;
-	l->below_bytes = ref->x.below;
-	l->next_bytes = ref->x.next;
+	level_set_crossing(l, &ref->x, 0);
 	l->ns = ref->lower.ns;
 	l->cycles = ref->lower.cycles;
 	l->points = (unsigned)(ref->lower.last - ref->lower.first + 1);
@@ -471,9 +469,7 @@ static void add_tlb_level(struct hierarchy *h, const struct curve *curves,
 	l->kind = LEVEL_TLB;
 	mp_strlcpy(l->name, "TLB", sizeof l->name);
 	l->page_shift = curves[e->curve].page_shift;
-	l->size_bytes = e->x.estimate;
-	l->below_bytes = e->x.below;
-	l->next_bytes = e->x.next;
+	level_set_crossing(l, &e->x, 0);
 	l->entries = e->x.estimate >> l->page_shift;
 	/* The latency while within the TLB's reach, and what missing it adds. */
 	l->ns = e->lower.ns;
@@ -553,6 +549,28 @@ static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve
 }
 
 // Public Functions
+
+const char *level_method_name(enum level_method m)
+{
+	switch (m) {
+	case METHOD_SHARP: return "sharp step";
+	case METHOD_CROSSING: return "half-height crossing";
+	case METHOD_PLACEMENT_FIT: return "random-placement fit";
+	case METHOD_NONE: break;
+	}
+	return "-";
+}
+
+void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned unit_shift)
+{
+	l->size_bytes = x->estimate << unit_shift;
+	l->below_bytes = x->below << unit_shift;
+	l->next_bytes = x->next << unit_shift;
+	l->method = METHOD_CROSSING;
+	l->range_lo = x->fit << unit_shift;
+	l->range_hi = x->miss << unit_shift;
+	l->smeared = x->fit < x->below || x->miss > x->next;
+}
 
 void curve_init(struct curve *c, unsigned page_shift)
 {

@@ -143,6 +143,18 @@ struct edge_crossing {
 int edges_crossing(const struct curve *c, const struct plateau *lower,
 		   const struct plateau *upper, struct edge_crossing *out);
 
+/* How a level's capacity was named (struct level.method). */
+enum level_method {
+	METHOD_NONE,              /* no capacity: the top level */
+	METHOD_SHARP,             /* a sharp step: the last size before the rise */
+	METHOD_CROSSING,          /* the half-height crossing of the step, snapped */
+	METHOD_PLACEMENT_FIT,     /* a smeared step: the best fit of a set-associative
+				     cache whose page frames are placed at random */
+};
+
+/* "sharp step", "half-height crossing", "random-placement fit", "-". */
+const char *level_method_name(enum level_method m);
+
 enum level_kind {
 	LEVEL_CACHE,              /* an edge in every page size's curve */
 	LEVEL_TLB,                /* an edge that moved or vanished with larger pages */
@@ -168,6 +180,12 @@ struct level {
 	uint64_t entries;         /* TLB: size_bytes >> page_shift */
 	unsigned points;          /* sweep points on the plateau the latency is from */
 	int seen_in;              /* bit i: curve i showed this edge */
+	enum level_method method; /* how size_bytes was named */
+	uint64_t range_lo, range_hi;  /* the capacity lies in [range_lo, range_hi]
+				     (a sharp step: size_bytes and the next
+				     size; top: 0, 0) */
+	int smeared;              /* the step spread over more than one sweep
+				     interval (random frame placement) */
 };
 
 struct hierarchy {
@@ -176,6 +194,12 @@ struct hierarchy {
 	int attributed;           /* 0: one page size, cache and TLB not separable */
 	int truncated;
 };
+
+/* Names l's capacity from a crossing: size_bytes, below_bytes, next_bytes,
+   method (METHOD_CROSSING), range [fit, miss] and smeared (points read part
+   way up between fit and miss). x counts units of 2^unit_shift bytes (0 for
+   a curve of bytes, the page shift for one of TLB entries). */
+void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned unit_shift);
 
 /* Finds and attributes the edges of up to EDGES_MAX_CURVES curves (any order
    of page sizes). Cache levels come first in size order, then the top level,

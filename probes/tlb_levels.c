@@ -116,9 +116,7 @@ static size_t find_in_curve(const struct tlb_curves *t, size_t i, struct level *
 		mp_strlcpy(l->name, "TLB", sizeof l->name);
 		l->page_shift = shift;
 		l->entries = est.estimate;
-		l->size_bytes = est.estimate << shift;
-		l->below_bytes = est.below << shift;
-		l->next_bytes = est.next << shift;
+		level_set_crossing(l, &est, shift);
 		l->ns = lo->ns;
 		l->cycles = lo->cycles;
 		l->increase_ns = share_ns;
