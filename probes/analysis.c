@@ -29,9 +29,12 @@ static int same(const char *a, const char *b)
 
 /* A claim agrees when it is the capacity named (size_bytes, the snapped
    half-height crossing) or lies between the sweep sizes either side of the
-   crossing, both ends included: the readings cannot place it closer. */
+   crossing, both ends included: the readings cannot place it closer. For a
+   smeared step named by the placement fit: when it lies in the fit's range. */
 static int in_bracket(uint64_t v, const struct level *l)
 {
+	if (l->method == METHOD_PLACEMENT_FIT)
+		return v >= l->range_lo && v <= l->range_hi;
 	return v == l->size_bytes || (v >= l->below_bytes && v <= l->next_bytes);
 }
 
