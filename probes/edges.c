@@ -423,6 +423,25 @@ static int reference_member(const struct curve *curves, const struct cluster *c)
    long plateau does not outvote the step. */
 #define FIT_PLATEAU_POINTS 3
 
+/* A sixteenth of v's power of two (1 for v < 32). */
+static uint64_t sixteenth_of(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p <= v / 2)
+		p <<= 1;
+	return p >= 16 ? p / 16 : 1;
+}
+
+/* v to a sixteenth of its power of two, down or up: a range's ends as a
+   person reads them (416 KiB, not 419617 bytes). */
+static uint64_t round_sixteenth(uint64_t v, int up)
+{
+	uint64_t p = sixteenth_of(v);
+
+	return (up ? v + p - 1 : v) / p * p;
+}
+
 /* The simplest capacity in [lo, hi], nearest c in log2: a power of two if
    one lies there, else 3 * 2^k, else 5 * 2^k or 7 * 2^k; else c itself to
    a sixteenth of its power of two. A smeared step pins its capacity only
@@ -452,13 +471,7 @@ static uint64_t simplest_capacity(uint64_t lo, uint64_t hi, uint64_t c)
 		if (best)
 			return best;
 	}
-	{
-		uint64_t p = 1;
-		while (p <= c / 2)
-			p <<= 1;
-		p = p >= 16 ? p / 16 : 1;
-		return (c + p / 2) / p * p;
-	}
+	return round_sixteenth(c + sixteenth_of(c) / 2, 0);
 }
 
 /* The index of the sweep point at `bytes` in c (it is one of them). */
@@ -524,6 +537,8 @@ static void name_cache_step(struct level *l, const struct curve *c, const struct
 	   between the points either side of it as by any smear: the crossing
 	   names it (a point read part way up may be the capacity itself,
 	   filled exactly), and the range takes in both. */
+	fit.range_lo = round_sixteenth(fit.range_lo, 0);
+	fit.range_hi = round_sixteenth(fit.range_hi, 1);
 	if (part_way == 1) {
 		l->range_lo = fit.range_lo < x->fit ? fit.range_lo : x->fit;
 		l->range_hi = fit.range_hi > x->miss ? fit.range_hi : x->miss;
@@ -622,7 +637,11 @@ static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve
 	sort_by_size(h->level, nseq);
 	for (size_t i = 0; i < nseq; i++) {
 		struct level *l = &h->level[i];
-		if (l->kind == LEVEL_CACHE)
+		/* One page size cannot tell a cache's edge from a TLB's: each
+		   is taken for the next cache level (kind LEVEL_EDGE says it
+		   was not attributed). Beside other curves an unattributed
+		   edge stays "edge N". */
+		if (l->kind == LEVEL_CACHE || !h->attributed)
 			mp_snprintf(l->name, sizeof l->name, "L%u", ++cache_no);
 		else
 			mp_snprintf(l->name, sizeof l->name, "edge %u", ++edge_no);

@@ -973,13 +973,13 @@ static void test_recorded(const char *csv)
 	report_html_end();
 	CHECK(strstr(report.buf, "\n  L1 ") && strstr(report.buf, "agrees\n"),
 	      "%s: the report lists L1 and a verdict", csv);
-	CHECK(strstr(report.buf, "\n  level             size  edge between               ns   "
-			     "cycles   +cycles points  curve   CPUID says                       "
-			     "        verdict\n") != NULL,
+	CHECK(strstr(report.buf, "\n  level             size  lies in              read as        "
+			     "   ns   cycles   +cycles points  curve   CPUID says             "
+			     "                  verdict\n") != NULL,
 	      "%s: the hierarchy table's text header, aligned as it always was", csv);
 	CHECK(strstr(page.buf, "<caption>memory hierarchy: cache levels and edges</caption>\n"
 			   "<thead><tr><th class=\"text\">level</th><th>size</th><th class=\"text\">"
-			   "edge between</th><th>ns</th><th>cycles</th><th>+cycles</th><th>points</th>"
+			   "lies in</th><th class=\"text\">read as</th><th>ns</th><th>cycles</th><th>+cycles</th><th>points</th>"
 			   "<th class=\"text\">curve</th><th class=\"text\">CPUID says</th>"
 			   "<th class=\"text\">verdict</th></tr></thead>") != NULL,
 	      "%s: on the page the hierarchy is an HTML table with every header", csv);
