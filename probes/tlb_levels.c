@@ -85,45 +85,79 @@ static int control_level(const struct tlb_curves *t, const struct curve *c,
 	return 1;
 }
 
+/* The level for the step from plateau lo up to hi of page size i's chase,
+   when the control does not match its rise; 0 (nothing written) when the
+   caches' share explains it or the step cannot be placed. */
+static int step_level(const struct tlb_curves *t, size_t i, const struct plateau *lo,
+		      const struct plateau *hi, struct level *l)
+{
+	const struct curve *c = &t->chase[i];
+	double rise_ns = hi->ns - lo->ns, rise_cy = hi->cycles - lo->cycles;
+	double lo_ns, lo_cy, hi_ns, hi_cy, share_ns = rise_ns, share_cy = rise_cy;
+	struct edge_crossing est;
+	unsigned shift = c->page_shift;
+
+	if (control_level(t, c, lo, &lo_ns, &lo_cy) && control_level(t, c, hi, &hi_ns, &hi_cy)) {
+		share_ns -= hi_ns - lo_ns;
+		share_cy -= hi_cy - lo_cy;
+	}
+	if (share_ns < rise_ns * TLB_MIN_SHARE)
+		return 0;
+	if (edges_crossing(c, lo, hi, &est) != 0)
+		return 0;
+	mp_memset(l, 0, sizeof *l);
+	l->kind = LEVEL_TLB;
+	mp_strlcpy(l->name, "TLB", sizeof l->name);
+	l->page_shift = shift;
+	l->entries = est.estimate;
+	level_set_crossing(l, &est, shift);
+	l->ns = lo->ns;
+	l->cycles = lo->cycles;
+	l->increase_ns = share_ns;
+	l->increase_cycles = lo->cycles > 0 && hi->cycles > 0 ? share_cy : 0;
+	l->points = (unsigned)(lo->last - lo->first + 1);
+	l->seen_in = 1 << i;
+	return 1;
+}
+
+/* A step into a climb: past the last plateau the chase jumps by
+   EDGES_RISE_FACTOR or more from one point to the next and then keeps
+   climbing with no plateau of its own, as the page walks of a last-level
+   TLB's misses leave the caches while the pages grow. The jump is that
+   TLB's edge all the same. *upper becomes the point after the jump, its
+   reading the level (what missing costs there, a lower bound further on).
+   0 when the curve has no such jump. */
+static int climb_step(const struct curve *c, const struct plateau *last, struct plateau *upper)
+{
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
+
+	curve_smoothed(c, ns, cycles);
+	for (size_t k = last->last; k + 1 < c->n; k++)
+		if (ns[k + 1] >= ns[k] * EDGES_RISE_FACTOR) {
+			upper->first = upper->last = k + 1;
+			upper->ns = c->pt[k + 1].ns < ns[k + 1] ? ns[k + 1] : c->pt[k + 1].ns;
+			upper->cycles = c->pt[k + 1].cycles < cycles[k + 1] ? cycles[k + 1]
+									 : c->pt[k + 1].cycles;
+			return 1;
+		}
+	return 0;
+}
+
 /* One page size's levels: every step between plateaus of the chase whose
-   rise the control does not match. */
+   rise the control does not match, and a last step into a climb
+   (climb_step) where the sweep ends climbing. */
 static size_t find_in_curve(const struct tlb_curves *t, size_t i, struct level *out, size_t max)
 {
 	const struct curve *c = &t->chase[i];
-	struct plateau p[EDGES_MAX_PLATEAUS];
+	struct plateau p[EDGES_MAX_PLATEAUS], climb;
 	size_t np = curve_plateaus(c, p, EDGES_MAX_PLATEAUS), count = 0;
-	unsigned shift = c->page_shift;
+	uint64_t at_least;
 
-	for (size_t k = 0; k + 1 < np && count < max; k++) {
-		const struct plateau *lo = &p[k], *hi = &p[k + 1];
-		double rise_ns = hi->ns - lo->ns, rise_cy = hi->cycles - lo->cycles;
-		double lo_ns, lo_cy, hi_ns, hi_cy, share_ns = rise_ns, share_cy = rise_cy;
-		struct edge_crossing est;
-		struct level *l;
-
-		if (control_level(t, c, lo, &lo_ns, &lo_cy) &&
-		    control_level(t, c, hi, &hi_ns, &hi_cy)) {
-			share_ns -= hi_ns - lo_ns;
-			share_cy -= hi_cy - lo_cy;
-		}
-		if (share_ns < rise_ns * TLB_MIN_SHARE)
-			continue;
-		if (edges_crossing(c, lo, hi, &est) != 0)
-			continue;
-		l = &out[count++];
-		mp_memset(l, 0, sizeof *l);
-		l->kind = LEVEL_TLB;
-		mp_strlcpy(l->name, "TLB", sizeof l->name);
-		l->page_shift = shift;
-		l->entries = est.estimate;
-		level_set_crossing(l, &est, shift);
-		l->ns = lo->ns;
-		l->cycles = lo->cycles;
-		l->increase_ns = share_ns;
-		l->increase_cycles = lo->cycles > 0 && hi->cycles > 0 ? share_cy : 0;
-		l->points = (unsigned)(lo->last - lo->first + 1);
-		l->seen_in = 1 << i;
-	}
+	for (size_t k = 0; k + 1 < np && count < max; k++)
+		count += (size_t)step_level(t, i, &p[k], &p[k + 1], &out[count]);
+	if (np && count < max && tlb_open_end(t, i, &at_least) &&
+	    climb_step(c, &p[np - 1], &climb))
+		count += (size_t)step_level(t, i, &p[np - 1], &climb, &out[count]);
 	return count;
 }
 

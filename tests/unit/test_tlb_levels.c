@@ -265,6 +265,47 @@ static void test_open_end_and_report(void)
 	      "tlb rows alone make a report: no cache levels, a TLB table");
 }
 
+/* The quick sweep of a Zen 3 VM: it stops at 4096 pages, twice the L2
+   TLB's 2048 entries, and past that edge the walks leave the caches, so
+   the chase keeps climbing (here a fifth more each point) and no plateau
+   forms above it. The jump into the climb is the L2 TLB's edge all the
+   same. */
+static void test_step_into_climb(void)
+{
+	static struct analysis a;
+	uint64_t n[64];
+	size_t count = grid(n, 4096);
+
+	analysis_init(&a);
+	for (size_t k = 0; k < count; k++) {
+		double c = chase_model(n[k], 0);
+		if (n[k] > 2048)
+			c *= 1.0 + 0.2 * ((double)k + 1.0 - (double)count);   /* 3072: 0.8x of 4096's */
+		add_row(&a, "chase", PAGE_SHIFT_4K, n[k] << 12, c);
+		add_row(&a, "control", PAGE_SHIFT_4K, n[k] * 64, caches(n[k]));
+	}
+	analysis_set_claims(&a, zen3_claims(), "test");
+	analysis_compute(&a);
+	{
+		size_t i2 = 0;
+		const struct level *l2 = tlb_level(&a, 1, &i2);
+		CHECK(l2 && l2->entries == 2048 && a.check[i2].verdict == VERDICT_AGREES &&
+		      !strcmp(l2->name, "L2 TLB"),
+		      "a sweep ending on a climb past the edge still names the L2 TLB, 2048 entries, "
+		      "agrees (%llu)", l2 ? (unsigned long long)l2->entries : 0ull);
+	}
+	/* Without the jump (a slow climb of a tenth a point) nothing is
+	   named: a climb alone is no edge. */
+	analysis_init(&a);
+	for (size_t k = 0; k < count; k++) {
+		double c = 19.0 * (n[k] > 1024 ? 1.0 + 0.1 * ((double)k + 5.0 - (double)count) : 1.0);
+		add_row(&a, "chase", PAGE_SHIFT_4K, n[k] << 12, n[k] <= 64 ? 12.0 : c > 19.0 ? c : 19.0);
+		add_row(&a, "control", PAGE_SHIFT_4K, n[k] * 64, 4.0);
+	}
+	analysis_compute(&a);
+	CHECK(tlb_level(&a, 1, 0) == 0, "a climb of under 1.3x a point names no second level");
+}
+
 static void test_hypervisor_signs(void)
 {
 	static struct analysis a;
@@ -412,6 +453,7 @@ int main(void)
 	test_control_decides();
 	test_control_from_large_pages();
 	test_open_end_and_report();
+	test_step_into_climb();
 	test_hypervisor_signs();
 	test_json_and_svg();
 	test_recording();
