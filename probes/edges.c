@@ -405,16 +405,30 @@ static struct level *new_level(struct hierarchy *h)
 	return l;
 }
 
-/* The member seen with the largest pages: its curve has the fewest TLB
-   effects mixed into the cache levels' latencies. */
-static int reference_member(const struct curve *curves, const struct cluster *c)
-{
-	int ref = -1;
+/* A member whose crossing lies this far past the reference's shows that
+   the reference's step came early. */
+#define LATER_EDGE_FACTOR 1.25
 
-	for (size_t i = 0; i < EDGES_MAX_CURVES; i++)
-		if (c->member[i] >= 0 &&
-		    (ref < 0 || curves[i].page_shift > curves[ref].page_shift))
+/* The member seen with the largest pages: its curve has the fewest TLB
+   effects mixed into the cache levels' latencies. Unless another member
+   crosses clearly later: a disturbance (another tenant sharing the core's
+   cache, a trial interrupted at every try) and TLB misses only ever pull a
+   step earlier, never later, so the latest crossing is the cache's own. */
+static int reference_member(const struct curve *curves, const struct curve_edge *edges,
+			    const struct cluster *c)
+{
+	int ref = -1, latest = -1;
+
+	for (size_t i = 0; i < EDGES_MAX_CURVES; i++) {
+		if (c->member[i] < 0)
+			continue;
+		if (ref < 0 || curves[i].page_shift > curves[ref].page_shift)
 			ref = (int)i;
+		if (latest < 0 || edges[c->member[i]].x.at > edges[c->member[latest]].x.at)
+			latest = (int)i;
+	}
+	if (edges[c->member[latest]].x.at > edges[c->member[ref]].x.at * LATER_EDGE_FACTOR)
+		ref = latest;
 	return c->member[ref];
 }
 
@@ -558,14 +572,15 @@ static const struct curve_edge *add_cache_level(struct hierarchy *h, const struc
 						const struct curve_edge *edges,
 						const struct cluster *c, enum level_kind kind)
 {
-	const struct curve_edge *ref = &edges[reference_member(curves, c)];
+	const struct curve_edge *ref = &edges[reference_member(curves, edges, c)];
 	struct level *l = new_level(h);
 
 	if (!l)
 		return 0;
 	/* Size and bracket from the reference curve alone: with the largest
 	   pages its step is the cache's own, the fewest TLB misses mixed in
-	   (with 4 KiB pages the L1 DTLB's reach pulls the L2 step early). The
+	   (with 4 KiB pages the L1 DTLB's reach pulls the L2 step early), unless
+	   another curve's step came clearly later (reference_member). The
 	   other curves only confirmed that the step is there. */
 	l->kind = kind;
 	l->page_shift = curves[ref->curve].page_shift;
