@@ -212,6 +212,60 @@ static void test_table(void)
 	      "a table prints aligned, words left, numbers right, marked rows starred");
 }
 
+/* Runs of loaded, c2c and bandwidth rows: each loader count and CPU pair a
+   row of its own (matched on every identity column), bandwidth in GB/s,
+   and each probe's geometric mean ratio. */
+static void test_identity_and_rate(void)
+{
+	static const char header[] = "probe,variant,page_size,working_set_bytes,ns,cycles,cpu,"
+				     "peer_cpu,loaders,load_gb_per_s,gb_per_s,bytes_per_cycle\n";
+	char *a = folder("ida"), *b = folder("idb"), *out = folder("idout"), text[2048], path[512];
+	static char page[1 << 20];
+	size_t len = 0;
+
+	for (int r = 0; r < 2; r++) {
+		len = (size_t)snprintf(text, sizeof text, "%s", header);
+		for (unsigned l = 0; l < 4; l++)
+			len += (size_t)snprintf(text + len, sizeof text - len,
+						"loaded,read,4096,268435456,%u.000,%u.00,0,,%u,%u.0,,\n",
+						(r ? 110 : 100) + 10 * l, 400 + 40 * l, l, 12 * l);
+		len += (size_t)snprintf(text + len, sizeof text - len,
+					"c2c,pingpong,4096,64,%s,160.00,0,1,,,,\n"
+					"c2c,pingpong,4096,64,%s,240.00,1,0,,,,\n"
+					"bandwidth,read_avx2,4096,16384,1.000,4.00,,,,,%s,16.000\n",
+					r ? "40.000" : "50.000", r ? "75.000" : "60.000",
+					r ? "128.000" : "32.000");
+		write_text(r ? b : a, "results.csv", text);
+	}
+	char *argv[] = { "compare", a, b, "--out", out, 0 };
+	int rc = compare(argv);
+	const char *loaded = strstr(out_text, "== loaded =="), *c2c = strstr(out_text, "== c2c ==");
+	const char *bw = strstr(out_text, "== bandwidth ==");
+	int rows = 0;
+
+	CHECK(rc == 0 && loaded && c2c && bw, "loaded, c2c and bandwidth compare (exit %d: %s)",
+	      rc, err_text);
+	if (!loaded || !c2c || !bw)
+		return;
+	for (const char *p = loaded; p && p < c2c; p = strstr(p + 1, "\n    read "))
+		rows += p != loaded;
+	CHECK(rows == 4, "loaded: all four loader counts kept (%d rows)", rows);
+	CHECK(strstr(loaded, " loaders ") && strstr(loaded, "1.10x") && strstr(loaded, "1.09x") &&
+	      strstr(loaded, "geometric mean") && strstr(loaded, "x (4)"),
+	      "loaded: a loaders column, each count's own ratio, a geometric mean over four");
+	CHECK(strstr(c2c, " peer cpu ") && strstr(c2c, "0.80x") && strstr(c2c, "1.25x") &&
+	      strstr(c2c, "1.00x (2)"), "c2c: each pair its own ratio (0.80, 1.25), mean 1.00");
+	CHECK(strstr(bw, "A GB/s") && strstr(bw, "B B/cycle") && strstr(bw, "4.00x") &&
+	      strstr(bw, "4.00x (1)") &&
+	      strstr(bw, "run X's GB/s over run A's"),
+	      "bandwidth: GB/s and bytes per cycle, the ratio of GB/s (4x), said so");
+	snprintf(path, sizeof path, "%s/compare.html", out);
+	read_file(path, page, sizeof page);
+	CHECK(strstr(page, "<td class=\"text\">geometric mean</td>") &&
+	      strstr(page, "<th>B GB/s</th>") && strstr(page, "bandwidth: each run&#39;s figures, ratio of GB/s"),
+	      "the page has the same tables, the ratio named in the caption");
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -221,5 +275,6 @@ int main(void)
 	test_two_runs();
 	test_errors();
 	test_table();
+	test_identity_and_rate();
 	return check_summary();
 }
