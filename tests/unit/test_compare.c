@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "capture.h"
 #include "read_back.h"
 #include "host/compare.h"
 #include "host/fitted_table.h"
@@ -34,58 +35,16 @@ static void copy_lines(const char *src, const char *dir, const char *name, int l
 		fclose(out);
 }
 
-static void write_text(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-}
-
 static char *folder(const char *name)
 {
-	static char paths[8][256];
-	static int next;
-	char *p = paths[next++ % 8];
-
-	snprintf(p, 256, "%s/%s", root, name);
-	mkdir(p, 0755);
-	return p;
+	return folder_in(root, name);
 }
 
 /* compare_main with stdout and stderr caught in out_text and err_text. */
 static int compare(char **argv)
 {
-	char out_path[300], err_path[300];
-	int argc = 0, rc, saved_out, saved_err, fd;
-
-	while (argv[argc])
-		argc++;
-	snprintf(out_path, sizeof out_path, "%s/stdout.txt", root);
-	snprintf(err_path, sizeof err_path, "%s/stderr.txt", root);
-	fflush(stdout);
-	fflush(stderr);
-	saved_out = dup(1);
-	saved_err = dup(2);
-	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 1);
-	close(fd);
-	fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 2);
-	close(fd);
-	rc = compare_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	read_file(out_path, out_text, sizeof out_text);
-	read_file(err_path, err_text, sizeof err_text);
-	return rc;
+	return capture_main(compare_main, argv, root, out_text, sizeof out_text, err_text,
+			    sizeof err_text);
 }
 
 static void test_two_runs(void)
