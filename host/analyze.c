@@ -9,6 +9,7 @@
 #include "arch/x86_64/cpu_caches.h"
 #include "host/analyze.h"
 #include "host/host.h"
+#include "lib/json_read.h"
 #include "probes/analysis.h"
 #include "probes/csvread.h"
 #include "probes/report_html.h"
@@ -23,11 +24,12 @@ static void usage(FILE *to)
 		"Reads the latency, tlb and bandwidth rows of a run's results.csv, finds\n"
 		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
 		"prints them beside the CPUID claims that the run's system.json recorded\n"
-		"(when it lies beside the CSV), and the bandwidth curves' cache edges\n"
-		"beside the latency curves'. Writes latency.svg, tlb.svg, pagewalk.svg\n"
-		"and bandwidth.svg (those the rows allow) into DIR, by default the CSV's\n"
-		"own folder, and report.html (the analysis, its charts and the rows)\n"
-		"unless DIR holds one already.\n");
+		"(when it lies beside the CSV; a malformed one is refused), and the\n"
+		"bandwidth curves' cache edges beside the latency curves'. Writes nothing\n"
+		"unless told to: with --out DIR (made if needed), writes latency.svg,\n"
+		"tlb.svg, pagewalk.svg and bandwidth.svg (those the rows allow) and\n"
+		"report.html (the analysis, its charts and the rows) into DIR, never over\n"
+		"a file already there.\n");
 }
 
 /* The folder part of a path, "." for a bare name. */
@@ -68,19 +70,33 @@ static void html_row(const struct result_row *row, void *ctx)
 	report_html_row(row);
 }
 
-static void load_claims(struct analysis *a, const char *dir)
+/* The claims recorded in the system.json beside the CSV. 0 (also when
+   there is none, or it holds no registers: the levels are then shown
+   without claims), or 2 with the reason on stderr when it cannot be read
+   or is not well-formed JSON, as memprobe compare refuses it. */
+static int load_claims(struct analysis *a, const char *dir)
 {
 	static struct cache_claims claims;
 	char path[4200];
 	const char *why;
-	size_t len;
+	size_t len, at;
 	char *text;
 
 	snprintf(path, sizeof path, "%s/system.json", dir);
 	text = host_slurp(path, &len, &why);
-	if (!text) {
+	if (!text && errno == ENOENT) {
 		printf("CPUID claims: %s: %s; the levels are shown without them\n", path, why);
-		return;
+		return 0;
+	}
+	if (!text) {
+		fprintf(stderr, "memprobe analyze: %s cannot be read: %s\n", path, why);
+		return 2;
+	}
+	if (json_check(text, len, &at) != 0) {
+		fprintf(stderr, "memprobe analyze: %s is not well-formed JSON (reading failed at "
+			"byte %zu of %zu): a run cut short, or not a system.json\n", path, at, len);
+		free(text);
+		return 2;
 	}
 	if (claims_from_system_json(text, len, &claims) == 0)
 		analysis_set_claims(a, &claims, "the registers recorded in system.json beside the CSV");
@@ -88,12 +104,13 @@ static void load_claims(struct analysis *a, const char *dir)
 		printf("CPUID claims: %s holds no cpuid_cache_leaves list; the levels are shown "
 		       "without them\n", path);
 	free(text);
+	return 0;
 }
 
 typedef int (*chart_fn)(svg_write_fn write, void *ctx, const void *arg);
 
-/* One chart into dir, and inline into the page; 0, or 2 with the reason on
-   stderr. */
+/* One chart into dir, and inline into the page; never over a file already
+   there (said so, not an error). 0, or 2 with the reason on stderr. */
 static int write_chart(const char *dir, const char *name, chart_fn produce, const void *arg)
 {
 	char path[4200];
@@ -101,7 +118,12 @@ static int write_chart(const char *dir, const char *name, chart_fn produce, cons
 	int drawn;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	svg = fopen(path, "w");
+	svg = fopen(path, "wx");
+	if (!svg && errno == EEXIST) {
+		printf("  %s: not written: %s: %s (analyze never overwrites: give another "
+		       "--out DIR)\n", name, path, strerror(errno));
+		return 0;
+	}
 	if (!svg) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
 		return 2;
@@ -141,9 +163,9 @@ static int pagewalk_chart(svg_write_fn write, void *ctx, const void *arg)
 	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, ctx);
 }
 
-/* DIR/report.html, created, never over an existing one: a run folder's own
-   page holds the whole run, which this page (the analysis alone) must not
-   replace. NULL, having said why on stdout, when there is none. */
+/* DIR/report.html, created, never over an existing one (a run folder's own
+   page holds the whole run, which this page, the analysis alone, must not
+   replace). NULL, having said why on stdout, when there is none. */
 static FILE *open_page(const char *dir, const char *csv)
 {
 	static struct html_out out;
@@ -154,8 +176,8 @@ static FILE *open_page(const char *dir, const char *csv)
 	f = fopen(path, "wx");
 	if (!f) {
 		printf("  report.html: not written: %s: %s%s\n", path, strerror(errno),
-		       errno == EEXIST ? " (the run's own page is kept; --out DIR writes "
-					 "a fresh one there)" : "");
+		       errno == EEXIST ? " (analyze never overwrites: give another --out DIR)"
+				       : "");
 		return NULL;
 	}
 	out = (struct html_out){ write_file, f };
@@ -177,24 +199,6 @@ static int close_page(FILE *page, const char *dir, const char *text, size_t len)
 		return 2;
 	}
 	printf("  page: %s/report.html\n", dir);
-	return 0;
-}
-
-static int json_skip_blank(const char *t, size_t len, size_t *pos)
-{
-	while (*pos < len && (t[*pos] == ' ' || t[*pos] == '\n' || t[*pos] == '\r' ||
-			      t[*pos] == '\t'))
-		(*pos)++;
-	return *pos < len;
-}
-
-static size_t find_text(const char *t, size_t len, const char *what)
-{
-	size_t n = strlen(what);
-
-	for (size_t i = 0; i + n <= len; i++)
-		if (!strncmp(t + i, what, n))
-			return i + n;
 	return 0;
 }
 
@@ -248,23 +252,31 @@ int analyze_main(int argc, char **argv)
 	printf("\n");
 
 	folder_of(csv, dir, sizeof dir);
-	load_claims(&a, dir);
+	if (load_claims(&a, dir)) {
+		free(text);
+		return 2;
+	}
 	analysis_compute(&a);
 	if (!a.ncurves && !a.tlb.n && !a.bw.nseries) {
 		analysis_print(&a, print_text, NULL);
 		free(text);
 		return 1;
 	}
-
+	/* Without --out nothing is written: the CSV's own folder is a run's
+	   record, which reading it must never change. */
+	if (!out_dir) {
+		analysis_print(&a, print_text, NULL);
+		printf("(no --out DIR: the charts and report.html are not written)\n");
+		free(text);
+		return 0;
+	}
 	/* --out names a folder for the charts and the page: made if it is not
 	   there yet. */
-	if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+	if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
 		free(text);
 		return 2;
 	}
-	if (!out_dir)
-		out_dir = dir;
 	page = open_page(out_dir, csv);
 	analysis_print(&a, print_text, NULL);
 	if ((a.ncurves && write_chart(out_dir, "latency.svg", latency_chart, &a)) ||
@@ -280,43 +292,32 @@ int analyze_main(int argc, char **argv)
 
 int claims_from_system_json(const char *text, size_t len, struct cache_claims *out)
 {
+	/* A run's system.json holds the list in cpu; a hierarchy section alone
+	   (as tests/data records it) in its cpuid. */
+	static const char *const lists[] = { "cpu.cpuid_cache_leaves",
+					     "hierarchy.cpuid.cpuid_cache_leaves" };
 	static struct cache_claims recorded;
 	struct cpuid_record record;
-	size_t pos = find_text(text, len, "\"cpuid_cache_leaves\"");
+	size_t at;
 
-	if (!pos)
+	if (json_check(text, len, &at) != 0)
 		return -1;
-	recorded.nraw = 0;
-	if (!json_skip_blank(text, len, &pos) || text[pos++] != ':' ||
-	    !json_skip_blank(text, len, &pos) || text[pos++] != '[')
-		return -1;
-	for (;;) {
-		size_t start;
+	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+		recorded.nraw = 0;
+		/* A machine records at most CLAIMS_MAX_RECORDS register sets. */
+		for (unsigned i = 0; i < CLAIMS_MAX_RECORDS; i++) {
+			char path[64], value[CLAIMS_RECORD_TEXT + 16];
 
-		if (!json_skip_blank(text, len, &pos))
-			return -1;
-		if (text[pos] == ']')
-			break;
-		if (text[pos++] != '"')
-			return -1;
-		start = pos;
-		while (pos < len && text[pos] != '"' && text[pos] != '\\')
-			pos++;
-		if (pos >= len || text[pos] != '"')
-			return -1;
-		if (recorded.nraw < CLAIMS_MAX_RECORDS &&
-		    cpuid_record_parse(text + start, pos - start, &record) == 0)
-			cpuid_record_format(&record, recorded.raw[recorded.nraw++]);
-		pos++;
-		if (!json_skip_blank(text, len, &pos))
-			return -1;
-		if (text[pos] == ',')
-			pos++;
-		else if (text[pos] != ']')
-			return -1;
+			snprintf(path, sizeof path, "%s.%u", lists[l], i);
+			if (json_get_scalar(text, len, path, value, sizeof value) != 0)
+				break;
+			if (cpuid_record_parse(value, strlen(value), &record) == 0)
+				cpuid_record_format(&record, recorded.raw[recorded.nraw++]);
+		}
+		if (recorded.nraw) {
+			cpu_caches_decode(out, cpuid_from_record, &recorded);
+			return 0;
+		}
 	}
-	if (!recorded.nraw)
-		return -1;
-	cpu_caches_decode(out, cpuid_from_record, &recorded);
-	return 0;
+	return -1;
 }

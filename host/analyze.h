@@ -6,13 +6,17 @@
 #ifndef MEMPROBE_ANALYZE_H
 #define MEMPROBE_ANALYZE_H
 
-/* argv[0] is "analyze". Exit status: 0 analysed, 1 no latency rows in the
-   file, 2 a usage or file error. */
+/* argv[0] is "analyze". Writes files only with --out DIR, never over one
+   already there. Exit status: 0 analysed, 1 no latency rows in the file, 2
+   a usage or file error (a file that is not a regular one, a system.json
+   beside the CSV that cannot be read or is not well-formed). */
 int analyze_main(int argc, char **argv);
 
 /* The claims of a recorded run: the "cpuid_cache_leaves" strings of its
-   system.json decoded again by this architecture's decoder. 0, or -1 when
-   the text holds no such list. */
+   system.json (cpu's, or a hierarchy section's cpuid) read with the JSON
+   reader and decoded again by this architecture's decoder. 0, or -1 when
+   the text is not well-formed JSON (a file cut short) or holds no such
+   list of records. */
 struct cache_claims;
 int claims_from_system_json(const char *text, size_t len, struct cache_claims *out);
 

@@ -1,12 +1,14 @@
 /* The compare subcommand (see compare.h).
  *
- * Rows match across runs by what was measured (probe, variant, page size,
- * working set), never by position, so runs of different sweeps still line
+ * Rows match across runs by what was measured (every identity column:
+ * probe, variant, page size, working set, cpu, peer_cpu, loaders; see
+ * run_match.h), never by position, so runs of different sweeps still line
  * up: a size that only some runs have gets its own row, marked, with "-"
  * where a run has none.
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +49,10 @@ static void usage(FILE *to)
 		"\n"
 		"Lays run folders (each holding a run's results.csv and system.json, from\n"
 		"any machine, bare metal or Linux) side by side: per probe, each run's ns\n"
-		"and cycles with the ratio of its ns to the first run's; each run's cache\n"
-		"and TLB levels. Rows match by probe, variant, page size and working set;\n"
-		"a row that not every run has is marked '*'. With --out DIR (made if\n"
+		"and cycles (bandwidth: GB/s and bytes per cycle) with the ratio to the\n"
+		"first run's and its geometric mean; each run's cache and TLB levels.\n"
+		"Rows match by probe, variant, page size, working set, cpu, peer_cpu and\n"
+		"loaders; a row that not every run has is marked '*'. With --out DIR (made if\n"
 		"needed), writes DIR/compare.html, DIR/compare.svg (latency: one curve per\n"
 		"run and page size) and DIR/compare-PROBE.svg for each other probe with\n"
 		"working-set sizes; files already there are never overwritten.\n");
@@ -168,28 +171,79 @@ static void runs_table(struct comparison *c)
 	show_table(c, &t, "the runs, in the order given: ratios are to run A");
 	if (c->run[0].nrows && c->nruns)
 		note(c, "ns: the run's own figure (best trial); cycles: at that run's measured "
-			"core clock; X/A: run X's ns over run A's. '*': a row not every run "
-			"has (a size or page size outside the other sweeps), '-' where a run has "
-			"none.");
+			"core clock; X/A: run X's ns over run A's (bandwidth: GB/s and bytes per "
+			"cycle, X/A of GB/s). Rows match on probe, variant, page size, working "
+			"set, cpu, peer cpu and loaders. '*': a row not every run has (a size or "
+			"page size outside the other sweeps), '-' where a run has none.");
 }
 
-/* Per probe: one row per thing measured, each run's ns and cycles, and
-   each later run's ns over the first's. */
+/* Which identity columns past working set the probe's keys give: bit 0
+   cpu, bit 1 peer_cpu, bit 2 loaders. */
+static unsigned identity_columns(const struct run_match *m)
+{
+	unsigned have = 0;
+
+	for (size_t k = 0; k < m->nkeys; k++)
+		have |= (unsigned)m->key[k].cpu.given | (unsigned)m->key[k].peer_cpu.given << 1 |
+			(unsigned)m->key[k].loaders.given << 2;
+	return have;
+}
+
+/* An optional count's cell: its value, or "-". */
+static void count_cell(struct fitted_table *t, struct optional_count v)
+{
+	fitted_table_cell(t, v.given ? "%u" : "-", v.value);
+}
+
+/* The table's last row: each later run's geometric mean ratio to run A. */
+static void geomean_row(struct comparison *c, struct fitted_table *t, const struct run_match *m,
+			unsigned nid, int rate)
+{
+	fitted_table_row(t, 0);
+	fitted_table_cell(t, "geometric mean");
+	for (unsigned i = 1; i < 3 + nid; i++)
+		fitted_table_cell(t, "%s", "");
+	for (unsigned r = 0; r < c->nruns && t->filled + 3 < t->ncols; r++) {
+		size_t n;
+		double g = run_match_geomean(m, r, rate, &n);
+
+		fitted_table_cell(t, "%s", "");
+		fitted_table_cell(t, "%s", "");
+		if (r)
+			fitted_table_cell(t, n ? "%.2fx (%zu)" : "-", g, n);
+	}
+	fitted_table_cell(t, "%s", "");
+}
+
+/* Per probe: one row per thing measured, each run's figure (ns and cycles;
+   GB/s and bytes per cycle for bandwidth) and each later run's over the
+   first's; last, each later run's geometric mean ratio. */
 static void probe_table(struct comparison *c, const char *probe)
 {
+	static const char *const id_name[] = { "cpu", "peer cpu", "loaders" };
 	const char *header[TABLE_MAX_COLUMNS];
-	char names[MAX_RUNS][3][16], caption[128];
-	unsigned ncols = 0;
+	char names[MAX_RUNS][3][16], caption[160];
+	unsigned ncols = 0, nid = 0, ids;
 	struct fitted_table t;
-	size_t nkeys;
-	struct run_key *keys = run_match_keys(c->run, c->nruns, probe, &nkeys);
+	struct run_match m;
+	int rate;
 
+	run_match_build(&m, c->run, c->nruns, probe);
+	ids = identity_columns(&m);
+	rate = run_match_rate(&m);
 	header[ncols++] = "variant";
 	header[ncols++] = "pages";
 	header[ncols++] = "working set";
+	for (unsigned i = 0; i < 3; i++)
+		if (ids >> i & 1) {
+			header[ncols++] = id_name[i];
+			nid++;
+		}
 	for (unsigned r = 0; r < c->nruns && ncols + 3 <= TABLE_MAX_COLUMNS - 1; r++) {
-		snprintf(names[r][0], sizeof names[r][0], "%c ns", c->run[r].name);
-		snprintf(names[r][1], sizeof names[r][1], "%c cycles", c->run[r].name);
+		snprintf(names[r][0], sizeof names[r][0], "%c %s", c->run[r].name,
+			 rate ? "GB/s" : "ns");
+		snprintf(names[r][1], sizeof names[r][1], "%c %s", c->run[r].name,
+			 rate ? "B/cycle" : "cycles");
 		snprintf(names[r][2], sizeof names[r][2], "%c/A", c->run[r].name);
 		header[ncols++] = names[r][0];
 		header[ncols++] = names[r][1];
@@ -198,38 +252,60 @@ static void probe_table(struct comparison *c, const char *probe)
 	}
 	header[ncols++] = "only in";
 	fitted_table_init(&t, ncols, header, 1u | 1u << (ncols - 1));
-	for (size_t k = 0; k < nkeys; k++) {
-		const struct run_row *first = run_match_row(&c->run[0], probe, &keys[k]);
+	for (size_t k = 0; k < m.nkeys; k++) {
+		const struct run_key *key = &m.key[k];
+		const struct run_row *first = run_match_row(&m, k, 0);
 		char page[24], ws[24], only[MAX_RUNS + 1];
 		unsigned have = 0;
 
 		for (unsigned r = 0; r < c->nruns; r++)
-			if (run_match_row(&c->run[r], probe, &keys[k]))
+			if (run_match_row(&m, k, r))
 				only[have++] = c->run[r].name;
 		only[have] = '\0';
 		fitted_table_row(&t, have != c->nruns);
-		bytes_text(page, sizeof page, keys[k].page_shift ? 1ull << keys[k].page_shift : 0);
-		bytes_text(ws, sizeof ws, keys[k].working_set_bytes);
-		fitted_table_cell(&t, "%s", keys[k].variant);
+		bytes_text(page, sizeof page, key->page_shift ? 1ull << key->page_shift : 0);
+		bytes_text(ws, sizeof ws, key->working_set_bytes);
+		fitted_table_cell(&t, "%s", key->variant);
 		fitted_table_cell(&t, "%s", page);
 		fitted_table_cell(&t, "%s", ws);
+		if (ids & 1)
+			count_cell(&t, key->cpu);
+		if (ids & 2)
+			count_cell(&t, key->peer_cpu);
+		if (ids & 4)
+			count_cell(&t, key->loaders);
 		for (unsigned r = 0; r < c->nruns && t.filled + 3 < ncols; r++) {
-			const struct run_row *row = run_match_row(&c->run[r], probe, &keys[k]);
+			const struct run_row *row = run_match_row(&m, k, r);
+			double fig = row ? run_match_figure(row, rate) : NAN;
+			double base = first ? run_match_figure(first, rate) : NAN;
 
-			fitted_table_cell(&t, row ? "%.3f" : "-", row ? row->ns : 0.0);
-			fitted_table_cell(&t, row ? "%.2f" : "-", row ? row->cycles : 0.0);
+			if (rate) {
+				fitted_table_cell(&t, isnan(fig) ? "-" : "%.3f", fig);
+				fitted_table_cell(&t, row && row->bytes_per_cycle.given ? "%.3f" : "-",
+						  row ? row->bytes_per_cycle.value : 0.0);
+			} else {
+				fitted_table_cell(&t, row ? "%.3f" : "-", row ? row->ns : 0.0);
+				fitted_table_cell(&t, row ? "%.2f" : "-", row ? row->cycles : 0.0);
+			}
 			if (!r)
 				continue;
-			if (row && first && first->ns > 0)
-				fitted_table_cell(&t, "%.2fx", row->ns / first->ns);
+			if (fig > 0 && base > 0)
+				fitted_table_cell(&t, "%.2fx", fig / base);
 			else
 				fitted_table_cell(&t, "-");
 		}
 		fitted_table_cell(&t, "%s", have == c->nruns ? "" : only);
 	}
-	free(keys);
-	snprintf(caption, sizeof caption, "%s: each run's figures, ratio of ns to run A", probe);
+	if (c->nruns > 1)
+		geomean_row(c, &t, &m, nid, rate);
+	run_match_free(&m);
+	snprintf(caption, sizeof caption, "%s: each run's figures, ratio of %s to run A", probe,
+		 rate ? "GB/s" : "ns");
 	show_table(c, &t, caption);
+	note(c, rate ? "X/A: run X's GB/s over run A's (above 1: X moved more); geometric "
+		"mean: of X/A over the rows both runs have (their count in brackets)."
+		: "X/A: run X's ns over run A's (above 1: X took longer); geometric mean: of "
+		"X/A over the rows both runs have (their count in brackets).");
 }
 
 /* DIR/name, created: never over a file already there. */
@@ -250,7 +326,7 @@ static FILE *create(const struct comparison *c, const char *name)
    cannot be written. */
 static int chart(struct comparison *c, const char *probe)
 {
-	char name[96], text[256];
+	char name[96], text[384];
 	FILE *f;
 
 	if (!c->out_dir)
@@ -261,8 +337,9 @@ static int chart(struct comparison *c, const char *probe)
 		return 2;
 	if (compare_chart(c->run, c->nruns, probe, write_file, f) != 0) {
 		fclose(f);
-		snprintf(text, sizeof text, "%s: no chart: no row has a working-set size to lay "
-			 "the runs over (%s says so itself)", probe, name);
+		snprintf(text, sizeof text, "%s: no chart: no row lies on a working-set curve "
+			 "(none has a working-set size, or each is told apart by its CPU or "
+			 "loaders: the table holds them; %s says so itself)", probe, name);
 		note(c, text);
 		return 0;
 	}

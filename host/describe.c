@@ -1,11 +1,13 @@
-/* The Linux platform's members of system.json: the kernel, its page
- * policies, the hugetlb pools and the CPU.
+/* The Linux platform's members of system.json: the host's name, the
+ * kernel, its page policies, the hugetlb pools, the CPU, and the date and
+ * time.
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include "arch/cpu.h"
 #include "host/host.h"
@@ -54,6 +56,23 @@ static uint64_t microcode_revision(void)
 	return revision;
 }
 
+/* The system clock when system.json is written (the end of the run), in
+   UTC, as the bare-metal file gives the firmware clock's. */
+static void describe_time(struct json *j)
+{
+	time_t now = time(NULL);
+	struct tm t;
+	char text[32];
+
+	if (now == (time_t)-1 || !gmtime_r(&now, &t) ||
+	    !strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &t)) {
+		json_string(j, "date_time", "system clock unreadable");
+		return;
+	}
+	json_string(j, "date_time", text);
+	json_string(j, "date_time_zone", "UTC");
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 void plat_cache_claims(struct cache_claims *out)
@@ -71,8 +90,11 @@ void plat_describe(struct json *j)
 	json_object_begin(j, "platform");
 	json_string(j, "name", "linux");
 	if (uname(&u) == 0) {
+		json_string(j, "host_name", u.nodename);
 		snprintf(text, sizeof text, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
 		json_string(j, "kernel", text);
+	} else {
+		json_string(j, "host_name", "unknown (uname failed)");
 	}
 	describe_policy(j, "thp_enabled", "/sys/kernel/mm/transparent_hugepage/enabled");
 	describe_policy(j, "thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag");
@@ -92,4 +114,5 @@ void plat_describe(struct json *j)
 	cpuinfo_read(&ci);
 	plat_cache_claims(&claims);
 	machine_describe_cpu(j, &ci, microcode_revision(), &claims);
+	describe_time(j);
 }

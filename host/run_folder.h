@@ -8,12 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "probes/analysis.h"
+#include "probes/columns.h"
 
 struct run_row {
 	char *probe, *variant;
 	unsigned page_shift;
 	uint64_t working_set_bytes;
 	double ns, cycles;
+	struct optional_count cpu, peer_cpu, loaders;   /* identity too (c2c, loaded) */
+	struct optional_real gb_per_s, bytes_per_cycle; /* bandwidth */
 };
 
 struct run_folder {

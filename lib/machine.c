@@ -91,7 +91,9 @@ void claims_describe(struct json *j, const struct cache_claims *c)
 		json_object_end(j);
 	}
 	json_array_end(j);
-	json_bool(j, "hypervisor", c->hypervisor);
+	/* Not "hypervisor": in cpu that key is the signature (the string
+	   machine_describe_cpu writes), and a reader keeps only one of two. */
+	json_bool(j, "under_hypervisor", c->hypervisor);
 	json_bool(j, "cache_description_truncated", c->truncated);
 	/* The registers themselves, so `memprobe analyze` decodes a recorded
 	   run's claims, not those of the machine it happens to run on. */

@@ -105,7 +105,7 @@ static void platform_rows(void)
 
 static void cpu_rows(void)
 {
-	char brand[128], vendor[32], micro[32], hyper[64], path[48];
+	char brand[128], vendor[32], micro[32], hyper[64], under[8], path[48];
 	unsigned cpus = 0;
 
 	member("cpu.brand", brand, sizeof brand);
@@ -115,12 +115,14 @@ static void cpu_rows(void)
 	if (micro[0] >= '0' && micro[0] <= '9')
 		mp_snprintf(micro, sizeof micro, "0x%llx",
 			    (unsigned long long)number("cpu.microcode"));
+	/* under_hypervisor is CPUID's bit; hypervisor the signature it gives. */
 	member("cpu.hypervisor", hyper, sizeof hyper);
+	member("cpu.under_hypervisor", under, sizeof under);
 	row("CPU", "%s: %s family %llu model %llu stepping %llu, microcode %s%s%s", brand, vendor,
 	    (unsigned long long)number("cpu.family"), (unsigned long long)number("cpu.model"),
 	    (unsigned long long)number("cpu.stepping"), micro[0] ? micro : "not read",
-	    hyper[0] && mp_strcmp(hyper, "false") ? "; under a hypervisor: " : "",
-	    hyper[0] && mp_strcmp(hyper, "false") ? hyper : "");
+	    !mp_strcmp(under, "true") ? "; under a hypervisor: " : "",
+	    !mp_strcmp(under, "true") ? (hyper[0] ? hyper : "no signature given") : "");
 	for (;;) {
 		mp_snprintf(path, sizeof path, "cpus.%u.cpu", cpus);
 		if (!has(path))

@@ -36,6 +36,8 @@ check "bandwidth: the cost probe after it ran" log_has '^== cost: done in'
 check "bandwidth: bandwidth.svg is well-formed XML with four panels" \
 	bash -c "xmllint --noout '$run/bandwidth.svg' && test \$(grep -c '<g class=\"panel\"' '$run/bandwidth.svg') -eq 4"
 if [[ -x ${HOST_APP:-} ]]; then
+	# analyze writes over nothing: a fresh folder, not an earlier test's files.
+	rm -rf "$QEMU_TEST_DIR/bandwidth/analyze"
 	"$HOST_APP" analyze "$csv" --out "$QEMU_TEST_DIR/bandwidth/analyze" > "$QEMU_TEST_DIR/bandwidth/analyze.txt" 2>&1
 	check "bandwidth: the Linux build re-reads the rows and draws bandwidth.svg" \
 		bash -c "grep -q ' 80 bandwidth rows used' '$QEMU_TEST_DIR/bandwidth/analyze.txt' && xmllint --noout '$QEMU_TEST_DIR/bandwidth/analyze/bandwidth.svg'"

@@ -83,6 +83,8 @@ assert '<p class=\"verdict\">verdict: every probe measured what was asked</p>' i
 assert '<td class=\"text\">firmware</td>' in page and '<caption>latency, 4 KiB pages</caption>' in page
 "
 if [[ -x ${HOST_APP:-} ]]; then
+	# analyze writes over nothing: a fresh folder, not an earlier test's files.
+	rm -rf "$QEMU_TEST_DIR/quick/analyze"
 	"$HOST_APP" analyze "$csv" --out "$QEMU_TEST_DIR/quick/analyze" > "$QEMU_TEST_DIR/quick/analyze.txt" 2>&1
 	check "quick: the Linux build re-reads the bare-metal results.csv" grep -q 'memory hierarchy, read from the latency and tlb curves' "$QEMU_TEST_DIR/quick/analyze.txt"
 	check "quick: and finds the same L2 level as the run did" \

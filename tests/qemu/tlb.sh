@@ -44,6 +44,8 @@ assert sorted(c['page_size'] for c in d['hierarchy']['tlb_curves']) == [4096, $M
 assert all(l['kind'] == 'tlb' and l['entries'] > 0 and l['size_bytes'] == l['entries'] * l['page_size'] for l in d['hierarchy']['levels'] if l['kind'] == 'tlb')
 "
 if [[ -x ${HOST_APP:-} ]]; then
+	# analyze writes over nothing: a fresh folder, not an earlier test's files.
+	rm -rf "$QEMU_TEST_DIR/tlb-4g/analyze"
 	"$HOST_APP" analyze "$csv" --out "$QEMU_TEST_DIR/tlb-4g/analyze" > "$QEMU_TEST_DIR/tlb-4g/analyze.txt" 2>&1
 	check "tlb/4G: the Linux build re-reads the rows and draws tlb.svg" \
 		bash -c "grep -q 'TLB levels, read from the tlb probe' '$QEMU_TEST_DIR/tlb-4g/analyze.txt' && xmllint --noout '$QEMU_TEST_DIR/tlb-4g/analyze/tlb.svg'"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "capture.h"
 #include "read_back.h"
 #include "host/compare.h"
 #include "host/fitted_table.h"
@@ -34,58 +35,16 @@ static void copy_lines(const char *src, const char *dir, const char *name, int l
 		fclose(out);
 }
 
-static void write_text(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-}
-
 static char *folder(const char *name)
 {
-	static char paths[8][256];
-	static int next;
-	char *p = paths[next++ % 8];
-
-	snprintf(p, 256, "%s/%s", root, name);
-	mkdir(p, 0755);
-	return p;
+	return folder_in(root, name);
 }
 
 /* compare_main with stdout and stderr caught in out_text and err_text. */
 static int compare(char **argv)
 {
-	char out_path[300], err_path[300];
-	int argc = 0, rc, saved_out, saved_err, fd;
-
-	while (argv[argc])
-		argc++;
-	snprintf(out_path, sizeof out_path, "%s/stdout.txt", root);
-	snprintf(err_path, sizeof err_path, "%s/stderr.txt", root);
-	fflush(stdout);
-	fflush(stderr);
-	saved_out = dup(1);
-	saved_err = dup(2);
-	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 1);
-	close(fd);
-	fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 2);
-	close(fd);
-	rc = compare_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	read_file(out_path, out_text, sizeof out_text);
-	read_file(err_path, err_text, sizeof err_text);
-	return rc;
+	return capture_main(compare_main, argv, root, out_text, sizeof out_text, err_text,
+			    sizeof err_text);
 }
 
 static void test_two_runs(void)
@@ -212,6 +171,60 @@ static void test_table(void)
 	      "a table prints aligned, words left, numbers right, marked rows starred");
 }
 
+/* Runs of loaded, c2c and bandwidth rows: each loader count and CPU pair a
+   row of its own (matched on every identity column), bandwidth in GB/s,
+   and each probe's geometric mean ratio. */
+static void test_identity_and_rate(void)
+{
+	static const char header[] = "probe,variant,page_size,working_set_bytes,ns,cycles,cpu,"
+				     "peer_cpu,loaders,load_gb_per_s,gb_per_s,bytes_per_cycle\n";
+	char *a = folder("ida"), *b = folder("idb"), *out = folder("idout"), text[2048], path[512];
+	static char page[1 << 20];
+	size_t len = 0;
+
+	for (int r = 0; r < 2; r++) {
+		len = (size_t)snprintf(text, sizeof text, "%s", header);
+		for (unsigned l = 0; l < 4; l++)
+			len += (size_t)snprintf(text + len, sizeof text - len,
+						"loaded,read,4096,268435456,%u.000,%u.00,0,,%u,%u.0,,\n",
+						(r ? 110 : 100) + 10 * l, 400 + 40 * l, l, 12 * l);
+		len += (size_t)snprintf(text + len, sizeof text - len,
+					"c2c,pingpong,4096,64,%s,160.00,0,1,,,,\n"
+					"c2c,pingpong,4096,64,%s,240.00,1,0,,,,\n"
+					"bandwidth,read_avx2,4096,16384,1.000,4.00,,,,,%s,16.000\n",
+					r ? "40.000" : "50.000", r ? "75.000" : "60.000",
+					r ? "128.000" : "32.000");
+		write_text(r ? b : a, "results.csv", text);
+	}
+	char *argv[] = { "compare", a, b, "--out", out, 0 };
+	int rc = compare(argv);
+	const char *loaded = strstr(out_text, "== loaded =="), *c2c = strstr(out_text, "== c2c ==");
+	const char *bw = strstr(out_text, "== bandwidth ==");
+	int rows = 0;
+
+	CHECK(rc == 0 && loaded && c2c && bw, "loaded, c2c and bandwidth compare (exit %d: %s)",
+	      rc, err_text);
+	if (!loaded || !c2c || !bw)
+		return;
+	for (const char *p = loaded; p && p < c2c; p = strstr(p + 1, "\n    read "))
+		rows += p != loaded;
+	CHECK(rows == 4, "loaded: all four loader counts kept (%d rows)", rows);
+	CHECK(strstr(loaded, " loaders ") && strstr(loaded, "1.10x") && strstr(loaded, "1.09x") &&
+	      strstr(loaded, "geometric mean") && strstr(loaded, "x (4)"),
+	      "loaded: a loaders column, each count's own ratio, a geometric mean over four");
+	CHECK(strstr(c2c, " peer cpu ") && strstr(c2c, "0.80x") && strstr(c2c, "1.25x") &&
+	      strstr(c2c, "1.00x (2)"), "c2c: each pair its own ratio (0.80, 1.25), mean 1.00");
+	CHECK(strstr(bw, "A GB/s") && strstr(bw, "B B/cycle") && strstr(bw, "4.00x") &&
+	      strstr(bw, "4.00x (1)") &&
+	      strstr(bw, "run X's GB/s over run A's"),
+	      "bandwidth: GB/s and bytes per cycle, the ratio of GB/s (4x), said so");
+	snprintf(path, sizeof path, "%s/compare.html", out);
+	read_file(path, page, sizeof page);
+	CHECK(strstr(page, "<td class=\"text\">geometric mean</td>") &&
+	      strstr(page, "<th>B GB/s</th>") && strstr(page, "bandwidth: each run&#39;s figures, ratio of GB/s"),
+	      "the page has the same tables, the ratio named in the caption");
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -221,5 +234,6 @@ int main(void)
 	test_two_runs();
 	test_errors();
 	test_table();
+	test_identity_and_rate();
 	return check_summary();
 }

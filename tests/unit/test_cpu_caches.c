@@ -7,6 +7,7 @@
 #include "arch/x86_64/cpu_caches.h"
 #include "arch/x86_64/cpuinfo.h"
 #include "lib/json.h"
+#include "lib/json_read.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
@@ -337,6 +338,35 @@ static void test_vendor(void)
 	      "any other string, a prefix or a longer one, is another vendor");
 }
 
+/* system.json's cpu member: the hypervisor's signature and the bit that
+   says there is one are two keys, so a reader (which keeps one of two
+   equal keys) loses neither (test_describe reads a whole Linux one with
+   Python, refusing any repeated key). */
+static void test_cpu_json_hypervisor(void)
+{
+	static char buf[16384];
+	static struct cache_claims claims;
+	struct cpuinfo ci = { .vendor = "AuthenticAMD", .brand = "Test", .hypervisor = 1,
+			      .hypervisor_id = "KVMKVMKVM" };
+	char value[32];
+	const char *p;
+	struct json j;
+	int keys = 0;
+
+	claims.hypervisor = 1;
+	json_init(&j, buf, sizeof buf);
+	json_object_begin(&j, 0);
+	machine_describe_cpu(&j, &ci, 0, &claims);
+	json_object_end(&j);
+	for (p = buf; (p = strstr(p, "\"hypervisor\"")) != NULL; p++)
+		keys++;
+	CHECK(!j.overflow && keys == 1, "cpu names \"hypervisor\" once (%d)", keys);
+	CHECK(json_get_scalar(buf, j.len, "cpu.hypervisor", value, sizeof value) == 0 &&
+	      !strcmp(value, "KVMKVMKVM"), "cpu.hypervisor: the signature (%s)", value);
+	CHECK(json_get_scalar(buf, j.len, "cpu.under_hypervisor", value, sizeof value) == 0 &&
+	      !strcmp(value, "true"), "cpu.under_hypervisor: true (%s)", value);
+}
+
 int main(void)
 {
 	test_vendor();
@@ -348,5 +378,6 @@ int main(void)
 	test_amd_assoc_codes();
 	test_records();
 	test_live_and_json();
+	test_cpu_json_hypervisor();
 	return check_summary();
 }

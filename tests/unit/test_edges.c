@@ -1018,16 +1018,28 @@ static void test_claims_json_garbage(void)
 		"", "{}", "\"cpuid_cache_leaves\"", "\"cpuid_cache_leaves\": [",
 		"\"cpuid_cache_leaves\": [\"00000000.0 1 2 3 4\"", "\"cpuid_cache_leaves\": []",
 		"\"cpuid_cache_leaves\": [\"not a record\"]", "\"cpuid_cache_leaves\": [\"a\\\"b\"]",
+		"{\"cpu\":{\"cpuid_cache_leaves\":[]}}",
+		"{\"cpu\":{\"cpuid_cache_leaves\":[\"not a record\"]}}",
+		/* The list is whole, the file is not: a system.json cut short. */
+		"{\"cpu\":{\"cpuid_cache_leaves\":[\"00000000.0 00000001 68747541 444d4163 "
+		"69746e65\"]},\"hierarchy\":{\"levels\":[",
+		/* The words in a string elsewhere are not the list. */
+		"{\"note\":\"\\\"cpuid_cache_leaves\\\": [\\\"00000000.0 00000001 68747541 "
+		"444d4163 69746e65\\\"]\"}",
 	};
 	int refused = 1;
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		if (claims_from_system_json(cases[i], strlen(cases[i]), &c) != -1)
+		if (claims_from_system_json(cases[i], strlen(cases[i]), &c) != -1) {
+			printf("# taken: %s\n", cases[i]);
 			refused = 0;
-	CHECK(refused, "truncated or empty cpuid_cache_leaves lists refused");
-	const char ok[] = "\"cpuid_cache_leaves\" : [ \"00000000.0 00000001 68747541 444d4163 69746e65\" ]";
+		}
+	CHECK(refused, "truncated, malformed or empty cpuid_cache_leaves lists refused, and a "
+	      "document cut short after a whole list");
+	const char ok[] = "{ \"cpu\" : { \"cpuid_cache_leaves\" : [ \"00000000.0 00000001 "
+			  "68747541 444d4163 69746e65\" ] } }";
 	CHECK(claims_from_system_json(ok, strlen(ok), &c) == 0 && !strcmp(c.vendor, "AuthenticAMD"),
-	      "a one-record list decodes");
+	      "a one-record list in cpu decodes");
 }
 
 int main(void)

@@ -217,6 +217,7 @@ static void fill_demo_system(struct json *j, void *arg)
 	json_u64(j, "model", 1);
 	json_u64(j, "stepping", 2);
 	json_u64(j, "microcode", 42);
+	json_string(j, "hypervisor", "KVMKVMKVM");
 	json_array_begin(j, "caches");
 	json_object_begin(j, NULL);
 	json_u64(j, "level", 1);
@@ -238,6 +239,7 @@ static void fill_demo_system(struct json *j, void *arg)
 	json_string(j, "source", "CPUID 2");
 	json_object_end(j);
 	json_array_end(j);
+	json_bool(j, "under_hypervisor", 1);
 	json_object_end(j);
 	json_object_begin(j, "clock");
 	json_string(j, "counter", "TSC");
@@ -314,7 +316,7 @@ static void test_report_tables(void)
 	      strstr(page, "<td class=\"text\">operating system</td><td class=\"text\">"
 			   "Linux &lt;test kernel&gt;</td>") &&
 	      strstr(page, "<td class=\"text\">Test CPU: TestVendor family 6 model 1 stepping 2, "
-			   "microcode 0x2a</td>"),
+			   "microcode 0x2a; under a hypervisor: KVMKVMKVM</td>"),
 	      "the summary: the OS and the CPU, from system.json's members, escaped");
 	CHECK(strstr(page, "<td class=\"text\">L1 data cache (claimed)</td><td class=\"text\">"
 			   "32 KiB, 8-way, 64 B lines (CPUID 4)</td>") &&
