@@ -179,7 +179,7 @@ long plat_file_read(int h, uint64_t offset, char *buf, size_t len)
 int plat_file_rename(int h, const char *new_name)
 {
 	static EFI_GUID info_id = EFI_FILE_INFO_ID;
-	static UINT64 info_buf[(SIZE_OF_EFI_FILE_INFO + 2 * 128) / sizeof(UINT64) + 1];
+	static UINT64 info_buf[64];   /* the fixed part (80 bytes) and a name */
 	EFI_FILE_INFO *info = (EFI_FILE_INFO *)info_buf;
 	EFI_FILE_HANDLE f = file_at(h);
 	UINTN size = sizeof info_buf, name_len = mp_strlen(new_name);

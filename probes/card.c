@@ -14,6 +14,8 @@
 
 #define LINE_BYTES 64.0
 #define MAX_TRUST_TEXT 1024
+/* The trust line's most lines, so levels always have room. */
+#define CARD_TRUST_LINES 6
 
 // ---- Private Data -----------------------------------------------------------
 
@@ -321,6 +323,7 @@ static void trust_lines(struct lines *ls, const struct card *c)
 	struct mp_text t = { text, sizeof text, 0 };
 	char lo[24], hi[24];
 	const char *p;
+	size_t start = ls->n;
 
 	text[0] = 0;
 	if (c->noisy)
@@ -378,9 +381,16 @@ static void trust_lines(struct lines *ls, const struct card *c)
 		mp_append(&t, "%semulated CPU: the timings are the emulator's", t.len ? "; " : "");
 	if (!t.len)
 		return;
-	/* Words into lines: "trust: " and then an indent. */
+	/* Words into lines: "trust: " and then an indent; at most
+	   CARD_TRUST_LINES, the last ending in "..." when cut. */
 	p = text;
 	for (int first = 1; *p; first = 0) {
+		if (ls->n - start == CARD_TRUST_LINES) {
+			char *last = ls->line[ls->n - 1];
+			size_t n = mp_strlen(last);
+			mp_strlcpy(last + (n > CARD_COLUMNS - 4 ? CARD_COLUMNS - 4 : n), " ...", 5);
+			break;
+		}
 		const char *lead = first ? "trust: " : "       ";
 		size_t room = CARD_COLUMNS - mp_strlen(lead), n = mp_strlen(p), cut = n;
 
