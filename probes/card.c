@@ -427,7 +427,15 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 	}
 	if (c->read_gb_one > 0) {
 		mp_format_bytes(at, sizeof at, c->read_at_bytes);
-		if (c->read_gb_all > 0)
+		if (c->read_at_bytes <= c->largest_claim) {
+			char claim[24];
+			mp_format_bytes(claim, sizeof claim, c->largest_claim);
+			line_add(ls, "read     %.1f GB/s one core at %s: within the %s cached, not "
+				 "memory", c->read_gb_one, at, claim);
+			if (c->read_gb_all > 0)
+				line_add(ls, "read     %.1f GB/s %u cores at %s", c->read_gb_all,
+					 c->all_cores, at);
+		} else if (c->read_gb_all > 0)
 			line_add(ls, "memory   read %.1f GB/s one core, %.1f GB/s %u cores (at %s)",
 				 c->read_gb_one, c->read_gb_all, c->all_cores, at);
 		else
@@ -469,6 +477,10 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	c->hypervisor = a->have_claims && a->claims.hypervisor;
 	c->emulated = a->have_claims && same(a->claims.hypervisor_id, "TCGTCGTCGTCG");
 	c->have_levels = a->ncurves || a->tlb.n;
+	for (unsigned i = 0; a->have_claims && i < a->claims.ncaches; i++)
+		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
+		    a->claims.cache[i].size_bytes > c->largest_claim)
+			c->largest_claim = a->claims.cache[i].size_bytes;
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
 

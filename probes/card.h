@@ -108,6 +108,7 @@ struct card {
 	unsigned all_cores;
 	uint64_t read_at_bytes;
 	char read_variant[24];
+	uint64_t largest_claim;   /* the largest data or unified cache CPUID claims */
 	/* c2c. */
 	unsigned c2c_pairs;
 	double c2c_min, c2c_median, c2c_max;

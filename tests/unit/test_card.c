@@ -240,6 +240,13 @@ static void test_synthetic_card(void)
 	      "c2c: min / median / max of three pairs");
 	trust_text(text, trust, sizeof trust);
 	CHECK(strstr(trust, "noisy") && strstr(trust, "(1 level)"), "trust: one noisy level");
+	a.bw.series[0].n = a.bw.series[1].n = 12;   /* the sweep ends at 8 MiB */
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "read     ");
+	CHECK(l && strstr(l, "50.0 GB/s one core at 8 MiB: within the 32 MiB cached, not memory") &&
+	      !line_of(text, "memory   read"), "a sweep ending inside the caches reads no memory");
+	synthetic();
 	CHECK(strstr(trust, "L2 768K-1.5M (fit)"), "trust: the smeared L2's range and method");
 	CHECK(strstr(trust, "NMIs seen: 2, SMIs: 0"), "trust: the NMIs and SMIs counted");
 	CHECK(strstr(trust, "under a hypervisor"), "trust: under a hypervisor");
