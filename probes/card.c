@@ -23,7 +23,7 @@ static struct card_rows run_rows;
 static struct card run_card;
 static char run_text[CARD_TEXT_MAX];
 static size_t run_len;
-static int run_built;           /* card_run built run_card from the rows so far */
+static int run_built;           /* card_run built run_card */
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -700,16 +700,13 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 
 void card_take_row(const struct result_row *row)
 {
-	if (run_built) {
-		mp_memset(&run_rows, 0, sizeof run_rows);
-		run_built = 0;
-	}
 	card_rows_add(&run_rows, row);
 }
 
 void card_run(const struct card_run *run)
 {
 	card_build(&run_card, analysis_current(), &run_rows, run);
+	mp_memset(&run_rows, 0, sizeof run_rows);   /* a later run starts afresh */
 	run_len = card_format(&run_card, run_text, sizeof run_text);
 	run_built = 1;
 	results_card(run_text, run_len);

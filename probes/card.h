@@ -147,7 +147,7 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max);
 
 /* ---- Inside a run --------------------------------------------------------- */
 
-/* Every results row, as it is written (after card_run a fresh set starts). */
+/* Every results row, as it is written (card_run starts a fresh set). */
 void card_take_row(const struct result_row *row);
 /* After the analysis: builds the card and writes summary.txt. */
 void card_run(const struct card_run *run);
