@@ -421,6 +421,9 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 		if (same(c->top_name, "memory"))
 			line_add(ls, "memory   latency %.2f ns, %.1f cycles (from %s)%s", c->top_ns,
 				 c->top_cycles, from, c->top_noisy ? " *" : "");
+		else if (same(c->top_name, "whole sweep"))
+			line_add(ls, "no edge  the whole sweep, from %s, reads %.2f ns, %.1f cycles",
+				 from, c->top_ns, c->top_cycles);
 		else
 			line_add(ls, "memory   not reached: %s from %s, %.2f ns, %.1f cycles",
 				 c->top_name, from, c->top_ns, c->top_cycles);
