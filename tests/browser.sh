@@ -114,6 +114,12 @@ log, page = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 assert log.index('== summary: the runs') < log.index('== runs ==') and '    L1 KiB ' in log
 assert page.index('<h2>summary: the runs') == page.index('<h2>')
 PY
+check "a Linux run's console ends with its card, then the verdict line" \
+	python3 - "$work/run-1.log" "$run_a/summary.txt" <<'PY'
+import sys
+log, card = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+assert log.endswith('\n' + card + 'memprobe: verdict: success\n'), log[-400:]
+PY
 check "each run's report.html opens with its card, <section id=\"summary\">" \
 	python3 - "$run_a/report.html" "$run_a/summary.txt" <<'PY'
 import sys, html
