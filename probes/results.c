@@ -250,8 +250,15 @@ static void card_first(struct out_file *f, const char *stream_name, uint64_t at,
 		return;
 	}
 	file_open(&to);
-	if (to.handle < 0)
+	if (to.handle < 0) {
+		/* The streamed copy back under its name: the report, card or not. */
+		if (plat_file_rename(f->handle, f->name) != 0) {
+			mp_snprintf(line, sizeof line, "%s: the whole report is in %s\n", f->name,
+				    stream_name);
+			plat_console(line);
+		}
 		return;
+	}
 	if (copy_back(f, &to, 0, at) == 0) {
 		front(&to);
 		if (copy_back(f, &to, at, f->written) == 0) {
