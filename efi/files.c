@@ -161,3 +161,47 @@ void plat_file_close(int h)
 	uefi_call_wrapper(f->Close, 1, f);
 	files[h] = NULL;
 }
+
+long plat_file_read(int h, uint64_t offset, char *buf, size_t len)
+{
+	EFI_FILE_HANDLE f = file_at(h);
+	UINTN size = len;
+
+	if (!f || uefi_call_wrapper(f->SetPosition, 2, f, offset) != EFI_SUCCESS ||
+	    uefi_call_wrapper(f->Read, 3, f, &size, buf) != EFI_SUCCESS)
+		return -1;
+	return (long)size;
+}
+
+/* SetInfo with the file's own EFI_FILE_INFO under a new FileName: the FAT
+   driver renames the entry and keeps the handle open. The driver refuses
+   a name that exists (EFI_ACCESS_DENIED). */
+int plat_file_rename(int h, const char *new_name)
+{
+	static EFI_GUID info_id = EFI_FILE_INFO_ID;
+	static UINT64 info_buf[64];   /* the fixed part (80 bytes) and a name */
+	EFI_FILE_INFO *info = (EFI_FILE_INFO *)info_buf;
+	EFI_FILE_HANDLE f = file_at(h);
+	UINTN size = sizeof info_buf, name_len = mp_strlen(new_name);
+
+	if (!f || name_len >= 64)
+		return -1;
+	if (uefi_call_wrapper(f->GetInfo, 4, f, &info_id, &size, info) != EFI_SUCCESS)
+		return -1;
+	volume_wide(info->FileName, 64, new_name);
+	info->Size = SIZE_OF_EFI_FILE_INFO + 2 * (name_len + 1);
+	return uefi_call_wrapper(f->SetInfo, 4, f, &info_id, (UINTN)info->Size, info) ==
+	       EFI_SUCCESS ? 0 : -1;
+}
+
+int plat_file_delete(int h)
+{
+	EFI_FILE_HANDLE f = file_at(h);
+	EFI_STATUS s;
+
+	if (!f)
+		return -1;
+	s = uefi_call_wrapper(f->Delete, 1, f);
+	files[h] = NULL;
+	return s == EFI_SUCCESS ? 0 : -1;
+}

@@ -21,6 +21,7 @@
 #include "host/fitted_table.h"
 #include "lib/fmt.h"
 #include "lib/html.h"
+#include "probes/card.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -143,6 +144,105 @@ static void show_table(struct comparison *c, struct fitted_table *t, const char 
 	if (c->page)
 		fitted_table_html(t, &c->html, caption);
 	fitted_table_free(t);
+}
+
+/* One run's card, rebuilt from its rows as the run built it (its analysis,
+   and the c2c pairs among its rows), as figures by name. */
+static size_t run_figures(const struct run_folder *run, struct card_figure *fig)
+{
+	static struct card_rows rows;
+	static struct card card;
+
+	memset(&rows, 0, sizeof rows);
+	for (size_t i = 0; i < run->nrows; i++) {
+		struct result_row row = { 0 };
+
+		row.probe = run->row[i].probe;
+		row.variant = run->row[i].variant;
+		row.page_shift = run->row[i].page_shift;
+		row.working_set_bytes = run->row[i].working_set_bytes;
+		row.ns = run->row[i].ns;
+		card_rows_add(&rows, &row);
+	}
+	card_build(&card, run->analysis, &rows, NULL);
+	return card_figures(&card, fig, CARD_MAX_FIGURES);
+}
+
+/* A figure's value: whole counts as such, others to two decimals. */
+static void figure_cell(struct fitted_table *t, double v)
+{
+	if (v == (double)(uint64_t)v)
+		fitted_table_cell(t, "%.0f", v);
+	else
+		fitted_table_cell(t, "%.2f", v);
+}
+
+/* The runs' cards side by side: a row per figure of any card (matched by
+   its name: "L2 KiB", "L1 DTLB 4 KiB entries"), a column per run, and each
+   later run's figure over the first's. */
+static void cards_table(struct comparison *c)
+{
+	static struct card_figure fig[MAX_RUNS][CARD_MAX_FIGURES];
+	static const char *names[MAX_RUNS * CARD_MAX_FIGURES];
+	const char *header[TABLE_MAX_COLUMNS];
+	char head[MAX_RUNS][2][8];
+	size_t nfig[MAX_RUNS], nnames = 0;
+	unsigned ncols = 0;
+	struct fitted_table t;
+
+	section(c, "summary: the runs' cards side by side");
+	header[ncols++] = "figure";
+	for (unsigned r = 0; r < c->nruns; r++) {
+		nfig[r] = run_figures(&c->run[r], fig[r]);
+		for (size_t i = 0; i < nfig[r]; i++) {
+			size_t k = 0;
+			while (k < nnames && strcmp(names[k], fig[r][i].name))
+				k++;
+			if (k == nnames)
+				names[nnames++] = fig[r][i].name;
+		}
+		if (ncols + 2 > TABLE_MAX_COLUMNS)
+			continue;
+		snprintf(head[r][0], sizeof head[r][0], "%c", c->run[r].name);
+		snprintf(head[r][1], sizeof head[r][1], "%c/A", c->run[r].name);
+		header[ncols++] = head[r][0];
+		if (r)
+			header[ncols++] = head[r][1];
+	}
+	fitted_table_init(&t, ncols, header, 1u);
+	for (size_t k = 0; k < nnames; k++) {
+		const struct card_figure *first = 0;
+		unsigned have = 0;
+
+		for (unsigned r = 0; r < c->nruns; r++)
+			for (size_t i = 0; i < nfig[r]; i++)
+				have += !strcmp(fig[r][i].name, names[k]);
+		fitted_table_row(&t, have != c->nruns);
+		fitted_table_cell(&t, "%s", names[k]);
+		for (unsigned r = 0; r < c->nruns && t.filled < ncols; r++) {
+			const struct card_figure *f = 0;
+
+			for (size_t i = 0; i < nfig[r] && !f; i++)
+				if (!strcmp(fig[r][i].name, names[k]))
+					f = &fig[r][i];
+			if (!r)
+				first = f;
+			if (f)
+				figure_cell(&t, f->value);
+			else
+				fitted_table_cell(&t, "-");
+			if (!r)
+				continue;
+			if (f && first && first->value > 0)
+				fitted_table_cell(&t, "%.2fx", f->value / first->value);
+			else
+				fitted_table_cell(&t, "-");
+		}
+	}
+	show_table(c, &t, "the runs' cards (each run's summary.txt, rebuilt from its rows): a "
+		   "figure per row, its ratio to run A");
+	note(c, "sizes in KiB, latencies in ns, bandwidth in GB/s, TLB miss costs in cycles; "
+		"'*': a figure not every run's card has.");
 }
 
 /* Which run is which: letter, folder, platform, CPU, build, rows. */
@@ -505,6 +605,7 @@ int compare_main(int argc, char **argv)
 	if (!rc)
 		rc = open_page(&c);
 	if (!rc) {
+		cards_table(&c);
 		runs_table(&c);
 		for (unsigned p = 0; p < c.nprobes && !rc; p++) {
 			section(&c, c.probe[p]);

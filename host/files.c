@@ -103,6 +103,25 @@ static void make_run_folder(void)
 		 results_root, RUN_NUMBER_MAX);
 }
 
+/* The name of each open file, by handle, for rename and delete. */
+#define NAMED_HANDLES 64
+static char handle_names[NAMED_HANDLES][64];
+
+static void handle_name_set(int fd, const char *name)
+{
+	if (fd >= 0 && fd < NAMED_HANDLES)
+		snprintf(handle_names[fd], sizeof handle_names[fd], "%s", name);
+}
+
+/* The path of an open file of the run folder; -1 for a handle not known. */
+static int handle_path(int fd, char *path, size_t size)
+{
+	if (fd < 0 || fd >= NAMED_HANDLES || !handle_names[fd][0] || folder_state != 1)
+		return -1;
+	snprintf(path, size, "%s/%s", run_folder, handle_names[fd]);
+	return 0;
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 void host_set_results_root(const char *dir)
@@ -136,11 +155,12 @@ int plat_file_open(const char *name)
 	}
 	snprintf(path, sizeof path, "%s/%s", run_folder, name);
 	/* O_EXCL: a file of this run is written once, never over another. */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "memprobe: cannot create %s: %s\n", path, strerror(errno));
 		file_lost = 1;
 	}
+	handle_name_set(fd, name);
 	return fd;
 }
 
@@ -176,6 +196,47 @@ int plat_files_complete(void)
 
 void plat_file_close(int handle)
 {
-	if (handle >= 0)
+	if (handle >= 0) {
+		handle_name_set(handle, "");
 		close(handle);
+	}
+}
+
+long plat_file_read(int handle, uint64_t offset, char *buf, size_t len)
+{
+	for (;;) {
+		ssize_t n = pread(handle, buf, len, (off_t)offset);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 ? -1 : (long)n;
+	}
+}
+
+/* link then unlink: link refuses a name that exists, so nothing is
+   written over. */
+int plat_file_rename(int handle, const char *new_name)
+{
+	char from[PATH_MAX + 64], to[PATH_MAX + 64];
+
+	if (handle_path(handle, from, sizeof from) != 0)
+		return -1;
+	snprintf(to, sizeof to, "%s/%s", run_folder, new_name);
+	if (link(from, to) != 0)
+		return -1;
+	if (unlink(from) != 0) {
+		unlink(to);
+		return -1;
+	}
+	handle_name_set(handle, new_name);
+	return 0;
+}
+
+int plat_file_delete(int handle)
+{
+	char path[PATH_MAX + 64];
+	int rc = handle_path(handle, path, sizeof path) == 0 && unlink(path) == 0 ? 0 : -1;
+
+	plat_file_close(handle);
+	return rc;
 }

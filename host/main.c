@@ -12,6 +12,7 @@
 #include "host/compare.h"
 #include "host/host.h"
 #include "probes/config.h"
+#include "probes/platform.h"
 #include "probes/probe.h"
 
 // ---- Constants --------------------------------------------------------------
@@ -158,6 +159,10 @@ int main(int argc, char **argv)
 	}
 	memprobe_report_version();
 	rc = memprobe_run(&c);
+	/* As the EFI app's last line: the verdict, after the card. */
+	if (rc == 0 && !plat_files_complete())
+		rc = -1;
+	printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
 	free(file_text);
 	free(pairs);
 	return rc == 0 ? 0 : 1;

@@ -70,6 +70,9 @@ struct cache_claims {
 	/* Under a hypervisor (CPUID 1 ECX[31] on x86), which may back large guest pages
 	   with small ones, so TLB reach need not follow the guest's pages. */
 	int hypervisor;
+	/* The hypervisor's vendor signature ("KVMKVMKVM", "TCGTCGTCGTCG": QEMU's
+	   emulated CPU, whose timings are the emulator's), or "". */
+	char hypervisor_id[13];
 	struct cache_desc cache[CLAIMS_MAX_CACHES];
 	unsigned ncaches;
 	struct tlb_desc tlb[CLAIMS_MAX_TLBS];

@@ -196,7 +196,7 @@ static void describe_claim(char *buf, size_t size, const struct level_check *chk
 	}
 }
 
-static const char *verdict_name(enum verdict v)
+const char *verdict_name(enum verdict v)
 {
 	switch (v) {
 	case VERDICT_AGREES: return "agrees";
@@ -795,6 +795,11 @@ void analysis_run(void)
 		chart_file("pagewalk.svg", produce_pagewalk, &run_analysis.pw);
 	if (run_analysis.bw.nseries)
 		chart_file("bandwidth.svg", produce_bandwidth, &run_analysis.bw);
+}
+
+const struct analysis *analysis_current(void)
+{
+	return run_analysed && run_analysis.computed ? &run_analysis : 0;
 }
 
 void analysis_describe(struct json *j)

@@ -23,6 +23,9 @@ struct json;
 
 enum verdict { VERDICT_NO_CLAIM, VERDICT_AGREES, VERDICT_DIFFERS };
 
+/* "agrees", "differs", "-" (no claim). */
+const char *verdict_name(enum verdict v);
+
 /* The CPUID structure a measured level is held against. */
 struct level_check {
 	enum verdict verdict;
@@ -81,6 +84,9 @@ void analysis_take_row(const struct result_row *row);
    pagewalk.svg and bandwidth.svg into the run folder, claims from this
    CPU. Does nothing without latency, tlb or bandwidth rows. */
 void analysis_run(void);
+/* The run's analysis once analysis_run computed it; NULL when the run had
+   no latency, tlb or bandwidth rows. */
+const struct analysis *analysis_current(void);
 /* The "hierarchy" member of system.json, when analysis_run found curves. */
 void analysis_describe(struct json *j);
 

@@ -198,6 +198,16 @@ int plat_file_open(const char *name);
 int plat_file_write(int handle, const char *data, size_t len);
 int plat_file_flush(int handle);
 void plat_file_close(int handle);
+/* Reads back what was written to an open file: up to len bytes from offset.
+   Returns the count read (0 at the end), or -1. Used once writing is done
+   (the position for later writes is left unspecified). */
+long plat_file_read(int handle, uint64_t offset, char *buf, size_t len);
+/* Renames an open file of the run folder, never over another file: 0 or -1.
+   The handle stays open under the new name. */
+int plat_file_rename(int handle, const char *new_name);
+/* Deletes an open file and closes its handle: 0 or -1 (the handle is
+   closed either way). */
+int plat_file_delete(int handle);
 /* Where the run's files go, or why there are none (for the report header). */
 const char *plat_run_folder(void);
 /* 1 when the run folder exists and every file of it was created, written

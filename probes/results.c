@@ -24,11 +24,12 @@ struct out_file {
 	const char *name;
 	int handle;               /* -1: not open, or given up on */
 	int failed;               /* the "no results file written" line was said */
+	uint64_t written;         /* bytes written so far */
 };
 
-static struct out_file report_file = { "report.txt", -1, 0 };
-static struct out_file csv_file = { "results.csv", -1, 0 };
-static struct out_file html_file = { "report.html", -1, 0 };
+static struct out_file report_file = { "report.txt", -1, 0, 0 };
+static struct out_file csv_file = { "results.csv", -1, 0, 0 };
+static struct out_file html_file = { "report.html", -1, 0, 0 };
 
 static int files_opened;
 
@@ -40,6 +41,14 @@ static char pending_rows[PENDING_ROWS_MAX];
 static size_t pending_len;
 
 static char system_json[SYSTEM_JSON_MAX];
+
+/* The card (results_card), which report.txt and report.html begin with
+   once the run is over; and where report.html's head ends, the card's
+   place in it. */
+static char card_text[4096];
+static size_t card_len;
+static uint64_t html_head_len;
+static char copy_buffer[16 * 1024];
 
 // Private Functions
 
@@ -76,6 +85,8 @@ static void file_write(struct out_file *f, const char *data, size_t len)
 		return;
 	if (plat_file_write(f->handle, data, len) != 0)
 		give_up(f, "writing failed (volume full or read-only?)");
+	else
+		f->written += len;
 }
 
 static void file_flush(struct out_file *f)
@@ -181,6 +192,94 @@ static void write_pending_rows(void)
 	pending_len = 0;
 }
 
+/* Bytes [from, to) of the streamed file into the final one; 0, or -1
+   when reading back failed. */
+static int copy_back(struct out_file *from, struct out_file *to, uint64_t at, uint64_t end)
+{
+	while (at < end && to->handle >= 0) {
+		size_t want = end - at < sizeof copy_buffer ? (size_t)(end - at) : sizeof copy_buffer;
+		long got = plat_file_read(from->handle, at, copy_buffer, want);
+
+		if (got <= 0)
+			return -1;
+		file_write(to, copy_buffer, (size_t)got);
+		at += (uint64_t)got;
+	}
+	return to->handle >= 0 ? 0 : -1;
+}
+
+static void card_text_front(struct out_file *to)
+{
+	file_write(to, card_text, card_len);
+	file_write(to, "\n", 1);
+}
+
+static void card_html_sink(void *ctx, const char *data, size_t len)
+{
+	file_write(ctx, data, len);
+}
+
+static void card_html_front(struct out_file *to)
+{
+	const struct html_out o = { card_html_sink, to };
+
+	html_raw(&o, "<section id=\"summary\">\n");
+	html_element(&o, "h2", "summary");
+	html_raw(&o, "<pre>");
+	html_text(&o, card_text, card_len);
+	html_raw(&o, "</pre>\n</section>\n");
+}
+
+/* The run's file f, streamed and flushed as the run went, rewritten once
+   at the end to begin with the card: f is renamed to stream_name, a new
+   file of f's name gets f's first `at` bytes, the card, and the rest, and
+   only once that is flushed whole is the streamed copy deleted. Any step
+   failing leaves the streamed copy (under either name) and says so. */
+static void card_first(struct out_file *f, const char *stream_name, uint64_t at,
+		       void (*front)(struct out_file *to))
+{
+	struct out_file to = { f->name, -1, 0, 0 };
+	char line[256];
+
+	if (f->handle < 0)
+		return;
+	if (plat_file_rename(f->handle, stream_name) != 0) {
+		mp_snprintf(line, sizeof line, "%s: the summary could not be put first (renaming "
+			    "the streamed file failed); summary.txt holds it\n", f->name);
+		plat_console(line);
+		return;
+	}
+	file_open(&to);
+	if (to.handle < 0) {
+		/* The streamed copy back under its name: the report, card or not. */
+		if (plat_file_rename(f->handle, f->name) != 0) {
+			mp_snprintf(line, sizeof line, "%s: the whole report is in %s\n", f->name,
+				    stream_name);
+			plat_console(line);
+		}
+		return;
+	}
+	if (copy_back(f, &to, 0, at) == 0) {
+		front(&to);
+		if (copy_back(f, &to, at, f->written) == 0) {
+			file_close(&to);
+			if (!to.failed && plat_file_delete(f->handle) == 0) {
+				f->handle = -1;
+				return;
+			}
+			f->handle = -1;
+			mp_snprintf(line, sizeof line, "%s: the streamed copy %s was kept\n", f->name,
+				    stream_name);
+			plat_console(line);
+			return;
+		}
+	}
+	file_close(&to);
+	mp_snprintf(line, sizeof line, "%s: reading back %s failed: it holds the whole report, "
+		    "%s may be cut\n", f->name, stream_name, f->name);
+	plat_console(line);
+}
+
 // Public Functions
 
 void results_open(void)
@@ -204,6 +303,7 @@ void results_open(void)
 	file_open(&html_file);
 	mp_snprintf(title, sizeof title, "memprobe report: %s", plat_run_folder());
 	report_html_begin(&html_page, title);
+	html_head_len = html_file.written;
 	report_html_text(early_text, early_len);
 	report_html_checkpoint();
 	file_flush(&html_file);
@@ -307,7 +407,7 @@ void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
 
 void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 {
-	struct out_file system_file = { "system.json", -1, 0 };
+	struct out_file system_file = { "system.json", -1, 0, 0 };
 	char why[96];
 	size_t len = system_document(fill, arg, why, sizeof why);
 
@@ -330,13 +430,33 @@ void results_close(void)
 {
 	results_probe_done();
 	report_html_end();
+	file_flush(&html_file);
+	file_flush(&report_file);
+	if (card_len) {
+		card_first(&report_file, "report.stream.txt", 0, card_text_front);
+		card_first(&html_file, "report.stream.html", html_head_len, card_html_front);
+	}
 	file_close(&html_file);
 	file_close(&csv_file);
 	file_close(&report_file);
 	csv_file.failed = report_file.failed = html_file.failed = 0;
+	csv_file.written = report_file.written = html_file.written = 0;
 	files_opened = 0;
 	early_len = 0;
 	early_cut = 0;
+	card_len = 0;
+}
+
+void results_card(const char *text, size_t len)
+{
+	struct out_file summary_file = { "summary.txt", -1, 0, 0 };
+
+	card_len = len < sizeof card_text ? len : sizeof card_text - 1;
+	mp_memcpy(card_text, text, card_len);
+	card_text[card_len] = 0;
+	file_open(&summary_file);
+	file_write(&summary_file, card_text, card_len);
+	file_close(&summary_file);
 }
 
 void report_printf(const char *fmt, ...)

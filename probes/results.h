@@ -36,6 +36,12 @@ void results_verdict(int probes_ok, int files_ok);
 void results_summary(void (*fill)(struct json *j, void *arg), void *arg);
 /* system.json is written whole at the end; fill gives its members. */
 void results_system(void (*fill)(struct json *j, void *arg), void *arg);
+/* The card (card.h): written to summary.txt now, and put first in
+   report.txt and in report.html (as <section id="summary">) when
+   results_close ends the run: each is streamed and flushed as the run goes,
+   then rewritten once from the streamed copy with the card in front
+   (docs/OUTPUT.md says why). */
+void results_card(const char *text, size_t len);
 void results_close(void);
 
 void report_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -4,6 +4,7 @@
  */
 
 #include "probes/analysis.h"
+#include "probes/card.h"
 #include "probes/config.h"
 #include "probes/emit.h"
 #include "lib/fmt.h"
@@ -196,6 +197,27 @@ static void fill_system(struct json *j, void *arg)
 	disturbances_json(j);
 	plat_describe(j);
 	analysis_describe(j);
+	card_describe(j);
+}
+
+/* Every row to the analysis and to the card. */
+static void take_row(const struct result_row *row)
+{
+	analysis_take_row(row);
+	card_take_row(row);
+}
+
+/* The card from the analysis and the run's disturbances. */
+static void card_of_run(void)
+{
+	struct card_run run = { 1, run_disturbed.nmi, run_disturbed.smi,
+				run_disturbed.nmi_counted, run_disturbed.smi_counted, 0, 0 };
+
+	for (unsigned i = 0; i < sizeof probes / sizeof *probes; i++) {
+		run.trials_discarded += disturbed[i].tally.discarded;
+		run.disturbed_kept += disturbed[i].tally.disturbed_kept;
+	}
+	card_run(&run);
 }
 
 // ---- Public Functions -------------------------------------------------------
@@ -212,7 +234,7 @@ int memprobe_run(const struct config *c)
 	unsigned i;
 
 	config_describe(c, config_text, sizeof config_text);
-	emit_set_row_sink(analysis_take_row);
+	emit_set_row_sink(take_row);
 	results_open();
 	clk = plat_clock();
 	report_header(clk);
@@ -253,12 +275,15 @@ int memprobe_run(const struct config *c)
 	report_disturbed_run();
 	emit_set_row_sink(0);
 	analysis_run();
+	card_of_run();
 	results_system(fill_system, (void *)clk);
 	/* Results that could not be saved are results lost: a harness, the
 	   console and the page all hear it, from this one status. */
 	files_ok = plat_files_complete();
 	if (!files_ok)
 		report_printf("memprobe: the result files are missing or incomplete (see above)\n");
+	/* The answer last, just before the verdict (the page begins with it). */
+	card_print();
 	results_verdict(status == 0, files_ok);
 	if (!files_ok)
 		status = -1;

@@ -107,6 +107,27 @@ run_a=$work/runs/run-0001 run_b=$work/runs/run-0002
 "$HOST_APP" compare "$run_a" "$run_b" --out "$work/compare" > "$work/compare.log" 2>&1
 check "memprobe compare RUN_A RUN_B --out DIR exits 0" test $? -eq 0
 check "compare prints its tables" grep -q 'B/A' "$work/compare.log"
+check "compare's first table is the runs' cards, in the terminal and on the page" \
+	python3 - "$work/compare.log" "$work/compare/compare.html" <<'PY'
+import sys
+log, page = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+assert log.index('== summary: the runs') < log.index('== runs ==') and '    L1 KiB ' in log
+assert page.index('<h2>summary: the runs') == page.index('<h2>')
+PY
+check "a Linux run's console ends with its card, then the verdict line" \
+	python3 - "$work/run-1.log" "$run_a/summary.txt" <<'PY'
+import sys
+log, card = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+assert log.endswith('\n' + card + 'memprobe: verdict: success\n'), log[-400:]
+PY
+check "each run's report.html opens with its card, <section id=\"summary\">" \
+	python3 - "$run_a/report.html" "$run_a/summary.txt" <<'PY'
+import sys, html
+page, card = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+at = page.index('<section')
+assert page[at:].startswith('<section id="summary">') and at < page.index('<h2>')
+assert html.escape(card.split('\n')[0], quote=True) in page[at:page.index('</section>')]
+PY
 
 # A run killed once its first probe is done (the second, locality, runs for
 # seconds): its page must still be whole up to that probe.

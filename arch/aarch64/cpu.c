@@ -126,6 +126,7 @@ void cpu_caches_read(struct cache_claims *c)
 	cpuinfo_read(&ci);
 	mp_strlcpy(c->vendor, ci.vendor, sizeof c->vendor);
 	c->hypervisor = ci.hypervisor;
+	mp_strlcpy(c->hypervisor_id, ci.hypervisor_id, sizeof c->hypervisor_id);
 	for (unsigned level = 1; level <= 7; level++) {
 		unsigned type = CLIDR_CTYPE(clidr, level - 1);
 

@@ -13,6 +13,7 @@
 #define LEAF_DESCRIPTORS  0x2u
 #define LEAF_CACHE_PARAMS 0x4u
 #define LEAF_TLB_PARAMS   0x18u
+#define LEAF_HYPERVISOR   0x40000000u
 #define LEAF_EXT_MAX      0x80000000u
 #define LEAF_EXT_FEATURES 0x80000001u
 #define LEAF_AMD_L1       0x80000005u
@@ -445,6 +446,29 @@ int intel_leaf18_decode(const struct cpuid_regs *r, struct tlb_desc *out)
 	return out->entries != 0;
 }
 
+/* Leaf 4000_0000h, which a hypervisor answers with its vendor signature
+   in EBX, ECX, EDX (KVM "KVMKVMKVM", QEMU's emulator "TCGTCGTCGTCG"); read
+   only when CPUID 1 ECX[31] says one is there. */
+static void read_hypervisor_id(struct cache_claims *c, struct recording *rec)
+{
+	struct cpuid_regs h;
+	uint32_t part[3];
+
+	c->hypervisor_id[0] = 0;
+	if (!c->hypervisor)
+		return;
+	h = read_leaf(rec, LEAF_HYPERVISOR, 0);
+	part[0] = h.ebx;
+	part[1] = h.ecx;
+	part[2] = h.edx;
+	for (int w = 0; w < 3; w++)
+		for (int b = 0; b < 4; b++) {
+			char ch = (char)(part[w] >> (8 * b));
+			c->hypervisor_id[4 * w + b] = ch >= 0x20 && ch < 0x7f ? ch : 0;
+		}
+	c->hypervisor_id[12] = 0;
+}
+
 void cpu_caches_decode(struct cache_claims *c, cpuid_source_fn source, void *ctx)
 {
 	struct recording rec = { c, source, ctx };
@@ -464,6 +488,7 @@ void cpu_caches_decode(struct cache_claims *c, cpuid_source_fn source, void *ctx
 	c->vendor[12] = 0;
 	c->hypervisor = max_leaf >= LEAF_FEATURES &&
 		((read_leaf(&rec, LEAF_FEATURES, 0).ecx >> 31) & 1);
+	read_hypervisor_id(c, &rec);
 	max_ext = read_leaf(&rec, LEAF_EXT_MAX, 0).eax;
 	if (max_ext < LEAF_EXT_MAX)
 		max_ext = 0;

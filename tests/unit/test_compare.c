@@ -73,6 +73,13 @@ static void test_two_runs(void)
 	CHECK(strstr(out_text, "  * chase") && strstr(out_text, " A\n"),
 	      "a size only run A has is marked '*', and named");
 	CHECK(strstr(out_text, "1.00x") != NULL, "matching rows give a ratio");
+	const char *first = strstr(out_text, "\n== ");
+	CHECK(first && !strncmp(first, "\n== summary: the runs' cards side by side ==", 44),
+	      "the first table is the runs' cards side by side");
+	const char *l1 = first ? strstr(first, "\n    L1 KiB ") : NULL;
+	CHECK(l1 && l1 < strstr(out_text, "== runs ==") && strstr(first, "B/A") &&
+	      sscanf(l1, " L1 KiB %*f %*f %*fx") == 0 && strstr(l1, "32"),
+	      "with a row for L1's size, a column per run and B's ratio to A");
 	CHECK(strstr(out_text, "== levels") && strstr(out_text, "L1") && strstr(out_text, "cache"),
 	      "each run's levels, from its own rows");
 
@@ -81,6 +88,8 @@ static void test_two_runs(void)
 	CHECK(!strncmp(page, "<!DOCTYPE html>", 15) && strstr(page, "</html>"),
 	      "compare.html is a whole page");
 	CHECK(strstr(page, "Brand &lt;B&gt; &amp; co") != NULL, "its text is escaped");
+	CHECK(strstr(page, "<h2>") && !strncmp(strstr(page, "<h2>"), "<h2>summary: the runs",
+					     21), "the page's first table is the cards too");
 	CHECK(strstr(page, "<tr class=\"only\">") != NULL, "the rows one run lacks are marked");
 	CHECK(strstr(page, "<svg") && !strstr(page, "<?xml") && !strstr(page, "<script"),
 	      "the chart inline, no script");

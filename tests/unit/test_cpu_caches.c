@@ -180,6 +180,41 @@ static void test_zen3_vm_prefers_ccx_l3(void)
 	CHECK(c.hypervisor, "VM: CPUID 1 ECX[31] set");
 }
 
+/* Leaf 4000_0000h's signature in EBX, ECX, EDX, little-endian words. */
+static struct cpuid_regs signature(const char *twelve)
+{
+	uint32_t w[3] = { 0, 0, 0 };
+
+	for (int i = 0; i < 12; i++)
+		w[i / 4] |= (uint32_t)(unsigned char)twelve[i] << (8 * (i % 4));
+	return (struct cpuid_regs){ 0x40000001u, w[0], w[1], w[2] };
+}
+
+static void test_hypervisor_id(void)
+{
+	struct cpuid_record set[sizeof zen3_vm / sizeof zen3_vm[0] + 1];
+	const unsigned n = sizeof zen3_vm / sizeof zen3_vm[0];
+	struct cache_claims rec, c;
+
+	memcpy(set, zen3_vm, sizeof zen3_vm);
+	set[n] = (struct cpuid_record){ 0x40000000u, 0, signature("TCGTCGTCGTCG") };
+	fill(&rec, set, n + 1);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	CHECK(strcmp(c.hypervisor_id, "TCGTCGTCGTCG") == 0,
+	      "QEMU's emulator: leaf 4000_0000h names TCG (got \"%s\")", c.hypervisor_id);
+	set[n] = (struct cpuid_record){ 0x40000000u, 0, signature("KVMKVMKVM\0\0\0") };
+	fill(&rec, set, n + 1);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	CHECK(strcmp(c.hypervisor_id, "KVMKVMKVM") == 0, "KVM: its signature, NULs ending it");
+	int recorded = 0;
+	for (unsigned i = 0; i < c.nraw; i++)
+		recorded |= strncmp(c.raw[i], "40000000.0 ", 11) == 0;
+	CHECK(recorded, "the leaf is recorded with the claims, so a recorded run decodes it too");
+	fill(&rec, zen3, sizeof zen3 / sizeof zen3[0]);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	CHECK(c.hypervisor_id[0] == 0, "no hypervisor bit: no signature read");
+}
+
 static void test_k8_fallback(void)
 {
 	struct cache_claims rec, c;
@@ -372,6 +407,7 @@ int main(void)
 	test_vendor();
 	test_zen3_spec();
 	test_zen3_vm_prefers_ccx_l3();
+	test_hypervisor_id();
 	test_k8_fallback();
 	test_intel_leaf4_and_18();
 	test_intel_leaf2();

@@ -122,8 +122,22 @@ static void test_files(void)
 		close(fd);
 	CHECK(strcmp(text, "hello world\n") == 0, "flushed bytes are in the file: '%s'", text);
 	CHECK(plat_file_open("a.txt") == -1, "a file of the run is never opened over");
-	plat_file_close(h);
-	unlink(path);
+	/* What results_close needs to put the card first: read back, rename,
+	   delete. */
+	char back[16], moved[512];
+	int other = plat_file_open("c.txt");
+	CHECK(plat_file_read(h, 6, back, 5) == 5 && !memcmp(back, "world", 5),
+	      "written bytes read back from an offset");
+	CHECK(plat_file_read(h, 12, back, 4) == 0, "nothing past the end");
+	CHECK(other >= 0 && plat_file_rename(h, "c.txt") == -1 && access(path, F_OK) == 0,
+	      "a rename never goes over another file of the run");
+	snprintf(moved, sizeof moved, "%s/run-0008/d.txt", root);
+	CHECK(plat_file_rename(h, "d.txt") == 0 && access(moved, F_OK) == 0 &&
+	      access(path, F_OK) != 0, "renamed, a.txt is d.txt now");
+	CHECK(plat_file_write(h, "!", 1) == 0 && plat_file_read(h, 12, back, 4) == 1 &&
+	      back[0] == '!', "the handle stays open under the new name");
+	CHECK(plat_file_delete(h) == 0 && access(moved, F_OK) != 0, "deleted, and closed");
+	CHECK(plat_file_delete(other) == 0, "c.txt deleted too");
 
 	/* A second run in the same root gets the next folder. */
 	host_set_results_root(root);

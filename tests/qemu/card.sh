@@ -1,0 +1,56 @@
+# The card on bare metal, under QEMU's emulator (-cpu max is TCG): the last
+# block on the console before the verdict, with the emulated-CPU line;
+# summary.txt in the run folder; report.txt and report.html begin with it
+# (the streamed copies renamed, read back and deleted through the firmware's
+# file protocol); system.json's summary.
+cd "$(dirname "$0")/../.."
+. tests/qemu/lib.bash
+
+boot card --cpu max --mem 512M \
+	--args "profile=quick probes=latency,tlb pages=4k,2m max_size=1M tlb.max_pages=256"
+run=$(run_folder)
+check "card: success" test "$BOOT_RC" -eq 0
+check "card: summary.txt is in the run folder" test -s "$run/summary.txt"
+check "card: summary.txt is at most 30 lines of at most 80 columns, and names L1" python3 - "$run/summary.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split('\n')
+assert lines[-1] == '' and 0 < len(lines) - 1 <= 30, len(lines)
+assert max(len(l) for l in lines) <= 80
+assert any(l.startswith('L1 ') for l in lines), lines
+PY
+check "card: it is the console's last block, just before the verdict" python3 - "$LOG" "$run/summary.txt" <<'PY'
+import sys
+log = open(sys.argv[1]).read().replace('\r', '')
+card = open(sys.argv[2]).read()
+at = log.rfind(card)
+assert at >= 0, 'the card is not on the console'
+rest = log[at + len(card):].lstrip('\n')
+assert rest.startswith('memprobe: verdict: success'), rest[:300]
+PY
+check "card: its trust line says the CPU is emulated" python3 - "$run/summary.txt" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+trust = text[text.index('\ntrust: '):]
+joined = ' '.join(l.strip() for l in trust.split('\n'))
+assert "emulated CPU: the timings are the emulator's" in joined, joined
+assert 'under a hypervisor' in joined, joined
+PY
+check "card: report.txt begins with it, then the console from the banner on" python3 - "$run/report.txt" "$run/summary.txt" "$LOG" <<'PY'
+import sys
+rep, card = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+log = open(sys.argv[3]).read().replace('\r', '')
+assert rep.startswith(card + '\n'), rep[:200]
+assert rep[len(card) + 1:].startswith('memprobe ') and rep[len(card) + 1:] in log
+PY
+check "card: report.html's first section is the summary" python3 - "$run/report.html" <<'PY'
+import sys
+page = open(sys.argv[1]).read()
+at = page.index('<section')
+assert page[at:].startswith('<section id="summary">') and at < page.index('<h2>')
+PY
+check "card: system.json has the summary, emulated" python3 - "$run/system.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))['summary']
+assert s['lines'][0].startswith('== summary') and s['trust']['emulated'] is True, s
+PY
+check "card: no streamed copy is left in the run folder" bash -c "! ls '$run' | grep -q stream"

@@ -1,0 +1,393 @@
+/* The card (probes/card.c): built from a synthetic analysis whose levels,
+ * claims, bandwidth and rows are set by hand, so every figure on it is
+ * known; its text held to 80 columns and 30 lines; its JSON and figures;
+ * then a whole run through the host platform, whose run folder must hold
+ * summary.txt, a report.txt and report.html that begin with it, and a
+ * system.json with its summary member.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "read_back.h"
+#include "host/host.h"
+#include "lib/json.h"
+#include "lib/json_read.h"
+#include "probes/card.h"
+#include "probes/config.h"
+#include "probes/platform.h"
+#include "probes/probe.h"
+
+#define KIB 1024ull
+#define MIB (1024ull * 1024ull)
+
+static struct analysis a;
+static struct card_rows rows;
+static struct card card;
+static char text[CARD_TEXT_MAX];
+
+static struct level *add_level(enum level_kind kind, const char *name, unsigned page_shift,
+			       uint64_t size, uint64_t below, uint64_t next, double ns)
+{
+	struct level *l = &a.h.level[a.h.nlevels++];
+
+	memset(l, 0, sizeof *l);
+	l->kind = kind;
+	snprintf(l->name, sizeof l->name, "%s", name);
+	l->page_shift = page_shift;
+	l->size_bytes = size;
+	l->below_bytes = below;
+	l->next_bytes = next;
+	l->ns = ns;
+	l->cycles = ns * 4;
+	l->method = kind == LEVEL_TOP ? METHOD_NONE : METHOD_SHARP;
+	l->range_lo = size;
+	l->range_hi = next;
+	if (kind == LEVEL_TLB) {
+		l->entries = size >> page_shift;
+		l->increase_ns = 2;
+		l->increase_cycles = 8;
+	}
+	return l;
+}
+
+static void check_claim(size_t i, enum verdict v, const struct cache_desc *c,
+			const struct tlb_desc *t)
+{
+	a.check[i] = (struct level_check){ v, c, t };
+}
+
+static void add_point(unsigned tlb, unsigned page_shift, uint64_t bytes, double spread)
+{
+	struct result_row row = { 0 };
+
+	row.probe = tlb ? "tlb" : "latency";
+	row.variant = "chase";
+	row.page_shift = page_shift;
+	row.working_set_bytes = bytes;
+	row.spread = spread;
+	card_rows_add(&rows, &row);
+}
+
+static void add_bandwidth(const char *variant, double gb_scale)
+{
+	struct bandwidth_series *s = &a.bw.series[a.bw.nseries++];
+
+	snprintf(s->variant, sizeof s->variant, "%s", variant);
+	s->page_shift = 21;
+	for (uint64_t b = 4 * KIB; b <= 256 * MIB; b *= 2) {
+		double gb = b <= 32 * KIB ? 200 : b <= 1 * MIB ? 100 : b <= 32 * MIB ? 50 : 20;
+		s->bytes[s->n] = (double)b;
+		s->gb_per_s[s->n] = gb * gb_scale;
+		s->ns[s->n] = 64 / gb;
+		s->cycles[s->n] = 64 / gb * 4;
+		s->n++;
+	}
+}
+
+/* A Zen 4-like machine under QEMU's emulator: L1 48 KiB, a smeared L2 of
+   1 MiB, L3 32 MiB, memory at 95 ns; three TLB levels; bandwidth on one
+   core and two; three c2c pairs; two NMIs. */
+static void synthetic(void)
+{
+	struct level *l;
+
+	memset(&a, 0, sizeof a);
+	memset(&rows, 0, sizeof rows);
+	a.ncurves = 2;
+	a.tlb.n = 2;
+	a.have_claims = 1;
+	a.claims.hypervisor = 1;
+	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
+	a.claims.cache[0] = (struct cache_desc){ 1, CACHE_DATA, 48 * KIB, 12, 0, 64, 64, 1, "t" };
+	a.claims.cache[1] = (struct cache_desc){ 2, CACHE_UNIFIED, 1 * MIB, 16, 0, 64, 1024, 1, "t" };
+	a.claims.cache[2] = (struct cache_desc){ 3, CACHE_UNIFIED, 32 * MIB, 16, 0, 64, 0, 2, "t" };
+	a.claims.ncaches = 3;
+	a.claims.tlb[0] = (struct tlb_desc){ 1, TLB_DATA, TLB_PAGE_4K | TLB_PAGE_2M, 96, 0, 0, "t" };
+	a.claims.tlb[1] = (struct tlb_desc){ 2, TLB_DATA, TLB_PAGE_4K, 2048, 16, 0, "t" };
+	a.claims.ntlbs = 2;
+
+	add_level(LEVEL_CACHE, "L1", 12, 48 * KIB, 48 * KIB, 64 * KIB, 1.0);
+	check_claim(0, VERDICT_AGREES, &a.claims.cache[0], 0);
+	l = add_level(LEVEL_CACHE, "L2", 12, 1 * MIB, 768 * KIB, 1536 * KIB, 3.5);
+	l->smeared = 1;
+	l->method = METHOD_PLACEMENT_FIT;
+	l->range_lo = 768 * KIB;
+	l->range_hi = 1536 * KIB;
+	check_claim(1, VERDICT_AGREES, &a.claims.cache[1], 0);
+	add_level(LEVEL_CACHE, "L3", 12, 32 * MIB, 32 * MIB, 48 * MIB, 12.25);
+	check_claim(2, VERDICT_AGREES, &a.claims.cache[2], 0);
+	add_level(LEVEL_TOP, "memory", 12, 64 * MIB, 64 * MIB, 512 * MIB, 95.0);
+	add_level(LEVEL_TLB, "L1 DTLB", 12, 96 * 4 * KIB, 96 * 4 * KIB, 128 * 4 * KIB, 1.0);
+	check_claim(4, VERDICT_AGREES, 0, &a.claims.tlb[0]);
+	add_level(LEVEL_TLB, "L2 TLB", 12, 2048 * 4 * KIB, 2048 * 4 * KIB, 3072 * 4 * KIB, 1.2);
+	check_claim(5, VERDICT_AGREES, 0, &a.claims.tlb[1]);
+	add_level(LEVEL_TLB, "TLB", 21, 64 * 2 * MIB, 64 * 2 * MIB, 96 * 2 * MIB, 1.1);
+	check_claim(6, VERDICT_DIFFERS, 0, 0);
+	a.computed = 1;
+
+	add_bandwidth("read_avx2", 1);
+	add_bandwidth("read_avx2_x2", 1.8);
+	add_bandwidth("write_avx2", 0.5);
+	snprintf(a.bw.levels_from, sizeof a.bw.levels_from, "read_avx2");
+
+	add_point(0, 12, 48 * KIB, 0.01);
+	add_point(0, 12, 64 * KIB, 0.02);
+	add_point(0, 12, 768 * KIB, 0.25);   /* noisy: decides L2 */
+	add_point(0, 12, 1536 * KIB, 0.03);
+	add_point(1, 12, 96 * 4 * KIB, 0.01);
+	add_point(1, 12, 128 * 4 * KIB, 0.01);
+	for (int i = 0; i < 3; i++) {
+		struct result_row row = { 0 };
+		row.probe = "c2c";
+		row.variant = "pingpong";
+		row.ns = 40 + 10 * i;
+		card_rows_add(&rows, &row);
+	}
+}
+
+/* Lines of the text, the widest, and whether each ends in a newline. */
+static void measure(const char *t, int *lines, int *widest, int *ended)
+{
+	int w = 0;
+
+	*lines = *widest = 0;
+	*ended = 1;
+	for (const char *p = t; *p; p++) {
+		if (*p == '\n') {
+			(*lines)++;
+			w = 0;
+			continue;
+		}
+		if (++w > *widest)
+			*widest = w;
+	}
+	if (*t && t[strlen(t) - 1] != '\n')
+		*ended = 0;
+}
+
+/* The line that begins with prefix, or NULL. */
+static const char *line_of(const char *t, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (const char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, prefix, n))
+			return p;
+	return NULL;
+}
+
+/* The whole trust text, lines joined back with blanks. */
+static void trust_text(const char *t, char *out, size_t size)
+{
+	const char *p = line_of(t, "trust: ");
+	size_t n = 0;
+
+	out[0] = 0;
+	for (; p && *p && n + 1 < size; p++) {
+		if (*p == '\n') {
+			while (p[1] == ' ')
+				p++;
+			out[n++] = ' ';
+			continue;
+		}
+		out[n++] = *p;
+	}
+	out[n] = 0;
+}
+
+static void test_synthetic_card(void)
+{
+	static char trust[2048];
+	const char *l;
+	int lines, widest, ended;
+
+	synthetic();
+	card_build(&card, &a, &rows, &(struct card_run){ 1, 2, 0, 1, 1, 3, 0 });
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(lines <= CARD_LINES && widest <= CARD_COLUMNS && ended,
+	      "at most 30 lines (%d) of at most 80 columns (%d), each ended", lines, widest);
+	CHECK(!strncmp(text, "== summary", 10), "it opens with its heading");
+	l = line_of(text, "L1 ");
+	CHECK(l && strstr(l, "48 KiB") && strstr(l, "1.00") && strstr(l, "4.0") &&
+	      strstr(l, "200.0") && strstr(l, "agrees"),
+	      "L1: 48 KiB, 1.00 ns, 4.0 cycles, 200 GB/s read within it, agrees with its claim");
+	l = line_of(text, "L2 ");
+	CHECK(l && strstr(l, "~1 MiB") && strstr(l, "100.0") && strstr(l, "*"),
+	      "L2: ~1 MiB (smeared), 100 GB/s, marked noisy (its deciding point spread 25%%)");
+	l = line_of(text, "L3 ");
+	CHECK(l && strstr(l, "32 MiB") && strstr(l, "12.25") && strstr(l, "50.0"),
+	      "L3: 32 MiB, 12.25 ns, 50 GB/s");
+	CHECK(l && strstr(l, "12.50"), "bytes per cycle: 64 B over the line's 5.12 cycles");
+	l = line_of(text, "L2 TLB ");
+	CHECK(l && strstr(l, "4 KiB") && strstr(l, "2048") && strstr(l, "8 MiB") &&
+	      strstr(l, "8.0") && strstr(l, "agrees"),
+	      "L2 TLB, 4 KiB pages: 2048 entries, 8 MiB reach, 8 cycles a miss, agrees");
+	l = line_of(text, "TLB ");
+	CHECK(l && strstr(l, "2 MiB") && strstr(l, "96") && strstr(l, "differs"),
+	      "the 2 MiB TLB level: claimed 96 (the most entries for its pages), differs");
+	l = line_of(text, "memory   latency ");
+	CHECK(l && strstr(l, "95.00 ns") && strstr(l, "380.0 cycles") && strstr(l, "64 MiB"),
+	      "memory: 95 ns, 380 cycles, from 64 MiB");
+	l = line_of(text, "memory   read ");
+	CHECK(l && strstr(l, "20.0 GB/s one core") && strstr(l, "36.0 GB/s 2 cores") &&
+	      strstr(l, "256 MiB"), "memory read: one core and both at the sweep's end");
+	l = line_of(text, "c2c ");
+	CHECK(l && strstr(l, "40.0 / 50.0 / 60.0 ns") && strstr(l, "3 pairs"),
+	      "c2c: min / median / max of three pairs");
+	trust_text(text, trust, sizeof trust);
+	CHECK(strstr(trust, "noisy") && strstr(trust, "(1 level)"), "trust: one noisy level");
+	a.bw.series[0].n = a.bw.series[1].n = 12;   /* the sweep ends at 8 MiB */
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "read     ");
+	CHECK(l && strstr(l, "50.0 GB/s one core at 8 MiB: within the 32 MiB cached, not memory") &&
+	      !line_of(text, "memory   read"), "a sweep ending inside the caches reads no memory");
+	synthetic();
+	CHECK(strstr(trust, "L2 768K-1.5M (fit)"), "trust: the smeared L2's range and method");
+	CHECK(strstr(trust, "NMIs seen: 2, SMIs: 0"), "trust: the NMIs and SMIs counted");
+	CHECK(strstr(trust, "under a hypervisor"), "trust: under a hypervisor");
+	CHECK(strstr(trust, "emulated CPU: the timings are the emulator's"),
+	      "trust: QEMU's TCG is named as an emulated CPU");
+
+	strcpy(a.claims.hypervisor_id, "KVMKVMKVM");
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	trust_text(text, trust, sizeof trust);
+	CHECK(strstr(trust, "under a hypervisor") && !strstr(trust, "emulated") &&
+	      !strstr(trust, "NMIs"), "KVM and no run: a hypervisor, no emulator, no NMI count");
+}
+
+static void test_too_many_levels(void)
+{
+	int lines, widest, ended;
+
+	synthetic();
+	a.h.nlevels = 0;
+	for (int i = 0; i < 8; i++) {
+		char name[8];
+		snprintf(name, sizeof name, "L%d", (i + 1) % 10);
+		add_level(LEVEL_CACHE, name, 12, (16 * KIB) << (2 * i), 0, 0, 1 + i);
+	}
+	for (int i = 0; i < 12; i++)
+		add_level(LEVEL_TLB, "a very long TLB name", 12, (64 * KIB) << i, 0, 0, 1);
+	for (size_t i = 0; i < a.h.nlevels; i++)
+		a.h.level[i].smeared = 1;   /* a long trust line */
+	card_build(&card, &a, &rows, &(struct card_run){ 1, 0, 0, 0, 0, 0, 0 });
+	CHECK(card.ncaches == 8 && card.ntlbs == 12, "every level is on the card (8 + 12)");
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(lines == CARD_LINES && widest <= CARD_COLUMNS,
+	      "20 levels: still 30 lines (%d) of at most 80 columns (%d)", lines, widest);
+	CHECK(strstr(text, "more levels than the card holds: report.txt lists them"),
+	      "the levels left off are counted");
+	CHECK(line_of(text, "a very l ") != NULL, "a long name is cut to its column");
+}
+
+static void test_empty_card(void)
+{
+	card_build(&card, 0, 0, &(struct card_run){ 1, 0, 0, 0, 0, 0, 0 });
+	card_format(&card, text, sizeof text);
+	CHECK(strstr(text, "no latency or tlb rows"), "no rows: the card says nothing was measured");
+	CHECK(strstr(text, "NMIs and SMIs not counted"), "and still the trust line");
+}
+
+static void test_json_and_figures(void)
+{
+	static char buf[32768];
+	struct card_figure fig[CARD_MAX_FIGURES];
+	struct json j;
+	size_t at, n;
+	char got[96];
+
+	synthetic();
+	card_build(&card, &a, &rows, &(struct card_run){ 1, 2, 0, 1, 1, 0, 0 });
+	card_format(&card, text, sizeof text);
+	json_init(&j, buf, sizeof buf);
+	json_object_begin(&j, 0);
+	json_object_begin(&j, "summary");
+	card_json(&j, &card, text);
+	json_object_end(&j);
+	json_object_end(&j);
+	CHECK(!j.overflow && json_check(buf, j.len, &at) == 0, "summary is well-formed JSON");
+	CHECK(strstr(buf, "\"lines\": [\"== summary") || strstr(buf, "\"lines\":[\"== summary"),
+	      "its lines are the card's");
+	CHECK(json_get_string(buf, j.len, "summary.top.name", got, sizeof got) == 0 &&
+	      !strcmp(got, "memory"), "summary.top.name is memory");
+	CHECK(strstr(buf, "\"emulated\": true") || strstr(buf, "\"emulated\":true"),
+	      "summary.trust.emulated");
+	CHECK(strstr(buf, "\"size_bytes\": 1048576") || strstr(buf, "\"size_bytes\":1048576"),
+	      "L2's size as data");
+	n = card_figures(&card, fig, CARD_MAX_FIGURES);
+	int have_l1 = 0, have_stlb = 0, have_c2c = 0;
+	for (size_t i = 0; i < n; i++) {
+		have_l1 |= !strcmp(fig[i].name, "L1 KiB") && fig[i].value == 48;
+		have_stlb |= !strcmp(fig[i].name, "L2 TLB 4 KiB entries") && fig[i].value == 2048;
+		have_c2c |= !strcmp(fig[i].name, "c2c median ns") && fig[i].value == 50;
+	}
+	CHECK(have_l1 && have_stlb && have_c2c, "figures by name: L1 KiB 48, L2 TLB 4 KiB "
+	      "entries 2048, c2c median ns 50 (%zu figures)", n);
+}
+
+/* A whole run through the host platform: latency and tlb, small sizes. */
+static void test_run_folder(void)
+{
+	static char summary[8192], report[1 << 20], page[1 << 21], sys_json[1 << 17];
+	char root[] = "/tmp/memprobe-test-card-XXXXXX", path[4200], got[96];
+	static const char cfg[] = "profile = quick\nprobes = latency,tlb\npages = 4k,2m\n"
+				  "max_size = 1M\n";
+	struct config_source src = { "test", cfg, sizeof cfg - 1, 0 };
+	struct config_error err;
+	static struct config c;
+	size_t at, len;
+	const char *p;
+
+	if (!mkdtemp(root) || config_load(&c, &src, 1, &err)) {
+		CHECK(0, "a run folder and the configuration");
+		return;
+	}
+	host_set_results_root(root);
+	CHECK(memprobe_run(&c) == 0, "the run succeeds");
+	snprintf(path, sizeof path, "%s/summary.txt", plat_run_folder());
+	CHECK(read_file(path, summary, sizeof summary) > 0, "summary.txt is in the run folder");
+	snprintf(path, sizeof path, "%s/report.txt", plat_run_folder());
+	read_file(path, report, sizeof report);
+	CHECK(summary[0] && !strncmp(report, summary, strlen(summary)),
+	      "report.txt begins with the card");
+	p = strstr(report + strlen(summary), "\ncompiler: ");
+	CHECK(p && strstr(p, summary), "and then the console's text, the card last in it");
+	CHECK(strstr(summary, "\nL1 "), "the card names L1");
+	snprintf(path, sizeof path, "%s/report.html", plat_run_folder());
+	read_file(path, page, sizeof page);
+	p = strstr(page, "<section");
+	CHECK(p && !strncmp(p, "<section id=\"summary\">", 22) && strstr(page, "<h2>") > p,
+	      "report.html's first section, before any heading, is id=\"summary\"");
+	CHECK(p && strstr(p, "== summary: the memory hierarchy") &&
+	      strstr(p, "== summary") < strstr(page, "<h2>system summary</h2>"),
+	      "it holds the card");
+	snprintf(path, sizeof path, "%s/report.stream.txt", plat_run_folder());
+	CHECK(read_file(path, got, sizeof got) == 0, "the streamed copy is gone");
+	snprintf(path, sizeof path, "%s/system.json", plat_run_folder());
+	len = read_file(path, sys_json, sizeof sys_json);
+	CHECK(json_check(sys_json, len, &at) == 0 &&
+	      json_get_string(sys_json, len, "summary.lines", got, sizeof got) != 0 &&
+	      strstr(sys_json, "\"summary\"") && strstr(sys_json, "\"trust\""),
+	      "system.json has a summary member with its trust");
+	snprintf(path, sizeof path, "rm -rf '%s'", root);
+	if (system(path) != 0)
+		printf("(could not remove %s)\n", root);
+}
+
+int main(void)
+{
+	test_synthetic_card();
+	test_too_many_levels();
+	test_empty_card();
+	test_json_and_figures();
+	test_run_folder();
+	return check_summary();
+}
