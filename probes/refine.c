@@ -21,6 +21,7 @@ struct intervals {
 	unsigned char steep[REFINE_MAX_INPUT];
 	unsigned char held[REFINE_MAX_INPUT];   /* holds the edge (concentrated) */
 	uint64_t split[REFINE_MAX_INPUT];       /* its split point; 0 none */
+	unsigned char at_top[REFINE_MAX_INPUT]; /* would be split, but is the last */
 };
 
 // ---- Private Functions ------------------------------------------------------
@@ -62,7 +63,13 @@ static int read_intervals(const struct refine_point *pt, size_t n, uint64_t unit
 		iv->rising[i] = w >= window_rise && d >= rising;
 		iv->steep[i] = iv->rising[i] && d >= step;
 		iv->held[i] = iv->steep[i] && d >= REFINE_CONCENTRATED * w;
+		/* The last interval is never split: its top has no point past it
+		   to confirm it, so a disturbed last reading looks like a step,
+		   and an edge there has no plateau past it to be judged by. */
 		iv->split[i] = iv->held[i] ? refine_split(pt[i].x, pt[i + 1].x, unit) : 0;
+		iv->at_top[i] = iv->split[i] && i + 2 >= n;
+		if (iv->at_top[i])
+			iv->split[i] = 0;
 	}
 	return 0;
 }
@@ -142,7 +149,7 @@ size_t refine_edges(const struct refine_point *pt, size_t n, uint64_t unit,
 			double d = iv.level[t + 1] - iv.level[t];
 
 			run += d;
-			if (iv.split[t])
+			if (iv.split[t] || iv.at_top[t])
 				open = 1;
 			if (iv.held[t]) {
 				held += d;

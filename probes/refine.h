@@ -43,7 +43,8 @@ enum refine_kind {
 	REFINE_SHARP,             /* the rise lies within one refined interval
 				     (or two around a point read part way up) */
 	REFINE_SMEARED,           /* the rise spreads over several intervals */
-	REFINE_OPEN,              /* not yet decided: a split is still proposed */
+	REFINE_OPEN,              /* not decided: a split is still proposed, or
+				     the rise is in the sweep's last interval */
 };
 
 struct refine_edge {
@@ -58,7 +59,9 @@ uint64_t refine_split(uint64_t a, uint64_t b, uint64_t unit);
 
 /* Sizes to measure next (multiples of unit, ascending, none already
    measured), at most max, written to out; their count. pt holds n points,
-   ascending in x, one per size. 0: every edge is pinned or smeared. */
+   ascending in x, one per size. 0: every edge is pinned or smeared. The
+   interval up to the last point is never split (nothing past it confirms
+   its top reading). */
 size_t refine_next(const struct refine_point *pt, size_t n, uint64_t unit,
 		   uint64_t *out, size_t max);
 

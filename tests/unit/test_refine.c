@@ -9,6 +9,8 @@
 
 #include "check.h"
 #include "probes/refine.h"
+#include "probes/sweep.h"
+#include "lib/machine.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024)
@@ -315,6 +317,20 @@ static void test_pages(void)
 	      "a step after 5 pages: one count added (5), pinned at 5..6");
 }
 
+static void test_top(void)
+{
+	struct model m = { step_at, 6 * MIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added == 0, "a step in the sweep's last interval (6..8 MiB): nothing added (%d)",
+	      added);
+	CHECK(ne == 1 && e[0].kind == REFINE_OPEN && e[0].below == 6 * MIB &&
+	      e[0].above == 8 * MIB, "and it is left open, 6 .. 8 MiB");
+}
+
 static void test_limits(void)
 {
 	struct model m = { step_at, 48 * KIB, 0, 0, 0, 1, 0 };
@@ -347,8 +363,48 @@ static void test_failure(void)
 	      "a failed measurement stops the refinement, nothing inserted");
 }
 
+/* The latency sweep's automatic top (probes/sweep.c): the first grid size
+   at or past 4x the largest claimed cache, at least the profile's floor,
+   with at least two grid sizes past the cache. */
+static void test_auto_top(void)
+{
+	struct cache_claims claims = { .ncaches = 4 };
+	unsigned short_plateau = 0;
+
+	CHECK(sweep_auto_top(8 * MIB, 32 * MIB) == 128 * MIB, "L3 32 MiB, quick: 128 MiB");
+	CHECK(sweep_auto_top(512 * MIB, 32 * MIB) == 512 * MIB, "L3 32 MiB, full: 512 MiB");
+	CHECK(sweep_auto_top(8 * MIB, 0) == 8 * MIB, "no claim: the floor");
+	CHECK(sweep_auto_top(8 * MIB, 1 * MIB) == 8 * MIB, "a 1 MiB last cache: the floor");
+	CHECK(sweep_auto_top(8 * MIB, 96 * MIB) == 512 * MIB,
+	      "96 MiB of L3: 384 MiB is not on the grid, 512 MiB");
+	CHECK(sweep_auto_top(512 * MIB, 480 * MIB) == 2048 * MIB, "480 MiB: 2 GiB, past the seed's top");
+	CHECK(sweep_auto_top(8 * MIB, 1ull << 42) == 1ull << 40 && sweep_auto_top(0, UINT64_MAX) ==
+	      1ull << 40, "past the grid: its last size, 1 TiB");
+	for (uint64_t llc = 256 * KIB; llc <= 64ull << 30; llc += llc / 8) {
+		uint64_t top = sweep_auto_top(0, llc);
+		unsigned past = 0;
+
+		for (unsigned k = 0; k < sweep_count(); k++)
+			past += sweep_bytes(k) > llc && sweep_bytes(k) <= top;
+		short_plateau += past < 2 || top < 4 * llc;
+	}
+	CHECK(short_plateau == 0, "from 256 KiB to 64 GiB in eighths, the top is at least 4x the "
+	      "cache with two grid sizes or more past it (%u not)", short_plateau);
+
+	claims.cache[0] = (struct cache_desc){ .level = 1, .kind = CACHE_DATA, .size_bytes = 48 * KIB };
+	claims.cache[1] = (struct cache_desc){ .level = 1, .kind = CACHE_INSTRUCTION,
+					       .size_bytes = 64 * MIB };
+	claims.cache[2] = (struct cache_desc){ .level = 3, .kind = CACHE_UNIFIED, .size_bytes = 32 * MIB };
+	claims.cache[3] = (struct cache_desc){ .level = 2, .kind = CACHE_UNIFIED, .size_bytes = 1 * MIB };
+	CHECK(sweep_largest_cache(&claims) == 32 * MIB,
+	      "the largest data or unified cache, never an instruction cache");
+	claims.ncaches = 0;
+	CHECK(sweep_largest_cache(&claims) == 0, "no caches claimed: 0");
+}
+
 int main(void)
 {
+	test_auto_top();
 	test_split();
 	test_sharp();
 	test_odd_capacity();
@@ -358,6 +414,7 @@ int main(void)
 	test_sharp_noisy();
 	test_two_edges();
 	test_pages();
+	test_top();
 	test_limits();
 	test_failure();
 	return check_summary();
