@@ -87,7 +87,7 @@ void config_defaults(struct config *c, enum profile p)
 	/* c2c: every pair of every CPU. The deadline bounds the longest role,
 	   a loaded chase: quick's 32 MiB takes under a second on hardware and
 	   a few under TCG; full's 256 MiB is 4 Mi loads a lap, a warm-up lap
-	   and three trials of two laps, 3 s at 100 ns a load and 14 s at the
+	   and three trials of a lap, 2 s at 100 ns a load and 8 s at the
 	   500 ns a saturated server's DRAM can read. Only a CPU that is not
 	   coming back reaches either. */
 	for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
