@@ -112,7 +112,7 @@ fi
 
 # Asking for everything: every probe, every page size, in a guest with 1 GiB
 # pages and room for them.
-boot everything --cpu max --mem 4G --args "profile=quick probes=latency,locality,later,bandwidth,cost pages=4k,2m,1g bandwidth.max_size=64K"
+boot everything --cpu max --mem 4G --args "profile=quick probes=latency,locality,later,bandwidth,cost pages=4k,2m,1g max_size=8M bandwidth.max_size=64K"
 csv=$(run_folder)/results.csv
 check "everything: success" test "$BOOT_RC" -eq 0
 for p in latency locality later bandwidth; do
