@@ -54,10 +54,13 @@ done
 for v in by_value_sysv by_pointer_sysv by_value_ms by_pointer_ms; do
 	check "quick: cost $v at all ten sizes" test "$(csv_count "$csv" "r['probe']=='cost' and r['variant']=='$v'")" -eq 10
 done
-check "quick: bandwidth rows for every operation, all 23 sizes (4 KiB to 8 MiB) per page size" python3 - "$csv" <<'PY'
+check "quick: bandwidth rows for every operation, all 23 grid sizes (4 KiB to 8 MiB) per page size, refined ones between" python3 - "$csv" <<'PY'
 import csv, sys, collections
 rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'bandwidth']
-n = collections.Counter((r['variant'], r['page_size']) for r in rows)
+refined = [r for r in rows if r['sweep_point'] == 'refined']
+assert all(4096 < int(r['working_set_bytes']) < 8 << 20 and int(r['working_set_bytes']) % 4096 == 0 for r in refined)
+assert len(refined) + sum(r['sweep_point'] == 'grid' for r in rows) == len(rows)
+n = collections.Counter((r['variant'], r['page_size']) for r in rows if r['sweep_point'] == 'grid')
 assert {v.split('_')[0] for v, _ in n} == {'read', 'write', 'copy', 'ntwrite'}, n
 assert {ps for _, ps in n} == {"4096", "2097152"} and set(n.values()) == {23}, n
 assert all(float(r['gb_per_s']) > 0 and float(r['bytes_per_cycle']) > 0 for r in rows)
