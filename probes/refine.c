@@ -182,8 +182,12 @@ int refine_run(struct refine_point *pt, size_t *n, size_t cap, uint64_t unit,
 	       int (*measure)(void *ctx, uint64_t x, double *y), void *ctx)
 {
 	uint64_t next[REFINE_MAX_POINTS];
+	double budget = 0, spent = 0;
 	int added = 0;
 
+	for (size_t i = 0; i < *n; i++)
+		budget += (double)pt[i].x * pt[i].y;
+	budget *= REFINE_COST_SHARE;
 	for (;;) {
 		size_t want = REFINE_MAX_POINTS - (size_t)added, count;
 
@@ -200,10 +204,14 @@ int refine_run(struct refine_point *pt, size_t *n, size_t cap, uint64_t unit,
 			size_t at = 0;
 			double y;
 
-			if (measure(ctx, next[k], &y) != 0)
-				return -1;
 			while (at < *n && pt[at].x < next[k])
 				at++;
+			/* The point above it bounds its reading: the curve rises. */
+			spent += (double)next[k] * (at < *n ? pt[at].y : pt[*n - 1].y);
+			if (spent > budget)
+				return added;
+			if (measure(ctx, next[k], &y) != 0)
+				return -1;
 			for (size_t j = *n; j > at; j--)
 				pt[j] = pt[j - 1];
 			pt[at].x = next[k];

@@ -32,6 +32,11 @@
 #define REFINE_CONCENTRATED 0.45
 /* At most this many refined points per curve, whatever the curve does. */
 #define REFINE_MAX_POINTS 24
+/* And at most this share of the grid's cost: a point costs about its size
+   times its reading (a lap of a chase, a pass of a stream), so refining
+   an edge near a sweep's top, where a point takes seconds, cannot double
+   the sweep's time; what the budget leaves unsplit is reported open. */
+#define REFINE_COST_SHARE 0.5
 
 /* One measured point: x the size (bytes, or pages), y its reading (ns). */
 struct refine_point {
@@ -73,8 +78,10 @@ size_t refine_edges(const struct refine_point *pt, size_t n, uint64_t unit,
 /* The whole refinement over a sweep's points: asks refine_next, measures
    each size it proposes with measure (0 and the reading in *y, or -1 to
    stop: a fault, a broken cycle), inserts the points in order, and again,
-   until nothing is proposed, REFINE_MAX_POINTS were added or pt (room for
-   cap points) is full. pt holds *n points, ascending in x. The number of
+   until nothing is proposed, REFINE_MAX_POINTS were added, the next point
+   would take the refinement's cost past REFINE_COST_SHARE of the points
+   it was given (cost: size times reading, the next one's estimated from
+   the point above it) or pt (room for cap points) is full. pt holds *n points, ascending in x. The number of
    points added, or -1 when measure failed. */
 int refine_run(struct refine_point *pt, size_t *n, size_t cap, uint64_t unit,
 	       int (*measure)(void *ctx, uint64_t x, double *y), void *ctx);

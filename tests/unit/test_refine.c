@@ -331,6 +331,22 @@ static void test_top(void)
 	      e[0].above == 8 * MIB, "and it is left open, 6 .. 8 MiB");
 }
 
+/* A step just below the top of a grid whose cost is its top sizes: the
+   refinement would cost more than half of the grid, so it is left open. */
+static void test_budget(void)
+{
+	struct model m = { step_at, 4 * MIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added == 1 && m.measured == 1, "a step at 4 MiB below an 8 MiB top: one size (5 MiB), "
+	      "%d added, then the budget is spent", added);
+	CHECK(ne == 1 && e[0].kind == REFINE_OPEN && e[0].below == 4 * MIB && e[0].above == 5 * MIB,
+	      "the edge is left open at 4 .. 5 MiB (%s)", ne ? refine_kind_name(e[0].kind) : "-");
+}
+
 static void test_limits(void)
 {
 	struct model m = { step_at, 48 * KIB, 0, 0, 0, 1, 0 };
@@ -415,6 +431,7 @@ int main(void)
 	test_two_edges();
 	test_pages();
 	test_top();
+	test_budget();
 	test_limits();
 	test_failure();
 	return check_summary();
