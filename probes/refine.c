@@ -79,6 +79,15 @@ static double distance(double a, double b)
 	return a > b ? a - b : b - a;
 }
 
+static void put_edge(const struct refine_point *pt, enum refine_kind kind, size_t below,
+		     size_t above, struct refine_edge *e)
+{
+	e->kind = kind;
+	e->below = pt[below].x;
+	e->above = pt[above].x;
+	e->rise = pt[below].y > 0 && pt[above].y > 0 ? pt[above].y / pt[below].y : 0;
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 uint64_t refine_split(uint64_t a, uint64_t b, uint64_t unit)
@@ -161,19 +170,21 @@ size_t refine_edges(const struct refine_point *pt, size_t n, uint64_t unit,
 		i = t;
 		if (run < window_rise)
 			continue;
-		if (open) {
-			out[count].kind = REFINE_OPEN;
-		} else if (first < n && held >= 0.5 * run) {
-			out[count].kind = REFINE_SHARP;
-			s = first;
-			t = last + 1;
-		} else {
-			out[count].kind = REFINE_SMEARED;
+		if (!open && first < n && held >= 0.5 * run) {
+			/* Sharp: each group of adjacent held intervals is an edge
+			   of its own (two steps in one rise stay two). */
+			for (size_t g = first; g <= last && count < max;) {
+				size_t h = g;
+
+				while (h + 1 <= last && iv.held[h + 1])
+					h++;
+				put_edge(pt, REFINE_SHARP, g, h + 1, &out[count++]);
+				for (g = h + 1; g <= last && !iv.held[g]; g++)
+					;
+			}
+			continue;
 		}
-		out[count].below = pt[s].x;
-		out[count].above = pt[t].x;
-		out[count].rise = pt[s].y > 0 && pt[t].y > 0 ? pt[t].y / pt[s].y : 0;
-		count++;
+		put_edge(pt, open ? REFINE_OPEN : REFINE_SMEARED, s, t, &out[count++]);
 	}
 	return count;
 }

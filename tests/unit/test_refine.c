@@ -299,6 +299,21 @@ static void test_two_edges(void)
 	      "both pinned: 48..52 KiB and 1 MiB..1.125 MiB (%zu edges)", ne);
 }
 
+/* Two sharp steps one grid interval apart: one rise, two pinned edges. */
+static void test_adjacent_steps(void)
+{
+	struct model m = { step_at, 48 * KIB, 96 * KIB, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+
+	sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+	CHECK(ne == 2 && e[0].kind == REFINE_SHARP && e[1].kind == REFINE_SHARP &&
+	      e[0].below == 48 * KIB && e[0].above == 52 * KIB && e[1].below == 96 * KIB &&
+	      e[1].above == 104 * KIB,
+	      "steps at 48 and 96 KiB: two sharp edges, 48..52 and 96..104 KiB (%zu edges)", ne);
+}
+
 static void test_pages(void)
 {
 	struct model m = { step_at, 96, 0, 0, 0, 1, 0 };
@@ -429,6 +444,7 @@ int main(void)
 	test_flat();
 	test_sharp_noisy();
 	test_two_edges();
+	test_adjacent_steps();
 	test_pages();
 	test_top();
 	test_budget();
