@@ -9,11 +9,13 @@
 #include "lib/fmt.h"
 #include "lib/stream.h"
 #include "probes/bandwidth_gang.h"
+#include "probes/edges.h"
 #include "probes/emit.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/progress.h"
+#include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/sweep.h"
@@ -57,8 +59,16 @@ static const struct table_column sweep_columns[] = {
 	{ "stopped by", NULL, 10, 1, 0 },
 	{ "passes", NULL, 9, 0, 0 },
 	{ "elapsed", NULL, 11, 0, 0 },
+	{ "point", NULL, 8, 1, 0 },
 };
 static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
+
+/* The most working sets of one variant's sweep, grid and refinement
+   together: as many as the analysis keeps of a curve. */
+#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
+/* Refined working sets are whole multiples of this, as bandwidth.min_size
+   and bandwidth.max_size are: every kernel and copy's halves divide it. */
+#define REFINE_UNIT 4096u
 
 // ---- Private Types ----------------------------------------------------------
 
@@ -169,13 +179,28 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 	return 0;
 }
 
-/* One variant at sweep size k: the trials, the row, the report line.
-   0, or -1 when the section faulted or the CPUs failed (reported). */
-static int measure_size(const struct config *c, const struct plat_buffer *buf,
-			const struct stream_kernels *set, unsigned set_index, enum stream_op op,
-			const char *variant, unsigned k)
+/* One variant's sweep in progress, for the refinement's measure call. */
+struct variant_sweep {
+	const struct config *c;
+	const struct plat_buffer *buf;
+	const struct stream_kernels *set;
+	unsigned set_index;
+	enum stream_op op;
+	const char *variant;
+};
+
+/* One variant at working set ws: the trials, the row, the report line; the
+   ns per line in *ns. 0, or -1 when the section faulted or the CPUs failed
+   (reported). */
+static int measure_size(const struct variant_sweep *v, uint64_t ws, const char *point,
+			double *ns)
 {
-	uint64_t ws = sweep_bytes(k);
+	const struct config *c = v->c;
+	const struct plat_buffer *buf = v->buf;
+	const struct stream_kernels *set = v->set;
+	unsigned set_index = v->set_index;
+	enum stream_op op = v->op;
+	const char *variant = v->variant;
 	struct stream_run run = { .kernel = set->op[op], .working_set = ws, .c = c };
 	struct result_row fig = { 0 };
 	struct plat_fault fault;
@@ -183,6 +208,7 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	double cycles;
 	int rc;
 
+	*ns = 0;
 	/* Copy reads one half of the working set and writes the other. */
 	run.src = buf->base;
 	run.dst = op == STREAM_COPY ? (char *)buf->base + ws / 2 : buf->base;
@@ -207,7 +233,9 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	fig.trials = run.trials.count;
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
+	fig.sweep_point = point;
 	cycles = emit_result_row(&fig);
+	*ns = fig.ns;
 	report_table_cell("%s", size_text);
 	report_table_cell("%.2f", fig.gb_per_s.value);
 	report_table_cell("%.2f", fig.bytes_per_cycle.value);
@@ -218,19 +246,30 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	report_table_cell("%s", run.stopped_by);
 	report_table_cell("%llu", (unsigned long long)run.passes);
 	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
+	report_table_cell("%s", point);
 	report_table_row(0);
 	return 0;
 }
 
-/* One variant's sweep over sizes [first, last]; 0, or -1 at a fault. */
+static int measure_refined(void *ctx, uint64_t ws, double *ns)
+{
+	return measure_size(ctx, ws, "refined", ns);
+}
+
+/* One variant's sweep over sizes [first, last], then one CPU's sizes
+   refined at its edges (an all-core run's working set is shared out, so
+   its edges are not one cache's); 0, or -1 at a fault. */
 static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 			 const struct plat_stream_sets *sets, unsigned set_index,
 			 enum stream_op op, unsigned first, unsigned last)
 {
+	static struct refine_point pt[SWEEP_POINTS_MAX];
 	const struct stream_kernels *set = &sets->sets[set_index];
 	struct progress progress;
 	char variant[32], page_name[48], caption[96];
-	int rc = 0;
+	struct variant_sweep v = { c, buf, set, set_index, op, variant };
+	size_t n = 0;
+	int rc = 0, added = 0;
 
 	/* With several CPUs the count is part of the name (read_avx2_x4), so
 	   no aggregate is read as one core's figure. */
@@ -244,13 +283,23 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 	mp_snprintf(caption, sizeof caption, "bandwidth, %s, %s", variant, page_name);
 	report_table_begin(&sweep_table, caption, NULL);
 	progress_start(&progress);
-	for (unsigned k = first; k <= last && rc == 0; k++) {
+	for (unsigned k = first; k <= last && rc == 0 && n < SWEEP_POINTS_MAX; k++, n++) {
 		progress_tick(&progress, variant, k - first, last - first + 1);
 		/* A fault at one size would recur at the next: the variant
 		   stops and the other variants still run. */
-		rc = measure_size(c, buf, set, set_index, op, variant, k);
+		pt[n].x = sweep_bytes(k);
+		rc = measure_size(&v, pt[n].x, "grid", &pt[n].y);
+	}
+	if (rc == 0 && gang_cpus == 1) {
+		added = refine_run(pt, &n, SWEEP_POINTS_MAX, REFINE_UNIT, measure_refined, &v);
+		if (added < 0)
+			rc = -1;
 	}
 	report_table_end();
+	if (rc == 0 && gang_cpus == 1) {
+		mp_snprintf(caption, sizeof caption, "%s, %s", PROBE_NAME, variant);
+		sweep_refine_report(caption, page_name, pt, n, REFINE_UNIT, (unsigned)added, 0);
+	}
 	return rc;
 }
 

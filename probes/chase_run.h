@@ -15,7 +15,7 @@
 /* Each trial is a whole number of laps, at least this many: with whole laps
    every slot is visited equally often, so no part of the cycle is over- or
    under-weighted in a trial. */
-#define CHASE_TRIAL_LAPS_MIN 2u
+#define CHASE_TRIAL_LAPS_MIN 1u
 
 struct chase_run {
 	/* In: a cycle through `slots` slots that starts and ends at start. */

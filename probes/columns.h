@@ -44,6 +44,7 @@ struct result_row {
 	struct optional_real load_gb_per_s; /* loaded: the bandwidth they achieved together */
 	struct optional_real gb_per_s;        /* bandwidth: 10^9 bytes per second */
 	struct optional_real bytes_per_cycle; /* bandwidth: bytes per core cycle */
+	const char *sweep_point;      /* latency, tlb, bandwidth: "grid" or "refined" */
 };
 
 /* How a column's field is held, written and read. An empty field in a file

@@ -21,6 +21,7 @@ enum kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
 	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
 	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS, KIND_CORES,
+	KIND_SIZE_AUTO,           /* a size, or the word auto (stored as 0) */
 };
 
 struct key_def {
@@ -40,7 +41,8 @@ static const struct key_def keys[] = {
 	{ "probes",           KIND_PROBES,   FIELD(probes),           0, 0, 0 },
 	{ "pages",            KIND_PAGES,    FIELD(pages),            0, 0, 0 },
 	{ "min_size",         KIND_SIZE,     FIELD(min_size),         64, SIZE_MAX_BYTES, 64 },
-	{ "max_size",         KIND_SIZE,     FIELD(max_size),         64, SIZE_MAX_BYTES, 64 },
+	{ "max_size",         KIND_SIZE_AUTO, FIELD(max_size),        64, SIZE_MAX_BYTES, 64 },
+	{ "latency.max_buffer", KIND_SIZE,   FIELD(latency_max_buffer), 4096, SIZE_MAX_BYTES, 4096 },
 	{ "trials",           KIND_UINT,     FIELD(trials),           1, 1000, 0 },
 	{ "max_trials",       KIND_UINT,     FIELD(max_trials),       1, 100000, 0 },
 	{ "precision",        KIND_FRACTION, FIELD(precision),        0, 0, 0 },
@@ -450,7 +452,7 @@ static int check_range(struct loader *l, const struct entry *e, const struct key
 
 	if (!overflow && v >= k->min && v <= k->max)
 		return 0;
-	if (k->kind == KIND_SIZE) {
+	if (k->kind == KIND_SIZE || k->kind == KIND_SIZE_AUTO) {
 		mp_format_bytes(low, sizeof low, k->min);
 		mp_format_bytes(high, sizeof high, k->max);
 	} else {
@@ -672,6 +674,12 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 		return parse_list(l, e, page_words, "page size", (unsigned *)field);
 	case KIND_SIZE:
 		return parse_size(l, e, k, (uint64_t *)field);
+	case KIND_SIZE_AUTO:
+		if (span_equals_nocase(e->value, "auto")) {
+			*(uint64_t *)field = 0;
+			return 0;
+		}
+		return parse_size(l, e, k, (uint64_t *)field);
 	case KIND_UINT:
 		if (parse_count(l, e, k, &v))
 			return -1;
@@ -814,7 +822,7 @@ static int check_combinations(struct loader *l)
 		return fail_combination(l, key_index("probes"), -1, "no probe to run");
 	if (!c->pages)
 		return fail_combination(l, key_index("pages"), -1, "no page size to run with");
-	if (c->min_size > c->max_size)
+	if (c->max_size && c->min_size > c->max_size)
 		return fail_combination(l, key_index("min_size"), key_index("max_size"),
 					"is larger than max_size");
 	if (c->tlb_max_pages && c->tlb_min_pages > c->tlb_max_pages)
@@ -983,6 +991,12 @@ int config_describe(const struct config *c, char *buf, size_t size)
 		case KIND_SIZE:
 			append_size(&t, *(const uint64_t *)field);
 			break;
+		case KIND_SIZE_AUTO:
+			if (*(const uint64_t *)field)
+				append_size(&t, *(const uint64_t *)field);
+			else
+				mp_append(&t, "auto");
+			break;
 		case KIND_UINT:
 			mp_append(&t, "%u", *(const unsigned *)field);
 			break;
@@ -1054,6 +1068,7 @@ int config_equal(const struct config *a, const struct config *b)
 				same &= ((const uint64_t *)fa)[w] == ((const uint64_t *)fb)[w];
 			break;
 		case KIND_SIZE:
+		case KIND_SIZE_AUTO:
 		case KIND_U64:
 			same = *(const uint64_t *)fa == *(const uint64_t *)fb;
 			break;

@@ -30,6 +30,12 @@ enum {
 /* tlb.max_pages = 0: the sweep's top is the larger of this and four times
    the largest TLB CPUID claims for the page size, capped by memory. */
 #define TLB_AUTO_PAGES 16384u
+/* max_size = auto: the latency sweep's top is the larger of this (per
+   profile) and four times the largest cache CPUID claims, so the last
+   cache's edge has a plateau of memory past it; capped by
+   latency.max_buffer and by memory. Without a claim it is this. */
+#define LATENCY_TOP_QUICK (8ull << 20)
+#define LATENCY_TOP_FULL (512ull << 20)
 /* Highest tlb.min_pages / tlb.max_pages: 2^24 pages (64 GiB of 4 KiB pages,
    far past any TLB's reach). */
 #define TLB_PAGES_MAX (1u << 24)
@@ -85,7 +91,11 @@ struct config {
 	unsigned probes;          /* PROBE_* bits, in the order of the bits */
 	unsigned pages;           /* PAGES_* bits */
 	uint64_t min_size;        /* latency sweep: smallest working set, bytes */
-	uint64_t max_size;        /* latency sweep: largest working set, bytes */
+	uint64_t max_size;        /* latency sweep: largest working set, bytes; 0
+				     (auto): the larger of the profile's LATENCY_TOP_*
+				     and 4x the largest cache CPUID claims */
+	uint64_t latency_max_buffer; /* latency: the largest buffer of any page
+				     size, bytes: the sweep stops within it */
 	unsigned trials;          /* latency: minimum trials per size */
 	unsigned max_trials;      /* latency: trials at most per size */
 	double precision;         /* stop rule: best three within this fraction */

@@ -22,22 +22,29 @@ void config_defaults(struct config *c, enum profile p)
 	   and skipped, and the run goes on with the others. */
 	c->pages = PAGES_4K | PAGES_2M | PAGES_1G;
 
-	/* latency: the seed's sweep; quick stops at 8 MiB, which still crosses
-	   L1 and L2 and, on 4 KiB pages, the L1 TLB's reach. */
+	/* latency: the seed's sweep, up to 512 MiB (full) or 8 MiB (quick),
+	   and in either past four times the largest claimed cache (auto), so
+	   the last cache's edge has memory's plateau past it: on a 32 MiB L3,
+	   128 MiB. Buffers of at most 1 GiB (quick: QEMU's default memory is
+	   smaller, and what the machine lacks caps the sweep there anyway) or
+	   8 GiB (full, as tlb's). */
 	c->min_size = 4096;
-	c->max_size = full ? 512ull << 20 : 8ull << 20;
+	c->max_size = 0;
+	c->latency_max_buffer = full ? 8ull << 30 : 1ull << 30;
 	c->trials = 3;
 	c->max_trials = full ? 20 : 8;
 	c->precision = full ? 0.01 : 0.05;
 	c->step_ms = full ? 2 : 1;
 
 	/* tlb: from 8 pages up to the larger of 16384 and 4x the largest
-	   claimed TLB, in buffers of at most 8 GiB (4096 pages of 2 MiB: past
-	   a 2048-entry L2 TLB by a plateau). quick starts at one page, so two
-	   1 GiB pages, all QEMU's -m 4G offers, still make a curve, and stops
-	   at 4096 pages of 4 KiB (past Zen 3's 2048-entry L2 TLB) and 2 GiB. */
+	   claimed TLB (auto, both profiles: a plateau of several points past
+	   the last claimed TLB; a CPU that hides its L2 TLB from CPUID still
+	   has 16384 pages), in buffers of at most 8 GiB (4096 pages of 2 MiB:
+	   past a 2048-entry L2 TLB by a plateau). quick starts at one page, so
+	   two 1 GiB pages, all QEMU's -m 4G offers, still make a curve, and
+	   its buffers stop at 2 GiB. */
 	c->tlb_min_pages = full ? 8 : 1;
-	c->tlb_max_pages = full ? 0 : 4096;
+	c->tlb_max_pages = 0;
 	c->tlb_max_buffer = full ? 8ull << 30 : 2ull << 30;
 
 	/* bandwidth: the latency sweep's grid; quick stops at 8 MiB as latency
@@ -80,7 +87,7 @@ void config_defaults(struct config *c, enum profile p)
 	/* c2c: every pair of every CPU. The deadline bounds the longest role,
 	   a loaded chase: quick's 32 MiB takes under a second on hardware and
 	   a few under TCG; full's 256 MiB is 4 Mi loads a lap, a warm-up lap
-	   and three trials of two laps, 3 s at 100 ns a load and 14 s at the
+	   and three trials of a lap, 2 s at 100 ns a load and 8 s at the
 	   500 ns a saturated server's DRAM can read. Only a CPU that is not
 	   coming back reaches either. */
 	for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)

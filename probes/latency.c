@@ -5,11 +5,13 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
+#include "probes/edges.h"
 #include "probes/emit.h"
 #include "lib/fmt.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/sweep.h"
@@ -22,7 +24,8 @@
    size under 4 KiB and 2 MiB pages, so the pair differs only in the pages. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
 
-/* One page size's sweep, a row per working set. */
+/* One page size's sweep, a row per working set: the grid's first, then the
+   sizes refinement added. */
 static const struct table_column sweep_columns[] = {
 	{ "working set", NULL, 11, 0, 0 },
 	{ "ns/load", NULL, 10, 0, 0 },
@@ -32,56 +35,73 @@ static const struct table_column sweep_columns[] = {
 	{ "stopped by", NULL, 10, 1, 0 },
 	{ "laps", NULL, 7, 0, 0 },
 	{ "elapsed", NULL, 11, 0, 0 },
+	{ "point", NULL, 8, 1, 0 },
 };
 static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
+
+/* The most points of one page size's sweep, grid and refinement together:
+   as many as the analysis keeps of a curve. */
+#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
+
+// ---- Private Types ----------------------------------------------------------
+
+/* One page size's sweep in progress, for the refinement's measure call. */
+struct sweep_state {
+	const struct config *c;
+	const struct plat_buffer *buf;
+	const char *page_name;
+	double last_ns;
+};
 
 // ---- Private Functions ------------------------------------------------------
 
 /* A size expected to take over a second gets a line before it, so a long
    sweep never looks hung: the previous size's latency times the laps this
    one costs at least (build, warm-up, the minimum trials). */
-static void announce_long_size(const struct config *c, unsigned k, double previous_ns)
+static void announce_long_size(const struct config *c, uint64_t bytes, double previous_ns)
 {
 	double laps = 2.0 + (double)c->trials * CHASE_TRIAL_LAPS_MIN;
-	double ms = previous_ns * (double)(sweep_bytes(k) / CHASE_SLOT) * laps / 1e6;
+	double ms = previous_ns * (double)(bytes / CHASE_SLOT) * laps / 1e6;
 	char size_text[24];
 
 	if (ms < 1000)
 		return;
-	mp_format_bytes(size_text, sizeof size_text, sweep_bytes(k));
+	mp_format_bytes(size_text, sizeof size_text, bytes);
 	report_printf("  %11s ... measuring, about %.0f s at the last size's latency\n",
 		      size_text, ms / 1000);
 }
 
 /* One working set: build the cycle (untimed), run the trials, report the
    row. 0 on success. */
-static int measure_size(const struct config *c, const struct plat_buffer *buf,
-			const char *page_name, unsigned k, double *ns)
+static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point, double *ns)
 {
+	const struct config *c = s->c;
 	struct chase_run run;
 	struct result_row fig = { 0 };
 	char size_text[24], what[96];
 	double cycles;
 
-	mp_format_bytes(size_text, sizeof size_text, sweep_bytes(k));
-	run.start = buf->base;
-	run.slots = (size_t)(sweep_bytes(k) / CHASE_SLOT);
+	announce_long_size(c, bytes, s->last_ns);
+	mp_format_bytes(size_text, sizeof size_text, bytes);
+	run.start = s->buf->base;
+	run.slots = (size_t)(bytes / CHASE_SLOT);
 	run.c = c;
 	chase_build(run.start, run.slots, CHASE_SLOT, CYCLE_SEED);
 
-	mp_snprintf(what, sizeof what, "latency, %s, %s", page_name, size_text);
+	mp_snprintf(what, sizeof what, "latency, %s, %s", s->page_name, size_text);
 	if (chase_run_measure(&run, CHASE_SLOT, what) != 0)
 		return -1;
 	fig.probe = "latency";
 	fig.variant = "chase";
-	fig.page_shift = buf->page_shift;
-	fig.working_set_bytes = sweep_bytes(k);
+	fig.page_shift = s->buf->page_shift;
+	fig.working_set_bytes = bytes;
 	fig.ns = trials_best(&run.trials);
 	fig.trials = run.trials.count;
 	fig.spread = trials_spread(&run.trials);
-	fig.pages_verified = buf->verified;
+	fig.pages_verified = s->buf->verified;
+	fig.sweep_point = point;
 	cycles = emit_result_row(&fig);
-	*ns = fig.ns;
+	*ns = s->last_ns = fig.ns;
 	report_table_cell("%s", size_text);
 	report_table_cell("%.3f", fig.ns);
 	report_table_cell("%.2f", cycles);
@@ -90,37 +110,57 @@ static int measure_size(const struct config *c, const struct plat_buffer *buf,
 	report_table_cell("%s", run.stopped_by);
 	report_table_cell("%llu", (unsigned long long)run.laps_per_trial);
 	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
+	report_table_cell("%s", point);
 	report_table_row(0);
 	return 0;
+}
+
+static int measure_refined(void *ctx, uint64_t bytes, double *ns)
+{
+	return measure_size(ctx, bytes, "refined", ns);
 }
 
 /* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
+	static struct refine_point pt[SWEEP_POINTS_MAX];
+	struct sweep_state s = { c, NULL, NULL, 0 };
 	struct plat_buffer buf;
 	char page_name[48], caption[64];
-	double ns = 0;
+	uint64_t largest, top = latency_sweep_top(c, &largest);
+	size_t n = 0;
 	unsigned k, first = 0, last = 0;
-	int status;
+	int status, added = 0;
 
-	sweep_range(c->min_size, c->max_size, &first, &last);
+	if (top > c->latency_max_buffer)
+		top = c->latency_max_buffer;
+	sweep_range(c->min_size, top, &first, &last);
 	page_size_name(page_name, sizeof page_name, shift);
 	status = sweep_buffer_get("latency", &buf, shift, page_name, first, &last);
 	if (status != 0)
 		return status;
+	s.buf = &buf;
+	s.page_name = page_name;
 	page_buffer_report("latency", page_name, &buf);
 	mp_snprintf(caption, sizeof caption, "latency, %s", page_name);
 	report_table_begin(&sweep_table, caption, NULL);
-	for (k = first; k <= last; k++) {
-		announce_long_size(c, k, ns);
-		if (measure_size(c, &buf, page_name, k, &ns) != 0) {
+	for (k = first; k <= last && n < SWEEP_POINTS_MAX; k++, n++) {
+		pt[n].x = sweep_bytes(k);
+		if (measure_size(&s, pt[n].x, "grid", &pt[n].y) != 0) {
 			/* A fault or a broken cycle means the buffer cannot be
 			   trusted for the remaining sizes either. */
 			status = -1;
 			break;
 		}
 	}
+	if (status == 0) {
+		added = refine_run(pt, &n, SWEEP_POINTS_MAX, CHASE_SLOT, measure_refined, &s);
+		if (added < 0)
+			status = -1;
+	}
 	report_table_end();
+	if (status == 0)
+		sweep_refine_report("latency", page_name, pt, n, CHASE_SLOT, (unsigned)added, 0);
 	plat_buffer_put(&buf);
 	return status;
 }
@@ -129,17 +169,46 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 
 int probe_latency(const struct config *c)
 {
+	char top_text[24], cap_text[24], claim_text[24];
+	uint64_t largest, top = latency_sweep_top(c, &largest);
 	unsigned first = 0, last = 0;
 
-	if (!sweep_range(c->min_size, c->max_size, &first, &last)) {
-		report_printf("latency: no working set of the sweep (4 KiB .. 512 MiB) lies in "
-			      "min_size .. max_size: nothing measured\n");
+	mp_format_bytes(top_text, sizeof top_text, top);
+	mp_format_bytes(cap_text, sizeof cap_text, c->latency_max_buffer);
+	mp_format_bytes(claim_text, sizeof claim_text, largest);
+	if (c->max_size)
+		report_printf("latency: the sweep's top is max_size = %s\n", top_text);
+	else if (largest)
+		report_printf("latency: the sweep's top is %s, the first grid size at or past 4 x "
+			      "the largest cache CPUID claims (%s) and at least the %s profile's "
+			      "%s MiB\n", top_text, claim_text,
+			      c->profile == PROFILE_FULL ? "full" : "quick",
+			      c->profile == PROFILE_FULL ? "512" : "8");
+	else
+		report_printf("latency: the sweep's top is %s: CPUID claims no cache, so the %s "
+			      "profile's own top\n", top_text,
+			      c->profile == PROFILE_FULL ? "full" : "quick");
+	if (top > c->latency_max_buffer) {
+		report_printf("latency: the memory cap, latency.max_buffer = %s, stops the sweep "
+			      "short of it%s\n", cap_text,
+			      largest ? ": the last claimed cache's edge may have no plateau of "
+			      "memory past it" : "");
+		top = c->latency_max_buffer;
+	} else {
+		report_printf("latency: the memory cap is latency.max_buffer = %s; what the "
+			      "machine can give caps the sweep too, and is said so\n", cap_text);
+	}
+	if (!sweep_range(c->min_size, top, &first, &last)) {
+		report_printf("latency: no working set of the sweep (4 KiB .. 1 TiB) lies in "
+			      "min_size .. the top: nothing measured\n");
 		return -1;
 	}
 	report_printf("latency: dependent-load chase, one random cycle of %u-byte slots, "
 		      "%u loads per loop iteration; per size at least %u trials of >= %.0f ms "
 		      "(whole laps, at least %u), stop when the best three agree within %.1f%%, "
-		      "at most %u trials or, past %u, %.0f ms of trials; figure = best trial\n",
+		      "at most %u trials or, past %u, %.0f ms of trials; figure = best trial; "
+		      "after the grid, sizes refined between the two that bracket each edge "
+		      "(eighths of an octave) until it is pinned or shown smeared\n",
 		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, CHASE_TRIAL_LAPS_MIN,
 		      c->precision * 100, c->max_trials, c->trials, c->max_trials * c->step_ms);
 	return page_sizes_each("latency", c, sweep_page_size);

@@ -2,8 +2,10 @@
 
 #include "probes/sweep.h"
 #include "probes/page_sizes.h"
+#include "probes/refine.h"
 #include "probes/results.h"
 #include "lib/fmt.h"
+#include "lib/machine.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -14,6 +16,10 @@ static const uint32_t sweep_kib[] = {
 	4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768,
 	1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768,
 	49152, 65536, 98304, 131072, 262144, 524288,
+	/* Past the seed's top, powers of two to 1 TiB, for a sweep that must
+	   reach four times a last-level cache of over 128 MiB. */
+	1048576, 2097152, 4194304, 8388608, 16777216, 33554432, 67108864,
+	134217728, 268435456, 536870912, 1073741824,
 };
 #define SWEEP_COUNT (sizeof sweep_kib / sizeof *sweep_kib)
 
@@ -38,6 +44,47 @@ int sweep_range(uint64_t min_bytes, uint64_t max_bytes, unsigned *first, unsigne
 		any = 1;
 	}
 	return any;
+}
+
+unsigned sweep_count(void)
+{
+	return SWEEP_COUNT;
+}
+
+uint64_t sweep_auto_top(uint64_t floor, uint64_t largest_cache)
+{
+	uint64_t want = largest_cache > UINT64_MAX / 4 ? UINT64_MAX : largest_cache * 4;
+	unsigned k;
+
+	if (want < floor)
+		want = floor;
+	for (k = 0; k + 1 < SWEEP_COUNT && sweep_bytes(k) < want; k++)
+		;
+	return sweep_bytes(k);
+}
+
+uint64_t sweep_largest_cache(const struct cache_claims *claims)
+{
+	uint64_t largest = 0;
+
+	for (unsigned i = 0; i < claims->ncaches; i++)
+		if (claims->cache[i].kind != CACHE_INSTRUCTION &&
+		    claims->cache[i].size_bytes > largest)
+			largest = claims->cache[i].size_bytes;
+	return largest;
+}
+
+uint64_t latency_sweep_top(const struct config *c, uint64_t *largest)
+{
+	static struct cache_claims live;
+
+	*largest = 0;
+	if (c->max_size)
+		return c->max_size;
+	plat_cache_claims(&live);
+	*largest = sweep_largest_cache(&live);
+	return sweep_auto_top(c->profile == PROFILE_FULL ? LATENCY_TOP_FULL : LATENCY_TOP_QUICK,
+			      *largest);
 }
 
 int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
@@ -67,4 +114,36 @@ int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
 		return -1;
 	*last = k;
 	return 0;
+}
+
+void sweep_refine_report(const char *probe, const char *page_name,
+			 const struct refine_point *pt, size_t n, uint64_t unit,
+			 unsigned added, int pages)
+{
+	struct refine_edge e[8];
+	size_t ne = refine_edges(pt, n, unit, e, sizeof e / sizeof *e);
+	char below[24], above[24];
+
+	report_printf("%s, %s: refinement added %u %s", probe, page_name, added,
+		      pages ? (added == 1 ? "page count" : "page counts")
+			    : (added == 1 ? "size" : "sizes"));
+	if (!ne)
+		report_printf("; no edge rises %.2fx or more over its neighbours\n",
+			      REFINE_WINDOW_RISE);
+	for (size_t i = 0; i < ne; i++) {
+		if (pages) {
+			mp_snprintf(below, sizeof below, "%llu", (unsigned long long)e[i].below);
+			mp_snprintf(above, sizeof above, "%llu pages",
+				    (unsigned long long)e[i].above);
+		} else {
+			mp_format_bytes(below, sizeof below, e[i].below);
+			mp_format_bytes(above, sizeof above, e[i].above);
+		}
+		report_printf("%s %s .. %s %s (%.2fx)%s", i ? ";" : "; edges:", below, above,
+			      refine_kind_name(e[i].kind), e[i].rise,
+			      e[i].kind == REFINE_OPEN ? ": at the sweep's top, or the refinement's limit "
+			      "reached" : "");
+	}
+	if (ne)
+		report_printf("\n");
 }

@@ -10,13 +10,16 @@
 #include "probes/buffer_need.h"
 #include "probes/chase.h"
 #include "probes/chase_run.h"
+#include "probes/edges.h"
 #include "probes/emit.h"
 #include "lib/fmt.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
+#include "probes/sweep.h"
 #include "probes/timebase.h"
 #include "probes/tlb_levels.h"
 #include "probes/trials.h"
@@ -39,10 +42,22 @@ static const struct table_column sweep_columns[] = {
 	{ "trials", NULL, 10, 0, 0 },
 	{ "stopped by", NULL, 10, 1, 0 },
 	{ "elapsed", NULL, 11, 0, 0 },
+	{ "point", NULL, 8, 1, 0 },
 };
 static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
+
+/* The most page counts of one page size's sweep, grid and refinement
+   together: as many as the analysis keeps of a curve. */
+#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
+
+/* One page size's sweep in progress, for the refinement's measure call. */
+struct sweep_state {
+	const struct config *c;
+	const struct plat_buffer *buf;
+	const char *page_name;
+};
 
 /* One measured point: a cycle of `slots` slots laid out with page_bytes. */
 struct tlb_point {
@@ -127,7 +142,7 @@ static int get_buffer(const struct config *c, struct plat_buffer *buf, unsigned 
    times it and writes its row. 0 on success. */
 static int measure_point(const struct config *c, const struct plat_buffer *buf,
 			 const char *variant, size_t slots, size_t page_bytes,
-			 const char *what, struct tlb_point *out)
+			 const char *what, const char *point, struct tlb_point *out)
 {
 	struct chase_run run;
 	struct result_row fig = { 0 };
@@ -146,6 +161,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	fig.trials = run.trials.count;
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
+	fig.sweep_point = point;
 	out->cycles = emit_result_row(&fig);
 	out->ns = fig.ns;
 	out->trials = fig.trials;
@@ -154,22 +170,25 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 }
 
 /* One page count: the chase over n pages, then its control over n packed
-   lines, and one line of the table. */
-static int measure_pages(const struct config *c, const struct plat_buffer *buf,
-			 const char *page_name, uint64_t n)
+   lines, and one line of the table; the chase's ns in *ns. */
+static int measure_pages(const struct sweep_state *s, uint64_t n, const char *point, double *ns)
 {
+	const struct config *c = s->c;
+	const struct plat_buffer *buf = s->buf;
+	const char *page_name = s->page_name;
 	size_t page = (size_t)1 << buf->page_shift;
 	struct tlb_point chase, control;
 	char reach[24], what[96];
 
 	mp_format_bytes(reach, sizeof reach, n * page);
 	mp_snprintf(what, sizeof what, "tlb, %s, %llu pages", page_name, (unsigned long long)n);
-	if (measure_point(c, buf, "chase", (size_t)n, page, what, &chase) != 0)
+	if (measure_point(c, buf, "chase", (size_t)n, page, what, point, &chase) != 0)
 		return -1;
 	mp_snprintf(what, sizeof what, "tlb, %s, control of %llu lines", page_name,
 		    (unsigned long long)n);
-	if (measure_point(c, buf, "control", (size_t)n, CHASE_SLOT, what, &control) != 0)
+	if (measure_point(c, buf, "control", (size_t)n, CHASE_SLOT, what, point, &control) != 0)
 		return -1;
+	*ns = chase.ns;
 	report_table_cell("%llu", (unsigned long long)n);
 	report_table_cell("%s", reach);
 	report_table_cell("%.3f", chase.ns);
@@ -181,18 +200,27 @@ static int measure_pages(const struct config *c, const struct plat_buffer *buf,
 	report_table_cell("%6u/%-3u", chase.trials, control.trials);
 	report_table_cell("%s", chase.stopped_by);
 	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
+	report_table_cell("%s", point);
 	report_table_row(0);
 	return 0;
+}
+
+static int measure_refined(void *ctx, uint64_t n, double *ns)
+{
+	return measure_pages(ctx, n, "refined", ns);
 }
 
 /* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
+	static struct refine_point pt[SWEEP_POINTS_MAX];
 	struct plat_buffer buf;
+	struct sweep_state s = { c, &buf, NULL };
 	char page_name[48], caption[64];
 	uint64_t first = grid_floor(c->tlb_min_pages), last, n;
+	size_t count = 0;
 	unsigned claimed;
-	int status;
+	int status, added = 0;
 
 	if (first < c->tlb_min_pages)
 		first = grid_next(first);
@@ -214,17 +242,27 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	status = get_buffer(c, &buf, shift, page_name, first, &last);
 	if (status != 0)
 		return status;
+	s.page_name = page_name;
 	page_buffer_report("tlb", page_name, &buf);
 	mp_snprintf(caption, sizeof caption, "tlb, %s", page_name);
 	report_table_begin(&sweep_table, caption, NULL);
-	for (n = first; n <= last; n = grid_next(n))
-		if (measure_pages(c, &buf, page_name, n) != 0) {
+	for (n = first; n <= last && count < SWEEP_POINTS_MAX; n = grid_next(n), count++) {
+		pt[count].x = n;
+		if (measure_pages(&s, n, "grid", &pt[count].y) != 0) {
 			/* A fault or a broken cycle: the buffer cannot be trusted
 			   for the remaining sizes either. */
 			status = -1;
 			break;
 		}
+	}
+	if (status == 0) {
+		added = refine_run(pt, &count, SWEEP_POINTS_MAX, 1, measure_refined, &s);
+		if (added < 0)
+			status = -1;
+	}
 	report_table_end();
+	if (status == 0)
+		sweep_refine_report("tlb", page_name, pt, count, 1, (unsigned)added, 1);
 	plat_buffer_put(&buf);
 	return status;
 }
@@ -236,7 +274,7 @@ int probe_tlb(const struct config *c)
 	report_printf("tlb: dependent-load chase through one random cycle over N pages, one "
 		      "%u-byte slot per page at a line offset rotated page by page; control: "
 		      "the same N slots packed in N lines; N on the grid of powers of two and "
-		      "midpoints, from the first point at or above %u; trials as the latency probe's (at least %u of >= %.0f "
+		      "midpoints, from the first point at or above %u, then page counts refined between the two that bracket each edge (eighths of an octave) until it is pinned or shown smeared; trials as the latency probe's (at least %u of >= %.0f "
 		      "ms, best three within %.1f%%, at most %u); figure = best trial; "
 		      "+cycles = chase - control\n", CHASE_SLOT, c->tlb_min_pages, c->trials,
 		      c->step_ms, c->precision * 100, c->max_trials);

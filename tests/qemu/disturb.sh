@@ -32,8 +32,8 @@ assert set(per) == {"latency", "locality"}, per
 assert sum(p["nmi"] for p in per.values()) <= d["nmi"]["count"]
 assert all(p["trials_discarded"] <= p["nmi"] * 2 + p["smi"] * 2 for p in per.values()), per
 PY
-check "nmi: all 17 latency sizes, 4 KiB to 1 MiB, are there" \
-	test "$(csv_count "$run/results.csv" "r['probe']=='latency'")" -eq 17
+check "nmi: all 17 latency sizes of the grid, 4 KiB to 1 MiB, are there" \
+	test "$(csv_count "$run/results.csv" "r['probe']=='latency' and r['sweep_point']=='grid'")" -eq 17
 check "nmi: timed sections ran on the app's GDT and TSS, #DF and #MC on their own stacks" \
 	log_has "^timed sections: .*; descriptor tables: the app's IDT, GDT and TSS \(code selector 0x[0-9a-f]+, TSS 0xf0\): #DF and #MC on stacks of their own$"
 # The conditions that change figures, in the banner and system.json alike.

@@ -20,7 +20,7 @@ for v in pf gp ud de; do
 done
 check "fault pf: CR2 is the unmapped address" grep -q 'CR2 0x7ffffffff000' "$QEMU_TEST_DIR/fault-pf/debugcon.log"
 
-# check_fatal V MAX_SIZE LATENCY_ROWS CAUGHT STOPPED: boots latency, fault
+# check_fatal V MAX_SIZE LATENCY_GRID_ROWS CAUGHT STOPPED: boots latency, fault
 # (raising V) and cost, and checks the fault is named by CAUGHT (a regex
 # after "fault: caught ") and the stop by STOPPED (after "RUN STOPPED: "),
 # that latency's rows stay on the volume and cost never runs.
@@ -35,7 +35,7 @@ check_fatal() {
 		log_has '^RUN STOPPED: no later probe runs \(not run: cost\); every row so far is kept'
 	check "fault $v: cost never runs" bash -c "! grep -q '^== cost' '$LOG'"
 	check "fault $v: the latency rows are on the volume" \
-		test "$(csv_count "$run/results.csv" "r['probe']=='latency'")" -eq "$rows"
+		test "$(csv_count "$run/results.csv" "r['probe']=='latency' and r['sweep_point']=='grid'")" -eq "$rows"
 	check "fault $v: the report on the volume ends with the stop" \
 		grep -q '^RUN STOPPED: no later probe runs' "$run/report.txt"
 	check "fault $v: system.json says what stopped the run" \

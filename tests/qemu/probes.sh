@@ -13,8 +13,8 @@ check "quick: one CPU, and the header says why the multi-CPU probes have no othe
 check "quick: every probe reported done" test "$(grep -cE '^== (latency|tlb|locality|later|bandwidth|cost): done in' "$LOG")" -eq 6
 check "quick: tlb rows for 4 KiB and 2 MiB pages, chase and control" \
 	test "$(csv_count "$csv" "r['probe']=='tlb' and r['page_size'] in ('4096','2097152') and r['variant'] in ('chase','control')")" -eq "$(csv_count "$csv" "r['probe']=='tlb'")"
-check "quick: the 4 KiB tlb sweep has all 24 page counts, 1 to 4096" \
-	test "$(csv_count "$csv" "r['probe']=='tlb' and r['variant']=='chase' and r['page_size']=='4096'")" -eq 24
+check "quick: the 4 KiB tlb sweep has all 28 page counts of the grid, 1 to 16384 (past 4x the largest claimed TLB)" \
+	test "$(csv_count "$csv" "r['probe']=='tlb' and r['variant']=='chase' and r['page_size']=='4096' and r['sweep_point']=='grid'")" -eq 28
 check "quick: tlb.svg is well-formed with a curve per page size" \
 	bash -c "xmllint --noout '$run/tlb.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/tlb.svg') -eq 2 ]"
 check "quick: every ns and cycles figure is finite and positive except deltas" \
@@ -22,9 +22,28 @@ check "quick: every ns and cycles figure is finite and positive except deltas" \
 check "quick: every figure names its timer" csv_all "$csv" "'ACPI PM timer' in r['timer'] or 'CPUID' in r['timer'] or 'Stall' in r['timer']"
 check "quick: every buffer row says how its pages were verified" \
 	csv_all "$csv" "r['page_size'] == '' or r['pages_verified'].startswith('pages verified: ')"
-# The quick sweep: 4 KiB to 8 MiB by powers of two with midpoints = 23 sizes.
+# The quick sweep: 4 KiB by powers of two with midpoints to 4x the largest
+# cache CPUID claims, then sizes refined at the edges.
+check "quick: latency's grid runs from 4 KiB to 4x the largest claimed cache, once per size and page size; refined sizes lie between" \
+	python3 - "$csv" "$run/system.json" <<'PY'
+import csv, json, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'latency']
+d = json.load(open(sys.argv[2]))
+llc = max(c['size_bytes'] for c in d['cpu']['caches'] if c['type'] != 'instruction')
+for ps in ('4096', '2097152'):
+    grid = [int(r['working_set_bytes']) for r in rows if r['page_size'] == ps and r['sweep_point'] == 'grid']
+    refined = [int(r['working_set_bytes']) for r in rows if r['page_size'] == ps and r['sweep_point'] == 'refined']
+    assert len(grid) == len(set(grid)) and min(grid) == 4096 and max(grid) >= 4 * llc, (ps, max(grid), llc)
+    assert len(refined) == len(set(refined)) <= 24 and not set(refined) & set(grid), (ps, refined)
+    assert all(min(grid) < b < max(grid) and b % 512 == 0 for b in refined), (ps, refined)
+    assert len(rows) == sum(r['sweep_point'] in ('grid', 'refined') for r in rows)
+PY
+check "quick: the report names the sweep's top and the claim it follows" \
+	log_has '^latency: the sweep.s top is [0-9.]+ MiB, the first grid size at or past 4 x the largest cache CPUID claims'
+check "quick: and the memory cap" log_has '^latency: the memory cap is latency.max_buffer = 1 GiB'
+check "quick: each page size's refinement is reported" \
+	test "$(grep -cE '^(latency|tlb), [0-9]+ [KMG]iB pages: refinement added [0-9]+ (sizes?|page counts?)' "$LOG")" -eq 4
 for ps in 4096 2097152; do
-	check "quick: latency has all 23 sizes with page size $ps" test "$(csv_count "$csv" "r['probe']=='latency' and r['page_size']=='$ps'")" -eq 23
 	for v in row column; do
 		check "quick: locality $v with page size $ps" test "$(csv_count "$csv" "r['probe']=='locality' and r['variant']=='$v' and r['page_size']=='$ps'")" -eq 1
 	done
@@ -35,10 +54,13 @@ done
 for v in by_value_sysv by_pointer_sysv by_value_ms by_pointer_ms; do
 	check "quick: cost $v at all ten sizes" test "$(csv_count "$csv" "r['probe']=='cost' and r['variant']=='$v'")" -eq 10
 done
-check "quick: bandwidth rows for every operation, all 23 sizes (4 KiB to 8 MiB) per page size" python3 - "$csv" <<'PY'
+check "quick: bandwidth rows for every operation, all 23 grid sizes (4 KiB to 8 MiB) per page size, refined ones between" python3 - "$csv" <<'PY'
 import csv, sys, collections
 rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'bandwidth']
-n = collections.Counter((r['variant'], r['page_size']) for r in rows)
+refined = [r for r in rows if r['sweep_point'] == 'refined']
+assert all(4096 < int(r['working_set_bytes']) < 8 << 20 and int(r['working_set_bytes']) % 4096 == 0 for r in refined)
+assert len(refined) + sum(r['sweep_point'] == 'grid' for r in rows) == len(rows)
+n = collections.Counter((r['variant'], r['page_size']) for r in rows if r['sweep_point'] == 'grid')
 assert {v.split('_')[0] for v, _ in n} == {'read', 'write', 'copy', 'ntwrite'}, n
 assert {ps for _, ps in n} == {"4096", "2097152"} and set(n.values()) == {23}, n
 assert all(float(r['gb_per_s']) > 0 and float(r['bytes_per_cycle']) > 0 for r in rows)
@@ -97,7 +119,7 @@ fi
 
 # Asking for everything: every probe, every page size, in a guest with 1 GiB
 # pages and room for them.
-boot everything --cpu max --mem 4G --args "profile=quick probes=latency,locality,later,bandwidth,cost pages=4k,2m,1g bandwidth.max_size=64K"
+boot everything --cpu max --mem 4G --args "profile=quick probes=latency,locality,later,bandwidth,cost pages=4k,2m,1g max_size=8M bandwidth.max_size=64K"
 csv=$(run_folder)/results.csv
 check "everything: success" test "$BOOT_RC" -eq 0
 for p in latency locality later bandwidth; do

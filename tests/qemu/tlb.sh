@@ -29,8 +29,20 @@ assert sorted(int(r['working_set_bytes']) // ps for r in chase) == sorted(int(r[
 assert all(r['pages_verified'].startswith('pages verified: ') for r in rows)
 PY
 done
-check "tlb/4G: every 4 KiB page count of the quick grid, 1 to 4096" \
-	test "$(csv_count "$csv" "r['probe']=='tlb' and r['variant']=='chase' and r['page_size']=='4096'")" -eq 24
+check "tlb/4G: every 4 KiB page count of the quick grid, 1 to 16384 (past 4x the largest claimed TLB)" \
+	test "$(csv_count "$csv" "r['probe']=='tlb' and r['variant']=='chase' and r['page_size']=='4096' and r['sweep_point']=='grid'")" -eq 28
+check "tlb/4G: refined page counts lie between the grid's, chase and control alike" python3 - "$csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'tlb']
+assert all(r['sweep_point'] in ('grid', 'refined') for r in rows)
+for ps in {r['page_size'] for r in rows}:
+    n = lambda r: int(r['working_set_bytes']) // (int(ps) if r['variant'] == 'chase' else 64)
+    grid = {n(r) for r in rows if r['page_size'] == ps and r['sweep_point'] == 'grid'}
+    for v in ('chase', 'control'):
+        refined = [n(r) for r in rows if r['page_size'] == ps and r['variant'] == v and r['sweep_point'] == 'refined']
+        assert len(refined) == len(set(refined)) <= 24 and not set(refined) & grid, (ps, v, refined)
+        assert all(min(grid) < k < max(grid) for k in refined), (ps, v, refined)
+PY
 check "tlb/4G: 1 GiB sweep stopped by memory, said plainly" \
 	log_has '^tlb, 1 GiB pages: memory for [0-9]+ pages only .*reach beyond the buffer'
 check "tlb/4G: tlb.svg is well-formed XML" xmllint --noout "$run/tlb.svg"

@@ -73,6 +73,7 @@ static void test_every_key(void)
 		"pages=4k,1G\r\n"
 		"\tmin_size = 8K\n"
 		"max_size = 3 MiB\n"
+		"latency.max_buffer = 2G\n"
 		"trials = 4\n"
 		"max_trials = 40\n"
 		"precision = 2.5%\n"
@@ -105,6 +106,7 @@ static void test_every_key(void)
 	CHECK(c.probes == (PROBE_LATENCY | PROBE_COST | PROBE_LATER), "probes list, blanks around items");
 	CHECK(c.pages == (PAGES_4K | PAGES_1G), "pages list, case-insensitive, CRLF line");
 	CHECK(c.min_size == 8192 && c.max_size == 3u << 20, "sizes with K and 'MiB' after a blank");
+	CHECK(c.latency_max_buffer == 2ull << 30, "latency.max_buffer");
 	CHECK(c.trials == 4 && c.max_trials == 40, "trials, max_trials");
 	CHECK(c.precision == 0.025, "precision as a percentage: %.17g", c.precision);
 	CHECK(c.step_ms == 0.25, "step_ms as a decimal");
@@ -174,6 +176,39 @@ static void test_values(void)
 	}
 	CHECK(load2(&c, &err, "probes = fault", NULL) == 0 && c.probes == PROBE_FAULT,
 	      "the fault probe can be asked for explicitly");
+}
+
+/* max_size = auto (the default of both profiles): stored as 0, described
+   as auto, never compared with min_size. */
+static void test_max_size_auto(void)
+{
+	struct config c, quick;
+	struct config_error err;
+	char text[4096];
+
+	memset(&quick, 0, sizeof quick);
+	config_defaults(&quick, PROFILE_QUICK);
+	CHECK(quick.max_size == 0 && quick.latency_max_buffer == 1ull << 30,
+	      "quick: max_size auto, latency.max_buffer 1 GiB");
+	config_defaults(&quick, PROFILE_FULL);
+	CHECK(quick.max_size == 0 && quick.latency_max_buffer == 8ull << 30 &&
+	      quick.tlb_max_pages == 0, "full: max_size auto, latency.max_buffer 8 GiB, tlb auto");
+	config_defaults(&quick, PROFILE_QUICK);
+	CHECK(quick.tlb_max_pages == 0, "quick: tlb.max_pages auto too");
+
+	CHECK(load2(&c, &err, "max_size = 64M\n", "max_size=AUTO") == 0 && c.max_size == 0,
+	      "max_size = auto, in any case, overrides a size (%s)", err.text);
+	CHECK(load2(&c, &err, "min_size = 1G\n", NULL) == 0 && c.max_size == 0,
+	      "a large min_size is no conflict with max_size = auto (%s)", err.text);
+	config_describe(&c, text, sizeof text);
+	CHECK(strstr(text, "\nmax_size = auto\n") != NULL, "described as 'max_size = auto'");
+	CHECK(load2(&c, &err, text, NULL) == 0 && c.max_size == 0 && c.min_size == 1ull << 30,
+	      "and read back as auto (%s)", err.text);
+	expect_error("max_size = automatic\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': bad number 'automatic' (a whole number of bytes, "
+		     "optionally with K, KiB, M, MiB, G or GiB)");
+	expect_error("latency.max_buffer = 6000\n", NULL,
+		     "memprobe.cfg:1: key 'latency.max_buffer': 6000 B is not a multiple of 4096 bytes");
 }
 
 static void test_sources(void)
@@ -373,9 +408,10 @@ static void test_combinations(void)
 	memset(&quick, 0, sizeof quick);
 	config_defaults(&quick, PROFILE_QUICK);
 	char text[64];
-	snprintf(text, sizeof text, "min_size=%llu", (unsigned long long)quick.max_size + 64);
-	expect_error(NULL, text, "load options: key 'min_size': is larger than max_size "
-		     "(max_size from the quick profile's default)");
+	snprintf(text, sizeof text, "bandwidth.min_size=%llu",
+		 (unsigned long long)quick.bandwidth_max_size + 4096);
+	expect_error(NULL, text, "load options: key 'bandwidth.min_size': is larger than "
+		     "bandwidth.max_size (bandwidth.max_size from the quick profile's default)");
 }
 
 /* describe -> load -> the same config, and describe again gives the same text. */
@@ -442,7 +478,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 40, "one line per key, 40 keys (%d lines)", lines);
+	CHECK(lines == 41, "one line per key, 41 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -686,6 +722,7 @@ static void test_equal_covers_every_field(void)
 
 int main(void)
 {
+	test_max_size_auto();
 	test_defaults();
 	test_every_key();
 	test_values();

@@ -26,6 +26,7 @@ struct row {
 	double ns, cycles, spread;
 	unsigned trials;
 	char verified[160];
+	char point[16];
 };
 
 static struct row rows[MAX_ROWS];
@@ -48,6 +49,7 @@ static void keep_row(const struct result_row *in, void *ctx)
 	r->cycles = in->cycles;
 	r->spread = in->spread;
 	r->trials = in->trials;
+	snprintf(r->point, sizeof r->point, "%s", in->sweep_point ? in->sweep_point : "");
 }
 
 /* results.csv back through the project's own reader, columns by name. */
@@ -169,7 +171,37 @@ int main(void)
 
 	snprintf(path, sizeof path, "%s/results.csv", plat_run_folder());
 	read_rows(path);
-	CHECK(row_count == (int)SWEEP_ROWS * (has_2m ? 2 : 1), "exactly one row per size and page size (%d)", row_count);
+	{
+		int grid = 0, refined = 0, off_grid = 0, unmarked = 0;
+
+		for (int i = 0; i < row_count; i++) {
+			unsigned long long b = rows[i].working_set;
+			int on_grid = 0;
+
+			for (unsigned k = 0; k < SWEEP_ROWS; k++)
+				on_grid |= b == sweep_kib[k] * 1024;
+			if (!strcmp(rows[i].point, "grid")) {
+				grid++;
+				off_grid += !on_grid;
+			} else if (!strcmp(rows[i].point, "refined")) {
+				refined++;
+				/* Between 4 KiB and 1 MiB, on an eighth of an
+				   octave, never a size the grid measured. */
+				unsigned long long top = 1;
+				while (top * 2 <= b)
+					top *= 2;
+				off_grid += on_grid || b < 4096 || b > (1u << 20) || b % (top / 8);
+			} else {
+				unmarked++;
+			}
+		}
+		CHECK(grid == (int)SWEEP_ROWS * (has_2m ? 2 : 1),
+		      "exactly one grid row per size and page size (%d)", grid);
+		CHECK(off_grid == 0 && unmarked == 0,
+		      "%d refined rows, each between grid sizes on an eighth of an octave; every row "
+		      "marked grid or refined (%d off, %d unmarked)", refined, off_grid, unmarked);
+		CHECK(refined <= 2 * 24, "at most 24 refined rows a page size (%d)", refined);
+	}
 	check_page_size(&c, 4096, "4 KiB pages");
 	if (has_2m)
 		check_page_size(&c, 2u << 20, "2 MiB pages");

@@ -1,0 +1,454 @@
+/* The adaptive sweep's decision (probes/refine.c) on synthetic curves: a
+   sharp step pinned to one eighth of an octave, at a grid point and at an
+   odd capacity; a capacity point read half way up; a smeared rise left
+   after a point or two; flat curves, clean and with noise, left alone; two
+   edges in one curve; integer page counts; the split points themselves. */
+
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "probes/refine.h"
+#include "probes/sweep.h"
+#include "lib/machine.h"
+
+#define KIB 1024ull
+#define MIB (1024ull * 1024)
+
+/* A model curve: the reading at x, and the noise added to each reading. */
+struct model {
+	double (*at)(const struct model *m, uint64_t x);
+	uint64_t edge;            /* the capacity: readings low up to it */
+	uint64_t edge2;           /* a second capacity, 0 none */
+	double noise;             /* uniform, either way, as a fraction */
+	int noise_adds_only;
+	uint64_t seed;
+	unsigned measured;        /* sizes measured by refine_run */
+};
+
+static double uniform(struct model *m)
+{
+	m->seed ^= m->seed >> 12;
+	m->seed ^= m->seed << 25;
+	m->seed ^= m->seed >> 27;
+	return (double)((m->seed * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
+}
+
+static double noisy(struct model *m, double y)
+{
+	double u = uniform(m);
+
+	if (m->noise_adds_only)
+		return y * (1 + m->noise * u);
+	return y * (1 + m->noise * (2 * u - 1));
+}
+
+static double step_at(const struct model *m, uint64_t x)
+{
+	double y = x <= m->edge ? 4.0 : 14.0;
+
+	if (m->edge2 && x > m->edge2)
+		y = 50.0;
+	return y;
+}
+
+/* The capacity itself reads half way up (on the log scale). */
+static double part_way(const struct model *m, uint64_t x)
+{
+	return x < m->edge ? 4.0 : x == m->edge ? 7.5 : 14.0;
+}
+
+/* A rise spread evenly in log2(size) over two octaves from edge. */
+static double smeared(const struct model *m, uint64_t x)
+{
+	double octaves = log2((double)x / (double)m->edge);
+
+	if (octaves <= 0)
+		return 4.0;
+	if (octaves >= 2)
+		return 14.0;
+	return 4.0 * pow(14.0 / 4.0, octaves / 2);
+}
+
+static double flat(const struct model *m, uint64_t x)
+{
+	(void)m;
+	(void)x;
+	return 10.0;
+}
+
+static int measure(void *ctx, uint64_t x, double *y)
+{
+	struct model *m = ctx;
+
+	m->measured++;
+	*y = noisy(m, m->at(m, x));
+	return 0;
+}
+
+/* The coarse grid, powers of two and midpoints, from..to, measured. */
+static size_t coarse(struct model *m, uint64_t from, uint64_t to, struct refine_point *pt)
+{
+	size_t n = 0;
+
+	for (uint64_t x = from; x <= to; x = (x & (x - 1)) == 0 ? x / 2 * 3 : x / 3 * 4) {
+		pt[n].x = x;
+		pt[n].y = noisy(m, m->at(m, x));
+		n++;
+	}
+	return n;
+}
+
+static size_t coarse_pages(struct model *m, uint64_t to, struct refine_point *pt)
+{
+	size_t n = 0;
+
+	for (uint64_t x = 1; x <= to; x = x < 2 ? x + 1 : (x & (x - 1)) == 0 ? x / 2 * 3 : x / 3 * 4) {
+		pt[n].x = x;
+		pt[n].y = noisy(m, m->at(m, x));
+		n++;
+	}
+	return n;
+}
+
+/* Coarse grid, then refinement; the edges as they stand at the end. */
+static int sweep(struct model *m, uint64_t from, uint64_t to, uint64_t unit,
+		 struct refine_point *pt, size_t *n, struct refine_edge *e, size_t *ne)
+{
+	int added;
+
+	*n = unit == 1 ? coarse_pages(m, to, pt) : coarse(m, from, to, pt);
+	m->measured = 0;
+	added = refine_run(pt, n, 96, unit, measure, m);
+	*ne = refine_edges(pt, *n, unit, e, 8);
+	return added;
+}
+
+static int ascending(const struct refine_point *pt, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (pt[i].x <= pt[i - 1].x)
+			return 0;
+	return 1;
+}
+
+static void test_split(void)
+{
+	CHECK(refine_split(48 * KIB, 64 * KIB, 64) == 56 * KIB, "48..64 KiB splits at 56 KiB");
+	CHECK(refine_split(512 * KIB, 768 * KIB, 64) == 640 * KIB,
+	      "512..768 KiB splits at 640 KiB (eighths of the 512 KiB octave)");
+	CHECK(refine_split(768 * KIB, 1024 * KIB, 64) == 896 * KIB, "768 KiB..1 MiB at 896 KiB");
+	CHECK(refine_split(1 * MIB, 1536 * KIB, 64) == 1280 * KIB, "1..1.5 MiB at 1.25 MiB");
+	CHECK(refine_split(48 * KIB, 52 * KIB, 64) == 0, "48..52 KiB: an eighth step, not split");
+	CHECK(refine_split(60 * KIB, 64 * KIB, 64) == 0, "60..64 KiB: not split");
+	CHECK(refine_split(64 * KIB, 80 * KIB, 64) == 72 * KIB, "64..80 KiB at 72 KiB");
+	CHECK(refine_split(96, 128, 1) == 112, "96..128 pages at 112");
+	CHECK(refine_split(96, 104, 1) == 0, "96..104 pages: not split");
+	CHECK(refine_split(4, 6, 1) == 5, "4..6 pages at 5");
+	CHECK(refine_split(1, 2, 1) == 0 && refine_split(3, 4, 1) == 0,
+	      "1..2 and 3..4 pages: nothing whole between");
+	CHECK(refine_split(4096, 6144, 4096) == 0 && refine_split(8192, 16384, 4096) == 12288,
+	      "a unit of 4 KiB keeps only its multiples");
+	CHECK(refine_split(64, 64, 1) == 0 && refine_split(64, 32, 1) == 0, "no interval, no split");
+	CHECK(refine_split(3ull << 40, 4ull << 40, 64) == 3584ull << 30,
+	      "3..4 TiB at 3.5 TiB, no overflow");
+}
+
+static void test_sharp(void)
+{
+	struct model m = { step_at, 48 * KIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added >= 1 && added <= 4, "sharp step at 48 KiB: %d points added (1..4)", added);
+	CHECK(ascending(pt, n), "the points stay ascending, one per size");
+	CHECK(ne == 1 && e[0].kind == REFINE_SHARP, "one edge, sharp (%zu, %s)", ne,
+	      ne ? refine_kind_name(e[0].kind) : "-");
+	CHECK(ne == 1 && e[0].below == 48 * KIB && e[0].above == 52 * KIB,
+	      "pinned between 48 and 52 KiB, an eighth of an octave (%llu .. %llu)",
+	      ne ? (unsigned long long)e[0].below : 0ull, ne ? (unsigned long long)e[0].above : 0ull);
+	CHECK(ne == 1 && fabs(e[0].rise - 3.5) < 1e-9, "its rise is the step's 3.5x (%g)",
+	      ne ? e[0].rise : 0);
+	CHECK(refine_next(pt, n, 64, (uint64_t[8]){ 0 }, 8) == 0, "nothing more to measure");
+}
+
+static void test_odd_capacity(void)
+{
+	struct model m = { step_at, 600 * KIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added >= 1 && added <= 4, "sharp step at 600 KiB: %d points added", added);
+	CHECK(ne == 1 && e[0].kind == REFINE_SHARP && e[0].below <= 600 * KIB &&
+	      e[0].above > 600 * KIB && e[0].above - e[0].below == 64 * KIB,
+	      "pinned to the 64 KiB eighth that holds 600 KiB (%llu .. %llu KiB)",
+	      ne ? (unsigned long long)(e[0].below / KIB) : 0ull,
+	      ne ? (unsigned long long)(e[0].above / KIB) : 0ull);
+}
+
+static void test_part_way(void)
+{
+	struct model m = { part_way, 64 * KIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added >= 2 && added <= 6, "capacity read half way up: %d points added, both sides "
+	      "refined", added);
+	CHECK(ne == 1 && e[0].kind == REFINE_SHARP && e[0].below == 60 * KIB &&
+	      e[0].above == 72 * KIB,
+	      "sharp, the rise within the two eighths around 64 KiB (%llu .. %llu KiB)",
+	      ne ? (unsigned long long)(e[0].below / KIB) : 0ull,
+	      ne ? (unsigned long long)(e[0].above / KIB) : 0ull);
+}
+
+static void test_smeared(void)
+{
+	struct model m = { smeared, 512 * KIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 16 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added >= 0 && added <= 4, "rise spread over two octaves: %d points added (at most 4)",
+	      added);
+	CHECK(ne == 1 && e[0].kind == REFINE_SMEARED, "one edge, smeared (%zu, %s)", ne,
+	      ne ? refine_kind_name(e[0].kind) : "-");
+	CHECK(ne == 1 && e[0].below <= 768 * KIB && e[0].above >= 1536 * KIB,
+	      "spread from at most 768 KiB to at least 1.5 MiB (%llu .. %llu KiB)",
+	      ne ? (unsigned long long)(e[0].below / KIB) : 0ull,
+	      ne ? (unsigned long long)(e[0].above / KIB) : 0ull);
+
+	/* With noise either way, 5 %: still not chased down to eighths. */
+	unsigned worst = 0, smeared_seen = 0;
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		struct model mn = { smeared, 512 * KIB, 0, 0.05, 0, seed, 0 };
+
+		added = sweep(&mn, 4 * KIB, 16 * MIB, 64, pt, &n, e, &ne);
+		if ((unsigned)added > worst)
+			worst = (unsigned)added;
+		for (size_t k = 0; k < ne; k++)
+			if (e[k].kind == REFINE_SMEARED && e[k].below <= 1 * MIB &&
+			    e[k].above >= 1 * MIB)
+				smeared_seen++;
+	}
+	CHECK(worst <= 8, "smeared with 5%% noise, 100 curves: at most %u points added (<= 8)", worst);
+	CHECK(smeared_seen >= 90, "and %u of 100 call the rise around 1 MiB smeared", smeared_seen);
+}
+
+static void test_flat(void)
+{
+	struct model m = { flat, 0, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	unsigned proposed = 0, edges = 0;
+
+	CHECK(sweep(&m, 4 * KIB, 512 * MIB, 64, pt, &n, e, &ne) == 0 && ne == 0,
+	      "a flat curve: nothing added, no edge");
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		struct model mn = { flat, 0, 0, 0.10, (int)(seed & 1), seed, 0 };
+
+		proposed += (unsigned)sweep(&mn, 4 * KIB, 512 * MIB, 64, pt, &n, e, &ne);
+		edges += (unsigned)ne;
+	}
+	CHECK(proposed == 0 && edges == 0,
+	      "200 flat curves with 10%% noise (either way, or adding only): %u points added, "
+	      "%u edges", proposed, edges);
+}
+
+static void test_sharp_noisy(void)
+{
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	unsigned pinned = 0, worst = 0;
+
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		struct model m = { step_at, 48 * KIB, 0, 0.10, (int)(seed & 1), seed, 0 };
+		int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+		if ((unsigned)added > worst)
+			worst = (unsigned)added;
+		if (ne == 1 && e[0].kind == REFINE_SHARP && e[0].below == 48 * KIB &&
+		    e[0].above == 52 * KIB)
+			pinned++;
+	}
+	CHECK(pinned == 200, "a sharp 48 KiB step with 10%% noise: %u of 200 pinned at 48..52 KiB",
+	      pinned);
+	CHECK(worst <= 6, "at most %u points added (<= 6)", worst);
+}
+
+static void test_two_edges(void)
+{
+	struct model m = { step_at, 48 * KIB, 1 * MIB, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 64 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added >= 2 && added <= 8, "two sharp steps: %d points added", added);
+	CHECK(ne == 2 && e[0].kind == REFINE_SHARP && e[1].kind == REFINE_SHARP &&
+	      e[0].below == 48 * KIB && e[0].above == 52 * KIB &&
+	      e[1].below == 1 * MIB && e[1].above == 1152 * KIB,
+	      "both pinned: 48..52 KiB and 1 MiB..1.125 MiB (%zu edges)", ne);
+}
+
+/* Two sharp steps one grid interval apart: one rise, two pinned edges. */
+static void test_adjacent_steps(void)
+{
+	struct model m = { step_at, 48 * KIB, 96 * KIB, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+
+	sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+	CHECK(ne == 2 && e[0].kind == REFINE_SHARP && e[1].kind == REFINE_SHARP &&
+	      e[0].below == 48 * KIB && e[0].above == 52 * KIB && e[1].below == 96 * KIB &&
+	      e[1].above == 104 * KIB,
+	      "steps at 48 and 96 KiB: two sharp edges, 48..52 and 96..104 KiB (%zu edges)", ne);
+}
+
+static void test_pages(void)
+{
+	struct model m = { step_at, 96, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 1, 16384, 1, pt, &n, e, &ne);
+
+	CHECK(added >= 1 && added <= 4, "a 96-entry TLB's step: %d page counts added", added);
+	CHECK(ne == 1 && e[0].kind == REFINE_SHARP && e[0].below == 96 && e[0].above == 104,
+	      "pinned between 96 and 104 pages");
+
+	struct model small = { step_at, 5, 0, 0, 0, 1, 0 };
+	added = sweep(&small, 1, 64, 1, pt, &n, e, &ne);
+	CHECK(added == 1 && ne == 1 && e[0].below == 5 && e[0].above == 6,
+	      "a step after 5 pages: one count added (5), pinned at 5..6");
+}
+
+static void test_top(void)
+{
+	struct model m = { step_at, 6 * MIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added == 0, "a step in the sweep's last interval (6..8 MiB): nothing added (%d)",
+	      added);
+	CHECK(ne == 1 && e[0].kind == REFINE_OPEN && e[0].below == 6 * MIB &&
+	      e[0].above == 8 * MIB, "and it is left open, 6 .. 8 MiB");
+}
+
+/* A step just below the top of a grid whose cost is its top sizes: the
+   refinement would cost more than half of the grid, so it is left open. */
+static void test_budget(void)
+{
+	struct model m = { step_at, 4 * MIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	struct refine_edge e[8];
+	size_t n, ne;
+	int added = sweep(&m, 4 * KIB, 8 * MIB, 64, pt, &n, e, &ne);
+
+	CHECK(added == 1 && m.measured == 1, "a step at 4 MiB below an 8 MiB top: one size (5 MiB), "
+	      "%d added, then the budget is spent", added);
+	CHECK(ne == 1 && e[0].kind == REFINE_OPEN && e[0].below == 4 * MIB && e[0].above == 5 * MIB,
+	      "the edge is left open at 4 .. 5 MiB (%s)", ne ? refine_kind_name(e[0].kind) : "-");
+}
+
+static void test_limits(void)
+{
+	struct model m = { step_at, 48 * KIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	size_t n = coarse(&m, 4 * KIB, 8 * MIB, pt), before = n;
+	uint64_t next[8];
+
+	CHECK(refine_run(pt, &n, n, 64, measure, &m) == 0 && n == before,
+	      "no room: nothing added");
+	CHECK(refine_next(pt, 1, 64, next, 8) == 0, "one point: nothing to say");
+	pt[3].x = pt[2].x;
+	CHECK(refine_next(pt, n, 64, next, 8) == 0, "points not ascending: refused");
+}
+
+static int failing(void *ctx, uint64_t x, double *y)
+{
+	(void)ctx;
+	(void)x;
+	*y = 0;
+	return -1;
+}
+
+static void test_failure(void)
+{
+	struct model m = { step_at, 48 * KIB, 0, 0, 0, 1, 0 };
+	struct refine_point pt[96];
+	size_t n = coarse(&m, 4 * KIB, 8 * MIB, pt), before = n;
+
+	CHECK(refine_run(pt, &n, 96, 64, failing, NULL) == -1 && n == before,
+	      "a failed measurement stops the refinement, nothing inserted");
+}
+
+/* The latency sweep's automatic top (probes/sweep.c): the first grid size
+   at or past 4x the largest claimed cache, at least the profile's floor,
+   with at least two grid sizes past the cache. */
+static void test_auto_top(void)
+{
+	struct cache_claims claims = { .ncaches = 4 };
+	unsigned short_plateau = 0;
+
+	CHECK(sweep_auto_top(8 * MIB, 32 * MIB) == 128 * MIB, "L3 32 MiB, quick: 128 MiB");
+	CHECK(sweep_auto_top(512 * MIB, 32 * MIB) == 512 * MIB, "L3 32 MiB, full: 512 MiB");
+	CHECK(sweep_auto_top(8 * MIB, 0) == 8 * MIB, "no claim: the floor");
+	CHECK(sweep_auto_top(8 * MIB, 1 * MIB) == 8 * MIB, "a 1 MiB last cache: the floor");
+	CHECK(sweep_auto_top(8 * MIB, 96 * MIB) == 512 * MIB,
+	      "96 MiB of L3: 384 MiB is not on the grid, 512 MiB");
+	CHECK(sweep_auto_top(512 * MIB, 480 * MIB) == 2048 * MIB, "480 MiB: 2 GiB, past the seed's top");
+	CHECK(sweep_auto_top(8 * MIB, 1ull << 42) == 1ull << 40 && sweep_auto_top(0, UINT64_MAX) ==
+	      1ull << 40, "past the grid: its last size, 1 TiB");
+	for (uint64_t llc = 256 * KIB; llc <= 64ull << 30; llc += llc / 8) {
+		uint64_t top = sweep_auto_top(0, llc);
+		unsigned past = 0;
+
+		for (unsigned k = 0; k < sweep_count(); k++)
+			past += sweep_bytes(k) > llc && sweep_bytes(k) <= top;
+		short_plateau += past < 2 || top < 4 * llc;
+	}
+	CHECK(short_plateau == 0, "from 256 KiB to 64 GiB in eighths, the top is at least 4x the "
+	      "cache with two grid sizes or more past it (%u not)", short_plateau);
+
+	claims.cache[0] = (struct cache_desc){ .level = 1, .kind = CACHE_DATA, .size_bytes = 48 * KIB };
+	claims.cache[1] = (struct cache_desc){ .level = 1, .kind = CACHE_INSTRUCTION,
+					       .size_bytes = 64 * MIB };
+	claims.cache[2] = (struct cache_desc){ .level = 3, .kind = CACHE_UNIFIED, .size_bytes = 32 * MIB };
+	claims.cache[3] = (struct cache_desc){ .level = 2, .kind = CACHE_UNIFIED, .size_bytes = 1 * MIB };
+	CHECK(sweep_largest_cache(&claims) == 32 * MIB,
+	      "the largest data or unified cache, never an instruction cache");
+	claims.ncaches = 0;
+	CHECK(sweep_largest_cache(&claims) == 0, "no caches claimed: 0");
+}
+
+int main(void)
+{
+	test_auto_top();
+	test_split();
+	test_sharp();
+	test_odd_capacity();
+	test_part_way();
+	test_smeared();
+	test_flat();
+	test_sharp_noisy();
+	test_two_edges();
+	test_adjacent_steps();
+	test_pages();
+	test_top();
+	test_budget();
+	test_limits();
+	test_failure();
+	return check_summary();
+}
