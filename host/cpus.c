@@ -120,6 +120,11 @@ int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 	int refused = 0;
 
 	read_cpus();
+	/* A run asked to stop (host/signals.c) starts no further roles. */
+	if (plat_stop_signal()) {
+		snprintf(why, why_len, "not run: %s asked the run to stop", plat_stop_signal());
+		return -1;
+	}
 	if (gang_check(roles, n, cpu_count, lost, why, why_len))
 		return -1;
 	run = calloc(1, sizeof *run);

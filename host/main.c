@@ -7,14 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "host/analyze.h"
 #include "host/compare.h"
 #include "host/host.h"
 #include "probes/config.h"
+#include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/results.h"
 
 // ---- Constants --------------------------------------------------------------
+
+/* A message naming a path up to PATH_MAX, with room for its words. */
+#define PATH_MAX_TEXT (4096 + 256)
 
 /* Like the image built for hardware, the Linux build measures with the full
    profile unless told otherwise; any source may still say profile=quick. */
@@ -39,8 +45,10 @@ static void usage(FILE *to)
 		"                 profile=quick probes=latency pages=4k,2m max_size=64M\n"
 		"\n"
 		"The profile is full unless a source says otherwise. Exit status: 0 when\n"
-		"every probe measured what was asked, 1 when one did not, 2 when the\n"
-		"configuration or the command line was wrong.\n");
+		"every probe measured what was asked, 1 when one did not or a file was\n"
+		"cut, 2 when the configuration, the command line or the --out folder was\n"
+		"wrong (before any probe ran), 3 when SIGINT, SIGTERM or SIGHUP stopped\n"
+		"the run (every file closed; a second signal ends it at once).\n");
 }
 
 /* The whole file, NUL-terminated; NULL with errno set on failure. */
@@ -49,9 +57,15 @@ static char *read_file(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 	char *text = NULL;
 	size_t size = 0, used = 0, n;
+	struct stat st;
 
 	if (!f)
 		return NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
 	do {
 		if (used + 4096 + 1 > size) {
 			char *bigger = realloc(text, size = size ? size * 2 : 8192);
@@ -109,7 +123,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			if (!strcmp(arg, "--out")) {
-				host_set_results_root(argv[++i]);
+				char why[256];
+
+				if (host_results_root_refusal(argv[++i], why, sizeof why)) {
+					fprintf(stderr, "memprobe: %s\n", why);
+					return 2;
+				}
+				host_set_results_root(argv[i]);
 				continue;
 			}
 			if (file_text) {
@@ -118,7 +138,9 @@ int main(int argc, char **argv)
 			}
 			file_text = read_file(argv[++i], &file_len);
 			if (!file_text) {
-				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i], strerror(errno));
+				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i],
+					errno == EISDIR ? "is a folder, not a configuration file"
+							: strerror(errno));
 				return 2;
 			}
 			sources[nsrc++] = (struct config_source){ argv[i], file_text, file_len, 0 };
@@ -156,9 +178,31 @@ int main(int argc, char **argv)
 			"build calibrates against CLOCK_MONOTONIC_RAW\n");
 		return 2;
 	}
-	memprobe_report_version();
+	/* A folder that cannot take the files fails now, not after minutes
+	   of measuring; one short of room is warned about (each file that
+	   does not fit is named when it is cut). */
+	{
+		char why[PATH_MAX_TEXT];
+		int room = host_check_results_root(c.profile == PROFILE_QUICK ? HOST_ROOM_QUICK
+									     : HOST_ROOM_FULL,
+						   why, sizeof why);
+
+		if (room < 0) {
+			fprintf(stderr, "memprobe: %s\n", why);
+			return 2;
+		}
+		memprobe_report_version();
+		if (room > 0)
+			report_printf("memprobe: %s\n", why);
+	}
+	host_stop_on_signals();
 	rc = memprobe_run(&c);
 	free(file_text);
 	free(pairs);
+	if (plat_stop_signal()) {
+		fprintf(stderr, "memprobe: stopped by %s: the rows measured are kept and every file "
+			"is closed (exit status %d)\n", plat_stop_signal(), HOST_EXIT_STOPPED);
+		return HOST_EXIT_STOPPED;
+	}
 	return rc == 0 ? 0 : 1;
 }

@@ -65,6 +65,13 @@ struct plat_buffer {
 int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len);
 void plat_buffer_put(struct plat_buffer *b);
+/* 1 when this platform's architecture has pages of 1 << page_shift bytes
+   at all (x86-64: 4 KiB, 2 MiB, 1 GiB; AArch64 its granules and blocks
+   too); else 0 with why[] naming the size and those it has. The `pages`
+   key refuses any other size by name when the configuration is read;
+   whether this CPU and its firmware or kernel give one is learnt at run
+   time (plat_buffer_max). */
+int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len);
 /* The largest buffer plat_buffer_get could give now with this page size;
    0 when the page size is unavailable. */
 size_t plat_buffer_max(unsigned page_shift);
@@ -95,6 +102,12 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
    recorded of it (x86 #MC: the machine-check banks): no probe may run
    after it. */
 const char *plat_fatal(void);
+/* NULL, or the name of the signal ("SIGINT", "SIGTERM", "SIGHUP") that
+   asked the run to stop (Linux; bare metal has none). From then on
+   plat_fatal says so too and every timed section and plat_cpus_run is
+   refused, so the run stops as after a fatal fault, keeping every row;
+   its verdict is "stopped" and system.json's stopped_by is this name. */
+const char *plat_stop_signal(void);
 /* One line for the report header: what a timed section runs with (interrupts
    off and the app's own tables on bare metal; under Linux interrupts and
    preemption stay on, which only a platform can say). */

@@ -2,9 +2,10 @@
  * system.json.
  *
  * report_printf() text reaches the console and report.txt alike, so
- * report.txt is exactly what the console showed. Rows are buffered per probe
- * and results_probe_done() writes and flushes them, so a run cut short keeps
- * every probe finished before it. The row and its columns are columns.h's;
+ * report.txt is exactly what the console showed. Each row is written to
+ * results.csv as it is made, so a process killed outright loses at most the
+ * row being written, and results_probe_done() flushes them to the medium,
+ * so a run cut short by a power cut keeps every probe finished before it. The row and its columns are columns.h's;
  * docs/OUTPUT.md documents every column.
  */
 #ifndef MEMPROBE_RESULTS_H
@@ -29,7 +30,7 @@ void results_chart_inline(const char *name,
 /* The run's verdict, closing report.html: a failure when a probe failed
    or a result file is missing or incomplete, saying which, as the
    platform's own verdict (the console's line, the exit status) counts
-   both. */
+   both; "STOPPED" when a signal asked the run to stop (plat_stop_signal). */
 void results_verdict(int probes_ok, int files_ok);
 /* report.html's system summary, near the top of the page: fill gives
    system.json's members, as results_system's does (system_summary.h). */
