@@ -15,6 +15,8 @@
 
 static EFI_FILE_HANDLE run_dir;
 static EFI_FILE_HANDLE files[MAX_FILES];
+/* Bytes written whole to each file so far. */
+static UINT64 written[MAX_FILES];
 static char folder[200];
 static int write_failure_reported;
 
@@ -118,6 +120,7 @@ int plat_file_open(const char *name)
 		report_write_failure(name, s);
 		return -1;
 	}
+	written[h] = 0;
 	return h;
 }
 
@@ -132,8 +135,14 @@ int plat_file_write(int h, const char *data, size_t len)
 	s = uefi_call_wrapper(f->Write, 3, f, &size, (void *)data);
 	if (s != EFI_SUCCESS || size != len) {
 		report_write_failure("a result file", s ? s : EFI_VOLUME_FULL);
+		/* A file that got nothing whole is no file (an empty
+		   system.json would parse as nothing): as the console says,
+		   it was not written. */
+		if (!written[h])
+			plat_file_discard(h);
 		return -1;
 	}
+	written[h] += len;
 	return 0;
 }
 
@@ -150,6 +159,17 @@ int plat_file_flush(int h)
 		return -1;
 	}
 	return 0;
+}
+
+void plat_file_discard(int h)
+{
+	EFI_FILE_HANDLE f = file_at(h);
+
+	if (!f)
+		return;
+	/* Delete closes the handle too, whether or not it could delete. */
+	uefi_call_wrapper(f->Delete, 1, f);
+	files[h] = NULL;
 }
 
 void plat_file_close(int h)

@@ -224,23 +224,28 @@ int plat_file_open(const char *name)
 	return fd;
 }
 
-/* A write that did not go through whole is taken back, so a file on a
-   full volume holds whole writes only (whole rows, whole lines); a file
-   that had none is removed, as the console's "no results file written"
-   says. */
-static void take_back(int handle, off_t start)
+/* Removes the file open as handle, found by its /proc/self/fd link. */
+static void remove_open_file(int handle)
 {
 	char link[64], path[PATH_MAX];
 	ssize_t n;
 
-	if (start < 0 || ftruncate(handle, start) != 0 || start != 0)
-		return;
 	snprintf(link, sizeof link, "/proc/self/fd/%d", handle);
 	n = readlink(link, path, sizeof path - 1);
 	if (n <= 0)
 		return;
 	path[n] = '\0';
 	unlink(path);
+}
+
+/* A write that did not go through whole is taken back, so a file on a
+   full volume holds whole writes only (whole rows, whole lines); a file
+   that had none is removed, as the console's "no results file written"
+   says. */
+static void take_back(int handle, off_t start)
+{
+	if (start >= 0 && ftruncate(handle, start) == 0 && start == 0)
+		remove_open_file(handle);
 }
 
 int plat_file_write(int handle, const char *data, size_t len)
@@ -274,6 +279,14 @@ int plat_file_flush(int handle)
 int plat_files_complete(void)
 {
 	return folder_state == 1 && !file_lost;
+}
+
+void plat_file_discard(int handle)
+{
+	if (handle < 0)
+		return;
+	remove_open_file(handle);
+	close(handle);
 }
 
 void plat_file_close(int handle)

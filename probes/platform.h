@@ -211,6 +211,9 @@ int plat_file_open(const char *name);
 int plat_file_write(int handle, const char *data, size_t len);
 int plat_file_flush(int handle);
 void plat_file_close(int handle);
+/* Closes the file and removes it: a document cut by a failed write (a
+   chart) is no file rather than a broken one. */
+void plat_file_discard(int handle);
 /* Where the run's files go, or why there are none (for the report header). */
 const char *plat_run_folder(void);
 /* 1 when the run folder exists and every file of it was created, written
