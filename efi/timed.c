@@ -59,6 +59,12 @@ static void note_fatal(struct plat_fault *fault)
 }
 
 const char *plat_fatal(void) { return fatal_text[0] ? fatal_text : NULL; }
+
+void timed_fatal_elsewhere(const char *text)
+{
+	if (!fatal_text[0])
+		mp_snprintf(fatal_text, sizeof fatal_text, "%s", text);
+}
 /* No operating system sends the app a signal: a bare-metal run ends on its
    own, or by a fatal fault. */
 const char *plat_stop_signal(void) { return NULL; }

@@ -173,6 +173,12 @@ int main(int argc, char **argv)
 			"only; on Linux run under numactl --membind=NODE instead\n");
 		return 2;
 	}
+	if (c.fault_cpu) {
+		fprintf(stderr, "memprobe: fault.cpu raises a fault in another CPU's role on bare "
+			"metal only; on Linux a role's fault is the kernel's signal to the whole "
+			"process\n");
+		return 2;
+	}
 	if (c.clock_reference != CLOCK_REF_AUTO) {
 		fprintf(stderr, "memprobe: clock.reference chooses a bare-metal timer; the Linux "
 			"build calibrates against CLOCK_MONOTONIC_RAW\n");

@@ -73,6 +73,7 @@ static const struct key_def keys[] = {
 	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
 	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 18, 0 },
+	{ "fault.cpu",        KIND_UINT,     FIELD(fault_cpu),        0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
 	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
 	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },

@@ -178,7 +178,8 @@ struct plat_role {
 	void (*fn)(void *arg);    /* runs once every role's CPU is at the start line */
 	void *arg;
 	int missed;               /* out: 1 when the CPU did not finish its role by
-				     the deadline (or never reached the start line) */
+				     the deadline (or never reached the start line),
+				     or its role faulted (plat_cpu_fault) */
 };
 
 /* Runs every role at once, role i on logical CPU roles[i].cpu, each in the
@@ -186,12 +187,19 @@ struct plat_role {
    tables, on every CPU). No role starts before every CPU has reached the
    start line (the shared start flag); when one has not by the deadline, no
    role starts. deadline_ms bounds the whole run, from the call. Returns 0
-   when every role finished in time; 1 when some missed (their `missed` set:
-   the run goes on without them, and a CPU that missed is refused from then
-   on, since it may still be running); -1 when nothing ran, why[] saying
-   why (a CPU out of range, or refused). */
+   when every role finished in time; 1 when some missed or faulted (their
+   `missed` set: the run goes on without them, and a CPU that missed is
+   refused from then on, since it may still be running); -1 when nothing
+   ran, why[] saying why (a CPU out of range, or refused). A fault in the
+   role of the calling CPU (logical 0) is not caught. */
 int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 		  char *why, size_t why_len);
+/* Whether the last role on logical CPU `cpu` raised a CPU exception,
+   caught on that CPU (bare metal: each AP has a fault guard of its own):
+   1 with *fault saying what, its vector and address, else 0. The
+   platform has reported it with the CPU; the role counts as missed, the
+   CPU went back to the firmware and gets no more roles this run. */
+int plat_cpu_fault(unsigned cpu, struct plat_fault *fault);
 /* plat_cpus_run with the register state of every usable streaming set on
    for each role, on every CPU (bare metal: turned on after each CPU enters
    the timed state and restored before it leaves, as plat_timed_wide does;

@@ -451,7 +451,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 40, "one line per key, 40 keys (%d lines)", lines);
+	CHECK(lines == 41, "one line per key, 41 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
