@@ -9,6 +9,7 @@
 #include "efi/volume.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
+#include "probes/results.h"
 
 #define MAX_FILES 8
 #define MAX_RUNS 9999
@@ -47,9 +48,29 @@ static void no_files(const char *why, EFI_STATUS s)
 	plat_console("\n");
 }
 
+/* The volume's free room, from EFI_FILE_SYSTEM_INFO, said when it is less
+   than a run's files take; nothing when the firmware will not say. */
+static void say_room(uint64_t run_bytes)
+{
+	static EFI_GUID fs_info = EFI_FILE_SYSTEM_INFO_ID;
+	static UINT8 info[sizeof(EFI_FILE_SYSTEM_INFO) + 512] __attribute__((aligned(8)));
+	UINTN size = sizeof info;
+	uint64_t room;
+
+	if (uefi_call_wrapper(volume_root()->GetInfo, 4, volume_root(), &fs_info, &size,
+			      info) != EFI_SUCCESS)
+		return;
+	room = ((EFI_FILE_SYSTEM_INFO *)info)->FreeSpace;
+	if (room < run_bytes)
+		report_printf("memprobe: the boot volume has %llu KiB free, and this run's files "
+			      "take about %llu KiB: a file that does not fit is named when it is "
+			      "cut\n", (unsigned long long)(room / 1024),
+			      (unsigned long long)(run_bytes / 1024));
+}
+
 /* The first free number; Open without CREATE probes for existence, so an
    existing folder is never opened for writing. */
-void files_init(void)
+void files_init(uint64_t run_bytes)
 {
 	EFI_FILE_HANDLE base, probe;
 	EFI_STATUS s;
@@ -81,6 +102,8 @@ void files_init(void)
 	uefi_call_wrapper(base->Close, 1, base);
 	if (!run_dir)
 		no_files("cannot create a run folder in \\memprobe", s);
+	else
+		say_room(run_bytes);
 }
 
 static void report_write_failure(const char *name, EFI_STATUS s)

@@ -21,7 +21,7 @@ void host_set_results_root(const char *dir);
    or too long for a run's file paths on this system (PATH_MAX). */
 const char *host_results_root_refusal(const char *dir, char *why, size_t why_len);
 /* Before the first probe: whether the results root can take a run of
-   about run_bytes (HOST_ROOM_QUICK, HOST_ROOM_FULL). 0 when it can be
+   about run_bytes (probes/results.h's RUN_FILES_QUICK_BYTES, _FULL_). 0 when it can be
    created, is a folder, takes a file and has that much room; 1 when all
    but the room hold, why[] warning of it (the files may be cut, each one
    named when it is); -1 with why[] naming the path and the reason when it
@@ -30,9 +30,6 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len);
 /* Less free room than this in the results root refuses the run: not even
    report.txt, results.csv's header and system.json would fit. */
 #define HOST_ROOM_MIN (64u * 1024)
-/* About what a run's files take (docs/OUTPUT.md, "The run folder"). */
-#define HOST_ROOM_QUICK (512u * 1024)
-#define HOST_ROOM_FULL (2u * 1024 * 1024)
 
 /* SIGINT, SIGTERM and SIGHUP from here on ask the run to stop at its next
    timed section (plat_stop_signal, plat_fatal); a second one ends the

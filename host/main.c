@@ -189,8 +189,8 @@ int main(int argc, char **argv)
 	   does not fit is named when it is cut). */
 	{
 		char why[PATH_MAX_TEXT];
-		int room = host_check_results_root(c.profile == PROFILE_QUICK ? HOST_ROOM_QUICK
-									     : HOST_ROOM_FULL,
+		int room = host_check_results_root(c.profile == PROFILE_QUICK ? RUN_FILES_QUICK_BYTES
+									     : RUN_FILES_FULL_BYTES,
 						   why, sizeof why);
 
 		if (room < 0) {

@@ -15,6 +15,12 @@
 #include "lib/json.h"
 #include "lib/svg.h"
 
+/* About what a run's files take (docs/OUTPUT.md): a results folder or a
+   volume with less room is said before the first probe, on both
+   platforms. report.html and results.csv are most of it. */
+#define RUN_FILES_QUICK_BYTES (512u * 1024)
+#define RUN_FILES_FULL_BYTES (2u * 1024 * 1024)
+
 /* Opens the run's files; writes the CSV header. Never fails: a file that
    cannot be written is reported once and the run goes on on the console. */
 void results_open(void);

@@ -106,6 +106,62 @@ for sig in INT TERM HUP; do
 	check "SIG$sig: no probe after the stop ran" bash -c "! grep -q '^== bandwidth ==' '$dir.out'"
 done
 
+# ---- A second signal ends the run at once; an echo of the first does not ----
+
+# Series of at least two 2-second trials: once a row is written, the next
+# timed section runs for 4 s or more, so the run is still measuring when
+# the second signal comes 1.2 s after the first.
+SLOW_ARGS="profile=quick probes=latency,tlb pages=4k min_size=4K max_size=64K trials=2 step_ms=2000"
+
+# start_slow DIR: as start_run, with SLOW_ARGS.
+start_slow() {
+	"$HOST_APP" --out "$1" $SLOW_ARGS > "$1.out" 2> "$1.err" &
+	RUN_PID=$!
+}
+
+# wait_stopping DIR: until the run said it heard the first signal.
+wait_stopping() {
+	while kill -0 "$RUN_PID" 2> /dev/null && ! grep -q '^memprobe: SIG[A-Z]*: stopping' "$1.err"; do
+		sleep 0.05
+	done
+}
+
+dir=$work/second
+start_slow "$dir"
+if wait_rows "$dir" 1; then
+	kill -s INT "$RUN_PID"
+	wait_stopping "$dir"
+	sleep 1.2
+	kill -s TERM "$RUN_PID"
+	wait "$RUN_PID"
+	rc=$?
+	check "a second signal ends the run at once, by that signal (status $rc)" test "$rc" -eq 143
+	check "a second signal: no system.json, as after a kill" test ! -e "$dir/run-0001/system.json"
+else
+	wait "$RUN_PID"
+	fail "a second signal: the slow run wrote no row (see $dir.out)"
+fi
+
+# timeout(1) signals its child and then its process group: the child hears
+# the signal twice at once, which is one request. SIGINT then SIGTERM, sent
+# together: two signals that the kernel cannot merge into one, the second
+# delivered as soon as the first's handler returns.
+dir=$work/echo
+start_slow "$dir"
+if wait_rows "$dir" 1; then
+	kill -s INT "$RUN_PID"
+	kill -s TERM "$RUN_PID"
+	wait "$RUN_PID"
+	rc=$?
+	check "two signals at once are one request: stopped, exit status 3 (got $rc)" \
+		test "$rc" -eq 3
+	check "two signals at once: system.json says stopped_by the first, SIGINT" \
+		test "$(json_member "$dir/run-0001/system.json" stopped_by 2> /dev/null)" = SIGINT
+else
+	wait "$RUN_PID"
+	fail "two signals at once: the slow run wrote no row (see $dir.out)"
+fi
+
 # ---- SIGKILL: at most the row being written is lost -------------------------
 
 dir=$work/kill
