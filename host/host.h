@@ -31,8 +31,8 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len);
    report.txt, results.csv's header and system.json would fit. */
 #define HOST_ROOM_MIN (64u * 1024)
 
-/* SIGINT, SIGTERM and SIGHUP from here on ask the run to stop at its next
-   timed section (plat_stop_signal, plat_fatal); a second one ends the
+/* SIGINT, SIGTERM and SIGHUP from here on ask the run to stop after its
+   current trial (plat_stop_signal, plat_fatal); a second one ends the
    process at once (host/signals.c). */
 void host_stop_on_signals(void);
 

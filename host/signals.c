@@ -1,9 +1,10 @@
 /* A run asked to stop: SIGINT, SIGTERM and SIGHUP on Linux (host.h).
  *
  * The handler only notes the signal. The run meets it at its next safe
- * point: plat_timed and plat_cpus_run refuse every section from then on
- * (the one in progress finishes its trials first), the probe that was
- * running returns with the rows it has written, and the run driver stops
+ * point: the series of trials in progress ends after its current trial
+ * (trials_stop says "signal"), plat_timed and plat_cpus_run refuse every
+ * section from then on, the probe that was running returns with the rows
+ * it has written, and the run driver stops
  * as after a fatal fault (plat_fatal), closing every file: results.csv,
  * report.txt, report.html with its verdict and </html>, and system.json
  * with stopped_by naming the signal. A second signal ends the process at
@@ -31,20 +32,20 @@ static const struct {
 	const char *fatal;
 } stop_signals[] = {
 	{ SIGINT, "SIGINT",
-	  "\nmemprobe: SIGINT: stopping after the current timed section; a second signal "
+	  "\nmemprobe: SIGINT: stopping after the current trial; a second signal "
 	  "ends the run at once\n",
 	  "SIGINT (signal 2) asked the run to stop: the probe that was running stopped after "
-	  "its last timed section" },
+	  "its current trial" },
 	{ SIGTERM, "SIGTERM",
-	  "\nmemprobe: SIGTERM: stopping after the current timed section; a second signal "
+	  "\nmemprobe: SIGTERM: stopping after the current trial; a second signal "
 	  "ends the run at once\n",
 	  "SIGTERM (signal 15) asked the run to stop: the probe that was running stopped after "
-	  "its last timed section" },
+	  "its current trial" },
 	{ SIGHUP, "SIGHUP",
-	  "\nmemprobe: SIGHUP: stopping after the current timed section; a second signal "
+	  "\nmemprobe: SIGHUP: stopping after the current trial; a second signal "
 	  "ends the run at once\n",
 	  "SIGHUP (signal 1) asked the run to stop: the probe that was running stopped after "
-	  "its last timed section" },
+	  "its current trial" },
 };
 #define STOP_SIGNAL_COUNT (sizeof stop_signals / sizeof *stop_signals)
 
