@@ -211,10 +211,14 @@ static unsigned lead(uint64_t app_root, int wide, int go)
 	if (go)
 		missed = gang_lead(&gang);
 	/* Bounded too: an AP that never even reached the start line (the run
-	   called off) is not waited for past the deadline. */
+	   called off) is not waited for past the deadline. One whose role
+	   faulted is on its way back (its guard returned): it is waited for
+	   like one that finished. */
 	for (unsigned i = 0; i < gang.n; i++)
-		while ((int)i != gang.lead && !gang.roles[i].missed && ap_event[i] &&
-		       !get(&back_in_firmware_state[i]) && plat_ticks() < gang.deadline_ticks)
+		while ((int)i != gang.lead &&
+		       (!gang.roles[i].missed || get(&gang.state[i]) == GANG_FAULTED) &&
+		       ap_event[i] && !get(&back_in_firmware_state[i]) &&
+		       plat_ticks() < gang.deadline_ticks)
 			;
 	app_cpu_state_leave(&state);
 	uefi_call_wrapper(fw_bs->RestoreTPL, 1, tpl);
