@@ -51,4 +51,8 @@ int svg_write_panels(const struct svg_chart *panels, size_t n, svg_write_fn writ
    elsewhere; -infinity for 0, NaN for negatives and NaN. */
 double svg_log2(double x);
 
+/* 2^y without libm, within 1e-15 relative for |y| < 1000; 0 below that
+   range (and for NaN), 1e300 above. */
+double svg_exp2(double y);
+
 #endif

@@ -29,9 +29,12 @@ static int same(const char *a, const char *b)
 
 /* A claim agrees when it is the capacity named (size_bytes, the snapped
    half-height crossing) or lies between the sweep sizes either side of the
-   crossing, both ends included: the readings cannot place it closer. */
+   crossing, both ends included: the readings cannot place it closer. For a
+   smeared step named by the placement fit: when it lies in the fit's range. */
 static int in_bracket(uint64_t v, const struct level *l)
 {
+	if (l->method == METHOD_PLACEMENT_FIT)
+		return v >= l->range_lo && v <= l->range_hi;
 	return v == l->size_bytes || (v >= l->below_bytes && v <= l->next_bytes);
 }
 
@@ -147,8 +150,8 @@ static void name_top(struct analysis *a, struct level *top, unsigned caches, uns
 	else if (!a->have_claims || below >= claimed_cache_levels(&a->claims))
 		mp_strlcpy(top->name, "memory", sizeof top->name);
 	else
-		mp_snprintf(top->name, sizeof top->name, caches ? "beyond L%u" : "beyond edge %u",
-			    below);
+		mp_snprintf(top->name, sizeof top->name,
+			    caches || !a->h.attributed ? "beyond L%u" : "beyond edge %u", below);
 }
 
 /* Whether a measured level already agreed with this claim (for a TLB: in
@@ -223,6 +226,20 @@ static void increase_text(char *buf, size_t size, double v, int first)
 		mp_snprintf(buf, size, "%s%.2f", v < 0 ? "" : "+", v);
 }
 
+/* How the level's capacity was read, in a word or two for the table. */
+static const char *level_read_as(const struct level *l)
+{
+	if (l->kind == LEVEL_TOP)
+		return "";
+	switch (l->method) {
+	case METHOD_SHARP: return "sharp";
+	case METHOD_CROSSING: return l->smeared ? "smeared" : "crossing";
+	case METHOD_PLACEMENT_FIT: return "smeared fit";
+	case METHOD_NONE: break;
+	}
+	return "-";
+}
+
 /* "4.03", or "-" where the rows carried no cycle figure. */
 static void cycles_text(char *buf, size_t size, double cycles)
 {
@@ -236,7 +253,8 @@ static void cycles_text(char *buf, size_t size, double cycles)
 static const struct table_column level_columns[] = {
 	{ "level", NULL, 12, 1, 0 },
 	{ "size", NULL, 9, 0, 0 },
-	{ "edge between", NULL, 20, 1, 2 },
+	{ "lies in", NULL, 20, 1, 2 },
+	{ "read as", NULL, 11, 1, 0 },
 	{ "ns", NULL, 8, 0, 0 },
 	{ "cycles", NULL, 8, 0, 0 },
 	{ "+cycles", NULL, 9, 0, 0 },
@@ -284,12 +302,14 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 		if (l->kind == LEVEL_TOP) {
 			mp_snprintf(between, sizeof between, "from %s to %s", size, next);
 		} else {
-			mp_format_bytes(below, sizeof below, l->below_bytes);
+			mp_format_bytes(below, sizeof below, l->range_lo);
+			mp_format_bytes(next, sizeof next, l->range_hi);
 			mp_snprintf(between, sizeof between, "%s .. %s", below, next);
 		}
 		report_table_cell("%s", l->name);
 		report_table_cell("%s", l->kind == LEVEL_TOP ? "" : size);
 		report_table_cell("%s", between);
+		report_table_cell("%s", level_read_as(l));
 		report_table_cell("%.2f", l->ns);
 		report_table_cell("%s", cyc);
 		report_table_cell("%s", inc);

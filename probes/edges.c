@@ -4,6 +4,7 @@
 #include "probes/edges.h"
 #include "lib/fmt.h"
 #include "lib/svg.h"
+#include "probes/placement.h"
 
 // Constants
 
@@ -165,32 +166,6 @@ static void smooth(const struct curve *c, double *ns, double *cycles)
 	smooth_all(c, ns, cycles, 0, 0);
 }
 
-/* 2^y without libm: whole powers by doubling, the rest as e^(f ln 2) by its
-   series (f in [0, 1): 20 terms leave under 1e-16 relative). */
-static double exp2_d(double y)
-{
-	const double ln2 = 0.69314718055994530942;
-	double whole = 1.0, term = 1.0, sum = 1.0, f;
-	int k = 0;
-
-	if (!(y > -1000.0 && y < 1000.0))      /* NaN or far out: not used here */
-		return y > 0.0 ? 1e300 : 0.0;
-	while (y >= 1.0) {
-		y -= 1.0;
-		whole *= 2.0;
-	}
-	while (y < 0.0) {
-		y += 1.0;
-		whole /= 2.0;
-	}
-	f = y * ln2;
-	for (k = 1; k <= 20; k++) {
-		term *= f / (double)k;
-		sum += term;
-	}
-	return whole * sum;
-}
-
 /* The plausible capacities: 1, 2, 3, 4, 6, 8, 12, ... (2^k and 3 * 2^(k-1)).
    The smallest one at or above v (v >= 1, below 2^63). */
 static uint64_t plausible_at_or_above(uint64_t v)
@@ -309,13 +284,33 @@ static void gap_crossing(const struct curve *c, const struct plateau *lower,
 {
 	double a = (double)c->pt[lower->last].bytes, b = (double)c->pt[upper->first].bytes;
 
-	x->at = a * exp2_d((svg_log2(b) - svg_log2(a)) / 2.0);
+	x->at = a * svg_exp2((svg_log2(b) - svg_log2(a)) / 2.0);
 	x->below = c->pt[lower->last].bytes;
 	x->next = c->pt[upper->first].bytes;
 	x->below_index = lower->last;
 	x->fit = x->below;
 	x->miss = x->next;
 	x->estimate = name_capacity(c, lower->last, upper->first, x->at);
+}
+
+/* A plateau between two others that spans less than an octave is a pause
+   inside one step, not a level: a smeared step read at fine intervals
+   stalls where some sets have just overflowed, and a TLB's reach can stall
+   a cache's step the same way. No cache is less than twice the one below
+   it, so a real level's plateau spans an octave or more. Removing the
+   pause leaves one step from the plateau below to the one above. */
+static void drop_short_plateaus(const struct curve *c, struct curve_plateau_set *ps)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < ps->n; k++) {
+		const struct plateau *p = &ps->p[k];
+		int interior = k > 0 && k + 1 < ps->n;
+		if (interior && c->pt[p->last].bytes < 2 * c->pt[p->first].bytes)
+			continue;
+		ps->p[kept++] = *p;
+	}
+	ps->n = kept;
 }
 
 static size_t find_edges(const struct curve *curves, size_t ncurves,
@@ -423,6 +418,142 @@ static int reference_member(const struct curve *curves, const struct cluster *c)
 	return c->member[ref];
 }
 
+/* Points each side of a step that the placement fit reads besides the
+   transition: enough of each plateau to pin its level, few enough that a
+   long plateau does not outvote the step. */
+#define FIT_PLATEAU_POINTS 3
+
+/* A sixteenth of v's power of two (1 for v < 32). */
+static uint64_t sixteenth_of(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p <= v / 2)
+		p <<= 1;
+	return p >= 16 ? p / 16 : 1;
+}
+
+/* v to a sixteenth of its power of two, down or up: a range's ends as a
+   person reads them (416 KiB, not 419617 bytes). */
+static uint64_t round_sixteenth(uint64_t v, int up)
+{
+	uint64_t p = sixteenth_of(v);
+
+	return (up ? v + p - 1 : v) / p * p;
+}
+
+/* The simplest capacity in [lo, hi], nearest c in log2: a power of two if
+   one lies there, else 3 * 2^k, else 5 * 2^k or 7 * 2^k; else c itself to
+   a sixteenth of its power of two. A smeared step pins its capacity only
+   to a range; within it the readings cannot choose, and real caches come
+   in these sizes far more often than in others. */
+static uint64_t simplest_capacity(uint64_t lo, uint64_t hi, uint64_t c)
+{
+	static const unsigned odd[] = { 1, 3, 5, 7 };
+	static const unsigned from[] = { 0, 1, 2, 2 };   /* class index of each odd */
+
+	for (unsigned cls = 0; cls < 3; cls++) {
+		uint64_t best = 0;
+		for (unsigned o = 0; o < 4; o++) {
+			if (from[o] != cls)
+				continue;
+			for (unsigned k = 0; k < 62; k++) {
+				uint64_t v = (uint64_t)odd[o] << k;
+				if (v > hi)
+					break;
+				if (v < lo)
+					continue;
+				if (!best || log_distance((double)v, (double)c) <
+					     log_distance((double)best, (double)c))
+					best = v;
+			}
+		}
+		if (best)
+			return best;
+	}
+	return round_sixteenth(c + sixteenth_of(c) / 2, 0);
+}
+
+/* The index of the sweep point at `bytes` in c (it is one of them). */
+static size_t index_of(const struct curve *c, uint64_t bytes)
+{
+	size_t k = 0;
+
+	while (k + 1 < c->n && c->pt[k].bytes < bytes)
+		k++;
+	return k;
+}
+
+/* Names a cache level's capacity from its step in curve c. A sharp step
+   (no point part way up): the crossing's bracket, named by the simplest
+   capacity in [fit, miss) or else the last size that fit. A step with two
+   points or more part way up: the placement fit over it (placement.h), its
+   range, and the simplest capacity in that range. With one: the crossing's
+   estimate, in a range that holds the fit's and the bracket. The step is
+   "smeared" when it spread over two points or more whatever the cause
+   (random victims spread a step too), or the fit says random placement
+   made its one point. */
+static void name_cache_step(struct level *l, const struct curve *c, const struct plateau *lower,
+			    const struct plateau *upper, const struct edge_crossing *x)
+{
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS], pre[EDGES_MAX_POINTS];
+	uint64_t xs[EDGES_MAX_POINTS];
+	double ys[EDGES_MAX_POINTS];
+	size_t first, last, n = 0, fit_at, miss_at;
+	struct placement_fit fit;
+	unsigned part_way;
+
+	level_set_crossing(l, x, 0);
+	smooth_all(c, ns, cycles, pre, 0);
+	/* The step runs from the last point that still read the lower level
+	   to the first that read the upper one (the crossing's fit and miss):
+	   a plateau found by chaining may start inside a step. */
+	fit_at = index_of(c, x->fit);
+	miss_at = index_of(c, x->miss);
+	part_way = (unsigned)(miss_at - fit_at - 1);
+	if (!part_way) {
+		l->method = METHOD_SHARP;
+		l->smeared = 0;
+		l->size_bytes = x->miss > x->fit
+			? simplest_capacity(x->fit, x->miss - 1, x->fit) : x->fit;
+		if (l->size_bytes >= x->miss || l->size_bytes < x->fit)
+			l->size_bytes = x->fit;
+		return;
+	}
+	first = fit_at >= lower->first + FIT_PLATEAU_POINTS ? fit_at - FIT_PLATEAU_POINTS
+							     : lower->first;
+	last = miss_at + FIT_PLATEAU_POINTS <= upper->last ? miss_at + FIT_PLATEAU_POINTS
+							  : upper->last;
+	(void)ns;
+	for (size_t k = first; k <= last; k++) {
+		xs[n] = c->pt[k].bytes;
+		ys[n++] = pre[k];
+	}
+	l->smeared = part_way >= 2;
+	if (placement_fit(xs, ys, n, lower->ns, upper->ns, 1ull << c->page_shift, &fit) != 0)
+		return;   /* the crossing's name stands */
+	l->smeared |= fit.smeared;
+	/* One point part way up is as well explained by a sharp step anywhere
+	   between the points either side of it as by any smear: the crossing
+	   names it (a point read part way up may be the capacity itself,
+	   filled exactly), and the range takes in both. */
+	fit.range_lo = round_sixteenth(fit.range_lo, 0);
+	fit.range_hi = round_sixteenth(fit.range_hi, 1);
+	if (part_way == 1) {
+		l->range_lo = fit.range_lo < x->fit ? fit.range_lo : x->fit;
+		l->range_hi = fit.range_hi > x->miss ? fit.range_hi : x->miss;
+		/* No plausible capacity between the points, an odd one: the
+		   simplest size there rather than one the points rule out. */
+		if (l->size_bytes < x->fit || l->size_bytes >= x->miss)
+			l->size_bytes = simplest_capacity(x->fit, x->miss - 1, (uint64_t)x->at);
+		return;
+	}
+	l->method = METHOD_PLACEMENT_FIT;
+	l->range_lo = fit.range_lo;
+	l->range_hi = fit.range_hi;
+	l->size_bytes = simplest_capacity(l->range_lo, l->range_hi, fit.capacity);
+}
+
 static const struct curve_edge *add_cache_level(struct hierarchy *h, const struct curve *curves,
 						const struct curve_edge *edges,
 						const struct cluster *c, enum level_kind kind)
@@ -438,7 +569,7 @@ static const struct curve_edge *add_cache_level(struct hierarchy *h, const struc
 	   other curves only confirmed that the step is there. */
 	l->kind = kind;
 	l->page_shift = curves[ref->curve].page_shift;
-	level_set_crossing(l, &ref->x, 0);
+	name_cache_step(l, &curves[ref->curve], &ref->lower, &ref->upper, &ref->x);
 	l->ns = ref->lower.ns;
 	l->cycles = ref->lower.cycles;
 	l->points = (unsigned)(ref->lower.last - ref->lower.first + 1);
@@ -506,7 +637,11 @@ static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve
 	sort_by_size(h->level, nseq);
 	for (size_t i = 0; i < nseq; i++) {
 		struct level *l = &h->level[i];
-		if (l->kind == LEVEL_CACHE)
+		/* One page size cannot tell a cache's edge from a TLB's: each
+		   is taken for the next cache level (kind LEVEL_EDGE says it
+		   was not attributed). Beside other curves an unattributed
+		   edge stays "edge N". */
+		if (l->kind == LEVEL_CACHE || !h->attributed)
 			mp_snprintf(l->name, sizeof l->name, "L%u", ++cache_no);
 		else
 			mp_snprintf(l->name, sizeof l->name, "edge %u", ++edge_no);
@@ -727,7 +862,7 @@ int edges_crossing(const struct curve *c, const struct plateau *lower,
 		t = 1.0;
 	x0 = svg_log2((double)c->pt[j - 1].bytes);
 	x1 = svg_log2((double)c->pt[j].bytes);
-	at = (double)c->pt[j - 1].bytes * exp2_d(t * (x1 - x0));
+	at = (double)c->pt[j - 1].bytes * svg_exp2(t * (x1 - x0));
 
 	/* What fit and what missed: the points whose readings (outliers
 	   smoothed away, before the envelope, as the levels are taken) lie
@@ -772,8 +907,14 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 		if (!top_curve || curves[i].page_shift > top_curve->page_shift)
 			top_curve = &curves[i];
 
-	for (size_t i = 0; i < ncurves; i++)
+	for (size_t i = 0; i < ncurves; i++) {
 		ps[i].n = curve_plateaus(&curves[i], ps[i].p, EDGES_MAX_PLATEAUS);
+		/* Only the largest pages' curve, which names the caches: with
+		   smaller pages a short plateau is a TLB's signature, which the
+		   comparison of the curves attributes. */
+		if (&curves[i] == top_curve)
+			drop_short_plateaus(&curves[i], &ps[i]);
+	}
 	nedges = find_edges(curves, ncurves, ps, edges);
 	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);
 

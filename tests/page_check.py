@@ -113,7 +113,7 @@ def main(argv):
                    "%s: the system summary is a table, the CPU in it" % path),
             report(re.search(r'<caption>memory hierarchy: cache levels and edges</caption>\n'
                              r'<thead><tr><th class="text">level</th><th>size</th>'
-                             r'<th class="text">edge between</th>.*?<th class="text">verdict</th>'
+                             r'<th class="text">lies in</th><th class="text">read as</th>.*?<th class="text">verdict</th>'
                              r'</tr></thead>\n<tbody>\n<tr><td class="text">', text, re.S) is not None,
                    "%s: the memory hierarchy is a table, its header and a level's row" % path),
         ]

@@ -331,9 +331,13 @@ static void test_single_curve(void)
 	CHECK(!h.attributed, "one page size: not attributed");
 	CHECK(count(&h, LEVEL_CACHE) == 0 && count(&h, LEVEL_TLB) == 0,
 	      "... no edge called cache or TLB");
-	CHECK(count(&h, LEVEL_EDGE) == 5, "... five edges reported as such (%zu)",
+	/* The 4 KiB TLB's reach (256 KiB) lifts L2 for less than an octave
+	   (384 .. 512 KiB) before L3's step: with no second page size to
+	   tell it apart, that pause inside a step is not a level. */
+	CHECK(count(&h, LEVEL_EDGE) == 4, "... four edges reported as such (%zu)",
 	      count(&h, LEVEL_EDGE));
-	CHECK(find(&h, LEVEL_EDGE, 256 * KIB, 0) != 0, "... among them 256 KiB");
+	CHECK(find(&h, LEVEL_EDGE, 256 * KIB, 0) == 0 && find(&h, LEVEL_EDGE, 512 * KIB, 0) != 0,
+	      "... the TLB's pause under an octave inside L2's step is none of them; L2 at 512 KiB is");
 }
 
 static void test_short_and_flat(void)
@@ -969,13 +973,13 @@ static void test_recorded(const char *csv)
 	report_html_end();
 	CHECK(strstr(report.buf, "\n  L1 ") && strstr(report.buf, "agrees\n"),
 	      "%s: the report lists L1 and a verdict", csv);
-	CHECK(strstr(report.buf, "\n  level             size  edge between               ns   "
-			     "cycles   +cycles points  curve   CPUID says                       "
-			     "        verdict\n") != NULL,
+	CHECK(strstr(report.buf, "\n  level             size  lies in              read as        "
+			     "   ns   cycles   +cycles points  curve   CPUID says             "
+			     "                  verdict\n") != NULL,
 	      "%s: the hierarchy table's text header, aligned as it always was", csv);
 	CHECK(strstr(page.buf, "<caption>memory hierarchy: cache levels and edges</caption>\n"
 			   "<thead><tr><th class=\"text\">level</th><th>size</th><th class=\"text\">"
-			   "edge between</th><th>ns</th><th>cycles</th><th>+cycles</th><th>points</th>"
+			   "lies in</th><th class=\"text\">read as</th><th>ns</th><th>cycles</th><th>+cycles</th><th>points</th>"
 			   "<th class=\"text\">curve</th><th class=\"text\">CPUID says</th>"
 			   "<th class=\"text\">verdict</th></tr></thead>") != NULL,
 	      "%s: on the page the hierarchy is an HTML table with every header", csv);
