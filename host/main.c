@@ -4,6 +4,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,6 @@
 #include "probes/results.h"
 
 // ---- Constants --------------------------------------------------------------
-
-/* A message naming a path up to PATH_MAX, with room for its words. */
-#define PATH_MAX_TEXT (4096 + 256)
 
 /* Like the image built for hardware, the Linux build measures with the full
    profile unless told otherwise; any source may still say profile=quick. */
@@ -92,10 +90,30 @@ static char *read_file(const char *path, size_t *len)
 	return text;
 }
 
+/* Before the first probe: a results folder that cannot take the files
+   fails now (-1, said on stderr), not after minutes of measuring; one
+   short of room for this run's files is a warning[] for the report (each
+   file that does not fit is named when it is cut), else warning[] is "". */
+static int results_root_check(const struct config *c, char *warning, size_t size)
+{
+	uint64_t run_bytes = c->profile == PROFILE_QUICK ? RUN_FILES_QUICK_BYTES
+							 : RUN_FILES_FULL_BYTES;
+	int room = host_check_results_root(run_bytes, warning, size);
+
+	if (room < 0) {
+		fprintf(stderr, "memprobe: %s\n", warning);
+		return -1;
+	}
+	if (room == 0)
+		warning[0] = '\0';
+	return 0;
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 int main(int argc, char **argv)
 {
+	static char room_warning[PATH_MAX + 256];   /* a path and its words */
 	struct config_source sources[3];
 	struct config_error err;
 	struct config c;
@@ -184,23 +202,11 @@ int main(int argc, char **argv)
 			"build calibrates against CLOCK_MONOTONIC_RAW\n");
 		return 2;
 	}
-	/* A folder that cannot take the files fails now, not after minutes
-	   of measuring; one short of room is warned about (each file that
-	   does not fit is named when it is cut). */
-	{
-		char why[PATH_MAX_TEXT];
-		int room = host_check_results_root(c.profile == PROFILE_QUICK ? RUN_FILES_QUICK_BYTES
-									     : RUN_FILES_FULL_BYTES,
-						   why, sizeof why);
-
-		if (room < 0) {
-			fprintf(stderr, "memprobe: %s\n", why);
-			return 2;
-		}
-		memprobe_report_version();
-		if (room > 0)
-			report_printf("memprobe: %s\n", why);
-	}
+	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
+		return 2;
+	memprobe_report_version();
+	if (room_warning[0])
+		report_printf("memprobe: %s\n", room_warning);
 	host_stop_on_signals();
 	rc = memprobe_run(&c);
 	free(file_text);

@@ -11,6 +11,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "probes/config.h"
@@ -22,10 +23,8 @@ int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len)
 {
 	if (page_shift == 12 || page_shift == 21 || page_shift == 30)
 		return 1;
-	if (why && why_len)
-		why[0] = '\0';
-	if (why && why_len > 8)
-		memcpy(why, "no such", 8);
+	if (why)
+		snprintf(why, why_len, "not an x86-64 page size");
 	return 0;
 }
 
