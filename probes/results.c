@@ -251,8 +251,8 @@ void results_verdict(int probes_ok, int files_ok)
 	char text[256];
 
 	if (plat_stop_signal())
-		mp_snprintf(text, sizeof text, "verdict: STOPPED by %s: every row measured before "
-			    "it is kept; the probes after it did not run%s",
+		mp_snprintf(text, sizeof text, "verdict: STOPPED by %s: every row measured until "
+			    "then is kept; the probes after the one running did not run%s",
 			    plat_stop_signal(), files_ok ? "" : "; and the result files are "
 			    "missing or incomplete (the report says which)");
 	else if (probes_ok && files_ok)
