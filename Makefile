@@ -8,6 +8,7 @@
 #   make sign       the app signed with KEY=... CERT=... and an image holding it
 #   make test       host unit tests + QEMU tests; last line "N passed, N failed"
 #   make host       build/host/memprobe, the probes on Linux
+#   make sanitize   the Linux app under ASan and UBSan: a short run, analyze, compare
 #   make fuzz       a long fuzzing pass of the parsers
 #   V=1 shows commands; O=dir moves the build folder; ARCH=x86_64 (the
 #   default) or ARCH=aarch64 picks the EFI app's architecture (make,
@@ -331,7 +332,21 @@ $(TEST_OUT)/test_%: tests/unit/test_%.c $(TEST_LIB_OBJ)
 	@echo "  TESTLD  $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_LIB_OBJ) -lm -o $@
 
-unit: $(UNIT_BIN)
+# The Linux app itself under the same sanitizers, from the same objects:
+# tests/sanitize.sh runs it (a short run, analyze, compare, a stop by
+# SIGINT) and fails on any report.
+SAN_APP := $(TEST_OUT)/memprobe-san
+
+$(SAN_APP): host/main.c $(TEST_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  TESTLD  $@"
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) host/main.c $(TEST_LIB_OBJ) -lm -o $@
+
+unit: $(UNIT_BIN) $(SAN_APP)
+
+.PHONY: sanitize
+sanitize: $(SAN_APP)
+	$(Q)O=$(O) tests/sanitize.sh
 
 deps:
 	$(Q)ARCH=$(ARCH) O=$(O) scripts/deps.sh
@@ -340,7 +355,7 @@ deps:
 # its packages before the first compile, with -j too: deps is phony, so make
 # runs it once per invocation, and order-only (|), so it never makes a
 # built file out of date.
-$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(UNIT_BIN) $(EFI_IMG): | deps
+$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(UNIT_BIN) $(SAN_APP) $(EFI_IMG): | deps
 
 # `make run` is the quick functional run unless APP_ARGS names a profile;
 # the image itself (for hardware) defaults to the full profile.

@@ -31,7 +31,7 @@ extern const char arch_address_name[];
 
 /* What guard_enter changed, for guard_leave to give back. */
 struct guard_saved {
-	uint64_t word[3];
+	uint64_t word[4];
 };
 
 /* Interrupts off, the firmware's exception vectors and descriptor tables
@@ -48,9 +48,14 @@ void guard_leave(const struct guard_saved *s);
    tables, and guard_enter with them. cpu_tables is zeroed, 16-byte aligned,
    identity-mapped memory that this CPU alone uses and that outlives its
    guarded state; it is filled on its first use, on that CPU. The exception
-   vectors are the boot processor's, shared. guard_leave undoes either. */
+   vectors are the boot processor's, shared, but each CPU's guard_call and
+   last fault are its own, in its tables: a fault on an AP returns into
+   that AP's guard_call. guard_leave undoes either. */
 size_t guard_cpu_tables_bytes(void);
 void guard_enter_cpu(void *cpu_tables, struct guard_saved *s);
+/* guard_last for the CPU whose tables these are (an AP's, read by the
+   boot processor once that AP's guard_call returned 1). */
+void guard_last_cpu(const void *cpu_tables, struct arch_fault *f);
 
 /* The memory the boot processor's guarded state relies on: its exception
    vectors' code and data, its IDT and descriptor tables and their stacks.

@@ -216,6 +216,11 @@ struct pt_saved {
 	uint64_t word[3];
 };
 
+/* 1 when the architecture has pages (or blocks) of 2^page_shift bytes at
+   all, whatever this CPU offers (x86-64: 4 KiB, 2 MiB, 1 GiB); else 0 with
+   why (when not NULL) naming the size and the sizes it has. Pure: the
+   configuration's `pages` key refuses any other size by name with it. */
+int pt_page_size_architected(unsigned page_shift, char *why, size_t why_len);
 /* 1 when this CPU can map buffers with pages of 2^page_shift bytes; else 0
    with why (when not NULL) saying so in words, naming the page size and
    the register or architecture that rules it out. */

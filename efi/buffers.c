@@ -57,6 +57,11 @@ static int page_size_available(unsigned page_shift, char *why, size_t why_len)
 	return pt_page_size_offered(paging_config(), page_shift, why, why_len);
 }
 
+int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len)
+{
+	return pt_page_size_architected(page_shift, why, why_len);
+}
+
 size_t plat_buffer_max(unsigned page_shift)
 {
 	const struct efimap *map;

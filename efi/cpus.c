@@ -19,6 +19,14 @@
  *     again (RestoreTPL, then the events). The one exception is an AP that
  *     missed the deadline: it may still hold the app's tables while the
  *     BSP waits on its event for the firmware's timeout to reset it.
+ *
+ * Each AP plays under its own fault guard (arch/guard.h: its own saved
+ * stack and last fault, in its descriptor tables): an exception in its
+ * role unwinds to its procedure, which marks the role faulted, leaves the
+ * app's state and returns to the firmware like any AP that finished. The
+ * BSP reports the fault with the CPU, vector and address, the role counts
+ * as missed, and the CPU gets no more roles: the run goes on with the
+ * others and its verdict fails.
  */
 
 #include "efi/cpus.h"
@@ -27,7 +35,9 @@
 #include "efi/mp_services.h"
 #include "efi/paging.h"
 #include "efi/stream.h"
+#include "efi/timed.h"
 #include "arch/cpu.h"
+#include "arch/guard.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/machine.h"
@@ -51,6 +61,14 @@ struct ap_start {
 	uint64_t app_root;
 	void *cpu_tables;      /* this AP's descriptor tables (ap_tables) */
 	int wide;              /* the wide vector state on for the role */
+	int faulted;           /* out: its role faulted; fault says what */
+	struct arch_fault fault;
+};
+
+/* The fault each CPU's last role raised, by logical CPU (plat_cpu_fault). */
+struct cpu_fault {
+	int faulted;
+	struct plat_fault fault;
 };
 
 // ---- Private Data -----------------------------------------------------------
@@ -74,6 +92,7 @@ static EFI_EVENT ap_event[PLAT_CPUS_MAX];
    CPU: a TSS is marked busy on the CPU that loads it, so no two CPUs may
    share one. Never given back: an AP's TR may go on naming its TSS. */
 static void *ap_tables[PLAT_CPUS_MAX];
+static struct cpu_fault cpu_fault[PLAT_CPUS_MAX];
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -89,6 +108,14 @@ static uint32_t get(const volatile uint32_t *p)
 	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
 }
 
+/* An AP's part, under its own guard. */
+static void ap_member(void *argument)
+{
+	struct ap_start *s = argument;
+
+	gang_member(s->g, s->index);
+}
+
 /* An AP's procedure (the firmware calls it with the Microsoft convention). */
 static VOID EFIAPI ap_entry(VOID *argument)
 {
@@ -99,10 +126,40 @@ static VOID EFIAPI ap_entry(VOID *argument)
 		;
 	if (get(&firmware_quiet)) {
 		app_cpu_state_enter(&state, s->app_root, s->cpu_tables, s->wide);
-		gang_member(s->g, s->index);
+		if (guard_call(ap_member, s)) {
+			guard_last_cpu(s->cpu_tables, &s->fault);
+			s->faulted = 1;
+			gang_member_faulted(s->g, s->index);
+		}
 		app_cpu_state_leave(&state);
 	}
 	put(&back_in_firmware_state[s->index], 1);
+}
+
+/* A role that faulted on its AP, for the report: the CPU, the exception and
+   where. */
+static void report_ap_fault(const struct ap_start *s, unsigned cpu)
+{
+	const struct arch_fault *f = &s->fault;
+	struct plat_fault *out = &cpu_fault[cpu].fault;
+	char *text = out->text;
+
+	*out = (struct plat_fault){ .vector = f->vector, .error_code = f->error_code,
+				    .pc = f->pc, .address = f->address,
+				    .has_address = f->has_address,
+				    .fatal = exception_fatal(f->vector) };
+	mp_snprintf(text, sizeof out->text, "%s (vector %u) on CPU %u (APIC ID %llu), error "
+		    "code 0x%llx, %s 0x%llx, %s 0x%llx", exception_name(f->vector), f->vector,
+		    cpu, (unsigned long long)processor_id[cpu], (unsigned long long)f->error_code,
+		    arch_pc_name, (unsigned long long)f->pc, arch_address_name,
+		    (unsigned long long)f->address);
+	cpu_fault[cpu].faulted = 1;
+	report_printf("  CPU %u: FAULT in its role: %s; caught by that CPU's own guard, the CPU "
+		      "is back with the firmware and gets no more roles\n", cpu, text);
+	/* The hardware itself failed, or could not deliver an exception:
+	   no probe may run after it, on any CPU. */
+	if (exception_fatal(f->vector))
+		timed_fatal_elsewhere(text);
 }
 
 /* A role: the topology of the CPU it runs on, into *arg. */
@@ -117,7 +174,8 @@ static int start_ap(unsigned index, unsigned cpu, uint64_t app_root, int wide,
 {
 	EFI_STATUS s;
 
-	ap_start[index] = (struct ap_start){ &gang, index, app_root, ap_tables[cpu], wide };
+	ap_start[index] = (struct ap_start){ .g = &gang, .index = index, .app_root = app_root,
+					     .cpu_tables = ap_tables[cpu], .wide = wide };
 	s = uefi_call_wrapper(fw_bs->CreateEvent, 5, 0, 0, NULL, NULL, &ap_event[index]);
 	if (s != EFI_SUCCESS) {
 		ap_event[index] = 0;
@@ -153,10 +211,14 @@ static unsigned lead(uint64_t app_root, int wide, int go)
 	if (go)
 		missed = gang_lead(&gang);
 	/* Bounded too: an AP that never even reached the start line (the run
-	   called off) is not waited for past the deadline. */
+	   called off) is not waited for past the deadline. One whose role
+	   faulted is on its way back (its guard returned): it is waited for
+	   like one that finished. */
 	for (unsigned i = 0; i < gang.n; i++)
-		while ((int)i != gang.lead && !gang.roles[i].missed && ap_event[i] &&
-		       !get(&back_in_firmware_state[i]) && plat_ticks() < gang.deadline_ticks)
+		while ((int)i != gang.lead &&
+		       (!gang.roles[i].missed || get(&gang.state[i]) == GANG_FAULTED) &&
+		       ap_event[i] && !get(&back_in_firmware_state[i]) &&
+		       plat_ticks() < gang.deadline_ticks)
 			;
 	app_cpu_state_leave(&state);
 	uefi_call_wrapper(fw_bs->RestoreTPL, 1, tpl);
@@ -183,6 +245,11 @@ static void collect(uint64_t deadline_ms)
 		signalled = status == EFI_SUCCESS;
 		uefi_call_wrapper(fw_bs->CloseEvent, 1, ap_event[i]);
 		ap_event[i] = 0;
+		if (ap_start[i].faulted) {
+			lost[gang.roles[i].cpu] = 1;
+			report_ap_fault(&ap_start[i], gang.roles[i].cpu);
+			continue;
+		}
 		if (!gang.roles[i].missed && get(&back_in_firmware_state[i]))
 			continue;
 		lost[gang.roles[i].cpu] = 1;
@@ -324,6 +391,8 @@ static int run_roles(struct plat_role *roles, unsigned n, uint64_t deadline_ms, 
 		return -1;
 	}
 	gang_init(&gang, roles, n, deadline_ms);
+	for (unsigned i = 0; i < n; i++)
+		cpu_fault[roles[i].cpu].faulted = 0;
 	put(&firmware_quiet, 0);
 	for (unsigned i = 0; i < n; i++) {
 		put(&back_in_firmware_state[i], 0);
@@ -355,6 +424,14 @@ int plat_cpus_run_wide(struct plat_role *roles, unsigned n, uint64_t deadline_ms
 		       char *why, size_t why_len)
 {
 	return run_roles(roles, n, deadline_ms, stream_state_works(), why, why_len);
+}
+
+int plat_cpu_fault(unsigned cpu, struct plat_fault *fault)
+{
+	if (cpu >= PLAT_CPUS_MAX || !cpu_fault[cpu].faulted)
+		return 0;
+	*fault = cpu_fault[cpu].fault;
+	return 1;
 }
 
 void cpus_describe(struct json *j)

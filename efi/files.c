@@ -9,12 +9,15 @@
 #include "efi/volume.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
+#include "probes/results.h"
 
 #define MAX_FILES 8
 #define MAX_RUNS 9999
 
 static EFI_FILE_HANDLE run_dir;
 static EFI_FILE_HANDLE files[MAX_FILES];
+/* Bytes written whole to each file so far. */
+static UINT64 written[MAX_FILES];
 static char folder[200];
 static int write_failure_reported;
 
@@ -45,9 +48,29 @@ static void no_files(const char *why, EFI_STATUS s)
 	plat_console("\n");
 }
 
+/* The volume's free room, from EFI_FILE_SYSTEM_INFO, said when it is less
+   than a run's files take; nothing when the firmware will not say. */
+static void say_room(uint64_t run_bytes)
+{
+	static EFI_GUID fs_info = EFI_FILE_SYSTEM_INFO_ID;
+	static UINT8 info[sizeof(EFI_FILE_SYSTEM_INFO) + 512] __attribute__((aligned(8)));
+	UINTN size = sizeof info;
+	uint64_t room;
+
+	if (uefi_call_wrapper(volume_root()->GetInfo, 4, volume_root(), &fs_info, &size,
+			      info) != EFI_SUCCESS)
+		return;
+	room = ((EFI_FILE_SYSTEM_INFO *)info)->FreeSpace;
+	if (room < run_bytes)
+		report_printf("memprobe: the boot volume has %llu KiB free, and this run's files "
+			      "take about %llu KiB: a file that does not fit is named when it is "
+			      "cut\n", (unsigned long long)(room / 1024),
+			      (unsigned long long)(run_bytes / 1024));
+}
+
 /* The first free number; Open without CREATE probes for existence, so an
    existing folder is never opened for writing. */
-void files_init(void)
+void files_init(uint64_t run_bytes)
 {
 	EFI_FILE_HANDLE base, probe;
 	EFI_STATUS s;
@@ -79,6 +102,8 @@ void files_init(void)
 	uefi_call_wrapper(base->Close, 1, base);
 	if (!run_dir)
 		no_files("cannot create a run folder in \\memprobe", s);
+	else
+		say_room(run_bytes);
 }
 
 static void report_write_failure(const char *name, EFI_STATUS s)
@@ -118,6 +143,7 @@ int plat_file_open(const char *name)
 		report_write_failure(name, s);
 		return -1;
 	}
+	written[h] = 0;
 	return h;
 }
 
@@ -132,8 +158,14 @@ int plat_file_write(int h, const char *data, size_t len)
 	s = uefi_call_wrapper(f->Write, 3, f, &size, (void *)data);
 	if (s != EFI_SUCCESS || size != len) {
 		report_write_failure("a result file", s ? s : EFI_VOLUME_FULL);
+		/* A file that got nothing whole is no file (an empty
+		   system.json would parse as nothing): as the console says,
+		   it was not written. */
+		if (!written[h])
+			plat_file_delete(h);
 		return -1;
 	}
+	written[h] += len;
 	return 0;
 }
 

@@ -64,7 +64,7 @@ static int take_over(struct config *c)
 		return -1;
 	cpus_init();
 	memtypes_init();
-	files_init();
+	files_init(c->profile == PROFILE_QUICK ? RUN_FILES_QUICK_BYTES : RUN_FILES_FULL_BYTES);
 	return 0;
 }
 

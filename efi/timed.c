@@ -60,6 +60,15 @@ static void note_fatal(struct plat_fault *fault)
 
 const char *plat_fatal(void) { return fatal_text[0] ? fatal_text : NULL; }
 
+void timed_fatal_elsewhere(const char *text)
+{
+	if (!fatal_text[0])
+		mp_snprintf(fatal_text, sizeof fatal_text, "%s", text);
+}
+/* No operating system sends the app a signal: a bare-metal run ends on its
+   own, or by a fatal fault. */
+const char *plat_stop_signal(void) { return NULL; }
+
 /* How much of the stack below the current frame a timed section may use:
    the probes' sections are shallow, a few frames. */
 #define STACK_CHECK_BYTES (16 * 1024)

@@ -11,4 +11,9 @@
    console, and plat_timed refuses every section with it. Needs paging_init. */
 int timed_init(void);
 
+/* A fatal exception (exception_fatal: x86 #MC, #DF) caught on another CPU,
+   in its role: from now on no timed section runs, and plat_fatal says
+   text, as after one in a timed section. */
+void timed_fatal_elsewhere(const char *text);
+
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "arch/paging.h"
 #include "host/host.h"
 #include "host/pagecheck.h"
 #include "lib/fmt.h"
@@ -103,6 +104,12 @@ static void *map_anonymous(size_t bytes, size_t align, int advice, struct mappin
 }
 
 // ---- Public Functions -------------------------------------------------------
+
+/* The Linux build is x86-64's (docs/LAYOUT.md). */
+int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len)
+{
+	return pt_page_size_architected(page_shift, why, why_len);
+}
 
 size_t plat_buffer_max(unsigned page_shift)
 {

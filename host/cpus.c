@@ -110,6 +110,15 @@ const char *plat_cpus_conditions(void)
 	return conditions;
 }
 
+/* A fault in a role thread is the kernel's signal to the whole process:
+   no role here ever returns from one (fault.cpu is refused on Linux). */
+int plat_cpu_fault(unsigned cpu, struct plat_fault *fault)
+{
+	(void)cpu;
+	(void)fault;
+	return 0;
+}
+
 int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 		  char *why, size_t why_len)
 {
@@ -120,6 +129,11 @@ int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 	int refused = 0;
 
 	read_cpus();
+	/* A run asked to stop (host/signals.c) starts no further roles. */
+	if (plat_stop_signal()) {
+		snprintf(why, why_len, "not run: %s asked the run to stop", plat_stop_signal());
+		return -1;
+	}
 	if (gang_check(roles, n, cpu_count, lost, why, why_len))
 		return -1;
 	run = calloc(1, sizeof *run);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "host/host.h"
@@ -124,11 +125,90 @@ static int handle_path(int fd, char *path, size_t size)
 
 // ---- Public Functions -------------------------------------------------------
 
+const char *host_results_root_refusal(const char *dir, char *why, size_t why_len)
+{
+	size_t len = strlen(dir);
+
+	if (len == 0)
+		snprintf(why, why_len, "--out \"\": an empty path names no folder");
+	else if (len >= sizeof results_root)
+		snprintf(why, why_len, "--out: a path of %zu bytes is too long: with /run-NNNN/"
+			 "results.csv a run's paths must stay under PATH_MAX (%d bytes), so the "
+			 "folder may have at most %zu", len, PATH_MAX, sizeof results_root - 1);
+	else
+		return NULL;
+	return why;
+}
+
 void host_set_results_root(const char *dir)
 {
+	char why[256];
+
+	file_lost = 0;
+	if (host_results_root_refusal(dir, why, sizeof why)) {
+		/* Never a shortened path: that folder was not asked for. */
+		results_root[0] = '\0';
+		folder_state = -1;
+		snprintf(folder_text, sizeof folder_text, "no files: %s", why);
+		return;
+	}
 	snprintf(results_root, sizeof results_root, "%s", dir);
 	folder_state = 0;
-	file_lost = 0;
+}
+
+int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len)
+{
+	char probe[PATH_MAX + 64];
+	struct statvfs fs;
+	struct stat st;
+	uint64_t room;
+	int fd;
+
+	if (folder_state < 0) {
+		snprintf(why, why_len, "%s", folder_text);
+		return -1;
+	}
+	if (make_path(results_root) != 0) {
+		snprintf(why, why_len, "--out %s: cannot create it: %s", results_root,
+			 strerror(errno));
+		return -1;
+	}
+	if (stat(results_root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, why_len, "--out %s: not a folder", results_root);
+		return -1;
+	}
+	/* Only a file actually made proves the folder takes one (/proc and
+	   /sys folders look writable to root, and refuse every new name). */
+	snprintf(probe, sizeof probe, "%s/.memprobe-check-XXXXXX", results_root);
+	fd = mkstemp(probe);
+	if (fd < 0 || write(fd, "\n", 1) != 1) {
+		snprintf(why, why_len, "--out %s: cannot write a file there: %s", results_root,
+			 strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(probe);
+		}
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	if (statvfs(results_root, &fs) != 0)
+		return 0;
+	room = (uint64_t)fs.f_bavail * fs.f_frsize;
+	if (room < HOST_ROOM_MIN) {
+		snprintf(why, why_len, "--out %s: only %llu KiB free, and a run's files need at "
+			 "least %u KiB", results_root, (unsigned long long)(room / 1024),
+			 HOST_ROOM_MIN / 1024);
+		return -1;
+	}
+	if (room < run_bytes) {
+		snprintf(why, why_len, "--out %s: only %llu KiB free, and this run's files take "
+			 "about %llu KiB: a file that does not fit is named when it is cut",
+			 results_root, (unsigned long long)(room / 1024),
+			 (unsigned long long)(run_bytes / 1024));
+		return 1;
+	}
+	return 0;
 }
 
 const char *plat_run_folder(void)
@@ -164,14 +244,36 @@ int plat_file_open(const char *name)
 	return fd;
 }
 
+/* Removes the file open as handle, found by its /proc/self/fd link. */
+static void remove_open_file(int handle)
+{
+	char path[PATH_MAX + 64];
+
+	if (handle_path(handle, path, sizeof path) == 0)
+		unlink(path);
+}
+
+/* A write that did not go through whole is taken back, so a file on a
+   full volume holds whole writes only (whole rows, whole lines); a file
+   that had none is removed, as the console's "no results file written"
+   says. */
+static void take_back(int handle, off_t start)
+{
+	if (start >= 0 && ftruncate(handle, start) == 0 && start == 0)
+		remove_open_file(handle);
+}
+
 int plat_file_write(int handle, const char *data, size_t len)
 {
+	off_t start = lseek(handle, 0, SEEK_CUR);
+
 	while (len) {
 		ssize_t n = write(handle, data, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
+			take_back(handle, start);
 			file_lost = 1;
 			return -1;
 		}

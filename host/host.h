@@ -8,9 +8,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The exit status of a run that a signal stopped (host_stop_on_signals):
+   its files closed and whole, system.json saying stopped_by. */
+#define HOST_EXIT_STOPPED 3
+
 /* The folder under which each run gets its own run-NNNN folder; the default
-   is ./memprobe-results. Call before the first file is opened. */
+   is ./memprobe-results. Call before the first file is opened. A dir that
+   host_results_root_refusal refuses is never shortened into another
+   folder: the run then has no files, and says why. */
 void host_set_results_root(const char *dir);
+/* NULL when dir can name a results root, else why not, naming it: empty,
+   or too long for a run's file paths on this system (PATH_MAX). */
+const char *host_results_root_refusal(const char *dir, char *why, size_t why_len);
+/* Before the first probe: whether the results root can take a run of
+   about run_bytes (probes/results.h's RUN_FILES_QUICK_BYTES, _FULL_). 0 when it can be
+   created, is a folder, takes a file and has that much room; 1 when all
+   but the room hold, why[] warning of it (the files may be cut, each one
+   named when it is); -1 with why[] naming the path and the reason when it
+   is unusable, or has less than HOST_ROOM_MIN bytes free. */
+int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len);
+/* Less free room than this in the results root refuses the run: not even
+   report.txt, results.csv's header and system.json would fit. */
+#define HOST_ROOM_MIN (64u * 1024)
+
+/* SIGINT, SIGTERM and SIGHUP from here on ask the run to stop after its
+   current trial (plat_stop_signal, plat_fatal); a second one ends the
+   process at once (host/signals.c). */
+void host_stop_on_signals(void);
 
 /* The whole of a small text file (a /proc or /sys entry), NUL-terminated and
    with a trailing newline dropped; -1 when it cannot be read. */

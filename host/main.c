@@ -4,9 +4,11 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "host/analyze.h"
 #include "host/compare.h"
@@ -14,6 +16,7 @@
 #include "probes/config.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/results.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -40,8 +43,10 @@ static void usage(FILE *to)
 		"                 profile=quick probes=latency pages=4k,2m max_size=64M\n"
 		"\n"
 		"The profile is full unless a source says otherwise. Exit status: 0 when\n"
-		"every probe measured what was asked, 1 when one did not, 2 when the\n"
-		"configuration or the command line was wrong.\n");
+		"every probe measured what was asked, 1 when one did not or a file was\n"
+		"cut, 2 when the configuration, the command line or the --out folder was\n"
+		"wrong (before any probe ran), 3 when SIGINT, SIGTERM or SIGHUP stopped\n"
+		"the run (every file closed; a second signal ends it at once).\n");
 }
 
 /* The whole file, NUL-terminated; NULL with errno set on failure. */
@@ -50,9 +55,15 @@ static char *read_file(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 	char *text = NULL;
 	size_t size = 0, used = 0, n;
+	struct stat st;
 
 	if (!f)
 		return NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
 	do {
 		if (used + 4096 + 1 > size) {
 			char *bigger = realloc(text, size = size ? size * 2 : 8192);
@@ -79,10 +90,30 @@ static char *read_file(const char *path, size_t *len)
 	return text;
 }
 
+/* Before the first probe: a results folder that cannot take the files
+   fails now (-1, said on stderr), not after minutes of measuring; one
+   short of room for this run's files is a warning[] for the report (each
+   file that does not fit is named when it is cut), else warning[] is "". */
+static int results_root_check(const struct config *c, char *warning, size_t size)
+{
+	uint64_t run_bytes = c->profile == PROFILE_QUICK ? RUN_FILES_QUICK_BYTES
+							 : RUN_FILES_FULL_BYTES;
+	int room = host_check_results_root(run_bytes, warning, size);
+
+	if (room < 0) {
+		fprintf(stderr, "memprobe: %s\n", warning);
+		return -1;
+	}
+	if (room == 0)
+		warning[0] = '\0';
+	return 0;
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 int main(int argc, char **argv)
 {
+	static char room_warning[PATH_MAX + 256];   /* a path and its words */
 	struct config_source sources[3];
 	struct config_error err;
 	struct config c;
@@ -110,7 +141,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			if (!strcmp(arg, "--out")) {
-				host_set_results_root(argv[++i]);
+				char why[256];
+
+				if (host_results_root_refusal(argv[++i], why, sizeof why)) {
+					fprintf(stderr, "memprobe: %s\n", why);
+					return 2;
+				}
+				host_set_results_root(argv[i]);
 				continue;
 			}
 			if (file_text) {
@@ -119,7 +156,9 @@ int main(int argc, char **argv)
 			}
 			file_text = read_file(argv[++i], &file_len);
 			if (!file_text) {
-				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i], strerror(errno));
+				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i],
+					errno == EISDIR ? "is a folder, not a configuration file"
+							: strerror(errno));
 				return 2;
 			}
 			sources[nsrc++] = (struct config_source){ argv[i], file_text, file_len, 0 };
@@ -152,12 +191,23 @@ int main(int argc, char **argv)
 			"only; on Linux run under numactl --membind=NODE instead\n");
 		return 2;
 	}
+	if (c.fault_cpu) {
+		fprintf(stderr, "memprobe: fault.cpu raises a fault in another CPU's role on bare "
+			"metal only; on Linux a role's fault is the kernel's signal to the whole "
+			"process\n");
+		return 2;
+	}
 	if (c.clock_reference != CLOCK_REF_AUTO) {
 		fprintf(stderr, "memprobe: clock.reference chooses a bare-metal timer; the Linux "
 			"build calibrates against CLOCK_MONOTONIC_RAW\n");
 		return 2;
 	}
+	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
+		return 2;
 	memprobe_report_version();
+	if (room_warning[0])
+		report_printf("memprobe: %s\n", room_warning);
+	host_stop_on_signals();
 	rc = memprobe_run(&c);
 	/* As the EFI app's last line: the verdict, after the card. */
 	if (rc == 0 && !plat_files_complete())
@@ -165,5 +215,10 @@ int main(int argc, char **argv)
 	printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
 	free(file_text);
 	free(pairs);
+	if (plat_stop_signal()) {
+		fprintf(stderr, "memprobe: stopped by %s: the rows measured are kept and every file "
+			"is closed (exit status %d)\n", plat_stop_signal(), HOST_EXIT_STOPPED);
+		return HOST_EXIT_STOPPED;
+	}
 	return rc == 0 ? 0 : 1;
 }

@@ -90,10 +90,6 @@ const char *plat_timed_conditions(void)
 	       "absorb what they add";
 }
 
-/* The kernel takes machine checks and double faults itself: a process
-   never meets one as a fault it could report, so nothing here is fatal. */
-const char *plat_fatal(void) { return NULL; }
-
 /* A process sees neither NMIs nor SMIs: both counts stay 0, and the report
    says they are not counted rather than that none arrived. */
 void plat_disturbances(struct plat_disturbances *d)
@@ -114,6 +110,13 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 	int faulted;
 	size_t i;
 
+	/* A run asked to stop (host/signals.c) starts no further section. */
+	if (plat_stop_signal()) {
+		memset(fault, 0, sizeof *fault);
+		snprintf(fault->text, sizeof fault->text, "not run: %s asked the run to stop",
+			 plat_stop_signal());
+		return -1;
+	}
 	memset(&guard, 0, sizeof guard);
 	guard.sa_sigaction = on_fault;
 	guard.sa_flags = SA_SIGINFO | SA_ONSTACK;

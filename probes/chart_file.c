@@ -5,14 +5,14 @@
 #include "probes/platform.h"
 #include "probes/results.h"
 
-/* A failed write closes the file and turns the rest of the document into
-   no-ops: the chart is then reported missing, never half-written as whole. */
+/* A failed write removes the file and turns the rest of the document into
+   no-ops: the chart is then reported missing, never left half-written. */
 static void write_to_handle(void *ctx, const char *data, size_t len)
 {
 	int *handle = ctx;
 
 	if (*handle >= 0 && plat_file_write(*handle, data, len) != 0) {
-		plat_file_close(*handle);
+		plat_file_delete(*handle);
 		*handle = -1;
 	}
 }
@@ -39,7 +39,7 @@ void chart_file(const char *name, chart_produce_fn produce, const void *arg)
 		return;
 	}
 	if (handle >= 0)
-		plat_file_close(handle);
+		plat_file_delete(handle);
 	report_printf("  %s: writing failed (volume full or read-only?)\n", name);
 }
 

@@ -8,6 +8,7 @@
  */
 #include "probes/config.h"
 #include "lib/fmt.h"
+#include "probes/platform.h"
 
 #include <stdarg.h>
 
@@ -74,6 +75,7 @@ static const struct key_def keys[] = {
 	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
 	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 18, 0 },
+	{ "fault.cpu",        KIND_UINT,     FIELD(fault_cpu),        0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
 	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
 	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
@@ -425,6 +427,22 @@ static int parse_list(struct loader *l, const struct entry *e,
 	return 0;
 }
 
+/* A page size of another architecture's is refused by name now, before
+   any probe runs, rather than skipped by every probe at run time. */
+#define PAGE_SHIFT_ROW_(word, bit, shift) { bit, shift },
+static const struct { unsigned bit, shift; } page_shifts[] = { PAGE_SIZE_LIST(PAGE_SHIFT_ROW_) };
+
+static int check_architected(struct loader *l, const struct entry *e, unsigned pages)
+{
+	char why[160];
+
+	for (size_t i = 0; i < sizeof page_shifts / sizeof *page_shifts; i++)
+		if ((pages & page_shifts[i].bit) &&
+		    !plat_page_size_architected(page_shifts[i].shift, why, sizeof why))
+			return fail(l, e, "%s", why);
+	return 0;
+}
+
 /* Decimal digits only: no sign, no hex, so "-1" cannot wrap to 4 billion. */
 static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflow)
 {
@@ -671,7 +689,9 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 	case KIND_PROBES:
 		return parse_list(l, e, probe_words, "probe", (unsigned *)field);
 	case KIND_PAGES:
-		return parse_list(l, e, page_words, "page size", (unsigned *)field);
+		if (parse_list(l, e, page_words, "page size", (unsigned *)field))
+			return -1;
+		return check_architected(l, e, *(unsigned *)field);
 	case KIND_SIZE:
 		return parse_size(l, e, k, (uint64_t *)field);
 	case KIND_SIZE_AUTO:

@@ -134,6 +134,8 @@ struct config {
 	unsigned loaded_loaders;  /* loaded: most loaders; 0: every other CPU */
 
 	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
+	unsigned fault_cpu;       /* PROBE_FAULT: on which logical CPU (0: in a timed
+				     section on the boot CPU; else in that CPU's role) */
 	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
 	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
 	unsigned clock_reference; /* enum clock_reference */

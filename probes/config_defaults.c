@@ -105,6 +105,7 @@ void config_defaults(struct config *c, enum profile p)
 	c->loaded_loaders = 0;
 
 	c->fault_vector = 14;
+	c->fault_cpu = 0;
 	/* Buffers beside the processor that runs the probes, in ordinary
 	   memory: another domain or special-purpose memory only when asked. */
 	c->numa_node = NUMA_NODE_AUTO;

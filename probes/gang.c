@@ -58,7 +58,7 @@ int gang_check(const struct plat_role *roles, unsigned n, unsigned cpu_count,
 		}
 		if (lost[cpu]) {
 			mp_snprintf(why, why_len, "CPU %u missed an earlier deadline and may "
-				    "still be running: it gets no more roles", cpu);
+				    "still be running, or faulted: it gets no more roles", cpu);
 			return -1;
 		}
 		seen[cpu] = 1;
@@ -99,6 +99,11 @@ void gang_member(struct gang *g, unsigned index)
 	put(&g->state[index], GANG_DONE);
 }
 
+void gang_member_faulted(struct gang *g, unsigned index)
+{
+	put(&g->state[index], GANG_FAULTED);
+}
+
 unsigned gang_lead(struct gang *g)
 {
 	unsigned missed = 0;
@@ -121,10 +126,12 @@ unsigned gang_lead(struct gang *g)
 		;
 	/* The lead's own role is never missed: it is back, by definition. */
 	for (unsigned i = 0; i < g->n; i++) {
-		int late = (int)i != g->lead && get(&g->state[i]) < GANG_DONE;
+		uint32_t state = get(&g->state[i]);
+		int faulted = (int)i != g->lead && state == GANG_FAULTED;
+		int late = (int)i != g->lead && state < GANG_DONE;
 
-		g->roles[i].missed = late;
-		missed += (unsigned)late;
+		g->roles[i].missed = late || faulted;
+		missed += (unsigned)(late || faulted);
 	}
 	return missed;
 }

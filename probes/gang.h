@@ -22,6 +22,7 @@ enum gang_state {
 	GANG_PLAYING,             /* running its role */
 	GANG_DONE,                /* role finished */
 	GANG_CALLED_OFF,          /* the start never came: role not run */
+	GANG_FAULTED,             /* its role raised an exception, caught on its CPU */
 };
 
 /* The start flag's values. */
@@ -52,11 +53,16 @@ void gang_init(struct gang *g, struct plat_role *roles, unsigned n, uint64_t dea
    itself done. */
 void gang_member(struct gang *g, unsigned index);
 
+/* Role `index` faulted and its CPU's guard caught it (the platform's
+   member procedure, after gang_member unwound): the lead stops waiting for
+   it, and gang_lead counts it missed and faulted. */
+void gang_member_faulted(struct gang *g, unsigned index);
+
 /* On the calling CPU, after the members were started: waits until every
    member has arrived (or the deadline), raises the start flag (or calls it
    off), plays role g->lead if there is one, then waits for every member to
-   finish or the deadline. Sets each role's `missed`; returns how many
-   missed. */
+   finish or the deadline. Sets each role's `missed` (a faulted one too);
+   returns how many missed. */
 unsigned gang_lead(struct gang *g);
 
 #endif

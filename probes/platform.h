@@ -65,6 +65,13 @@ struct plat_buffer {
 int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len);
 void plat_buffer_put(struct plat_buffer *b);
+/* 1 when this platform's architecture has pages of 1 << page_shift bytes
+   at all (x86-64: 4 KiB, 2 MiB, 1 GiB; AArch64 its granules and blocks
+   too); else 0 with why[] naming the size and those it has. The `pages`
+   key refuses any other size by name when the configuration is read;
+   whether this CPU and its firmware or kernel give one is learnt at run
+   time (plat_buffer_max). */
+int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len);
 /* The largest buffer plat_buffer_get could give now with this page size;
    0 when the page size is unavailable. */
 size_t plat_buffer_max(unsigned page_shift);
@@ -95,6 +102,12 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault);
    recorded of it (x86 #MC: the machine-check banks): no probe may run
    after it. */
 const char *plat_fatal(void);
+/* NULL, or the name of the signal ("SIGINT", "SIGTERM", "SIGHUP") that
+   asked the run to stop (Linux; bare metal has none). From then on
+   plat_fatal says so too and every timed section and plat_cpus_run is
+   refused, so the run stops as after a fatal fault, keeping every row;
+   its verdict is "stopped" and system.json's stopped_by is this name. */
+const char *plat_stop_signal(void);
 /* One line for the report header: what a timed section runs with (interrupts
    off and the app's own tables on bare metal; under Linux interrupts and
    preemption stay on, which only a platform can say). */
@@ -165,7 +178,8 @@ struct plat_role {
 	void (*fn)(void *arg);    /* runs once every role's CPU is at the start line */
 	void *arg;
 	int missed;               /* out: 1 when the CPU did not finish its role by
-				     the deadline (or never reached the start line) */
+				     the deadline (or never reached the start line),
+				     or its role faulted (plat_cpu_fault) */
 };
 
 /* Runs every role at once, role i on logical CPU roles[i].cpu, each in the
@@ -173,12 +187,19 @@ struct plat_role {
    tables, on every CPU). No role starts before every CPU has reached the
    start line (the shared start flag); when one has not by the deadline, no
    role starts. deadline_ms bounds the whole run, from the call. Returns 0
-   when every role finished in time; 1 when some missed (their `missed` set:
-   the run goes on without them, and a CPU that missed is refused from then
-   on, since it may still be running); -1 when nothing ran, why[] saying
-   why (a CPU out of range, or refused). */
+   when every role finished in time; 1 when some missed or faulted (their
+   `missed` set: the run goes on without them, and a CPU that missed is
+   refused from then on, since it may still be running); -1 when nothing
+   ran, why[] saying why (a CPU out of range, or refused). A fault in the
+   role of the calling CPU (logical 0) is not caught. */
 int plat_cpus_run(struct plat_role *roles, unsigned n, uint64_t deadline_ms,
 		  char *why, size_t why_len);
+/* Whether the last role on logical CPU `cpu` raised a CPU exception,
+   caught on that CPU (bare metal: each AP has a fault guard of its own):
+   1 with *fault saying what, its vector and address, else 0. The
+   platform has reported it with the CPU; the role counts as missed, the
+   CPU went back to the firmware and gets no more roles this run. */
+int plat_cpu_fault(unsigned cpu, struct plat_fault *fault);
 /* plat_cpus_run with the register state of every usable streaming set on
    for each role, on every CPU (bare metal: turned on after each CPU enters
    the timed state and restored before it leaves, as plat_timed_wide does;
@@ -206,7 +227,8 @@ long plat_file_read(int handle, uint64_t offset, char *buf, size_t len);
    The handle stays open under the new name. */
 int plat_file_rename(int handle, const char *new_name);
 /* Deletes an open file and closes its handle: 0 or -1 (the handle is
-   closed either way). */
+   closed either way). Also how a document cut by a failed write (a chart)
+   becomes no file rather than a broken one. */
 int plat_file_delete(int handle);
 /* Where the run's files go, or why there are none (for the report header). */
 const char *plat_run_folder(void);

@@ -14,7 +14,6 @@
 
 #define REPORT_LINE_MAX   4096
 #define EARLY_TEXT_MAX    (16 * 1024)   /* console text before results_open */
-#define PENDING_ROWS_MAX  (64 * 1024)   /* one probe's CSV rows */
 #define CSV_ROW_MAX       2048
 #define SYSTEM_JSON_MAX   (64 * 1024)
 
@@ -36,9 +35,6 @@ static int files_opened;
 static char early_text[EARLY_TEXT_MAX];
 static size_t early_len;
 static int early_cut;
-
-static char pending_rows[PENDING_ROWS_MAX];
-static size_t pending_len;
 
 static char system_json[SYSTEM_JSON_MAX];
 
@@ -186,12 +182,6 @@ static void html_sink(void *ctx, const char *data, size_t len)
 
 static const struct html_out html_page = { html_sink, &html_file };
 
-static void write_pending_rows(void)
-{
-	file_write(&csv_file, pending_rows, pending_len);
-	pending_len = 0;
-}
-
 /* Bytes [from, to) of the streamed file into the final one; 0, or -1
    when reading back failed. */
 static int copy_back(struct out_file *from, struct out_file *to, uint64_t at, uint64_t end)
@@ -324,16 +314,14 @@ void results_row(const struct result_row *row)
 			      row->probe ? row->probe : "", CSV_ROW_MAX);
 		return;
 	}
-	if (pending_len + r->len > sizeof pending_rows)
-		write_pending_rows();  /* a very long probe: keep its rows anyway */
-	mp_memcpy(pending_rows + pending_len, r->text, r->len);
-	pending_len += r->len;
+	/* Written now, flushed when the probe is done: a process killed
+	   outright (SIGKILL) loses at most the row being written. */
+	file_write(&csv_file, r->text, r->len);
 	report_html_row(row);
 }
 
 void results_probe_done(void)
 {
-	write_pending_rows();
 	file_flush(&csv_file);
 	file_flush(&report_file);
 	report_html_rows_done();
@@ -362,7 +350,12 @@ void results_verdict(int probes_ok, int files_ok)
 					 "report says which)";
 	char text[256];
 
-	if (probes_ok && files_ok)
+	if (plat_stop_signal())
+		mp_snprintf(text, sizeof text, "verdict: STOPPED by %s: every row measured until "
+			    "then is kept; the probes after the one running did not run%s",
+			    plat_stop_signal(), files_ok ? "" : "; and the result files are "
+			    "missing or incomplete (the report says which)");
+	else if (probes_ok && files_ok)
 		mp_strlcpy(text, "verdict: every probe measured what was asked", sizeof text);
 	else
 		mp_snprintf(text, sizeof text, "verdict: FAILURE: %s%s%s",

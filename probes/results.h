@@ -2,9 +2,10 @@
  * system.json.
  *
  * report_printf() text reaches the console and report.txt alike, so
- * report.txt is exactly what the console showed. Rows are buffered per probe
- * and results_probe_done() writes and flushes them, so a run cut short keeps
- * every probe finished before it. The row and its columns are columns.h's;
+ * report.txt is exactly what the console showed. Each row is written to
+ * results.csv as it is made, so a process killed outright loses at most the
+ * row being written, and results_probe_done() flushes them to the medium,
+ * so a run cut short by a power cut keeps every probe finished before it. The row and its columns are columns.h's;
  * docs/OUTPUT.md documents every column.
  */
 #ifndef MEMPROBE_RESULTS_H
@@ -13,6 +14,12 @@
 #include "probes/columns.h"
 #include "lib/json.h"
 #include "lib/svg.h"
+
+/* About what a run's files take (docs/OUTPUT.md): a results folder or a
+   volume with less room is said before the first probe, on both
+   platforms. report.html and results.csv are most of it. */
+#define RUN_FILES_QUICK_BYTES (512u * 1024)
+#define RUN_FILES_FULL_BYTES (2u * 1024 * 1024)
 
 /* Opens the run's files; writes the CSV header. Never fails: a file that
    cannot be written is reported once and the run goes on on the console. */
@@ -29,7 +36,7 @@ void results_chart_inline(const char *name,
 /* The run's verdict, closing report.html: a failure when a probe failed
    or a result file is missing or incomplete, saying which, as the
    platform's own verdict (the console's line, the exit status) counts
-   both. */
+   both; "STOPPED" when a signal asked the run to stop (plat_stop_signal). */
 void results_verdict(int probes_ok, int files_ok);
 /* report.html's system summary, near the top of the page: fill gives
    system.json's members, as results_system's does (system_summary.h). */

@@ -179,7 +179,8 @@ static void fill_system(struct json *j, void *arg)
 	json_string(j, "probe_flags", memprobe_probe_flags);
 	json_object_end(j);
 	json_string(j, "config", config_text);
-	json_string(j, "stopped_by", plat_fatal() ? plat_fatal() : "");
+	json_string(j, "stopped_by", plat_stop_signal() ? plat_stop_signal() :
+				     plat_fatal() ? plat_fatal() : "");
 	json_object_begin(j, "clock");
 	json_string(j, "counter", clk->counter);
 	json_u64(j, "ticks_per_s", clk->ticks_per_s);

@@ -80,6 +80,10 @@ double trials_spread(const struct trials *t)
 const char *trials_stop(const struct trials *t, const struct config *c,
 			uint64_t spent_ticks, uint64_t budget_ticks)
 {
+	/* A signal asked the run to stop (Linux): the series ends after the
+	   trial just added, and its row says so. */
+	if (t->count >= 1 && plat_stop_signal())
+		return "signal";
 	if (trials_settled(t, c->trials, c->precision))
 		return "settled";
 	if (t->count >= c->max_trials)

@@ -50,8 +50,11 @@ double trials_best(const struct trials *t);
 double trials_spread(const struct trials *t);
 
 /* The stop rule every probe shares: which limit ends a run of trials now,
-   or NULL to go on. "settled" when trials_settled with c->trials and
-   c->precision; "max_trials" at c->max_trials; "time" past the first
+   or NULL to go on. "signal" after the first trial once a signal asked
+   the run to stop (plat_stop_signal: the series ends after the current
+   trial, its row keeps the trials it has); "settled" when trials_settled
+   with c->trials and c->precision; "max_trials" at c->max_trials; "time"
+   past the first
    c->trials once spent_ticks (timed so far) reaches budget_ticks. The
    budget keeps a noisy machine from running every large size, where one
    trial may take a second, to max_trials. */

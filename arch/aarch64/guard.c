@@ -29,32 +29,48 @@ const char arch_address_name[] = "FAR";
 /* ISS.FnV of an abort: FAR does not hold the faulting address. */
 #define ESR_FNV (1ull << 10)
 
-/* word[0] the firmware's DAIF, word[1] its VBAR. Entering: every
-   exception kind masked first (debug, SError, IRQ, FIQ), so nothing
-   reaches the firmware's vectors in between, then the app's vectors, then
-   an ISB so the next instruction already takes exceptions there (a
-   pending SError is let in at the end of guard_call, vectors.S). Leaving:
-   the firmware's vectors, then its mask. */
-void guard_enter(struct guard_saved *s)
+/* word[0] the firmware's DAIF, word[1] its VBAR, word[2] its TPIDR.
+   Entering: every exception kind masked first (debug, SError, IRQ, FIQ),
+   so nothing reaches the firmware's vectors in between, then this CPU's
+   guard block in TPIDR_ELx (vectors.S finds it there), then the app's
+   vectors, then an ISB so the next instruction already takes exceptions
+   there (a pending SError is let in at the end of guard_call, vectors.S).
+   Leaving: the firmware's vectors, its TPIDR, then its mask. */
+static void enter_with(void *block, struct guard_saved *s)
 {
+	uint64_t *ctx = block;
+
 	s->word[0] = sysreg_read(daif);
 	__asm__ volatile("msr daifset, #0xf" ::: "memory");
+	ctx[GUARD_CTX_ACTIVE_WORD] = 0;
 	if (current_el() == 2) {
+		s->word[2] = sysreg_read(tpidr_el2);
+		sysreg_write(tpidr_el2, (uint64_t)(uintptr_t)block);
 		s->word[1] = sysreg_read(vbar_el2);
 		sysreg_write(vbar_el2, (uint64_t)(uintptr_t)guard_vectors);
 	} else {
+		s->word[2] = sysreg_read(tpidr_el1);
+		sysreg_write(tpidr_el1, (uint64_t)(uintptr_t)block);
 		s->word[1] = sysreg_read(vbar_el1);
 		sysreg_write(vbar_el1, (uint64_t)(uintptr_t)guard_vectors);
 	}
 	isb();
 }
 
+void guard_enter(struct guard_saved *s)
+{
+	enter_with(guard_boot_block, s);
+}
+
 void guard_leave(const struct guard_saved *s)
 {
-	if (current_el() == 2)
+	if (current_el() == 2) {
 		sysreg_write(vbar_el2, s->word[1]);
-	else
+		sysreg_write(tpidr_el2, s->word[2]);
+	} else {
 		sysreg_write(vbar_el1, s->word[1]);
+		sysreg_write(tpidr_el1, s->word[2]);
+	}
 	isb();
 	sysreg_write(daif, s->word[0]);
 }
@@ -73,7 +89,13 @@ static int far_valid(uint64_t esr)
 
 void guard_last(struct arch_fault *f)
 {
-	const struct guard_fault *g = &guard_last_fault;
+	guard_last_cpu(guard_boot_block, f);
+}
+
+void guard_last_cpu(const void *cpu_tables, struct arch_fault *f)
+{
+	const struct guard_fault *g = (const struct guard_fault *)((const char *)cpu_tables +
+								   GUARD_CTX_FAULT_BYTES);
 
 	f->vector = g->kind ? (unsigned)g->kind : ESR_EC(g->esr);
 	f->error_code = g->esr;
@@ -132,17 +154,16 @@ void raise_exception(unsigned vector)
 }
 
 /* The one vector table serves every CPU: AArch64 has no per-CPU
-   descriptor tables (no GDT, no TSS), so another CPU's tables need no
-   bytes, and entering there is the same as on the boot processor. */
+   descriptor tables (no GDT, no TSS). Another CPU's "tables" are its
+   guard block alone (vectors.S): its saved context and its last fault. */
 size_t guard_cpu_tables_bytes(void)
 {
-	return 0;
+	return GUARD_BLOCK_BYTES;
 }
 
 void guard_enter_cpu(void *cpu_tables, struct guard_saved *s)
 {
-	(void)cpu_tables;
-	guard_enter(s);
+	enter_with(cpu_tables, s);
 }
 
 /* The vectors' code (the table, its entry and the recovery follow it in

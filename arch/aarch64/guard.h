@@ -28,6 +28,13 @@ struct guard_fault {
 	uint64_t kind, esr, far, elr;
 };
 
+/* A CPU's guard block (vectors.S's CTX_ offsets): the saved context (22
+   words, "active" the last), then its struct guard_fault. The boot
+   processor's is guard_boot_block, its fault guard_last_fault. */
+#define GUARD_CTX_ACTIVE_WORD 21
+#define GUARD_CTX_FAULT_BYTES (22 * 8)
+#define GUARD_BLOCK_BYTES (26 * 8)
+extern char guard_boot_block[];
 extern struct guard_fault guard_last_fault;
 
 /* The table (2 KiB-aligned, 16 entries of 128 bytes) for VBAR_ELx, and

@@ -108,19 +108,28 @@ void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci)
 	cfg->el2_single_xn = el == 2 && !tcr_el1_layout(el);
 }
 
+int pt_page_size_architected(unsigned page_shift, char *why, size_t why_len)
+{
+	char size[16];
+
+	if (page_shift < 64 && granule_of_page(1ull << page_shift) >= 0)
+		return 1;
+	mp_format_bytes(size, sizeof size, page_shift < 64 ? 1ull << page_shift : 0);
+	if (why)
+		mp_snprintf(why, why_len, "%s is not an AArch64 page size (4 KiB, 16 KiB, 64 KiB, "
+			    "2 MiB, 32 MiB, 512 MiB and 1 GiB are)", size);
+	return 0;
+}
+
 int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char *why,
 			 size_t why_len)
 {
 	int gi = page_shift < 64 ? granule_of_page(1ull << page_shift) : -1;
 	char size[16];
 
-	mp_format_bytes(size, sizeof size, page_shift < 64 ? 1ull << page_shift : 0);
-	if (gi < 0) {
-		if (why)
-			mp_snprintf(why, why_len, "%s is not an AArch64 page size (4 KiB, 16 KiB, "
-				    "64 KiB, 2 MiB, 32 MiB, 512 MiB and 1 GiB are)", size);
+	if (!pt_page_size_architected(page_shift, why, why_len))
 		return 0;
-	}
+	mp_format_bytes(size, sizeof size, 1ull << page_shift);
 	if (!(cfg->granules & (1u << granules[gi].shift))) {
 		if (why)
 			mp_snprintf(why, why_len, "%s pages need the %s translation granule, which "

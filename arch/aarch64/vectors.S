@@ -10,14 +10,33 @@
  * like any other. With no guard_call active there is nothing to return
  * to: the CPU waits for ever (WFI, interrupts masked), which under the
  * harness ends at its timeout instead of a silent wrong figure.
+ *
+ * Each CPU has a guard of its own: TPIDR_ELx (of the level it runs at)
+ * points at that CPU's block, its saved context then its last fault, set
+ * by guard_enter_cpu. The boot processor's is guard_data's, so an AP's
+ * fault returns into that AP's guard_call, never the boot processor's.
  */
 
 	.text
 
-/* guard_context: x19..x30 (12 words), sp, d8..d15 (8 words), active. */
+/* A CPU's block: its guard_context, x19..x30 (12 words), sp, d8..d15
+   (8 words), active; then its struct guard_fault. */
 #define CTX_SP     (12 * 8)
 #define CTX_D8     (13 * 8)
 #define CTX_ACTIVE (21 * 8)
+#define CTX_FAULT  (22 * 8)
+#define CTX_BYTES  (26 * 8)
+
+/* \reg = this CPU's block, from TPIDR_EL1 or TPIDR_EL2; clobbers \scratch. */
+	.macro	cpu_block reg, scratch
+	mrs	\scratch, CurrentEL
+	cmp	\scratch, #(2 << 2)
+	b.eq	91f
+	mrs	\reg, tpidr_el1
+	b	92f
+91:	mrs	\reg, tpidr_el2
+92:
+	.endm
 
 	.macro	vector kind
 	.balign	0x80
@@ -38,8 +57,8 @@ guard_vectors:
 	.endr
 
 guard_entry:
-	adrp	x10, guard_last_fault
-	add	x10, x10, :lo12:guard_last_fault
+	cpu_block x15, x11
+	add	x10, x15, #CTX_FAULT
 	str	x9, [x10]
 	mrs	x11, CurrentEL
 	cmp	x11, #(2 << 2)
@@ -53,8 +72,6 @@ guard_entry:
 	mrs	x14, elr_el2
 2:	stp	x12, x13, [x10, #8]
 	str	x14, [x10, #24]
-	adrp	x15, guard_context
-	add	x15, x15, :lo12:guard_context
 	ldr	x16, [x15, #CTX_ACTIVE]
 	cbz	x16, 4f
 	adr	x17, guard_recover
@@ -70,8 +87,7 @@ guard_entry:
 /* int guard_call(void (*fn)(void *), void *arg) */
 	.global	guard_call
 guard_call:
-	adrp	x9, guard_context
-	add	x9, x9, :lo12:guard_context
+	cpu_block x9, x10
 	stp	x19, x20, [x9, #0]
 	stp	x21, x22, [x9, #16]
 	stp	x23, x24, [x9, #32]
@@ -96,16 +112,14 @@ guard_call:
 	msr	daifclr, #4
 	isb
 	msr	daifset, #4
-	adrp	x9, guard_context
-	add	x9, x9, :lo12:guard_context
+	cpu_block x9, x10
 	str	xzr, [x9, #CTX_ACTIVE]
 	ldp	x29, x30, [x9, #80]
 	mov	x0, #0
 	ret
 
 guard_recover:
-	adrp	x9, guard_context
-	add	x9, x9, :lo12:guard_context
+	cpu_block x9, x10
 	str	xzr, [x9, #CTX_ACTIVE]
 	ldr	x10, [x9, #CTX_SP]
 	mov	sp, x10
@@ -128,7 +142,9 @@ guard_code_end:
 	.balign	16
 	.global	guard_data
 guard_data:
-guard_context:
+	/* The boot processor's block. */
+	.global	guard_boot_block
+guard_boot_block:
 	.space	22 * 8
 	.global	guard_last_fault
 guard_last_fault:

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86_64/guard.h"
 
 #define GDT_ENTRIES 32u
 /* The TSS takes the last two entries (a 16-byte system descriptor). */
@@ -55,6 +56,7 @@ struct cpu_tables {
 	int uses_own_gdt;        /* 0: the firmware's GDT stays (see problem) */
 	int uses_tss;            /* 1: TR holds the app's TSS, #DF/#MC on IST stacks */
 	const char *problem;     /* why not, when either is 0; "" otherwise */
+	struct guard_context guard;  /* this CPU's guard_call and last fault */
 	uint8_t ist_stack[2][IST_STACK_BYTES] __attribute__((aligned(16)));
 };
 

@@ -1,4 +1,12 @@
-/* The guard's entry and the app's exception vectors (see guard.h). */
+/* The guard's entry and the app's exception vectors (see guard.h).
+ *
+ * Every CPU runs the same vectors; each finds its own guard (struct
+ * guard_context) at %gs:0, IA32_GS_BASE having been pointed at it by
+ * guard_enter_cpu on that CPU. */
+
+/* struct guard_context */
+#define CTX_RSP    0
+#define CTX_FAULT  8
 
 	.text
 	.globl guard_text
@@ -14,7 +22,7 @@ guard_call:
 	push %r13
 	push %r14
 	push %r15
-	mov %rsp, guard_saved_rsp(%rip)
+	mov %rsp, %gs:CTX_RSP
 	/* Six pushes after the return address leave %rsp 8 bytes off the
 	   16-byte alignment the callee's ABI promises it. */
 	sub $8, %rsp
@@ -24,6 +32,8 @@ guard_call:
 	add $8, %rsp
 	xor %eax, %eax
 guard_unwind:
+	/* No guard_call active on this CPU from here. */
+	movq $0, %gs:CTX_RSP
 	pop %r15
 	pop %r14
 	pop %r13
@@ -64,16 +74,24 @@ guard_vectors:
 guard_fault_entry:
 	cld
 	mov (%rsp), %rax
-	mov %rax, guard_last_fault(%rip)
+	mov %rax, %gs:CTX_FAULT
 	mov 8(%rsp), %rax
-	mov %rax, guard_last_fault+8(%rip)
+	mov %rax, %gs:CTX_FAULT+8
 	mov 16(%rsp), %rax
-	mov %rax, guard_last_fault+16(%rip)
+	mov %rax, %gs:CTX_FAULT+16
 	mov %cr2, %rax
-	mov %rax, guard_last_fault+24(%rip)
-	mov guard_saved_rsp(%rip), %rsp
+	mov %rax, %gs:CTX_FAULT+24
+	mov %gs:CTX_RSP, %rsp
+	test %rsp, %rsp
+	jz guard_park
 	mov $1, %eax
 	jmp guard_unwind
+/* A fault with no guard_call active on this CPU has no frame to return
+   to: the CPU stops here, interrupts off, its fault recorded. */
+guard_park:
+	cli
+	hlt
+	jmp guard_park
 	.globl guard_text_end
 guard_text_end:
 
@@ -81,11 +99,6 @@ guard_text_end:
 	.balign 8
 	.globl guard_data
 guard_data:
-guard_saved_rsp:
-	.quad 0
-	.globl guard_last_fault
-guard_last_fault:
-	.quad 0, 0, 0, 0
 	.globl guard_nmi_count
 guard_nmi_count:
 	.quad 0

@@ -92,13 +92,17 @@ void guard_state_words(char *buf, size_t size)
 const char arch_pc_name[] = "RIP";
 const char arch_address_name[] = "CR2";
 
-/* What guard_enter changed: the firmware's IDTR and GDTR. */
+/* What guard_enter changed: the firmware's IDTR, GDTR and GS base. */
 struct x86_guard_saved {
 	struct descriptor_pointer idtr, gdtr;
+	uint64_t gs_base;
 };
 
 _Static_assert(sizeof(struct x86_guard_saved) <= sizeof(struct guard_saved),
-	       "struct guard_saved holds an IDTR and a GDTR");
+	       "struct guard_saved holds an IDTR, a GDTR and a GS base");
+_Static_assert(offsetof(struct guard_context, saved_rsp) == 0 &&
+	       offsetof(struct guard_context, fault) == 8 &&
+	       offsetof(struct guard_fault, cr2) == 24, "guard.S's CTX_ offsets");
 
 extern const char guard_text[], guard_text_end[], guard_data[], guard_data_end[];
 
@@ -119,6 +123,10 @@ void guard_enter_cpu(void *cpu_tables, struct guard_saved *s)
 	irq_disable();
 	sidt(&x->idtr);
 	sgdt(&x->gdtr);
+	/* This CPU's vectors find its own guard at %gs:0 (guard.S). */
+	x->gs_base = rdmsr(MSR_IA32_GS_BASE);
+	t->guard.saved_rsp = 0;
+	wrmsr(MSR_IA32_GS_BASE, (uint64_t)(uintptr_t)&t->guard);
 	if (!t->built) {
 		struct cpu_selectors sel = { read_cs(), read_ss(), read_ds(), read_es(), read_tr() };
 		gdt_build(t, &sel);
@@ -157,6 +165,7 @@ void guard_leave(const struct guard_saved *s)
 
 	lidt(&x->idtr);
 	lgdt(&x->gdtr);
+	wrmsr(MSR_IA32_GS_BASE, x->gs_base);
 }
 
 size_t guard_ranges(struct guard_range *out, size_t max)
@@ -207,11 +216,18 @@ const char *guard_tables_summary(void)
 	return summary;
 }
 
+void guard_last_cpu(const void *cpu_tables, struct arch_fault *f)
+{
+	const struct guard_fault *g = &((const struct cpu_tables *)cpu_tables)->guard.fault;
+
+	f->vector = (unsigned)g->vector;
+	f->error_code = g->error_code;
+	f->pc = g->rip;
+	f->address = g->cr2;
+	f->has_address = 1;
+}
+
 void guard_last(struct arch_fault *f)
 {
-	f->vector = (unsigned)guard_last_fault.vector;
-	f->error_code = guard_last_fault.error_code;
-	f->pc = guard_last_fault.rip;
-	f->address = guard_last_fault.cr2;
-	f->has_address = 1;
+	guard_last_cpu(&boot_cpu_tables, f);
 }

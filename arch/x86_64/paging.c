@@ -18,18 +18,24 @@ void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci)
 	cfg->el2_single_xn = 0;
 }
 
-int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char *why,
-			 size_t why_len)
+int pt_page_size_architected(unsigned page_shift, char *why, size_t why_len)
 {
 	char size[16];
 
-	mp_format_bytes(size, sizeof size, 1ull << page_shift);
-	if (page_shift != 12 && page_shift != 21 && page_shift != 30) {
-		if (why)
-			mp_snprintf(why, why_len, "%s is not an x86-64 page size (4 KiB, 2 MiB "
-				    "and 1 GiB are)", size);
+	if (page_shift == 12 || page_shift == 21 || page_shift == 30)
+		return 1;
+	mp_format_bytes(size, sizeof size, page_shift < 64 ? 1ull << page_shift : 0);
+	if (why)
+		mp_snprintf(why, why_len, "%s is not an x86-64 page size (4 KiB, 2 MiB and 1 GiB "
+			    "are)", size);
+	return 0;
+}
+
+int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char *why,
+			 size_t why_len)
+{
+	if (!pt_page_size_architected(page_shift, why, why_len))
 		return 0;
-	}
 	if (page_shift == 30 && !cfg->has_1g) {
 		if (why)
 			mp_snprintf(why, why_len, "CPUID 8000_0001h EDX[26] (pdpe1gb) is clear on "

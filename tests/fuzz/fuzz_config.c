@@ -11,9 +11,22 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "probes/config.h"
+#include "probes/platform.h"
+
+/* config.c asks the platform which page sizes exist: x86-64's, as the
+   Linux build's own answer (arch/x86_64/paging.c) would be. */
+int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len)
+{
+	if (page_shift == 12 || page_shift == 21 || page_shift == 30)
+		return 1;
+	if (why)
+		snprintf(why, why_len, "not an x86-64 page size");
+	return 0;
+}
 
 static void load_and_check(const struct config_source *src, int n)
 {

@@ -3,7 +3,10 @@
 # failure. Each vector the fault probe can raise is tried. A machine check
 # or a double fault is fatal instead: it is named (a #MC with the
 # machine-check registers), the rows written before it stay on the volume,
-# no later probe runs, and the verdict is a failure.
+# no later probe runs, and the verdict is a failure. With fault.cpu the
+# exception is raised in an AP's role: that AP's own guard catches it, the
+# AP goes back to the firmware, the others run on and the machine comes
+# back with a failing verdict.
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
 
@@ -54,3 +57,30 @@ check_fatal mc 64K 9 '#MC machine check \(vector 18\), error code 0x0, RIP 0x[0-
 # (without one the machine would reset, and this boot would have no verdict).
 check_fatal df 16K 5 '#DF double fault \(vector 8\), error code 0x0, RIP 0x[0-9a-f]+, CR2 0x7ffffffff7f8' \
 	'#DF double fault \(vector 8\).*; a second exception arrived while the CPU delivered one; the RIP a #DF saves is undefined'
+
+# Faults on another CPU: raised in CPU 1's role of three. Before each AP had
+# a guard of its own the fault unwound onto the boot CPU's saved stack,
+# and the machine hung until the harness's timeout.
+boot fault-ap-pf --cpu max --mem 512M --smp 3 \
+	--args "profile=quick probes=fault,cost cost.trials=1 fault.cpu=1 fault.vector=pf"
+check "fault on an AP: the platform names the CPU, vector, RIP and CR2" \
+	log_has '^  CPU 1: FAULT in its role: #PF page fault \(vector 14\) on CPU 1 \(APIC ID [0-9]+\), error code 0x[0-9a-f]+, RIP 0x[0-9a-f]+, CR2 0x7ffffffff000; caught by that CPU.s own guard'
+check "fault on an AP: the probe sees it caught there, and the AP back" \
+	log_has '^fault: caught #PF page fault \(vector 14\) on CPU 1 .*; CPU 1 is back with the firmware, the run goes on without it'
+check "fault on an AP: the other CPUs run a role again" log_has '^fault: CPUs 0 and 2 ran a role again after the fault'
+check "fault on an AP: the run goes on with the next probe" log_has '^== cost: done in'
+check "fault on an AP: the cost rows are in results.csv" \
+	test "$(csv_count "$(run_folder)/results.csv" "r['probe']=='cost'")" -gt 0
+check "fault on an AP: the machine came back with a failing verdict" test "$BOOT_RC" -eq 1
+
+# A double fault on an AP is fatal, as on the boot CPU: the run stops.
+boot fault-ap-df --cpu max --mem 512M --smp 2 \
+	--args "profile=quick probes=fault,cost fault.cpu=1 fault.vector=df"
+check "fatal fault on an AP: named with its CPU, fatal" \
+	log_has '^fault: caught #DF double fault \(vector 8\) on CPU 1 .*; fatal: the run stops after this probe'
+check "fatal fault on an AP: the run stops, cost never runs" \
+	bash -c "grep -q '^RUN STOPPED: #DF double fault (vector 8) on CPU 1' '$LOG' && ! grep -q '^== cost' '$LOG'"
+check "fatal fault on an AP: system.json says what stopped the run" \
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['stopped_by'].startswith('#DF double fault (vector 8) on CPU 1'), d['stopped_by']" \
+	"$(run_folder)/system.json"
+check "fatal fault on an AP: the machine came back with a failing verdict" test "$BOOT_RC" -eq 1

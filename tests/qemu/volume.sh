@@ -32,3 +32,23 @@ check "full: said once" test "$(grep -c 'failed: EFI_VOLUME_FULL' "$LOG")" -eq 1
 check "full: the run goes on to the last probe" log_has '^== cost: done in'
 check "full: the verdict is a failure" test "$BOOT_RC" -eq 1
 check "full: the earlier run is intact" earlier_run_intact
+check "full: warned before the first probe that the volume is short of room" \
+	log_has "^memprobe: the boot volume has [0-9]+ KiB free, and this run's files take about 512 KiB"
+for f in report.txt results.csv system.json; do
+	check "full: $f, cut, is named on the console" \
+		log_has "^no results file written: $f: writing failed \(volume full or read-only\?\)"
+done
+# Every file left on the volume is whole: a file that got no whole write
+# is removed, not left empty (the harness copies the run folder out).
+run=$(run_folder)
+check "full: the run folder on the volume holds no empty file" test -z "$(find "$run" -type f -empty)"
+check "full: results.csv, if there, holds whole rows; system.json, if there, parses" python3 -c "
+import csv, json, os, sys
+run = sys.argv[1]
+p = os.path.join(run, 'results.csv')
+if os.path.exists(p):
+    rows = list(csv.reader(open(p, newline='')))
+    assert rows and all(len(r) == len(rows[0]) for r in rows)
+p = os.path.join(run, 'system.json')
+if os.path.exists(p):
+    json.load(open(p))" "$run"

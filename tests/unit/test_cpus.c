@@ -149,6 +149,25 @@ static void test_gang_call_off(void)
 	      "a member arriving after the call-off goes home without playing");
 }
 
+/* A member whose role faulted (the platform's guard caught it on its CPU
+   and said so): the lead neither waits for it until the deadline nor
+   counts it finished. The deadline is an hour, so a lead that waited for
+   it would hang the test rather than pass. */
+static void test_gang_faulted(void)
+{
+	static struct gang g;
+	int ran_lead = 0, ran_member = 0;
+	struct plat_role roles[2] = { { 0, note, &ran_lead, 0 }, { 1, note, &ran_member, 0 } };
+
+	gang_init(&g, roles, 2, 3600u * 1000u);
+	gang_member_faulted(&g, 1);
+	CHECK(gang_lead(&g) == 1 && roles[1].missed && !roles[0].missed && ran_lead &&
+	      !ran_member, "a faulted member: the lead plays and returns at once, the faulted "
+	      "role counted missed");
+	CHECK(plat_cpu_fault(1, &(struct plat_fault){ 0 }) == 0,
+	      "Linux roles never come back from a fault: plat_cpu_fault says none");
+}
+
 static void test_topology_split(void)
 {
 	struct cpu_topology t;
@@ -173,6 +192,7 @@ int main(void)
 	      "the conditions line says how other CPUs are used: %s", plat_cpus_conditions());
 	test_refusals(count);
 	test_gang_call_off();
+	test_gang_faulted();
 	test_topology_split();
 	if (count >= 2) {
 		test_pair();

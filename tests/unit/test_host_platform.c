@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -156,6 +158,87 @@ static void test_files(void)
 	CHECK(plat_file_open("b.txt") == -1, "and opens no file");
 }
 
+static off_t size_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* A full volume, as write() meets it under a file size limit: the write
+   that failed is taken back (the file keeps its whole writes), a file
+   with none is removed, and plat_file_delete removes a file at once. */
+static void test_full_volume(void)
+{
+	char root[] = "/tmp/memprobe-test-full-XXXXXX", path[512], big[3000];
+	struct rlimit old, small = { 4096, 4096 };
+	int kept, none, dropped;
+
+	CHECK(mkdtemp(root) != NULL, "a scratch root");
+	host_set_results_root(root);
+	memset(big, 'r', sizeof big);
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	small.rlim_max = old.rlim_max;
+	setrlimit(RLIMIT_FSIZE, &small);
+	kept = plat_file_open("kept.csv");
+	int first = plat_file_write(kept, big, sizeof big);
+	int second = plat_file_write(kept, big, sizeof big);
+	none = plat_file_open("none.json");
+	char huge[5000];
+	memset(huge, 'j', sizeof huge);
+	int only = plat_file_write(none, huge, sizeof huge);
+	dropped = plat_file_open("dropped.svg");
+	int partial = plat_file_write(dropped, big, 100);
+	setrlimit(RLIMIT_FSIZE, &old);
+
+	CHECK(first == 0 && second == -1, "the second 3000-byte write crosses the 4 KiB limit");
+	snprintf(path, sizeof path, "%s/kept.csv", plat_run_folder());
+	CHECK(size_of(path) == 3000, "the cut write is taken back: the file keeps its one whole "
+	      "write (%lld bytes)", (long long)size_of(path));
+	snprintf(path, sizeof path, "%s/none.json", plat_run_folder());
+	CHECK(only == -1 && size_of(path) == -1, "a file whose only write was cut is removed, "
+	      "not left empty or half-written");
+	CHECK(partial == 0, "a small write still fits");
+	plat_file_delete(dropped);
+	snprintf(path, sizeof path, "%s/dropped.svg", plat_run_folder());
+	CHECK(size_of(path) == -1, "plat_file_delete removes the file");
+	CHECK(!plat_files_complete(), "the run's files are incomplete, for the verdict");
+	plat_file_close(kept);
+	plat_file_close(none);
+	snprintf(path, sizeof path, "%s/kept.csv", plat_run_folder());
+	unlink(path);
+	rmdir(plat_run_folder());
+	rmdir(root);
+}
+
+/* --out's refusals, and the check made before the first probe. */
+static void test_results_root(void)
+{
+	char why[256], longer[5000];
+
+	CHECK(host_results_root_refusal("", why, sizeof why) &&
+	      strstr(why, "an empty path names no folder"), "--out \"\" is refused (%s)", why);
+	memset(longer, 'd', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	CHECK(host_results_root_refusal(longer, why, sizeof why) &&
+	      strstr(why, "a path of 4999 bytes is too long"), "an --out past PATH_MAX is refused "
+	      "(%s)", why);
+	CHECK(host_results_root_refusal("/tmp/ok", why, sizeof why) == NULL, "a plain path is not");
+	host_set_results_root(longer);
+	CHECK(strstr(plat_run_folder(), "no files: --out: a path of 4999 bytes") != NULL,
+	      "set anyway, it is never shortened into another folder: %s", plat_run_folder());
+	CHECK(host_check_results_root(0, why, sizeof why) == -1, "and the check refuses it too");
+	host_set_results_root("/proc");
+	CHECK(host_check_results_root(0, why, sizeof why) == -1 &&
+	      strstr(why, "--out /proc: cannot write a file there"), "/proc takes no file (%s)", why);
+	host_set_results_root("/tmp");
+	CHECK(host_check_results_root(0, why, sizeof why) == 0, "/tmp takes a run (%s)", why);
+	CHECK(host_check_results_root(UINT64_MAX, why, sizeof why) == 1 &&
+	      strstr(why, "this run's files take about"), "a run larger than the room left is "
+	      "warned about, not refused (%s)", why);
+}
+
 static void test_buffers(void)
 {
 	struct plat_buffer b;
@@ -223,6 +306,8 @@ int main(void)
 {
 	test_timed();
 	test_files();
+	test_full_volume();
+	test_results_root();
 	test_buffers();
 	test_clock();
 	return check_summary();

@@ -92,9 +92,13 @@ static void test_run(void)
 	   capture and not in report.txt. Each observation is kept for later. */
 	file_in_run(path, sizeof path, "results.csv");
 	read_file(path, text, sizeof text);
-	int header_only = strcmp(text, "probe,variant,page_size,working_set_bytes,ns,cycles,"
-				 "trials,spread,pages_verified,timer,cpu,peer_cpu,loaders,load_gb_per_s,"
-				 "gb_per_s,bytes_per_cycle,sweep_point\n") == 0;
+	int written_at_once = strcmp(text, "probe,variant,page_size,working_set_bytes,ns,cycles,"
+				     "trials,spread,pages_verified,timer,cpu,peer_cpu,loaders,"
+				     "load_gb_per_s,gb_per_s,bytes_per_cycle,sweep_point\n"
+				     "latency,chase,4096,4096,1.333,4.00,5,0.0123,\"pages verified: "
+				     "1 x 4 KiB, WB\",tsc cpuid-15h,,,,,,,\n"
+				     "latency,\"with, comma\",2097152,3145728,1.333,4.00,5,0.0123,"
+				     "\"kernel said \"\"no\"\"\",tsc cpuid-15h,,,,,,,\n") == 0;
 
 	results_probe_done();
 	read_file(path, text, sizeof text);
@@ -142,7 +146,8 @@ static void test_run(void)
 	results_close();
 	capture_end(console, sizeof console);
 
-	CHECK(header_only, "before a probe is done, results.csv holds the header only");
+	CHECK(written_at_once, "each row is in results.csv as soon as it is made, before its probe "
+	      "is done: a process killed outright loses at most the row being written");
 	CHECK(first_row, "a finished probe's row is in results.csv at once, fixed precision, quoted field");
 	CHECK(quoted_row, "RFC 4180: commas quoted, quotes doubled, page_size in bytes");
 	CHECK(cost_row, "no page size and no working set give empty fields; a NaN says nan");
