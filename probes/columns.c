@@ -35,7 +35,7 @@ const struct result_column result_columns[] = {
 	{ "page_size",         REQUIRED, PAGE_SIZE(page_shift) },
 	{ "working_set_bytes", REQUIRED, BYTES(working_set_bytes) },
 	{ "ns",                REQUIRED, REAL(ns, 3) },
-	{ "cycles",            REQUIRED, REAL(cycles, 2) },
+	{ "cycles",            OPTIONAL, REAL(cycles, 2) },
 	{ "trials",            OPTIONAL, COUNT(trials) },
 	{ "spread",            OPTIONAL, REAL(spread, 4) },
 	{ "pages_verified",    OPTIONAL, TEXT(pages_verified) },
