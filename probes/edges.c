@@ -565,7 +565,13 @@ static void name_cache_step(struct level *l, const struct curve *c, const struct
 	l->method = METHOD_PLACEMENT_FIT;
 	l->range_lo = fit.range_lo;
 	l->range_hi = fit.range_hi;
-	l->size_bytes = simplest_capacity(l->range_lo, l->range_hi, fit.capacity);
+	/* Nearest the middle of the range (in log2), not the best fit: one
+	   buffer is one draw of the random layout, which moves the best fit
+	   by a third either way, while the range holds what every draw that
+	   fits the readings allows. */
+	l->size_bytes = simplest_capacity(l->range_lo, l->range_hi,
+					  (uint64_t)svg_exp2((svg_log2((double)l->range_lo) +
+							      svg_log2((double)l->range_hi)) / 2.0));
 }
 
 static const struct curve_edge *add_cache_level(struct hierarchy *h, const struct curve *curves,
