@@ -46,6 +46,7 @@ const struct result_column result_columns[] = {
 	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 3) },
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
+	{ "stride_bytes",      OPTIONAL, BYTES(stride_bytes) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)

@@ -123,6 +123,9 @@ struct config {
 	enum load_mix loaded_mix;
 	unsigned loaded_loaders;  /* loaded: most loaders; 0: every other CPU */
 
+	unsigned geometry_max_lines; /* geometry: most lines per set swept; 0: 4 x the
+				     claimed ways + 4 */
+
 	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
 	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
 	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
