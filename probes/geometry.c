@@ -159,6 +159,7 @@ static int measure_line(const struct config *c, const struct cache_claims *cl)
 	unsigned spacing[GEOMETRY_LINE_POINTS];
 	double ns[GEOMETRY_LINE_POINTS];
 	struct geometry_line_reading r;
+	struct chase_run best[GEOMETRY_LINE_POINTS];
 	struct plat_buffer buf;
 	char what[64];
 	int status = 0;
@@ -171,27 +172,35 @@ static int measure_line(const struct config *c, const struct cache_claims *cl)
 	}
 	report_printf("geometry, line: %u blocks of %u bytes in a random order, two slots S "
 		      "bytes apart in each, one after the other (which first drawn at random); "
-		      "4 KiB pages\n", GEOMETRY_LINE_BLOCKS, GEOMETRY_LINE_BLOCK);
-	report_table_begin(&line_table, "geometry, line size", NULL);
-	for (unsigned i = 0; i < GEOMETRY_LINE_POINTS; i++) {
-		struct chase_run run;
-		size_t n;
-		double cycles;
+		      "4 KiB pages; %u passes, each spacing's figure the least\n",
+		      GEOMETRY_LINE_BLOCKS, GEOMETRY_LINE_BLOCK, GEOMETRY_LINE_PASSES);
+	/* Passes over every spacing, each spacing's figure the least of them:
+	   a slow drift on a busy machine moves every point alike. */
+	for (unsigned pass = 0; pass < GEOMETRY_LINE_PASSES && status == 0; pass++)
+		for (unsigned i = 0; i < GEOMETRY_LINE_POINTS; i++) {
+			struct chase_run run;
+			size_t n;
 
-		spacing[i] = GEOMETRY_LINE_MIN << i;
-		n = geometry_line_offsets(offsets, spacing[i], LINE_SEED + i);
-		mp_snprintf(what, sizeof what, "geometry, line, %u bytes apart", spacing[i]);
-		if (measure(c, &buf, n, what, &run) != 0) {
-			status = -1;
-			break;
+			spacing[i] = GEOMETRY_LINE_MIN << i;
+			n = geometry_line_offsets(offsets, spacing[i], LINE_SEED + i);
+			mp_snprintf(what, sizeof what, "geometry, line, %u bytes apart", spacing[i]);
+			if (measure(c, &buf, n, what, &run) != 0) {
+				status = -1;
+				break;
+			}
+			if (pass == 0 || trials_best(&run.trials) < trials_best(&best[i].trials))
+				best[i] = run;
 		}
-		cycles = emit(&buf, "line", spacing[i],
-			      (uint64_t)GEOMETRY_LINE_BLOCKS * GEOMETRY_LINE_BLOCK, &run, &ns[i]);
+	report_table_begin(&line_table, "geometry, line size", NULL);
+	for (unsigned i = 0; i < GEOMETRY_LINE_POINTS && status == 0; i++) {
+		double cycles = emit(&buf, "line", spacing[i], (uint64_t)GEOMETRY_LINE_BLOCKS *
+				     GEOMETRY_LINE_BLOCK, &best[i], &ns[i]);
+
 		report_table_cell("%u B", spacing[i]);
 		report_table_cell("%.3f", ns[i]);
 		report_table_cell("%.2f", cycles);
-		report_table_cell("%u", run.trials.count);
-		report_table_cell("%s", run.stopped_by);
+		report_table_cell("%u", best[i].trials.count);
+		report_table_cell("%s", best[i].stopped_by);
 		report_table_row(0);
 	}
 	report_table_end();
@@ -208,35 +217,57 @@ static int measure_line(const struct config *c, const struct cache_claims *cl)
 	return 0;
 }
 
+/* One point of a ways curve: k lines `span` apart in a random order. */
+static int measure_lines(const struct config *c, const struct plat_buffer *buf,
+			 const char *level, uint64_t span, unsigned k, struct chase_run *run)
+{
+	char what[80];
+
+	for (unsigned j = 0; j < k; j++)
+		offsets[j] = geometry_set_offset(j, span);
+	geometry_shuffle(offsets, k, WAYS_SEED + k);
+	mp_snprintf(what, sizeof what, "geometry, %s, %u lines %llu bytes apart", level, k,
+		    (unsigned long long)span);
+	return measure(c, buf, k, what, run);
+}
+
 /* One span's ways curve: k = 1 .. kmax lines `span` apart, stopping
-   PAST_STEP lines after a step. ns[k - 1]; returns the points measured,
-   0 on failure. */
+   PAST_STEP lines after a step; then GEOMETRY_WAYS_PASSES - 1 more passes
+   over the same points, each point's figure the least (a spike on a busy
+   machine seldom strikes one point twice). ns[k - 1]; returns the points
+   measured, 0 on failure. */
 static unsigned sweep_span(const struct config *c, const struct plat_buffer *buf,
 			   const char *level, uint64_t span, unsigned kmax, unsigned after,
 			   unsigned *ks, double *ns, struct geometry_step_reading *r)
 {
-	char what[80];
+	static struct chase_run best[KMAX];
 	unsigned n = 0;
 
 	r->ways = 0;
 	for (unsigned k = 1; k <= kmax; k++) {
-		struct chase_run run;
-
-		for (unsigned j = 0; j < k; j++)
-			offsets[j] = geometry_set_offset(j, span);
-		geometry_shuffle(offsets, k, WAYS_SEED + k);
-		mp_snprintf(what, sizeof what, "geometry, %s, %u lines %llu bytes apart", level, k,
-			    (unsigned long long)span);
-		if (measure(c, buf, k, what, &run) != 0)
+		if (measure_lines(c, buf, level, span, k, &best[n]) != 0)
 			return 0;
-		emit(buf, "ways", span, (uint64_t)k * span, &run, &ns[n]);
+		ns[n] = trials_best(&best[n].trials);
 		ks[n++] = k;
 		if (k >= after + 4) {
 			geometry_read_step(ks, ns, n, after, r);
 			if (r->ways && k >= r->ways + PAST_STEP)
-				return n;
+				break;
 		}
 	}
+	for (unsigned pass = 1; pass < GEOMETRY_WAYS_PASSES; pass++)
+		for (unsigned i = 0; i < n; i++) {
+			struct chase_run run;
+
+			if (measure_lines(c, buf, level, span, ks[i], &run) != 0)
+				return 0;
+			if (trials_best(&run.trials) < ns[i]) {
+				best[i] = run;
+				ns[i] = trials_best(&run.trials);
+			}
+		}
+	for (unsigned i = 0; i < n; i++)
+		emit(buf, "ways", span, (uint64_t)ks[i] * span, &best[i], &ns[i]);
 	geometry_read_step(ks, ns, n, after, r);
 	return n;
 }
@@ -296,7 +327,8 @@ static int measure_level(const struct config *c, const struct plat_buffer *buf,
 		claimed_sets = claim->size_bytes / claim->ways / claim->line_bytes;
 	geometry_read_sets(spans, ways, GEOMETRY_SPANS, &sr);
 	if (!sr.ways) {
-		mp_snprintf(why, sizeof why, "%s%s", sr.why, note);
+		/* The claimed span's own reading says more than "read 0 ways". */
+		mp_snprintf(why, sizeof why, "%s%s", r[2].ways ? sr.why : r[2].why, note);
 		not_measurable(&lv->ways, claim ? claim->ways : 0, why);
 		not_measurable(&lv->sets, claimed_sets, why);
 		return 0;
@@ -406,8 +438,8 @@ static int measure_caches(const struct config *c, const struct cache_claims *cl)
 			plat_buffer_put(&buf);
 			return 0;
 		}
-		mp_snprintf(note, sizeof note, "%s", cl->hypervisor ? "; under a hypervisor: "
-			    "contiguous in guest-physical memory only" : "");
+		mp_snprintf(note, sizeof note, "%s", cl->hypervisor ? "; under a hypervisor the "
+			    "pages are contiguous in guest-physical memory only" : "");
 		report_printf("geometry, L2: k = 1 .. %u lines (claimed way span %llu bytes), %s; "
 			      "the step looked for is the first past L1d's %u ways\n", kmax,
 			      (unsigned long long)span, page_name, after);
@@ -521,14 +553,19 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 	geometry_read_step(ks, ns, n, after, &r);
 	if (full) {
 		/* No step before the capacity is what full associativity means. */
-		if (!r.ways || r.ways >= t->entries * 3 / 4) {
-			mp_snprintf(why, sizeof why, "no step before %u pages (%s)",
-				    r.ways ? r.ways : ks[n ? n - 1 : 0], r.ways ? r.why : "none in "
-				    "the sweep");
-			g->ways.measured = 0;
-			g->ways.claimed = 0;
-			g->ways.verdict = r.ways || n ? GEOMETRY_AGREES : GEOMETRY_NOT_MEASURABLE;
-			mp_strlcpy(g->ways.why, why, sizeof g->ways.why);
+		if (n && ((!r.ways && r.no_step) || r.ways >= t->entries * 3 / 4)) {
+			if (r.ways)
+				mp_snprintf(why, sizeof why, "no step before %u pages: %s", r.ways,
+					    r.why);
+			else
+				mp_snprintf(why, sizeof why, "no step up to %u pages", ks[n - 1]);
+			figure_set(&g->ways, 0, 0, 0, why);
+			g->ways.full = 1;
+			g->ways.verdict = GEOMETRY_AGREES;
+		} else if (!n) {
+			not_measurable(&g->ways, 0, "not measured: the chase failed");
+		} else if (!r.ways) {
+			not_measurable(&g->ways, 0, r.why);
 		} else {
 			mp_snprintf(why, sizeof why, "a step after %u pages, under the %u claimed "
 				    "entries: %s", r.ways, t->entries, r.why);
@@ -568,11 +605,15 @@ static void measure_tlbs(const struct config *c, const struct cache_claims *cl)
 static void summary_row(const char *what, const struct geometry_figure *f, const char *unit)
 {
 	report_table_cell("%s", what);
-	if (f->measured)
+	if (f->full)
+		report_table_cell("full");
+	else if (f->measured)
 		report_table_cell("%llu%s", (unsigned long long)f->measured, unit);
 	else
 		report_table_cell("-");
-	if (f->claimed)
+	if (f->full)
+		report_table_cell("full");
+	else if (f->claimed)
 		report_table_cell("%llu%s", (unsigned long long)f->claimed, unit);
 	else
 		report_table_cell("-");

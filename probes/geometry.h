@@ -30,6 +30,19 @@
 #define GEOMETRY_STEP_MIN 1.15
 /* A plateau: every point within this of its smallest (noise only adds). */
 #define GEOMETRY_PLATEAU_TOL 0.10
+/* The line-size curve's plateaus: each within this share of the step's
+   height above its least point. */
+#define GEOMETRY_LINE_BAND 0.35
+/* Passes over the line-size spacings; each spacing's figure is the least. */
+#define GEOMETRY_LINE_PASSES 3u
+/* Passes over a ways curve's points; each point's figure the least. */
+#define GEOMETRY_WAYS_PASSES 2u
+/* A ways step: the level after it (the median of its first points) at
+   least this far above the plateau, and plateau points above a quarter of
+   the way up counted as spikes. */
+#define GEOMETRY_STEP_CLEAR 1.30
+#define GEOMETRY_STEP_PLATEAU_CUT 0.25
+#define GEOMETRY_STEP_HIGH_POINTS 5u
 
 /* The most slots any layout makes (a fully associative TLB's sweep). */
 #define GEOMETRY_SLOTS_MAX 4096u
@@ -94,6 +107,7 @@ struct geometry_step_reading {
 	double low_ns, high_ns;
 	int sharp;                /* the first point past the step is at least
 				     half way up to the plateau after it */
+	int no_step;              /* not measurable because the curve stays flat */
 	char why[192];
 };
 void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigned after,
@@ -131,6 +145,8 @@ enum geometry_verdict geometry_hold(uint64_t measured, uint64_t claimed);
 struct geometry_figure {
 	uint64_t measured;        /* 0 when not measurable */
 	uint64_t claimed;         /* 0: no claim */
+	int full;                 /* a TLB read as fully associative: no step
+				     before its claimed entries */
 	enum geometry_verdict verdict;
 	char why[192];            /* "not measurable here: ..." or how it was read */
 };

@@ -112,15 +112,18 @@ void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
 				    "bytes has no figure", spacings[i]);
 			return;
 		}
-	/* Every split into a low plateau [0, i) and a high one [i, n). */
+	/* Every split into a low plateau [0, i) and a high one [i, n): each
+	   plateau within GEOMETRY_LINE_BAND of the step's height (so noise is
+	   judged against the step, not against the figure). */
 	for (unsigned i = 1; i < n; i++) {
-		double llo, lhi, hlo, hhi;
+		double llo, lhi, hlo, hhi, band;
 
 		range_of(ns, 0, i, &llo, &lhi);
 		range_of(ns, i, n, &hlo, &hhi);
-		if (lhi > llo * (1 + GEOMETRY_PLATEAU_TOL) || hhi > hlo * (1 + GEOMETRY_PLATEAU_TOL))
+		if (hlo < llo * GEOMETRY_STEP_MIN)
 			continue;
-		if (hlo < llo * GEOMETRY_STEP_MIN || hlo <= lhi)
+		band = GEOMETRY_LINE_BAND * (hlo - llo);
+		if (lhi > llo + band || hhi > hlo + band)
 			continue;
 		found++;
 		at = i;
@@ -149,73 +152,107 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 			struct geometry_step_reading *out)
 {
 	char curve[120];
-	unsigned s = 0, spikes = 0;
-	double base = 0;
+	unsigned s = 0, i, spikes = 0, m;
+	double base, high, cut, sorted[GEOMETRY_STEP_HIGH_POINTS];
 
 	out->ways = 0;
 	out->low_ns = out->high_ns = 0;
 	out->sharp = 0;
+	out->no_step = 0;
 	out->why[0] = '\0';
 	while (s < n && k[s] <= after)
 		s++;
-	if (s >= n || !(ns[s] > 0)) {
-		mp_snprintf(out->why, sizeof out->why, "not measurable here: no point past %u "
-			    "lines", after);
+	if (s + 2 > n) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: fewer than two points "
+			    "past %u", after);
 		return;
 	}
-	base = ns[s];
-	for (unsigned i = s + 1; i < n; i++) {
-		int back = 0;
-		unsigned j;
-
+	for (i = s; i < n; i++)
 		if (!(ns[i] > 0)) {
-			mp_snprintf(out->why, sizeof out->why, "not measurable here: %u lines have "
-				    "no figure", k[i]);
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: %u has no "
+				    "figure", k[i]);
 			return;
 		}
+	/* The plateau's level: the least of its first three points (noise only
+	   adds time). */
+	base = ns[s];
+	for (i = s + 1; i < n && i < s + 3; i++)
 		if (ns[i] < base)
 			base = ns[i];
-		if (ns[i] <= base * (1 + GEOMETRY_PLATEAU_TOL))
-			continue;
-		if (ns[i] < base * GEOMETRY_STEP_MIN) {
-			/* Between the plateau and a step: a gradual rise. */
-			curve_text(curve, sizeof curve, k + s, ns + s, n - s < 12 ? n - s : 12);
-			mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve rises "
-				    "%.0f%% at %u lines without a step (%s)",
-				    (ns[i] / base - 1) * 100, k[i], curve);
-			return;
-		}
-		/* A step, unless a later point comes back to the plateau: then
-		   this point was a spike, and one is tolerated. */
-		for (j = i + 1; j < n; j++)
-			if (ns[j] <= base * (1 + GEOMETRY_PLATEAU_TOL))
-				back = 1;
-		if (back) {
-			if (++spikes > 1) {
-				mp_snprintf(out->why, sizeof out->why, "not measurable here: the "
-					    "curve jumps and falls back more than once (noise) by "
-					    "%u lines", k[i]);
-				return;
-			}
-			continue;
-		}
-		for (j = i + 1; j < n; j++)
-			if (ns[j] < base * GEOMETRY_STEP_MIN) {
-				mp_snprintf(out->why, sizeof out->why, "not measurable here: after "
-					    "the rise at %u lines the curve falls part way back at %u",
-					    k[i], k[j]);
-				return;
-			}
-		out->ways = k[i - 1];
-		out->low_ns = base;
-		out->high_ns = ns[i + 3 < n ? i + 3 : n - 1];
-		out->sharp = ns[i] - base >= 0.5 * (out->high_ns - base);
-		mp_snprintf(out->why, sizeof out->why, "%s step after %u lines, %.2f to %.2f ns",
-			    out->sharp ? "a sharp" : "a gradual", k[i - 1], base, out->high_ns);
+	/* The step: the first point from which the curve stays up to the end
+	   (a spike before it comes back down, so it is not the step). */
+	for (i = n; i > s && ns[i - 1] >= base * GEOMETRY_STEP_MIN; i--)
+		;
+	curve_text(curve, sizeof curve, k + s, ns + s, n - s < 12 ? n - s : 12);
+	if (i == n) {
+		out->no_step = 1;
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: no step from %u to "
+			    "%u (the last point is within %.0f%% of the first ones)", k[s],
+			    k[n - 1], (GEOMETRY_STEP_MIN - 1) * 100);
 		return;
 	}
-	mp_snprintf(out->why, sizeof out->why, "not measurable here: no step from %u to %u "
-		    "lines (flat within %.0f%%)", k[s], k[n - 1], GEOMETRY_PLATEAU_TOL * 100);
+	if (i == s) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: no plateau before "
+			    "the rise (%s)", curve);
+		return;
+	}
+	/* The level after it: the median of its first points. */
+	m = n - i < GEOMETRY_STEP_HIGH_POINTS ? n - i : GEOMETRY_STEP_HIGH_POINTS;
+	for (unsigned a = 0; a < m; a++) {
+		unsigned b = a;
+
+		while (b > 0 && sorted[b - 1] > ns[i + a]) {
+			sorted[b] = sorted[b - 1];
+			b--;
+		}
+		sorted[b] = ns[i + a];
+	}
+	high = sorted[m / 2];
+	if (high < base * GEOMETRY_STEP_CLEAR) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve rises only "
+			    "%.0f%% from %u on, no clear step", (high / base - 1) * 100, k[i]);
+		return;
+	}
+	/* Points of the plateau above a quarter of the step are spikes; a few
+	   are noise, more are a plateau that is not one. */
+	cut = base + GEOMETRY_STEP_PLATEAU_CUT * (high - base);
+	for (unsigned j = s; j < i; j++)
+		if (ns[j] > cut)
+			spikes++;
+	if (spikes > 1 + (i - s) / 8) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: %u points before the "
+			    "rise at %u lie above the plateau (noise, or a rise spread out: %s)",
+			    spikes, k[i], curve);
+		return;
+	}
+	/* Half way up within two points, or the rise is spread out (frames at
+	   random, or a replacement policy that keeps a share). */
+	out->sharp = ns[i] >= base + 0.5 * (high - base);
+	if (!out->sharp && (i + 1 >= n || ns[i + 1] < base + 0.5 * (high - base))) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: the rise from %u on "
+			    "spreads over several points, not one step (%s)", k[i], curve);
+		return;
+	}
+	/* After the step a plateau (or the next level's step, further on):
+	   the points after its first within the band of the step's height. */
+	{
+		double lo2 = 0, hi2 = 0;
+
+		if (m > 2) {
+			range_of(ns, i + 1, i + m, &lo2, &hi2);
+			if (hi2 - lo2 > GEOMETRY_LINE_BAND * (high - base)) {
+				mp_snprintf(out->why, sizeof out->why, "not measurable here: the "
+					    "curve climbs on after the rise at %u (%.2f to %.2f ns), "
+					    "no plateau", k[i], lo2, hi2);
+				return;
+			}
+		}
+	}
+	out->ways = k[i - 1];
+	out->low_ns = base;
+	out->high_ns = high;
+	mp_snprintf(out->why, sizeof out->why, "%s step after %u, %.2f to %.2f ns",
+		    out->sharp ? "a sharp" : "a two-point", k[i - 1], base, high);
 }
 
 void geometry_read_sets(const uint64_t *spans, const unsigned *ways, unsigned n,
