@@ -290,7 +290,7 @@ void geometry_read_sets(const uint64_t *spans, const unsigned *ways, unsigned n,
 	}
 	/* Lines half a way span apart fall in two sets: twice the lines fit.
 	   0 there: the sweep stopped before that step, which is consistent. */
-	if (ways[j - 1] != 0 && (ways[j - 1] * 2 < w * 3 || ways[j - 1] * 2 > w * 5)) {
+	if (ways[j - 1] != 0 && (ways[j - 1] * 4 < w * 7 || ways[j - 1] * 4 > w * 9)) {
 		mp_snprintf(out->why, sizeof out->why, "not measurable here: %llu bytes apart "
 			    "read %u ways, %llu bytes apart %u, not about twice",
 			    (unsigned long long)spans[j], w, (unsigned long long)spans[j - 1],
