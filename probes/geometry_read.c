@@ -196,26 +196,59 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 			    "the rise (%s)", curve);
 		return;
 	}
-	/* The level after it: the median of its first points. */
-	m = n - i < GEOMETRY_STEP_HIGH_POINTS ? n - i : GEOMETRY_STEP_HIGH_POINTS;
-	for (unsigned a = 0; a < m; a++) {
-		unsigned b = a;
+	/* The level after it: the median of its first points, past the first
+	   when there are enough (that one may be part way up). */
+	{
+		unsigned from = n - i >= 3 ? i + 1 : i;
 
-		while (b > 0 && sorted[b - 1] > ns[i + a]) {
-			sorted[b] = sorted[b - 1];
-			b--;
+		m = n - from < GEOMETRY_STEP_HIGH_POINTS ? n - from : GEOMETRY_STEP_HIGH_POINTS;
+		for (unsigned a = 0; a < m; a++) {
+			unsigned b = a;
+
+			while (b > 0 && sorted[b - 1] > ns[from + a]) {
+				sorted[b] = sorted[b - 1];
+				b--;
+			}
+			sorted[b] = ns[from + a];
 		}
-		sorted[b] = ns[i + a];
+		high = sorted[m / 2];
 	}
-	high = sorted[m / 2];
 	if (high < base * GEOMETRY_STEP_CLEAR) {
 		mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve rises only "
 			    "%.0f%% from %u on, no clear step", (high / base - 1) * 100, k[i]);
 		return;
 	}
-	/* Points of the plateau above a quarter of the step are spikes; a few
-	   are noise, more are a plateau that is not one. */
+	/* The step stands where the curve crosses half its height for good.
+	   Before it, one point part way up is a set filled exactly (any other
+	   line of the program's own in that set evicts one of the chase's);
+	   more are a rise spread out (frames at random, a replacement policy
+	   that keeps a share, lines over a few sets). */
 	cut = base + GEOMETRY_STEP_PLATEAU_CUT * (high - base);
+	{
+		double half = base + 0.5 * (high - base);
+		unsigned c = n, partial = 0;
+
+		while (c > i && ns[c - 1] >= half)
+			c--;
+		if (c == n) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve ends "
+				    "part way up (%s)", curve);
+			return;
+		}
+		/* Part way up: above the plateau's band, under 85 % of the step,
+		   from the rise to two points past the crossing (a staircase, one
+		   set after another overflowing, has two or more). */
+		for (unsigned j = i; j < c + 2 && j < n; j++)
+			if (ns[j] > cut && ns[j] < base + 0.85 * (high - base))
+				partial++;
+		if (partial > 1) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: the rise around "
+				    "%u spreads over several points, not one step (%s)", k[c], curve);
+			return;
+		}
+		out->sharp = partial == 0;
+		i = c;
+	}
 	for (unsigned j = s; j < i; j++)
 		if (ns[j] > cut)
 			spikes++;
@@ -225,34 +258,25 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 			    spikes, k[i], curve);
 		return;
 	}
-	/* Half way up within two points, or the rise is spread out (frames at
-	   random, or a replacement policy that keeps a share). */
-	out->sharp = ns[i] >= base + 0.5 * (high - base);
-	if (!out->sharp && (i + 1 >= n || ns[i + 1] < base + 0.5 * (high - base))) {
-		mp_snprintf(out->why, sizeof out->why, "not measurable here: the rise from %u on "
-			    "spreads over several points, not one step (%s)", k[i], curve);
-		return;
-	}
 	/* After the step a plateau (or the next level's step, further on):
 	   the points after its first within the band of the step's height. */
-	{
-		double lo2 = 0, hi2 = 0;
+	m = n - i < GEOMETRY_STEP_HIGH_POINTS ? n - i : GEOMETRY_STEP_HIGH_POINTS;
+	if (m > 2) {
+		double lo2, hi2;
 
-		if (m > 2) {
-			range_of(ns, i + 1, i + m, &lo2, &hi2);
-			if (hi2 - lo2 > GEOMETRY_LINE_BAND * (high - base)) {
-				mp_snprintf(out->why, sizeof out->why, "not measurable here: the "
-					    "curve climbs on after the rise at %u (%.2f to %.2f ns), "
-					    "no plateau", k[i], lo2, hi2);
-				return;
-			}
+		range_of(ns, i + 1, i + m, &lo2, &hi2);
+		if (hi2 - lo2 > GEOMETRY_LINE_BAND * (high - base)) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve "
+				    "climbs on after the rise at %u (%.2f to %.2f ns), no plateau",
+				    k[i], lo2, hi2);
+			return;
 		}
 	}
 	out->ways = k[i - 1];
 	out->low_ns = base;
 	out->high_ns = high;
-	mp_snprintf(out->why, sizeof out->why, "%s step after %u, %.2f to %.2f ns",
-		    out->sharp ? "a sharp" : "a two-point", k[i - 1], base, high);
+	mp_snprintf(out->why, sizeof out->why, "a step after %u, %.2f to %.2f ns%s", k[i - 1],
+		    base, high, out->sharp ? "" : " (one point part way up)");
 }
 
 void geometry_read_sets(const uint64_t *spans, const unsigned *ways, unsigned n,
