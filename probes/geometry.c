@@ -496,6 +496,10 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 			report_printf("geometry, %s: %s\n", g->name, why);
 			return;
 		}
+		/* Its step comes first: after its ways (set-associative, sets
+		   nesting) or its entries (fully associative, fewer than swept). */
+		if (!full && o->ways == 0 && o->entries > after)
+			after = o->entries;
 		if (o->ways && o->ways != WAYS_UNSTATED && o->ways > after)
 			after = o->ways;
 	}
