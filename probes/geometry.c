@@ -581,6 +581,7 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 	} else {
 		not_measurable(&g->ways, t->ways, r.why);
 	}
+	g->ways.claimed_full = full;
 	report_printf("  %s: %s\n", g->name, g->ways.why);
 }
 
@@ -615,7 +616,7 @@ static void summary_row(const char *what, const struct geometry_figure *f, const
 		report_table_cell("%llu%s", (unsigned long long)f->measured, unit);
 	else
 		report_table_cell("-");
-	if (f->full)
+	if (f->claimed_full)
 		report_table_cell("full");
 	else if (f->claimed)
 		report_table_cell("%llu%s", (unsigned long long)f->claimed, unit);

@@ -147,6 +147,7 @@ struct geometry_figure {
 	uint64_t claimed;         /* 0: no claim */
 	int full;                 /* a TLB read as fully associative: no step
 				     before its claimed entries */
+	int claimed_full;         /* the claim is a fully associative TLB */
 	enum geometry_verdict verdict;
 	char why[192];            /* "not measurable here: ..." or how it was read */
 };
