@@ -107,6 +107,20 @@ static void test_layouts(void)
 	      "a span apart, to two sets");
 
 	ok = 1;
+	for (unsigned line = 32; line <= 128; line *= 2)
+		for (unsigned sets = 64; sets <= 2048; sets *= 2)
+			for (unsigned ways = 4; ways <= 32; ways += 4) {
+				uint64_t span = (uint64_t)sets * line;
+
+				for (unsigned k = 0; k < 4 * ways; k++)
+					for (unsigned j = 0; j < sets; j += sets / 8)
+						ok &= geometry_set_of(geometry_set_offset(k, span) +
+								      (uint64_t)j * line, line, sets) == j;
+			}
+	CHECK(ok, "for 32- to 128-byte lines, 64 to 2048 sets and 4 to 32 ways, line j of "
+	      "every k-th way span maps to set j");
+
+	ok = 1;
 	for (unsigned k = 0; k < 64; k++) {
 		uint64_t o = geometry_tlb_offset(k, 256 * 4096, 4096);
 
