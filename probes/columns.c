@@ -47,6 +47,7 @@ const struct result_column result_columns[] = {
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 	{ "sweep_point",       OPTIONAL, TEXT(sweep_point) },
+	{ "stride_bytes",      OPTIONAL, BYTES(stride_bytes) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)
