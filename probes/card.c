@@ -5,6 +5,7 @@
  */
 
 #include "probes/card.h"
+#include "probes/geometry.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "probes/report_html.h"
@@ -280,10 +281,14 @@ static const char *method_word(enum level_method m)
 
 static void cache_line(struct lines *ls, const struct card_cache *k)
 {
-	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24];
+	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24], ways[12];
 
 	fit_name(name, 8, k->name);
 	mp_format_bytes(size, sizeof size, k->size_bytes);
+	if (k->ways)
+		mp_snprintf(ways, sizeof ways, "%u", k->ways);
+	else
+		mp_strlcpy(ways, "-", sizeof ways);
 	if (k->smeared) {
 		char s[24];
 		mp_snprintf(s, sizeof s, "~%s", size);
@@ -294,8 +299,8 @@ static void cache_line(struct lines *ls, const struct card_cache *k)
 	real_or_dash(gb, sizeof gb, "%.1f", k->gb_per_s);
 	real_or_dash(bpc, sizeof bpc, "%.2f", k->bytes_per_cycle);
 	bytes_or_dash(claim, sizeof claim, k->claim_bytes);
-	line_add(ls, "%-8s %10s %7s %7s %7s %8s %11s  %s%s", name, size, ns, cyc, gb, bpc, claim,
-		 verdict_name(k->verdict), k->noisy ? " *" : "");
+	line_add(ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s%s", name, size, ns, cyc, ways, gb,
+		 bpc, claim, verdict_name(k->verdict), k->noisy ? " *" : "");
 }
 
 static void tlb_line(struct lines *ls, const struct card_tlb *t)
@@ -539,8 +544,8 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		mp_append(&out, "no latency or tlb rows: no cache or TLB level measured\n");
 	if (c->ncaches) {
 		struct lines ls = { .n = 0 };
-		line_add(&ls, "%-8s %10s %7s %7s %7s %8s %11s  %s", "cache", "size", "ns", "cycles",
-			 "GB/s", "B/cycle", "CPUID says", "verdict");
+		line_add(&ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s", "cache", "size", "ns",
+			 "cycles", "ways", "GB/s", "B/cycle", "CPUID says", "verdict");
 		mp_append(&out, "%s\n", ls.line[0]);
 		for (size_t i = 0; i < show_caches; i++) {
 			ls.n = 0;
@@ -596,6 +601,8 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_bool(j, "smeared", k->smeared);
 		json_double(j, "ns", k->ns);
 		json_double(j, "cycles", k->cycles);
+		if (k->ways)
+			json_u64(j, "ways", k->ways);
 		if (k->gb_per_s > 0) {
 			json_double(j, "read_gb_per_s", k->gb_per_s);
 			json_double(j, "read_bytes_per_cycle", k->bytes_per_cycle);
@@ -706,9 +713,28 @@ void card_take_row(const struct result_row *row)
 	card_rows_add(&run_rows, row);
 }
 
+void card_add_geometry(struct card *c, const struct geometry_results *g)
+{
+	if (!g || !g->ran)
+		return;
+	for (unsigned i = 0; i < g->nlevels; i++) {
+		/* "L1d" is level 1, "L2" level 2: the digit after the L. */
+		unsigned number = (unsigned)(g->level[i].name[1] - '0');
+		char want[8];
+
+		if (!g->level[i].ways.measured || number < 1 || number > 9)
+			continue;
+		mp_snprintf(want, sizeof want, "L%u", number);
+		for (size_t k = 0; k < c->ncaches; k++)
+			if (!mp_strcmp(c->cache[k].name, want))
+				c->cache[k].ways = (unsigned)g->level[i].ways.measured;
+	}
+}
+
 void card_run(const struct card_run *run)
 {
 	card_build(&run_card, analysis_current(), &run_rows, run);
+	card_add_geometry(&run_card, geometry_results());
 	mp_memset(&run_rows, 0, sizeof run_rows);   /* a later run starts afresh */
 	run_len = card_format(&run_card, run_text, sizeof run_text);
 	run_built = 1;

@@ -74,6 +74,7 @@ struct card_cache {
 	uint64_t claim_bytes;     /* 0: no claim */
 	enum verdict verdict;
 	int noisy;
+	unsigned ways;            /* measured by the geometry probe; 0: not measured */
 };
 
 struct card_tlb {
@@ -134,6 +135,12 @@ size_t card_format(const struct card *c, char *buf, size_t size);
 /* The "summary" object's members: the lines, and each figure as data. */
 struct json;
 void card_json(struct json *j, const struct card *c, const char *text);
+
+struct geometry_results;
+/* The ways the geometry probe measured, into the card's cache levels of
+   the same number (its "L1d" is the card's L1, "L2" L2); a level it could
+   not measure keeps 0, shown as "-". */
+void card_add_geometry(struct card *c, const struct geometry_results *g);
 
 /* One figure of the card, by a name that is the same in every run that has
    it ("L1 ns", "L1 DTLB 4 KiB entries"), for memprobe compare. */

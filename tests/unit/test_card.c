@@ -15,6 +15,7 @@
 #include "lib/json.h"
 #include "lib/json_read.h"
 #include "probes/card.h"
+#include "probes/geometry.h"
 #include "probes/config.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
@@ -382,9 +383,38 @@ static void test_run_folder(void)
 		printf("(could not remove %s)\n", root);
 }
 
+/* The ways column: the geometry probe's L1d and L2 ways into the card's L1
+   and L2; a level it could not measure stays "-". */
+static void test_ways_column(void)
+{
+	static struct geometry_results g;
+	const char *l;
+	int lines, widest, ended;
+
+	synthetic();
+	card_build(&card, &a, &rows, 0);
+	memset(&g, 0, sizeof g);
+	g.ran = 1;
+	g.nlevels = 2;
+	strcpy(g.level[0].name, "L1d");
+	g.level[0].ways.measured = 12;
+	strcpy(g.level[1].name, "L2");
+	g.level[1].ways.verdict = GEOMETRY_NOT_MEASURABLE;
+	card_add_geometry(&card, &g);
+	card_format(&card, text, sizeof text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(strstr(text, " ways ") && widest <= CARD_COLUMNS,
+	      "the cache table has a ways column, still within 80 columns (%d)", widest);
+	l = line_of(text, "L1 ");
+	CHECK(l && strstr(l, " 12 ") && card.cache[0].ways == 12, "L1: 12 ways measured");
+	l = line_of(text, "L2 ");
+	CHECK(l && card.cache[1].ways == 0 && strstr(l, "  - "), "L2: not measurable, '-'");
+}
+
 int main(void)
 {
 	test_synthetic_card();
+	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
 	test_json_and_figures();
