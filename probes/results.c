@@ -49,7 +49,8 @@ static char copy_buffer[16 * 1024];
 // Private Functions
 
 /* Says once per file, on the console and in the report, that the file is not
-   (or no longer) being written, then stops using it: the run goes on. */
+   (or no longer) being written, then stops using it: the run goes on. A
+   file cut part way keeps what was written before, and says so. */
 static void give_up(struct out_file *f, const char *why)
 {
 	char line[256];
@@ -60,9 +61,14 @@ static void give_up(struct out_file *f, const char *why)
 	if (f->failed)
 		return;
 	f->failed = 1;
-	mp_snprintf(line, sizeof line,
-		    "no results file written: %s: %s; the run goes on, on the console\n",
-		    f->name, why);
+	if (f->written)
+		mp_snprintf(line, sizeof line,
+			    "results file cut: %s: %s; it keeps what was written before, and "
+			    "the run goes on, on the console\n", f->name, why);
+	else
+		mp_snprintf(line, sizeof line,
+			    "no results file written: %s: %s; the run goes on, on the console\n",
+			    f->name, why);
 	plat_console(line);
 	if (f != &report_file && report_file.handle >= 0)
 		plat_file_write(report_file.handle, line, mp_strlen(line));
