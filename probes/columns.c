@@ -47,6 +47,8 @@ const struct result_column result_columns[] = {
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 	{ "sweep_point",       OPTIONAL, TEXT(sweep_point) },
+	{ "trial_form",        OPTIONAL, TEXT(trial_form) },
+	{ "stopped_by",        OPTIONAL, TEXT(stopped_by) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)

@@ -31,6 +31,7 @@ void trials_add(struct trials *t, double value)
 		t->best3[i] = value;
 	if (t->count == 0 || value > t->worst)
 		t->worst = value;
+	t->best_after[t->count % TRIALS_HISTORY] = t->best3[0];
 	t->count++;
 }
 
@@ -65,6 +66,25 @@ int trials_settled(const struct trials *t, unsigned min_trials, double precision
 	return t->best3[2] <= t->best3[0] * (1.0 + precision);
 }
 
+unsigned trials_steady_span(unsigned min_trials)
+{
+	if (min_trials < 1)
+		return 1;
+	return min_trials < TRIALS_HISTORY - 1 ? min_trials : TRIALS_HISTORY - 1;
+}
+
+int trials_steady(const struct trials *t, unsigned min_trials, double precision)
+{
+	unsigned span = trials_steady_span(min_trials);
+	double then;
+
+	if (t->count < 3 || t->count < min_trials + span)
+		return 0;
+	/* The best after trial count - span (index count - span - 1). */
+	then = t->best_after[(t->count - span - 1) % TRIALS_HISTORY];
+	return then <= t->best3[0] * (1.0 + precision);
+}
+
 double trials_best(const struct trials *t)
 {
 	return t->best3[0];
@@ -88,6 +108,8 @@ const char *trials_stop(const struct trials *t, const struct config *c,
 		return "settled";
 	if (t->count >= c->max_trials)
 		return "max_trials";
+	if (trials_steady(t, c->trials, c->precision))
+		return "steady";
 	if (t->count >= c->trials && spent_ticks >= budget_ticks)
 		return "time";
 	return 0;

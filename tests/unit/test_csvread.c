@@ -172,7 +172,7 @@ static void test_table_columns(void)
 		{ "trials", "3" }, { "spread", "0.0100" }, { "pages_verified", "v" },
 		{ "timer", "t" }, { "cpu", "0" }, { "peer_cpu", "3" }, { "loaders", "2" },
 		{ "load_gb_per_s", "12.500" }, { "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
-		{ "sweep_point", "refined" },
+		{ "sweep_point", "refined" }, { "trial_form", "partial" }, { "stopped_by", "steady" },
 	};
 	const unsigned nvalues = sizeof values / sizeof *values;
 
