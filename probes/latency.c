@@ -149,6 +149,7 @@ static int measure_refined(void *ctx, uint64_t bytes, double *ns)
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
 	static struct refine_point pt[SWEEP_POINTS_MAX];
+	static struct cache_claims claims;
 	struct sweep_state s = { c, NULL, NULL, 0, 0, pt, NULL };
 	struct plat_buffer buf;
 	char page_name[48], caption[64];
@@ -156,8 +157,6 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	size_t n = 0;
 	unsigned k, first = 0, last = 0;
 	int status, added = 0;
-
-	static struct cache_claims claims;
 
 	/* The claim whatever set the top (max_size too): past four times it
 	   every load misses, and trials may be partial laps. */
