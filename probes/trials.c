@@ -108,7 +108,14 @@ const char *trials_stop(const struct trials *t, const struct config *c,
 		return "settled";
 	if (t->count >= c->max_trials)
 		return "max_trials";
-	if (trials_steady(t, c->trials, c->precision))
+	/* Steady needs the held trials to span time as well as count where
+	   there is a budget: short trials (2 ms) can all fall inside one
+	   burst of a busy machine's interference and agree on a wrong best,
+	   so half the budget must be spent first. Without a budget
+	   (UINT64_MAX: later's and cost's runs, 0.1 s and more each) the
+	   count alone decides. */
+	if (trials_steady(t, c->trials, c->precision) &&
+	    (budget_ticks == UINT64_MAX || spent_ticks >= budget_ticks / 2))
 		return "steady";
 	if (t->count >= c->trials && spent_ticks >= budget_ticks)
 		return "time";

@@ -72,7 +72,9 @@ int trials_steady(const struct trials *t, unsigned min_trials, double precision)
    the run to stop (plat_stop_signal: the series ends after the current
    trial, its row keeps the trials it has); "settled" when trials_settled
    with c->trials and c->precision (the best three agree); "steady" when
-   trials_steady with the same (more trials cannot move the best);
+   trials_steady with the same (more trials cannot move the best) and,
+   unless budget_ticks is UINT64_MAX (no time budget), half the budget
+   spent;
    "max_trials" at c->max_trials; "time" past the first c->trials once
    spent_ticks (timed so far) reaches budget_ticks. The budget keeps a
    noisy machine from running every large size, where one trial may take a

@@ -150,7 +150,22 @@ static unsigned run_stop_rule(const double *v, unsigned n, const struct config *
 	trials_init(&t);
 	do
 		trials_add(&t, v[i++ % n]);
-	while (!(*why = trials_stop(&t, c, 0, 1000)));
+	while (!(*why = trials_stop(&t, c, 0, UINT64_MAX)));
+	return t.count;
+}
+
+/* The loop with a time budget, each trial 10 ticks: steady also waits
+   until half the budget is spent. */
+static unsigned run_stop_timed(const double *v, unsigned n, const struct config *c,
+			       uint64_t budget, const char **why)
+{
+	struct trials t;
+	unsigned i = 0;
+
+	trials_init(&t);
+	do
+		trials_add(&t, v[i++ % n]);
+	while (!(*why = trials_stop(&t, c, 10u * t.count, budget)));
 	return t.count;
 }
 
@@ -193,6 +208,12 @@ static void test_steady(void)
 	count = run_stop_rule(jump, 9, &c, &why);
 	CHECK(count == 8 && !strcmp(why, "steady"),
 	      "a new best at trial 5 restarts the span: steady at 8 (%u, %s)", count, why);
+	count = run_stop_timed(held, 8, &c, 100, &why);
+	CHECK(count == 6 && !strcmp(why, "steady"),
+	      "with a budget of 100 ticks, steady at 6 trials of 10 (%u, %s)", count, why);
+	count = run_stop_timed(held, 8, &c, 200, &why);
+	CHECK(count == 10 && !strcmp(why, "steady"),
+	      "with 200, the held trials must span half of it: steady at 10 (%u, %s)", count, why);
 	c.trials = c.max_trials = 5;
 	count = run_stop_rule(held, 8, &c, &why);
 	CHECK(count == 5, "trials = max_trials is a fixed count: 5 (%u, %s)", count, why);
