@@ -62,7 +62,16 @@ def row(label, x, y, unit, fmt="%.2f"):
         worst = (d, label)
 
 def named(s, key, ident):
-    return {ident(e): e for e in s.get(key, [])}
+    # Two levels of one name and page size (a card may list two "TLB 4 KiB"
+    # steps) stay apart: the second is "#2".
+    out = {}
+    for e in s.get(key, []):
+        k, n = ident(e), 2
+        while k in out:
+            k = "%s #%d" % (ident(e), n)
+            n += 1
+        out[k] = e
+    return out
 
 cache_id = lambda e: e["name"]
 tlb_id = lambda e: "%s %s" % (e["name"], "4 KiB" if e["page_size"] == 4096 else
