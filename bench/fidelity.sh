@@ -8,6 +8,7 @@
 # the difference, and the largest difference of all.
 #
 #   bench/fidelity.sh [key=value ...]    extra keys go to both runs
+#   KEEP=DIR bench/fidelity.sh           also keeps both run folders in DIR
 #
 # Figures, not a test: nothing here passes or fails on a number. The load
 # average before each run is printed: on a busy machine both runs' figures
@@ -102,3 +103,10 @@ print("named levels: %s" % ("the same in both runs" if same else "DIFFER between
 print("largest difference: %+.1f%% (%s)" % worst if worst[1] else "largest difference: none")
 PY
 load "after both runs"
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp -r "$scratch/full" "$KEEP/full"
+	cp -r "$scratch/long" "$KEEP/long"
+	cp "$scratch/full.txt" "$scratch/long.txt" "$KEEP/"
+	echo "run folders kept in $KEEP"
+fi
