@@ -111,6 +111,8 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	b->bytes = bytes;
 	b->page_shift = page_shift;
 	b->plat_private = NULL;
+	/* Identity-mapped from one AllocatePages range. */
+	b->contiguous_bytes = bytes;
 	b->verified_ok = paging_map_buffer(addr, bytes, page_shift, b->verified,
 					   sizeof b->verified);
 	numa_buffer_words(addr, domain, sizeof domain);

@@ -27,7 +27,8 @@ static void keep_row(const struct result_row *row, void *ctx)
 	r->row[r->nrows++] = (struct run_row){ host_must(strdup(row->probe ? row->probe : "")),
 		host_must(strdup(row->variant ? row->variant : "")),
 		row->page_shift, row->working_set_bytes, row->ns, row->cycles, row->cpu,
-		row->peer_cpu, row->loaders, row->gb_per_s, row->bytes_per_cycle };
+		row->peer_cpu, row->loaders, row->gb_per_s, row->bytes_per_cycle,
+		row->stride_bytes };
 	analysis_add_row(r->analysis, row);
 }
 

@@ -47,15 +47,18 @@ static int count_order(struct optional_count a, struct optional_count b)
 	return 0;
 }
 
-/* Every identity after the variant: page size, working set, cpu, peer_cpu,
-   loaders. */
-static int identity_order(unsigned page_a, uint64_t ws_a, const struct optional_count *id_a,
-			  unsigned page_b, uint64_t ws_b, const struct optional_count *id_b)
+/* Every identity after the variant: page size, working set, stride, cpu,
+   peer_cpu, loaders. */
+static int identity_order(unsigned page_a, uint64_t ws_a, uint64_t stride_a,
+			  const struct optional_count *id_a, unsigned page_b, uint64_t ws_b,
+			  uint64_t stride_b, const struct optional_count *id_b)
 {
 	if (page_a != page_b)
 		return page_a < page_b ? -1 : 1;
 	if (ws_a != ws_b)
 		return ws_a < ws_b ? -1 : 1;
+	if (stride_a != stride_b)
+		return stride_a < stride_b ? -1 : 1;
 	for (unsigned i = 0; i < 3; i++) {
 		int c = count_order(id_a[i], id_b[i]);
 
@@ -75,8 +78,9 @@ static int entry_order(const void *pa, const void *pb)
 	int c = strcmp(a->row->variant, b->row->variant);
 
 	if (!c)
-		c = identity_order(a->row->page_shift, a->row->working_set_bytes, ia,
-				   b->row->page_shift, b->row->working_set_bytes, ib);
+		c = identity_order(a->row->page_shift, a->row->working_set_bytes,
+				   a->row->stride_bytes, ia, b->row->page_shift,
+				   b->row->working_set_bytes, b->row->stride_bytes, ib);
 	if (c)
 		return c;
 	if (a->run != b->run)
@@ -91,8 +95,9 @@ static int same_key(const struct entry *a, const struct entry *b)
 	const struct optional_count ib[3] = { b->row->cpu, b->row->peer_cpu, b->row->loaders };
 
 	return !strcmp(a->row->variant, b->row->variant) &&
-	       !identity_order(a->row->page_shift, a->row->working_set_bytes, ia,
-			       b->row->page_shift, b->row->working_set_bytes, ib);
+	       !identity_order(a->row->page_shift, a->row->working_set_bytes,
+			       a->row->stride_bytes, ia, b->row->page_shift,
+			       b->row->working_set_bytes, b->row->stride_bytes, ib);
 }
 
 /* qsort's order of the keys: variant (first seen first), then the rest. */
@@ -105,8 +110,8 @@ static int key_order(const void *pa, const void *pb)
 
 	if (a->variant_order != b->variant_order)
 		return a->variant_order < b->variant_order ? -1 : 1;
-	return identity_order(a->page_shift, a->working_set_bytes, ia, b->page_shift,
-			      b->working_set_bytes, ib);
+	return identity_order(a->page_shift, a->working_set_bytes, a->stride_bytes, ia,
+			      b->page_shift, b->working_set_bytes, b->stride_bytes, ib);
 }
 
 /* Whether entry a was seen before entry b. */
@@ -184,7 +189,7 @@ void run_match_build(struct run_match *m, const struct run_folder *runs, unsigne
 		}
 		g[nk++] = (struct gathered){ { row->variant, 0, row->page_shift,
 					       row->working_set_bytes, row->cpu, row->peer_cpu,
-					       row->loaders }, i, 1 };
+					       row->loaders, row->stride_bytes }, i, 1 };
 	}
 	rank_variants(g, nk, e);
 	qsort(g, nk, sizeof *g, key_order);

@@ -20,13 +20,15 @@ struct run_key {
 	unsigned page_shift;
 	uint64_t working_set_bytes;
 	struct optional_count cpu, peer_cpu, loaders;
+	uint64_t stride_bytes;       /* geometry: the spacing its rows differ by */
 };
 
 /* Every distinct thing any of the runs measured for one probe, and each
    run's row for it. */
 struct run_match {
 	struct run_key *key;         /* ordered by variant (first seen first), page
-					size, working set, cpu, peer_cpu, loaders */
+					size, working set, stride, cpu, peer_cpu,
+					loaders */
 	size_t nkeys;
 	unsigned nruns;
 	const struct run_row **row;  /* [k * nruns + r]: run r's row for key k, or NULL */

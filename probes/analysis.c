@@ -150,8 +150,7 @@ static void name_top(struct analysis *a, struct level *top, unsigned caches, uns
 	else if (!a->have_claims || below >= claimed_cache_levels(&a->claims))
 		mp_strlcpy(top->name, "memory", sizeof top->name);
 	else
-		mp_snprintf(top->name, sizeof top->name,
-			    caches || !a->h.attributed ? "beyond L%u" : "beyond edge %u", below);
+		mp_snprintf(top->name, sizeof top->name, "beyond L%u", below);
 }
 
 /* Whether a measured level already agreed with this claim (for a TLB: in

@@ -35,7 +35,7 @@ const struct result_column result_columns[] = {
 	{ "page_size",         REQUIRED, PAGE_SIZE(page_shift) },
 	{ "working_set_bytes", REQUIRED, BYTES(working_set_bytes) },
 	{ "ns",                REQUIRED, REAL(ns, 3) },
-	{ "cycles",            REQUIRED, REAL(cycles, 2) },
+	{ "cycles",            OPTIONAL, REAL(cycles, 2) },
 	{ "trials",            OPTIONAL, COUNT(trials) },
 	{ "spread",            OPTIONAL, REAL(spread, 4) },
 	{ "pages_verified",    OPTIONAL, TEXT(pages_verified) },
@@ -47,6 +47,7 @@ const struct result_column result_columns[] = {
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 	{ "sweep_point",       OPTIONAL, TEXT(sweep_point) },
+	{ "stride_bytes",      OPTIONAL, BYTES(stride_bytes) },
 	{ "trial_form",        OPTIONAL, TEXT(trial_form) },
 	{ "stopped_by",        OPTIONAL, TEXT(stopped_by) },
 };

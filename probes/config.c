@@ -74,6 +74,7 @@ static const struct key_def keys[] = {
 	{ "loaded.load_size", KIND_SIZE,     FIELD(loaded_load_size), 65536, SIZE_MAX_BYTES, 65536 },
 	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
 	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
+	{ "geometry.max_lines", KIND_UINT,   FIELD(geometry_max_lines), 0, 132, 0 },
 	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 18, 0 },
 	{ "fault.cpu",        KIND_UINT,     FIELD(fault_cpu),        0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },

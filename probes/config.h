@@ -133,6 +133,9 @@ struct config {
 	enum load_mix loaded_mix;
 	unsigned loaded_loaders;  /* loaded: most loaders; 0: every other CPU */
 
+	unsigned geometry_max_lines; /* geometry: most lines per set swept; 0: 4 x the
+				     claimed ways + 4 */
+
 	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
 	unsigned fault_cpu;       /* PROBE_FAULT: on which logical CPU (0: in a timed
 				     section on the boot CPU; else in that CPU's role) */

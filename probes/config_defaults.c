@@ -16,7 +16,7 @@ void config_defaults(struct config *c, enum profile p)
 	/* probe_list.h: every probe but fault; the full profile adds the
 	   multi-CPU probes, whose pairs and loader counts would take quick's
 	   few seconds under TCG many times over. */
-	c->probes = PROBE_DEFAULTS | (full ? PROBE_C2C | PROBE_LOADED : 0u);
+	c->probes = PROBE_DEFAULTS | (full ? PROBE_C2C | PROBE_LOADED | PROBE_GEOMETRY : 0u);
 	/* 1 GiB pages where available: a size the machine cannot give (no
 	   pdpe1gb, no aligned free GiB, no hugetlb pool on Linux) is reported
 	   and skipped, and the run goes on with the others. */
@@ -107,6 +107,10 @@ void config_defaults(struct config *c, enum profile p)
 	c->loaded_load_size = full ? 64ull << 20 : 8ull << 20;
 	c->loaded_mix = LOAD_READ;
 	c->loaded_loaders = 0;
+
+	/* geometry: the sweep's own bound (4 x the claimed ways + 4 lines
+	   per set) in both profiles; quick runs it only when asked. */
+	c->geometry_max_lines = 0;
 
 	c->fault_vector = 14;
 	c->fault_cpu = 0;

@@ -565,7 +565,13 @@ static void name_cache_step(struct level *l, const struct curve *c, const struct
 	l->method = METHOD_PLACEMENT_FIT;
 	l->range_lo = fit.range_lo;
 	l->range_hi = fit.range_hi;
-	l->size_bytes = simplest_capacity(l->range_lo, l->range_hi, fit.capacity);
+	/* Nearest the middle of the range (in log2), not the best fit: one
+	   buffer is one draw of the random layout, which moves the best fit
+	   by a third either way, while the range holds what every draw that
+	   fits the readings allows. */
+	l->size_bytes = simplest_capacity(l->range_lo, l->range_hi,
+					  (uint64_t)svg_exp2((svg_log2((double)l->range_lo) +
+							      svg_log2((double)l->range_hi)) / 2.0));
 }
 
 static const struct curve_edge *add_cache_level(struct hierarchy *h, const struct curve *curves,
@@ -645,21 +651,17 @@ static void sort_by_size(struct level *l, size_t n)
 static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve *curves,
 			    const struct curve_edge *last_edge, const struct curve *top_curve)
 {
-	unsigned cache_no = 0, edge_no = 0;
+	unsigned cache_no = 0;
 	struct plateau p[EDGES_MAX_PLATEAUS];
 	struct level *top;
 
 	sort_by_size(h->level, nseq);
 	for (size_t i = 0; i < nseq; i++) {
 		struct level *l = &h->level[i];
-		/* One page size cannot tell a cache's edge from a TLB's: each
-		   is taken for the next cache level (kind LEVEL_EDGE says it
-		   was not attributed). Beside other curves an unattributed
-		   edge stays "edge N". */
-		if (l->kind == LEVEL_CACHE || !h->attributed)
-			mp_snprintf(l->name, sizeof l->name, "L%u", ++cache_no);
-		else
-			mp_snprintf(l->name, sizeof l->name, "edge %u", ++edge_no);
+		/* An edge that only one curve could judge (or the only curve)
+		   is taken for the next cache level all the same; its kind,
+		   LEVEL_EDGE, says it was not attributed. */
+		mp_snprintf(l->name, sizeof l->name, "L%u", ++cache_no);
 		if (i) {
 			l->increase_ns = l->ns - h->level[i - 1].ns;
 			l->increase_cycles = l->cycles - h->level[i - 1].cycles;

@@ -57,6 +57,13 @@ struct plat_buffer {
 	   "pages verified: 256 x 2 MiB, WB" or "kernel gave 4 KiB pages". */
 	char verified[128];
 	int verified_ok;          /* 1 only if every page has the asked size */
+	/* How far the platform vouches that virtually adjacent bytes are
+	   physically adjacent, from any address aligned to it: the whole
+	   buffer on bare metal (identity-mapped), one verified page on Linux
+	   (in guest-physical memory only, under a hypervisor). 0: not known,
+	   read as a 4 KiB page. The geometry probe needs it over a cache's
+	   way span. */
+	uint64_t contiguous_bytes;
 	void *plat_private;
 };
 

@@ -18,7 +18,8 @@
  * written before it kept, and before every other probe, so that those show
  * the run going on past an ordinary fault. c2c and loaded, the probes that
  * use other CPUs, run in the full profile (config_defaults.c) and where the
- * probes key names them.
+ * probes key names them; so does geometry, whose sweeps of lines per set
+ * are many short chases.
  *
  * Adding a probe: its own file with probe_<name>, one row here, its keys in
  * config.h, config.c and config_defaults.c, and docs/CONFIG.md.
@@ -35,6 +36,7 @@
 	X(BANDWIDTH, bandwidth, 6, 1) \
 	X(COST,     cost,     4, 1) \
 	X(C2C,      c2c,      7, 0) \
-	X(LOADED,   loaded,   8, 0)
+	X(LOADED,   loaded,   8, 0) \
+	X(GEOMETRY, geometry, 9, 0)
 
 #endif

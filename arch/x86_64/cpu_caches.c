@@ -230,6 +230,44 @@ static void decode_leaf4_style(struct recording *rec, uint32_t leaf, const char 
 	}
 }
 
+/* TLBs that Intel documents for a core (the optimization reference
+   manual's TLB tables), for when leaf 2 says "see leaf 18h" and leaf 18h
+   is empty, as a hypervisor may leave it. Only non-hybrid server models:
+   a hybrid part's E-cores have other TLBs. */
+static const unsigned golden_cove_servers[] = {
+	0x8f,                     /* family 6: Sapphire Rapids */
+	0xcf,                     /* Emerald Rapids */
+};
+
+/* The display model of family 6 (leaf 1 EAX: model, extended model). */
+static unsigned family6_model(uint32_t eax)
+{
+	unsigned family = (eax >> 8) & 0xf;
+
+	if (family != 6)
+		return 0;
+	return ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4);
+}
+
+/* Golden Cove's data TLBs for loads (96 entries of 4 KiB pages, 6-way; 32
+   of 2M/4M, 4-way) and its shared STLB (2048 entries of 4K/2M/4M pages,
+   16-way), when the model is one of golden_cove_servers. */
+static void add_documented_tlbs(struct cache_claims *c, uint32_t leaf1_eax)
+{
+	static const char source[] = "Intel's documentation for this model (CPUID 18h empty)";
+	unsigned model = family6_model(leaf1_eax);
+
+	for (size_t i = 0; i < sizeof golden_cove_servers / sizeof golden_cove_servers[0]; i++) {
+		if (golden_cove_servers[i] != model)
+			continue;
+		add_tlb(c, 1, TLB_LOAD, TLB_PAGE_4K, 96, 6, 0, source);
+		add_tlb(c, 1, TLB_LOAD, TLB_PAGE_2M | TLB_PAGE_4M, 32, 4, 0, source);
+		add_tlb(c, 2, TLB_UNIFIED, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M, 2048, 16, 0,
+			source);
+		return;
+	}
+}
+
 static void decode_intel(struct recording *rec, uint32_t max_leaf)
 {
 	int use_leaf18 = 0;
@@ -255,6 +293,8 @@ static void decode_intel(struct recording *rec, uint32_t max_leaf)
 					t.ways, 0, t.source);
 		}
 	}
+	if (use_leaf18 && !rec->c->ntlbs && max_leaf >= LEAF_FEATURES)
+		add_documented_tlbs(rec->c, rec->source(LEAF_FEATURES, 0, rec->ctx).eax);
 }
 
 static void decode_amd(struct recording *rec, uint32_t max_ext)

@@ -305,7 +305,7 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
-		     "later, cost, fault, bandwidth, c2c, loaded)");
+		     "later, cost, fault, bandwidth, c2c, loaded, geometry)");
 	expect_error("pages = 4k,8k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (one of: 4k, 16k, 64k, 2m, "
 		     "32m, 512m, 1g)");
@@ -487,7 +487,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 42, "one line per key, 42 keys (%d lines)", lines);
+	CHECK(lines == 43, "one line per key, 43 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -565,7 +565,7 @@ static void test_probe_list(void)
 	CHECK(load2(&c, &err, text, NULL) == 0 && c.probes == every,
 	      "every probe at once (%s): every bit", all);
 	config_describe(&c, described, sizeof described);
-	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,bandwidth,c2c,loaded\n") != NULL,
+	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,bandwidth,c2c,loaded,geometry\n") != NULL,
 	      "described in the order of the bits, whatever the run order");
 	CHECK(!strcmp(rows[0].name, "latency") && !strcmp(rows[1].name, "fault") &&
 	      !rows[1].in_defaults,

@@ -118,6 +118,36 @@ static const struct cpuid_record intel[] = {
 	{ 0x18, 5, { 0, 0x00040008u, 4, 0x43 } },
 };
 
+/* A guest whose hypervisor leaves leaf 18h empty while leaf 2 points to
+   it (this project's Emerald Rapids VM): the TLBs Intel documents for the
+   model stand in, named as such, for the non-hybrid Golden Cove servers
+   only; any other model gets none rather than a guess. */
+static void test_documented_tlbs(void)
+{
+	struct cpuid_record set[] = {
+		{ 0x0, 0, { 0x20, INTEL_VENDOR } },
+		{ 0x1, 0, { 0x000c06f2u, 0, 0x80000000u, 0 } },   /* family 6 model CFh */
+		{ 0x80000000u, 0, { 0x80000008u, 0, 0, 0 } },
+		{ 0x2, 0, { 0x00feff01u, 0x000000f0u, 0, 0 } },
+		{ 0x18, 0, { 0, 0, 0, 0 } },
+	};
+	struct cache_claims rec, c;
+	const struct tlb_desc *t;
+
+	fill(&rec, set, sizeof set / sizeof set[0]);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	t = find_tlb(&c, 1, TLB_LOAD, TLB_PAGE_4K);
+	CHECK(c.ntlbs == 3 && t && t->entries == 96 && strstr(t->source, "documentation"),
+	      "model CFh, leaf 18h empty: Golden Cove's documented TLBs, said so (%u, %s)",
+	      c.ntlbs, t ? t->source : "-");
+	t = find_tlb(&c, 2, TLB_UNIFIED, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M);
+	CHECK(t && t->entries == 2048 && t->ways == 16, "... its STLB: 2048 entries, 16-way");
+	set[1].r.eax = 0x00050654u;                        /* model 55h, Skylake-SP */
+	fill(&rec, set, sizeof set / sizeof set[0]);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	CHECK(c.ntlbs == 0, "another model with leaf 18h empty: no TLB claimed (%u)", c.ntlbs);
+}
+
 static void test_zen3_spec(void)
 {
 	struct cache_claims rec, c;
@@ -410,6 +440,7 @@ int main(void)
 	test_hypervisor_id();
 	test_k8_fallback();
 	test_intel_leaf4_and_18();
+	test_documented_tlbs();
 	test_intel_leaf2();
 	test_amd_assoc_codes();
 	test_records();

@@ -154,6 +154,18 @@ static void test_results_file(void)
 	      c.ws[0] == 8192 && c.ns[0] == 2.0 && c.cycles[0] == 6.0 && c.trials[0] == 0,
 	      "columns found by name; missing optional ones are empty");
 
+	/* Another program's curve: no cycles, trials or timer, only the
+	   latency. Read, the cycles unknown (NaN, which the curves take as
+	   none). */
+	const char *ns_only =
+		"probe,variant,page_size,working_set_bytes,ns\n"
+		"latency,chase,4096,32768,1.25\n"
+		"latency,chase,4096,49152,3.75\n";
+	memset(&c, 0, sizeof c);
+	CHECK(results_csv_read(ns_only, strlen(ns_only), collect, &c, &sum) == 0 && c.n == 2 &&
+	      c.ws[1] == 49152 && c.ns[1] == 3.75 && c.cycles[1] != c.cycles[1],
+	      "a curve with ns but no cycles column reads, its cycles unknown");
+
 	const char *no_ns = "probe,variant,page_size,working_set_bytes,cycles\n";
 	CHECK(results_csv_read(no_ns, strlen(no_ns), collect, &c, &sum) == -1 &&
 	      strstr(sum.error, "'ns'"), "a required column missing: refused (%s)", sum.error);
@@ -172,7 +184,8 @@ static void test_table_columns(void)
 		{ "trials", "3" }, { "spread", "0.0100" }, { "pages_verified", "v" },
 		{ "timer", "t" }, { "cpu", "0" }, { "peer_cpu", "3" }, { "loaders", "2" },
 		{ "load_gb_per_s", "12.500" }, { "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
-		{ "sweep_point", "refined" }, { "trial_form", "partial" }, { "stopped_by", "steady" },
+		{ "sweep_point", "refined" },
+		{ "stride_bytes", "1024" }, { "trial_form", "partial" }, { "stopped_by", "steady" },
 	};
 	const unsigned nvalues = sizeof values / sizeof *values;
 

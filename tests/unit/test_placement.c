@@ -151,6 +151,26 @@ static void hierarchy_checks(const struct scenario *s)
 		CHECK(!l2->smeared, "%s: contiguous, LRU: L2 read as a sharp step", s->what);
 	CHECK(caches_below_l3 == 2, "%s: no level between L1 and L2, none invented before L3 (%u)",
 	      s->what, caches_below_l3);
+	if (s->last >= 2 * s->m.level[2].capacity) {
+		const struct level *l3 = 0;
+		uint64_t l3_true = s->m.level[2].capacity;
+		for (size_t i = 0; i < h.nlevels; i++)
+			if ((h.level[i].kind == LEVEL_CACHE || h.level[i].kind == LEVEL_EDGE) &&
+			    h.level[i].size_bytes > 2 * l2_true)
+				l3 = &h.level[i];
+		/* A sharp step's range starts at the last size that read as
+		   fitting, which may pass the capacity by less than a set's
+		   share (24 MiB against 24567 KiB): only a smeared range is
+		   held to holding the truth. */
+		CHECK(l3 && near(l3->size_bytes, l3_true, l3->smeared ? 0.2 : 0.125) &&
+		      (!l3->smeared || (l3->range_lo <= l3_true && l3->range_hi >= l3_true)),
+		      "%s: L3 %llu KiB, %s, range %llu .. %llu KiB (true %llu KiB)", s->what,
+		      l3 ? (unsigned long long)(l3->size_bytes / KIB) : 0ull,
+		      l3 ? level_method_name(l3->method) : "-",
+		      l3 ? (unsigned long long)(l3->range_lo / KIB) : 0ull,
+		      l3 ? (unsigned long long)(l3->range_hi / KIB) : 0ull,
+		      (unsigned long long)(l3_true / KIB));
+	}
 }
 
 #define ZEN3(frames, victim, noise) {                                         \
@@ -179,6 +199,9 @@ int main(void)
 		{ "odd L2 of 600 KiB, contiguous, eighth steps", {
 		  { { 48 * KIB, 12, 0, 1.2 }, { 600 * KIB, 12, 0, 4.5 }, { 16 * MIB, 16, 0, 16.0 } },
 		  95.0, 96, 2.0, 0, 0.05 }, 4 * KIB, 4 * MIB, 1, 7 },
+		{ "odd L3 of 24567 KiB, 12-way, contiguous, to 48 MiB", {
+		  { { 48 * KIB, 12, 0, 1.1 }, { 1 * MIB, 16, 0, 3.9 }, { 24567 * KIB, 12, 0, 14.0 } },
+		  95.0, 96, 2.0, 0, 0.05 }, 4 * KIB, 48 * MIB, 1, 0 },
 		{ "Emerald Rapids-like, L2 2 MiB 16-way, random frames", {
 		  { { 48 * KIB, 12, 0, 1.6 }, { 2 * MIB, 16, 0, 5.3 }, { 32 * MIB, 16, 1, 30.0 } },
 		  110.0, 96, 2.5, 4096, 0.05 }, 4 * KIB, 12 * MIB, 1, 0 },

@@ -40,7 +40,7 @@ static struct run_row row(const char *probe, const char *variant, unsigned page_
 			  struct optional_count peer, struct optional_count loaders)
 {
 	return (struct run_row){ (char *)probe, (char *)variant, page_shift, ws, ns, ns * 4, cpu,
-		peer, loaders, { 0, 0 }, { 0, 0 } };
+		peer, loaders, { 0, 0 }, { 0, 0 }, 0 };
 }
 
 /* A loaded run with four loader counts and a c2c pair in each direction:
@@ -98,6 +98,29 @@ static void test_identity(void)
 /* Variants keep the order first seen (across runs), a key only one run has
    gets only that run's row, and within a run the first of two equal rows
    is its row. */
+/* Geometry rows of one variant differ by their stride: 12 lines 4096
+   bytes apart and 24 lines 2048 apart span the same working set, and
+   stay two rows. */
+static void test_stride(void)
+{
+	struct run_folder runs[2];
+	struct run_match m;
+
+	for (unsigned w = 0; w < 2; w++) {
+		rows[w][0] = row("geometry", "ways", 12, 12 * 4096, 1.1 + w, none, none, none);
+		rows[w][0].stride_bytes = 4096;
+		rows[w][1] = row("geometry", "ways", 12, 24 * 2048, 3.9 + w, none, none, none);
+		rows[w][1].stride_bytes = 2048;
+		runs[w] = run_of(w, 2);
+	}
+	run_match_build(&m, runs, 2, "geometry");
+	CHECK(m.nkeys == 2 && m.key[0].stride_bytes == 2048 && m.key[1].stride_bytes == 4096 &&
+	      run_match_row(&m, 0, 1)->ns == 4.9 && run_match_row(&m, 1, 0)->ns == 1.1,
+	      "geometry: the same working set at two strides is two rows, each matched (%zu)",
+	      m.nkeys);
+	run_match_free(&m);
+}
+
 static void test_order(void)
 {
 	struct run_folder runs[2];
@@ -194,6 +217,7 @@ static void test_many(void)
 int main(void)
 {
 	test_identity();
+	test_stride();
 	test_order();
 	test_rate();
 	test_many();

@@ -1,0 +1,177 @@
+/* The geometry probe: a cache's line size, ways and sets, and a TLB's ways,
+ * measured by dependent-load chases whose slots are laid out to share a
+ * line, a set or a TLB set on purpose (docs/METHOD.md, section 12).
+ *
+ * This header has three parts: the slot layouts (pure address arithmetic,
+ * tested on the host), the readings of a measured curve (pure functions of
+ * numbers, tested on synthetic curves), and the run's results, which other
+ * parts of the report (the card) read through geometry_results().
+ */
+#ifndef MEMPROBE_GEOMETRY_H
+#define MEMPROBE_GEOMETRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// ---- Constants --------------------------------------------------------------
+
+/* The line-size sweep: slot spacings 8, 16, ..., 512 bytes. */
+#define GEOMETRY_LINE_POINTS 7u
+#define GEOMETRY_LINE_MIN 8u
+#define GEOMETRY_LINE_MAX 512u
+/* Blocks of the line-size chase: each holds two slots S apart, S <= 512,
+   at the start of a block of twice that, so no S reaches the next block. */
+#define GEOMETRY_LINE_BLOCK 1024u
+#define GEOMETRY_LINE_BLOCKS 256u
+
+/* A step: the first point at least this much above the plateau before it
+   (1.15 x: an L1 hit of 4 cycles against even a 10 % share of 14-cycle L2
+   hits reads 1.25 x). */
+#define GEOMETRY_STEP_MIN 1.15
+/* A plateau: every point within this of its smallest (noise only adds). */
+#define GEOMETRY_PLATEAU_TOL 0.10
+/* The line-size curve's plateaus: each within this share of the step's
+   height above its least point. */
+#define GEOMETRY_LINE_BAND 0.35
+/* Passes over the line-size spacings; each spacing's figure is the least. */
+#define GEOMETRY_LINE_PASSES 3u
+/* Passes over a ways curve's points; each point's figure the least. */
+#define GEOMETRY_WAYS_PASSES 2u
+/* A ways step: the level after it (the median of its first points) at
+   least this far above the plateau, and plateau points above a quarter of
+   the way up counted as spikes. */
+#define GEOMETRY_STEP_CLEAR 1.30
+#define GEOMETRY_STEP_PLATEAU_CUT 0.25
+#define GEOMETRY_STEP_HIGH_POINTS 5u
+
+/* The most slots any layout makes (a fully associative TLB's sweep). */
+#define GEOMETRY_SLOTS_MAX 4096u
+
+/* Cache levels the probe reads ways for (L1d, L2); beyond, it says why not. */
+#define GEOMETRY_LEVELS 2u
+/* Spans swept per cache level: the claimed way span / 4 .. x 2. */
+#define GEOMETRY_SPANS 4u
+#define GEOMETRY_TLBS 8u
+
+// ---- Layouts ----------------------------------------------------------------
+
+/* The k-th line (k >= 0) of a set-conflict layout: k spans from the start,
+   so on a cache indexed by the address bits below the span every line has
+   the same set index: the one of offset 0. */
+uint64_t geometry_set_offset(unsigned k, uint64_t span);
+
+/* The cache set of an address offset for a cache of `sets` sets of
+   `line` bytes (both powers of two), physically contiguous from offset 0. */
+uint64_t geometry_set_of(uint64_t offset, unsigned line, unsigned sets);
+
+/* The k-th page of a TLB-set layout: k strides of `stride` bytes (sets x
+   page size), at line (k mod lines per page) of its page, so the lines
+   spread over the caches' sets while the pages share one TLB set. */
+uint64_t geometry_tlb_offset(unsigned k, uint64_t stride, uint64_t page_bytes);
+
+/* Links the slots at base + offsets[i] into one cycle in that order: slot i
+   holds the address of slot i + 1, the last that of the first. */
+void geometry_link(void *base, const uint64_t *offsets, size_t n);
+
+/* Shuffles offsets[0..n) in place with a fixed seed (a chase's order: no
+   stride for a prefetcher to follow). */
+void geometry_shuffle(uint64_t *offsets, size_t n, uint64_t seed);
+
+/* The line-size chase's slot offsets for spacing S: GEOMETRY_LINE_BLOCKS
+   blocks in a random order, and in each its two slots (offset 0 and S)
+   one after the other, which of them first drawn at random. Writes
+   2 * GEOMETRY_LINE_BLOCKS offsets. */
+size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, uint64_t seed);
+
+// ---- Readings ---------------------------------------------------------------
+
+/* The line size from per-load figures ns[i] at spacings[i] (ascending
+   powers of two): the second load of a block hits the line the first
+   brought while S is under the line, and misses with it from S = line on.
+   line_bytes is the first spacing of the high plateau, 0 when not
+   measurable, why[] says why (the curve is given in the text). */
+struct geometry_line_reading {
+	unsigned line_bytes;      /* 0: not measurable */
+	double low_ns, high_ns;   /* the two plateaus' smallest points */
+	char why[192];
+};
+void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
+			struct geometry_line_reading *out);
+
+/* A ways curve: ns[i] for k[i] lines in one set (k ascending by one).
+   `after`: the step looked for is the first past this many lines (0 for
+   L1; L1's ways for L2, whose lines are in one L1 set too). ways = the
+   last k before the step, 0 when not measurable (why[] says why). */
+struct geometry_step_reading {
+	unsigned ways;            /* 0: not measurable */
+	double low_ns, high_ns;
+	int sharp;                /* the first point past the step is at least
+				     half way up to the plateau after it */
+	int no_step;              /* not measurable because the curve stays flat */
+	char why[192];
+};
+void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigned after,
+			struct geometry_step_reading *out);
+
+/* The sets from the ways read at each span (spans ascending by two, ways[i]
+   0 where not read): the ways are the reading of the largest spans, which
+   must agree; the way span is the smallest span that reads them, and the
+   span below it must read about twice (lines of half the span share two
+   sets). way_span 0 when not measurable. way_span may be "at most"
+   spans[0] when every span reads the same (at_most set). */
+struct geometry_sets_reading {
+	unsigned ways;
+	uint64_t way_span;        /* 0: not measurable */
+	int at_most;
+	char why[192];
+};
+void geometry_read_sets(const uint64_t *spans, const unsigned *ways, unsigned n,
+			struct geometry_sets_reading *out);
+
+// ---- Results ----------------------------------------------------------------
+
+/* One figure against its claim. */
+enum geometry_verdict {
+	GEOMETRY_NOT_RUN = 0,     /* not asked or not reached */
+	GEOMETRY_AGREES,
+	GEOMETRY_DIFFERS,
+	GEOMETRY_NO_CLAIM,        /* measured; nothing claims a value */
+	GEOMETRY_NOT_MEASURABLE,  /* why[] says why */
+};
+const char *geometry_verdict_name(enum geometry_verdict v);
+/* AGREES, DIFFERS or NO_CLAIM for a measured value and a claim (0: none). */
+enum geometry_verdict geometry_hold(uint64_t measured, uint64_t claimed);
+
+struct geometry_figure {
+	uint64_t measured;        /* 0 when not measurable */
+	uint64_t claimed;         /* 0: no claim */
+	int full;                 /* a TLB read as fully associative: no step
+				     before its claimed entries */
+	int claimed_full;         /* the claim is a fully associative TLB */
+	enum geometry_verdict verdict;
+	char why[192];            /* "not measurable here: ..." or how it was read */
+};
+
+struct geometry_level {
+	char name[16];            /* "L1d", "L2" */
+	struct geometry_figure ways, sets;
+};
+
+struct geometry_tlb {
+	char name[32];            /* "L1 DTLB 4 KiB", ... */
+	unsigned page_shift;
+	struct geometry_figure ways;
+};
+
+/* What the last geometry run found: the card's ways column reads it. */
+struct geometry_results {
+	int ran;                  /* the probe ran in this run */
+	struct geometry_figure line;
+	struct geometry_level level[GEOMETRY_LEVELS];
+	unsigned nlevels;
+	struct geometry_tlb tlb[GEOMETRY_TLBS];
+	unsigned ntlbs;
+};
+const struct geometry_results *geometry_results(void);
+
+#endif

@@ -1,0 +1,352 @@
+/* The geometry probe's layouts and readings: address arithmetic and curve
+ * reading only, no timing, so the host tests run them on synthetic data
+ * (see geometry.h).
+ */
+
+#include "probes/geometry.h"
+#include "probes/chase.h"
+#include "lib/fmt.h"
+
+// ---- Private Functions ------------------------------------------------------
+
+/* "8:4.10 16:4.12 ..." into buf: a curve in a why[] text. */
+static void curve_text(char *buf, size_t size, const unsigned *x, const double *y, unsigned n)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < n && len + 1 < size; i++) {
+		mp_snprintf(buf + len, size - len, "%s%u:%.2f", i ? " " : "", x[i], y[i]);
+		len = mp_strlen(buf);
+	}
+}
+
+static void range_of(const double *v, unsigned from, unsigned to, double *lo, double *hi)
+{
+	*lo = *hi = v[from];
+	for (unsigned i = from + 1; i < to; i++) {
+		if (v[i] < *lo)
+			*lo = v[i];
+		if (v[i] > *hi)
+			*hi = v[i];
+	}
+}
+
+// ---- Public Functions: layouts ----------------------------------------------
+
+uint64_t geometry_set_offset(unsigned k, uint64_t span)
+{
+	return (uint64_t)k * span;
+}
+
+uint64_t geometry_set_of(uint64_t offset, unsigned line, unsigned sets)
+{
+	return offset / line % sets;
+}
+
+uint64_t geometry_tlb_offset(unsigned k, uint64_t stride, uint64_t page_bytes)
+{
+	uint64_t lines = page_bytes / CHASE_SLOT;
+
+	return (uint64_t)k * stride + (uint64_t)k % lines * CHASE_SLOT;
+}
+
+void geometry_link(void *base, const uint64_t *offsets, size_t n)
+{
+	char *b = base;
+
+	for (size_t i = 0; i < n; i++)
+		*(void **)(b + offsets[i]) = b + offsets[(i + 1) % n];
+}
+
+void geometry_shuffle(uint64_t *offsets, size_t n, uint64_t seed)
+{
+	struct chase_rng rng;
+
+	chase_rng_seed(&rng, seed);
+	for (size_t i = n; i-- > 1;) {
+		size_t j = (size_t)chase_rng_below(&rng, i + 1);
+		uint64_t t = offsets[i];
+
+		offsets[i] = offsets[j];
+		offsets[j] = t;
+	}
+}
+
+size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, uint64_t seed)
+{
+	uint64_t order[GEOMETRY_LINE_BLOCKS];
+	struct chase_rng rng;
+	size_t n = 0;
+
+	for (unsigned b = 0; b < GEOMETRY_LINE_BLOCKS; b++)
+		order[b] = (uint64_t)b * GEOMETRY_LINE_BLOCK;
+	geometry_shuffle(order, GEOMETRY_LINE_BLOCKS, seed);
+	chase_rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ull);
+	for (unsigned b = 0; b < GEOMETRY_LINE_BLOCKS; b++) {
+		int second_first = (int)(chase_rng_next(&rng) >> 63);
+
+		offsets[n++] = order[b] + (second_first ? spacing : 0);
+		offsets[n++] = order[b] + (second_first ? 0 : spacing);
+	}
+	return n;
+}
+
+// ---- Public Functions: readings ---------------------------------------------
+
+void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
+			struct geometry_line_reading *out)
+{
+	char curve[120];
+	unsigned found = 0, at = 0;
+	double lo = 0, hi = 0;
+
+	out->line_bytes = 0;
+	out->low_ns = out->high_ns = 0;
+	out->why[0] = '\0';
+	curve_text(curve, sizeof curve, spacings, ns, n);
+	for (unsigned i = 0; i < n; i++)
+		if (!(ns[i] > 0)) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: spacing %u "
+				    "bytes has no figure", spacings[i]);
+			return;
+		}
+	/* Every split into a low plateau [0, i) and a high one [i, n): each
+	   plateau within GEOMETRY_LINE_BAND of the step's height (so noise is
+	   judged against the step, not against the figure). */
+	for (unsigned i = 1; i < n; i++) {
+		double llo, lhi, hlo, hhi, band;
+
+		range_of(ns, 0, i, &llo, &lhi);
+		range_of(ns, i, n, &hlo, &hhi);
+		if (hlo < llo * GEOMETRY_STEP_MIN)
+			continue;
+		band = GEOMETRY_LINE_BAND * (hlo - llo);
+		if (lhi > llo + band || hhi > hlo + band)
+			continue;
+		found++;
+		at = i;
+		lo = llo;
+		hi = hlo;
+	}
+	if (found == 1) {
+		out->line_bytes = spacings[at];
+		out->low_ns = lo;
+		out->high_ns = hi;
+		mp_snprintf(out->why, sizeof out->why, "one step, %.2f to %.2f ns, between "
+			    "%u and %u bytes apart", lo, hi, spacings[at - 1], spacings[at]);
+		return;
+	}
+	range_of(ns, 0, n, &lo, &hi);
+	if (hi <= lo * (1 + GEOMETRY_PLATEAU_TOL))
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: no step from %u "
+			    "to %u bytes (flat within %.0f%%: %s)", spacings[0], spacings[n - 1],
+			    GEOMETRY_PLATEAU_TOL * 100, curve);
+	else
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: no single clean "
+			    "step (a prefetcher, or noise): %s", curve);
+}
+
+void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigned after,
+			struct geometry_step_reading *out)
+{
+	char curve[120];
+	unsigned s = 0, i, spikes = 0, m;
+	double base, high, cut, sorted[GEOMETRY_STEP_HIGH_POINTS];
+
+	out->ways = 0;
+	out->low_ns = out->high_ns = 0;
+	out->sharp = 0;
+	out->no_step = 0;
+	out->why[0] = '\0';
+	while (s < n && k[s] <= after)
+		s++;
+	if (s + 2 > n) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: fewer than two points "
+			    "past %u", after);
+		return;
+	}
+	for (i = s; i < n; i++)
+		if (!(ns[i] > 0)) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: %u has no "
+				    "figure", k[i]);
+			return;
+		}
+	/* The plateau's level: the least of its first three points (noise only
+	   adds time). */
+	base = ns[s];
+	for (i = s + 1; i < n && i < s + 3; i++)
+		if (ns[i] < base)
+			base = ns[i];
+	/* The step: the first point from which the curve stays up to the end
+	   (a spike before it comes back down, so it is not the step). */
+	for (i = n; i > s && ns[i - 1] >= base * GEOMETRY_STEP_MIN; i--)
+		;
+	curve_text(curve, sizeof curve, k + s, ns + s, n - s < 12 ? n - s : 12);
+	if (i == n) {
+		out->no_step = 1;
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: no step from %u to "
+			    "%u (the last point is within %.0f%% of the first ones)", k[s],
+			    k[n - 1], (GEOMETRY_STEP_MIN - 1) * 100);
+		return;
+	}
+	if (i == s) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: no plateau before "
+			    "the rise (%s)", curve);
+		return;
+	}
+	/* The level after it: the median of its first points, past the first
+	   when there are enough (that one may be part way up). */
+	{
+		unsigned from = n - i >= 3 ? i + 1 : i;
+
+		m = n - from < GEOMETRY_STEP_HIGH_POINTS ? n - from : GEOMETRY_STEP_HIGH_POINTS;
+		for (unsigned a = 0; a < m; a++) {
+			unsigned b = a;
+
+			while (b > 0 && sorted[b - 1] > ns[from + a]) {
+				sorted[b] = sorted[b - 1];
+				b--;
+			}
+			sorted[b] = ns[from + a];
+		}
+		high = sorted[m / 2];
+	}
+	if (high < base * GEOMETRY_STEP_CLEAR) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve rises only "
+			    "%.0f%% from %u on, no clear step", (high / base - 1) * 100, k[i]);
+		return;
+	}
+	/* The step stands where the curve crosses half its height for good.
+	   Before it, one point part way up is a set filled exactly (any other
+	   line of the program's own in that set evicts one of the chase's);
+	   more are a rise spread out (frames at random, a replacement policy
+	   that keeps a share, lines over a few sets). */
+	cut = base + GEOMETRY_STEP_PLATEAU_CUT * (high - base);
+	{
+		double half = base + 0.5 * (high - base);
+		unsigned c = n, partial = 0;
+
+		while (c > i && ns[c - 1] >= half)
+			c--;
+		if (c == n) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve ends "
+				    "part way up (%s)", curve);
+			return;
+		}
+		/* Part way up: above the plateau's band, under 85 % of the step,
+		   from the rise to two points past the crossing (a staircase, one
+		   set after another overflowing, has two or more). */
+		for (unsigned j = i; j < c + 2 && j < n; j++)
+			if (ns[j] > cut && ns[j] < base + 0.85 * (high - base))
+				partial++;
+		if (partial > 1) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: the rise around "
+				    "%u spreads over several points, not one step (%s)", k[c], curve);
+			return;
+		}
+		out->sharp = partial == 0;
+		i = c;
+	}
+	for (unsigned j = s; j < i; j++)
+		if (ns[j] > cut)
+			spikes++;
+	if (spikes > 1 + (i - s) / 8) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: %u points before the "
+			    "rise at %u lie above the plateau (noise, or a rise spread out: %s)",
+			    spikes, k[i], curve);
+		return;
+	}
+	/* After the step a plateau (or the next level's step, further on):
+	   the points after its first within the band of the step's height. */
+	m = n - i < GEOMETRY_STEP_HIGH_POINTS ? n - i : GEOMETRY_STEP_HIGH_POINTS;
+	if (m > 2) {
+		double lo2, hi2;
+
+		range_of(ns, i + 1, i + m, &lo2, &hi2);
+		if (hi2 - lo2 > GEOMETRY_LINE_BAND * (high - base)) {
+			mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve "
+				    "climbs on after the rise at %u (%.2f to %.2f ns), no plateau",
+				    k[i], lo2, hi2);
+			return;
+		}
+	}
+	out->ways = k[i - 1];
+	out->low_ns = base;
+	out->high_ns = high;
+	mp_snprintf(out->why, sizeof out->why, "a step after %u, %.2f to %.2f ns%s", k[i - 1],
+		    base, high, out->sharp ? "" : " (one point part way up)");
+}
+
+void geometry_read_sets(const uint64_t *spans, const unsigned *ways, unsigned n,
+			struct geometry_sets_reading *out)
+{
+	unsigned w, j;
+
+	out->ways = 0;
+	out->way_span = 0;
+	out->at_most = 0;
+	out->why[0] = '\0';
+	if (n < 2) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: fewer than two spans");
+		return;
+	}
+	w = ways[n - 1];
+	if (w == 0 || ways[n - 2] != w) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: the two largest "
+			    "spans (%llu and %llu bytes) read %u and %u ways",
+			    (unsigned long long)spans[n - 2], (unsigned long long)spans[n - 1],
+			    ways[n - 2], w);
+		return;
+	}
+	out->ways = w;
+	j = n - 2;
+	while (j > 0 && ways[j - 1] == w)
+		j--;
+	if (j == 0) {
+		out->way_span = spans[0];
+		out->at_most = 1;
+		mp_snprintf(out->why, sizeof out->why, "every span from %llu bytes reads %u ways: "
+			    "the way span is at most %llu bytes", (unsigned long long)spans[0], w,
+			    (unsigned long long)spans[0]);
+		return;
+	}
+	/* Lines half a way span apart fall in two sets: twice the lines fit.
+	   0 there: the sweep stopped before that step, which is consistent. */
+	if (ways[j - 1] != 0 && (ways[j - 1] * 4 < w * 7 || ways[j - 1] * 4 > w * 9)) {
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: %llu bytes apart "
+			    "read %u ways, %llu bytes apart %u, not about twice",
+			    (unsigned long long)spans[j], w, (unsigned long long)spans[j - 1],
+			    ways[j - 1]);
+		out->ways = 0;
+		return;
+	}
+	out->way_span = spans[j];
+	mp_snprintf(out->why, sizeof out->why, "%u ways from %llu bytes apart up; %llu bytes "
+		    "apart read %u%s", w, (unsigned long long)spans[j],
+		    (unsigned long long)spans[j - 1], ways[j - 1],
+		    ways[j - 1] ? "" : " (no step in the sweep)");
+}
+
+// ---- Public Functions: verdicts ---------------------------------------------
+
+const char *geometry_verdict_name(enum geometry_verdict v)
+{
+	switch (v) {
+	case GEOMETRY_AGREES: return "agrees";
+	case GEOMETRY_DIFFERS: return "differs";
+	case GEOMETRY_NO_CLAIM: return "no claim";
+	case GEOMETRY_NOT_MEASURABLE: return "not measurable";
+	default: return "not run";
+	}
+}
+
+enum geometry_verdict geometry_hold(uint64_t measured, uint64_t claimed)
+{
+	if (!measured)
+		return GEOMETRY_NOT_MEASURABLE;
+	if (!claimed)
+		return GEOMETRY_NO_CLAIM;
+	return measured == claimed ? GEOMETRY_AGREES : GEOMETRY_DIFFERS;
+}
