@@ -234,6 +234,7 @@ static int measure_size(const struct variant_sweep *v, uint64_t ws, const char *
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
 	fig.sweep_point = point;
+	fig.stopped_by = run.stopped_by;
 	cycles = emit_result_row(&fig);
 	*ns = fig.ns;
 	report_table_cell("%s", size_text);

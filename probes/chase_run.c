@@ -51,6 +51,8 @@ void chase_run_trials(void *arg)
 	run->cycle_broken = 0;
 	run->stopped_by = "-";
 	run->laps_per_trial = 0;
+	run->loads_per_trial = 0;
+	run->form = CHASE_FORM_LAPS;
 	trials_init(&run->trials);
 	t0 = plat_ticks();
 	p = chase_follow(run->start, warm_laps * run->slots / CHASE_UNROLL);
@@ -63,11 +65,27 @@ void chase_run_trials(void *arg)
 	if (!lap_ticks)
 		lap_ticks = 1;
 	target = ms_to_ticks(run->c->step_ms);
-	run->laps_per_trial = (target + lap_ticks - 1) / lap_ticks;
-	if (run->laps_per_trial < CHASE_TRIAL_LAPS_MIN)
-		run->laps_per_trial = CHASE_TRIAL_LAPS_MIN;
-	run->laps_per_trial = round_up(run->laps_per_trial, unit);
-	blocks = run->laps_per_trial * run->slots / CHASE_UNROLL;
+	if (run->partial_from_slots && run->slots >= run->partial_from_slots) {
+		/* A stretch of loads sized to step_ms, at the lap's rate, in
+		   whole blocks; it may end anywhere in the cycle, and the next
+		   one goes on from there. */
+		uint64_t loads = (uint64_t)((double)target / (double)lap_ticks *
+					    (double)run->slots);
+
+		if (loads < CHASE_PARTIAL_LOADS_MIN)
+			loads = CHASE_PARTIAL_LOADS_MIN;
+		blocks = (loads + CHASE_UNROLL - 1) / CHASE_UNROLL;
+		run->form = CHASE_FORM_PARTIAL;
+		run->laps_per_trial = 0;
+	} else {
+		run->laps_per_trial = (target + lap_ticks - 1) / lap_ticks;
+		if (run->laps_per_trial < CHASE_TRIAL_LAPS_MIN)
+			run->laps_per_trial = CHASE_TRIAL_LAPS_MIN;
+		run->laps_per_trial = round_up(run->laps_per_trial, unit);
+		blocks = run->laps_per_trial * run->slots / CHASE_UNROLL;
+		run->form = CHASE_FORM_LAPS;
+	}
+	run->loads_per_trial = blocks * CHASE_UNROLL;
 
 	budget = target * run->c->max_trials;
 
@@ -82,7 +100,7 @@ void chase_run_trials(void *arg)
 		/* A disturbed trial is dropped: the loop measures again. */
 		if (!trials_add_checked(&run->trials,
 					ticks_to_ns(t1 - t0) /
-					(double)(run->laps_per_trial * run->slots),
+					(double)run->loads_per_trial,
 					&before, &after))
 			continue;
 		run->stopped_by = trials_stop(&run->trials, run->c, spent, budget);
@@ -101,12 +119,23 @@ int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what
 	run->cycle_broken = 0;
 	run->stopped_by = "-";
 	run->laps_per_trial = 0;
+	run->loads_per_trial = 0;
+	run->form = CHASE_FORM_LAPS;
 	trials_init(&run->trials);
 	if (plat_timed(chase_run_trials, run, &fault) != 0) {
 		report_printf("%s: FAULT: %s\n", what, fault.text);
 		return -1;
 	}
 	return chase_run_verdict(run, page_bytes, what);
+}
+
+uint64_t chase_partial_from(uint64_t largest_claim, uint64_t last_edge, uint64_t slot_bytes)
+{
+	uint64_t from = largest_claim ? largest_claim : last_edge;
+
+	if (!from || !slot_bytes || from > UINT64_MAX / 4)
+		return 0;
+	return from * 4 / slot_bytes;
 }
 
 int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char *what)

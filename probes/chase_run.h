@@ -17,21 +17,39 @@
    under-weighted in a trial. */
 #define CHASE_TRIAL_LAPS_MIN 1u
 
+/* A partial trial (below) runs at least this many loads, whatever step_ms
+   says: the seed's reason for its fixed step count, enough loads that the
+   timer's resolution and the sample of lines are both irrelevant. */
+#define CHASE_PARTIAL_LOADS_MIN 16384u
+
+/* How a point's trials were formed (the row's trial_form column). */
+#define CHASE_FORM_LAPS "laps"
+#define CHASE_FORM_PARTIAL "partial"
+
 struct chase_run {
 	/* In: a cycle through `slots` slots that starts and ends at start. */
 	void *start;
 	size_t slots;
 	const struct config *c;   /* trials, max_trials, precision, step_ms */
+	/* From this many slots up (0: never), trials are partial laps: one
+	   whole warm-up lap, then timed stretches of loads sized to step_ms
+	   that go on round the cycle from where the last one stopped. Set it
+	   past 4x the largest cache (chase_partial_from), where every load
+	   misses in any order, so a stretch measures what a lap does. */
+	uint64_t partial_from_slots;
 	/* Out. */
 	struct trials trials;     /* ns per load */
-	uint64_t laps_per_trial;
+	uint64_t laps_per_trial;  /* whole laps per trial; 0 for partial trials */
+	uint64_t loads_per_trial;
+	const char *form;         /* CHASE_FORM_LAPS or CHASE_FORM_PARTIAL */
 	const char *stopped_by;   /* which limit ended the trials */
 	int cycle_broken;         /* the warm-up did not come home: not one cycle */
 };
 
 /* Warms up (untimed, whole laps, at least 65536 loads), times a lap, then
-   runs trials of whole laps sized to c->step_ms until the stop rule ends
-   them, all inside plat_timed. A lap of any slot count is followed in
+   runs trials of whole laps sized to c->step_ms (or, from
+   partial_from_slots up, stretches of at least CHASE_PARTIAL_LOADS_MIN
+   loads sized to it) until the stop rule ends them, all inside plat_timed. A lap of any slot count is followed in
    blocks of CHASE_UNROLL loads by making each trial a multiple of the laps
    that fill whole blocks. The cycle was built by chase_build with
    page_bytes. 0 when measured; -1 when it faulted or the cycle was broken,
@@ -47,5 +65,12 @@ void chase_run_trials(void *arg);
 /* 0 when run's trials measured; -1 when the cycle was broken, reported as
    chase_run_measure does. */
 int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char *what);
+
+/* The slot count from which a chase's trials may be partial laps: four
+   times the largest cache CPUID claims (largest_claim, bytes), or where
+   nothing is claimed four times the last edge found so far (last_edge,
+   bytes; 0: none found), over slot_bytes; 0 (never) when neither is
+   known. */
+uint64_t chase_partial_from(uint64_t largest_claim, uint64_t last_edge, uint64_t slot_bytes);
 
 #endif

@@ -48,6 +48,8 @@ const struct result_column result_columns[] = {
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 	{ "sweep_point",       OPTIONAL, TEXT(sweep_point) },
 	{ "stride_bytes",      OPTIONAL, BYTES(stride_bytes) },
+	{ "trial_form",        OPTIONAL, TEXT(trial_form) },
+	{ "stopped_by",        OPTIONAL, TEXT(stopped_by) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)

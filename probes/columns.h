@@ -46,6 +46,8 @@ struct result_row {
 	struct optional_real bytes_per_cycle; /* bandwidth: bytes per core cycle */
 	const char *sweep_point;      /* latency, tlb, bandwidth: "grid" or "refined" */
 	uint64_t stride_bytes;        /* geometry: the slots' spacing; 0 elsewhere */
+	const char *trial_form;       /* latency, tlb, loaded: "laps" or "partial" */
+	const char *stopped_by;       /* what ended the trials: trials_stop's limit */
 };
 
 /* How a column's field is held, written and read. An empty field in a file

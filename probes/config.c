@@ -66,7 +66,7 @@ static const struct key_def keys[] = {
 	{ "later.min_repeat", KIND_UINT,     FIELD(later_min_repeat), 1, 10000, 0 },
 	{ "later.max_repeat", KIND_UINT,     FIELD(later_max_repeat), 1, 10000, 0 },
 	{ "cost.reps",        KIND_U64,      FIELD(cost_reps),        1, 1000000000000ull, 0 },
-	{ "cost.trials",      KIND_UINT,     FIELD(cost_trials),      1, 1000, 0 },
+	{ "cost.trials",      KIND_UINT,     FIELD(cost_trials),      0, 1000, 0 },
 	{ "c2c.cpus",         KIND_CPUS,     FIELD(c2c_cpus),         0, 0, 0 },
 	{ "c2c.test_late",    KIND_UINT,     FIELD(c2c_test_late),    0, CONFIG_CPUS_MAX - 1, 0 },
 	{ "cpus.deadline",    KIND_MS,       FIELD(cpus_deadline_ms), 0, 0, 0 },

@@ -26,6 +26,7 @@
 
 #include "probes/chart_file.h"
 #include "probes/config.h"
+#include "lib/fmt.h"
 #include "probes/emit.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
@@ -190,19 +191,29 @@ static void time_bare(void *arg)
 	pass->ticks[1] = t2 - t1;
 }
 
-/* Runs `time` until c->cost_trials undisturbed passes (trials.h's
-   discard); the minimum of each loop is its figure: noise on a machine only
-   ever adds time. 0, or -1 with the fault reported. */
+/* Runs `time` until the stop rule every probe shares (trials_stop) ends
+   both loops: at least c->trials passes, then each loop stops when its best
+   three agree within c->precision (settled) or the last passes moved its
+   best by less (steady), at most c->max_trials; or, when the user set
+   cost.trials, exactly that many undisturbed passes (stopped by "count").
+   Disturbed passes are discarded (trials.h). The minimum of each loop is
+   its figure: noise on a machine only ever adds time. stop[k]: what ended
+   loop k. 0, or -1 with the fault reported. */
 static int time_trials(const struct config *c, void (*time)(void *),
-		       struct trials t[2])
+		       struct trials t[2], const char *stop[2])
 {
 	struct cost_pass pass = { .reps = (int64_t)c->cost_reps };
 	struct plat_disturbances before, after;
 	struct plat_fault fault;
+	struct config rule = *c;
+	uint64_t spent[2] = { 0, 0 };
 
+	if (c->cost_trials)
+		rule.trials = rule.max_trials = c->cost_trials;
 	trials_init(&t[0]);
 	trials_init(&t[1]);
-	while (t[0].count < c->cost_trials) {
+	stop[0] = stop[1] = 0;
+	while (!(stop[0] && stop[1])) {
 		plat_disturbances(&before);
 		if (plat_timed(time, &pass, &fault) != 0) {
 			report_printf("%s: a timed loop faulted: %s\n", PROBE_NAME,
@@ -211,9 +222,22 @@ static int time_trials(const struct config *c, void (*time)(void *),
 		}
 		plat_disturbances(&after);
 		/* One pass times both loops: both keep it or both drop it. */
-		trials_add_checked(&t[0], (double)pass.ticks[0], &before, &after);
+		if (!trials_add_checked(&t[0], (double)pass.ticks[0], &before, &after))
+			continue;
 		trials_add_checked(&t[1], (double)pass.ticks[1], &before, &after);
+		for (unsigned k = 0; k < 2; k++) {
+			spent[k] += pass.ticks[k];
+			/* A loop that has stopped keeps its limit; its twin goes
+			   on until it stops too. No time budget: max_trials
+			   bounds the passes. */
+			if (!stop[k])
+				stop[k] = trials_stop(&t[k], &rule, spent[k], UINT64_MAX);
+		}
 	}
+	for (unsigned k = 0; k < 2; k++)
+		/* A fixed count ends at the count whatever else holds then. */
+		if (c->cost_trials && mp_strcmp(stop[k], "signal"))
+			stop[k] = "count";
 	return 0;
 }
 
@@ -223,13 +247,13 @@ static double ns_per_call(const struct config *c, const struct trials *t)
 }
 
 static double emit_row(const struct config *c, const char *variant,
-		       unsigned bytes, const struct trials *t)
+		       unsigned bytes, const struct trials *t, const char *stopped_by)
 {
 	struct result_row f = {
 		.probe = PROBE_NAME, .variant = variant, .page_shift = 0,
 		.working_set_bytes = bytes, .ns = ns_per_call(c, t),
 		.trials = t->count, .spread = trials_spread(t),
-		.pages_verified = "",
+		.pages_verified = "", .stopped_by = stopped_by,
 	};
 
 	emit_result_row(&f);
@@ -237,10 +261,11 @@ static double emit_row(const struct config *c, const char *variant,
 }
 
 static void emit_pair(const struct config *c, unsigned bytes, const struct convention *conv,
-		      const struct trials t[2], double unit, unsigned point, int series)
+		      const struct trials t[2], const char *const stop[2], double unit,
+		      unsigned point, int series)
 {
-	double value = emit_row(c, conv->by_value, bytes, &t[0]);
-	double pointer = emit_row(c, conv->by_pointer, bytes, &t[1]);
+	double value = emit_row(c, conv->by_value, bytes, &t[0], stop[0]);
+	double pointer = emit_row(c, conv->by_pointer, bytes, &t[1], stop[1]);
 
 	chart_bytes[point] = bytes;
 	chart_ns[series][point] = value;
@@ -261,14 +286,16 @@ static void emit_pair(const struct config *c, unsigned bytes, const struct conve
 static int measure_cases(const struct config *c, const double *unit)
 {
 	struct trials t[2];
+	const char *stop[2];
 
 	for (unsigned i = 0; i < COST_CASES; i++) {
 		const struct cost_case *k = &cost_cases[i];
 
 		for (unsigned conv = 0; conv < COST_CONVENTIONS; conv++) {
-			if (time_trials(c, k->time[conv], t) != 0)
+			if (time_trials(c, k->time[conv], t, stop) != 0)
 				return -1;
-			emit_pair(c, k->bytes, &conventions[conv], t, unit[conv], i, 2 * (int)conv);
+			emit_pair(c, k->bytes, &conventions[conv], t, stop, unit[conv], i,
+				  2 * (int)conv);
 		}
 	}
 	return 0;
@@ -296,22 +323,30 @@ static void write_chart(void)
 int probe_cost(const struct config *c)
 {
 	struct trials bare[2];
+	const char *bare_stop[2];
 	double unit[COST_CONVENTIONS];
 	int rc;
 
-	if (c->cost_reps == 0 || c->cost_reps > INT64_MAX || c->cost_trials == 0) {
-		report_printf("%s: cost.reps and cost.trials must be at least 1\n",
-			      PROBE_NAME);
+	if (c->cost_reps == 0 || c->cost_reps > INT64_MAX) {
+		report_printf("%s: cost.reps must be at least 1\n", PROBE_NAME);
 		return -1;
 	}
-	report_printf("%s: by-value vs by-pointer calls, %llu calls per trial, best "
-		      "of %u; " CONVENTIONS_TEXT "\n",
-		      PROBE_NAME, (unsigned long long)c->cost_reps, c->cost_trials);
-	if (time_trials(c, time_bare, bare) != 0)
+	if (c->cost_trials)
+		report_printf("%s: by-value vs by-pointer calls, %llu calls per trial, best "
+			      "of %u (cost.trials: a fixed count); " CONVENTIONS_TEXT "\n",
+			      PROBE_NAME, (unsigned long long)c->cost_reps, c->cost_trials);
+	else
+		report_printf("%s: by-value vs by-pointer calls, %llu calls per trial, best "
+			      "of %u .. %u trials: each loop stops when its best three agree "
+			      "within %.1f%% or %u more trials moved its best by less; "
+			      CONVENTIONS_TEXT "\n", PROBE_NAME, (unsigned long long)c->cost_reps,
+			      c->trials, c->max_trials, c->precision * 100,
+			      trials_steady_span(c->trials));
+	if (time_trials(c, time_bare, bare, bare_stop) != 0)
 		return -1;
 	report_printf("  bare call:");
 	for (unsigned k = 0; k < COST_CONVENTIONS; k++) {
-		unit[k] = emit_row(c, conventions[k].bare, 0, &bare[k]);
+		unit[k] = emit_row(c, conventions[k].bare, 0, &bare[k], bare_stop[k]);
 		report_printf("%s %s %.2f ns (%.1f cycles)", k ? "," : "", conventions[k].abi,
 			      unit[k], ns_to_cycles(unit[k]));
 	}

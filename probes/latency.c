@@ -8,6 +8,7 @@
 #include "probes/edges.h"
 #include "probes/emit.h"
 #include "lib/fmt.h"
+#include "lib/machine.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
@@ -51,6 +52,9 @@ struct sweep_state {
 	const struct plat_buffer *buf;
 	const char *page_name;
 	double last_ns;
+	uint64_t largest_claim;          /* the largest cache CPUID claims, bytes */
+	const struct refine_point *pt;   /* the points measured so far */
+	const size_t *n;
 };
 
 // ---- Private Functions ------------------------------------------------------
@@ -71,6 +75,20 @@ static void announce_long_size(const struct config *c, uint64_t bytes, double pr
 		      size_text, ms / 1000);
 }
 
+/* The top of the last edge the points so far show, pinned or smeared
+   (one still open is not found yet), bytes; 0 none. */
+static uint64_t last_edge(const struct refine_point *pt, size_t n)
+{
+	struct refine_edge e[8];
+	size_t ne = n >= 2 ? refine_edges(pt, n, CHASE_SLOT, e, sizeof e / sizeof *e) : 0;
+	uint64_t top = 0;
+
+	for (size_t i = 0; i < ne; i++)
+		if (e[i].kind != REFINE_OPEN && e[i].above > top)
+			top = e[i].above;
+	return top;
+}
+
 /* One working set: build the cycle (untimed), run the trials, report the
    row. 0 on success. */
 static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point, double *ns)
@@ -86,6 +104,8 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	run.start = s->buf->base;
 	run.slots = (size_t)(bytes / CHASE_SLOT);
 	run.c = c;
+	run.partial_from_slots = chase_partial_from(s->largest_claim,
+						    last_edge(s->pt, *s->n), CHASE_SLOT);
 	chase_build(run.start, run.slots, CHASE_SLOT, CYCLE_SEED);
 
 	mp_snprintf(what, sizeof what, "latency, %s, %s", s->page_name, size_text);
@@ -100,6 +120,8 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = s->buf->verified;
 	fig.sweep_point = point;
+	fig.trial_form = run.form;
+	fig.stopped_by = run.stopped_by;
 	cycles = emit_result_row(&fig);
 	*ns = s->last_ns = fig.ns;
 	report_table_cell("%s", size_text);
@@ -108,7 +130,10 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	report_table_cell("%u", fig.trials);
 	report_table_cell("%.1f%%", fig.spread * 100);
 	report_table_cell("%s", run.stopped_by);
-	report_table_cell("%llu", (unsigned long long)run.laps_per_trial);
+	if (run.laps_per_trial)
+		report_table_cell("%llu", (unsigned long long)run.laps_per_trial);
+	else
+		report_table_cell("%.3f", (double)run.loads_per_trial / (double)run.slots);
 	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
 	report_table_cell("%s", point);
 	report_table_row(0);
@@ -124,13 +149,20 @@ static int measure_refined(void *ctx, uint64_t bytes, double *ns)
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
 	static struct refine_point pt[SWEEP_POINTS_MAX];
-	struct sweep_state s = { c, NULL, NULL, 0 };
+	static struct cache_claims claims;
+	struct sweep_state s = { c, NULL, NULL, 0, 0, pt, NULL };
 	struct plat_buffer buf;
 	char page_name[48], caption[64];
 	uint64_t largest, top = latency_sweep_top(c, &largest);
 	size_t n = 0;
 	unsigned k, first = 0, last = 0;
 	int status, added = 0;
+
+	/* The claim whatever set the top (max_size too): past four times it
+	   every load misses, and trials may be partial laps. */
+	plat_cache_claims(&claims);
+	s.largest_claim = sweep_largest_cache(&claims);
+	s.n = &n;
 
 	if (top > c->latency_max_buffer)
 		top = c->latency_max_buffer;
@@ -205,11 +237,15 @@ int probe_latency(const struct config *c)
 	}
 	report_printf("latency: dependent-load chase, one random cycle of %u-byte slots, "
 		      "%u loads per loop iteration; per size at least %u trials of >= %.0f ms "
-		      "(whole laps, at least %u), stop when the best three agree within %.1f%%, "
-		      "at most %u trials or, past %u, %.0f ms of trials; figure = best trial; "
-		      "after the grid, sizes refined between the two that bracket each edge "
-		      "(eighths of an octave) until it is pinned or shown smeared\n",
+		      "(whole laps, at least %u, or from 4 x the largest claimed cache (else the "
+		      "last edge found) up, one warm-up lap and then partial laps: stretches of "
+		      ">= %u loads), stop when the best three agree within %.1f%% (settled) or "
+		      "%u more trials moved the best by less (steady), at most %u trials or, past "
+		      "%u, %.0f ms of trials; figure = best trial; after the grid, sizes refined "
+		      "between the two that bracket each edge (eighths of an octave) until it is "
+		      "pinned or shown smeared\n",
 		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, CHASE_TRIAL_LAPS_MIN,
-		      c->precision * 100, c->max_trials, c->trials, c->max_trials * c->step_ms);
+		      CHASE_PARTIAL_LOADS_MIN, c->precision * 100, trials_steady_span(c->trials),
+		      c->max_trials, c->trials, c->max_trials * c->step_ms);
 	return page_sizes_each("latency", c, sweep_page_size);
 }

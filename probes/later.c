@@ -46,6 +46,7 @@ static const struct table_column run_columns[] = {
 	{ "cycles", NULL, 9, 0, 0 },
 	{ "runs", NULL, 4, 0, 2 },
 	{ "spread", NULL, 7, 0, 2 },
+	{ "stopped by", NULL, 10, 1, 2 },
 };
 static const struct table run_table = TABLE_OF(run_columns, "    ");
 
@@ -171,32 +172,47 @@ static int run_timed(struct later_run *r, const char *what)
 	return -1;
 }
 
-/* Runs `walk` over `table` between min_repeat and max_repeat times, until
-   the best three agree within the precision. The position carries from run
-   to run, so each run continues the cycle instead of repeating its start. */
+/* Runs `walk` over `table` until the stop rule every probe shares
+   (trials_stop) ends the runs: at least later.min_repeat, then as soon as
+   the best three agree within later.precision (settled) or the last runs
+   moved the best by less than that (steady), at most later.max_repeat.
+   min_repeat = max_repeat is a fixed count, which the row says ("count").
+   The position carries from run to run, so each run continues the cycle
+   instead of repeating its start. *stopped_by: the limit that ended it. */
 static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *table,
-		       const char *what, struct trials *t)
+		       const char *what, struct trials *t, const char **stopped_by)
 {
 	struct later_run run = {
 		.walk = walk, .table = table, .curr = 0, .div = DIVISOR,
 		.steps = c->later_steps,
 	};
-
+	struct config rule = *c;
 	struct plat_disturbances before, after;
 	struct progress progress;
+	uint64_t spent = 0;
 
+	rule.trials = c->later_min_repeat;
+	rule.max_trials = c->later_max_repeat;
+	rule.precision = c->later_precision;
 	trials_init(t);
 	progress_start(&progress);
-	while (t->count < c->later_max_repeat) {
+	for (;;) {
 		progress_tick(&progress, what, t->count, c->later_max_repeat);
 		plat_disturbances(&before);
 		if (run_timed(&run, what) != 0)
 			return -1;
 		plat_disturbances(&after);
-		trials_add_checked(t, (double)run.ticks, &before, &after);
-		if (trials_settled(t, c->later_min_repeat, c->later_precision))
+		spent += run.ticks;
+		if (!trials_add_checked(t, (double)run.ticks, &before, &after))
+			continue;
+		/* No time budget of its own: max_repeat bounds the runs. */
+		*stopped_by = trials_stop(t, &rule, spent, UINT64_MAX);
+		if (*stopped_by)
 			break;
 	}
+	/* A fixed count ends at the count whatever else holds then. */
+	if (c->later_min_repeat == c->later_max_repeat && mp_strcmp(*stopped_by, "signal"))
+		*stopped_by = "count";
 	return 0;
 }
 
@@ -206,12 +222,13 @@ static double ns_per_access(double ticks, uint64_t steps)
 }
 
 static void emit_run(const char *variant, unsigned shift, uint64_t table_bytes,
-		     double ns, unsigned trials, double spread, const char *verified)
+		     double ns, unsigned trials, double spread, const char *verified,
+		     const char *stopped_by)
 {
 	struct result_row f = {
 		.probe = PROBE_NAME, .variant = variant, .page_shift = shift,
 		.working_set_bytes = table_bytes, .ns = ns, .trials = trials,
-		.spread = spread, .pages_verified = verified,
+		.spread = spread, .pages_verified = verified, .stopped_by = stopped_by,
 	};
 	double cycles = emit_result_row(&f);
 
@@ -220,6 +237,7 @@ static void emit_run(const char *variant, unsigned shift, uint64_t table_bytes,
 	report_table_cell("%.1f", cycles);
 	report_table_cell("%u", trials);
 	report_table_cell("%.1f%%", 100.0 * spread);
+	report_table_cell("%s", stopped_by);
 	report_table_row(0);
 }
 
@@ -350,6 +368,7 @@ static int measure_tables(const struct config *c, unsigned shift)
 	const struct delay_class *delay;
 	struct plat_buffer buf;
 	struct trials tara, brutto;
+	const char *tara_stop = "-", *brutto_stop = "-";
 	char page_name[48], caption[64];
 	uint64_t bytes = 2 * c->later_table;
 	double tara_ns, brutto_ns, netto_ticks;
@@ -365,23 +384,24 @@ static int measure_tables(const struct config *c, unsigned shift)
 
 	delay = build_tables(c, memtab, lintab) == 0 ? choose_delay(c, lintab) : NULL;
 	if (delay &&
-	    repeat_runs(c, delay->walk, hot_word, "calibration run", &tara) == 0 &&
-	    repeat_runs(c, delay->walk, memtab, "measurement run", &brutto) == 0) {
+	    repeat_runs(c, delay->walk, hot_word, "calibration run", &tara, &tara_stop) == 0 &&
+	    repeat_runs(c, delay->walk, memtab, "measurement run", &brutto,
+			&brutto_stop) == 0) {
 		tara_ns = ns_per_access(trials_best(&tara), c->later_steps);
 		brutto_ns = ns_per_access(trials_best(&brutto), c->later_steps);
 		netto_ticks = trials_best(&brutto) - trials_best(&tara);
 		mp_snprintf(caption, sizeof caption, "later, %s", page_name);
 		report_table_begin(&run_table, caption, NULL);
 		emit_run("tara", shift, c->later_table, tara_ns, tara.count,
-			 trials_spread(&tara), buf.verified);
+			 trials_spread(&tara), buf.verified, tara_stop);
 		emit_run("brutto", shift, c->later_table, brutto_ns, brutto.count,
-			 trials_spread(&brutto), buf.verified);
+			 trials_spread(&brutto), buf.verified, brutto_stop);
 		/* netto's spread: the brutto runs' worst-minus-best as a
 		   fraction of netto, i.e. how far the worst run would move it. */
 		emit_run("netto", shift, c->later_table, brutto_ns - tara_ns,
 			 brutto.count, netto_ticks > 0 ?
 			 (brutto.worst - trials_best(&brutto)) / netto_ticks : 0,
-			 buf.verified);
+			 buf.verified, brutto_stop);
 		report_table_end();
 		rc = 0;
 	}
@@ -493,7 +513,9 @@ int probe_later(const struct config *c)
 	mp_format_bytes(block, sizeof block, c->later_block);
 	report_printf("%s: table %s randomised in blocks of %s, stride %llu B, %llu "
 		      "accesses per run, %u..%u runs until the best three agree "
-		      "within %.2f%%; netto is per access, beyond an L1 hit\n",
+		      "within %.2f%% or the last runs move the best by less (the shared "
+		      "stop rule; min_repeat = max_repeat: a fixed count); netto is per "
+		      "access, beyond an L1 hit\n",
 		      PROBE_NAME, table, block, (unsigned long long)c->later_stride,
 		      (unsigned long long)c->later_steps, c->later_min_repeat,
 		      c->later_max_repeat, 100.0 * c->later_precision);

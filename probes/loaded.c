@@ -16,6 +16,8 @@
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "lib/fmt.h"
+#include "lib/machine.h"
+#include "probes/sweep.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -136,6 +138,7 @@ static int measure_with(const struct config *c, unsigned loaders, double *gb_per
 /* Every loader count at one page size of the chase's buffer. */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
+	static struct cache_claims claims;
 	struct plat_buffer buf;
 	char page_name[48], what[96];
 	uint64_t max;
@@ -157,6 +160,11 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	page_buffer_report("loaded", page_name, &buf);
 	run.chase = (struct chase_run){ .start = buf.base, .slots = c->loaded_size / CHASE_SLOT,
 					.c = c };
+	/* Past four times the largest claimed cache a stretch of loads after
+	   the warm-up lap measures what whole laps do (docs/METHOD.md). */
+	plat_cache_claims(&claims);
+	run.chase.partial_from_slots = chase_partial_from(sweep_largest_cache(&claims), 0,
+							  CHASE_SLOT);
 	chase_build(buf.base, run.chase.slots, CHASE_SLOT, CYCLE_SEED);
 	mp_snprintf(what, sizeof what, "loaded, %s", page_name);
 	report_table_begin(&load_table, what, NULL);
@@ -180,6 +188,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		row.trials = run.chase.trials.count;
 		row.spread = trials_spread(&run.chase.trials);
 		row.pages_verified = buf.verified;
+		row.trial_form = run.chase.form;
+		row.stopped_by = run.chase.stopped_by;
 		row.cpu = (struct optional_count){ 1, 0 };
 		row.loaders = (struct optional_count){ 1, loaders };
 		row.load_gb_per_s = (struct optional_real){ gb_per_s, 1 };

@@ -150,6 +150,9 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	run.start = buf->base;
 	run.slots = slots;
 	run.c = c;
+	/* One line per page: a lap is a few thousand loads, whole laps cost
+	   nothing worth saving. */
+	run.partial_from_slots = 0;
 	chase_build(run.start, slots, page_bytes, CYCLE_SEED);
 	if (chase_run_measure(&run, page_bytes, what) != 0)
 		return -1;
@@ -162,6 +165,8 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
 	fig.sweep_point = point;
+	fig.trial_form = run.form;
+	fig.stopped_by = run.stopped_by;
 	out->cycles = emit_result_row(&fig);
 	out->ns = fig.ns;
 	out->trials = fig.trials;

@@ -31,6 +31,7 @@ void trials_add(struct trials *t, double value)
 		t->best3[i] = value;
 	if (t->count == 0 || value > t->worst)
 		t->worst = value;
+	t->best_after[t->count % TRIALS_HISTORY] = t->best3[0];
 	t->count++;
 }
 
@@ -65,6 +66,25 @@ int trials_settled(const struct trials *t, unsigned min_trials, double precision
 	return t->best3[2] <= t->best3[0] * (1.0 + precision);
 }
 
+unsigned trials_steady_span(unsigned min_trials)
+{
+	if (min_trials < 1)
+		return 1;
+	return min_trials < TRIALS_HISTORY - 1 ? min_trials : TRIALS_HISTORY - 1;
+}
+
+int trials_steady(const struct trials *t, unsigned min_trials, double precision)
+{
+	unsigned span = trials_steady_span(min_trials);
+	double then;
+
+	if (t->count < 3 || t->count < min_trials + span)
+		return 0;
+	/* The best after trial count - span (index count - span - 1). */
+	then = t->best_after[(t->count - span - 1) % TRIALS_HISTORY];
+	return then <= t->best3[0] * (1.0 + precision);
+}
+
 double trials_best(const struct trials *t)
 {
 	return t->best3[0];
@@ -88,6 +108,15 @@ const char *trials_stop(const struct trials *t, const struct config *c,
 		return "settled";
 	if (t->count >= c->max_trials)
 		return "max_trials";
+	/* Steady needs the held trials to span time as well as count where
+	   there is a budget: short trials (2 ms) can all fall inside one
+	   burst of a busy machine's interference and agree on a wrong best,
+	   so half the budget must be spent first. Without a budget
+	   (UINT64_MAX: later's and cost's runs, 0.1 s and more each) the
+	   count alone decides. */
+	if (trials_steady(t, c->trials, c->precision) &&
+	    (budget_ticks == UINT64_MAX || spent_ticks >= budget_ticks / 2))
+		return "steady";
 	if (t->count >= c->trials && spent_ticks >= budget_ticks)
 		return "time";
 	return 0;

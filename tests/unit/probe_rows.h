@@ -25,6 +25,9 @@ struct csv_row {
 	double ns, cycles;
 	unsigned trials;
 	double spread;
+	/* The last two columns, trial_form and stopped_by: plain words, so
+	   read from the line's end. */
+	char trial_form[16], stopped_by[16];
 };
 
 struct probe_rows {
@@ -53,6 +56,20 @@ static int probe_rows_parse(const char *line, struct csv_row *r)
 	int n = 0;
 
 	snprintf(copy, sizeof copy, "%s", line);
+	{
+		char *last = strrchr(copy, ','), *before;
+
+		r->trial_form[0] = r->stopped_by[0] = '\0';
+		if (last) {
+			snprintf(r->stopped_by, sizeof r->stopped_by, "%s", last + 1);
+			r->stopped_by[strcspn(r->stopped_by, "\r\n")] = '\0';
+			*last = '\0';
+			before = strrchr(copy, ',');
+			if (before)
+				snprintf(r->trial_form, sizeof r->trial_form, "%s", before + 1);
+			*last = ',';
+		}
+	}
 	while (n < 8 && p) {
 		field[n++] = p;
 		p = strchr(p, ',');

@@ -6,6 +6,8 @@
 
 #include "check.h"
 #include "probes/chase.h"
+#include "probes/chase_run.h"
+#include "probes/config.h"
 
 static void *slot(void *base, size_t i)
 {
@@ -236,6 +238,63 @@ static void test_pages(void)
 	      "rotated line: i under 2 MiB pages, (i + i/64) mod 64 under 4 KiB, 0 when packed");
 }
 
+/* The timed chase's trial forms: whole laps below the threshold, partial
+   laps (one warm-up lap, then stretches of loads that need not close a
+   lap) from it up; the threshold from the claim, else the last edge. */
+static void test_partial_laps(void)
+{
+	const size_t slots = 65536;   /* 4 MiB of slots */
+	struct config c = { 0 };
+	struct chase_run run = { 0 };
+	void *buf = aligned_alloc(4096, slots * CHASE_SLOT);
+
+	c.trials = 3;
+	c.max_trials = 4;
+	c.precision = 0.5;
+	c.step_ms = 0.001;            /* a microsecond: the loads' floor decides */
+	chase_build(buf, slots, CHASE_SLOT, 7);
+	run.start = buf;
+	run.slots = slots;
+	run.c = &c;
+
+	run.partial_from_slots = 0;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, laps") == 0 &&
+	      !strcmp(run.form, CHASE_FORM_LAPS) && run.laps_per_trial >= 1 &&
+	      run.loads_per_trial == run.laps_per_trial * slots,
+	      "no threshold: whole laps (%s, %llu laps, %llu loads)", run.form,
+	      (unsigned long long)run.laps_per_trial, (unsigned long long)run.loads_per_trial);
+	CHECK(run.trials.count >= 3 && run.stopped_by && strcmp(run.stopped_by, "-"),
+	      "  and the stop rule ended them (%u trials, %s)", run.trials.count, run.stopped_by);
+
+	run.partial_from_slots = slots + 1;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, below") == 0 &&
+	      !strcmp(run.form, CHASE_FORM_LAPS) && run.laps_per_trial >= 1,
+	      "a working set below the threshold: whole laps (%s)", run.form);
+
+	run.partial_from_slots = slots;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, partial") == 0 &&
+	      !strcmp(run.form, CHASE_FORM_PARTIAL) && run.laps_per_trial == 0,
+	      "at the threshold: partial laps (%s, %llu laps)", run.form,
+	      (unsigned long long)run.laps_per_trial);
+	CHECK(run.loads_per_trial >= CHASE_PARTIAL_LOADS_MIN &&
+	      run.loads_per_trial % CHASE_UNROLL == 0 && run.loads_per_trial < slots,
+	      "  each trial a stretch of whole blocks, at least %u loads and short of a lap "
+	      "(%llu of %zu)", CHASE_PARTIAL_LOADS_MIN,
+	      (unsigned long long)run.loads_per_trial, slots);
+	CHECK(run.trials.count >= 3 && trials_best(&run.trials) > 0,
+	      "  measured: %u trials, best %.3f ns", run.trials.count, trials_best(&run.trials));
+	CHECK(chase_check(buf, slots, CHASE_SLOT, NULL, 0) == 0,
+	      "  the cycle is untouched by stretches that end mid-lap");
+
+	CHECK(chase_partial_from(32u << 20, 48u << 20, CHASE_SLOT) == (128u << 20) / CHASE_SLOT,
+	      "threshold: four times the claimed cache, whatever edge was found");
+	CHECK(chase_partial_from(0, 48u << 20, CHASE_SLOT) == (192u << 20) / CHASE_SLOT,
+	      "no claim: four times the last edge found");
+	CHECK(chase_partial_from(0, 0, CHASE_SLOT) == 0,
+	      "neither: never partial (whole laps everywhere)");
+	free(buf);
+}
+
 int main(void)
 {
 	test_sizes();
@@ -244,5 +303,6 @@ int main(void)
 	test_checker_rejects();
 	test_follow();
 	test_rng();
+	test_partial_laps();
 	return check_summary();
 }

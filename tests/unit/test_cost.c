@@ -39,8 +39,8 @@ static void test_probe(void)
 	CHECK(rows.count == 2 + 4 * 10, "2 bare-call rows and 4 rows per size (%d)",
 	      rows.count);
 	r = probe_rows_find(&rows, "bare_call_sysv", 0, 0);
-	CHECK(probe_row_sane(r) && r->trials == 5, "bare_call_sysv present, finite, "
-	      "5 trials");
+	CHECK(probe_row_sane(r) && r->trials == 5 && !strcmp(r->stopped_by, "count"),
+	      "bare_call_sysv present, finite, 5 trials (cost.trials: a fixed count)");
 	r = probe_rows_find(&rows, "bare_call_ms", 0, 0);
 	CHECK(probe_row_sane(r) && r->trials == 5, "bare_call_ms present, finite, "
 	      "5 trials");
@@ -65,19 +65,44 @@ static void test_probe(void)
 	}
 }
 
-static void test_probe_refuses_zero_trials(void)
+/* cost.trials = 0: the shared stop rule, trials .. max_trials per loop,
+   and each row says which limit ended it; cost.trials set: exactly that
+   many, stopped by "count" (test_probe above). */
+static void test_stop_rule(void)
 {
 	static struct probe_rows rows;
 	struct config c = small_config();
+	int in_rule = 1, limits = 1;
 
 	c.cost_trials = 0;
-	CHECK(probe_rows_run(probe_cost, &c, &rows) == 0 && rows.rc == -1 &&
-	      rows.count == 0, "0 trials: the probe fails and writes no row");
+	c.trials = 3;
+	c.max_trials = 6;
+	c.precision = 0.5;
+	CHECK(probe_rows_run(probe_cost, &c, &rows) == 0 && rows.rc == 0 &&
+	      rows.count == 2 + 4 * 10, "cost.trials = 0: the probe runs on the stop rule (%d rows)",
+	      rows.count);
+	for (int i = 0; i < rows.count; i++) {
+		const struct csv_row *r = &rows.row[i];
+
+		if (r->trials < 3 || r->trials > 6)
+			in_rule = 0;
+		if (strcmp(r->stopped_by, "settled") && strcmp(r->stopped_by, "steady") &&
+		    strcmp(r->stopped_by, "max_trials"))
+			limits = 0;
+	}
+	CHECK(in_rule, "every row the best of 3 .. 6 trials");
+	CHECK(limits, "every row names the rule's limit that ended it (%s)",
+	      rows.count ? rows.row[0].stopped_by : "");
+	c.cost_trials = 4;
+	CHECK(probe_rows_run(probe_cost, &c, &rows) == 0 && rows.rc == 0 &&
+	      rows.count > 0 && rows.row[0].trials == 4 && !strcmp(rows.row[0].stopped_by, "count"),
+	      "cost.trials = 4, set: a fixed count of 4, stopped by count (%u, %s)",
+	      rows.count ? rows.row[0].trials : 0, rows.count ? rows.row[0].stopped_by : "");
 }
 
 int main(void)
 {
-	test_probe_refuses_zero_trials();
+	test_stop_rule();
 	test_probe();
 	return check_summary();
 }

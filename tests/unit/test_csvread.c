@@ -185,7 +185,7 @@ static void test_table_columns(void)
 		{ "timer", "t" }, { "cpu", "0" }, { "peer_cpu", "3" }, { "loaders", "2" },
 		{ "load_gb_per_s", "12.500" }, { "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
 		{ "sweep_point", "refined" },
-		{ "stride_bytes", "1024" },
+		{ "stride_bytes", "1024" }, { "trial_form", "partial" }, { "stopped_by", "steady" },
 	};
 	const unsigned nvalues = sizeof values / sizeof *values;
 

@@ -215,6 +215,10 @@ static void test_probe(void)
 		CHECK(tara->trials >= 3 && tara->trials <= 10 && brutto->trials >= 3 &&
 		      brutto->trials <= 10, "  between 3 and 10 runs each (%u, %u)",
 		      tara->trials, brutto->trials);
+		CHECK(strcmp(tara->stopped_by, "") && strcmp(brutto->stopped_by, "") &&
+		      !strcmp(netto->stopped_by, brutto->stopped_by),
+		      "  each row names the limit that ended its runs (%s, %s, %s)",
+		      tara->stopped_by, brutto->stopped_by, netto->stopped_by);
 	}
 }
 

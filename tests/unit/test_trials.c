@@ -2,6 +2,7 @@
    trials an NMI or SMI disturbed. */
 
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 #include "probes/trials.h"
@@ -138,6 +139,95 @@ static void test_discard(void)
 	CHECK(tally.discarded == 0 && tally.disturbed_kept == 0, "taking the tally resets it");
 }
 
+/* The rule trials_stop applies, as a probe's loop runs it: a trial at a
+   time until it names a limit; the count it stopped at and the limit. */
+static unsigned run_stop_rule(const double *v, unsigned n, const struct config *c,
+			      const char **why)
+{
+	struct trials t;
+	unsigned i = 0;
+
+	trials_init(&t);
+	do
+		trials_add(&t, v[i++ % n]);
+	while (!(*why = trials_stop(&t, c, 0, UINT64_MAX)));
+	return t.count;
+}
+
+/* The loop with a time budget, each trial 10 ticks: steady also waits
+   until half the budget is spent. */
+static unsigned run_stop_timed(const double *v, unsigned n, const struct config *c,
+			       uint64_t budget, const char **why)
+{
+	struct trials t;
+	unsigned i = 0;
+
+	trials_init(&t);
+	do
+		trials_add(&t, v[i++ % n]);
+	while (!(*why = trials_stop(&t, c, 10u * t.count, budget)));
+	return t.count;
+}
+
+/* "steady": the trials disagree, but the last span of them did not move
+   the best by more than the precision; a best that keeps improving is not
+   steady; a fixed count (trials = max_trials) is never cut short by it. */
+static void test_steady(void)
+{
+	/* The best three never agree within 1 %, and nothing beats 100. */
+	static const double held[] = { 100, 110, 120, 115, 118, 125, 130, 112 };
+	/* Each trial 2 % below the last: the best moves every time. */
+	static const double falling[] = { 100, 98, 96.04, 94.12, 92.24, 90.39, 88.58, 86.81,
+					  85.08, 83.37, 81.71, 80.07 };
+	/* The best jumps late: the span restarts from the jump. */
+	static const double jump[] = { 100, 120, 130, 125, 90, 128, 121, 119, 127 };
+	struct config c = { 0 };
+	struct trials t;
+	const char *why;
+	unsigned count;
+
+	c.trials = 3;
+	c.max_trials = 12;
+	c.precision = 0.01;
+	CHECK(trials_steady_span(3) == 3 && trials_steady_span(0) == 1 &&
+	      trials_steady_span(1000) == TRIALS_HISTORY - 1,
+	      "the span is the minimum count, within 1 .. TRIALS_HISTORY - 1");
+	count = run_stop_rule(held, 8, &c, &why);
+	CHECK(count == 6 && !strcmp(why, "steady"),
+	      "trials that disagree but whose best held over 3 more stop steady at 6 (%u, %s)",
+	      count, why);
+	trials_init(&t);
+	for (unsigned i = 0; i < 5; i++)
+		trials_add(&t, held[i]);
+	CHECK(!trials_settled(&t, 3, 0.01) && !trials_steady(&t, 3, 0.01),
+	      "five of them: neither settled nor steady yet");
+	count = run_stop_rule(falling, 12, &c, &why);
+	CHECK(count == 12 && !strcmp(why, "max_trials"),
+	      "a best that keeps moving by more than the precision runs to max_trials (%u, %s)",
+	      count, why);
+	count = run_stop_rule(jump, 9, &c, &why);
+	CHECK(count == 8 && !strcmp(why, "steady"),
+	      "a new best at trial 5 restarts the span: steady at 8 (%u, %s)", count, why);
+	count = run_stop_timed(held, 8, &c, 100, &why);
+	CHECK(count == 6 && !strcmp(why, "steady"),
+	      "with a budget of 100 ticks, steady at 6 trials of 10 (%u, %s)", count, why);
+	count = run_stop_timed(held, 8, &c, 200, &why);
+	CHECK(count == 10 && !strcmp(why, "steady"),
+	      "with 200, the held trials must span half of it: steady at 10 (%u, %s)", count, why);
+	c.trials = c.max_trials = 5;
+	count = run_stop_rule(held, 8, &c, &why);
+	CHECK(count == 5, "trials = max_trials is a fixed count: 5 (%u, %s)", count, why);
+	c.trials = 3;
+	c.max_trials = 12;
+	{
+		static const double agree[] = { 100, 100.4, 100.8 };
+
+		count = run_stop_rule(agree, 3, &c, &why);
+		CHECK(count == 3 && !strcmp(why, "settled"),
+		      "trials that agree stop settled at the minimum (%u, %s)", count, why);
+	}
+}
+
 int main(void)
 {
 	test_best_three();
@@ -145,5 +235,6 @@ int main(void)
 	test_spread();
 	test_stop_rule_loop();
 	test_discard();
+	test_steady();
 	return check_summary();
 }
