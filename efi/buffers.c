@@ -83,6 +83,8 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	char want[16], have[16], align[16], domain[64];
 	EFI_STATUS s;
 
+	if (why_len)
+		why[0] = '\0';   /* a buffer had says nothing */
 	if (!page_size_available(page_shift, why, why_len))
 		return -1;
 	bytes = (bytes + page - 1) & ~(page - 1);

@@ -133,6 +133,8 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	void *base = NULL;
 	int saved_errno = 0;
 
+	if (why_len)
+		why[0] = '\0';   /* a buffer had says nothing */
 	/* AArch64's granules and blocks: Linux on x86-64 has none of them, and
 	   no hugetlb size would say so by name. */
 	if (page_shift != PAGE_SHIFT_4K && page_shift != PAGE_SHIFT_2M &&

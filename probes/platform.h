@@ -67,8 +67,9 @@ struct plat_buffer {
 	void *plat_private;
 };
 
-/* 0 on success. On failure the buffer is untouched and why[] says what was
-   impossible, in words fit for the report (no 1 GiB pages, too little memory). */
+/* 0 on success, why[] then empty. On failure the buffer is untouched and
+   why[] says what was impossible, in words fit for the report (no 1 GiB
+   pages, too little memory). */
 int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len);
 void plat_buffer_put(struct plat_buffer *b);
