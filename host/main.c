@@ -212,7 +212,10 @@ int main(int argc, char **argv)
 	/* As the EFI app's last line: the verdict, after the card. */
 	if (rc == 0 && !plat_files_complete())
 		rc = -1;
-	printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
+	if (plat_stop_signal())
+		printf("memprobe: verdict: STOPPED by %s\n", plat_stop_signal());
+	else
+		printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
 	free(file_text);
 	free(pairs);
 	if (plat_stop_signal()) {

@@ -24,11 +24,14 @@ struct out_file {
 	int handle;               /* -1: not open, or given up on */
 	int failed;               /* the "no results file written" line was said */
 	uint64_t written;         /* bytes written so far */
+	int draft;                /* a rewrite's draft: a failed write marks it
+				     failed, keeps the handle and says nothing
+				     (its maker deletes it) */
 };
 
-static struct out_file report_file = { "report.txt", -1, 0, 0 };
-static struct out_file csv_file = { "results.csv", -1, 0, 0 };
-static struct out_file html_file = { "report.html", -1, 0, 0 };
+static struct out_file report_file = { "report.txt", -1, 0, 0, 0 };
+static struct out_file csv_file = { "results.csv", -1, 0, 0, 0 };
+static struct out_file html_file = { "report.html", -1, 0, 0, 0 };
 
 static int files_opened;
 
@@ -83,12 +86,14 @@ static void file_open(struct out_file *f)
 
 static void file_write(struct out_file *f, const char *data, size_t len)
 {
-	if (f->handle < 0 || len == 0)
+	if (f->handle < 0 || len == 0 || (f->draft && f->failed))
 		return;
-	if (plat_file_write(f->handle, data, len) != 0)
-		give_up(f, "writing failed (volume full or read-only?)");
-	else
+	if (plat_file_write(f->handle, data, len) == 0)
 		f->written += len;
+	else if (f->draft)
+		f->failed = 1;
+	else
+		give_up(f, "writing failed (volume full or read-only?)");
 }
 
 static void file_flush(struct out_file *f)
@@ -192,7 +197,7 @@ static const struct html_out html_page = { html_sink, &html_file };
    when reading back failed. */
 static int copy_back(struct out_file *from, struct out_file *to, uint64_t at, uint64_t end)
 {
-	while (at < end && to->handle >= 0) {
+	while (at < end && !to->failed) {
 		size_t want = end - at < sizeof copy_buffer ? (size_t)(end - at) : sizeof copy_buffer;
 		long got = plat_file_read(from->handle, at, copy_buffer, want);
 
@@ -201,7 +206,7 @@ static int copy_back(struct out_file *from, struct out_file *to, uint64_t at, ui
 		file_write(to, copy_buffer, (size_t)got);
 		at += (uint64_t)got;
 	}
-	return to->handle >= 0 ? 0 : -1;
+	return to->failed ? -1 : 0;
 }
 
 static void card_text_front(struct out_file *to)
@@ -227,52 +232,42 @@ static void card_html_front(struct out_file *to)
 }
 
 /* The run's file f, streamed and flushed as the run went, rewritten once
-   at the end to begin with the card: f is renamed to stream_name, a new
-   file of f's name gets f's first `at` bytes, the card, and the rest, and
-   only once that is flushed whole is the streamed copy deleted. Any step
-   failing leaves the streamed copy (under either name) and says so. */
-static void card_first(struct out_file *f, const char *stream_name, uint64_t at,
+   at the end to begin with the card: a draft (draft_name) gets f's first
+   `at` bytes, the card and the rest; only once the draft is flushed whole
+   is the streamed f deleted and the draft given f's name. A draft that
+   cannot be written whole (a full volume) is deleted, and f stays as it
+   was streamed, whole, without the card first. */
+static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
 		       void (*front)(struct out_file *to))
 {
-	struct out_file to = { f->name, -1, 0, 0 };
+	struct out_file to = { draft_name, -1, 0, 0, 1 };
 	char line[256];
 
 	if (f->handle < 0)
 		return;
-	if (plat_file_rename(f->handle, stream_name) != 0) {
-		mp_snprintf(line, sizeof line, "%s: the summary could not be put first (renaming "
-			    "the streamed file failed); summary.txt holds it\n", f->name);
-		plat_console(line);
-		return;
-	}
-	file_open(&to);
-	if (to.handle < 0) {
-		/* The streamed copy back under its name: the report, card or not. */
-		if (plat_file_rename(f->handle, f->name) != 0) {
-			mp_snprintf(line, sizeof line, "%s: the whole report is in %s\n", f->name,
-				    stream_name);
-			plat_console(line);
-		}
-		return;
-	}
-	if (copy_back(f, &to, 0, at) == 0) {
+	to.handle = plat_file_open(draft_name);
+	if (to.handle >= 0 && copy_back(f, &to, 0, at) == 0) {
 		front(&to);
-		if (copy_back(f, &to, at, f->written) == 0) {
-			file_close(&to);
-			if (!to.failed && plat_file_delete(f->handle) == 0) {
+		if (copy_back(f, &to, at, f->written) == 0 && plat_file_flush(to.handle) == 0) {
+			if (plat_file_delete(f->handle) == 0 &&
+			    plat_file_rename(to.handle, f->name) == 0) {
 				f->handle = -1;
+				plat_file_close(to.handle);
 				return;
 			}
 			f->handle = -1;
-			mp_snprintf(line, sizeof line, "%s: the streamed copy %s was kept\n", f->name,
-				    stream_name);
+			plat_file_close(to.handle);
+			mp_snprintf(line, sizeof line, "%s: the report, the summary first, is in %s\n",
+				    f->name, draft_name);
 			plat_console(line);
 			return;
 		}
 	}
-	file_close(&to);
-	mp_snprintf(line, sizeof line, "%s: reading back %s failed: it holds the whole report, "
-		    "%s may be cut\n", f->name, stream_name, f->name);
+	if (to.handle >= 0)
+		plat_file_delete(to.handle);
+	mp_snprintf(line, sizeof line, "%s: the summary could not be put first (%s); the report "
+		    "is whole as it was written, and summary.txt holds the summary\n", f->name,
+		    to.handle >= 0 ? "writing the copy failed" : "the copy could not be created");
 	plat_console(line);
 }
 
@@ -406,7 +401,7 @@ void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
 
 void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 {
-	struct out_file system_file = { "system.json", -1, 0, 0 };
+	struct out_file system_file = { "system.json", -1, 0, 0, 0 };
 	char why[96];
 	size_t len = system_document(fill, arg, why, sizeof why);
 
@@ -432,8 +427,8 @@ void results_close(void)
 	file_flush(&html_file);
 	file_flush(&report_file);
 	if (card_len) {
-		card_first(&report_file, "report.stream.txt", 0, card_text_front);
-		card_first(&html_file, "report.stream.html", html_head_len, card_html_front);
+		card_first(&report_file, "report.draft.txt", 0, card_text_front);
+		card_first(&html_file, "report.draft.html", html_head_len, card_html_front);
 	}
 	file_close(&html_file);
 	file_close(&csv_file);
@@ -448,7 +443,7 @@ void results_close(void)
 
 void results_card(const char *text, size_t len)
 {
-	struct out_file summary_file = { "summary.txt", -1, 0, 0 };
+	struct out_file summary_file = { "summary.txt", -1, 0, 0, 0 };
 
 	card_len = len < sizeof card_text ? len : sizeof card_text - 1;
 	mp_memcpy(card_text, text, card_len);

@@ -101,6 +101,8 @@ for sig in INT TERM HUP; do
 		grep -q "class=\"verdict failed\">verdict: STOPPED by SIG$sig" "$run/report.html"
 	check "SIG$sig: the console and report.txt say RUN STOPPED by it" \
 		bash -c "grep -q '^RUN STOPPED: SIG$sig' '$dir.out' && grep -q '^RUN STOPPED: SIG$sig' '$run/report.txt'"
+	check "SIG$sig: the console ends with the card, then the verdict STOPPED by it" \
+		bash -c "tail -n 1 '$dir.out' | grep -q '^memprobe: verdict: STOPPED by SIG$sig\$' && grep -q '^== summary: the memory hierarchy, measured ==' '$dir.out'"
 	check "SIG$sig: stderr says the stop and its exit status" \
 		grep -q "^memprobe: stopped by SIG$sig: .*(exit status 3)" "$dir.err"
 	check "SIG$sig: no probe after the stop ran" bash -c "! grep -q '^== bandwidth ==' '$dir.out'"

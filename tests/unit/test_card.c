@@ -370,8 +370,8 @@ static void test_run_folder(void)
 	CHECK(p && strstr(p, "== summary: the memory hierarchy") &&
 	      strstr(p, "== summary") < strstr(page, "<h2>system summary</h2>"),
 	      "it holds the card");
-	snprintf(path, sizeof path, "%s/report.stream.txt", plat_run_folder());
-	CHECK(read_file(path, got, sizeof got) == 0, "the streamed copy is gone");
+	snprintf(path, sizeof path, "%s/report.draft.txt", plat_run_folder());
+	CHECK(read_file(path, got, sizeof got) == 0, "no draft is left");
 	snprintf(path, sizeof path, "%s/system.json", plat_run_folder());
 	len = read_file(path, sys_json, sizeof sys_json);
 	CHECK(json_check(sys_json, len, &at) == 0 &&
