@@ -416,6 +416,8 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 {
 	char from[24], at[24];
 
+	if (c->run.machine[0])
+		line_add(ls, "%s", c->run.machine);
 	if (c->have_top) {
 		mp_format_bytes(from, sizeof from, c->top_from_bytes);
 		if (same(c->top_name, "memory"))

@@ -61,6 +61,7 @@ struct card_run {
 	uint64_t nmi, smi;
 	int nmi_counted, smi_counted;
 	uint64_t trials_discarded, disturbed_kept;
+	char machine[CARD_COLUMNS];   /* the machine line (lib/smbios.h); "": none */
 };
 
 struct card_cache {

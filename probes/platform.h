@@ -251,4 +251,12 @@ void plat_describe(struct json *j);
 struct cache_claims;
 void plat_cache_claims(struct cache_claims *out);
 
+/* The machine's identity, read once and kept: its SMBIOS tables
+   (lib/smbios.h; not present says why) and the first NIC's MAC (NULL:
+   none known; bare metal: the NIC that booted the app, else the first
+   one). system.json's `machine` and the card's machine line. */
+struct smbios_info;
+const struct smbios_info *plat_smbios(void);
+const uint8_t *plat_mac(void);
+
 #endif

@@ -9,6 +9,7 @@
 #include "probes/emit.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "lib/smbios.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/probe_list.h"
@@ -197,6 +198,7 @@ static void fill_system(struct json *j, void *arg)
 	json_object_end(j);
 	disturbances_json(j);
 	plat_describe(j);
+	smbios_json(j, plat_smbios(), plat_mac());
 	analysis_describe(j);
 	card_describe(j);
 }
@@ -212,12 +214,13 @@ static void take_row(const struct result_row *row)
 static void card_of_run(void)
 {
 	struct card_run run = { 1, run_disturbed.nmi, run_disturbed.smi,
-				run_disturbed.nmi_counted, run_disturbed.smi_counted, 0, 0 };
+				run_disturbed.nmi_counted, run_disturbed.smi_counted, 0, 0, "" };
 
 	for (unsigned i = 0; i < sizeof probes / sizeof *probes; i++) {
 		run.trials_discarded += disturbed[i].tally.discarded;
 		run.disturbed_kept += disturbed[i].tally.disturbed_kept;
 	}
+	smbios_card_line(plat_smbios(), run.machine, sizeof run.machine, CARD_COLUMNS - 1);
 	card_run(&run);
 }
 
