@@ -10,6 +10,7 @@
 #include "lib/fmt.h"
 #include "probes/platform.h"
 #include "probes/results.h"
+#include "probes/upload.h"
 
 #define MAX_FILES 8
 #define MAX_RUNS 9999
@@ -19,6 +20,8 @@ static EFI_FILE_HANDLE files[MAX_FILES];
 /* Bytes written whole to each file so far. */
 static UINT64 written[MAX_FILES];
 static char folder[200];
+/* Each open file's name, for upload.url once it is closed. */
+static char names[MAX_FILES][64];
 static int write_failure_reported;
 
 const char *plat_run_folder(void) { return folder; }
@@ -144,6 +147,7 @@ int plat_file_open(const char *name)
 		return -1;
 	}
 	written[h] = 0;
+	mp_strlcpy(names[h], name, sizeof names[h]);
 	return h;
 }
 
@@ -192,6 +196,32 @@ void plat_file_close(int h)
 		return;
 	uefi_call_wrapper(f->Close, 1, f);
 	files[h] = NULL;
+	upload_file_closed(names[h]);
+}
+
+int files_run_dir_open(void)
+{
+	return run_dir != NULL;
+}
+
+long files_read_named(const char *name, char *buf, unsigned long max)
+{
+	EFI_FILE_HANDLE f;
+	CHAR16 wide[64];
+	UINTN size = max;
+	EFI_STATUS s;
+
+	if (!run_dir)
+		return -1;
+	volume_wide(wide, 64, name);
+	s = uefi_call_wrapper(run_dir->Open, 5, run_dir, &f, wide, EFI_FILE_MODE_READ, 0);
+	if (s == EFI_NOT_FOUND)
+		return -2;
+	if (s != EFI_SUCCESS)
+		return -1;
+	s = uefi_call_wrapper(f->Read, 3, f, &size, buf);
+	uefi_call_wrapper(f->Close, 1, f);
+	return s == EFI_SUCCESS && size < max ? (long)size : -1;
 }
 
 long plat_file_read(int h, uint64_t offset, char *buf, size_t len)
@@ -222,8 +252,10 @@ int plat_file_rename(int h, const char *new_name)
 		return -1;
 	volume_wide(info->FileName, 64, new_name);
 	info->Size = SIZE_OF_EFI_FILE_INFO + 2 * (name_len + 1);
-	return uefi_call_wrapper(f->SetInfo, 4, f, &info_id, (UINTN)info->Size, info) ==
-	       EFI_SUCCESS ? 0 : -1;
+	if (uefi_call_wrapper(f->SetInfo, 4, f, &info_id, (UINTN)info->Size, info) != EFI_SUCCESS)
+		return -1;
+	mp_strlcpy(names[h], new_name, sizeof names[h]);
+	return 0;
 }
 
 int plat_file_delete(int h)

@@ -63,6 +63,15 @@ const char *fw_status_text(EFI_STATUS s)
 	case EFI_NOT_FOUND:         return "EFI_NOT_FOUND";
 	case EFI_ACCESS_DENIED:     return "EFI_ACCESS_DENIED";
 	case EFI_ALREADY_STARTED:   return "EFI_ALREADY_STARTED";
+	case EFI_TIMEOUT:           return "EFI_TIMEOUT";
+	case EFI_NO_MAPPING:        return "EFI_NO_MAPPING";
+	case EFI_ABORTED:           return "EFI_ABORTED";
+	case EFIERR(35):            return "EFI_HTTP_ERROR";
+	case EFIERR(100):           return "EFI_NETWORK_UNREACHABLE";
+	case EFIERR(101):           return "EFI_HOST_UNREACHABLE";
+	case EFIERR(104):           return "EFI_CONNECTION_FIN";
+	case EFIERR(105):           return "EFI_CONNECTION_RESET";
+	case EFIERR(106):           return "EFI_CONNECTION_REFUSED";
 	default:                    return "an unexpected EFI status";
 	}
 }

@@ -19,6 +19,7 @@
 
 #include "host/host.h"
 #include "probes/platform.h"
+#include "probes/upload.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -211,6 +212,11 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len)
 	return 0;
 }
 
+const char *host_run_folder_path(void)
+{
+	return folder_state == 1 ? run_folder : NULL;
+}
+
 const char *plat_run_folder(void)
 {
 	if (folder_state == 0)
@@ -296,12 +302,23 @@ int plat_files_complete(void)
 	return folder_state == 1 && !file_lost;
 }
 
-void plat_file_close(int handle)
+static void close_handle(int handle)
 {
 	if (handle >= 0) {
 		handle_name_set(handle, "");
 		close(handle);
 	}
+}
+
+/* A file closed whole is sent on where upload.url asks (probes/upload.c). */
+void plat_file_close(int handle)
+{
+	char name[64] = "";
+
+	if (handle >= 0 && handle < NAMED_HANDLES)
+		snprintf(name, sizeof name, "%s", handle_names[handle]);
+	close_handle(handle);
+	upload_file_closed(name);
 }
 
 long plat_file_read(int handle, uint64_t offset, char *buf, size_t len)
@@ -339,6 +356,6 @@ int plat_file_delete(int handle)
 	char path[PATH_MAX + 64];
 	int rc = handle_path(handle, path, sizeof path) == 0 && unlink(path) == 0 ? 0 : -1;
 
-	plat_file_close(handle);
+	close_handle(handle);
 	return rc;
 }

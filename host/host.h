@@ -68,4 +68,18 @@ void host_hugetlb_pages(unsigned page_shift, uint64_t *reserved, uint64_t *free_
 struct json;
 void host_cpus_describe(struct json *j);
 
+/* The run folder's path while it exists and holds the run's files; NULL
+   before it is made or when there is none. */
+const char *host_run_folder_path(void);
+
+/* An HTTP/1.1 PUT of len bytes to http://host:port/path over a plain TCP
+   socket (host/http_put.c): 0 on a 2xx answer, else -1 with why (the
+   status line, or the socket's error). A PUT under a collection that is
+   not there answers 409 (Apache mod_dav) or 500 (nginx without
+   create_full_put_path; 404 on some others): then each collection of the
+   path is made with MKCOL, and the PUT is tried once more.
+   Each step waits at most timeout_ms. */
+int host_http_put(const char *host, unsigned port, const char *path, const void *data,
+		  size_t len, unsigned timeout_ms, char *why, size_t why_size);
+
 #endif

@@ -25,6 +25,7 @@ static struct card run_card;
 static char run_text[CARD_TEXT_MAX];
 static size_t run_len;
 static int run_built;           /* card_run built run_card */
+static char run_machine[CARD_COLUMNS];
 
 // ---- Private Functions ------------------------------------------------------
 
@@ -421,6 +422,8 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 {
 	char from[24], at[24];
 
+	if (c->machine[0])
+		line_add(ls, "%s", c->machine);
 	if (c->have_top) {
 		mp_format_bytes(from, sizeof from, c->top_from_bytes);
 		if (same(c->top_name, "memory"))
@@ -735,10 +738,16 @@ void card_run(const struct card_run *run)
 {
 	card_build(&run_card, analysis_current(), &run_rows, run);
 	card_add_geometry(&run_card, geometry_results());
+	mp_strlcpy(run_card.machine, run_machine, sizeof run_card.machine);
 	mp_memset(&run_rows, 0, sizeof run_rows);   /* a later run starts afresh */
 	run_len = card_format(&run_card, run_text, sizeof run_text);
 	run_built = 1;
 	results_card(run_text, run_len);
+}
+
+void card_machine(const char *line)
+{
+	mp_strlcpy(run_machine, line, sizeof run_machine);
 }
 
 void card_print(void)

@@ -118,6 +118,7 @@ struct card {
 	struct card_run run;
 	int hypervisor;           /* CPUID says so */
 	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU */
+	char machine[CARD_COLUMNS];   /* the machine line (lib/smbios.h); "": none */
 };
 
 /* The card of an analysis (analysis_compute done; NULL: no latency, tlb
@@ -158,6 +159,9 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max);
 void card_take_row(const struct result_row *row);
 /* After the analysis: builds the card and writes summary.txt. */
 void card_run(const struct card_run *run);
+/* The run card's machine line (card_run keeps it), at most CARD_COLUMNS - 1
+   characters. */
+void card_machine(const char *line);
 /* The card, on the console and in report.txt (not again on the page, which
    begins with it): the run's last block before the verdict. */
 void card_print(void);

@@ -23,6 +23,7 @@ enum kind {
 	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
 	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS, KIND_CORES,
 	KIND_SIZE_AUTO,           /* a size, or the word auto (stored as 0) */
+	KIND_URL,                 /* http:// or tftp:// URL, or off (stored as "") */
 };
 
 struct key_def {
@@ -81,6 +82,7 @@ static const struct key_def keys[] = {
 	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
 	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
 	{ "clock.reference",  KIND_REFERENCE, FIELD(clock_reference), 0, 0, 0 },
+	{ "upload.url",       KIND_URL,      FIELD(upload_url),       0, 0, 0 },
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 #define KEY_PROFILE 0
@@ -677,6 +679,34 @@ static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
 	return 0;
 }
 
+/* upload.url: off, or http://HOST[:PORT][/PATH] or tftp://HOST[/PATH],
+   printable characters only (it goes into a request line as it is). */
+static int parse_url(struct loader *l, const struct entry *e, char *out)
+{
+	struct span v = e->value;
+	size_t scheme = 0;
+
+	mp_memset(out, 0, CONFIG_URL_MAX);
+	if (span_equals_nocase(v, "off"))
+		return 0;
+	if (v.n > 7 && mp_strncmp(v.p, "http://", 7) == 0)
+		scheme = 7;
+	else if (v.n > 7 && mp_strncmp(v.p, "tftp://", 7) == 0)
+		scheme = 7;
+	if (!scheme || v.p[scheme] == '/' || v.p[scheme] == ':')
+		return fail(l, e, "'%.*s' is not an http://HOST/PATH or tftp://HOST/PATH URL, "
+			    "nor off", echo_len(v), v.p);
+	if (v.n >= CONFIG_URL_MAX)
+		return fail(l, e, "the URL is longer than %d characters", CONFIG_URL_MAX - 1);
+	for (size_t i = 0; i < v.n; i++)
+		if (v.p[i] <= ' ' || v.p[i] >= 0x7f || v.p[i] == '#')
+			return fail(l, e, "the URL holds a blank, '#' or a character outside "
+				    "printable ASCII");
+	mp_memcpy(out, v.p, v.n);
+	out[v.n] = '\0';
+	return 0;
+}
+
 static int apply_value(struct loader *l, const struct entry *e, int key)
 {
 	const struct key_def *k = &keys[key];
@@ -755,6 +785,8 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 	case KIND_REFERENCE:
 		return parse_word(l, e, e->value, word_kind(k->kind)->words,
 				  word_kind(k->kind)->noun, (unsigned *)field);
+	case KIND_URL:
+		return parse_url(l, e, (char *)field);
 	}
 	return fail(l, e, "internal error: a key of no kind");
 }
@@ -1046,6 +1078,9 @@ int config_describe(const struct config *c, char *buf, size_t size)
 		case KIND_CPUS:
 			append_cpus(&t, field);
 			break;
+		case KIND_URL:
+			mp_append(&t, "%s", *(const char *)field ? (const char *)field : "off");
+			break;
 		case KIND_MIX:
 		case KIND_SETS:
 		case KIND_YESNO:
@@ -1096,6 +1131,12 @@ int config_equal(const struct config *a, const struct config *b)
 		case KIND_FRACTION:
 		case KIND_MS:
 			same = *(const double *)fa == *(const double *)fb;
+			break;
+		case KIND_URL:
+			/* Every byte: parse_url and the defaults zero the rest. */
+			same = 1;
+			for (size_t i = 0; i < CONFIG_URL_MAX; i++)
+				same &= ((const char *)fa)[i] == ((const char *)fb)[i];
 			break;
 		case KIND_END:
 			/* end_set is the key's own: whether it was given at all */

@@ -55,6 +55,9 @@ enum {
 enum load_mix { LOAD_READ, LOAD_READ_WRITE };
 
 /* clock.reference: what measures the counter's rate (bare metal). */
+/* upload.url's longest value, NUL included. */
+#define CONFIG_URL_MAX 200
+
 enum clock_reference { CLOCK_REF_AUTO, CLOCK_REF_PM_TIMER, CLOCK_REF_HPET, CLOCK_REF_STALL };
 
 /* numa.node = auto: the boot processor's own proximity domain. */
@@ -142,6 +145,9 @@ struct config {
 	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
 	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
 	unsigned clock_reference; /* enum clock_reference */
+	/* upload.url: where result files are sent (http://host[:port]/path or
+	   tftp://host/path); "" (the word off): nowhere. */
+	char upload_url[CONFIG_URL_MAX];
 	enum end_action end;
 	int end_set;              /* 1 when "end" was given, else platform default */
 };

@@ -6,6 +6,7 @@
  * RAM, so its buffers stay small and its trials few.
  */
 
+#include "lib/fmt.h"
 #include "probes/config.h"
 
 void config_defaults(struct config *c, enum profile p)
@@ -119,6 +120,7 @@ void config_defaults(struct config *c, enum profile p)
 	c->numa_node = NUMA_NODE_AUTO;
 	c->numa_special = 0;
 	c->clock_reference = CLOCK_REF_AUTO;
+	mp_memset(c->upload_url, 0, sizeof c->upload_url);
 	c->end = END_OFF;
 	c->end_set = 0;
 }

@@ -259,4 +259,26 @@ void plat_describe(struct json *j);
 struct cache_claims;
 void plat_cache_claims(struct cache_claims *out);
 
+/* ---- Upload (probes/upload.c) ------------------------------------------ */
+
+/* Whether this platform can send files to url (upload.url): 0, or -1 with
+   why, said at start-up; the run then goes on with the volume and the
+   console. */
+int plat_upload_open(const char *url, char *why, size_t why_size);
+/* The run's folder name on the server: "run-20261201T231300Z" from the
+   clock, else the local run folder's name. */
+void plat_upload_run_name(char *buf, size_t size);
+/* Sends the run folder's file `name`, whole, to file_url: 0 once the
+   server took it, 1 when the file is no longer there (renamed or deleted
+   since), or -1 with why. */
+int plat_upload_put(const char *file_url, const char *name, char *why, size_t why_size);
+
+/* The machine's identity, read once and kept: its SMBIOS tables
+   (lib/smbios.h; not present says why) and the first NIC's MAC (NULL:
+   none known; bare metal: the NIC that booted the app, else the first
+   one). system.json's `machine` and the card's machine line. */
+struct smbios_info;
+const struct smbios_info *plat_smbios(void);
+const uint8_t *plat_mac(void);
+
 #endif

@@ -35,6 +35,9 @@ checks=(
 )
 # tests/browser.sh opens the HTML pages in headless Chromium.
 [[ ${1:-} == test ]] && checks+=("chromium:chromium")
+# tests/upload.sh sends a run's files to a WebDAV server it starts on
+# 127.0.0.1 (nginx's dav module is in Debian's nginx) and reads them back.
+[[ ${1:-} == test ]] && checks+=("/usr/sbin/nginx:nginx")
 # The AArch64 app: only when asked for, so an x86-only build stays as small.
 aarch64=0
 [[ ${ARCH:-x86_64} == aarch64 || ${1:-} == test ]] && aarch64=1
@@ -105,6 +108,16 @@ fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
-$line >/dev/null
+# Debian's nginx starts a system server on port 80 when installed: the
+# tests start their own on loopback only, so no service starts here (a
+# policy-rc.d that says no, only while installing, only if none is there).
+policy=
+if [[ " ${missing[*]} " == *" nginx "* && ! -e /usr/sbin/policy-rc.d ]]; then
+	policy=/usr/sbin/policy-rc.d
+	printf '#!/bin/sh\nexit 101\n' > "$policy"
+	chmod 755 "$policy"
+fi
+$line >/dev/null || { [[ -n $policy ]] && rm -f "$policy"; exit 1; }
+[[ -n $policy ]] && rm -f "$policy"
 [[ $aarch64 == 1 ]] && { gnu_efi_aarch64 || exit 1; }
 echo "deps: done"

@@ -6,7 +6,14 @@
 #               [--args "key=value ..."] [--timeout S] [--workdir DIR]
 #               [--readonly] [--quiet] [--vars FILE]
 #               [--firmware plain|snakeoil|ms] [--numa N] [--nmi-every S]
-#               [--arch x86_64|aarch64] [--el2] [--help]
+#               [--arch x86_64|aarch64] [--el2] [--smbios SPEC]...
+#               [--net USER-NETDEV-OPTS] [--help]
+#
+# --smbios SPEC is passed as QEMU's -smbios SPEC (repeatable): the machine
+# identity the guest's firmware publishes ("type=1,uuid=...,serial=...",
+# "type=17,..."). --net OPTS gives the guest a virtio NIC on QEMU's user
+# network with -netdev user,OPTS (the host's loopback is 10.0.2.2 there);
+# without it the guest has no network.
 #
 # --arch aarch64 boots an AArch64 image (BOOTAA64.EFI) in qemu-system-aarch64
 # -M virt -cpu max with AAVMF (Debian's qemu-efi-aarch64). The virt machine
@@ -46,6 +53,7 @@ set -euo pipefail
 image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain numa=1
 nmi_every=${NMI_EVERY_S:-}
 arch=x86_64 el2=0
+smbios_flags=() net_opts=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -63,6 +71,8 @@ while [[ $# -gt 0 ]]; do
 	--numa) numa=${2:-1}; shift 2 ;;
 	--nmi-every) nmi_every=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
+	--smbios) smbios_flags+=(-smbios "$2"); shift 2 ;;
+	--net) net_opts=$2; shift 2 ;;
 	--el2) el2=1; shift ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
@@ -117,7 +127,12 @@ cp "${vars:-$ovmf_vars}" "$workdir/vars.fd"
 # With arguments, the app is started from the firmware's built-in shell by a
 # startup.nsh, exactly as a person would type it, so they arrive as real load
 # options. Without BOOTX64.EFI the firmware falls through to that shell.
-if [[ -n $args && $firmware == plain ]]; then
+# With a NIC (--net) the firmware would try PXE and HTTP boot (minutes of
+# timeouts) before its shell: the arguments go into the configuration file
+# instead and the stick boots first (bootindex below); the NIC, second in
+# the order, is still connected by OVMF, which connects only the devices
+# of QEMU's boot order when there is one.
+if [[ -n $args && $firmware == plain && -z $net_opts ]]; then
 	mmove -i "$fs" "::/EFI/BOOT/$boot_name" ::/EFI/BOOT/memprobe.efi
 	printf 'FS0:\r\n\\EFI\\BOOT\\memprobe.efi %s\r\n' "$args" > "$workdir/startup.nsh"
 	mcopy -o -i "$fs" "$workdir/startup.nsh" ::/startup.nsh
@@ -221,10 +236,24 @@ qemu=("$qemu_bin" "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}"
 	-display none -nodefaults -no-reboot -net none
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code"
 	-drive if=pflash,format=raw,file="$workdir/vars.fd"
-	-drive "$disk_opts" -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick
+	-drive "$disk_opts" -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick${net_opts:+,bootindex=0}"
 	-serial file:"$workdir/serial.log"
 	"${channel[@]}" -pidfile "$workdir/qemu.pid")
 [[ -n $smp ]] && qemu+=(-smp "$smp")
+qemu+=("${smbios_flags[@]}")
+# --net: a NIC on QEMU's user network (the guest reaches the host's
+# loopback as 10.0.2.2) instead of none; OPTS are -netdev user's own.
+if [[ -n $net_opts ]]; then
+	kept=()
+	for ((i = 0; i < ${#qemu[@]}; i++)); do
+		if [[ ${qemu[i]} == -net && ${qemu[i+1]:-} == none ]]; then
+			i=$((i + 1))
+		else
+			kept+=("${qemu[i]}")
+		fi
+	done
+	qemu=("${kept[@]}" -netdev "user,id=n0${net_opts:+,$net_opts}" -device virtio-net-pci,netdev=n0,romfile=,bootindex=1)
+fi
 [[ -n $nmi_every ]] && qemu+=(-monitor unix:"$workdir/monitor.sock",server=on,wait=off)
 
 # Injects an NMI every $nmi_every s once the app has its NMI handlers, and

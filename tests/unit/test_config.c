@@ -487,7 +487,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 43, "one line per key, 43 keys (%d lines)", lines);
+	CHECK(lines == 44, "one line per key, 44 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -729,6 +729,34 @@ static void test_equal_covers_every_field(void)
 	CHECK(!config_equal(&base, &other), "given and not given differ");
 }
 
+static void test_upload_url_key(void)
+{
+	struct config c;
+	struct config_error err;
+	char text[4096];
+
+	CHECK(load2(&c, &err, NULL, "profile=quick") == 0 && c.upload_url[0] == 0,
+	      "upload.url is off by default");
+	CHECK(load2(&c, &err, "upload.url = http://10.0.2.2:8080/fleet\n", NULL) == 0 &&
+	      strcmp(c.upload_url, "http://10.0.2.2:8080/fleet") == 0, "an http URL is kept (%s)",
+	      c.upload_url);
+	config_describe(&c, text, sizeof text);
+	CHECK(strstr(text, "upload.url = http://10.0.2.2:8080/fleet\n") != NULL,
+	      "the URL is described as given");
+	CHECK(load2(&c, &err, NULL, "upload.url=tftp://10.0.2.2/results") == 0 &&
+	      strcmp(c.upload_url, "tftp://10.0.2.2/results") == 0, "a tftp URL is kept");
+	CHECK(load2(&c, &err, NULL, "upload.url=off") == 0 && c.upload_url[0] == 0,
+	      "off turns it off");
+	config_describe(&c, text, sizeof text);
+	CHECK(strstr(text, "upload.url = off\n") != NULL, "off is described as off");
+	expect_error("upload.url = https://example.org/x\n", NULL,
+		     "memprobe.cfg:1: key 'upload.url': 'https://example.org/x' is not an "
+		     "http://HOST/PATH or tftp://HOST/PATH URL, nor off");
+	expect_error("upload.url = http:///x\n", NULL,
+		     "memprobe.cfg:1: key 'upload.url': 'http:///x' is not an "
+		     "http://HOST/PATH or tftp://HOST/PATH URL, nor off");
+}
+
 int main(void)
 {
 	test_max_size_auto();
@@ -744,5 +772,6 @@ int main(void)
 	test_equal_covers_every_field();
 	test_numa_keys();
 	test_bandwidth_cores_key();
+	test_upload_url_key();
 	return check_summary();
 }

@@ -1,0 +1,35 @@
+/* Result files sent over the network as they are closed, and again at
+ * the end (upload.url; docs/CONFIG.md, docs/OUTPUT.md "Upload").
+ *
+ * Each file goes to URL/<machine-id>/<run>/<file> with HTTP PUT, which a
+ * stock WebDAV server takes (nginx's dav module, Apache mod_dav); the
+ * platform sends it (plat_upload_*). A failed send is tried again a few
+ * times, said by file, and never stops the run: the file stays on the
+ * volume, when there is one.
+ */
+#ifndef MEMPROBE_UPLOAD_H
+#define MEMPROBE_UPLOAD_H
+
+struct config;
+
+/* Tries per send (the first included); after a file failed them all, the
+   next files get one try each until a send gets through again, so a
+   server that is gone costs one timeout per file, not three. */
+#define UPLOAD_TRIES 3
+#define UPLOAD_FILES_MAX 48
+
+/* At the run's start, once the run folder is made: says on the console and
+   in the report where the files go, or plainly why they cannot. */
+void upload_start(const struct config *c);
+
+/* A result file of the run folder was closed (the platform calls this). */
+void upload_file_closed(const char *name);
+
+/* After the last file is closed: every file sent again, and the outcome
+   by file on the console. */
+void upload_finish(void);
+
+/* 1 while uploads are on (upload_start accepted the URL). */
+int upload_active(void);
+
+#endif
