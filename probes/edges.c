@@ -293,20 +293,48 @@ static void gap_crossing(const struct curve *c, const struct plateau *lower,
 	x->estimate = name_capacity(c, lower->last, upper->first, x->at);
 }
 
-/* A plateau between two others that spans less than an octave is a pause
+/* A plateau between two others that spans less than an octave, and rises
+   less than twice from the one below or to the one above, is a pause
    inside one step, not a level: a smeared step read at fine intervals
    stalls where some sets have just overflowed, and a TLB's reach can stall
    a cache's step the same way. No cache is less than twice the one below
    it, so a real level's plateau spans an octave or more. Removing the
    pause leaves one step from the plateau below to the one above. */
+#define PAUSE_LEVEL_FACTOR 2.0
+
+static int is_short(const struct curve *c, const struct plateau *p)
+{
+	return c->pt[p->last].bytes < 2 * c->pt[p->first].bytes;
+}
+
 static void drop_short_plateaus(const struct curve *c, struct curve_plateau_set *ps)
 {
 	size_t kept = 0;
 
+	/* Neighbouring short plateaus within PAUSE_LEVEL_FACTOR of each other
+	   are one stretch (a small level read through noise), at the lower's
+	   level. */
+	for (size_t k = 0; k < ps->n; k++) {
+		struct plateau *prev = kept ? &ps->p[kept - 1] : 0;
+		if (prev && kept > 1 && k + 1 < ps->n && is_short(c, prev) &&
+		    is_short(c, &ps->p[k]) && ps->p[k].ns < prev->ns * PAUSE_LEVEL_FACTOR) {
+			prev->last = ps->p[k].last;
+			continue;
+		}
+		ps->p[kept++] = ps->p[k];
+	}
+	ps->n = kept;
+	kept = 0;
 	for (size_t k = 0; k < ps->n; k++) {
 		const struct plateau *p = &ps->p[k];
 		int interior = k > 0 && k + 1 < ps->n;
-		if (interior && c->pt[p->last].bytes < 2 * c->pt[p->first].bytes)
+		/* A level of its own stands at least PAUSE_LEVEL_FACTOR above
+		   the one below it and below the one above (a cache is several
+		   times faster than the next; a VM's small usable L3 between L2
+		   and memory is one); a pause inside a step is not. */
+		if (interior && is_short(c, p) &&
+		    (p->ns < ps->p[k - 1].ns * PAUSE_LEVEL_FACTOR ||
+		     ps->p[k + 1].ns < p->ns * PAUSE_LEVEL_FACTOR))
 			continue;
 		ps->p[kept++] = *p;
 	}
