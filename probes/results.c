@@ -271,6 +271,43 @@ static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
 	plat_console(line);
 }
 
+/* report.txt's text not yet ended by a newline. report.txt is written in
+   whole lines only (each write ends with one), so a write that a full
+   volume cuts, taken back to the last whole write, leaves whole lines. */
+static char report_pending[REPORT_LINE_MAX];
+static size_t report_pending_len;
+static char report_joined[2 * REPORT_LINE_MAX];
+
+static void report_write_pending(void)
+{
+	file_write(&report_file, report_pending, report_pending_len);
+	report_pending_len = 0;
+}
+
+static void report_write_lines(const char *text, size_t len)
+{
+	size_t end = len;
+
+	while (end && text[end - 1] != '\n')
+		end--;
+	if (end) {
+		/* The pending start of a line and the text up to its last newline,
+		   as one write. */
+		mp_memcpy(report_joined, report_pending, report_pending_len);
+		mp_memcpy(report_joined + report_pending_len, text, end);
+		file_write(&report_file, report_joined, report_pending_len + end);
+		report_pending_len = 0;
+	}
+	if (len - end > sizeof report_pending - report_pending_len)
+		report_write_pending();   /* a line too long to hold: as it comes */
+	if (len - end > sizeof report_pending - report_pending_len) {
+		file_write(&report_file, text + end, len - end);
+		return;
+	}
+	mp_memcpy(report_pending + report_pending_len, text + end, len - end);
+	report_pending_len += len - end;
+}
+
 // Public Functions
 
 void results_open(void)
@@ -324,6 +361,8 @@ void results_row(const struct result_row *row)
 void results_probe_done(void)
 {
 	file_flush(&csv_file);
+	if (report_pending_len)
+		report_write_pending();
 	file_flush(&report_file);
 	report_html_rows_done();
 	report_html_checkpoint();
@@ -476,6 +515,6 @@ void report_printf(const char *fmt, ...)
 		keep_early_text(line, len);
 		return;
 	}
-	file_write(&report_file, line, len);
+	report_write_lines(line, len);
 	report_html_text(line, len);
 }
