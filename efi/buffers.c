@@ -81,7 +81,9 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	const struct efimap *map;
 	EFI_PHYSICAL_ADDRESS addr;
 	char want[16], have[16], align[16], domain[64];
+	char verified[sizeof b->verified];
 	EFI_STATUS s;
+	int mapped;
 
 	if (why_len)
 		why[0] = '\0';   /* a buffer had says nothing */
@@ -109,14 +111,23 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 			    (unsigned long long)base, fw_status_text(s));
 		return -1;
 	}
+	mapped = paging_map_buffer(addr, bytes, page_shift, verified, sizeof verified);
+	/* Unmapped, a probe would run over whatever pages the general map
+	   left there and time the wrong thing: no buffer rather than that. */
+	if (mapped < 0) {
+		mp_strlcpy(why, verified, why_len);
+		paging_unmap_buffer();
+		uefi_call_wrapper(fw_bs->FreePages, 2, addr, bytes / EFI_PAGE_BYTES);
+		return -1;
+	}
 	b->base = (void *)(uintptr_t)addr;
 	b->bytes = bytes;
 	b->page_shift = page_shift;
 	b->plat_private = NULL;
 	/* Identity-mapped from one AllocatePages range. */
 	b->contiguous_bytes = bytes;
-	b->verified_ok = paging_map_buffer(addr, bytes, page_shift, b->verified,
-					   sizeof b->verified);
+	mp_strlcpy(b->verified, verified, sizeof b->verified);
+	b->verified_ok = mapped;
 	numa_buffer_words(addr, domain, sizeof domain);
 	mp_snprintf(b->verified + mp_strlen(b->verified),
 		    sizeof b->verified - mp_strlen(b->verified), ", %s", domain);

@@ -22,7 +22,10 @@ const struct pt_config *paging_config(void);
 
 /* Maps [base, base+bytes) with exactly 1 << page_shift pages, walks every
    page, and writes the outcome into verified ("pages verified: 256 x 2 MiB,
-   PAT WB, MTRR WB"). Returns 1 when every page is as asked. */
+   PAT WB, MTRR WB"). Returns 1 when every page is as asked, 0 when mapped
+   but not every page verified, -1 when the range could not be mapped
+   (verified says why; the general map must then be put back,
+   paging_unmap_buffer, before the memory is freed). */
 int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 		      char *verified, size_t size);
 

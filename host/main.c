@@ -197,6 +197,11 @@ int main(int argc, char **argv)
 			"process\n");
 		return 2;
 	}
+	if (c.paging_test_pool) {
+		fprintf(stderr, "memprobe: paging.test_pool sizes the bare-metal app's page-table "
+			"pool; the kernel maps a Linux run's pages\n");
+		return 2;
+	}
 	if (c.clock_reference != CLOCK_REF_AUTO) {
 		fprintf(stderr, "memprobe: clock.reference chooses a bare-metal timer; the Linux "
 			"build calibrates against CLOCK_MONOTONIC_RAW\n");

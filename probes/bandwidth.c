@@ -22,9 +22,11 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_bandwidth.config.name)
+
 // ---- Constants --------------------------------------------------------------
 
-#define PROBE_NAME "bandwidth"
 
 /* ns and cycles are given per line moved, the unit caches and memory move. */
 #define LINE_BYTES 64u
@@ -413,3 +415,22 @@ int probe_bandwidth(const struct config *c)
 		return -1;
 	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
+
+/* One buffer: the sweep's largest working set, shared by every CPU of
+   the gang. */
+static unsigned bandwidth_holds(const struct config *c, unsigned page_shift,
+				struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	unsigned first = 0, last = 0;
+
+	if (!sweep_range(c->bandwidth_min_size, c->bandwidth_max_size, &first, &last))
+		return 0;
+	out[0] = (struct probe_hold){ sweep_bytes(last), page_shift, 1 };
+	return 1;
+}
+
+PROBE_DEFINE(bandwidth, 60) = {
+	.config = { .name = "bandwidth", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL },
+	.run = probe_bandwidth,
+	.holds = bandwidth_holds,
+};

@@ -19,6 +19,9 @@
 #include "probes/trials.h"
 #include "lib/fmt.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_c2c.config.name)
+
 // ---- Constants --------------------------------------------------------------
 
 _Static_assert(CONFIG_CPUS_MAX == PLAT_CPUS_MAX, "c2c.cpus covers every logical CPU");
@@ -192,7 +195,7 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 			report_printf("  %3u %4u  not measured: CPU %u stopped answering\n", a, b, b);
 		return -1;
 	}
-	row.probe = "c2c";
+	row.probe = PROBE_NAME;
 	row.variant = "pingpong";
 	row.page_shift = buf->page_shift;
 	row.working_set_bytes = LINE_BYTES;
@@ -238,11 +241,11 @@ int probe_c2c(const struct config *c)
 			      m.n ? "one CPU" : "no CPU");
 		return 0;
 	}
-	if (page_buffer_get("c2c", &buf, 4096, PAGE_SHIFT_4K) != 0) {
+	if (page_buffer_get(PROBE_NAME, &buf, 4096, PAGE_SHIFT_4K) != 0) {
 		c2c_matrix_finish(&m);
 		return -1;
 	}
-	page_buffer_report("c2c", "4 KiB pages", &buf);
+	page_buffer_report(PROBE_NAME, "4 KiB pages", &buf);
 	report_table_begin(&pair_table, "c2c: every pair of CPUs", NULL);
 	for (unsigned i = 0; i < m.n; i++)
 		for (unsigned j = i + 1; j < m.n; j++) {
@@ -265,3 +268,20 @@ int probe_c2c(const struct config *c)
 	c2c_matrix_finish(&m);
 	return status;
 }
+
+/* One page of 4 KiB, whatever the pages asked: the line the pair
+   bounces lies in it. */
+static unsigned c2c_holds(const struct config *c, unsigned page_shift,
+			  struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	(void)c;
+	(void)page_shift;
+	out[0] = (struct probe_hold){ 4096, PAGE_SHIFT_4K, 1 };
+	return 1;
+}
+
+PROBE_DEFINE(c2c, 80) = {
+	.config = { .name = "c2c", .profiles = PROBE_IN_FULL },
+	.run = probe_c2c,
+	.holds = c2c_holds,
+};

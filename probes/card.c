@@ -424,6 +424,10 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 
 	if (c->machine[0])
 		line_add(ls, "%s", c->machine);
+	/* A probe that failed says so before any figure: what is missing
+	   below is missing for this reason, not because the machine has none. */
+	for (unsigned i = 0; i < c->run.nfailed; i++)
+		line_add(ls, "FAILED   %s", c->run.failed[i]);
 	if (c->have_top) {
 		mp_format_bytes(from, sizeof from, c->top_from_bytes);
 		if (same(c->top_name, "memory"))

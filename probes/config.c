@@ -81,6 +81,7 @@ static const struct key_def keys[] = {
 	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
 	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
 	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
+	{ "paging.test_pool", KIND_UINT,     FIELD(paging_test_pool), 0, 1u << 20, 0 },
 	{ "clock.reference",  KIND_REFERENCE, FIELD(clock_reference), 0, 0, 0 },
 	{ "upload.url",       KIND_URL,      FIELD(upload_url),       0, 0, 0 },
 };
@@ -96,13 +97,9 @@ struct word { const char *name; unsigned value; };
 
 static const struct word profile_words[] = {
 	{ "quick", PROFILE_QUICK }, { "full", PROFILE_FULL }, { 0, 0 } };
-/* probe_list.h's probes in the order of their bits, whatever their run
-   order: each row lands at its bit's index. */
-#define PROBE_WORD_(id, name, bit, in_defaults) [bit] = { #name, PROBE_##id },
-#define PROBE_ANY_(id, name, bit, in_defaults) | PROBE_##id
-static const struct word probe_words[PROBE_COUNT + 1] = { PROBE_LIST(PROBE_WORD_) };
-_Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
-	       "probe_list.h: the bits are 0 .. PROBE_COUNT - 1, each once");
+/* The registry's probes in run order (probe.h), filled from the rows by
+   probe_words_fill: a probe's name is written once, in its row. */
+static struct word probe_words[PROBE_COUNT + 1];
 #define PAGE_WORD_(word, bit, shift) { #word, bit },
 static const struct word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
 /* x86 vectors, then AArch64 exception classes (ESR_ELx.EC): an undefined
@@ -148,6 +145,12 @@ static const struct word_kind *word_kind(enum kind kind)
 }
 
 // Private Functions
+
+static void probe_words_fill(void)
+{
+	for (unsigned i = 0; i < PROBE_COUNT; i++)
+		probe_words[i] = (struct word){ probe_configs[i]->name, 1u << i };
+}
 
 /* A piece of the source text; never NUL-terminated. */
 struct span {
@@ -995,6 +998,7 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 	struct loader l = { .c = c, .err = err, .profile = PROFILE_QUICK };
 
 	err->text[0] = '\0';
+	probe_words_fill();
 	for (int i = 0; i < nsrc; i++) {
 		l.src = &src[i];
 		mp_memset(l.seen_any, 0, sizeof l.seen_any);
@@ -1021,6 +1025,7 @@ int config_describe(const struct config *c, char *buf, size_t size)
 
 	if (size)
 		buf[0] = '\0';
+	probe_words_fill();
 	for (size_t k = 0; k < KEY_COUNT; k++) {
 		const struct key_def *key = &keys[k];
 		const void *field = (const char *)c + key->offset;

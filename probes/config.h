@@ -7,25 +7,35 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probes/probe_list.h"
+#include "probes/probe_registry.h"
 
 enum profile { PROFILE_QUICK, PROFILE_FULL };
 enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
 
-/* Bits of config.probes: PROBE_LATENCY, PROBE_TLB, ... one per probe of
-   probe_list.h. PROBE_DEFAULTS: the probes both profiles run (PROBE_FAULT,
-   test-only, is never among them). */
-#define PROBE_BIT_(id, name, bit, in_defaults) PROBE_##id = 1u << (bit),
-#define PROBE_ONE_(id, name, bit, in_defaults) + 1
-#define PROBE_DEFAULT_(id, name, bit, in_defaults) | ((in_defaults) ? PROBE_##id : 0u)
-enum probe_bit { PROBE_LIST(PROBE_BIT_) };
-enum {
-	PROBE_COUNT = 0 PROBE_LIST(PROBE_ONE_),
-	PROBE_DEFAULTS = 0u PROBE_LIST(PROBE_DEFAULT_),
-};
+/* Each probe's index in run order (PROBE_ID_LATENCY, ...) and its bit of
+   config.probes (PROBE_LATENCY, ...), from the registry's generated list
+   (probes/probe.h). */
+#define PROBE_ID_(id, name, order) PROBE_ID_##id,
+enum probe_id { PROBE_REGISTRY(PROBE_ID_) PROBE_COUNT };
+#undef PROBE_ID_
+#define PROBE_BIT_(id, name, order) PROBE_##id = 1u << PROBE_ID_##id,
+enum probe_bit { PROBE_REGISTRY(PROBE_BIT_) };
 #undef PROBE_BIT_
-#undef PROBE_ONE_
-#undef PROBE_DEFAULT_
+
+/* Which profiles run a probe when the probes key does not name it. */
+#define PROBE_IN_QUICK 1u
+#define PROBE_IN_FULL 2u
+
+/* The part of a probe's registry row (struct probe_def, probes/probe.h)
+   that the configuration reads. */
+struct probe_config {
+	const char *name;         /* its word in the probes key, its report section */
+	unsigned profiles;        /* PROBE_IN_* bits; 0: only when named */
+};
+
+/* Every probe's configuration part, in run order (index = PROBE_ID_*),
+   defined with the rows (probes/registry.c). */
+extern const struct probe_config *const probe_configs[PROBE_COUNT];
 
 /* tlb.max_pages = 0: the sweep's top is the larger of this and four times
    the largest TLB CPUID claims for the page size, capped by memory. */
@@ -144,6 +154,8 @@ struct config {
 				     section on the boot CPU; else in that CPU's role) */
 	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
 	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
+	unsigned paging_test_pool; /* test-only, bare metal: the page-table pool's
+				     tables (0: sized by need, the rows' holds) */
 	unsigned clock_reference; /* enum clock_reference */
 	/* upload.url: where result files are sent (http://host[:port]/path or
 	   tftp://host/path); "" (the word off): nowhere. */

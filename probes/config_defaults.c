@@ -9,15 +9,25 @@
 #include "lib/fmt.h"
 #include "probes/config.h"
 
+/* The PROBE_* bits of the probes a profile runs when the probes key does
+   not name them: the rows that say so. */
+static unsigned profile_probes(enum profile profile)
+{
+	unsigned want = profile == PROFILE_FULL ? PROBE_IN_FULL : PROBE_IN_QUICK, set = 0;
+
+	for (unsigned i = 0; i < PROBE_COUNT; i++)
+		if (probe_configs[i]->profiles & want)
+			set |= 1u << i;
+	return set;
+}
+
 void config_defaults(struct config *c, enum profile p)
 {
 	int full = p == PROFILE_FULL;
 
 	c->profile = p;
-	/* probe_list.h: every probe but fault; the full profile adds the
-	   multi-CPU probes, whose pairs and loader counts would take quick's
-	   few seconds under TCG many times over. */
-	c->probes = PROBE_DEFAULTS | (full ? PROBE_C2C | PROBE_LOADED | PROBE_GEOMETRY : 0u);
+	/* Each probe's row says which profiles run it (probe.h). */
+	c->probes = profile_probes(p);
 	/* 1 GiB pages where available: a size the machine cannot give (no
 	   pdpe1gb, no aligned free GiB, no hugetlb pool on Linux) is reported
 	   and skipped, and the run goes on with the others. */
@@ -119,6 +129,7 @@ void config_defaults(struct config *c, enum profile p)
 	   memory: another domain or special-purpose memory only when asked. */
 	c->numa_node = NUMA_NODE_AUTO;
 	c->numa_special = 0;
+	c->paging_test_pool = 0;
 	c->clock_reference = CLOCK_REF_AUTO;
 	mp_memset(c->upload_url, 0, sizeof c->upload_url);
 	c->end = END_OFF;

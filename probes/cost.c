@@ -35,9 +35,11 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_cost.config.name)
+
 // Constants
 
-#define PROBE_NAME "cost"
 
 /* The aggregate sizes, in bytes, as the seed chose them. */
 #define COST_SIZES(X) X(16) X(32) X(64) X(128) X(192) X(256) X(384) X(512) \
@@ -363,3 +365,9 @@ int probe_cost(const struct config *c)
 	write_chart();
 	return 0;
 }
+
+PROBE_DEFINE(cost, 70) = {
+	.config = { .name = "cost", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL },
+	.run = probe_cost,
+	.holds = 0,
+};

@@ -93,3 +93,9 @@ int probe_fault(const struct config *c)
 		report_printf("fault: expected vector %u, the guard saw %u\n", vector, fault.vector);
 	return -1;
 }
+
+PROBE_DEFINE(fault, 20) = {
+	.config = { .name = "fault", .profiles = 0 },
+	.run = probe_fault,
+	.holds = 0,
+};

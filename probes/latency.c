@@ -19,6 +19,9 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_latency.config.name)
+
 // ---- Constants --------------------------------------------------------------
 
 /* One seed for every size and page size: the same permutation shape at a
@@ -111,7 +114,7 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	mp_snprintf(what, sizeof what, "latency, %s, %s", s->page_name, size_text);
 	if (chase_run_measure(&run, CHASE_SLOT, what) != 0)
 		return -1;
-	fig.probe = "latency";
+	fig.probe = PROBE_NAME;
 	fig.variant = "chase";
 	fig.page_shift = s->buf->page_shift;
 	fig.working_set_bytes = bytes;
@@ -168,12 +171,12 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		top = c->latency_max_buffer;
 	sweep_range(c->min_size, top, &first, &last);
 	page_size_name(page_name, sizeof page_name, shift);
-	status = sweep_buffer_get("latency", &buf, shift, page_name, first, &last);
+	status = sweep_buffer_get(PROBE_NAME, &buf, shift, page_name, first, &last);
 	if (status != 0)
 		return status;
 	s.buf = &buf;
 	s.page_name = page_name;
-	page_buffer_report("latency", page_name, &buf);
+	page_buffer_report(PROBE_NAME, page_name, &buf);
 	mp_snprintf(caption, sizeof caption, "latency, %s", page_name);
 	report_table_begin(&sweep_table, caption, NULL);
 	for (k = first; k <= last && n < SWEEP_POINTS_MAX; k++, n++) {
@@ -192,7 +195,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	}
 	report_table_end();
 	if (status == 0)
-		sweep_refine_report("latency", page_name, pt, n, CHASE_SLOT, (unsigned)added, 0);
+		sweep_refine_report(PROBE_NAME, page_name, pt, n, CHASE_SLOT, (unsigned)added, 0);
 	plat_buffer_put(&buf);
 	return status;
 }
@@ -247,5 +250,22 @@ int probe_latency(const struct config *c)
 		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, CHASE_TRIAL_LAPS_MIN,
 		      CHASE_PARTIAL_LOADS_MIN, c->precision * 100, trials_steady_span(c->trials),
 		      c->max_trials, c->trials, c->max_trials * c->step_ms);
-	return page_sizes_each("latency", c, sweep_page_size);
+	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
+
+/* One buffer: the sweep's top (sweep.c), within latency.max_buffer. */
+static unsigned latency_holds(const struct config *c, unsigned page_shift,
+			      struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	uint64_t largest, top = latency_sweep_top(c, &largest);
+
+	out[0] = (struct probe_hold){ top < c->latency_max_buffer ? top : c->latency_max_buffer,
+				      page_shift, 1 };
+	return 1;
+}
+
+PROBE_DEFINE(latency, 10) = {
+	.config = { .name = "latency", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL },
+	.run = probe_latency,
+	.holds = latency_holds,
+};

@@ -23,9 +23,11 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_later.config.name)
+
 // Constants
 
-#define PROBE_NAME "later"
 
 /* Fixed seeds: the tables, and so the figures, follow from the source. */
 #define SEED_RANDOM_TABLE 0x5851f42d4c957f2dull
@@ -521,3 +523,17 @@ int probe_later(const struct config *c)
 		      c->later_max_repeat, 100.0 * c->later_precision);
 	return page_sizes_each(PROBE_NAME, c, measure_page_size);
 }
+
+/* One buffer: the two tables (the walked one and the linear one). */
+static unsigned later_holds(const struct config *c, unsigned page_shift,
+			    struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	out[0] = (struct probe_hold){ 2 * c->later_table, page_shift, 1 };
+	return 1;
+}
+
+PROBE_DEFINE(later, 50) = {
+	.config = { .name = "later", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL },
+	.run = probe_later,
+	.holds = later_holds,
+};

@@ -19,6 +19,9 @@
 #include "lib/machine.h"
 #include "probes/sweep.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_loaded.config.name)
+
 // ---- Constants --------------------------------------------------------------
 
 /* The latency probe's seed: the loaded chase's cycle has the same shape as
@@ -82,7 +85,7 @@ static unsigned loaders_wanted(const struct config *c)
 static void get_load_buffers(const struct config *c, unsigned want)
 {
 	for (load_bufs = 0; load_bufs < want; load_bufs++)
-		if (page_buffer_get("loaded", &load_buf[load_bufs], c->loaded_load_size,
+		if (page_buffer_get(PROBE_NAME, &load_buf[load_bufs], c->loaded_load_size,
 				    PAGE_SHIFT_4K) != 0) {
 			report_printf("loaded: only %u loader buffers fit: at most %u loaders\n",
 				      load_bufs, load_bufs);
@@ -145,7 +148,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	int status = 0;
 
 	page_size_name(page_name, sizeof page_name, shift);
-	max = page_buffer_max("loaded", shift);
+	max = page_buffer_max(PROBE_NAME, shift);
 	if (max == 0)
 		return 1;
 	if (max < c->loaded_size) {
@@ -155,9 +158,9 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			      "loaded.size: skipped\n", page_name, fits);
 		return 1;
 	}
-	if (page_buffer_get("loaded", &buf, c->loaded_size, shift) != 0)
+	if (page_buffer_get(PROBE_NAME, &buf, c->loaded_size, shift) != 0)
 		return -1;
-	page_buffer_report("loaded", page_name, &buf);
+	page_buffer_report(PROBE_NAME, page_name, &buf);
 	run.chase = (struct chase_run){ .start = buf.base, .slots = c->loaded_size / CHASE_SLOT,
 					.c = c };
 	/* Past four times the largest claimed cache a stretch of loads after
@@ -180,7 +183,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			status = -1;
 			break;
 		}
-		row.probe = "loaded";
+		row.probe = PROBE_NAME;
 		row.variant = c->loaded_mix == LOAD_READ ? "read" : "read_write";
 		row.page_shift = shift;
 		row.working_set_bytes = c->loaded_size;
@@ -231,7 +234,7 @@ int probe_loaded(const struct config *c)
 		report_printf("loaded: no other CPU: only the unloaded row is measured\n");
 	get_load_buffers(c, want);
 	loaded_chart_begin();
-	status = page_sizes_each("loaded", c, sweep_page_size);
+	status = page_sizes_each(PROBE_NAME, c, sweep_page_size);
 	for (unsigned k = 0; k < load_bufs && !loader_missed; k++)
 		plat_buffer_put(&load_buf[k]);
 	if (loader_missed)
@@ -240,3 +243,25 @@ int probe_loaded(const struct config *c)
 	loaded_chart_finish();
 	return status;
 }
+
+/* The chase's buffer, and beside it one 4 KiB-page buffer per loader, all
+   held at once. Before the platform has counted its CPUs (the EFI app
+   sizes its page-table pool first) "every other CPU" is every CPU it
+   could have: the pool is then capped by the free memory instead. */
+static unsigned loaded_holds(const struct config *c, unsigned page_shift,
+			     struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	unsigned known = plat_cpu_count();
+	unsigned loaders = c->loaded_loaders ? c->loaded_loaders
+			 : known ? known - 1 : PLAT_CPUS_MAX - 1;
+
+	out[0] = (struct probe_hold){ c->loaded_size, page_shift, 1 };
+	out[1] = (struct probe_hold){ c->loaded_load_size, PAGE_SHIFT_4K, loaders };
+	return 2;
+}
+
+PROBE_DEFINE(loaded, 90) = {
+	.config = { .name = "loaded", .profiles = PROBE_IN_FULL },
+	.run = probe_loaded,
+	.holds = loaded_holds,
+};

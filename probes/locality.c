@@ -23,12 +23,14 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_locality.config.name)
+
 // Constants
 
 /* A smaller matrix has no column walk worth the name. */
 #define MIN_SIDE 3u
 
-#define PROBE_NAME "locality"
 
 /* One page size's two walks. */
 static const struct table_column walk_columns[] = {
@@ -342,3 +344,18 @@ int probe_locality(const struct config *c)
 		write_chart();
 	return rc;
 }
+
+/* One buffer: the matrix of 32-bit ints. */
+static unsigned locality_holds(const struct config *c, unsigned page_shift,
+			       struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	out[0] = (struct probe_hold){ (uint64_t)c->locality_rows * c->locality_cols *
+				      sizeof(uint32_t), page_shift, 1 };
+	return 1;
+}
+
+PROBE_DEFINE(locality, 40) = {
+	.config = { .name = "locality", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL },
+	.run = probe_locality,
+	.holds = locality_holds,
+};

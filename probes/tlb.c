@@ -7,7 +7,6 @@
  * method, the set-spreading argument and its limits.
  */
 
-#include "probes/buffer_need.h"
 #include "probes/chase.h"
 #include "probes/chase_run.h"
 #include "probes/edges.h"
@@ -23,6 +22,9 @@
 #include "probes/timebase.h"
 #include "probes/tlb_levels.h"
 #include "probes/trials.h"
+
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_tlb.config.name)
 
 // ---- Constants --------------------------------------------------------------
 
@@ -87,9 +89,11 @@ static uint64_t grid_floor(uint64_t n)
 	return g;
 }
 
-/* Four times the largest claim, so the last claimed reach has a plateau
-   past it (buffer_need.h). */
-uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
+/* The sweep's top in pages before memory caps it: tlb.max_pages, or the
+   larger of TLB_AUTO_PAGES and four times the largest TLB CPUID claims for
+   these pages (that claim in *claimed), so the last claimed reach has a
+   plateau past it. */
+static uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
 {
 	uint64_t top;
 
@@ -110,7 +114,7 @@ static int get_buffer(const struct config *c, struct plat_buffer *buf, unsigned 
 	uint64_t page = 1ull << shift, top = *last, fits, cap = c->tlb_max_buffer;
 	char fits_text[24], top_text[24];
 
-	fits = page_buffer_max("tlb", shift);
+	fits = page_buffer_max(PROBE_NAME, shift);
 	if (fits == 0)
 		return 1;
 	if (fits > cap)
@@ -135,7 +139,7 @@ static int get_buffer(const struct config *c, struct plat_buffer *buf, unsigned 
 			      "fits now", (unsigned long long)*last, top_text,
 			      (unsigned long long)top, (unsigned long long)*last);
 	}
-	return page_buffer_get("tlb", buf, *last * page, shift) == 0 ? 0 : -1;
+	return page_buffer_get(PROBE_NAME, buf, *last * page, shift) == 0 ? 0 : -1;
 }
 
 /* Builds the cycle of `slots` slots with page_bytes at the buffer's start,
@@ -156,7 +160,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	chase_build(run.start, slots, page_bytes, CYCLE_SEED);
 	if (chase_run_measure(&run, page_bytes, what) != 0)
 		return -1;
-	fig.probe = "tlb";
+	fig.probe = PROBE_NAME;
 	fig.variant = variant;
 	fig.page_shift = buf->page_shift;
 	fig.working_set_bytes = (uint64_t)slots * page_bytes;
@@ -248,7 +252,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	if (status != 0)
 		return status;
 	s.page_name = page_name;
-	page_buffer_report("tlb", page_name, &buf);
+	page_buffer_report(PROBE_NAME, page_name, &buf);
 	mp_snprintf(caption, sizeof caption, "tlb, %s", page_name);
 	report_table_begin(&sweep_table, caption, NULL);
 	for (n = first; n <= last && count < SWEEP_POINTS_MAX; n = grid_next(n), count++) {
@@ -267,7 +271,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	}
 	report_table_end();
 	if (status == 0)
-		sweep_refine_report("tlb", page_name, pt, count, 1, (unsigned)added, 1);
+		sweep_refine_report(PROBE_NAME, page_name, pt, count, 1, (unsigned)added, 1);
 	plat_buffer_put(&buf);
 	return status;
 }
@@ -283,5 +287,24 @@ int probe_tlb(const struct config *c)
 		      "ms, best three within %.1f%%, at most %u); figure = best trial; "
 		      "+cycles = chase - control\n", CHASE_SLOT, c->tlb_min_pages, c->trials,
 		      c->step_ms, c->precision * 100, c->max_trials);
-	return page_sizes_each("tlb", c, sweep_page_size);
+	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
+
+/* One buffer: the sweep's top in pages, within tlb.max_buffer. */
+static unsigned tlb_holds(const struct config *c, unsigned page_shift,
+			  struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	uint64_t page = 1ull << page_shift;
+	unsigned claimed;
+	uint64_t top = tlb_sweep_top(c, page_shift, &claimed);
+
+	out[0] = (struct probe_hold){ top > c->tlb_max_buffer / page ? c->tlb_max_buffer
+								       : top * page, page_shift, 1 };
+	return 1;
+}
+
+PROBE_DEFINE(tlb, 30) = {
+	.config = { .name = "tlb", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL },
+	.run = probe_tlb,
+	.holds = tlb_holds,
+};

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "probes/config.h"
+#include "probes/probe.h"
 
 #define FILE_NAME "memprobe.cfg"
 #define OPTIONS_NAME "load options"
@@ -304,8 +305,8 @@ static void test_errors(void)
 	expect_error("probes = latency,,cost\n", NULL,
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
-		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, tlb, locality, "
-		     "later, cost, fault, bandwidth, c2c, loaded, geometry)");
+		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tlb, "
+		     "locality, later, bandwidth, cost, c2c, loaded, geometry)");
 	expect_error("pages = 4k,8k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (one of: 4k, 16k, 64k, 2m, "
 		     "32m, 512m, 1g)");
@@ -487,7 +488,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 44, "one line per key, 44 keys (%d lines)", lines);
+	CHECK(lines == 45, "one line per key, 45 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -531,51 +532,62 @@ static void test_describe(void)
 	CHECK(loaded > 500 && bad == 0, "%u random valid configs round-trip (%u failed)", loaded, bad);
 }
 
-/* probe_list.h is the one list of probes: each row's word loads to its bit
-   and prints back; the run order starts with the test-only fault probe,
-   which no profile runs by default. */
+/* The registry is the one list of probes: each row's name is the word its
+   PROBE_DEFINE names, loads to its bit and prints back; the list is in run
+   order, which starts with latency and then the test-only fault probe,
+   which no profile runs by default; the profiles run the rows that say so. */
 static void test_probe_list(void)
 {
-#define PROBE_ROW_(id, name, bit, in_defaults) { #name, PROBE_##id, bit, in_defaults },
-	static const struct { const char *name; unsigned bit; unsigned index; int in_defaults; }
-		rows[] = { PROBE_LIST(PROBE_ROW_) };
+#define PROBE_ROW_(id, name, order) { #name, PROBE_##id, order },
+	static const struct { const char *name; unsigned bit; unsigned order; }
+		rows[] = { PROBE_REGISTRY(PROBE_ROW_) };
 #undef PROBE_ROW_
 	const size_t n = sizeof rows / sizeof *rows;
-	struct config c;
+	struct config c, q, f;
 	struct config_error err;
-	char text[160], described[4096], all[96] = "";
-	unsigned every = 0, defaults = 0;
+	char text[256], described[4096], all[160] = "", ordered[160] = "";
+	unsigned every = 0, quick = 0, full = 0;
 
-	CHECK(n == PROBE_COUNT, "PROBE_COUNT counts the list's rows (%d)", PROBE_COUNT);
+	CHECK(n == PROBE_COUNT, "PROBE_COUNT counts the registry's rows (%d)", PROBE_COUNT);
 	for (size_t i = 0; i < n; i++) {
-		snprintf(text, sizeof text, "probes = %s\n", rows[i].name);
+		const struct probe_def *p = probe_registry[i];
+
+		CHECK(!strcmp(p->config.name, rows[i].name) && probe_by_name(rows[i].name) == p &&
+		      (i == 0 || rows[i].order > rows[i - 1].order) && p->run,
+		      "row %zu: PROBE_DEFINE(%s, %u) names itself '%s', in run order", i,
+		      rows[i].name, rows[i].order, p->config.name);
+		snprintf(text, sizeof text, "probes = %s\n", p->config.name);
 		int rc = load2(&c, &err, text, NULL);
 		config_describe(&c, described, sizeof described);
-		snprintf(text, sizeof text, "\nprobes = %s\n", rows[i].name);
-		CHECK(rc == 0 && c.probes == rows[i].bit && rows[i].bit == 1u << rows[i].index &&
+		snprintf(text, sizeof text, "\nprobes = %s\n", p->config.name);
+		CHECK(rc == 0 && c.probes == rows[i].bit && rows[i].bit == 1u << i &&
 		      strstr(described, text), "probes = %s: its bit alone, and printed back (%s)",
-		      rows[i].name, err.text);
+		      p->config.name, err.text);
 		every |= rows[i].bit;
-		if (rows[i].in_defaults)
-			defaults |= rows[i].bit;
+		quick |= p->config.profiles & PROBE_IN_QUICK ? rows[i].bit : 0;
+		full |= p->config.profiles & PROBE_IN_FULL ? rows[i].bit : 0;
 		snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? "," : "",
 			 rows[n - 1 - i].name);
+		snprintf(ordered + strlen(ordered), sizeof ordered - strlen(ordered), "%s%s",
+			 i ? "," : "", rows[i].name);
 	}
+	CHECK(probe_by_name("nonesuch") == NULL && probe_by_name(NULL) == NULL,
+	      "an unknown name finds no row");
 	snprintf(text, sizeof text, "probes = %s", all);
 	CHECK(load2(&c, &err, text, NULL) == 0 && c.probes == every,
 	      "every probe at once (%s): every bit", all);
 	config_describe(&c, described, sizeof described);
-	CHECK(strstr(described, "\nprobes = latency,tlb,locality,later,cost,fault,bandwidth,c2c,loaded,geometry\n") != NULL,
-	      "described in the order of the bits, whatever the run order");
+	snprintf(text, sizeof text, "\nprobes = %s\n", ordered);
+	CHECK(strstr(described, text) != NULL, "described in run order, whatever the order given");
 	CHECK(!strcmp(rows[0].name, "latency") && !strcmp(rows[1].name, "fault") &&
-	      !rows[1].in_defaults,
+	      !probe_registry[1]->config.profiles,
 	      "the test-only fault probe runs second, after latency, and is never a default");
-	struct config q;
 	memset(&q, 0, sizeof q);
+	memset(&f, 0, sizeof f);
 	config_defaults(&q, PROFILE_QUICK);
-	CHECK(q.probes == defaults && PROBE_DEFAULTS == defaults,
-	      "the profiles' probes are the rows marked in_defaults");
-	(void)all;
+	config_defaults(&f, PROFILE_FULL);
+	CHECK(q.probes == quick && f.probes == full && quick && (quick & ~full) == 0,
+	      "the profiles' probes are the rows that name them; full runs all of quick's");
 }
 
 /* config_equal goes key by key through config.c's table: a change to any
