@@ -17,6 +17,7 @@
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/results.h"
+#include "probes/fault_settings.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -191,7 +192,7 @@ int main(int argc, char **argv)
 			"only; on Linux run under numactl --membind=NODE instead\n");
 		return 2;
 	}
-	if (c.fault_cpu) {
+	if (FAULT_SETTINGS(&c)->cpu) {
 		fprintf(stderr, "memprobe: fault.cpu raises a fault in another CPU's role on bare "
 			"metal only; on Linux a role's fault is the kernel's signal to the whole "
 			"process\n");

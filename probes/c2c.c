@@ -13,6 +13,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/c2c_settings.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
@@ -178,7 +179,7 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 	*pp.line = 0;
 	pp.give_up_ticks = plat_ticks() + ms_to_ticks(c->cpus_deadline_ms);
 	roles[0] = (struct plat_role){ a, ping, &pp, 0 };
-	roles[1] = (struct plat_role){ b, c->c2c_test_late == b ? late : pong, &pp, 0 };
+	roles[1] = (struct plat_role){ b, C2C_SETTINGS(c)->test_late == b ? late : pong, &pp, 0 };
 	rc = plat_cpus_run(roles, 2, (uint64_t)c->cpus_deadline_ms, why, sizeof why);
 	if (rc < 0) {
 		report_printf("  %3u %4u  not measured: %s\n", a, b, why);
@@ -280,8 +281,17 @@ static unsigned c2c_holds(const struct config *c, unsigned page_shift,
 	return 1;
 }
 
+/* Every pair of every CPU. */
+static const struct config_key c2c_keys[] = {
+	{ "cpus", KIND_CPUS, SETTING(struct c2c_settings, cpus), 0, 0, 0, "all", "all" },
+	{ "test_late", KIND_UINT, SETTING(struct c2c_settings, test_late), 0, CONFIG_CPUS_MAX - 1,
+	  0, "0", "0" },
+};
+
 PROBE_DEFINE(c2c, 80) = {
-	.config = { .name = "c2c", .profiles = PROBE_IN_FULL },
+	.config = { .name = "c2c", .profiles = PROBE_IN_FULL,
+		    PROBE_KEYS(c2c_keys, struct c2c_settings, 0) },
 	.run = probe_c2c,
 	.holds = c2c_holds,
+	.rows_read = ROWS_C2C,
 };

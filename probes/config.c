@@ -15,78 +15,69 @@
 // Constants
 
 #define LINE_MAX_CHARS 200
-#define SIZE_MAX_BYTES (1ull << 40)      /* 1 TiB: beyond any probe buffer */
 #define ECHO_MAX 40                      /* characters of input quoted back */
-
-enum kind {
-	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
-	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
-	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS, KIND_CORES,
-	KIND_SIZE_AUTO,           /* a size, or the word auto (stored as 0) */
-	KIND_URL,                 /* http:// or tftp:// URL, or off (stored as "") */
-};
-
-struct key_def {
-	const char *name;
-	enum kind kind;
-	size_t offset;            /* of the field in struct config */
-	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64, KIND_CORES */
-	uint64_t multiple;        /* KIND_SIZE: the value must be a multiple */
-};
 
 #define FIELD(f) __builtin_offsetof(struct config, f)
 
+/* The general keys, by index: the rest of config.c names a key by its
+   index here, never by its text. */
+enum general_key {
+	KEY_PROFILE, KEY_PROBES, KEY_PAGES, KEY_MIN_SIZE, KEY_MAX_SIZE, KEY_TRIALS,
+	KEY_MAX_TRIALS, KEY_PRECISION, KEY_STEP_MS, KEY_CPUS_DEADLINE, KEY_END,
+	KEY_NUMA_NODE, KEY_NUMA_SPECIAL, KEY_PAGING_TEST_POOL, KEY_CLOCK_REFERENCE,
+	KEY_UPLOAD_URL,
+	GENERAL_KEYS
+};
+
 /* In the order config_describe prints them; profile first, because it is
    resolved first. */
-static const struct key_def keys[] = {
-	{ "profile",          KIND_PROFILE,  FIELD(profile),          0, 0, 0 },
-	{ "probes",           KIND_PROBES,   FIELD(probes),           0, 0, 0 },
-	{ "pages",            KIND_PAGES,    FIELD(pages),            0, 0, 0 },
-	{ "min_size",         KIND_SIZE,     FIELD(min_size),         64, SIZE_MAX_BYTES, 64 },
-	{ "max_size",         KIND_SIZE_AUTO, FIELD(max_size),        64, SIZE_MAX_BYTES, 64 },
-	{ "latency.max_buffer", KIND_SIZE,   FIELD(latency_max_buffer), 4096, SIZE_MAX_BYTES, 4096 },
-	{ "trials",           KIND_UINT,     FIELD(trials),           1, 1000, 0 },
-	{ "max_trials",       KIND_UINT,     FIELD(max_trials),       1, 100000, 0 },
-	{ "precision",        KIND_FRACTION, FIELD(precision),        0, 0, 0 },
-	{ "step_ms",          KIND_MS,       FIELD(step_ms),          0, 0, 0 },
-	{ "tlb.min_pages",    KIND_UINT,     FIELD(tlb_min_pages),    1, TLB_PAGES_MAX, 0 },
-	{ "tlb.max_pages",    KIND_UINT,     FIELD(tlb_max_pages),    0, TLB_PAGES_MAX, 0 },
-	{ "tlb.max_buffer",   KIND_SIZE,     FIELD(tlb_max_buffer),   4096, SIZE_MAX_BYTES, 4096 },
-	{ "bandwidth.min_size", KIND_SIZE,   FIELD(bandwidth_min_size), 4096, SIZE_MAX_BYTES, 4096 },
-	{ "bandwidth.max_size", KIND_SIZE,   FIELD(bandwidth_max_size), 4096, SIZE_MAX_BYTES, 4096 },
-	{ "bandwidth.sets",   KIND_SETS,     FIELD(bandwidth_sets),   0, 0, 0 },
-	{ "bandwidth.cores",  KIND_CORES,    FIELD(bandwidth_cores),  1, CONFIG_CPUS_MAX, 0 },
-	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
-	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
-	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
-	{ "later.table",      KIND_SIZE,     FIELD(later_table),      64, LATER_TABLE_BYTES_MAX, 64 },
-	{ "later.block",      KIND_SIZE,     FIELD(later_block),      64, LATER_TABLE_BYTES_MAX, 64 },
-	{ "later.stride",     KIND_SIZE,     FIELD(later_stride),     4, LATER_TABLE_BYTES_MAX, 4 },
-	{ "later.steps",      KIND_U64,      FIELD(later_steps),      1, 1000000000000ull, 0 },
-	{ "later.precision",  KIND_FRACTION, FIELD(later_precision),  0, 0, 0 },
-	{ "later.min_repeat", KIND_UINT,     FIELD(later_min_repeat), 1, 10000, 0 },
-	{ "later.max_repeat", KIND_UINT,     FIELD(later_max_repeat), 1, 10000, 0 },
-	{ "cost.reps",        KIND_U64,      FIELD(cost_reps),        1, 1000000000000ull, 0 },
-	{ "cost.trials",      KIND_UINT,     FIELD(cost_trials),      0, 1000, 0 },
-	{ "c2c.cpus",         KIND_CPUS,     FIELD(c2c_cpus),         0, 0, 0 },
-	{ "c2c.test_late",    KIND_UINT,     FIELD(c2c_test_late),    0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "cpus.deadline",    KIND_MS,       FIELD(cpus_deadline_ms), 0, 0, 0 },
-	{ "loaded.size",      KIND_SIZE,     FIELD(loaded_size),      4096, SIZE_MAX_BYTES, 4096 },
-	{ "loaded.load_size", KIND_SIZE,     FIELD(loaded_load_size), 65536, SIZE_MAX_BYTES, 65536 },
-	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
-	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "geometry.max_lines", KIND_UINT,   FIELD(geometry_max_lines), 0, 132, 0 },
-	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 18, 0 },
-	{ "fault.cpu",        KIND_UINT,     FIELD(fault_cpu),        0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
-	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
-	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
-	{ "paging.test_pool", KIND_UINT,     FIELD(paging_test_pool), 0, 1u << 20, 0 },
-	{ "clock.reference",  KIND_REFERENCE, FIELD(clock_reference), 0, 0, 0 },
-	{ "upload.url",       KIND_URL,      FIELD(upload_url),       0, 0, 0 },
+static const struct config_key keys[GENERAL_KEYS] = {
+	[KEY_PROFILE] = { "profile", KIND_PROFILE, FIELD(profile),
+		0, 0, 0, NULL, NULL },
+	[KEY_PROBES] = { "probes", KIND_PROBES, FIELD(probes),
+		0, 0, 0, NULL, NULL },
+	[KEY_PAGES] = { "pages", KIND_PAGES, FIELD(pages),
+		0, 0, 0, NULL, NULL },
+	[KEY_MIN_SIZE] = { "min_size", KIND_SIZE, FIELD(min_size),
+		64, PROBE_BUFFER_MAX, 64, NULL, NULL },
+	[KEY_MAX_SIZE] = { "max_size", KIND_SIZE_AUTO, FIELD(max_size),
+		64, PROBE_BUFFER_MAX, 64, NULL, NULL },
+	[KEY_TRIALS] = { "trials", KIND_UINT, FIELD(trials),
+		1, 1000, 0, NULL, NULL },
+	[KEY_MAX_TRIALS] = { "max_trials", KIND_UINT, FIELD(max_trials),
+		1, 100000, 0, NULL, NULL },
+	[KEY_PRECISION] = { "precision", KIND_FRACTION, FIELD(precision),
+		0, 0, 0, NULL, NULL },
+	[KEY_STEP_MS] = { "step_ms", KIND_MS, FIELD(step_ms),
+		0, 0, 0, NULL, NULL },
+	[KEY_CPUS_DEADLINE] = { "cpus.deadline", KIND_MS, FIELD(cpus_deadline_ms),
+		0, 0, 0, NULL, NULL },
+	[KEY_END] = { "end", KIND_END, FIELD(end),
+		0, 0, 0, NULL, NULL },
+	[KEY_NUMA_NODE] = { "numa.node", KIND_NODE, FIELD(numa_node),
+		0, NUMA_NODE_AUTO - 1, 0, NULL, NULL },
+	[KEY_NUMA_SPECIAL] = { "numa.special", KIND_YESNO, FIELD(numa_special),
+		0, 0, 0, NULL, NULL },
+	[KEY_PAGING_TEST_POOL] = { "paging.test_pool", KIND_UINT, FIELD(paging_test_pool),
+		0, 1u << 20, 0, NULL, NULL },
+	[KEY_CLOCK_REFERENCE] = { "clock.reference", KIND_REFERENCE, FIELD(clock_reference),
+		0, 0, 0, NULL, NULL },
+	[KEY_UPLOAD_URL] = { "upload.url", KIND_URL, FIELD(upload_url),
+		0, 0, 0, NULL, NULL },
 };
-#define KEY_COUNT (sizeof keys / sizeof keys[0])
-#define KEY_PROFILE 0
+/* Every key: the general ones, then each probe's in run order. */
+#define KEYS_MAX 128
+#define KEY_NAME_MAX 48
+
+/* One key of the flat list config.c walks: its definition, whose settings
+   hold it (-1: struct config itself) and its whole name. */
+struct key_ref {
+	const struct config_key *def;
+	int probe;
+	char name[KEY_NAME_MAX];
+};
+static struct key_ref all_keys[KEYS_MAX];
+static unsigned key_count;
 
 /* (0, 0.5]: 0 could never be met by three real trials, and over a half the
    rule would accept trials that disagree by more than they agree. */
@@ -125,7 +116,7 @@ static const struct word reference_words[] = {
 /* The kinds whose value is one word from a list: the list, and what an
    error message calls a value of it. */
 static const struct word_kind {
-	enum kind kind;
+	enum config_kind kind;
 	const struct word *words;
 	const char *noun;
 } word_kinds[] = {
@@ -136,7 +127,7 @@ static const struct word_kind {
 };
 
 /* The words of a kind that takes one word from a list. */
-static const struct word_kind *word_kind(enum kind kind)
+static const struct word_kind *word_kind(enum config_kind kind)
 {
 	for (size_t i = 0; i < sizeof word_kinds / sizeof word_kinds[0]; i++)
 		if (word_kinds[i].kind == kind)
@@ -146,10 +137,35 @@ static const struct word_kind *word_kind(enum kind kind)
 
 // Private Functions
 
-static void probe_words_fill(void)
+/* The flat key list and the probes key's words, from the general keys
+   and every registry row; filled before any key is looked up. */
+static void keys_fill(void)
 {
-	for (unsigned i = 0; i < PROBE_COUNT; i++)
-		probe_words[i] = (struct word){ probe_configs[i]->name, 1u << i };
+	key_count = 0;
+	for (size_t k = 0; k < GENERAL_KEYS; k++) {
+		all_keys[key_count] = (struct key_ref){ &keys[k], -1, "" };
+		mp_strlcpy(all_keys[key_count++].name, keys[k].name, KEY_NAME_MAX);
+	}
+	for (unsigned p = 0; p < PROBE_COUNT; p++) {
+		const struct probe_config *pc = probe_configs[p];
+
+		probe_words[p] = (struct word){ pc->name, 1u << p };
+		for (unsigned k = 0; k < pc->nkeys && key_count < KEYS_MAX; k++) {
+			all_keys[key_count] = (struct key_ref){ &pc->keys[k], (int)p, "" };
+			mp_snprintf(all_keys[key_count++].name, KEY_NAME_MAX, "%s.%s", pc->name,
+				    pc->keys[k].name);
+		}
+	}
+}
+
+/* Where key k's value lives in c. */
+static void *field_of(const struct config *c, unsigned k)
+{
+	const struct key_ref *r = &all_keys[k];
+	const unsigned char *base = r->probe < 0 ? (const unsigned char *)c
+						  : c->probe_settings[r->probe];
+
+	return (void *)(uintptr_t)(base + r->def->offset);
 }
 
 /* A piece of the source text; never NUL-terminated. */
@@ -173,9 +189,9 @@ struct loader {
 	struct config *c;
 	const struct config_source *src;  /* the one being read */
 	struct config_error *err;
-	struct origin origin[KEY_COUNT];
-	int seen_line[KEY_COUNT];  /* in the source being read; 0: not yet */
-	int seen_any[KEY_COUNT];
+	struct origin origin[KEYS_MAX];
+	int seen_line[KEYS_MAX];  /* in the source being read; 0: not yet */
+	int seen_any[KEYS_MAX];
 	enum profile profile;
 };
 
@@ -258,9 +274,9 @@ static int echo_len(struct span s)
 
 static int find_key(struct span key)
 {
-	for (size_t k = 0; k < KEY_COUNT; k++) {
-		size_t n = mp_strlen(keys[k].name);
-		if (n == key.n && mp_strncmp(keys[k].name, key.p, n) == 0)
+	for (unsigned k = 0; k < key_count; k++) {
+		size_t n = mp_strlen(all_keys[k].name);
+		if (n == key.n && mp_strncmp(all_keys[k].name, key.p, n) == 0)
 			return (int)k;
 	}
 	return -1;
@@ -469,7 +485,7 @@ static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflo
 	return i > 0;
 }
 
-static int check_range(struct loader *l, const struct entry *e, const struct key_def *k,
+static int check_range(struct loader *l, const struct entry *e, const struct config_key *k,
 		       uint64_t v, int overflow)
 {
 	char low[32], high[32];
@@ -487,7 +503,7 @@ static int check_range(struct loader *l, const struct entry *e, const struct key
 		    e->value.p, low, high);
 }
 
-static int parse_count(struct loader *l, const struct entry *e, const struct key_def *k,
+static int parse_count(struct loader *l, const struct entry *e, const struct config_key *k,
 		       uint64_t *out)
 {
 	size_t used;
@@ -504,7 +520,7 @@ static const struct { const char *name; unsigned shift; } size_units[] = {
 	{ "g", 30 }, { "gib", 30 },
 };
 
-static int parse_size(struct loader *l, const struct entry *e, const struct key_def *k,
+static int parse_size(struct loader *l, const struct entry *e, const struct config_key *k,
 		      uint64_t *out)
 {
 	size_t used;
@@ -599,7 +615,7 @@ static int parse_real(struct loader *l, const struct entry *e, double max,
 	return 0;
 }
 
-static int parse_vector(struct loader *l, const struct entry *e, const struct key_def *k,
+static int parse_vector(struct loader *l, const struct entry *e, const struct config_key *k,
 			unsigned *out)
 {
 	uint64_t v;
@@ -712,8 +728,8 @@ static int parse_url(struct loader *l, const struct entry *e, char *out)
 
 static int apply_value(struct loader *l, const struct entry *e, int key)
 {
-	const struct key_def *k = &keys[key];
-	void *field = (char *)l->c + k->offset;
+	const struct config_key *k = all_keys[key].def;
+	void *field = field_of(l->c, (unsigned)key);
 	uint64_t v;
 	unsigned u;
 
@@ -856,57 +872,49 @@ static int fail_combination(struct loader *l, int a, int b, const char *what)
 	describe_origin(l, a, where_a, sizeof where_a);
 	if (b < 0) {
 		mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%s': %s",
-			    where_a, keys[a].name, what);
+			    where_a, all_keys[a].name, what);
 	} else {
 		describe_origin(l, b, where_b, sizeof where_b);
 		mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%s': %s (%s from %s)",
-			    where_a, keys[a].name, what, keys[b].name, where_b);
+			    where_a, all_keys[a].name, what, all_keys[b].name, where_b);
 	}
 	return -1;
 }
 
-static int key_index(const char *name)
+/* The index of probe p's key named `name` (its row's short name). */
+static int probe_key(unsigned p, const char *name)
 {
-	return find_key((struct span){ name, mp_strlen(name) });
+	for (unsigned k = GENERAL_KEYS; k < key_count; k++)
+		if (all_keys[k].probe == (int)p && !mp_strcmp(all_keys[k].def->name, name))
+			return (int)k;
+	return -1;
 }
 
+/* The general keys' combinations, then each probe's through its row's
+   check. */
 static int check_combinations(struct loader *l)
 {
 	const struct config *c = l->c;
 
 	if (!c->probes)
-		return fail_combination(l, key_index("probes"), -1, "no probe to run");
+		return fail_combination(l, KEY_PROBES, -1, "no probe to run");
 	if (!c->pages)
-		return fail_combination(l, key_index("pages"), -1, "no page size to run with");
+		return fail_combination(l, KEY_PAGES, -1, "no page size to run with");
 	if (c->max_size && c->min_size > c->max_size)
-		return fail_combination(l, key_index("min_size"), key_index("max_size"),
+		return fail_combination(l, KEY_MIN_SIZE, KEY_MAX_SIZE,
 					"is larger than max_size");
-	if (c->tlb_max_pages && c->tlb_min_pages > c->tlb_max_pages)
-		return fail_combination(l, key_index("tlb.min_pages"), key_index("tlb.max_pages"),
-					"is larger than tlb.max_pages");
 	if (c->trials > c->max_trials)
-		return fail_combination(l, key_index("trials"), key_index("max_trials"),
+		return fail_combination(l, KEY_TRIALS, KEY_MAX_TRIALS,
 					"is larger than max_trials");
-	if (c->later_block > c->later_table)
-		return fail_combination(l, key_index("later.block"), key_index("later.table"),
-					"is larger than later.table");
-	if (c->later_table % c->later_block)
-		return fail_combination(l, key_index("later.table"), key_index("later.block"),
-					"is not a multiple of later.block");
-	if (c->later_block % c->later_stride)
-		return fail_combination(l, key_index("later.block"), key_index("later.stride"),
-					"is not a multiple of later.stride");
-	if (c->later_min_repeat > c->later_max_repeat)
-		return fail_combination(l, key_index("later.min_repeat"),
-					key_index("later.max_repeat"),
-					"is larger than later.max_repeat");
-	if (c->bandwidth_min_size > c->bandwidth_max_size)
-		return fail_combination(l, key_index("bandwidth.min_size"),
-					key_index("bandwidth.max_size"),
-					"is larger than bandwidth.max_size");
-	if ((uint64_t)c->locality_rows * c->locality_cols * sizeof(int) > SIZE_MAX_BYTES)
-		return fail_combination(l, key_index("locality.rows"), key_index("locality.cols"),
-					"times locality.cols is a matrix over 1 TiB");
+	for (unsigned p = 0; p < PROBE_COUNT; p++) {
+		const char *a = 0, *b = 0, *what;
+
+		if (!probe_configs[p]->check)
+			continue;
+		what = probe_configs[p]->check(c->probe_settings[p], &a, &b);
+		if (what)
+			return fail_combination(l, probe_key(p, a), b ? probe_key(p, b) : -1, what);
+	}
 	return 0;
 }
 
@@ -998,7 +1006,7 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 	struct loader l = { .c = c, .err = err, .profile = PROFILE_QUICK };
 
 	err->text[0] = '\0';
-	probe_words_fill();
+	keys_fill();
 	for (int i = 0; i < nsrc; i++) {
 		l.src = &src[i];
 		mp_memset(l.seen_any, 0, sizeof l.seen_any);
@@ -1019,23 +1027,41 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 	return check_combinations(&l);
 }
 
+void config_probe_defaults(struct config *c, enum profile p)
+{
+	struct config_error err;
+	struct config_source src = { p == PROFILE_FULL ? "the full profile's defaults"
+					       : "the quick profile's defaults", "", 0, 1 };
+	struct loader l = { .c = c, .src = &src, .err = &err, .profile = p };
+
+	keys_fill();
+	for (unsigned k = GENERAL_KEYS; k < key_count; k++) {
+		const char *text = p == PROFILE_FULL ? all_keys[k].def->full : all_keys[k].def->quick;
+		struct entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
+				   { text, text ? mp_strlen(text) : 0 }, 0 };
+
+		if (text)
+			apply_value(&l, &e, (int)k);
+	}
+}
+
 int config_describe(const struct config *c, char *buf, size_t size)
 {
 	struct mp_text t = { buf, size, 0 };
 
 	if (size)
 		buf[0] = '\0';
-	probe_words_fill();
-	for (size_t k = 0; k < KEY_COUNT; k++) {
-		const struct key_def *key = &keys[k];
-		const void *field = (const char *)c + key->offset;
+	keys_fill();
+	for (unsigned k = 0; k < key_count; k++) {
+		const struct config_key *key = all_keys[k].def;
+		const void *field = field_of(c, k);
 		const char *name;
 
 		if (key->kind == KIND_END && !c->end_set) {
 			mp_append(&t, "# end: not set, the platform's default applies\n");
 			continue;
 		}
-		mp_append(&t, "%s = ", key->name);
+		mp_append(&t, "%s = ", all_keys[k].name);
 		switch (key->kind) {
 		case KIND_PROFILE:
 			mp_append(&t, "%s", word_name(profile_words, *(const unsigned *)field));
@@ -1101,10 +1127,11 @@ int config_describe(const struct config *c, char *buf, size_t size)
 
 int config_equal(const struct config *a, const struct config *b)
 {
-	for (size_t k = 0; k < KEY_COUNT; k++) {
-		const struct key_def *key = &keys[k];
-		const void *fa = (const char *)a + key->offset;
-		const void *fb = (const char *)b + key->offset;
+	keys_fill();
+	for (unsigned k = 0; k < key_count; k++) {
+		const struct config_key *key = all_keys[k].def;
+		const void *fa = field_of(a, k);
+		const void *fb = field_of(b, k);
 		int same = 0;
 
 		switch (key->kind) {

@@ -18,6 +18,7 @@
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/trials.h"
+#include "probes/tlb_settings.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_geometry.config.name)
@@ -356,8 +357,8 @@ static unsigned kmax_for(const struct config *c, const struct cache_desc *claim,
 
 	/* A quarter of the way span puts the lines in four sets: 4 x ways. */
 	k = 4 * w + 4 + after;
-	if (c->geometry_max_lines && k > c->geometry_max_lines)
-		k = c->geometry_max_lines;
+	if (GEOMETRY_SETTINGS(c)->max_lines && k > GEOMETRY_SETTINGS(c)->max_lines)
+		k = GEOMETRY_SETTINGS(c)->max_lines;
 	return k > KMAX ? KMAX : k;
 }
 
@@ -519,7 +520,7 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 		stride = (uint64_t)t->entries / t->ways * page;
 		kmax = 2 * t->ways + 4 + after;
 	}
-	if ((uint64_t)kmax * stride > c->tlb_max_buffer) {
+	if ((uint64_t)kmax * stride > TLB_SETTINGS(c)->max_buffer) {
 		char need[24];
 
 		mp_format_bytes(need, sizeof need, (uint64_t)kmax * stride);
@@ -718,14 +719,23 @@ static unsigned geometry_holds(const struct config *c, unsigned page_shift,
 		     ? claimed_span(claimed_cache(&cl, level), 0) : span;
 	if ((uint64_t)KMAX * span * 2 + 4096 > bytes)
 		bytes = (uint64_t)KMAX * span * 2 + 4096;
-	if (c->tlb_max_buffer > bytes)
-		bytes = c->tlb_max_buffer;
+	if (TLB_SETTINGS(c)->max_buffer > bytes)
+		bytes = TLB_SETTINGS(c)->max_buffer;
 	out[0] = (struct probe_hold){ bytes, page_shift, 1 };
 	return 1;
 }
 
+/* The sweep's own bound (4 x the claimed ways + 4 lines per set) in both
+   profiles; quick runs the probe only when asked. */
+static const struct config_key geometry_keys[] = {
+	{ "max_lines", KIND_UINT, SETTING(struct geometry_settings, max_lines), 0, KMAX, 0, "0",
+	  "0" },
+};
+
 PROBE_DEFINE(geometry, 100) = {
-	.config = { .name = "geometry", .profiles = PROBE_IN_FULL },
+	.config = { .name = "geometry", .profiles = PROBE_IN_FULL,
+		    PROBE_KEYS(geometry_keys, struct geometry_settings, 0) },
 	.run = probe_geometry,
 	.holds = geometry_holds,
+	.rows_read = ROWS_UNREAD,
 };

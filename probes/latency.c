@@ -12,6 +12,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/latency_settings.h"
 #include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
@@ -167,8 +168,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	s.largest_claim = sweep_largest_cache(&claims);
 	s.n = &n;
 
-	if (top > c->latency_max_buffer)
-		top = c->latency_max_buffer;
+	if (top > LATENCY_SETTINGS(c)->max_buffer)
+		top = LATENCY_SETTINGS(c)->max_buffer;
 	sweep_range(c->min_size, top, &first, &last);
 	page_size_name(page_name, sizeof page_name, shift);
 	status = sweep_buffer_get(PROBE_NAME, &buf, shift, page_name, first, &last);
@@ -209,7 +210,7 @@ int probe_latency(const struct config *c)
 	unsigned first = 0, last = 0;
 
 	mp_format_bytes(top_text, sizeof top_text, top);
-	mp_format_bytes(cap_text, sizeof cap_text, c->latency_max_buffer);
+	mp_format_bytes(cap_text, sizeof cap_text, LATENCY_SETTINGS(c)->max_buffer);
 	mp_format_bytes(claim_text, sizeof claim_text, largest);
 	if (c->max_size)
 		report_printf("latency: the sweep's top is max_size = %s\n", top_text);
@@ -223,12 +224,12 @@ int probe_latency(const struct config *c)
 		report_printf("latency: the sweep's top is %s: CPUID claims no cache, so the %s "
 			      "profile's own top\n", top_text,
 			      c->profile == PROFILE_FULL ? "full" : "quick");
-	if (top > c->latency_max_buffer) {
+	if (top > LATENCY_SETTINGS(c)->max_buffer) {
 		report_printf("latency: the memory cap, latency.max_buffer = %s, stops the sweep "
 			      "short of it%s\n", cap_text,
 			      largest ? ": the last claimed cache's edge may have no plateau of "
 			      "memory past it" : "");
-		top = c->latency_max_buffer;
+		top = LATENCY_SETTINGS(c)->max_buffer;
 	} else {
 		report_printf("latency: the memory cap is latency.max_buffer = %s; what the "
 			      "machine can give caps the sweep too, and is said so\n", cap_text);
@@ -259,13 +260,23 @@ static unsigned latency_holds(const struct config *c, unsigned page_shift,
 {
 	uint64_t largest, top = latency_sweep_top(c, &largest);
 
-	out[0] = (struct probe_hold){ top < c->latency_max_buffer ? top : c->latency_max_buffer,
+	out[0] = (struct probe_hold){ top < LATENCY_SETTINGS(c)->max_buffer ? top : LATENCY_SETTINGS(c)->max_buffer,
 				      page_shift, 1 };
 	return 1;
 }
 
+/* Buffers of at most 1 GiB (quick: QEMU's default memory is smaller, and
+   what the machine lacks caps the sweep there anyway) or 8 GiB (full, as
+   tlb's). */
+static const struct config_key latency_keys[] = {
+	{ "max_buffer", KIND_SIZE, SETTING(struct latency_settings, max_buffer), 4096,
+	  PROBE_BUFFER_MAX, 4096, "1GiB", "8GiB" },
+};
+
 PROBE_DEFINE(latency, 10) = {
-	.config = { .name = "latency", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL },
+	.config = { .name = "latency", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
+		    PROBE_KEYS(latency_keys, struct latency_settings, 0) },
 	.run = probe_latency,
 	.holds = latency_holds,
+	.rows_read = ROWS_LATENCY_CURVE,
 };

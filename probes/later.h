@@ -9,6 +9,19 @@
 #include <stdint.h>
 #include "probes/config.h"
 
+/* The settings of the later probe: its keys' values, in its block of
+   struct config, read through LATER_SETTINGS(c); its keys, ranges and
+   defaults are its registry row's (later.c). */
+struct later_settings {
+	uint64_t table;           /* bytes */
+	uint64_t block;           /* bytes */
+	uint64_t stride;          /* bytes */
+	uint64_t steps;           /* accesses per run */
+	double precision;
+	unsigned min_repeat, max_repeat;
+};
+#define LATER_SETTINGS(c) PROBE_SETTINGS(struct later_settings, c, PROBE_ID_LATER)
+
 /* 0 when later.table, later.block, later.stride, later.steps,
    later.precision, later.min_repeat and later.max_repeat can be measured
    with; else -1 with why[] naming the key and the rule it breaks. */

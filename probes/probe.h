@@ -30,6 +30,13 @@ struct probe_hold {
 };
 #define PROBE_HOLDS_MAX 2
 
+/* Which reader after the run takes a probe's rows: the analysis's latency
+   curves (the "chase" variant), its TLB curves, its bandwidth curves, the
+   card's core-to-core figures; or none beyond the files. */
+enum probe_rows_read {
+	ROWS_UNREAD, ROWS_LATENCY_CURVE, ROWS_TLB_CURVE, ROWS_BANDWIDTH, ROWS_C2C,
+};
+
 /* One probe's row. */
 struct probe_def {
 	struct probe_config config;   /* its name, its profiles (config.h) */
@@ -41,6 +48,7 @@ struct probe_def {
 	   tables. NULL: the probe takes no buffer. */
 	unsigned (*holds)(const struct config *c, unsigned page_shift,
 			  struct probe_hold out[PROBE_HOLDS_MAX]);
+	enum probe_rows_read rows_read;
 };
 
 /* PROBE_DEFINE(latency, 10) = { .config = { .name = "latency", ... }, ... }; at the start of a
@@ -59,6 +67,10 @@ extern const struct probe_def *const probe_registry[PROBE_COUNT];
 
 /* The row named `name` (its whole word), or NULL. */
 const struct probe_def *probe_by_name(const char *name);
+
+/* How the rows of the probe named `name` (a results row's probe column)
+   are read: ROWS_UNREAD for an unknown name. */
+enum probe_rows_read probe_rows_read(const char *name);
 
 /* What p holds at once with page_shift swept (its holds function), the
    count of kinds returned; 0 when it takes no buffer. */

@@ -19,6 +19,13 @@ const struct probe_def *probe_by_name(const char *name)
 	return 0;
 }
 
+enum probe_rows_read probe_rows_read(const char *name)
+{
+	const struct probe_def *p = probe_by_name(name);
+
+	return p ? p->rows_read : ROWS_UNREAD;
+}
+
 unsigned probe_holds_of(const struct probe_def *p, const struct config *c,
 			unsigned page_shift, struct probe_hold out[PROBE_HOLDS_MAX])
 {

@@ -14,6 +14,11 @@
 #include "probes/probe.h"
 #include "probes/config.h"
 #include "probes/page_sizes.h"
+#include "probes/bandwidth_settings.h"
+#include "probes/locality.h"
+#include "probes/tlb_settings.h"
+#include "probes/later.h"
+#include "probes/loaded_settings.h"
 
 #define K(x) ((uint64_t)(x) << 10)
 #define M(x) ((uint64_t)(x) << 20)
@@ -318,17 +323,17 @@ static void test_pool_by_need(void)
 	/* The largest buffer of the run decides: later's two tables, tlb's
 	   sweep top capped by tlb.max_buffer, locality's matrix. */
 	c.probes = PROBE_LATER | PROBE_LOCALITY | PROBE_TLB;
-	c.tlb_max_pages = 1000;
-	c.later_table = M(48);
+	TLB_SETTINGS(&c)->max_pages = 1000;
+	LATER_SETTINGS(&c)->table = M(48);
 	CHECK(held_bytes(&c, PAGE_SHIFT_4K) == M(96),
 	      "later's 48 MiB table is two tables' worth: 96 MiB");
-	c.later_table = K(64);
+	LATER_SETTINGS(&c)->table = K(64);
 	CHECK(held_bytes(&c, PAGE_SHIFT_4K) ==
-	      (((uint64_t)c.locality_rows * c.locality_cols * 4 + K(4) - 1) & ~(K(4) - 1)),
-	      "then locality's %u x %u ints", c.locality_rows, c.locality_cols);
-	CHECK(held_bytes(&c, PAGE_SHIFT_1G) == c.tlb_max_buffer,
+	      (((uint64_t)LOCALITY_SETTINGS(&c)->rows * LOCALITY_SETTINGS(&c)->cols * 4 + K(4) - 1) & ~(K(4) - 1)),
+	      "then locality's %u x %u ints", LOCALITY_SETTINGS(&c)->rows, LOCALITY_SETTINGS(&c)->cols);
+	CHECK(held_bytes(&c, PAGE_SHIFT_1G) == TLB_SETTINGS(&c)->max_buffer,
 	      "with 1 GiB pages tlb's 1000 pages are capped by tlb.max_buffer (%llu GiB)",
-	      ULL(c.tlb_max_buffer >> 30));
+	      ULL(TLB_SETTINGS(&c)->max_buffer >> 30));
 	c.probes = PROBE_COST;
 	CHECK(held_bytes(&c, PAGE_SHIFT_4K) == 0, "cost alone takes no buffer");
 
@@ -336,15 +341,15 @@ static void test_pool_by_need(void)
 	   sweep top, and loaded's chase beside its loaders' 4 KiB buffers,
 	   all held at once. */
 	struct probe_hold h[PROBE_HOLDS_MAX];
-	c.bandwidth_min_size = M(256);
-	c.bandwidth_max_size = M(512);
+	BANDWIDTH_SETTINGS(&c)->min_size = M(256);
+	BANDWIDTH_SETTINGS(&c)->max_size = M(512);
 	CHECK(probe_holds_of(&probe_def_bandwidth, &c, PAGE_SHIFT_4K, h) == 1 &&
 	      h[0].bytes == M(512) && h[0].page_shift == PAGE_SHIFT_4K && h[0].count == 1,
 	      "bandwidth at 256 MiB .. 512 MiB holds one 512 MiB buffer");
-	c.loaded_loaders = 3;
+	LOADED_SETTINGS(&c)->loaders = 3;
 	CHECK(probe_holds_of(&probe_def_loaded, &c, PAGE_SHIFT_2M, h) == 2 &&
-	      h[0].bytes == c.loaded_size && h[0].page_shift == PAGE_SHIFT_2M && h[0].count == 1 &&
-	      h[1].bytes == c.loaded_load_size && h[1].page_shift == PAGE_SHIFT_4K &&
+	      h[0].bytes == LOADED_SETTINGS(&c)->size && h[0].page_shift == PAGE_SHIFT_2M && h[0].count == 1 &&
+	      h[1].bytes == LOADED_SETTINGS(&c)->load_size && h[1].page_shift == PAGE_SHIFT_4K &&
 	      h[1].count == 3, "loaded holds its chase and 3 loader buffers of 4 KiB pages at once");
 	CHECK(probe_holds_of(&probe_def_c2c, &c, PAGE_SHIFT_1G, h) == 1 && h[0].bytes == K(4) &&
 	      h[0].page_shift == PAGE_SHIFT_4K, "c2c holds one 4 KiB page whatever the pages asked");

@@ -1,0 +1,17 @@
+/* The settings of the latency probe (latency.c): its keys' values, in its block
+ * of struct config (probes/config.h), read through LATENCY_SETTINGS(c). Its keys,
+ * their ranges and defaults are its registry row's.
+ */
+#ifndef MEMPROBE_LATENCY_SETTINGS_H
+#define MEMPROBE_LATENCY_SETTINGS_H
+
+#include <stdint.h>
+#include "probes/config.h"
+
+struct latency_settings {
+	uint64_t max_buffer;      /* the largest buffer of any page size, bytes: the
+				     sweep stops within it */
+};
+#define LATENCY_SETTINGS(c) PROBE_SETTINGS(struct latency_settings, c, PROBE_ID_LATENCY)
+
+#endif

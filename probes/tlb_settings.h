@@ -1,0 +1,19 @@
+/* The settings of the tlb probe (tlb.c): its keys' values, in its block
+ * of struct config (probes/config.h), read through TLB_SETTINGS(c). Its keys,
+ * their ranges and defaults are its registry row's.
+ */
+#ifndef MEMPROBE_TLB_SETTINGS_H
+#define MEMPROBE_TLB_SETTINGS_H
+
+#include <stdint.h>
+#include "probes/config.h"
+
+struct tlb_settings {
+	unsigned min_pages;       /* fewest pages of the sweep */
+	unsigned max_pages;       /* most pages; 0: the larger of TLB_AUTO_PAGES and
+				     4x the largest TLB CPUID claims */
+	uint64_t max_buffer;      /* the largest buffer of any page size, bytes */
+};
+#define TLB_SETTINGS(c) PROBE_SETTINGS(struct tlb_settings, c, PROBE_ID_TLB)
+
+#endif
