@@ -435,14 +435,17 @@ static unsigned bandwidth_holds(const struct config *c, unsigned page_shift,
    limit is about, and a third of the time of all three; `all` compares the
    widths. One core: what the cores' limits (docs/METHOD.md) are about;
    `all` or a count gives the CPUs' aggregate. */
+static const struct config_word sets_words[] = {
+	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
 static const struct config_key bandwidth_keys[] = {
 	{ "min_size", KIND_SIZE, SETTING(struct bandwidth_settings, min_size), 4096,
-	  PROBE_BUFFER_MAX, 4096, "4KiB", "4KiB" },
+	  PROBE_BUFFER_MAX, 4096, "4KiB", "4KiB", 0, 0 },
 	{ "max_size", KIND_SIZE, SETTING(struct bandwidth_settings, max_size), 4096,
-	  PROBE_BUFFER_MAX, 4096, "8MiB", "512MiB" },
-	{ "sets", KIND_SETS, SETTING(struct bandwidth_settings, sets), 0, 0, 0, "widest", "widest" },
+	  PROBE_BUFFER_MAX, 4096, "8MiB", "512MiB", 0, 0 },
+	{ "sets", KIND_WORD, SETTING(struct bandwidth_settings, sets), 0, 0, 0, "widest", "widest",
+	  sets_words, "kernel set choice" },
 	{ "cores", KIND_CORES, SETTING(struct bandwidth_settings, cores), 1, CONFIG_CPUS_MAX, 0,
-	  "1", "1" },
+	  "1", "1", 0, 0 },
 };
 
 static const char *bandwidth_check(const void *settings, const char **a, const char **b)

@@ -33,37 +33,37 @@ enum general_key {
    resolved first. */
 static const struct config_key keys[GENERAL_KEYS] = {
 	[KEY_PROFILE] = { "profile", KIND_PROFILE, FIELD(profile),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_PROBES] = { "probes", KIND_PROBES, FIELD(probes),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_PAGES] = { "pages", KIND_PAGES, FIELD(pages),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_MIN_SIZE] = { "min_size", KIND_SIZE, FIELD(min_size),
-		64, PROBE_BUFFER_MAX, 64, NULL, NULL },
+		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
 	[KEY_MAX_SIZE] = { "max_size", KIND_SIZE_AUTO, FIELD(max_size),
-		64, PROBE_BUFFER_MAX, 64, NULL, NULL },
+		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
 	[KEY_TRIALS] = { "trials", KIND_UINT, FIELD(trials),
-		1, 1000, 0, NULL, NULL },
+		1, 1000, 0, NULL, NULL, NULL, NULL },
 	[KEY_MAX_TRIALS] = { "max_trials", KIND_UINT, FIELD(max_trials),
-		1, 100000, 0, NULL, NULL },
+		1, 100000, 0, NULL, NULL, NULL, NULL },
 	[KEY_PRECISION] = { "precision", KIND_FRACTION, FIELD(precision),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_STEP_MS] = { "step_ms", KIND_MS, FIELD(step_ms),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_CPUS_DEADLINE] = { "cpus.deadline", KIND_MS, FIELD(cpus_deadline_ms),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_END] = { "end", KIND_END, FIELD(end),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_NUMA_NODE] = { "numa.node", KIND_NODE, FIELD(numa_node),
-		0, NUMA_NODE_AUTO - 1, 0, NULL, NULL },
+		0, NUMA_NODE_AUTO - 1, 0, NULL, NULL, NULL, NULL },
 	[KEY_NUMA_SPECIAL] = { "numa.special", KIND_YESNO, FIELD(numa_special),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_PAGING_TEST_POOL] = { "paging.test_pool", KIND_UINT, FIELD(paging_test_pool),
-		0, 1u << 20, 0, NULL, NULL },
+		0, 1u << 20, 0, NULL, NULL, NULL, NULL },
 	[KEY_CLOCK_REFERENCE] = { "clock.reference", KIND_REFERENCE, FIELD(clock_reference),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 	[KEY_UPLOAD_URL] = { "upload.url", KIND_URL, FIELD(upload_url),
-		0, 0, 0, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL },
 };
 /* Every key: the general ones, then each probe's in run order. */
 #define KEYS_MAX 128
@@ -84,56 +84,28 @@ static unsigned key_count;
 #define FRACTION_MAX 0.5
 #define MS_MAX 60000.0
 
-struct word { const char *name; unsigned value; };
 
-static const struct word profile_words[] = {
+static const struct config_word profile_words[] = {
 	{ "quick", PROFILE_QUICK }, { "full", PROFILE_FULL }, { 0, 0 } };
 /* The registry's probes in run order (probe.h), filled from the rows by
    probe_words_fill: a probe's name is written once, in its row. */
-static struct word probe_words[PROBE_COUNT + 1];
+static struct config_word probe_words[PROBE_COUNT + 1];
 #define PAGE_WORD_(word, bit, shift) { #word, bit },
-static const struct word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
-/* x86 vectors, then AArch64 exception classes (ESR_ELx.EC): an undefined
-   instruction (UDF), a data abort, a BRK. Each machine raises its own and
-   reports the others as raised with no fault arriving. */
-static const struct word vector_words[] = {
-	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { "mc", 18 }, { "df", 8 },
-	{ "undef", 0x00 }, { "dabort", 0x25 }, { "brk", 0x3c }, { 0, 0 } };
-static const struct word mix_words[] = {
-	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
-static const struct word sets_words[] = {
-	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
-static const struct word end_words[] = {
+static const struct config_word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
+/* x86 vectors, then AArch64 exception classes (ESR_ELx.EC: an undefined
+   instruction (UDF), a data abort, a BRK) stored FAULT_VECTOR_AARCH64 above
+   their number, so that each word has a value of its own and describes back
+   as itself ("undef" is not "de"). Each machine raises its own and reports
+   the others as raised with no fault arriving. */
+static const struct config_word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
-static const struct word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
-static const struct word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
-static const struct word cores_words[] = { { "all", BANDWIDTH_CORES_ALL }, { 0, 0 } };
-static const struct word reference_words[] = {
+static const struct config_word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
+static const struct config_word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
+static const struct config_word cores_words[] = { { "all", BANDWIDTH_CORES_ALL }, { 0, 0 } };
+static const struct config_word reference_words[] = {
 	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
 	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
-
-/* The kinds whose value is one word from a list: the list, and what an
-   error message calls a value of it. */
-static const struct word_kind {
-	enum config_kind kind;
-	const struct word *words;
-	const char *noun;
-} word_kinds[] = {
-	{ KIND_MIX,       mix_words,       "load mix" },
-	{ KIND_SETS,      sets_words,      "kernel set choice" },
-	{ KIND_YESNO,     yesno_words,     "answer" },
-	{ KIND_REFERENCE, reference_words, "reference" },
-};
-
-/* The words of a kind that takes one word from a list. */
-static const struct word_kind *word_kind(enum config_kind kind)
-{
-	for (size_t i = 0; i < sizeof word_kinds / sizeof word_kinds[0]; i++)
-		if (word_kinds[i].kind == kind)
-			return &word_kinds[i];
-	return &word_kinds[0];
-}
 
 // Private Functions
 
@@ -149,7 +121,7 @@ static void keys_fill(void)
 	for (unsigned p = 0; p < PROBE_COUNT; p++) {
 		const struct probe_config *pc = probe_configs[p];
 
-		probe_words[p] = (struct word){ pc->name, 1u << p };
+		probe_words[p] = (struct config_word){ pc->name, 1u << p };
 		for (unsigned k = 0; k < pc->nkeys && key_count < KEYS_MAX; k++) {
 			all_keys[key_count] = (struct key_ref){ &pc->keys[k], (int)p, "" };
 			mp_snprintf(all_keys[key_count++].name, KEY_NAME_MAX, "%s.%s", pc->name,
@@ -409,9 +381,9 @@ static int read_source(struct loader *l, entry_fn fn)
 /* ---- values ---- */
 
 static int parse_word(struct loader *l, const struct entry *e, struct span s,
-		      const struct word *words, const char *what, unsigned *out)
+		      const struct config_word *words, const char *what, unsigned *out)
 {
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		if (span_equals_nocase(s, w->name)) {
 			*out = w->value;
 			return 0;
@@ -420,13 +392,13 @@ static int parse_word(struct loader *l, const struct entry *e, struct span s,
 	char choices[96];
 	struct mp_text t = { choices, sizeof choices, 0 };
 	choices[0] = '\0';
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		mp_append(&t, "%s%s", w == words ? "" : ", ", w->name);
 	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, echo_len(s), s.p, choices);
 }
 
 static int parse_list(struct loader *l, const struct entry *e,
-		      const struct word *words, const char *what, unsigned *out)
+		      const struct config_word *words, const char *what, unsigned *out)
 {
 	struct span v = e->value;
 	unsigned bits = 0;
@@ -615,41 +587,6 @@ static int parse_real(struct loader *l, const struct entry *e, double max,
 	return 0;
 }
 
-static int parse_vector(struct loader *l, const struct entry *e, const struct config_key *k,
-			unsigned *out)
-{
-	uint64_t v;
-
-	(void)k;   /* the vector list, not a numeric range, says what is allowed */
-	for (const struct word *w = vector_words; w->name; w++)
-		if (span_equals_nocase(e->value, w->name)) {
-			*out = w->value;
-			return 0;
-		}
-	/* Only the vectors the fault probe knows how to raise: any other would
-	   raise nothing, and the probe would wrongly blame the guard. */
-	if (e->value.n && e->value.p[0] >= '0' && e->value.p[0] <= '9') {
-		v = 0;
-		for (size_t i = 0; i < e->value.n; i++) {
-			if (e->value.p[i] < '0' || e->value.p[i] > '9')
-				return fail(l, e, "bad number '%.*s' (a vector number in decimal)",
-					    echo_len(e->value), e->value.p);
-			if (v < 1000)
-				v = v * 10 + (uint64_t)(e->value.p[i] - '0');
-		}
-		for (const struct word *w = vector_words; w->name; w++)
-			if (w->value == v) {
-				*out = (unsigned)v;
-				return 0;
-			}
-		return fail(l, e, "vector %.*s cannot be raised on purpose (de 0, ud 6, gp 13, "
-			    "pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)",
-			    echo_len(e->value), e->value.p);
-	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, df, undef, dabort, brk, "
-		    "or their numbers 0, 6, 13, 14, 18, 8, 37, 60)", echo_len(e->value), e->value.p);
-}
-
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below
    CONFIG_CPUS_MAX, a range low to high; at least one CPU. */
 static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
@@ -726,88 +663,155 @@ static int parse_url(struct loader *l, const struct entry *e, char *out)
 	return 0;
 }
 
+/* ---- the kinds: how each parses, prints and compares its value ---- */
+
+/* A key's value from e into field; 0, or -1 with the error set. */
+typedef int (*parse_fn)(struct loader *l, const struct entry *e, const struct config_key *k,
+			void *field);
+/* The value's canonical text, which parse reads back as the same value. */
+struct kind_ops;
+typedef void (*describe_fn)(struct mp_text *t, const struct config_word *words,
+			    const void *field);
+
+struct kind_ops {
+	parse_fn parse;
+	describe_fn describe;
+	size_t bytes;             /* the field's width: config_equal compares them */
+	const struct config_word *words; /* a word kind's words (describe_word, parse_one_word) */
+	const char *noun;         /* what an error calls one of its values */
+};
+static const struct kind_ops kinds[];
+
+/* One word of the key's list (KIND_WORD) or else the kind's. */
+static int parse_one_word(struct loader *l, const struct entry *e, const struct config_key *k,
+			  void *field)
+{
+	return parse_word(l, e, e->value, k->words ? k->words : kinds[k->kind].words,
+			  k->words ? k->noun : kinds[k->kind].noun, (unsigned *)field);
+}
+
+/* The profile is resolved in the first pass (check_entry) and skipped in
+   the second (apply_entry): never here. */
+static int parse_profile(struct loader *l, const struct entry *e, const struct config_key *k,
+			 void *field)
+{
+	(void)field;
+	(void)k;
+	return fail(l, e, "internal error: the profile is resolved first");
+}
+
+static int parse_probes(struct loader *l, const struct entry *e, const struct config_key *k,
+			void *field)
+{
+	(void)k;
+	return parse_list(l, e, probe_words, "probe", (unsigned *)field);
+}
+
+static int parse_pages(struct loader *l, const struct entry *e, const struct config_key *k,
+		       void *field)
+{
+	(void)k;
+	if (parse_list(l, e, page_words, "page size", (unsigned *)field))
+		return -1;
+	return check_architected(l, e, *(unsigned *)field);
+}
+
+static int parse_bytes(struct loader *l, const struct entry *e, const struct config_key *k,
+		       void *field)
+{
+	return parse_size(l, e, k, (uint64_t *)field);
+}
+
+static int parse_bytes_or_auto(struct loader *l, const struct entry *e,
+			       const struct config_key *k, void *field)
+{
+	if (span_equals_nocase(e->value, "auto")) {
+		*(uint64_t *)field = 0;
+		return 0;
+	}
+	return parse_size(l, e, k, (uint64_t *)field);
+}
+
+static int parse_uint(struct loader *l, const struct entry *e, const struct config_key *k,
+		      void *field)
+{
+	uint64_t v;
+
+	if (parse_count(l, e, k, &v))
+		return -1;
+	*(unsigned *)field = (unsigned)v;
+	return 0;
+}
+
+static int parse_u64(struct loader *l, const struct entry *e, const struct config_key *k,
+		     void *field)
+{
+	return parse_count(l, e, k, (uint64_t *)field);
+}
+
+static int parse_fraction(struct loader *l, const struct entry *e, const struct config_key *k,
+			  void *field)
+{
+	(void)k;
+	return parse_real(l, e, FRACTION_MAX, "a fraction like 0.01 or a percentage like 1%",
+			  (double *)field);
+}
+
+static int parse_ms(struct loader *l, const struct entry *e, const struct config_key *k,
+		    void *field)
+{
+	(void)k;
+	return parse_real(l, e, MS_MAX, "milliseconds, like 10 or 0.5", (double *)field);
+}
+
+/* The end action, and that it was given (end_set). */
+static int parse_end(struct loader *l, const struct entry *e, const struct config_key *k,
+		     void *field)
+{
+	if (parse_one_word(l, e, k, field))
+		return -1;
+	l->c->end_set = 1;
+	return 0;
+}
+
+static int parse_cpu_set(struct loader *l, const struct entry *e, const struct config_key *k,
+			 void *field)
+{
+	(void)k;
+	return parse_cpus(l, e, (uint64_t *)field);
+}
+
+/* Its one word (numa.node's auto, bandwidth.cores' all), or a count in
+   range. Which domains and how many CPUs exist is the platform's to check
+   (efi/numa.c; the bandwidth probe refuses a count above its CPUs). */
+static int parse_word_or_count(struct loader *l, const struct entry *e,
+			       const struct config_key *k, void *field)
+{
+	const struct config_word *w = kinds[k->kind].words;
+
+	if (span_equals_nocase(e->value, w->name)) {
+		*(unsigned *)field = w->value;
+		return 0;
+	}
+	if (e->value.p[0] < '0' || e->value.p[0] > '9')
+		return fail(l, e, "unknown value '%.*s' (%s, or a %s from %llu to %llu)",
+			    echo_len(e->value), e->value.p, w->name, kinds[k->kind].noun,
+			    (unsigned long long)k->min, (unsigned long long)k->max);
+	return parse_uint(l, e, k, field);
+}
+
+static int parse_upload_url(struct loader *l, const struct entry *e, const struct config_key *k,
+			    void *field)
+{
+	(void)k;
+	return parse_url(l, e, (char *)field);
+}
+
 static int apply_value(struct loader *l, const struct entry *e, int key)
 {
 	const struct config_key *k = all_keys[key].def;
-	void *field = field_of(l->c, (unsigned)key);
-	uint64_t v;
-	unsigned u;
 
-	switch (k->kind) {
-	case KIND_PROFILE:
-		break;        /* never here: check_entry resolves it, apply_entry skips it */
-	case KIND_PROBES:
-		return parse_list(l, e, probe_words, "probe", (unsigned *)field);
-	case KIND_PAGES:
-		if (parse_list(l, e, page_words, "page size", (unsigned *)field))
-			return -1;
-		return check_architected(l, e, *(unsigned *)field);
-	case KIND_SIZE:
-		return parse_size(l, e, k, (uint64_t *)field);
-	case KIND_SIZE_AUTO:
-		if (span_equals_nocase(e->value, "auto")) {
-			*(uint64_t *)field = 0;
-			return 0;
-		}
-		return parse_size(l, e, k, (uint64_t *)field);
-	case KIND_UINT:
-		if (parse_count(l, e, k, &v))
-			return -1;
-		*(unsigned *)field = (unsigned)v;
-		return 0;
-	case KIND_U64:
-		return parse_count(l, e, k, (uint64_t *)field);
-	case KIND_FRACTION:
-		return parse_real(l, e, FRACTION_MAX, "a fraction like 0.01 or a percentage like 1%",
-				  (double *)field);
-	case KIND_MS:
-		return parse_real(l, e, MS_MAX, "milliseconds, like 10 or 0.5", (double *)field);
-	case KIND_VECTOR:
-		return parse_vector(l, e, k, (unsigned *)field);
-	case KIND_END:
-		if (parse_word(l, e, e->value, end_words, "end action", &u))
-			return -1;
-		*(enum end_action *)field = (enum end_action)u;
-		l->c->end_set = 1;
-		return 0;
-	case KIND_CPUS:
-		return parse_cpus(l, e, (uint64_t *)field);
-	case KIND_NODE:
-		/* Which domains exist is the platform's to check (efi/numa.c):
-		   here only "auto" or a domain number. */
-		if (span_equals_nocase(e->value, node_words[0].name)) {
-			*(unsigned *)field = node_words[0].value;
-			return 0;
-		}
-		if (parse_count(l, e, k, &v))
-			return -1;
-		*(unsigned *)field = (unsigned)v;
-		return 0;
-	case KIND_CORES:
-		/* How many CPUs exist is the platform's to check (the bandwidth
-		   probe refuses a count above it): here only "all" or a count. */
-		if (span_equals_nocase(e->value, cores_words[0].name)) {
-			*(unsigned *)field = cores_words[0].value;
-			return 0;
-		}
-		if (e->value.p[0] < '0' || e->value.p[0] > '9')
-			return fail(l, e, "unknown value '%.*s' (all, or a count of CPUs from %llu "
-				    "to %llu)", echo_len(e->value), e->value.p,
-				    (unsigned long long)k->min, (unsigned long long)k->max);
-		if (parse_count(l, e, k, &v))
-			return -1;
-		*(unsigned *)field = (unsigned)v;
-		return 0;
-	case KIND_MIX:
-	case KIND_SETS:
-	case KIND_YESNO:
-	case KIND_REFERENCE:
-		return parse_word(l, e, e->value, word_kind(k->kind)->words,
-				  word_kind(k->kind)->noun, (unsigned *)field);
-	case KIND_URL:
-		return parse_url(l, e, (char *)field);
-	}
-	return fail(l, e, "internal error: a key of no kind");
+	return kinds[k->kind].parse(l, e, k, field_of(l->c, (unsigned)key));
 }
 
 /* ---- the two passes ---- */
@@ -920,20 +924,20 @@ static int check_combinations(struct loader *l)
 
 /* ---- describing ---- */
 
-static void append_words(struct mp_text *t, const struct word *words, unsigned bits)
+static void append_words(struct mp_text *t, const struct config_word *words, unsigned bits)
 {
 	const char *sep = "";
 
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		if (bits & w->value) {
 			mp_append(t, "%s%s", sep, w->name);
 			sep = ",";
 		}
 }
 
-static const char *word_name(const struct word *words, unsigned value)
+static const char *word_name(const struct config_word *words, unsigned value)
 {
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		if (w->value == value)
 			return w->name;
 	return 0;
@@ -998,6 +1002,127 @@ static void append_size(struct mp_text *t, uint64_t bytes)
 	mp_append(t, "%llu%s", (unsigned long long)(bytes >> (10 * u)), units[u]);
 }
 
+/* Byte for byte: every value a kind stores has one representation (parse
+   never yields -0.0 or a NaN, and the URL's unused bytes are zero). */
+static int same_bytes(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
+static void describe_word(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	mp_append(t, "%s", word_name(words, *(const unsigned *)field));
+}
+
+static void describe_list(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	append_words(t, words, *(const unsigned *)field);
+}
+
+static void describe_bytes(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	append_size(t, *(const uint64_t *)field);
+}
+
+static void describe_bytes_or_auto(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	if (*(const uint64_t *)field)
+		describe_bytes(t, words, field);
+	else
+		mp_append(t, "auto");
+}
+
+static void describe_uint(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	mp_append(t, "%u", *(const unsigned *)field);
+}
+
+static void describe_u64(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	mp_append(t, "%llu", (unsigned long long)*(const uint64_t *)field);
+}
+
+static void describe_real(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	append_decimal(t, *(const double *)field);
+}
+
+/* Its word where the value has one, else its number. */
+static void describe_word_or_count(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	const char *name = word_name(words, *(const unsigned *)field);
+
+	if (name)
+		mp_append(t, "%s", name);
+	else
+		mp_append(t, "%u", *(const unsigned *)field);
+}
+
+static void describe_cpu_set(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	append_cpus(t, field);
+}
+
+static void describe_url(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	mp_append(t, "%s", *(const char *)field ? (const char *)field : "off");
+}
+
+/* Every kind, once: how it parses, prints and compares. A kind left out
+   would be a NULL parse: tests/unit/test_config.c loads a value of every
+   key. */
+static const struct kind_ops kinds[] = {
+	[KIND_PROFILE]   = { parse_profile, describe_word, sizeof(enum profile), profile_words,
+			     "profile" },
+	[KIND_PROBES]    = { parse_probes, describe_list, sizeof(unsigned), probe_words, "probe" },
+	[KIND_PAGES]     = { parse_pages, describe_list, sizeof(unsigned), page_words,
+			     "page size" },
+	[KIND_SIZE]      = { parse_bytes, describe_bytes, sizeof(uint64_t), 0, 0 },
+	[KIND_SIZE_AUTO] = { parse_bytes_or_auto, describe_bytes_or_auto, sizeof(uint64_t), 0, 0 },
+	[KIND_UINT]      = { parse_uint, describe_uint, sizeof(unsigned), 0, 0 },
+	[KIND_U64]       = { parse_u64, describe_u64, sizeof(uint64_t), 0, 0 },
+	[KIND_FRACTION]  = { parse_fraction, describe_real, sizeof(double), 0, 0 },
+	[KIND_MS]        = { parse_ms, describe_real, sizeof(double), 0, 0 },
+	[KIND_END]       = { parse_end, describe_word, sizeof(enum end_action), end_words,
+			     "end action" },
+	[KIND_CPUS]      = { parse_cpu_set, describe_cpu_set,
+			     CONFIG_CPU_WORDS * sizeof(uint64_t), 0, 0 },
+	[KIND_NODE]      = { parse_word_or_count, describe_word_or_count, sizeof(unsigned),
+			     node_words, "domain number" },
+	[KIND_YESNO]     = { parse_one_word, describe_word, sizeof(unsigned), yesno_words,
+			     "answer" },
+	[KIND_REFERENCE] = { parse_one_word, describe_word, sizeof(unsigned), reference_words,
+			     "reference" },
+	[KIND_CORES]     = { parse_word_or_count, describe_word_or_count, sizeof(unsigned),
+			     cores_words, "count of CPUs" },
+	/* Every byte: parse_url and the defaults zero the rest. */
+	[KIND_URL]       = { parse_upload_url, describe_url, CONFIG_URL_MAX, 0, 0 },
+	/* The words and noun are the key's own. */
+	[KIND_WORD]      = { parse_one_word, describe_word, sizeof(unsigned), 0, 0 },
+};
+_Static_assert(sizeof kinds / sizeof kinds[0] == KIND_COUNT, "every kind has its operations");
+
 // Public Functions
 
 int config_load(struct config *c, const struct config_source *src, int nsrc,
@@ -1055,71 +1180,14 @@ int config_describe(const struct config *c, char *buf, size_t size)
 	for (unsigned k = 0; k < key_count; k++) {
 		const struct config_key *key = all_keys[k].def;
 		const void *field = field_of(c, k);
-		const char *name;
 
 		if (key->kind == KIND_END && !c->end_set) {
 			mp_append(&t, "# end: not set, the platform's default applies\n");
 			continue;
 		}
 		mp_append(&t, "%s = ", all_keys[k].name);
-		switch (key->kind) {
-		case KIND_PROFILE:
-			mp_append(&t, "%s", word_name(profile_words, *(const unsigned *)field));
-			break;
-		case KIND_PROBES:
-			append_words(&t, probe_words, *(const unsigned *)field);
-			break;
-		case KIND_PAGES:
-			append_words(&t, page_words, *(const unsigned *)field);
-			break;
-		case KIND_SIZE:
-			append_size(&t, *(const uint64_t *)field);
-			break;
-		case KIND_SIZE_AUTO:
-			if (*(const uint64_t *)field)
-				append_size(&t, *(const uint64_t *)field);
-			else
-				mp_append(&t, "auto");
-			break;
-		case KIND_UINT:
-			mp_append(&t, "%u", *(const unsigned *)field);
-			break;
-		case KIND_U64:
-			mp_append(&t, "%llu", (unsigned long long)*(const uint64_t *)field);
-			break;
-		case KIND_FRACTION:
-		case KIND_MS:
-			append_decimal(&t, *(const double *)field);
-			break;
-		case KIND_VECTOR:
-		case KIND_NODE:
-		case KIND_CORES:
-			/* A word where the value has one, else its number. */
-			name = word_name(key->kind == KIND_VECTOR ? vector_words
-					 : key->kind == KIND_NODE ? node_words : cores_words,
-					 *(const unsigned *)field);
-			if (name)
-				mp_append(&t, "%s", name);
-			else
-				mp_append(&t, "%u", *(const unsigned *)field);
-			break;
-		case KIND_END:
-			mp_append(&t, "%s", word_name(end_words, *(const unsigned *)field));
-			break;
-		case KIND_CPUS:
-			append_cpus(&t, field);
-			break;
-		case KIND_URL:
-			mp_append(&t, "%s", *(const char *)field ? (const char *)field : "off");
-			break;
-		case KIND_MIX:
-		case KIND_SETS:
-		case KIND_YESNO:
-		case KIND_REFERENCE:
-			mp_append(&t, "%s", word_name(word_kind(key->kind)->words,
-						      *(const unsigned *)field));
-			break;
-		}
+		kinds[key->kind].describe(&t, key->words ? key->words : kinds[key->kind].words,
+					  field);
 		mp_append(&t, "\n");
 	}
 	return (int)t.len;
@@ -1130,54 +1198,15 @@ int config_equal(const struct config *a, const struct config *b)
 	keys_fill();
 	for (unsigned k = 0; k < key_count; k++) {
 		const struct config_key *key = all_keys[k].def;
-		const void *fa = field_of(a, k);
-		const void *fb = field_of(b, k);
-		int same = 0;
 
-		switch (key->kind) {
-		case KIND_PROFILE:
-			same = *(const enum profile *)fa == *(const enum profile *)fb;
-			break;
-		case KIND_PROBES:
-		case KIND_PAGES:
-		case KIND_UINT:
-		case KIND_VECTOR:
-		case KIND_MIX:
-		case KIND_NODE:
-		case KIND_CORES:
-		case KIND_YESNO:
-		case KIND_REFERENCE:
-		case KIND_SETS:
-			same = *(const unsigned *)fa == *(const unsigned *)fb;
-			break;
-		case KIND_CPUS:
-			same = 1;
-			for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
-				same &= ((const uint64_t *)fa)[w] == ((const uint64_t *)fb)[w];
-			break;
-		case KIND_SIZE:
-		case KIND_SIZE_AUTO:
-		case KIND_U64:
-			same = *(const uint64_t *)fa == *(const uint64_t *)fb;
-			break;
-		case KIND_FRACTION:
-		case KIND_MS:
-			same = *(const double *)fa == *(const double *)fb;
-			break;
-		case KIND_URL:
-			/* Every byte: parse_url and the defaults zero the rest. */
-			same = 1;
-			for (size_t i = 0; i < CONFIG_URL_MAX; i++)
-				same &= ((const char *)fa)[i] == ((const char *)fb)[i];
-			break;
-		case KIND_END:
-			/* end_set is the key's own: whether it was given at all */
-			same = a->end_set == b->end_set &&
-			       (!a->end_set || *(const enum end_action *)fa ==
-						*(const enum end_action *)fb);
-			break;
+		/* end_set is the key's own: whether it was given at all */
+		if (key->kind == KIND_END) {
+			if (a->end_set != b->end_set)
+				return 0;
+			if (!a->end_set)
+				continue;
 		}
-		if (!same)
+		if (!same_bytes(field_of(a, k), field_of(b, k), kinds[key->kind].bytes))
 			return 0;
 	}
 	return 1;

@@ -36,10 +36,18 @@ enum probe_bit { PROBE_REGISTRY(PROBE_BIT_) };
 /* What a key's value is, and so how it is parsed, printed and compared. */
 enum config_kind {
 	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
-	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
-	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS, KIND_CORES,
+	KIND_FRACTION, KIND_MS, KIND_END, KIND_CPUS, KIND_NODE, KIND_YESNO,
+	KIND_REFERENCE, KIND_CORES,
+	KIND_WORD,                /* one word of the key's own list (config_key.words) */
 	KIND_SIZE_AUTO,           /* a size, or the word auto (stored as 0) */
 	KIND_URL,                 /* http:// or tftp:// URL, or off (stored as "") */
+	KIND_COUNT
+};
+
+/* One word a key takes, and the value it stands for. */
+struct config_word {
+	const char *name;
+	unsigned value;
 };
 
 /* One key. A probe's keys are named after it ("later.table" is its row's
@@ -52,6 +60,8 @@ struct config_key {
 	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64, KIND_CORES, KIND_NODE */
 	uint64_t multiple;        /* KIND_SIZE: the value must be a multiple */
 	const char *quick, *full; /* a probe's key: its defaults; a general key: NULL */
+	const struct config_word *words;  /* KIND_WORD: its words, ending in { 0, 0 } */
+	const char *noun;         /* KIND_WORD: what an error calls one of its values */
 };
 
 /* A combination of a probe's settings that cannot be run: NULL when they

@@ -264,14 +264,17 @@ static unsigned loaded_holds(const struct config *c, unsigned page_shift,
 /* A chase well past any last-level cache (full: 256 MiB, as later's table;
    quick: 32 MiB, past a Zen 3 CCD's L3 though not a big server's) while
    each loader streams a buffer past its own core's caches. */
+static const struct config_word mix_words[] = {
+	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
 static const struct config_key loaded_keys[] = {
 	{ "size", KIND_SIZE, SETTING(struct loaded_settings, size), 4096, PROBE_BUFFER_MAX, 4096,
-	  "32MiB", "256MiB" },
+	  "32MiB", "256MiB", 0, 0 },
 	{ "load_size", KIND_SIZE, SETTING(struct loaded_settings, load_size), 65536,
-	  PROBE_BUFFER_MAX, 65536, "8MiB", "64MiB" },
-	{ "mix", KIND_MIX, SETTING(struct loaded_settings, mix), 0, 0, 0, "read", "read" },
+	  PROBE_BUFFER_MAX, 65536, "8MiB", "64MiB", 0, 0 },
+	{ "mix", KIND_WORD, SETTING(struct loaded_settings, mix), 0, 0, 0, "read", "read",
+	  mix_words, "load mix" },
 	{ "loaders", KIND_UINT, SETTING(struct loaded_settings, loaders), 0, CONFIG_CPUS_MAX - 1, 0,
-	  "0", "0" },
+	  "0", "0", 0, 0 },
 };
 
 PROBE_DEFINE(loaded, 90) = {
