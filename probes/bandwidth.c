@@ -389,10 +389,11 @@ static int report_sets(const struct config *c)
 
 int probe_bandwidth(const struct config *c)
 {
+	const struct bandwidth_settings *s = BANDWIDTH_SETTINGS(c);
 	struct plat_stream_sets sets;
 	unsigned first = 0, last = 0;
 
-	if (!sweep_range(BANDWIDTH_SETTINGS(c)->min_size, BANDWIDTH_SETTINGS(c)->max_size, &first, &last)) {
+	if (!sweep_range(s->min_size, s->max_size, &first, &last)) {
 		report_printf("%s: no working set of the sweep (4 KiB .. 512 MiB) lies in "
 			      "bandwidth.min_size .. bandwidth.max_size: nothing measured\n",
 			      PROBE_NAME);

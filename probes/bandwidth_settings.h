@@ -1,6 +1,7 @@
-/* The settings of the bandwidth probe (bandwidth.c, bandwidth_gang.c): its keys' values, in its block
- * of struct config (probes/config.h), read through BANDWIDTH_SETTINGS(c). Its keys,
- * their ranges and defaults are its registry row's.
+/* The settings of the bandwidth probe (bandwidth.c, bandwidth_gang.c): its
+ * keys' values, in its block of struct config (probes/config.h), read
+ * through BANDWIDTH_SETTINGS(c). Its keys, their ranges and defaults are
+ * its registry row's.
  */
 #ifndef MEMPROBE_BANDWIDTH_SETTINGS_H
 #define MEMPROBE_BANDWIDTH_SETTINGS_H

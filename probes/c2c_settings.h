@@ -1,6 +1,7 @@
-/* The settings of the c2c probe (c2c.c, c2c_chart.c): its keys' values, in its block
- * of struct config (probes/config.h), read through C2C_SETTINGS(c). Its keys,
- * their ranges and defaults are its registry row's.
+/* The settings of the c2c probe (c2c.c, c2c_chart.c): its keys' values, in
+ * its block of struct config (probes/config.h), read through
+ * C2C_SETTINGS(c). Its keys, their ranges and defaults are its registry
+ * row's.
  */
 #ifndef MEMPROBE_C2C_SETTINGS_H
 #define MEMPROBE_C2C_SETTINGS_H

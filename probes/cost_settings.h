@@ -1,6 +1,6 @@
 /* The settings of the cost probe (cost.c): its keys' values, in its block
- * of struct config (probes/config.h), read through COST_SETTINGS(c). Its keys,
- * their ranges and defaults are its registry row's.
+ * of struct config (probes/config.h), read through COST_SETTINGS(c). Its
+ * keys, their ranges and defaults are its registry row's.
  */
 #ifndef MEMPROBE_COST_SETTINGS_H
 #define MEMPROBE_COST_SETTINGS_H

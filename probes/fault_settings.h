@@ -1,6 +1,7 @@
-/* The settings of the test-only fault probe (fault.c): its keys' values, in its block
- * of struct config (probes/config.h), read through FAULT_SETTINGS(c). Its keys,
- * their ranges and defaults are its registry row's.
+/* The settings of the test-only fault probe (fault.c): its keys' values,
+ * in its block of struct config (probes/config.h), read through
+ * FAULT_SETTINGS(c). Its keys, their ranges and defaults are its registry
+ * row's.
  */
 #ifndef MEMPROBE_FAULT_SETTINGS_H
 #define MEMPROBE_FAULT_SETTINGS_H

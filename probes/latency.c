@@ -259,9 +259,9 @@ static unsigned latency_holds(const struct config *c, unsigned page_shift,
 			      struct probe_hold out[PROBE_HOLDS_MAX])
 {
 	uint64_t largest, top = latency_sweep_top(c, &largest);
+	uint64_t cap = LATENCY_SETTINGS(c)->max_buffer;
 
-	out[0] = (struct probe_hold){ top < LATENCY_SETTINGS(c)->max_buffer ? top : LATENCY_SETTINGS(c)->max_buffer,
-				      page_shift, 1 };
+	out[0] = (struct probe_hold){ top < cap ? top : cap, page_shift, 1 };
 	return 1;
 }
 

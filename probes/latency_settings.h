@@ -1,6 +1,7 @@
-/* The settings of the latency probe (latency.c): its keys' values, in its block
- * of struct config (probes/config.h), read through LATENCY_SETTINGS(c). Its keys,
- * their ranges and defaults are its registry row's.
+/* The settings of the latency probe (latency.c): its keys' values, in its
+ * block of struct config (probes/config.h), read through
+ * LATENCY_SETTINGS(c). Its keys, their ranges and defaults are its
+ * registry row's.
  */
 #ifndef MEMPROBE_LATENCY_SETTINGS_H
 #define MEMPROBE_LATENCY_SETTINGS_H

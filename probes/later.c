@@ -213,7 +213,8 @@ static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *tab
 			break;
 	}
 	/* A fixed count ends at the count whatever else holds then. */
-	if (LATER_SETTINGS(c)->min_repeat == LATER_SETTINGS(c)->max_repeat && mp_strcmp(*stopped_by, "signal"))
+	if (LATER_SETTINGS(c)->min_repeat == LATER_SETTINGS(c)->max_repeat &&
+	    mp_strcmp(*stopped_by, "signal"))
 		*stopped_by = "count";
 	return 0;
 }
@@ -305,11 +306,12 @@ static const struct delay_class *choose_delay(const struct config *c,
    the table does not read back as built. 0, or -1 reported. */
 static int build_tables(const struct config *c, uint32_t *memtab, uint32_t *lintab)
 {
-	uint64_t per_block = LATER_SETTINGS(c)->block / LATER_SETTINGS(c)->stride;
+	const struct later_settings *s = LATER_SETTINGS(c);
+	uint64_t per_block = s->block / s->stride;
 	uint32_t *order = plat_alloc(per_block * sizeof(uint32_t));
 	struct later_run lap = {
 		.walk = walk_plain, .table = lintab, .curr = 0, .div = DIVISOR,
-		.steps = LATER_SETTINGS(c)->table / LATER_SETTINGS(c)->stride,
+		.steps = s->table / s->stride,
 	};
 
 	if (!order) {
@@ -317,10 +319,8 @@ static int build_tables(const struct config *c, uint32_t *memtab, uint32_t *lint
 			      "entries)\n", PROBE_NAME, (unsigned long long)per_block);
 		return -1;
 	}
-	later_buildtab(memtab, LATER_SETTINGS(c)->table, LATER_SETTINGS(c)->block, LATER_SETTINGS(c)->stride,
-		       order, SEED_RANDOM_TABLE);
-	later_buildtab(lintab, LATER_SETTINGS(c)->table, LATER_SETTINGS(c)->stride, LATER_SETTINGS(c)->stride,
-		       order, SEED_LINEAR_TABLE);
+	later_buildtab(memtab, s->table, s->block, s->stride, order, SEED_RANDOM_TABLE);
+	later_buildtab(lintab, s->table, s->stride, s->stride, order, SEED_LINEAR_TABLE);
 	plat_free(order, per_block * sizeof(uint32_t));
 	if (run_timed(&lap, "warm-up lap") != 0)
 		return -1;
@@ -452,7 +452,8 @@ int later_check_params(const struct config *c, char *why, size_t why_len)
 		mp_snprintf(why, why_len, "later.precision: must be above 0");
 		return -1;
 	}
-	if (LATER_SETTINGS(c)->min_repeat == 0 || LATER_SETTINGS(c)->max_repeat < LATER_SETTINGS(c)->min_repeat) {
+	if (LATER_SETTINGS(c)->min_repeat == 0 ||
+	    LATER_SETTINGS(c)->max_repeat < LATER_SETTINGS(c)->min_repeat) {
 		mp_snprintf(why, why_len, "later.min_repeat (%u) must be at least 1 "
 			    "and at most later.max_repeat (%u)",
 			    LATER_SETTINGS(c)->min_repeat, LATER_SETTINGS(c)->max_repeat);

@@ -76,9 +76,9 @@ static void chase_role(void *arg)
    other CPU. */
 static unsigned loaders_wanted(const struct config *c)
 {
-	unsigned others = plat_cpu_count() - 1;
+	unsigned others = plat_cpu_count() - 1, asked = LOADED_SETTINGS(c)->loaders;
 
-	return LOADED_SETTINGS(c)->loaders && LOADED_SETTINGS(c)->loaders < others ? LOADED_SETTINGS(c)->loaders : others;
+	return asked && asked < others ? asked : others;
 }
 
 /* One buffer per loader, with 4 KiB pages (the loaders' bandwidth, not their

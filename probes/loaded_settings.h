@@ -1,6 +1,7 @@
-/* The settings of the loaded probe (loaded.c): its keys' values, in its block
- * of struct config (probes/config.h), read through LOADED_SETTINGS(c). Its keys,
- * their ranges and defaults are its registry row's.
+/* The settings of the loaded probe (loaded.c): its keys' values, in its
+ * block of struct config (probes/config.h), read through
+ * LOADED_SETTINGS(c). Its keys, their ranges and defaults are its registry
+ * row's.
  */
 #ifndef MEMPROBE_LOADED_SETTINGS_H
 #define MEMPROBE_LOADED_SETTINGS_H

@@ -325,12 +325,13 @@ int locality_fit_shape(uint32_t rows, uint32_t cols, uint64_t max_bytes,
 
 int probe_locality(const struct config *c)
 {
+	const struct locality_settings *s = LOCALITY_SETTINGS(c);
 	int rc;
 
-	if (LOCALITY_SETTINGS(c)->rows == 0 || LOCALITY_SETTINGS(c)->cols == 0 || LOCALITY_SETTINGS(c)->reps == 0) {
+	if (s->rows == 0 || s->cols == 0 || s->reps == 0) {
 		report_printf("%s: rows, columns and repetitions must all be at least 1 "
-			      "(got %u x %u, %u repetitions)\n", PROBE_NAME,
-			      LOCALITY_SETTINGS(c)->rows, LOCALITY_SETTINGS(c)->cols, LOCALITY_SETTINGS(c)->reps);
+			      "(got %u x %u, %u repetitions)\n", PROBE_NAME, s->rows, s->cols,
+			      s->reps);
 		return -1;
 	}
 	report_printf("%s: row-major vs column-major sum of an int matrix; at least %u "

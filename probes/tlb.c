@@ -297,10 +297,9 @@ static unsigned tlb_holds(const struct config *c, unsigned page_shift,
 {
 	uint64_t page = 1ull << page_shift;
 	unsigned claimed;
-	uint64_t top = tlb_sweep_top(c, page_shift, &claimed);
+	uint64_t top = tlb_sweep_top(c, page_shift, &claimed), cap = TLB_SETTINGS(c)->max_buffer;
 
-	out[0] = (struct probe_hold){ top > TLB_SETTINGS(c)->max_buffer / page ? TLB_SETTINGS(c)->max_buffer
-								       : top * page, page_shift, 1 };
+	out[0] = (struct probe_hold){ top > cap / page ? cap : top * page, page_shift, 1 };
 	return 1;
 }
 

@@ -1,5 +1,5 @@
-/* The settings of the tlb probe (tlb.c): its keys' values, in its block
- * of struct config (probes/config.h), read through TLB_SETTINGS(c). Its keys,
+/* The settings of the tlb probe (tlb.c): its keys' values, in its block of
+ * struct config (probes/config.h), read through TLB_SETTINGS(c). Its keys,
  * their ranges and defaults are its registry row's.
  */
 #ifndef MEMPROBE_TLB_SETTINGS_H
