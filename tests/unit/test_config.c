@@ -828,6 +828,32 @@ static void test_row_defaults(void)
 	}
 }
 
+/* Every row's keys are keys of the file: the full profile's value given
+   under the quick profile loads and prints back; a word after a probe's
+   name that no row has is refused as unknown. */
+static void test_row_keys_load(void)
+{
+	static char text[8192], line[256];
+	struct config c;
+	struct config_error err;
+
+	for (unsigned p = 0; p < PROBE_COUNT; p++) {
+		const struct probe_config *pc = probe_configs[p];
+
+		for (unsigned k = 0; k < pc->nkeys; k++) {
+			snprintf(line, sizeof line, "%s.%s = %s\n", pc->name, pc->keys[k].name,
+				 pc->keys[k].full);
+			int rc = load2(&c, &err, line, NULL);
+			config_describe(&c, text, sizeof text);
+			CHECK(rc == 0 && strstr(text, line), "%.*s loads and prints back (%s)",
+			      (int)strlen(line) - 1, line, err.text);
+		}
+		snprintf(line, sizeof line, "%s.nonesuch = 1\n", pc->name);
+		CHECK(load2(&c, &err, line, NULL) == -1 && strstr(err.text, "unknown key"),
+		      "%s.nonesuch is an unknown key (%s)", pc->name, err.text);
+	}
+}
+
 static void test_equal_covers_every_field(void)
 {
 	struct config base, mask, other;
@@ -914,6 +940,7 @@ int main(void)
 	test_probe_list();
 	test_docs_keys();
 	test_row_defaults();
+	test_row_keys_load();
 	test_cpu_keys();
 	test_equal_covers_every_field();
 	test_numa_keys();
