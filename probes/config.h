@@ -80,8 +80,7 @@ struct probe_config {
 };
 
 /* A row's keys, its settings' size (checked to fit) and its check:
-   .config = { .name = "later", ...,
-	       PROBE_KEYS(later_keys, struct later_settings, later_check) }. */
+   .config = { .name = ..., PROBE_KEYS(NAME_keys, struct NAME_settings, NAME_check) }. */
 #define PROBE_KEYS(keys_, type, check_) \
 	.keys = keys_, .nkeys = sizeof keys_ / sizeof keys_[0], \
 	.settings_bytes = sizeof(type) + 0 * sizeof(struct { _Static_assert(sizeof(type) <= \

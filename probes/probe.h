@@ -51,10 +51,11 @@ struct probe_def {
 	enum probe_rows_read rows_read;
 };
 
-/* PROBE_DEFINE(latency, 10) = { .config = { .name = "latency", ... }, ... }; at the start of a
-   line, the name an identifier, the order a decimal literal unique among
-   the probes (the generated list sorts by it, and a repeat fails to
-   compile). */
+/* PROBE_DEFINE(NAME, ORDER) = { .config = { .name = "NAME", ... }, ... };
+   at the start of a line, NAME an identifier, ORDER a decimal literal
+   unique among the probes (the generated list sorts by it, and a repeat
+   fails to compile). The row's .name is the one place the probe's name is
+   written as text (tests/unit/test_config.c checks it is NAME). */
 #define PROBE_DEFINE(name, order) const struct probe_def probe_def_##name
 
 #define PROBE_EXTERN_(id, name, order) extern const struct probe_def probe_def_##name; \
