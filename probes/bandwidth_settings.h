@@ -9,6 +9,12 @@
 #include <stdint.h>
 #include "probes/config.h"
 
+/* bandwidth.sets: which of the kernel sets the platform can run
+   the bandwidth probe runs. */
+enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
+/* bandwidth.cores = all: every CPU the platform can give a role. */
+#define BANDWIDTH_CORES_ALL CONFIG_CPUS_ALL
+
 struct bandwidth_settings {
 	uint64_t min_size;        /* the sweep's smallest working set, bytes */
 	uint64_t max_size;        /* the sweep's largest working set, bytes */

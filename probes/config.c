@@ -102,7 +102,7 @@ static const struct config_word end_words[] = {
 	{ "wait", END_WAIT }, { 0, 0 } };
 static const struct config_word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
 static const struct config_word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
-static const struct config_word cores_words[] = { { "all", BANDWIDTH_CORES_ALL }, { 0, 0 } };
+static const struct config_word cores_words[] = { { "all", CONFIG_CPUS_ALL }, { 0, 0 } };
 static const struct config_word reference_words[] = {
 	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
 	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };

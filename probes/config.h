@@ -93,48 +93,22 @@ struct probe_config {
    defined with the rows (probes/registry.c). */
 extern const struct probe_config *const probe_configs[PROBE_COUNT];
 
-/* tlb.max_pages = 0: the sweep's top is the larger of this and four times
-   the largest TLB CPUID claims for the page size, capped by memory. */
-#define TLB_AUTO_PAGES 16384u
-/* max_size = auto: the latency sweep's top is the larger of this (per
-   profile) and four times the largest cache CPUID claims, so the last
-   cache's edge has a plateau of memory past it; capped by
-   latency.max_buffer and by memory. Without a claim it is this. */
-#define LATENCY_TOP_QUICK (8ull << 20)
-#define LATENCY_TOP_FULL (512ull << 20)
-/* Highest tlb.min_pages / tlb.max_pages: 2^24 pages (64 GiB of 4 KiB pages,
-   far past any TLB's reach). */
-#define TLB_PAGES_MAX (1u << 24)
-
-/* Highest later.table, later.block, later.stride. Word indices are 32-bit,
-   as in the seed, and the delay's divisions work on the index with its top
-   bit set (later.c, DIVIDE_PAIR): so indices stay below 2^31 and the table
-   below 8 GiB. */
-#define LATER_TABLE_BYTES_MAX (8ull << 30)
-
 /* c2c.cpus holds logical CPUs 0 .. CONFIG_CPUS_MAX - 1 (platform.h's
    PLAT_CPUS_MAX), as a bit set; "all" is every bit. */
 #define CONFIG_CPUS_MAX 256u
 #define CONFIG_CPU_WORDS (CONFIG_CPUS_MAX / 64u)
+/* A count of CPUs given as the word all (KIND_CORES): every CPU the
+   platform can give a role. */
+#define CONFIG_CPUS_ALL 0u
 
-/* loaded.mix: what the loaders do to each line of their buffers. */
-enum load_mix { LOAD_READ, LOAD_READ_WRITE };
-
-/* clock.reference: what measures the counter's rate (bare metal). */
 /* upload.url's longest value, NUL included. */
 #define CONFIG_URL_MAX 200
 
+/* clock.reference: what measures the counter's rate (bare metal). */
 enum clock_reference { CLOCK_REF_AUTO, CLOCK_REF_PM_TIMER, CLOCK_REF_HPET, CLOCK_REF_STALL };
 
 /* numa.node = auto: the boot processor's own proximity domain. */
 #define NUMA_NODE_AUTO 0xffffffffu
-
-/* config.bandwidth_sets: which of the kernel sets the platform can run
-   the bandwidth probe runs. */
-enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
-
-/* bandwidth.cores = all: every CPU the platform can give a role. */
-#define BANDWIDTH_CORES_ALL 0u
 
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)

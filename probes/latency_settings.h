@@ -9,6 +9,13 @@
 #include <stdint.h>
 #include "probes/config.h"
 
+/* max_size = auto: the latency sweep's top is the larger of this (per
+   profile) and four times the largest cache CPUID claims, so the last
+   cache's edge has a plateau of memory past it; capped by
+   latency.max_buffer and by memory. Without a claim it is this. */
+#define LATENCY_TOP_QUICK (8ull << 20)
+#define LATENCY_TOP_FULL (512ull << 20)
+
 struct latency_settings {
 	uint64_t max_buffer;      /* the largest buffer of any page size, bytes: the
 				     sweep stops within it */

@@ -9,6 +9,12 @@
 #include <stdint.h>
 #include "probes/config.h"
 
+/* Highest later.table, later.block, later.stride. Word indices are 32-bit,
+   as in the seed, and the delay's divisions work on the index with its top
+   bit set (later.c, DIVIDE_PAIR): so indices stay below 2^31 and the table
+   below 8 GiB. */
+#define LATER_TABLE_BYTES_MAX (8ull << 30)
+
 /* The settings of the later probe: its keys' values, in its block of
    struct config, read through LATER_SETTINGS(c); its keys, ranges and
    defaults are its registry row's (later.c). */

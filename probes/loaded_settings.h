@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include "probes/config.h"
 
+/* loaded.mix: what the loaders do to each line of their buffers. */
+enum load_mix { LOAD_READ, LOAD_READ_WRITE };
+
 struct loaded_settings {
 	uint64_t size;            /* the chase's working set, bytes */
 	uint64_t load_size;       /* each loader's buffer, bytes */

@@ -2,6 +2,7 @@
 
 #include "probes/sweep.h"
 #include "probes/probe.h"
+#include "probes/latency_settings.h"
 #include "probes/page_sizes.h"
 #include "probes/refine.h"
 #include "probes/results.h"
