@@ -76,6 +76,8 @@ endif
 EFI_OUT  := $(O)/$(ARCH)
 HOST_OUT := $(O)/host
 TEST_OUT := $(O)/tests
+# Generated sources every build shares (found through -I$(GEN_OUT)).
+GEN_OUT  := $(O)/gen
 
 EFI_APP := $(EFI_OUT)/memprobe.efi
 EFI_IMG := $(EFI_OUT)/memprobe.img
@@ -113,7 +115,7 @@ DEPFLAGS = -MMD -MP
 EFI_BASE := -std=gnu11 -O2 -g -ffreestanding -fpic -fshort-wchar \
 	-fno-stack-protector -fno-stack-check -fno-strict-aliasing \
 	$(ARCH_CFLAGS) -DGNU_EFI_USE_MS_ABI \
-	-I$(GNUEFI_INC) -I$(GNUEFI_INC)/$(GNUEFI_ARCH) -I. $(WARN)
+	-I$(GNUEFI_INC) -I$(GNUEFI_INC)/$(GNUEFI_ARCH) -I. -I$(GEN_OUT) $(WARN)
 # Firmware-facing and CPU code never touches SSE state: the firmware's and
 # our own interrupt paths do not save it.
 EFI_SYS_CFLAGS := $(EFI_BASE) -mgeneral-regs-only -DMEMPROBE_VERSION='"$(VERSION)"'
@@ -137,6 +139,16 @@ EFI_OBJ := $(EFI_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_ASM:%.S=$(EFI_OUT)/%.o) \
 
 .PHONY: all efi image host run test unit qemu-test fuzz deps clean
 all: image
+
+# The probe registry's list (probes/probe.h), from the PROBE_DEFINE rows of
+# probes/*.c: rewritten only when its text changes, so an edit to a probe
+# rebuilds only what that edit touches. Every object waits for it (|): on a
+# first build no dependency file names it yet.
+PROBE_REGISTRY := $(GEN_OUT)/probes/probe_registry.h
+$(PROBE_REGISTRY): $(PROBE_SRC) scripts/probe-registry.sh
+	@mkdir -p $(dir $@)
+	$(Q)scripts/probe-registry.sh $(PROBE_SRC) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 efi: $(EFI_APP)
 image: $(EFI_IMG)
@@ -274,7 +286,7 @@ $(SHIM_IMG): $(SIGNED_APP) $(KEY_DER) scripts/make-image.sh scripts/esp.bash $(E
 
 # ---- Linux build -----------------------------------------------------------
 
-HOST_CFLAGS := -std=gnu11 -g -I. $(WARN) -D_GNU_SOURCE
+HOST_CFLAGS := -std=gnu11 -g -I. -I$(GEN_OUT) $(WARN) -D_GNU_SOURCE
 # arch/ is built whole for the host too, assembly included, so the pure
 # parts (page tables, CPUID decoding) run in the unit tests.
 HOST_SRC := $(wildcard host/*.c) $(ARCH_SRC) $(PROBE_SRC) $(LIB_SRC)
@@ -356,6 +368,7 @@ deps:
 # runs it once per invocation, and order-only (|), so it never makes a
 # built file out of date.
 $(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(UNIT_BIN) $(SAN_APP) $(EFI_IMG): | deps
+$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(UNIT_BIN) $(SAN_APP): | $(PROBE_REGISTRY)
 
 # `make run` is the quick functional run unless APP_ARGS names a profile;
 # the image itself (for hardware) defaults to the full profile.

@@ -22,6 +22,45 @@ static struct {
 } given[BUFFERS_KEPT];
 static unsigned given_count;
 
+/* The buffers handed out and not given back yet. Putting the general map
+   back (paging_unmap_buffer) undoes every buffer's own pages, so the
+   others held with one (loaded's loaders beside its chase) must be mapped
+   again with theirs: else they would go on under whatever pages the
+   general map has there while the report says what was verified. That is
+   done once, before the next buffer is mapped (a buffer given back while
+   others are held keeps its exact pages until then; its memory is the
+   firmware's again, identity-mapped write-back as before), and the general
+   map comes back as soon as none is held: so giving back many buffers
+   one by one costs no remapping. The page-table pool is sized for all a
+   probe holds at once (efi/paging.c). HELD_MAX covers a loader per CPU
+   and the chase. */
+#define HELD_MAX (PLAT_CPUS_MAX + 4)
+struct held_buffer {
+	uint64_t base, bytes;
+	unsigned page_shift;
+};
+static struct held_buffer held[HELD_MAX];
+static unsigned held_count;
+static int general_map_due;   /* a buffer was given back while others are held */
+
+/* The general map back, then every buffer still held mapped again with
+   its own pages; a buffer that cannot be is said on the console. */
+static void restore_general_map(void)
+{
+	char verified[sizeof ((struct plat_buffer *)0)->verified], line[256];
+
+	paging_unmap_buffer();
+	general_map_due = 0;
+	for (unsigned i = 0; i < held_count; i++)
+		if (paging_map_buffer(held[i].base, held[i].bytes, held[i].page_shift, verified,
+				      sizeof verified) != 1) {
+			mp_snprintf(line, sizeof line, "memprobe: a held buffer at 0x%llx, mapped "
+				    "again after another was given back: %s\n",
+				    (unsigned long long)held[i].base, verified);
+			plat_console(line);
+		}
+}
+
 static void remember(const struct plat_buffer *b)
 {
 	if (given_count == BUFFERS_KEPT)
@@ -81,7 +120,9 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	const struct efimap *map;
 	EFI_PHYSICAL_ADDRESS addr;
 	char want[16], have[16], align[16], domain[64];
+	char verified[sizeof b->verified];
 	EFI_STATUS s;
+	int mapped;
 
 	if (why_len)
 		why[0] = '\0';   /* a buffer had says nothing */
@@ -101,6 +142,8 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 			    "(largest: %s)", align, want, numa_where(), have);
 		return -1;
 	}
+	if (general_map_due)
+		restore_general_map();
 	addr = base;
 	s = uefi_call_wrapper(fw_bs->AllocatePages, 4, AllocateAddress, EfiLoaderData,
 			      bytes / EFI_PAGE_BYTES, &addr);
@@ -109,14 +152,25 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 			    (unsigned long long)base, fw_status_text(s));
 		return -1;
 	}
+	mapped = paging_map_buffer(addr, bytes, page_shift, verified, sizeof verified);
+	/* Unmapped, a probe would run over whatever pages the general map
+	   left there and time the wrong thing: no buffer rather than that. */
+	if (mapped < 0) {
+		mp_strlcpy(why, verified, why_len);
+		restore_general_map();
+		uefi_call_wrapper(fw_bs->FreePages, 2, addr, bytes / EFI_PAGE_BYTES);
+		return -1;
+	}
+	if (held_count < HELD_MAX)
+		held[held_count++] = (struct held_buffer){ addr, bytes, page_shift };
 	b->base = (void *)(uintptr_t)addr;
 	b->bytes = bytes;
 	b->page_shift = page_shift;
 	b->plat_private = NULL;
 	/* Identity-mapped from one AllocatePages range. */
 	b->contiguous_bytes = bytes;
-	b->verified_ok = paging_map_buffer(addr, bytes, page_shift, b->verified,
-					   sizeof b->verified);
+	mp_strlcpy(b->verified, verified, sizeof b->verified);
+	b->verified_ok = mapped;
 	numa_buffer_words(addr, domain, sizeof domain);
 	mp_snprintf(b->verified + mp_strlen(b->verified),
 		    sizeof b->verified - mp_strlen(b->verified), ", %s", domain);
@@ -126,9 +180,21 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 
 void plat_buffer_put(struct plat_buffer *b)
 {
+	uint64_t base = (uint64_t)(uintptr_t)b->base;
+	unsigned kept = 0;
+
 	if (!b->base)
 		return;
-	paging_unmap_buffer();
+	for (unsigned i = 0; i < held_count; i++)
+		if (held[i].base != base)
+			held[kept++] = held[i];
+	held_count = kept;
+	if (held_count) {
+		general_map_due = 1;
+	} else {
+		paging_unmap_buffer();
+		general_map_due = 0;
+	}
 	uefi_call_wrapper(fw_bs->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(uintptr_t)b->base,
 			  b->bytes / EFI_PAGE_BYTES);
 	b->base = NULL;

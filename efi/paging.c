@@ -5,9 +5,9 @@
 #include "efi/memmap.h"
 #include "efi/memtypes.h"
 #include "lib/fmt.h"
-#include "probes/buffer_need.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
+#include "probes/probe.h"
 
 /* Tables come from one pool allocated up front, so no firmware allocation
    is ever needed while mapping (and none while the tables are loaded). */
@@ -84,26 +84,66 @@ static int general_ranges(const struct efimap *map, const struct pt_config *cfg)
 	return 0;
 }
 
-/* The pool by need (arch/paging.h, pt_pool_tables): the general map with
-   the largest pages, and the largest buffer of each asked page size at that
-   size, never more than the free memory it could come from. */
+/* The tables one buffer of `bytes` mapped with pages of `size` can take at
+   its worst base, beside the general map: the pool's bound with it less
+   the bound without (arch/paging.h: bounds add up). */
+static uint64_t buffer_tables(const struct pt_config *cfg, uint64_t bytes, uint64_t size)
+{
+	return pt_pool_tables(cfg, ranges, range_count, &bytes, &size, 1) -
+	       pt_pool_tables(cfg, ranges, range_count, NULL, NULL, 0);
+}
+
+/* The tables probe p's buffers take while it runs with page_shift: every
+   buffer it holds at once (the registry row's holds), together never more
+   than the free memory they could come from, since a probe asks for less
+   when memory is short. A size the CPU cannot map takes none. */
+static uint64_t probe_tables(const struct probe_def *p, const struct config *c,
+			     unsigned page_shift, const struct pt_config *cfg, uint64_t free_bytes)
+{
+	struct probe_hold h[PROBE_HOLDS_MAX];
+	unsigned n = probe_holds_of(p, c, page_shift, h);
+	uint64_t tables = 0;
+
+	for (unsigned i = 0; i < n && free_bytes; i++) {
+		uint64_t size = 1ull << h[i].page_shift;
+
+		if (!pt_page_size_offered(cfg, h[i].page_shift, NULL, 0))
+			continue;
+		for (unsigned k = 0; k < h[i].count && free_bytes; k++) {
+			uint64_t bytes = h[i].bytes < free_bytes ? h[i].bytes : free_bytes;
+			tables += buffer_tables(cfg, bytes, size);
+			free_bytes -= bytes;
+		}
+	}
+	return tables;
+}
+
+/* The pool by need: the general map with the largest pages, and the most
+   tables any one selected probe's buffers take at once with any asked page
+   size (probes run one at a time, each page size in turn, and a buffer's
+   tables go back to the pool when it is given back). The need comes from
+   every probe's registry row, so a probe cannot be left out of it. */
 static uint64_t pool_pages_needed(const struct config *c, const struct efimap *map,
 				  const struct pt_config *cfg)
 {
 	unsigned shifts[PAGE_SIZES_MAX];
 	unsigned n = page_shifts_asked(c->pages, shifts);
-	uint64_t bytes[PAGE_SIZES_MAX], sizes[PAGE_SIZES_MAX];
-	uint64_t free_bytes = efimap_bytes(map, 1);
+	uint64_t free_bytes = efimap_bytes(map, 1), worst = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		sizes[i] = 1ull << shifts[i];
-		bytes[i] = run_buffer_bytes(c, shifts[i]);
-		if (bytes[i] > free_bytes)
-			bytes[i] = free_bytes;
 		if (!pt_page_size_offered(cfg, shifts[i], NULL, 0))
-			bytes[i] = 0;
+			continue;
+		for (unsigned p = 0; p < PROBE_COUNT; p++) {
+			uint64_t tables;
+
+			if (!(c->probes & (1u << p)))
+				continue;
+			tables = probe_tables(probe_registry[p], c, shifts[i], cfg, free_bytes);
+			if (tables > worst)
+				worst = tables;
+		}
 	}
-	return pt_pool_tables(cfg, ranges, range_count, bytes, sizes, n);
+	return pt_pool_tables(cfg, ranges, range_count, NULL, NULL, 0) + worst;
 }
 
 int paging_init(const struct config *c)
@@ -117,7 +157,9 @@ int paging_init(const struct config *c)
 	pt_config_read(&cfg, &fw_cpu);
 	if (!(map = memmap_now()) || general_ranges(map, &cfg))
 		return -1;
-	pool.pages = pool_pages_needed(c, map, &cfg);
+	/* paging.test_pool: a pool short on purpose, so a test sees a buffer
+	   that cannot be mapped refused and its probe failed. */
+	pool.pages = c->paging_test_pool ? c->paging_test_pool : pool_pages_needed(c, map, &cfg);
 	if (uefi_call_wrapper(fw_bs->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
 			      pool.pages, &base) != EFI_SUCCESS) {
 		mp_snprintf(line, sizeof line, "memprobe: page tables: no memory for a pool of "
@@ -151,7 +193,7 @@ int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 	s = pt_map_exact(&builder, base, bytes, page, PT_WB);
 	if (s != PT_OK) {
 		mp_snprintf(verified, size, "pages NOT mapped: %s", pt_status_name(s));
-		return 0;
+		return -1;
 	}
 	s = pt_verify(&builder.cfg, pt_root(&builder), base, bytes, page,
 		      pt_memattr_index(PT_WB), &report);

@@ -22,12 +22,18 @@ const struct pt_config *paging_config(void);
 
 /* Maps [base, base+bytes) with exactly 1 << page_shift pages, walks every
    page, and writes the outcome into verified ("pages verified: 256 x 2 MiB,
-   PAT WB, MTRR WB"). Returns 1 when every page is as asked. */
+   PAT WB, MTRR WB"). Returns 1 when every page is as asked, 0 when mapped
+   but not every page verified, -1 when the range could not be mapped
+   (verified says why; the general map must then be put back,
+   paging_unmap_buffer, before the memory is freed). */
 int paging_map_buffer(uint64_t base, uint64_t bytes, unsigned page_shift,
 		      char *verified, size_t size);
 
-/* Puts the general map back over the last buffer mapped (before its memory
-   is given back), returning its tables to the pool; a failure is printed. */
+/* Puts the general map back over every buffer mapped, returning their
+   tables to the pool; a failure is printed. A buffer's memory may be given
+   back before or after: the range is identity-mapped write-back either
+   way, only its page size differs. Buffers still held must be mapped again
+   (efi/buffers.c does). */
 void paging_unmap_buffer(void);
 
 /* What the general map left out as beyond the identity map's reach. */

@@ -107,12 +107,12 @@ static int load_claims(struct analysis *a, const char *dir)
 	return 0;
 }
 
-typedef int (*chart_fn)(svg_write_fn write, void *ctx, const void *arg);
-
 /* One chart into dir, and inline into the page; never over a file already
    there (said so, not an error). 0, or 2 with the reason on stderr. */
-static int write_chart(const char *dir, const char *name, chart_fn produce, const void *arg)
+static int write_chart(void *ctx, const char *name, chart_produce_fn produce,
+		       const struct analysis *arg)
 {
+	const char *dir = ctx;
 	char path[4200];
 	FILE *svg;
 	int drawn;
@@ -141,26 +141,6 @@ static int write_chart(const char *dir, const char *name, chart_fn produce, cons
 		printf("  %s: nothing to draw\n", path);
 	}
 	return 0;
-}
-
-static int latency_chart(svg_write_fn write, void *ctx, const void *arg)
-{
-	return analysis_write_svg(arg, write, ctx);
-}
-
-static int tlb_chart(svg_write_fn write, void *ctx, const void *arg)
-{
-	return analysis_write_tlb_svg(arg, write, ctx);
-}
-
-static int bandwidth_chart(svg_write_fn write, void *ctx, const void *arg)
-{
-	return analysis_write_bandwidth_svg(arg, write, ctx);
-}
-
-static int pagewalk_chart(svg_write_fn write, void *ctx, const void *arg)
-{
-	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, ctx);
 }
 
 /* DIR/report.html, created, never over an existing one (a run folder's own
@@ -257,7 +237,7 @@ int analyze_main(int argc, char **argv)
 		return 2;
 	}
 	analysis_compute(&a);
-	if (!a.ncurves && !a.tlb.n && !a.bw.nseries) {
+	if (analysis_empty(&a)) {
 		analysis_print(&a, print_text, NULL);
 		free(text);
 		return 1;
@@ -279,10 +259,7 @@ int analyze_main(int argc, char **argv)
 	}
 	page = open_page(out_dir, csv);
 	analysis_print(&a, print_text, NULL);
-	if ((a.ncurves && write_chart(out_dir, "latency.svg", latency_chart, &a)) ||
-	    (a.tlb.n && write_chart(out_dir, "tlb.svg", tlb_chart, &a)) ||
-	    (a.ncurves && write_chart(out_dir, "pagewalk.svg", pagewalk_chart, &a)) ||
-	    (a.bw.nseries && write_chart(out_dir, "bandwidth.svg", bandwidth_chart, &a)))
+	if (analysis_charts(&a, write_chart, (void *)out_dir))
 		rc = 2;
 	if (page && close_page(page, out_dir, text, len))
 		rc = 2;

@@ -9,6 +9,7 @@
 #include "host/host.h"
 #include "host/run_match.h"
 #include "lib/fmt.h"
+#include "probes/probe.h"
 
 // ---- Private Types ----------------------------------------------------------
 
@@ -108,7 +109,8 @@ int compare_chart(const struct run_folder *runs, unsigned nruns, const char *pro
 
 void compare_chart_name(char *buf, size_t size, const char *probe)
 {
-	if (!strcmp(probe, "latency"))
+	/* The latency curve, the one compare draws first, keeps the plain name. */
+	if (probe_rows_read(probe) == ROWS_LATENCY_CURVE)
 		snprintf(buf, size, "compare.svg");
 	else
 		snprintf(buf, size, "compare-%s.svg", probe);

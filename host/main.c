@@ -17,6 +17,7 @@
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/results.h"
+#include "probes/fault_settings.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -191,10 +192,15 @@ int main(int argc, char **argv)
 			"only; on Linux run under numactl --membind=NODE instead\n");
 		return 2;
 	}
-	if (c.fault_cpu) {
+	if (FAULT_SETTINGS(&c)->cpu) {
 		fprintf(stderr, "memprobe: fault.cpu raises a fault in another CPU's role on bare "
 			"metal only; on Linux a role's fault is the kernel's signal to the whole "
 			"process\n");
+		return 2;
+	}
+	if (c.paging_test_pool) {
+		fprintf(stderr, "memprobe: paging.test_pool sizes the bare-metal app's page-table "
+			"pool; the kernel maps a Linux run's pages\n");
 		return 2;
 	}
 	if (c.clock_reference != CLOCK_REF_AUTO) {

@@ -2,12 +2,12 @@
  * analysis.h; the detector is edges.c, its method docs/METHOD.md).
  */
 #include "probes/analysis.h"
-#include "probes/chart_file.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "probes/platform.h"
 #include "probes/report_html.h"
 #include "probes/report_table.h"
+#include "probes/probe.h"
 
 // Constants
 
@@ -473,12 +473,33 @@ static int produce_tlb(svg_write_fn write, void *write_ctx, const void *arg)
 
 static int produce_pagewalk(svg_write_fn write, void *write_ctx, const void *arg)
 {
-	return pagewalk_write_svg(arg, write, write_ctx);
+	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, write_ctx);
 }
 
 static int produce_bandwidth(svg_write_fn write, void *write_ctx, const void *arg)
 {
-	return bandwidth_write_svg(arg, write, write_ctx);
+	return analysis_write_bandwidth_svg(arg, write, write_ctx);
+}
+
+/* Every chart of the analysis, with the reader whose rows it draws. */
+static const struct {
+	const char *file;
+	enum probe_rows_read from;
+	chart_produce_fn produce;
+} charts[] = {
+	{ "latency.svg", ROWS_LATENCY_CURVE, produce_latency },
+	{ "tlb.svg", ROWS_TLB_CURVE, produce_tlb },
+	{ "pagewalk.svg", ROWS_LATENCY_CURVE, produce_pagewalk },
+	{ "bandwidth.svg", ROWS_BANDWIDTH, produce_bandwidth },
+};
+
+/* A run's chart into its folder. */
+static int run_chart(void *ctx, const char *file, chart_produce_fn produce,
+		     const struct analysis *a)
+{
+	(void)ctx;
+	chart_file(file, produce, a);
+	return 0;
 }
 
 // Public Functions
@@ -492,11 +513,13 @@ int analysis_add_row(struct analysis *a, const struct result_row *row)
 {
 	int k;
 
-	if (same(row->probe, "tlb"))
+	enum probe_rows_read read = probe_rows_read(row->probe);
+
+	if (read == ROWS_TLB_CURVE)
 		return tlb_curves_add_row(&a->tlb, row);
-	if (same(row->probe, "bandwidth"))
+	if (read == ROWS_BANDWIDTH)
 		return bandwidth_curves_add_row(&a->bw, row);
-	if (!same(row->probe, "latency") || !same(row->variant, "chase") || !row->page_shift ||
+	if (read != ROWS_LATENCY_CURVE || !same(row->variant, "chase") || !row->page_shift ||
 	    !row->working_set_bytes)
 		return -1;
 	k = curve_index(a, row->page_shift);
@@ -579,7 +602,7 @@ void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx
 	char page[24];
 
 	mp_print(&p, "\n== %s ==\n", analysis_heading);
-	if (!a->ncurves && !a->tlb.n && !a->bw.nseries) {
+	if (analysis_empty(a)) {
 		mp_print(&p, "no latency, tlb or bandwidth rows: nothing to read\n");
 		return;
 	}
@@ -754,7 +777,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_string(j, "host_pages_may_cap_reach", a->host_pages);
 	pagewalk_json(j, &a->pw);
 	if (a->bw.ncurves) {
-		json_object_begin(j, "bandwidth");
+		json_object_begin(j, probe_def_bandwidth.config.name);
 		bandwidth_levels_json(j, &a->bw, a->ncurves ? &a->h : 0);
 		json_object_end(j);
 	}
@@ -764,6 +787,35 @@ void analysis_json(struct json *j, const struct analysis *a)
 		claims_describe(j, &a->claims);
 		json_object_end(j);
 	}
+}
+
+int analysis_has(const struct analysis *a, enum probe_rows_read from)
+{
+	switch (from) {
+	case ROWS_LATENCY_CURVE: return a->ncurves > 0;
+	case ROWS_TLB_CURVE: return a->tlb.n > 0;
+	case ROWS_BANDWIDTH: return a->bw.nseries > 0;
+	case ROWS_C2C:
+	case ROWS_UNREAD: return 0;
+	}
+	return 0;
+}
+
+int analysis_empty(const struct analysis *a)
+{
+	return !analysis_has(a, ROWS_LATENCY_CURVE) && !analysis_has(a, ROWS_TLB_CURVE) &&
+	       !analysis_has(a, ROWS_BANDWIDTH);
+}
+
+int analysis_charts(const struct analysis *a, analysis_chart_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < sizeof charts / sizeof *charts; i++) {
+		int rc = analysis_has(a, charts[i].from) ? fn(ctx, charts[i].file, charts[i].produce, a)
+							 : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 void analysis_take_row(const struct result_row *row)
@@ -779,21 +831,14 @@ void analysis_run(void)
 {
 	static struct cache_claims live;
 	run_analysed = 1;
-	if (!run_analysis.ncurves && !run_analysis.tlb.n && !run_analysis.bw.nseries)
+	if (analysis_empty(&run_analysis))
 		return;
 	plat_cache_claims(&live);
 	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
 	analysis_compute(&run_analysis);
 	report_html_section(analysis_heading);
 	analysis_print(&run_analysis, report_print, 0);
-	if (run_analysis.ncurves)
-		chart_file("latency.svg", produce_latency, &run_analysis);
-	if (run_analysis.tlb.n)
-		chart_file("tlb.svg", produce_tlb, &run_analysis);
-	if (run_analysis.ncurves)
-		chart_file("pagewalk.svg", produce_pagewalk, &run_analysis.pw);
-	if (run_analysis.bw.nseries)
-		chart_file("bandwidth.svg", produce_bandwidth, &run_analysis.bw);
+	analysis_charts(&run_analysis, run_chart, 0);
 }
 
 const struct analysis *analysis_current(void)
@@ -803,8 +848,7 @@ const struct analysis *analysis_current(void)
 
 void analysis_describe(struct json *j)
 {
-	if (!run_analysed || (!run_analysis.ncurves && !run_analysis.tlb.n &&
-			      !run_analysis.bw.nseries))
+	if (!run_analysed || analysis_empty(&run_analysis))
 		return;
 	json_object_begin(j, "hierarchy");
 	analysis_json(j, &run_analysis);

@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include "lib/machine.h"
 #include "probes/bandwidth_levels.h"
+#include "probes/chart_file.h"
 #include "probes/edges.h"
 #include "probes/pagewalk.h"
+#include "probes/probe.h"
 #include "probes/results.h"
 #include "lib/svg.h"
 #include "probes/tlb_levels.h"
@@ -72,6 +74,18 @@ int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx);
 int analysis_write_bandwidth_svg(const struct analysis *a, svg_write_fn write, void *ctx);
 /* tlb.svg: the tlb probe's curves with their levels; -1 when none. */
 int analysis_write_tlb_svg(const struct analysis *a, svg_write_fn write, void *ctx);
+/* 1 when a holds rows of that reader's kind (probe.h's probe_rows_read);
+   analysis_empty: of none the analysis reads. */
+int analysis_has(const struct analysis *a, enum probe_rows_read from);
+int analysis_empty(const struct analysis *a);
+
+/* The analysis's charts, the one list a run (analysis_run) and memprobe
+   analyze draw from: for each chart a has rows for, in order, fn(ctx, its
+   file name, its producer, a). Stops at and returns fn's first non-zero. */
+typedef int (*analysis_chart_fn)(void *ctx, const char *file, chart_produce_fn produce,
+				 const struct analysis *a);
+int analysis_charts(const struct analysis *a, analysis_chart_fn fn, void *ctx);
+
 /* The "hierarchy" object's members. */
 void analysis_json(struct json *j, const struct analysis *a);
 

@@ -14,6 +14,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/bandwidth_settings.h"
 #include "probes/progress.h"
 #include "probes/refine.h"
 #include "probes/report_table.h"
@@ -22,9 +23,11 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_bandwidth.config.name)
+
 // ---- Constants --------------------------------------------------------------
 
-#define PROBE_NAME "bandwidth"
 
 /* ns and cycles are given per line moved, the unit caches and memory move. */
 #define LINE_BYTES 64u
@@ -308,7 +311,7 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
    highest bit: sets are ordered narrowest first). */
 static unsigned sets_to_run(const struct config *c, unsigned usable)
 {
-	while (c->bandwidth_sets == BANDWIDTH_WIDEST && (usable & (usable - 1)))
+	while (BANDWIDTH_SETTINGS(c)->sets == BANDWIDTH_WIDEST && (usable & (usable - 1)))
 		usable &= usable - 1;
 	return usable;
 }
@@ -323,7 +326,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	int status;
 
 	plat_stream_sets(&sets);
-	sweep_range(c->bandwidth_min_size, c->bandwidth_max_size, &first, &last);
+	sweep_range(BANDWIDTH_SETTINGS(c)->min_size, BANDWIDTH_SETTINGS(c)->max_size, &first, &last);
 	page_size_name(page_name, sizeof page_name, shift);
 	status = sweep_buffer_get(PROBE_NAME, &buf, shift, page_name, first, &last);
 	if (status != 0)
@@ -386,10 +389,11 @@ static int report_sets(const struct config *c)
 
 int probe_bandwidth(const struct config *c)
 {
+	const struct bandwidth_settings *s = BANDWIDTH_SETTINGS(c);
 	struct plat_stream_sets sets;
 	unsigned first = 0, last = 0;
 
-	if (!sweep_range(c->bandwidth_min_size, c->bandwidth_max_size, &first, &last)) {
+	if (!sweep_range(s->min_size, s->max_size, &first, &last)) {
 		report_printf("%s: no working set of the sweep (4 KiB .. 512 MiB) lies in "
 			      "bandwidth.min_size .. bandwidth.max_size: nothing measured\n",
 			      PROBE_NAME);
@@ -413,3 +417,51 @@ int probe_bandwidth(const struct config *c)
 		return -1;
 	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
+
+/* One buffer: the sweep's largest working set, shared by every CPU of
+   the gang. */
+static unsigned bandwidth_holds(const struct config *c, unsigned page_shift,
+				struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	unsigned first = 0, last = 0;
+
+	if (!sweep_range(BANDWIDTH_SETTINGS(c)->min_size, BANDWIDTH_SETTINGS(c)->max_size, &first, &last))
+		return 0;
+	out[0] = (struct probe_hold){ sweep_bytes(last), page_shift, 1 };
+	return 1;
+}
+
+/* The latency sweep's grid; quick stops at 8 MiB as latency does, past L2
+   on every current core. The widest set only: the figure the hardware's
+   limit is about, and a third of the time of all three; `all` compares the
+   widths. One core: what the cores' limits (docs/METHOD.md) are about;
+   `all` or a count gives the CPUs' aggregate. */
+static const struct config_word sets_words[] = {
+	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
+static const struct config_key bandwidth_keys[] = {
+	{ "min_size", KIND_SIZE, SETTING(struct bandwidth_settings, min_size), 4096,
+	  PROBE_BUFFER_MAX, 4096, "4KiB", "4KiB", 0, 0 },
+	{ "max_size", KIND_SIZE, SETTING(struct bandwidth_settings, max_size), 4096,
+	  PROBE_BUFFER_MAX, 4096, "8MiB", "512MiB", 0, 0 },
+	{ "sets", KIND_WORD, SETTING(struct bandwidth_settings, sets), 0, 0, 0, "widest", "widest",
+	  sets_words, "kernel set choice" },
+	{ "cores", KIND_CORES, SETTING(struct bandwidth_settings, cores), 1, CONFIG_CPUS_MAX, 0,
+	  "1", "1", 0, 0 },
+};
+
+static const char *bandwidth_check(const void *settings, const char **a, const char **b)
+{
+	const struct bandwidth_settings *s = settings;
+
+	*a = "min_size";
+	*b = "max_size";
+	return s->min_size > s->max_size ? "is larger than bandwidth.max_size" : 0;
+}
+
+PROBE_DEFINE(bandwidth, 60) = {
+	.config = { .name = "bandwidth", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
+		    PROBE_KEYS(bandwidth_keys, struct bandwidth_settings, bandwidth_check) },
+	.run = probe_bandwidth,
+	.holds = bandwidth_holds,
+	.rows_read = ROWS_BANDWIDTH,
+};

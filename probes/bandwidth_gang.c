@@ -15,6 +15,7 @@
 #include "probes/platform.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
+#include "probes/bandwidth_settings.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -273,7 +274,7 @@ int bandwidth_gang_begin(const struct config *c, const struct plat_stream_sets *
 {
 	unsigned have = plat_cpu_count();
 
-	*cpus = c->bandwidth_cores == BANDWIDTH_CORES_ALL ? have : c->bandwidth_cores;
+	*cpus = BANDWIDTH_SETTINGS(c)->cores == BANDWIDTH_CORES_ALL ? have : BANDWIDTH_SETTINGS(c)->cores;
 	*common_sets = sets->usable;
 	if (*cpus > have) {
 		report_printf("bandwidth: not measured: bandwidth.cores = %u, but this run can "
@@ -284,7 +285,7 @@ int bandwidth_gang_begin(const struct config *c, const struct plat_stream_sets *
 		return -1;
 	}
 	if (*cpus == 1) {
-		if (c->bandwidth_cores == BANDWIDTH_CORES_ALL)
+		if (BANDWIDTH_SETTINGS(c)->cores == BANDWIDTH_CORES_ALL)
 			report_printf("bandwidth: bandwidth.cores = all, and one CPU alone can "
 				      "take a role (%s): one CPU's figures\n", plat_cpus_conditions());
 		return 0;

@@ -5,6 +5,7 @@
 #include "probes/bandwidth_levels.h"
 #include "lib/json.h"
 #include "probes/report_table.h"
+#include "probes/probe.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -173,7 +174,7 @@ int bandwidth_curves_add_row(struct bandwidth_curves *b, const struct result_row
 	struct bandwidth_series *s;
 	size_t k;
 
-	if (!row->probe || !same(row->probe, "bandwidth"))
+	if (probe_rows_read(row->probe) != ROWS_BANDWIDTH)
 		return -1;
 	s = row->variant ? series_for(b, row->variant, row->page_shift) : 0;
 	if (!s || s->n >= BANDWIDTH_MAX_POINTS || !row->working_set_bytes ||

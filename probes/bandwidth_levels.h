@@ -69,7 +69,7 @@ void bandwidth_levels_find(struct bandwidth_curves *b);
 void bandwidth_levels_print(const struct bandwidth_curves *b, const struct hierarchy *latency,
 			    const struct mp_printer *p);
 
-/* The "bandwidth" object's members: levels_from, and each edge with its
+/* The hierarchy's bandwidth object's members: levels_from, and each edge with its
    capacity, GB/s below it and the latency edge it was held against. */
 struct json;
 void bandwidth_levels_json(struct json *j, const struct bandwidth_curves *b,

@@ -13,11 +13,15 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/c2c_settings.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
 #include "lib/fmt.h"
+
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_c2c.config.name)
 
 // ---- Constants --------------------------------------------------------------
 
@@ -175,7 +179,7 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 	*pp.line = 0;
 	pp.give_up_ticks = plat_ticks() + ms_to_ticks(c->cpus_deadline_ms);
 	roles[0] = (struct plat_role){ a, ping, &pp, 0 };
-	roles[1] = (struct plat_role){ b, c->c2c_test_late == b ? late : pong, &pp, 0 };
+	roles[1] = (struct plat_role){ b, C2C_SETTINGS(c)->test_late == b ? late : pong, &pp, 0 };
 	rc = plat_cpus_run(roles, 2, (uint64_t)c->cpus_deadline_ms, why, sizeof why);
 	if (rc < 0) {
 		report_printf("  %3u %4u  not measured: %s\n", a, b, why);
@@ -192,7 +196,7 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 			report_printf("  %3u %4u  not measured: CPU %u stopped answering\n", a, b, b);
 		return -1;
 	}
-	row.probe = "c2c";
+	row.probe = PROBE_NAME;
 	row.variant = "pingpong";
 	row.page_shift = buf->page_shift;
 	row.working_set_bytes = LINE_BYTES;
@@ -238,11 +242,11 @@ int probe_c2c(const struct config *c)
 			      m.n ? "one CPU" : "no CPU");
 		return 0;
 	}
-	if (page_buffer_get("c2c", &buf, 4096, PAGE_SHIFT_4K) != 0) {
+	if (page_buffer_get(PROBE_NAME, &buf, 4096, PAGE_SHIFT_4K) != 0) {
 		c2c_matrix_finish(&m);
 		return -1;
 	}
-	page_buffer_report("c2c", "4 KiB pages", &buf);
+	page_buffer_report(PROBE_NAME, "4 KiB pages", &buf);
 	report_table_begin(&pair_table, "c2c: every pair of CPUs", NULL);
 	for (unsigned i = 0; i < m.n; i++)
 		for (unsigned j = i + 1; j < m.n; j++) {
@@ -265,3 +269,29 @@ int probe_c2c(const struct config *c)
 	c2c_matrix_finish(&m);
 	return status;
 }
+
+/* One page of 4 KiB, whatever the pages asked: the line the pair
+   bounces lies in it. */
+static unsigned c2c_holds(const struct config *c, unsigned page_shift,
+			  struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	(void)c;
+	(void)page_shift;
+	out[0] = (struct probe_hold){ 4096, PAGE_SHIFT_4K, 1 };
+	return 1;
+}
+
+/* Every pair of every CPU. */
+static const struct config_key c2c_keys[] = {
+	{ "cpus", KIND_CPUS, SETTING(struct c2c_settings, cpus), 0, 0, 0, "all", "all", 0, 0 },
+	{ "test_late", KIND_UINT, SETTING(struct c2c_settings, test_late), 0, CONFIG_CPUS_MAX - 1,
+	  0, "0", "0", 0, 0 },
+};
+
+PROBE_DEFINE(c2c, 80) = {
+	.config = { .name = "c2c", .profiles = PROBE_IN_FULL,
+		    PROBE_KEYS(c2c_keys, struct c2c_settings, 0) },
+	.run = probe_c2c,
+	.holds = c2c_holds,
+	.rows_read = ROWS_C2C,
+};

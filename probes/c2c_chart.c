@@ -5,6 +5,7 @@
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "lib/heatmap.h"
+#include "probes/c2c_settings.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -79,7 +80,7 @@ void c2c_matrix_init(struct c2c_matrix *m, const struct config *c, unsigned cpu_
 
 	m->n = 0;
 	for (unsigned cpu = 0; cpu < CONFIG_CPUS_MAX; cpu++) {
-		if (!((c->c2c_cpus[cpu / 64] >> (cpu % 64)) & 1u)) {
+		if (!((C2C_SETTINGS(c)->cpus[cpu / 64] >> (cpu % 64)) & 1u)) {
 			all = 0;
 			continue;
 		}

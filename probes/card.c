@@ -10,6 +10,7 @@
 #include "lib/json.h"
 #include "probes/report_html.h"
 #include "probes/results.h"
+#include "probes/probe.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -424,6 +425,10 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 
 	if (c->machine[0])
 		line_add(ls, "%s", c->machine);
+	/* A probe that failed says so before any figure: what is missing
+	   below is missing for this reason, not because the machine has none. */
+	for (unsigned i = 0; i < c->run.nfailed; i++)
+		line_add(ls, "FAILED   %s", c->run.failed[i]);
 	if (c->have_top) {
 		mp_format_bytes(from, sizeof from, c->top_from_bytes);
 		if (same(c->top_name, "memory"))
@@ -463,15 +468,17 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 
 void card_rows_add(struct card_rows *r, const struct result_row *row)
 {
-	if (same(row->probe, "c2c") && row->ns > 0) {
+	enum probe_rows_read read = probe_rows_read(row->probe);
+
+	if (read == ROWS_C2C && row->ns > 0) {
 		if (r->nc2c < CARD_MAX_PAIRS)
 			r->c2c_ns[r->nc2c++] = row->ns;
 		r->c2c_pairs++;
 		return;
 	}
-	if ((same(row->probe, "latency") || same(row->probe, "tlb")) &&
+	if ((read == ROWS_LATENCY_CURVE || read == ROWS_TLB_CURVE) &&
 	    same(row->variant, "chase") && r->npt < CARD_MAX_POINTS)
-		r->pt[r->npt++] = (struct card_point){ same(row->probe, "tlb"), row->page_shift,
+		r->pt[r->npt++] = (struct card_point){ read == ROWS_TLB_CURVE, row->page_shift,
 			row->working_set_bytes, row->spread };
 }
 
@@ -657,7 +664,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_object_end(j);
 	}
 	if (c->c2c_pairs) {
-		json_object_begin(j, "c2c");
+		json_object_begin(j, probe_def_c2c.config.name);
 		json_u64(j, "pairs", c->c2c_pairs);
 		json_double(j, "min_ns", c->c2c_min);
 		json_double(j, "median_ns", c->c2c_median);

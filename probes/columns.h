@@ -28,7 +28,7 @@ struct optional_real {
 };
 
 struct result_row {
-	const char *probe;            /* "latency", "tlb", "locality", "later", "cost" */
+	const char *probe;            /* the probe's name, its registry row's (probe.h) */
 	const char *variant;          /* "chase", "row", "column", "read_avx2", ... */
 	unsigned page_shift;          /* 0 where no buffer is involved (cost) */
 	uint64_t working_set_bytes;   /* 0 where not applicable */

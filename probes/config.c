@@ -15,139 +15,130 @@
 // Constants
 
 #define LINE_MAX_CHARS 200
-#define SIZE_MAX_BYTES (1ull << 40)      /* 1 TiB: beyond any probe buffer */
 #define ECHO_MAX 40                      /* characters of input quoted back */
-
-enum kind {
-	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
-	KIND_FRACTION, KIND_MS, KIND_VECTOR, KIND_END, KIND_CPUS, KIND_MIX,
-	KIND_NODE, KIND_YESNO, KIND_REFERENCE, KIND_SETS, KIND_CORES,
-	KIND_SIZE_AUTO,           /* a size, or the word auto (stored as 0) */
-	KIND_URL,                 /* http:// or tftp:// URL, or off (stored as "") */
-};
-
-struct key_def {
-	const char *name;
-	enum kind kind;
-	size_t offset;            /* of the field in struct config */
-	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64, KIND_CORES */
-	uint64_t multiple;        /* KIND_SIZE: the value must be a multiple */
-};
 
 #define FIELD(f) __builtin_offsetof(struct config, f)
 
+/* The general keys, by index: the rest of config.c names a key by its
+   index here, never by its text. */
+enum general_key {
+	KEY_PROFILE, KEY_PROBES, KEY_PAGES, KEY_MIN_SIZE, KEY_MAX_SIZE, KEY_TRIALS,
+	KEY_MAX_TRIALS, KEY_PRECISION, KEY_STEP_MS, KEY_CPUS_DEADLINE, KEY_END,
+	KEY_NUMA_NODE, KEY_NUMA_SPECIAL, KEY_PAGING_TEST_POOL, KEY_CLOCK_REFERENCE,
+	KEY_UPLOAD_URL,
+	GENERAL_KEYS
+};
+
 /* In the order config_describe prints them; profile first, because it is
    resolved first. */
-static const struct key_def keys[] = {
-	{ "profile",          KIND_PROFILE,  FIELD(profile),          0, 0, 0 },
-	{ "probes",           KIND_PROBES,   FIELD(probes),           0, 0, 0 },
-	{ "pages",            KIND_PAGES,    FIELD(pages),            0, 0, 0 },
-	{ "min_size",         KIND_SIZE,     FIELD(min_size),         64, SIZE_MAX_BYTES, 64 },
-	{ "max_size",         KIND_SIZE_AUTO, FIELD(max_size),        64, SIZE_MAX_BYTES, 64 },
-	{ "latency.max_buffer", KIND_SIZE,   FIELD(latency_max_buffer), 4096, SIZE_MAX_BYTES, 4096 },
-	{ "trials",           KIND_UINT,     FIELD(trials),           1, 1000, 0 },
-	{ "max_trials",       KIND_UINT,     FIELD(max_trials),       1, 100000, 0 },
-	{ "precision",        KIND_FRACTION, FIELD(precision),        0, 0, 0 },
-	{ "step_ms",          KIND_MS,       FIELD(step_ms),          0, 0, 0 },
-	{ "tlb.min_pages",    KIND_UINT,     FIELD(tlb_min_pages),    1, TLB_PAGES_MAX, 0 },
-	{ "tlb.max_pages",    KIND_UINT,     FIELD(tlb_max_pages),    0, TLB_PAGES_MAX, 0 },
-	{ "tlb.max_buffer",   KIND_SIZE,     FIELD(tlb_max_buffer),   4096, SIZE_MAX_BYTES, 4096 },
-	{ "bandwidth.min_size", KIND_SIZE,   FIELD(bandwidth_min_size), 4096, SIZE_MAX_BYTES, 4096 },
-	{ "bandwidth.max_size", KIND_SIZE,   FIELD(bandwidth_max_size), 4096, SIZE_MAX_BYTES, 4096 },
-	{ "bandwidth.sets",   KIND_SETS,     FIELD(bandwidth_sets),   0, 0, 0 },
-	{ "bandwidth.cores",  KIND_CORES,    FIELD(bandwidth_cores),  1, CONFIG_CPUS_MAX, 0 },
-	{ "locality.rows",    KIND_UINT,     FIELD(locality_rows),    2, 1000000, 0 },
-	{ "locality.cols",    KIND_UINT,     FIELD(locality_cols),    2, 1000000, 0 },
-	{ "locality.reps",    KIND_UINT,     FIELD(locality_reps),    1, 1000, 0 },
-	{ "later.table",      KIND_SIZE,     FIELD(later_table),      64, LATER_TABLE_BYTES_MAX, 64 },
-	{ "later.block",      KIND_SIZE,     FIELD(later_block),      64, LATER_TABLE_BYTES_MAX, 64 },
-	{ "later.stride",     KIND_SIZE,     FIELD(later_stride),     4, LATER_TABLE_BYTES_MAX, 4 },
-	{ "later.steps",      KIND_U64,      FIELD(later_steps),      1, 1000000000000ull, 0 },
-	{ "later.precision",  KIND_FRACTION, FIELD(later_precision),  0, 0, 0 },
-	{ "later.min_repeat", KIND_UINT,     FIELD(later_min_repeat), 1, 10000, 0 },
-	{ "later.max_repeat", KIND_UINT,     FIELD(later_max_repeat), 1, 10000, 0 },
-	{ "cost.reps",        KIND_U64,      FIELD(cost_reps),        1, 1000000000000ull, 0 },
-	{ "cost.trials",      KIND_UINT,     FIELD(cost_trials),      0, 1000, 0 },
-	{ "c2c.cpus",         KIND_CPUS,     FIELD(c2c_cpus),         0, 0, 0 },
-	{ "c2c.test_late",    KIND_UINT,     FIELD(c2c_test_late),    0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "cpus.deadline",    KIND_MS,       FIELD(cpus_deadline_ms), 0, 0, 0 },
-	{ "loaded.size",      KIND_SIZE,     FIELD(loaded_size),      4096, SIZE_MAX_BYTES, 4096 },
-	{ "loaded.load_size", KIND_SIZE,     FIELD(loaded_load_size), 65536, SIZE_MAX_BYTES, 65536 },
-	{ "loaded.mix",       KIND_MIX,      FIELD(loaded_mix),       0, 0, 0 },
-	{ "loaded.loaders",   KIND_UINT,     FIELD(loaded_loaders),   0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "geometry.max_lines", KIND_UINT,   FIELD(geometry_max_lines), 0, 132, 0 },
-	{ "fault.vector",     KIND_VECTOR,   FIELD(fault_vector),     0, 18, 0 },
-	{ "fault.cpu",        KIND_UINT,     FIELD(fault_cpu),        0, CONFIG_CPUS_MAX - 1, 0 },
-	{ "end",              KIND_END,      FIELD(end),              0, 0, 0 },
-	{ "numa.node",        KIND_NODE,     FIELD(numa_node),        0, NUMA_NODE_AUTO - 1, 0 },
-	{ "numa.special",     KIND_YESNO,    FIELD(numa_special),     0, 0, 0 },
-	{ "clock.reference",  KIND_REFERENCE, FIELD(clock_reference), 0, 0, 0 },
-	{ "upload.url",       KIND_URL,      FIELD(upload_url),       0, 0, 0 },
+static const struct config_key keys[GENERAL_KEYS] = {
+	[KEY_PROFILE] = { "profile", KIND_PROFILE, FIELD(profile),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_PROBES] = { "probes", KIND_PROBES, FIELD(probes),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_PAGES] = { "pages", KIND_PAGES, FIELD(pages),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_MIN_SIZE] = { "min_size", KIND_SIZE, FIELD(min_size),
+		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
+	[KEY_MAX_SIZE] = { "max_size", KIND_SIZE_AUTO, FIELD(max_size),
+		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
+	[KEY_TRIALS] = { "trials", KIND_UINT, FIELD(trials),
+		1, 1000, 0, NULL, NULL, NULL, NULL },
+	[KEY_MAX_TRIALS] = { "max_trials", KIND_UINT, FIELD(max_trials),
+		1, 100000, 0, NULL, NULL, NULL, NULL },
+	[KEY_PRECISION] = { "precision", KIND_FRACTION, FIELD(precision),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_STEP_MS] = { "step_ms", KIND_MS, FIELD(step_ms),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_CPUS_DEADLINE] = { "cpus.deadline", KIND_MS, FIELD(cpus_deadline_ms),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_END] = { "end", KIND_END, FIELD(end),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_NUMA_NODE] = { "numa.node", KIND_NODE, FIELD(numa_node),
+		0, NUMA_NODE_AUTO - 1, 0, NULL, NULL, NULL, NULL },
+	[KEY_NUMA_SPECIAL] = { "numa.special", KIND_YESNO, FIELD(numa_special),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_PAGING_TEST_POOL] = { "paging.test_pool", KIND_UINT, FIELD(paging_test_pool),
+		0, 1u << 20, 0, NULL, NULL, NULL, NULL },
+	[KEY_CLOCK_REFERENCE] = { "clock.reference", KIND_REFERENCE, FIELD(clock_reference),
+		0, 0, 0, NULL, NULL, NULL, NULL },
+	[KEY_UPLOAD_URL] = { "upload.url", KIND_URL, FIELD(upload_url),
+		0, 0, 0, NULL, NULL, NULL, NULL },
 };
-#define KEY_COUNT (sizeof keys / sizeof keys[0])
-#define KEY_PROFILE 0
+/* Every key: the general ones, then each probe's in run order. */
+#define KEYS_MAX 128
+#define KEY_NAME_MAX 48
+
+/* One key of the flat list config.c walks: its definition, whose settings
+   hold it (-1: struct config itself) and its whole name. */
+struct key_ref {
+	const struct config_key *def;
+	int probe;
+	char name[KEY_NAME_MAX];
+};
+static struct key_ref all_keys[KEYS_MAX];
+static unsigned key_count;
 
 /* (0, 0.5]: 0 could never be met by three real trials, and over a half the
    rule would accept trials that disagree by more than they agree. */
 #define FRACTION_MAX 0.5
 #define MS_MAX 60000.0
 
-struct word { const char *name; unsigned value; };
 
-static const struct word profile_words[] = {
+static const struct config_word profile_words[] = {
 	{ "quick", PROFILE_QUICK }, { "full", PROFILE_FULL }, { 0, 0 } };
-/* probe_list.h's probes in the order of their bits, whatever their run
-   order: each row lands at its bit's index. */
-#define PROBE_WORD_(id, name, bit, in_defaults) [bit] = { #name, PROBE_##id },
-#define PROBE_ANY_(id, name, bit, in_defaults) | PROBE_##id
-static const struct word probe_words[PROBE_COUNT + 1] = { PROBE_LIST(PROBE_WORD_) };
-_Static_assert((0u PROBE_LIST(PROBE_ANY_)) == (1u << PROBE_COUNT) - 1,
-	       "probe_list.h: the bits are 0 .. PROBE_COUNT - 1, each once");
+/* The registry's probes in run order (probe.h), filled from the rows by
+   probe_words_fill: a probe's name is written once, in its row. */
+static struct config_word probe_words[PROBE_COUNT + 1];
 #define PAGE_WORD_(word, bit, shift) { #word, bit },
-static const struct word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
-/* x86 vectors, then AArch64 exception classes (ESR_ELx.EC): an undefined
-   instruction (UDF), a data abort, a BRK. Each machine raises its own and
-   reports the others as raised with no fault arriving. */
-static const struct word vector_words[] = {
-	{ "de", 0 }, { "ud", 6 }, { "gp", 13 }, { "pf", 14 }, { "mc", 18 }, { "df", 8 },
-	{ "undef", 0x00 }, { "dabort", 0x25 }, { "brk", 0x3c }, { 0, 0 } };
-static const struct word mix_words[] = {
-	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
-static const struct word sets_words[] = {
-	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
-static const struct word end_words[] = {
+static const struct config_word page_words[] = { PAGE_SIZE_LIST(PAGE_WORD_) { 0, 0 } };
+/* x86 vectors, then AArch64 exception classes (ESR_ELx.EC: an undefined
+   instruction (UDF), a data abort, a BRK) stored FAULT_VECTOR_AARCH64 above
+   their number, so that each word has a value of its own and describes back
+   as itself ("undef" is not "de"). Each machine raises its own and reports
+   the others as raised with no fault arriving. */
+static const struct config_word end_words[] = {
 	{ "off", END_OFF }, { "reboot", END_REBOOT }, { "return", END_RETURN },
 	{ "wait", END_WAIT }, { 0, 0 } };
-static const struct word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
-static const struct word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
-static const struct word cores_words[] = { { "all", BANDWIDTH_CORES_ALL }, { 0, 0 } };
-static const struct word reference_words[] = {
+static const struct config_word yesno_words[] = { { "no", 0 }, { "yes", 1 }, { 0, 0 } };
+static const struct config_word node_words[] = { { "auto", NUMA_NODE_AUTO }, { 0, 0 } };
+static const struct config_word cores_words[] = { { "all", CONFIG_CPUS_ALL }, { 0, 0 } };
+static const struct config_word reference_words[] = {
 	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
 	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
 
-/* The kinds whose value is one word from a list: the list, and what an
-   error message calls a value of it. */
-static const struct word_kind {
-	enum kind kind;
-	const struct word *words;
-	const char *noun;
-} word_kinds[] = {
-	{ KIND_MIX,       mix_words,       "load mix" },
-	{ KIND_SETS,      sets_words,      "kernel set choice" },
-	{ KIND_YESNO,     yesno_words,     "answer" },
-	{ KIND_REFERENCE, reference_words, "reference" },
-};
+// Private Functions
 
-/* The words of a kind that takes one word from a list. */
-static const struct word_kind *word_kind(enum kind kind)
+/* The flat key list and the probes key's words, from the general keys
+   and every registry row; filled before any key is looked up. */
+static void keys_fill(void)
 {
-	for (size_t i = 0; i < sizeof word_kinds / sizeof word_kinds[0]; i++)
-		if (word_kinds[i].kind == kind)
-			return &word_kinds[i];
-	return &word_kinds[0];
+	key_count = 0;
+	for (size_t k = 0; k < GENERAL_KEYS; k++) {
+		all_keys[key_count] = (struct key_ref){ &keys[k], -1, "" };
+		mp_strlcpy(all_keys[key_count++].name, keys[k].name, KEY_NAME_MAX);
+	}
+	for (unsigned p = 0; p < PROBE_COUNT; p++) {
+		const struct probe_config *pc = probe_configs[p];
+
+		probe_words[p] = (struct config_word){ pc->name, 1u << p };
+		for (unsigned k = 0; k < pc->nkeys && key_count < KEYS_MAX; k++) {
+			all_keys[key_count] = (struct key_ref){ &pc->keys[k], (int)p, "" };
+			mp_snprintf(all_keys[key_count++].name, KEY_NAME_MAX, "%s.%s", pc->name,
+				    pc->keys[k].name);
+		}
+	}
 }
 
-// Private Functions
+/* Where key k's value lives in c. */
+static void *field_of(const struct config *c, unsigned k)
+{
+	const struct key_ref *r = &all_keys[k];
+	const unsigned char *base = r->probe < 0 ? (const unsigned char *)c
+						  : c->probe_settings[r->probe];
+
+	return (void *)(uintptr_t)(base + r->def->offset);
+}
 
 /* A piece of the source text; never NUL-terminated. */
 struct span {
@@ -170,9 +161,9 @@ struct loader {
 	struct config *c;
 	const struct config_source *src;  /* the one being read */
 	struct config_error *err;
-	struct origin origin[KEY_COUNT];
-	int seen_line[KEY_COUNT];  /* in the source being read; 0: not yet */
-	int seen_any[KEY_COUNT];
+	struct origin origin[KEYS_MAX];
+	int seen_line[KEYS_MAX];  /* in the source being read; 0: not yet */
+	int seen_any[KEYS_MAX];
 	enum profile profile;
 };
 
@@ -255,9 +246,9 @@ static int echo_len(struct span s)
 
 static int find_key(struct span key)
 {
-	for (size_t k = 0; k < KEY_COUNT; k++) {
-		size_t n = mp_strlen(keys[k].name);
-		if (n == key.n && mp_strncmp(keys[k].name, key.p, n) == 0)
+	for (unsigned k = 0; k < key_count; k++) {
+		size_t n = mp_strlen(all_keys[k].name);
+		if (n == key.n && mp_strncmp(all_keys[k].name, key.p, n) == 0)
 			return (int)k;
 	}
 	return -1;
@@ -390,9 +381,9 @@ static int read_source(struct loader *l, entry_fn fn)
 /* ---- values ---- */
 
 static int parse_word(struct loader *l, const struct entry *e, struct span s,
-		      const struct word *words, const char *what, unsigned *out)
+		      const struct config_word *words, const char *what, unsigned *out)
 {
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		if (span_equals_nocase(s, w->name)) {
 			*out = w->value;
 			return 0;
@@ -401,13 +392,13 @@ static int parse_word(struct loader *l, const struct entry *e, struct span s,
 	char choices[96];
 	struct mp_text t = { choices, sizeof choices, 0 };
 	choices[0] = '\0';
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		mp_append(&t, "%s%s", w == words ? "" : ", ", w->name);
 	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, echo_len(s), s.p, choices);
 }
 
 static int parse_list(struct loader *l, const struct entry *e,
-		      const struct word *words, const char *what, unsigned *out)
+		      const struct config_word *words, const char *what, unsigned *out)
 {
 	struct span v = e->value;
 	unsigned bits = 0;
@@ -466,7 +457,7 @@ static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflo
 	return i > 0;
 }
 
-static int check_range(struct loader *l, const struct entry *e, const struct key_def *k,
+static int check_range(struct loader *l, const struct entry *e, const struct config_key *k,
 		       uint64_t v, int overflow)
 {
 	char low[32], high[32];
@@ -484,7 +475,7 @@ static int check_range(struct loader *l, const struct entry *e, const struct key
 		    e->value.p, low, high);
 }
 
-static int parse_count(struct loader *l, const struct entry *e, const struct key_def *k,
+static int parse_count(struct loader *l, const struct entry *e, const struct config_key *k,
 		       uint64_t *out)
 {
 	size_t used;
@@ -501,7 +492,7 @@ static const struct { const char *name; unsigned shift; } size_units[] = {
 	{ "g", 30 }, { "gib", 30 },
 };
 
-static int parse_size(struct loader *l, const struct entry *e, const struct key_def *k,
+static int parse_size(struct loader *l, const struct entry *e, const struct config_key *k,
 		      uint64_t *out)
 {
 	size_t used;
@@ -596,41 +587,6 @@ static int parse_real(struct loader *l, const struct entry *e, double max,
 	return 0;
 }
 
-static int parse_vector(struct loader *l, const struct entry *e, const struct key_def *k,
-			unsigned *out)
-{
-	uint64_t v;
-
-	(void)k;   /* the vector list, not a numeric range, says what is allowed */
-	for (const struct word *w = vector_words; w->name; w++)
-		if (span_equals_nocase(e->value, w->name)) {
-			*out = w->value;
-			return 0;
-		}
-	/* Only the vectors the fault probe knows how to raise: any other would
-	   raise nothing, and the probe would wrongly blame the guard. */
-	if (e->value.n && e->value.p[0] >= '0' && e->value.p[0] <= '9') {
-		v = 0;
-		for (size_t i = 0; i < e->value.n; i++) {
-			if (e->value.p[i] < '0' || e->value.p[i] > '9')
-				return fail(l, e, "bad number '%.*s' (a vector number in decimal)",
-					    echo_len(e->value), e->value.p);
-			if (v < 1000)
-				v = v * 10 + (uint64_t)(e->value.p[i] - '0');
-		}
-		for (const struct word *w = vector_words; w->name; w++)
-			if (w->value == v) {
-				*out = (unsigned)v;
-				return 0;
-			}
-		return fail(l, e, "vector %.*s cannot be raised on purpose (de 0, ud 6, gp 13, "
-			    "pf 14, mc 18, df 8 on x86-64; undef 0, dabort 37, brk 60 on AArch64)",
-			    echo_len(e->value), e->value.p);
-	}
-	return fail(l, e, "unknown vector '%.*s' (de, ud, gp, pf, mc, df, undef, dabort, brk, "
-		    "or their numbers 0, 6, 13, 14, 18, 8, 37, 60)", echo_len(e->value), e->value.p);
-}
-
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below
    CONFIG_CPUS_MAX, a range low to high; at least one CPU. */
 static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
@@ -707,88 +663,155 @@ static int parse_url(struct loader *l, const struct entry *e, char *out)
 	return 0;
 }
 
+/* ---- the kinds: how each parses, prints and compares its value ---- */
+
+/* A key's value from e into field; 0, or -1 with the error set. */
+typedef int (*parse_fn)(struct loader *l, const struct entry *e, const struct config_key *k,
+			void *field);
+/* The value's canonical text, which parse reads back as the same value. */
+struct kind_ops;
+typedef void (*describe_fn)(struct mp_text *t, const struct config_word *words,
+			    const void *field);
+
+struct kind_ops {
+	parse_fn parse;
+	describe_fn describe;
+	size_t bytes;             /* the field's width: config_equal compares them */
+	const struct config_word *words; /* a word kind's words (describe_word, parse_one_word) */
+	const char *noun;         /* what an error calls one of its values */
+};
+static const struct kind_ops kinds[];
+
+/* One word of the key's list (KIND_WORD) or else the kind's. */
+static int parse_one_word(struct loader *l, const struct entry *e, const struct config_key *k,
+			  void *field)
+{
+	return parse_word(l, e, e->value, k->words ? k->words : kinds[k->kind].words,
+			  k->words ? k->noun : kinds[k->kind].noun, (unsigned *)field);
+}
+
+/* The profile is resolved in the first pass (check_entry) and skipped in
+   the second (apply_entry): never here. */
+static int parse_profile(struct loader *l, const struct entry *e, const struct config_key *k,
+			 void *field)
+{
+	(void)field;
+	(void)k;
+	return fail(l, e, "internal error: the profile is resolved first");
+}
+
+static int parse_probes(struct loader *l, const struct entry *e, const struct config_key *k,
+			void *field)
+{
+	(void)k;
+	return parse_list(l, e, probe_words, "probe", (unsigned *)field);
+}
+
+static int parse_pages(struct loader *l, const struct entry *e, const struct config_key *k,
+		       void *field)
+{
+	(void)k;
+	if (parse_list(l, e, page_words, "page size", (unsigned *)field))
+		return -1;
+	return check_architected(l, e, *(unsigned *)field);
+}
+
+static int parse_bytes(struct loader *l, const struct entry *e, const struct config_key *k,
+		       void *field)
+{
+	return parse_size(l, e, k, (uint64_t *)field);
+}
+
+static int parse_bytes_or_auto(struct loader *l, const struct entry *e,
+			       const struct config_key *k, void *field)
+{
+	if (span_equals_nocase(e->value, "auto")) {
+		*(uint64_t *)field = 0;
+		return 0;
+	}
+	return parse_size(l, e, k, (uint64_t *)field);
+}
+
+static int parse_uint(struct loader *l, const struct entry *e, const struct config_key *k,
+		      void *field)
+{
+	uint64_t v;
+
+	if (parse_count(l, e, k, &v))
+		return -1;
+	*(unsigned *)field = (unsigned)v;
+	return 0;
+}
+
+static int parse_u64(struct loader *l, const struct entry *e, const struct config_key *k,
+		     void *field)
+{
+	return parse_count(l, e, k, (uint64_t *)field);
+}
+
+static int parse_fraction(struct loader *l, const struct entry *e, const struct config_key *k,
+			  void *field)
+{
+	(void)k;
+	return parse_real(l, e, FRACTION_MAX, "a fraction like 0.01 or a percentage like 1%",
+			  (double *)field);
+}
+
+static int parse_ms(struct loader *l, const struct entry *e, const struct config_key *k,
+		    void *field)
+{
+	(void)k;
+	return parse_real(l, e, MS_MAX, "milliseconds, like 10 or 0.5", (double *)field);
+}
+
+/* The end action, and that it was given (end_set). */
+static int parse_end(struct loader *l, const struct entry *e, const struct config_key *k,
+		     void *field)
+{
+	if (parse_one_word(l, e, k, field))
+		return -1;
+	l->c->end_set = 1;
+	return 0;
+}
+
+static int parse_cpu_set(struct loader *l, const struct entry *e, const struct config_key *k,
+			 void *field)
+{
+	(void)k;
+	return parse_cpus(l, e, (uint64_t *)field);
+}
+
+/* Its one word (numa.node's auto, bandwidth.cores' all), or a count in
+   range. Which domains and how many CPUs exist is the platform's to check
+   (efi/numa.c; the bandwidth probe refuses a count above its CPUs). */
+static int parse_word_or_count(struct loader *l, const struct entry *e,
+			       const struct config_key *k, void *field)
+{
+	const struct config_word *w = kinds[k->kind].words;
+
+	if (span_equals_nocase(e->value, w->name)) {
+		*(unsigned *)field = w->value;
+		return 0;
+	}
+	if (e->value.p[0] < '0' || e->value.p[0] > '9')
+		return fail(l, e, "unknown value '%.*s' (%s, or a %s from %llu to %llu)",
+			    echo_len(e->value), e->value.p, w->name, kinds[k->kind].noun,
+			    (unsigned long long)k->min, (unsigned long long)k->max);
+	return parse_uint(l, e, k, field);
+}
+
+static int parse_upload_url(struct loader *l, const struct entry *e, const struct config_key *k,
+			    void *field)
+{
+	(void)k;
+	return parse_url(l, e, (char *)field);
+}
+
 static int apply_value(struct loader *l, const struct entry *e, int key)
 {
-	const struct key_def *k = &keys[key];
-	void *field = (char *)l->c + k->offset;
-	uint64_t v;
-	unsigned u;
+	const struct config_key *k = all_keys[key].def;
 
-	switch (k->kind) {
-	case KIND_PROFILE:
-		break;        /* never here: check_entry resolves it, apply_entry skips it */
-	case KIND_PROBES:
-		return parse_list(l, e, probe_words, "probe", (unsigned *)field);
-	case KIND_PAGES:
-		if (parse_list(l, e, page_words, "page size", (unsigned *)field))
-			return -1;
-		return check_architected(l, e, *(unsigned *)field);
-	case KIND_SIZE:
-		return parse_size(l, e, k, (uint64_t *)field);
-	case KIND_SIZE_AUTO:
-		if (span_equals_nocase(e->value, "auto")) {
-			*(uint64_t *)field = 0;
-			return 0;
-		}
-		return parse_size(l, e, k, (uint64_t *)field);
-	case KIND_UINT:
-		if (parse_count(l, e, k, &v))
-			return -1;
-		*(unsigned *)field = (unsigned)v;
-		return 0;
-	case KIND_U64:
-		return parse_count(l, e, k, (uint64_t *)field);
-	case KIND_FRACTION:
-		return parse_real(l, e, FRACTION_MAX, "a fraction like 0.01 or a percentage like 1%",
-				  (double *)field);
-	case KIND_MS:
-		return parse_real(l, e, MS_MAX, "milliseconds, like 10 or 0.5", (double *)field);
-	case KIND_VECTOR:
-		return parse_vector(l, e, k, (unsigned *)field);
-	case KIND_END:
-		if (parse_word(l, e, e->value, end_words, "end action", &u))
-			return -1;
-		*(enum end_action *)field = (enum end_action)u;
-		l->c->end_set = 1;
-		return 0;
-	case KIND_CPUS:
-		return parse_cpus(l, e, (uint64_t *)field);
-	case KIND_NODE:
-		/* Which domains exist is the platform's to check (efi/numa.c):
-		   here only "auto" or a domain number. */
-		if (span_equals_nocase(e->value, node_words[0].name)) {
-			*(unsigned *)field = node_words[0].value;
-			return 0;
-		}
-		if (parse_count(l, e, k, &v))
-			return -1;
-		*(unsigned *)field = (unsigned)v;
-		return 0;
-	case KIND_CORES:
-		/* How many CPUs exist is the platform's to check (the bandwidth
-		   probe refuses a count above it): here only "all" or a count. */
-		if (span_equals_nocase(e->value, cores_words[0].name)) {
-			*(unsigned *)field = cores_words[0].value;
-			return 0;
-		}
-		if (e->value.p[0] < '0' || e->value.p[0] > '9')
-			return fail(l, e, "unknown value '%.*s' (all, or a count of CPUs from %llu "
-				    "to %llu)", echo_len(e->value), e->value.p,
-				    (unsigned long long)k->min, (unsigned long long)k->max);
-		if (parse_count(l, e, k, &v))
-			return -1;
-		*(unsigned *)field = (unsigned)v;
-		return 0;
-	case KIND_MIX:
-	case KIND_SETS:
-	case KIND_YESNO:
-	case KIND_REFERENCE:
-		return parse_word(l, e, e->value, word_kind(k->kind)->words,
-				  word_kind(k->kind)->noun, (unsigned *)field);
-	case KIND_URL:
-		return parse_url(l, e, (char *)field);
-	}
-	return fail(l, e, "internal error: a key of no kind");
+	return kinds[k->kind].parse(l, e, k, field_of(l->c, (unsigned)key));
 }
 
 /* ---- the two passes ---- */
@@ -853,76 +876,68 @@ static int fail_combination(struct loader *l, int a, int b, const char *what)
 	describe_origin(l, a, where_a, sizeof where_a);
 	if (b < 0) {
 		mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%s': %s",
-			    where_a, keys[a].name, what);
+			    where_a, all_keys[a].name, what);
 	} else {
 		describe_origin(l, b, where_b, sizeof where_b);
 		mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%s': %s (%s from %s)",
-			    where_a, keys[a].name, what, keys[b].name, where_b);
+			    where_a, all_keys[a].name, what, all_keys[b].name, where_b);
 	}
 	return -1;
 }
 
-static int key_index(const char *name)
+/* The index of probe p's key named `name` (its row's short name). */
+static int probe_key(unsigned p, const char *name)
 {
-	return find_key((struct span){ name, mp_strlen(name) });
+	for (unsigned k = GENERAL_KEYS; k < key_count; k++)
+		if (all_keys[k].probe == (int)p && !mp_strcmp(all_keys[k].def->name, name))
+			return (int)k;
+	return -1;
 }
 
+/* The general keys' combinations, then each probe's through its row's
+   check. */
 static int check_combinations(struct loader *l)
 {
 	const struct config *c = l->c;
 
 	if (!c->probes)
-		return fail_combination(l, key_index("probes"), -1, "no probe to run");
+		return fail_combination(l, KEY_PROBES, -1, "no probe to run");
 	if (!c->pages)
-		return fail_combination(l, key_index("pages"), -1, "no page size to run with");
+		return fail_combination(l, KEY_PAGES, -1, "no page size to run with");
 	if (c->max_size && c->min_size > c->max_size)
-		return fail_combination(l, key_index("min_size"), key_index("max_size"),
+		return fail_combination(l, KEY_MIN_SIZE, KEY_MAX_SIZE,
 					"is larger than max_size");
-	if (c->tlb_max_pages && c->tlb_min_pages > c->tlb_max_pages)
-		return fail_combination(l, key_index("tlb.min_pages"), key_index("tlb.max_pages"),
-					"is larger than tlb.max_pages");
 	if (c->trials > c->max_trials)
-		return fail_combination(l, key_index("trials"), key_index("max_trials"),
+		return fail_combination(l, KEY_TRIALS, KEY_MAX_TRIALS,
 					"is larger than max_trials");
-	if (c->later_block > c->later_table)
-		return fail_combination(l, key_index("later.block"), key_index("later.table"),
-					"is larger than later.table");
-	if (c->later_table % c->later_block)
-		return fail_combination(l, key_index("later.table"), key_index("later.block"),
-					"is not a multiple of later.block");
-	if (c->later_block % c->later_stride)
-		return fail_combination(l, key_index("later.block"), key_index("later.stride"),
-					"is not a multiple of later.stride");
-	if (c->later_min_repeat > c->later_max_repeat)
-		return fail_combination(l, key_index("later.min_repeat"),
-					key_index("later.max_repeat"),
-					"is larger than later.max_repeat");
-	if (c->bandwidth_min_size > c->bandwidth_max_size)
-		return fail_combination(l, key_index("bandwidth.min_size"),
-					key_index("bandwidth.max_size"),
-					"is larger than bandwidth.max_size");
-	if ((uint64_t)c->locality_rows * c->locality_cols * sizeof(int) > SIZE_MAX_BYTES)
-		return fail_combination(l, key_index("locality.rows"), key_index("locality.cols"),
-					"times locality.cols is a matrix over 1 TiB");
+	for (unsigned p = 0; p < PROBE_COUNT; p++) {
+		const char *a = 0, *b = 0, *what;
+
+		if (!probe_configs[p]->check)
+			continue;
+		what = probe_configs[p]->check(c->probe_settings[p], &a, &b);
+		if (what)
+			return fail_combination(l, probe_key(p, a), b ? probe_key(p, b) : -1, what);
+	}
 	return 0;
 }
 
 /* ---- describing ---- */
 
-static void append_words(struct mp_text *t, const struct word *words, unsigned bits)
+static void append_words(struct mp_text *t, const struct config_word *words, unsigned bits)
 {
 	const char *sep = "";
 
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		if (bits & w->value) {
 			mp_append(t, "%s%s", sep, w->name);
 			sep = ",";
 		}
 }
 
-static const char *word_name(const struct word *words, unsigned value)
+static const char *word_name(const struct config_word *words, unsigned value)
 {
-	for (const struct word *w = words; w->name; w++)
+	for (const struct config_word *w = words; w->name; w++)
 		if (w->value == value)
 			return w->name;
 	return 0;
@@ -987,6 +1002,127 @@ static void append_size(struct mp_text *t, uint64_t bytes)
 	mp_append(t, "%llu%s", (unsigned long long)(bytes >> (10 * u)), units[u]);
 }
 
+/* Byte for byte: every value a kind stores has one representation (parse
+   never yields -0.0 or a NaN, and the URL's unused bytes are zero). */
+static int same_bytes(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
+static void describe_word(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	mp_append(t, "%s", word_name(words, *(const unsigned *)field));
+}
+
+static void describe_list(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	append_words(t, words, *(const unsigned *)field);
+}
+
+static void describe_bytes(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	append_size(t, *(const uint64_t *)field);
+}
+
+static void describe_bytes_or_auto(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	if (*(const uint64_t *)field)
+		describe_bytes(t, words, field);
+	else
+		mp_append(t, "auto");
+}
+
+static void describe_uint(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	mp_append(t, "%u", *(const unsigned *)field);
+}
+
+static void describe_u64(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	mp_append(t, "%llu", (unsigned long long)*(const uint64_t *)field);
+}
+
+static void describe_real(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	append_decimal(t, *(const double *)field);
+}
+
+/* Its word where the value has one, else its number. */
+static void describe_word_or_count(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	const char *name = word_name(words, *(const unsigned *)field);
+
+	if (name)
+		mp_append(t, "%s", name);
+	else
+		mp_append(t, "%u", *(const unsigned *)field);
+}
+
+static void describe_cpu_set(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	append_cpus(t, field);
+}
+
+static void describe_url(struct mp_text *t, const struct config_word *words,
+				const void *field)
+{
+	(void)words;
+	mp_append(t, "%s", *(const char *)field ? (const char *)field : "off");
+}
+
+/* Every kind, once: how it parses, prints and compares. A kind left out
+   would be a NULL parse: tests/unit/test_config.c loads a value of every
+   key. */
+static const struct kind_ops kinds[] = {
+	[KIND_PROFILE]   = { parse_profile, describe_word, sizeof(enum profile), profile_words,
+			     "profile" },
+	[KIND_PROBES]    = { parse_probes, describe_list, sizeof(unsigned), probe_words, "probe" },
+	[KIND_PAGES]     = { parse_pages, describe_list, sizeof(unsigned), page_words,
+			     "page size" },
+	[KIND_SIZE]      = { parse_bytes, describe_bytes, sizeof(uint64_t), 0, 0 },
+	[KIND_SIZE_AUTO] = { parse_bytes_or_auto, describe_bytes_or_auto, sizeof(uint64_t), 0, 0 },
+	[KIND_UINT]      = { parse_uint, describe_uint, sizeof(unsigned), 0, 0 },
+	[KIND_U64]       = { parse_u64, describe_u64, sizeof(uint64_t), 0, 0 },
+	[KIND_FRACTION]  = { parse_fraction, describe_real, sizeof(double), 0, 0 },
+	[KIND_MS]        = { parse_ms, describe_real, sizeof(double), 0, 0 },
+	[KIND_END]       = { parse_end, describe_word, sizeof(enum end_action), end_words,
+			     "end action" },
+	[KIND_CPUS]      = { parse_cpu_set, describe_cpu_set,
+			     CONFIG_CPU_WORDS * sizeof(uint64_t), 0, 0 },
+	[KIND_NODE]      = { parse_word_or_count, describe_word_or_count, sizeof(unsigned),
+			     node_words, "domain number" },
+	[KIND_YESNO]     = { parse_one_word, describe_word, sizeof(unsigned), yesno_words,
+			     "answer" },
+	[KIND_REFERENCE] = { parse_one_word, describe_word, sizeof(unsigned), reference_words,
+			     "reference" },
+	[KIND_CORES]     = { parse_word_or_count, describe_word_or_count, sizeof(unsigned),
+			     cores_words, "count of CPUs" },
+	/* Every byte: parse_url and the defaults zero the rest. */
+	[KIND_URL]       = { parse_upload_url, describe_url, CONFIG_URL_MAX, 0, 0 },
+	/* The words and noun are the key's own. */
+	[KIND_WORD]      = { parse_one_word, describe_word, sizeof(unsigned), 0, 0 },
+};
+_Static_assert(sizeof kinds / sizeof kinds[0] == KIND_COUNT, "every kind has its operations");
+
 // Public Functions
 
 int config_load(struct config *c, const struct config_source *src, int nsrc,
@@ -995,6 +1131,7 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 	struct loader l = { .c = c, .err = err, .profile = PROFILE_QUICK };
 
 	err->text[0] = '\0';
+	keys_fill();
 	for (int i = 0; i < nsrc; i++) {
 		l.src = &src[i];
 		mp_memset(l.seen_any, 0, sizeof l.seen_any);
@@ -1015,80 +1152,42 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 	return check_combinations(&l);
 }
 
+void config_probe_defaults(struct config *c, enum profile p)
+{
+	struct config_error err;
+	struct config_source src = { p == PROFILE_FULL ? "the full profile's defaults"
+					       : "the quick profile's defaults", "", 0, 1 };
+	struct loader l = { .c = c, .src = &src, .err = &err, .profile = p };
+
+	keys_fill();
+	for (unsigned k = GENERAL_KEYS; k < key_count; k++) {
+		const char *text = p == PROFILE_FULL ? all_keys[k].def->full : all_keys[k].def->quick;
+		struct entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
+				   { text, text ? mp_strlen(text) : 0 }, 0 };
+
+		if (text)
+			apply_value(&l, &e, (int)k);
+	}
+}
+
 int config_describe(const struct config *c, char *buf, size_t size)
 {
 	struct mp_text t = { buf, size, 0 };
 
 	if (size)
 		buf[0] = '\0';
-	for (size_t k = 0; k < KEY_COUNT; k++) {
-		const struct key_def *key = &keys[k];
-		const void *field = (const char *)c + key->offset;
-		const char *name;
+	keys_fill();
+	for (unsigned k = 0; k < key_count; k++) {
+		const struct config_key *key = all_keys[k].def;
+		const void *field = field_of(c, k);
 
 		if (key->kind == KIND_END && !c->end_set) {
 			mp_append(&t, "# end: not set, the platform's default applies\n");
 			continue;
 		}
-		mp_append(&t, "%s = ", key->name);
-		switch (key->kind) {
-		case KIND_PROFILE:
-			mp_append(&t, "%s", word_name(profile_words, *(const unsigned *)field));
-			break;
-		case KIND_PROBES:
-			append_words(&t, probe_words, *(const unsigned *)field);
-			break;
-		case KIND_PAGES:
-			append_words(&t, page_words, *(const unsigned *)field);
-			break;
-		case KIND_SIZE:
-			append_size(&t, *(const uint64_t *)field);
-			break;
-		case KIND_SIZE_AUTO:
-			if (*(const uint64_t *)field)
-				append_size(&t, *(const uint64_t *)field);
-			else
-				mp_append(&t, "auto");
-			break;
-		case KIND_UINT:
-			mp_append(&t, "%u", *(const unsigned *)field);
-			break;
-		case KIND_U64:
-			mp_append(&t, "%llu", (unsigned long long)*(const uint64_t *)field);
-			break;
-		case KIND_FRACTION:
-		case KIND_MS:
-			append_decimal(&t, *(const double *)field);
-			break;
-		case KIND_VECTOR:
-		case KIND_NODE:
-		case KIND_CORES:
-			/* A word where the value has one, else its number. */
-			name = word_name(key->kind == KIND_VECTOR ? vector_words
-					 : key->kind == KIND_NODE ? node_words : cores_words,
-					 *(const unsigned *)field);
-			if (name)
-				mp_append(&t, "%s", name);
-			else
-				mp_append(&t, "%u", *(const unsigned *)field);
-			break;
-		case KIND_END:
-			mp_append(&t, "%s", word_name(end_words, *(const unsigned *)field));
-			break;
-		case KIND_CPUS:
-			append_cpus(&t, field);
-			break;
-		case KIND_URL:
-			mp_append(&t, "%s", *(const char *)field ? (const char *)field : "off");
-			break;
-		case KIND_MIX:
-		case KIND_SETS:
-		case KIND_YESNO:
-		case KIND_REFERENCE:
-			mp_append(&t, "%s", word_name(word_kind(key->kind)->words,
-						      *(const unsigned *)field));
-			break;
-		}
+		mp_append(&t, "%s = ", all_keys[k].name);
+		kinds[key->kind].describe(&t, key->words ? key->words : kinds[key->kind].words,
+					  field);
 		mp_append(&t, "\n");
 	}
 	return (int)t.len;
@@ -1096,56 +1195,18 @@ int config_describe(const struct config *c, char *buf, size_t size)
 
 int config_equal(const struct config *a, const struct config *b)
 {
-	for (size_t k = 0; k < KEY_COUNT; k++) {
-		const struct key_def *key = &keys[k];
-		const void *fa = (const char *)a + key->offset;
-		const void *fb = (const char *)b + key->offset;
-		int same = 0;
+	keys_fill();
+	for (unsigned k = 0; k < key_count; k++) {
+		const struct config_key *key = all_keys[k].def;
 
-		switch (key->kind) {
-		case KIND_PROFILE:
-			same = *(const enum profile *)fa == *(const enum profile *)fb;
-			break;
-		case KIND_PROBES:
-		case KIND_PAGES:
-		case KIND_UINT:
-		case KIND_VECTOR:
-		case KIND_MIX:
-		case KIND_NODE:
-		case KIND_CORES:
-		case KIND_YESNO:
-		case KIND_REFERENCE:
-		case KIND_SETS:
-			same = *(const unsigned *)fa == *(const unsigned *)fb;
-			break;
-		case KIND_CPUS:
-			same = 1;
-			for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
-				same &= ((const uint64_t *)fa)[w] == ((const uint64_t *)fb)[w];
-			break;
-		case KIND_SIZE:
-		case KIND_SIZE_AUTO:
-		case KIND_U64:
-			same = *(const uint64_t *)fa == *(const uint64_t *)fb;
-			break;
-		case KIND_FRACTION:
-		case KIND_MS:
-			same = *(const double *)fa == *(const double *)fb;
-			break;
-		case KIND_URL:
-			/* Every byte: parse_url and the defaults zero the rest. */
-			same = 1;
-			for (size_t i = 0; i < CONFIG_URL_MAX; i++)
-				same &= ((const char *)fa)[i] == ((const char *)fb)[i];
-			break;
-		case KIND_END:
-			/* end_set is the key's own: whether it was given at all */
-			same = a->end_set == b->end_set &&
-			       (!a->end_set || *(const enum end_action *)fa ==
-						*(const enum end_action *)fb);
-			break;
+		/* end_set is the key's own: whether it was given at all */
+		if (key->kind == KIND_END) {
+			if (a->end_set != b->end_set)
+				return 0;
+			if (!a->end_set)
+				continue;
 		}
-		if (!same)
+		if (!same_bytes(field_of(a, k), field_of(b, k), kinds[key->kind].bytes))
 			return 0;
 	}
 	return 1;

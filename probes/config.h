@@ -7,68 +7,108 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probes/probe_list.h"
+#include "probes/probe_registry.h"
 
 enum profile { PROFILE_QUICK, PROFILE_FULL };
 enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
 
-/* Bits of config.probes: PROBE_LATENCY, PROBE_TLB, ... one per probe of
-   probe_list.h. PROBE_DEFAULTS: the probes both profiles run (PROBE_FAULT,
-   test-only, is never among them). */
-#define PROBE_BIT_(id, name, bit, in_defaults) PROBE_##id = 1u << (bit),
-#define PROBE_ONE_(id, name, bit, in_defaults) + 1
-#define PROBE_DEFAULT_(id, name, bit, in_defaults) | ((in_defaults) ? PROBE_##id : 0u)
-enum probe_bit { PROBE_LIST(PROBE_BIT_) };
-enum {
-	PROBE_COUNT = 0 PROBE_LIST(PROBE_ONE_),
-	PROBE_DEFAULTS = 0u PROBE_LIST(PROBE_DEFAULT_),
-};
+/* Each probe's index in run order (PROBE_ID_LATENCY, ...) and its bit of
+   config.probes (PROBE_LATENCY, ...), from the registry's generated list
+   (probes/probe.h). */
+#define PROBE_ID_(id, name, order) PROBE_ID_##id,
+enum probe_id { PROBE_REGISTRY(PROBE_ID_) PROBE_COUNT };
+#undef PROBE_ID_
+#define PROBE_BIT_(id, name, order) PROBE_##id = 1u << PROBE_ID_##id,
+enum probe_bit { PROBE_REGISTRY(PROBE_BIT_) };
 #undef PROBE_BIT_
-#undef PROBE_ONE_
-#undef PROBE_DEFAULT_
 
-/* tlb.max_pages = 0: the sweep's top is the larger of this and four times
-   the largest TLB CPUID claims for the page size, capped by memory. */
-#define TLB_AUTO_PAGES 16384u
-/* max_size = auto: the latency sweep's top is the larger of this (per
-   profile) and four times the largest cache CPUID claims, so the last
-   cache's edge has a plateau of memory past it; capped by
-   latency.max_buffer and by memory. Without a claim it is this. */
-#define LATENCY_TOP_QUICK (8ull << 20)
-#define LATENCY_TOP_FULL (512ull << 20)
-/* Highest tlb.min_pages / tlb.max_pages: 2^24 pages (64 GiB of 4 KiB pages,
-   far past any TLB's reach). */
-#define TLB_PAGES_MAX (1u << 24)
+/* Which profiles run a probe when the probes key does not name it. */
+#define PROBE_IN_QUICK 1u
+#define PROBE_IN_FULL 2u
 
-/* Highest later.table, later.block, later.stride. Word indices are 32-bit,
-   as in the seed, and the delay's divisions work on the index with its top
-   bit set (later.c, DIVIDE_PAIR): so indices stay below 2^31 and the table
-   below 8 GiB. */
-#define LATER_TABLE_BYTES_MAX (8ull << 30)
+/* The largest buffer any size key may ask for: 1 TiB, beyond any probe's. */
+#define PROBE_BUFFER_MAX (1ull << 40)
+
+/* The bytes of struct config a probe's settings may take: its row says
+   their size, and the registry checks it at compile time. */
+#define PROBE_SETTINGS_MAX 96
+
+/* What a key's value is, and so how it is parsed, printed and compared. */
+enum config_kind {
+	KIND_PROFILE, KIND_PROBES, KIND_PAGES, KIND_SIZE, KIND_UINT, KIND_U64,
+	KIND_FRACTION, KIND_MS, KIND_END, KIND_CPUS, KIND_NODE, KIND_YESNO,
+	KIND_REFERENCE, KIND_CORES,
+	KIND_WORD,                /* one word of the key's own list (config_key.words) */
+	KIND_SIZE_AUTO,           /* a size, or the word auto (stored as 0) */
+	KIND_URL,                 /* http:// or tftp:// URL, or off (stored as "") */
+	KIND_COUNT
+};
+
+/* One word a key takes, and the value it stands for. */
+struct config_word {
+	const char *name;
+	unsigned value;
+};
+
+/* One key. A probe's keys are named after it ("later.table" is its row's
+   "table"), their offsets are in its settings, and each has its default
+   per profile as the text a user would write, parsed as the key is. */
+struct config_key {
+	const char *name;
+	enum config_kind kind;
+	size_t offset;            /* of the field: in struct config, or a probe's settings */
+	uint64_t min, max;        /* KIND_SIZE, KIND_UINT, KIND_U64, KIND_CORES, KIND_NODE */
+	uint64_t multiple;        /* KIND_SIZE: the value must be a multiple */
+	const char *quick, *full; /* a probe's key: its defaults; a general key: NULL */
+	const struct config_word *words;  /* KIND_WORD: its words, ending in { 0, 0 } */
+	const char *noun;         /* KIND_WORD: what an error calls one of its values */
+};
+
+/* A combination of a probe's settings that cannot be run: NULL when they
+   can, else what is wrong with the probe's key *a (and *b, or NULL). */
+typedef const char *(*probe_check_fn)(const void *settings, const char **a, const char **b);
+
+/* The part of a probe's registry row (struct probe_def, probes/probe.h)
+   that the configuration reads. */
+struct probe_config {
+	const char *name;         /* its word in the probes key, its report section */
+	unsigned profiles;        /* PROBE_IN_* bits; 0: only when named */
+	const struct config_key *keys;  /* its keys, in the order they are printed */
+	unsigned nkeys;
+	size_t settings_bytes;    /* at most PROBE_SETTINGS_MAX */
+	probe_check_fn check;     /* NULL: any combination of in-range values runs */
+};
+
+/* A row's keys, its settings' size (checked to fit) and its check:
+   .config = { .name = ..., PROBE_KEYS(NAME_keys, struct NAME_settings, NAME_check) }. */
+#define PROBE_KEYS(keys_, type, check_) \
+	.keys = keys_, .nkeys = sizeof keys_ / sizeof keys_[0], \
+	.settings_bytes = sizeof(type) + 0 * sizeof(struct { _Static_assert(sizeof(type) <= \
+		PROBE_SETTINGS_MAX, "a probe's settings fit its block of struct config"); int x; }), \
+	.check = check_
+/* A key's field in a probe's settings. */
+#define SETTING(type, field) __builtin_offsetof(type, field)
+
+/* Every probe's configuration part, in run order (index = PROBE_ID_*),
+   defined with the rows (probes/registry.c). */
+extern const struct probe_config *const probe_configs[PROBE_COUNT];
 
 /* c2c.cpus holds logical CPUs 0 .. CONFIG_CPUS_MAX - 1 (platform.h's
    PLAT_CPUS_MAX), as a bit set; "all" is every bit. */
 #define CONFIG_CPUS_MAX 256u
 #define CONFIG_CPU_WORDS (CONFIG_CPUS_MAX / 64u)
+/* A count of CPUs given as the word all (KIND_CORES): every CPU the
+   platform can give a role. */
+#define CONFIG_CPUS_ALL 0u
 
-/* loaded.mix: what the loaders do to each line of their buffers. */
-enum load_mix { LOAD_READ, LOAD_READ_WRITE };
-
-/* clock.reference: what measures the counter's rate (bare metal). */
 /* upload.url's longest value, NUL included. */
 #define CONFIG_URL_MAX 200
 
+/* clock.reference: what measures the counter's rate (bare metal). */
 enum clock_reference { CLOCK_REF_AUTO, CLOCK_REF_PM_TIMER, CLOCK_REF_HPET, CLOCK_REF_STALL };
 
 /* numa.node = auto: the boot processor's own proximity domain. */
 #define NUMA_NODE_AUTO 0xffffffffu
-
-/* config.bandwidth_sets: which of the kernel sets the platform can run
-   the bandwidth probe runs. */
-enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
-
-/* bandwidth.cores = all: every CPU the platform can give a role. */
-#define BANDWIDTH_CORES_ALL 0u
 
 /* Bits of config.pages. */
 #define PAGES_4K (1u << 0)
@@ -97,60 +137,32 @@ struct config {
 	uint64_t max_size;        /* latency sweep: largest working set, bytes; 0
 				     (auto): the larger of the profile's LATENCY_TOP_*
 				     and 4x the largest cache CPUID claims */
-	uint64_t latency_max_buffer; /* latency: the largest buffer of any page
-				     size, bytes: the sweep stops within it */
 	unsigned trials;          /* latency: minimum trials per size */
 	unsigned max_trials;      /* latency: trials at most per size */
 	double precision;         /* stop rule: best three within this fraction */
 	double step_ms;           /* latency: target duration of one trial */
-
-	unsigned tlb_min_pages;   /* tlb: fewest pages of the sweep */
-	unsigned tlb_max_pages;   /* tlb: most pages; 0: the larger of
-				     TLB_AUTO_PAGES and 4x the largest TLB CPUID claims */
-	uint64_t tlb_max_buffer;  /* tlb: the largest buffer of any page size, bytes */
-
-	uint64_t bandwidth_min_size;  /* bandwidth sweep: smallest working set, bytes */
-	uint64_t bandwidth_max_size;  /* bandwidth sweep: largest working set, bytes */
-	unsigned bandwidth_sets;      /* enum bandwidth_sets */
-	unsigned bandwidth_cores;     /* CPUs streaming together, or BANDWIDTH_CORES_ALL */
-
-	unsigned locality_rows, locality_cols, locality_reps;
-
-	uint64_t later_table;     /* bytes */
-	uint64_t later_block;     /* bytes */
-	uint64_t later_stride;    /* bytes */
-	uint64_t later_steps;     /* accesses per run */
-	double later_precision;
-	unsigned later_min_repeat, later_max_repeat;
-
-	uint64_t cost_reps;       /* calls per trial */
-	unsigned cost_trials;
-
-	uint64_t c2c_cpus[CONFIG_CPU_WORDS];  /* c2c: the CPUs whose pairs are measured */
-	unsigned c2c_test_late;   /* test-only: this CPU's c2c role overruns the deadline
-				     (0: none) */
 	double cpus_deadline_ms;  /* c2c, loaded: the most one multi-CPU run may take */
 
-	uint64_t loaded_size;     /* loaded: the chase's working set, bytes */
-	uint64_t loaded_load_size;  /* loaded: each loader's buffer, bytes */
-	enum load_mix loaded_mix;
-	unsigned loaded_loaders;  /* loaded: most loaders; 0: every other CPU */
-
-	unsigned geometry_max_lines; /* geometry: most lines per set swept; 0: 4 x the
-				     claimed ways + 4 */
-
-	unsigned fault_vector;    /* PROBE_FAULT: which exception to raise */
-	unsigned fault_cpu;       /* PROBE_FAULT: on which logical CPU (0: in a timed
-				     section on the boot CPU; else in that CPU's role) */
 	unsigned numa_node;       /* proximity domain for buffers, or NUMA_NODE_AUTO */
 	unsigned numa_special;    /* 1: EFI_MEMORY_SP memory (HBM, CXL) may hold buffers */
+	unsigned paging_test_pool; /* test-only, bare metal: the page-table pool's
+				     tables (0: sized by need, the rows' holds) */
 	unsigned clock_reference; /* enum clock_reference */
 	/* upload.url: where result files are sent (http://host[:port]/path or
 	   tftp://host/path); "" (the word off): nowhere. */
 	char upload_url[CONFIG_URL_MAX];
 	enum end_action end;
 	int end_set;              /* 1 when "end" was given, else platform default */
+	/* Each probe's settings, its block by PROBE_ID_*: the struct its own
+	   file declares (struct later_settings, ...), read through
+	   PROBE_SETTINGS, so a new probe's keys need no field here. */
+	_Alignas(8) unsigned char probe_settings[PROBE_COUNT][PROBE_SETTINGS_MAX];
 };
+
+/* Probe `id`'s settings in c, as `type` (const when c is). */
+#define PROBE_SETTINGS(type, c, id) \
+	_Generic((c), const struct config *: (const type *)(const void *)(c)->probe_settings[id], \
+		 struct config *: (type *)(void *)(c)->probe_settings[id])
 
 struct config_error {
 	char text[256];           /* "memprobe.cfg:3: key 'trials': not a number" */
@@ -158,6 +170,11 @@ struct config_error {
 
 /* The defaults of a profile. */
 void config_defaults(struct config *c, enum profile p);
+
+/* Every probe's keys at its row's default for profile p (config.c; called
+   by config_defaults). A default that does not parse is a bug in its row,
+   which tests/unit/test_config.c holds every row to; such a key is left 0. */
+void config_probe_defaults(struct config *c, enum profile p);
 
 /* Applies sources in order (later ones override earlier ones). Each source is
    text of key = value lines ('#' comments; load options may separate pairs

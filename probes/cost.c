@@ -30,14 +30,17 @@
 #include "probes/emit.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/cost_settings.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_cost.config.name)
+
 // Constants
 
-#define PROBE_NAME "cost"
 
 /* The aggregate sizes, in bytes, as the seed chose them. */
 #define COST_SIZES(X) X(16) X(32) X(64) X(128) X(192) X(256) X(384) X(512) \
@@ -202,14 +205,14 @@ static void time_bare(void *arg)
 static int time_trials(const struct config *c, void (*time)(void *),
 		       struct trials t[2], const char *stop[2])
 {
-	struct cost_pass pass = { .reps = (int64_t)c->cost_reps };
+	struct cost_pass pass = { .reps = (int64_t)COST_SETTINGS(c)->reps };
 	struct plat_disturbances before, after;
 	struct plat_fault fault;
 	struct config rule = *c;
 	uint64_t spent[2] = { 0, 0 };
 
-	if (c->cost_trials)
-		rule.trials = rule.max_trials = c->cost_trials;
+	if (COST_SETTINGS(c)->trials)
+		rule.trials = rule.max_trials = COST_SETTINGS(c)->trials;
 	trials_init(&t[0]);
 	trials_init(&t[1]);
 	stop[0] = stop[1] = 0;
@@ -236,14 +239,14 @@ static int time_trials(const struct config *c, void (*time)(void *),
 	}
 	for (unsigned k = 0; k < 2; k++)
 		/* A fixed count ends at the count whatever else holds then. */
-		if (c->cost_trials && mp_strcmp(stop[k], "signal"))
+		if (COST_SETTINGS(c)->trials && mp_strcmp(stop[k], "signal"))
 			stop[k] = "count";
 	return 0;
 }
 
 static double ns_per_call(const struct config *c, const struct trials *t)
 {
-	return ticks_to_ns((uint64_t)trials_best(t)) / (double)c->cost_reps;
+	return ticks_to_ns((uint64_t)trials_best(t)) / (double)COST_SETTINGS(c)->reps;
 }
 
 static double emit_row(const struct config *c, const char *variant,
@@ -327,19 +330,19 @@ int probe_cost(const struct config *c)
 	double unit[COST_CONVENTIONS];
 	int rc;
 
-	if (c->cost_reps == 0 || c->cost_reps > INT64_MAX) {
+	if (COST_SETTINGS(c)->reps == 0 || COST_SETTINGS(c)->reps > INT64_MAX) {
 		report_printf("%s: cost.reps must be at least 1\n", PROBE_NAME);
 		return -1;
 	}
-	if (c->cost_trials)
+	if (COST_SETTINGS(c)->trials)
 		report_printf("%s: by-value vs by-pointer calls, %llu calls per trial, best "
 			      "of %u (cost.trials: a fixed count); " CONVENTIONS_TEXT "\n",
-			      PROBE_NAME, (unsigned long long)c->cost_reps, c->cost_trials);
+			      PROBE_NAME, (unsigned long long)COST_SETTINGS(c)->reps, COST_SETTINGS(c)->trials);
 	else
 		report_printf("%s: by-value vs by-pointer calls, %llu calls per trial, best "
 			      "of %u .. %u trials: each loop stops when its best three agree "
 			      "within %.1f%% or %u more trials moved its best by less; "
-			      CONVENTIONS_TEXT "\n", PROBE_NAME, (unsigned long long)c->cost_reps,
+			      CONVENTIONS_TEXT "\n", PROBE_NAME, (unsigned long long)COST_SETTINGS(c)->reps,
 			      c->trials, c->max_trials, c->precision * 100,
 			      trials_steady_span(c->trials));
 	if (time_trials(c, time_bare, bare, bare_stop) != 0)
@@ -363,3 +366,20 @@ int probe_cost(const struct config *c)
 	write_chart();
 	return 0;
 }
+
+/* The seed's 5,000,000 calls, best of as many trials as the shared stop
+   rule needs (trials .. max_trials); cost.trials = N, set by the user, is a
+   fixed count instead (the seed's 7). */
+static const struct config_key cost_keys[] = {
+	{ "reps", KIND_U64, SETTING(struct cost_settings, reps), 1, 1000000000000ull, 0, "100000",
+	  "5000000", 0, 0 },
+	{ "trials", KIND_UINT, SETTING(struct cost_settings, trials), 0, 1000, 0, "0", "0", 0, 0 },
+};
+
+PROBE_DEFINE(cost, 70) = {
+	.config = { .name = "cost", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
+		    PROBE_KEYS(cost_keys, struct cost_settings, 0) },
+	.run = probe_cost,
+	.holds = 0,
+	.rows_read = ROWS_UNREAD,
+};

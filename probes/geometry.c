@@ -18,6 +18,10 @@
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/trials.h"
+#include "probes/tlb_settings.h"
+
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_geometry.config.name)
 
 // ---- Constants --------------------------------------------------------------
 
@@ -108,7 +112,7 @@ static double emit(const struct plat_buffer *buf, const char *variant, uint64_t 
 {
 	struct result_row fig = { 0 };
 
-	fig.probe = "geometry";
+	fig.probe = PROBE_NAME;
 	fig.variant = variant;
 	fig.page_shift = buf->page_shift;
 	fig.working_set_bytes = ws;
@@ -165,7 +169,7 @@ static int measure_line(const struct config *c, const struct cache_claims *cl)
 	char what[64];
 	int status = 0;
 
-	if (page_buffer_get("geometry", &buf, (uint64_t)GEOMETRY_LINE_BLOCKS *
+	if (page_buffer_get(PROBE_NAME, &buf, (uint64_t)GEOMETRY_LINE_BLOCKS *
 			    GEOMETRY_LINE_BLOCK, PAGE_SHIFT_4K) != 0) {
 		not_measurable(&results.line, l1 ? l1->line_bytes : 0,
 			       "not measured: no 4 KiB buffer");
@@ -353,8 +357,8 @@ static unsigned kmax_for(const struct config *c, const struct cache_desc *claim,
 
 	/* A quarter of the way span puts the lines in four sets: 4 x ways. */
 	k = 4 * w + 4 + after;
-	if (c->geometry_max_lines && k > c->geometry_max_lines)
-		k = c->geometry_max_lines;
+	if (GEOMETRY_SETTINGS(c)->max_lines && k > GEOMETRY_SETTINGS(c)->max_lines)
+		k = GEOMETRY_SETTINGS(c)->max_lines;
 	return k > KMAX ? KMAX : k;
 }
 
@@ -385,7 +389,7 @@ static int measure_caches(const struct config *c, const struct cache_claims *cl)
 	mp_strlcpy(results.level[0].name, "L1d", sizeof results.level[0].name);
 	span = claimed_span(l1, 4096);
 	kmax = kmax_for(c, l1, 0);
-	if (page_buffer_get("geometry", &buf, kmax * span * 2 + 4096, PAGE_SHIFT_4K) != 0) {
+	if (page_buffer_get(PROBE_NAME, &buf, kmax * span * 2 + 4096, PAGE_SHIFT_4K) != 0) {
 		not_measurable(&results.level[0].ways, l1 ? l1->ways : 0, "not measured: no buffer");
 		return -1;
 	}
@@ -418,12 +422,12 @@ static int measure_caches(const struct config *c, const struct cache_claims *cl)
 		char page_name[48];
 
 		page_size_name(page_name, sizeof page_name, shift);
-		if (page_buffer_get("geometry", &buf, (uint64_t)kmax * span * 2, shift) != 0) {
+		if (page_buffer_get(PROBE_NAME, &buf, (uint64_t)kmax * span * 2, shift) != 0) {
 			not_measurable(&results.level[1].ways, l2->ways, "not measured: no buffer");
 			not_measurable(&results.level[1].sets, l2->sets, "not measured: no buffer");
 			return -1;
 		}
-		page_buffer_report("geometry", page_name, &buf);
+		page_buffer_report(PROBE_NAME, page_name, &buf);
 		if (buf.contiguous_bytes < span * 2) {
 			char why[192], cont[24], sp[24];
 
@@ -516,7 +520,7 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 		stride = (uint64_t)t->entries / t->ways * page;
 		kmax = 2 * t->ways + 4 + after;
 	}
-	if ((uint64_t)kmax * stride > c->tlb_max_buffer) {
+	if ((uint64_t)kmax * stride > TLB_SETTINGS(c)->max_buffer) {
 		char need[24];
 
 		mp_format_bytes(need, sizeof need, (uint64_t)kmax * stride);
@@ -527,7 +531,7 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 		return;
 	}
 	if (!plat_buffer_max(shift) ||
-	    page_buffer_get("geometry", &buf, (uint64_t)kmax * stride, shift) != 0) {
+	    page_buffer_get(PROBE_NAME, &buf, (uint64_t)kmax * stride, shift) != 0) {
 		not_measurable(&g->ways, t->ways, "not measured: no buffer of these pages");
 		return;
 	}
@@ -632,7 +636,7 @@ static void report_summary(void)
 {
 	char what[48];
 
-	report_table_begin(&summary_table, "geometry", NULL);
+	report_table_begin(&summary_table, PROBE_NAME, NULL);
 	summary_row("line size", &results.line, " B");
 	for (unsigned i = 0; i < results.nlevels; i++) {
 		mp_snprintf(what, sizeof what, "%s ways", results.level[i].name);
@@ -698,3 +702,40 @@ int probe_geometry(const struct config *c)
 	write_chart();
 	return status;
 }
+
+/* One buffer at a time, the largest of: a TLB's sweep (never over
+   tlb.max_buffer), L1d's and L2's k lines two way spans apart (at most
+   KMAX, each span at most the largest claimed cache's size), the line
+   probe's blocks. */
+static unsigned geometry_holds(const struct config *c, unsigned page_shift,
+			       struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	static struct cache_claims cl;
+	uint64_t span = 4096, bytes = (uint64_t)GEOMETRY_LINE_BLOCKS * GEOMETRY_LINE_BLOCK;
+
+	plat_cache_claims(&cl);
+	for (unsigned level = 1; level <= 2; level++)
+		span = claimed_span(claimed_cache(&cl, level), 0) > span
+		     ? claimed_span(claimed_cache(&cl, level), 0) : span;
+	if ((uint64_t)KMAX * span * 2 + 4096 > bytes)
+		bytes = (uint64_t)KMAX * span * 2 + 4096;
+	if (TLB_SETTINGS(c)->max_buffer > bytes)
+		bytes = TLB_SETTINGS(c)->max_buffer;
+	out[0] = (struct probe_hold){ bytes, page_shift, 1 };
+	return 1;
+}
+
+/* The sweep's own bound (4 x the claimed ways + 4 lines per set) in both
+   profiles; quick runs the probe only when asked. */
+static const struct config_key geometry_keys[] = {
+	{ "max_lines", KIND_UINT, SETTING(struct geometry_settings, max_lines), 0, KMAX, 0, "0",
+	  "0", 0, 0 },
+};
+
+PROBE_DEFINE(geometry, 100) = {
+	.config = { .name = "geometry", .profiles = PROBE_IN_FULL,
+		    PROBE_KEYS(geometry_keys, struct geometry_settings, 0) },
+	.run = probe_geometry,
+	.holds = geometry_holds,
+	.rows_read = ROWS_UNREAD,
+};

@@ -12,6 +12,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "probes/config.h"
+
+/* The settings of the geometry probe: its keys' values, in its block of
+   struct config, read through GEOMETRY_SETTINGS(c); its keys, ranges and
+   defaults are its registry row's (geometry.c). */
+struct geometry_settings {
+	unsigned max_lines;       /* most lines per set swept; 0: 4 x the claimed
+				     ways + 4 */
+};
+#define GEOMETRY_SETTINGS(c) PROBE_SETTINGS(struct geometry_settings, c, PROBE_ID_GEOMETRY)
 
 // ---- Constants --------------------------------------------------------------
 

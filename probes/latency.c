@@ -12,12 +12,16 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/latency_settings.h"
 #include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/sweep.h"
 #include "probes/timebase.h"
 #include "probes/trials.h"
+
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_latency.config.name)
 
 // ---- Constants --------------------------------------------------------------
 
@@ -111,7 +115,7 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	mp_snprintf(what, sizeof what, "latency, %s, %s", s->page_name, size_text);
 	if (chase_run_measure(&run, CHASE_SLOT, what) != 0)
 		return -1;
-	fig.probe = "latency";
+	fig.probe = PROBE_NAME;
 	fig.variant = "chase";
 	fig.page_shift = s->buf->page_shift;
 	fig.working_set_bytes = bytes;
@@ -164,16 +168,16 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	s.largest_claim = sweep_largest_cache(&claims);
 	s.n = &n;
 
-	if (top > c->latency_max_buffer)
-		top = c->latency_max_buffer;
+	if (top > LATENCY_SETTINGS(c)->max_buffer)
+		top = LATENCY_SETTINGS(c)->max_buffer;
 	sweep_range(c->min_size, top, &first, &last);
 	page_size_name(page_name, sizeof page_name, shift);
-	status = sweep_buffer_get("latency", &buf, shift, page_name, first, &last);
+	status = sweep_buffer_get(PROBE_NAME, &buf, shift, page_name, first, &last);
 	if (status != 0)
 		return status;
 	s.buf = &buf;
 	s.page_name = page_name;
-	page_buffer_report("latency", page_name, &buf);
+	page_buffer_report(PROBE_NAME, page_name, &buf);
 	mp_snprintf(caption, sizeof caption, "latency, %s", page_name);
 	report_table_begin(&sweep_table, caption, NULL);
 	for (k = first; k <= last && n < SWEEP_POINTS_MAX; k++, n++) {
@@ -192,7 +196,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	}
 	report_table_end();
 	if (status == 0)
-		sweep_refine_report("latency", page_name, pt, n, CHASE_SLOT, (unsigned)added, 0);
+		sweep_refine_report(PROBE_NAME, page_name, pt, n, CHASE_SLOT, (unsigned)added, 0);
 	plat_buffer_put(&buf);
 	return status;
 }
@@ -206,7 +210,7 @@ int probe_latency(const struct config *c)
 	unsigned first = 0, last = 0;
 
 	mp_format_bytes(top_text, sizeof top_text, top);
-	mp_format_bytes(cap_text, sizeof cap_text, c->latency_max_buffer);
+	mp_format_bytes(cap_text, sizeof cap_text, LATENCY_SETTINGS(c)->max_buffer);
 	mp_format_bytes(claim_text, sizeof claim_text, largest);
 	if (c->max_size)
 		report_printf("latency: the sweep's top is max_size = %s\n", top_text);
@@ -220,12 +224,12 @@ int probe_latency(const struct config *c)
 		report_printf("latency: the sweep's top is %s: CPUID claims no cache, so the %s "
 			      "profile's own top\n", top_text,
 			      c->profile == PROFILE_FULL ? "full" : "quick");
-	if (top > c->latency_max_buffer) {
+	if (top > LATENCY_SETTINGS(c)->max_buffer) {
 		report_printf("latency: the memory cap, latency.max_buffer = %s, stops the sweep "
 			      "short of it%s\n", cap_text,
 			      largest ? ": the last claimed cache's edge may have no plateau of "
 			      "memory past it" : "");
-		top = c->latency_max_buffer;
+		top = LATENCY_SETTINGS(c)->max_buffer;
 	} else {
 		report_printf("latency: the memory cap is latency.max_buffer = %s; what the "
 			      "machine can give caps the sweep too, and is said so\n", cap_text);
@@ -247,5 +251,32 @@ int probe_latency(const struct config *c)
 		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, CHASE_TRIAL_LAPS_MIN,
 		      CHASE_PARTIAL_LOADS_MIN, c->precision * 100, trials_steady_span(c->trials),
 		      c->max_trials, c->trials, c->max_trials * c->step_ms);
-	return page_sizes_each("latency", c, sweep_page_size);
+	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
+
+/* One buffer: the sweep's top (sweep.c), within latency.max_buffer. */
+static unsigned latency_holds(const struct config *c, unsigned page_shift,
+			      struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	uint64_t largest, top = latency_sweep_top(c, &largest);
+	uint64_t cap = LATENCY_SETTINGS(c)->max_buffer;
+
+	out[0] = (struct probe_hold){ top < cap ? top : cap, page_shift, 1 };
+	return 1;
+}
+
+/* Buffers of at most 1 GiB (quick: QEMU's default memory is smaller, and
+   what the machine lacks caps the sweep there anyway) or 8 GiB (full, as
+   tlb's). */
+static const struct config_key latency_keys[] = {
+	{ "max_buffer", KIND_SIZE, SETTING(struct latency_settings, max_buffer), 4096,
+	  PROBE_BUFFER_MAX, 4096, "1GiB", "8GiB", 0, 0 },
+};
+
+PROBE_DEFINE(latency, 10) = {
+	.config = { .name = "latency", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
+		    PROBE_KEYS(latency_keys, struct latency_settings, 0) },
+	.run = probe_latency,
+	.holds = latency_holds,
+	.rows_read = ROWS_LATENCY_CURVE,
+};

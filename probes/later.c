@@ -23,9 +23,11 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_later.config.name)
+
 // Constants
 
-#define PROBE_NAME "later"
 
 /* Fixed seeds: the tables, and so the figures, follow from the source. */
 #define SEED_RANDOM_TABLE 0x5851f42d4c957f2dull
@@ -184,20 +186,20 @@ static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *tab
 {
 	struct later_run run = {
 		.walk = walk, .table = table, .curr = 0, .div = DIVISOR,
-		.steps = c->later_steps,
+		.steps = LATER_SETTINGS(c)->steps,
 	};
 	struct config rule = *c;
 	struct plat_disturbances before, after;
 	struct progress progress;
 	uint64_t spent = 0;
 
-	rule.trials = c->later_min_repeat;
-	rule.max_trials = c->later_max_repeat;
-	rule.precision = c->later_precision;
+	rule.trials = LATER_SETTINGS(c)->min_repeat;
+	rule.max_trials = LATER_SETTINGS(c)->max_repeat;
+	rule.precision = LATER_SETTINGS(c)->precision;
 	trials_init(t);
 	progress_start(&progress);
 	for (;;) {
-		progress_tick(&progress, what, t->count, c->later_max_repeat);
+		progress_tick(&progress, what, t->count, LATER_SETTINGS(c)->max_repeat);
 		plat_disturbances(&before);
 		if (run_timed(&run, what) != 0)
 			return -1;
@@ -211,7 +213,8 @@ static int repeat_runs(const struct config *c, walk_fn walk, const uint32_t *tab
 			break;
 	}
 	/* A fixed count ends at the count whatever else holds then. */
-	if (c->later_min_repeat == c->later_max_repeat && mp_strcmp(*stopped_by, "signal"))
+	if (LATER_SETTINGS(c)->min_repeat == LATER_SETTINGS(c)->max_repeat &&
+	    mp_strcmp(*stopped_by, "signal"))
 		*stopped_by = "count";
 	return 0;
 }
@@ -265,7 +268,7 @@ static const struct delay_class *choose_delay(const struct config *c,
 {
 	struct later_run linear = {
 		.walk = walk_plain, .table = lintab, .div = DIVISOR,
-		.steps = c->later_steps,
+		.steps = LATER_SETTINGS(c)->steps,
 	};
 	struct later_run divisions = linear;
 	uint64_t linear_ticks, division_ticks, factor;
@@ -280,8 +283,8 @@ static const struct delay_class *choose_delay(const struct config *c,
 	pairs = later_delay_pairs(factor);
 	report_printf("    linear walk %.2f ns/step, division pair %.2f ns (best of "
 		      "%u): delay factor %llu, %u division pair%s per access\n",
-		      ns_per_access((double)linear_ticks, c->later_steps),
-		      ns_per_access((double)division_ticks, c->later_steps),
+		      ns_per_access((double)linear_ticks, LATER_SETTINGS(c)->steps),
+		      ns_per_access((double)division_ticks, LATER_SETTINGS(c)->steps),
 		      DELAY_FACTOR_RUNS, (unsigned long long)factor, pairs,
 		      pairs == 1 ? "" : "s");
 	if (pairs == 0) {
@@ -303,11 +306,12 @@ static const struct delay_class *choose_delay(const struct config *c,
    the table does not read back as built. 0, or -1 reported. */
 static int build_tables(const struct config *c, uint32_t *memtab, uint32_t *lintab)
 {
-	uint64_t per_block = c->later_block / c->later_stride;
+	const struct later_settings *s = LATER_SETTINGS(c);
+	uint64_t per_block = s->block / s->stride;
 	uint32_t *order = plat_alloc(per_block * sizeof(uint32_t));
 	struct later_run lap = {
 		.walk = walk_plain, .table = lintab, .curr = 0, .div = DIVISOR,
-		.steps = c->later_table / c->later_stride,
+		.steps = s->table / s->stride,
 	};
 
 	if (!order) {
@@ -315,10 +319,8 @@ static int build_tables(const struct config *c, uint32_t *memtab, uint32_t *lint
 			      "entries)\n", PROBE_NAME, (unsigned long long)per_block);
 		return -1;
 	}
-	later_buildtab(memtab, c->later_table, c->later_block, c->later_stride,
-		       order, SEED_RANDOM_TABLE);
-	later_buildtab(lintab, c->later_table, c->later_stride, c->later_stride,
-		       order, SEED_LINEAR_TABLE);
+	later_buildtab(memtab, s->table, s->block, s->stride, order, SEED_RANDOM_TABLE);
+	later_buildtab(lintab, s->table, s->stride, s->stride, order, SEED_LINEAR_TABLE);
 	plat_free(order, per_block * sizeof(uint32_t));
 	if (run_timed(&lap, "warm-up lap") != 0)
 		return -1;
@@ -345,19 +347,19 @@ static int measure_page_size(const struct config *c, unsigned shift)
 
 	if (max == 0)
 		return 1;
-	if (max >= 2 * c->later_table)
+	if (max >= 2 * LATER_SETTINGS(c)->table)
 		return measure_tables(c, shift);
 	page_size_name(page_name, sizeof page_name, shift);
-	mp_format_bytes(need, sizeof need, 2 * c->later_table);
+	mp_format_bytes(need, sizeof need, 2 * LATER_SETTINGS(c)->table);
 	mp_format_bytes(have, sizeof have, max);
-	fitted.later_table = max / 2 / c->later_block * c->later_block;
-	if (fitted.later_table == 0) {
+	LATER_SETTINGS(&fitted)->table = max / 2 / LATER_SETTINGS(c)->block * LATER_SETTINGS(c)->block;
+	if (LATER_SETTINGS(&fitted)->table == 0) {
 		report_printf("%s: %s: the two tables need %s, only %s is available, "
 			      "too little for two tables of one block each: not measured\n", PROBE_NAME, page_name,
 			      need, have);
 		return -1;
 	}
-	mp_format_bytes(got, sizeof got, fitted.later_table);
+	mp_format_bytes(got, sizeof got, LATER_SETTINGS(&fitted)->table);
 	report_printf("%s: %s: the two tables need %s, only %s is available: "
 		      "measuring a %s table instead\n", PROBE_NAME, page_name, need, have, got);
 	return measure_tables(&fitted, shift);
@@ -370,7 +372,7 @@ static int measure_tables(const struct config *c, unsigned shift)
 	struct trials tara, brutto;
 	const char *tara_stop = "-", *brutto_stop = "-";
 	char page_name[48], caption[64];
-	uint64_t bytes = 2 * c->later_table;
+	uint64_t bytes = 2 * LATER_SETTINGS(c)->table;
 	double tara_ns, brutto_ns, netto_ticks;
 	uint32_t *memtab, *lintab;
 	int rc = -1;
@@ -380,25 +382,25 @@ static int measure_tables(const struct config *c, unsigned shift)
 		return -1;
 	report_printf("  %s (%s)\n", page_name, buf.verified);
 	memtab = buf.base;
-	lintab = memtab + c->later_table / sizeof(uint32_t);
+	lintab = memtab + LATER_SETTINGS(c)->table / sizeof(uint32_t);
 
 	delay = build_tables(c, memtab, lintab) == 0 ? choose_delay(c, lintab) : NULL;
 	if (delay &&
 	    repeat_runs(c, delay->walk, hot_word, "calibration run", &tara, &tara_stop) == 0 &&
 	    repeat_runs(c, delay->walk, memtab, "measurement run", &brutto,
 			&brutto_stop) == 0) {
-		tara_ns = ns_per_access(trials_best(&tara), c->later_steps);
-		brutto_ns = ns_per_access(trials_best(&brutto), c->later_steps);
+		tara_ns = ns_per_access(trials_best(&tara), LATER_SETTINGS(c)->steps);
+		brutto_ns = ns_per_access(trials_best(&brutto), LATER_SETTINGS(c)->steps);
 		netto_ticks = trials_best(&brutto) - trials_best(&tara);
 		mp_snprintf(caption, sizeof caption, "later, %s", page_name);
 		report_table_begin(&run_table, caption, NULL);
-		emit_run("tara", shift, c->later_table, tara_ns, tara.count,
+		emit_run("tara", shift, LATER_SETTINGS(c)->table, tara_ns, tara.count,
 			 trials_spread(&tara), buf.verified, tara_stop);
-		emit_run("brutto", shift, c->later_table, brutto_ns, brutto.count,
+		emit_run("brutto", shift, LATER_SETTINGS(c)->table, brutto_ns, brutto.count,
 			 trials_spread(&brutto), buf.verified, brutto_stop);
 		/* netto's spread: the brutto runs' worst-minus-best as a
 		   fraction of netto, i.e. how far the worst run would move it. */
-		emit_run("netto", shift, c->later_table, brutto_ns - tara_ns,
+		emit_run("netto", shift, LATER_SETTINGS(c)->table, brutto_ns - tara_ns,
 			 brutto.count, netto_ticks > 0 ?
 			 (brutto.worst - trials_best(&brutto)) / netto_ticks : 0,
 			 buf.verified, brutto_stop);
@@ -425,8 +427,8 @@ static int refuse(char *why, size_t len, const char *key, uint64_t a,
 
 int later_check_params(const struct config *c, char *why, size_t why_len)
 {
-	uint64_t stride = c->later_stride, block = c->later_block;
-	uint64_t table = c->later_table;
+	uint64_t stride = LATER_SETTINGS(c)->stride, block = LATER_SETTINGS(c)->block;
+	uint64_t table = LATER_SETTINGS(c)->table;
 
 	/* A slot is one 4-byte word, and slots must not overlap. */
 	if (stride < 4 || stride % 4 != 0)
@@ -442,18 +444,19 @@ int later_check_params(const struct config *c, char *why, size_t why_len)
 		return refuse(why, why_len, "later.table", table,
 			      "is above the reach of 32-bit word indices,",
 			      LATER_TABLE_BYTES_MAX);
-	if (c->later_steps == 0) {
+	if (LATER_SETTINGS(c)->steps == 0) {
 		mp_snprintf(why, why_len, "later.steps: must be at least 1");
 		return -1;
 	}
-	if (!(c->later_precision > 0)) {
+	if (!(LATER_SETTINGS(c)->precision > 0)) {
 		mp_snprintf(why, why_len, "later.precision: must be above 0");
 		return -1;
 	}
-	if (c->later_min_repeat == 0 || c->later_max_repeat < c->later_min_repeat) {
+	if (LATER_SETTINGS(c)->min_repeat == 0 ||
+	    LATER_SETTINGS(c)->max_repeat < LATER_SETTINGS(c)->min_repeat) {
 		mp_snprintf(why, why_len, "later.min_repeat (%u) must be at least 1 "
 			    "and at most later.max_repeat (%u)",
-			    c->later_min_repeat, c->later_max_repeat);
+			    LATER_SETTINGS(c)->min_repeat, LATER_SETTINGS(c)->max_repeat);
 		return -1;
 	}
 	return 0;
@@ -509,15 +512,79 @@ int probe_later(const struct config *c)
 		report_printf("%s: %s\n", PROBE_NAME, why);
 		return -1;
 	}
-	mp_format_bytes(table, sizeof table, c->later_table);
-	mp_format_bytes(block, sizeof block, c->later_block);
+	mp_format_bytes(table, sizeof table, LATER_SETTINGS(c)->table);
+	mp_format_bytes(block, sizeof block, LATER_SETTINGS(c)->block);
 	report_printf("%s: table %s randomised in blocks of %s, stride %llu B, %llu "
 		      "accesses per run, %u..%u runs until the best three agree "
 		      "within %.2f%% or the last runs move the best by less (the shared "
 		      "stop rule; min_repeat = max_repeat: a fixed count); netto is per "
 		      "access, beyond an L1 hit\n",
-		      PROBE_NAME, table, block, (unsigned long long)c->later_stride,
-		      (unsigned long long)c->later_steps, c->later_min_repeat,
-		      c->later_max_repeat, 100.0 * c->later_precision);
+		      PROBE_NAME, table, block, (unsigned long long)LATER_SETTINGS(c)->stride,
+		      (unsigned long long)LATER_SETTINGS(c)->steps, LATER_SETTINGS(c)->min_repeat,
+		      LATER_SETTINGS(c)->max_repeat, 100.0 * LATER_SETTINGS(c)->precision);
 	return page_sizes_each(PROBE_NAME, c, measure_page_size);
 }
+
+/* One buffer: the two tables (the walked one and the linear one). */
+static unsigned later_holds(const struct config *c, unsigned page_shift,
+			    struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	out[0] = (struct probe_hold){ 2 * LATER_SETTINGS(c)->table, page_shift, 1 };
+	return 1;
+}
+
+/* A table past the last-level cache, walked a line at a time, 3..100 runs
+   on the shared stop rule (the meter's own comments give 10..100; its
+   figure is known once the best three agree or more runs stop moving it,
+   so ten are not needed first). Full: 256 MiB, several times any one
+   core's L3 (32 MiB per Zen 3 CCD, 96 MiB with 3D V-Cache), since a cyclic
+   walk only twice a cache's size still hits a cache whose replacement is
+   not strict LRU. Blocks of 128 KiB: 32 pages of 4 KiB, inside the L1
+   DTLB's reach, so the 4 KiB and 2 MiB figures agree; blocks of 4-16 KiB
+   read under half the memory latency on Zen 3 (docs/METHOD.md). */
+static const struct config_key later_keys[] = {
+	{ "table", KIND_SIZE, SETTING(struct later_settings, table), 64, LATER_TABLE_BYTES_MAX, 64,
+	  "8MiB", "256MiB", 0, 0 },
+	{ "block", KIND_SIZE, SETTING(struct later_settings, block), 64, LATER_TABLE_BYTES_MAX, 64,
+	  "128KiB", "128KiB", 0, 0 },
+	{ "stride", KIND_SIZE, SETTING(struct later_settings, stride), 4, LATER_TABLE_BYTES_MAX, 4,
+	  "64", "64", 0, 0 },
+	{ "steps", KIND_U64, SETTING(struct later_settings, steps), 1, 1000000000000ull, 0,
+	  "100000", "1000000", 0, 0 },
+	{ "precision", KIND_FRACTION, SETTING(struct later_settings, precision), 0, 0, 0, "0.05",
+	  "0.01", 0, 0 },
+	{ "min_repeat", KIND_UINT, SETTING(struct later_settings, min_repeat), 1, 10000, 0, "3",
+	  "3", 0, 0 },
+	{ "max_repeat", KIND_UINT, SETTING(struct later_settings, max_repeat), 1, 10000, 0, "10",
+	  "100", 0, 0 },
+};
+
+/* The tables are whole blocks of whole strides, and the repeats a range. */
+static const char *later_check(const void *settings, const char **a, const char **b)
+{
+	const struct later_settings *s = settings;
+
+	*a = "block";
+	*b = "table";
+	if (s->block > s->table)
+		return "is larger than later.table";
+	*a = "table";
+	*b = "block";
+	if (s->table % s->block)
+		return "is not a multiple of later.block";
+	*a = "block";
+	*b = "stride";
+	if (s->block % s->stride)
+		return "is not a multiple of later.stride";
+	*a = "min_repeat";
+	*b = "max_repeat";
+	return s->min_repeat > s->max_repeat ? "is larger than later.max_repeat" : 0;
+}
+
+PROBE_DEFINE(later, 50) = {
+	.config = { .name = "later", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
+		    PROBE_KEYS(later_keys, struct later_settings, later_check) },
+	.run = probe_later,
+	.holds = later_holds,
+	.rows_read = ROWS_UNREAD,
+};

@@ -9,6 +9,25 @@
 #include <stdint.h>
 #include "probes/config.h"
 
+/* Highest later.table, later.block, later.stride. Word indices are 32-bit,
+   as in the seed, and the delay's divisions work on the index with its top
+   bit set (later.c, DIVIDE_PAIR): so indices stay below 2^31 and the table
+   below 8 GiB. */
+#define LATER_TABLE_BYTES_MAX (8ull << 30)
+
+/* The settings of the later probe: its keys' values, in its block of
+   struct config, read through LATER_SETTINGS(c); its keys, ranges and
+   defaults are its registry row's (later.c). */
+struct later_settings {
+	uint64_t table;           /* bytes */
+	uint64_t block;           /* bytes */
+	uint64_t stride;          /* bytes */
+	uint64_t steps;           /* accesses per run */
+	double precision;
+	unsigned min_repeat, max_repeat;
+};
+#define LATER_SETTINGS(c) PROBE_SETTINGS(struct later_settings, c, PROBE_ID_LATER)
+
 /* 0 when later.table, later.block, later.stride, later.steps,
    later.precision, later.min_repeat and later.max_repeat can be measured
    with; else -1 with why[] naming the key and the rule it breaks. */

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "probes/config.h"
+#include "probes/loaded_settings.h"
 #include "probes/platform.h"
 
 /* One loader's state, a cache line of its own: loaders on other CPUs never

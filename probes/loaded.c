@@ -12,12 +12,16 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/loaded_settings.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "probes/sweep.h"
+
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_loaded.config.name)
 
 // ---- Constants --------------------------------------------------------------
 
@@ -72,9 +76,9 @@ static void chase_role(void *arg)
    other CPU. */
 static unsigned loaders_wanted(const struct config *c)
 {
-	unsigned others = plat_cpu_count() - 1;
+	unsigned others = plat_cpu_count() - 1, asked = LOADED_SETTINGS(c)->loaders;
 
-	return c->loaded_loaders && c->loaded_loaders < others ? c->loaded_loaders : others;
+	return asked && asked < others ? asked : others;
 }
 
 /* One buffer per loader, with 4 KiB pages (the loaders' bandwidth, not their
@@ -82,7 +86,7 @@ static unsigned loaders_wanted(const struct config *c)
 static void get_load_buffers(const struct config *c, unsigned want)
 {
 	for (load_bufs = 0; load_bufs < want; load_bufs++)
-		if (page_buffer_get("loaded", &load_buf[load_bufs], c->loaded_load_size,
+		if (page_buffer_get(PROBE_NAME, &load_buf[load_bufs], LOADED_SETTINGS(c)->load_size,
 				    PAGE_SHIFT_4K) != 0) {
 			report_printf("loaded: only %u loader buffers fit: at most %u loaders\n",
 				      load_bufs, load_bufs);
@@ -102,7 +106,7 @@ static int measure_with(const struct config *c, unsigned loaders, double *gb_per
 	run.stop = 0;
 	roles[0] = (struct plat_role){ 0, chase_role, &run, 0 };
 	for (unsigned k = 1; k <= loaders; k++) {
-		load_kernel_init(&run.loader[k], &load_buf[k - 1], c->loaded_mix, &run.stop,
+		load_kernel_init(&run.loader[k], &load_buf[k - 1], LOADED_SETTINGS(c)->mix, &run.stop,
 				 give_up);
 		roles[k] = (struct plat_role){ k, load_kernel_run, &run.loader[k], 0 };
 	}
@@ -145,20 +149,20 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	int status = 0;
 
 	page_size_name(page_name, sizeof page_name, shift);
-	max = page_buffer_max("loaded", shift);
+	max = page_buffer_max(PROBE_NAME, shift);
 	if (max == 0)
 		return 1;
-	if (max < c->loaded_size) {
+	if (max < LOADED_SETTINGS(c)->size) {
 		char fits[24];
 		mp_format_bytes(fits, sizeof fits, max);
 		report_printf("loaded, %s: the largest buffer that fits now, %s, is below "
 			      "loaded.size: skipped\n", page_name, fits);
 		return 1;
 	}
-	if (page_buffer_get("loaded", &buf, c->loaded_size, shift) != 0)
+	if (page_buffer_get(PROBE_NAME, &buf, LOADED_SETTINGS(c)->size, shift) != 0)
 		return -1;
-	page_buffer_report("loaded", page_name, &buf);
-	run.chase = (struct chase_run){ .start = buf.base, .slots = c->loaded_size / CHASE_SLOT,
+	page_buffer_report(PROBE_NAME, page_name, &buf);
+	run.chase = (struct chase_run){ .start = buf.base, .slots = LOADED_SETTINGS(c)->size / CHASE_SLOT,
 					.c = c };
 	/* Past four times the largest claimed cache a stretch of loads after
 	   the warm-up lap measures what whole laps do (docs/METHOD.md). */
@@ -180,10 +184,10 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			status = -1;
 			break;
 		}
-		row.probe = "loaded";
-		row.variant = c->loaded_mix == LOAD_READ ? "read" : "read_write";
+		row.probe = PROBE_NAME;
+		row.variant = LOADED_SETTINGS(c)->mix == LOAD_READ ? "read" : "read_write";
 		row.page_shift = shift;
-		row.working_set_bytes = c->loaded_size;
+		row.working_set_bytes = LOADED_SETTINGS(c)->size;
 		row.ns = trials_best(&run.chase.trials);
 		row.trials = run.chase.trials.count;
 		row.spread = trials_spread(&run.chase.trials);
@@ -217,21 +221,21 @@ int probe_loaded(const struct config *c)
 	unsigned want = loaders_wanted(c);
 	int status;
 
-	mp_format_bytes(size_text, sizeof size_text, c->loaded_size);
-	mp_format_bytes(load_text, sizeof load_text, c->loaded_load_size);
+	mp_format_bytes(size_text, sizeof size_text, LOADED_SETTINGS(c)->size);
+	mp_format_bytes(load_text, sizeof load_text, LOADED_SETTINGS(c)->load_size);
 	report_printf("loaded: the latency chase (%s, one random cycle) on CPU 0 while 0 .. %u "
 		      "other CPUs (1, 2, ... in order) each stream a %s buffer of their own "
 		      "(%s); load GB/s = the bytes they moved over each one's own time, "
 		      "summed; the chase's stop rule as latency's; deadline %.0f ms per row\n",
 		      size_text, want, load_text,
-		      c->loaded_mix == LOAD_READ ? "reads" : "every line read, every other one "
+		      LOADED_SETTINGS(c)->mix == LOAD_READ ? "reads" : "every line read, every other one "
 		      "also written", c->cpus_deadline_ms);
 	report_printf("loaded: %s\n", plat_cpus_conditions());
 	if (!want)
 		report_printf("loaded: no other CPU: only the unloaded row is measured\n");
 	get_load_buffers(c, want);
 	loaded_chart_begin();
-	status = page_sizes_each("loaded", c, sweep_page_size);
+	status = page_sizes_each(PROBE_NAME, c, sweep_page_size);
 	for (unsigned k = 0; k < load_bufs && !loader_missed; k++)
 		plat_buffer_put(&load_buf[k]);
 	if (loader_missed)
@@ -240,3 +244,43 @@ int probe_loaded(const struct config *c)
 	loaded_chart_finish();
 	return status;
 }
+
+/* The chase's buffer, and beside it one 4 KiB-page buffer per loader, all
+   held at once. Before the platform has counted its CPUs (the EFI app
+   sizes its page-table pool first) "every other CPU" is every CPU it
+   could have: the pool is then capped by the free memory instead. */
+static unsigned loaded_holds(const struct config *c, unsigned page_shift,
+			     struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	unsigned known = plat_cpu_count();
+	unsigned loaders = LOADED_SETTINGS(c)->loaders ? LOADED_SETTINGS(c)->loaders
+			 : known ? known - 1 : PLAT_CPUS_MAX - 1;
+
+	out[0] = (struct probe_hold){ LOADED_SETTINGS(c)->size, page_shift, 1 };
+	out[1] = (struct probe_hold){ LOADED_SETTINGS(c)->load_size, PAGE_SHIFT_4K, loaders };
+	return 2;
+}
+
+/* A chase well past any last-level cache (full: 256 MiB, as later's table;
+   quick: 32 MiB, past a Zen 3 CCD's L3 though not a big server's) while
+   each loader streams a buffer past its own core's caches. */
+static const struct config_word mix_words[] = {
+	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
+static const struct config_key loaded_keys[] = {
+	{ "size", KIND_SIZE, SETTING(struct loaded_settings, size), 4096, PROBE_BUFFER_MAX, 4096,
+	  "32MiB", "256MiB", 0, 0 },
+	{ "load_size", KIND_SIZE, SETTING(struct loaded_settings, load_size), 65536,
+	  PROBE_BUFFER_MAX, 65536, "8MiB", "64MiB", 0, 0 },
+	{ "mix", KIND_WORD, SETTING(struct loaded_settings, mix), 0, 0, 0, "read", "read",
+	  mix_words, "load mix" },
+	{ "loaders", KIND_UINT, SETTING(struct loaded_settings, loaders), 0, CONFIG_CPUS_MAX - 1, 0,
+	  "0", "0", 0, 0 },
+};
+
+PROBE_DEFINE(loaded, 90) = {
+	.config = { .name = "loaded", .profiles = PROBE_IN_FULL,
+		    PROBE_KEYS(loaded_keys, struct loaded_settings, 0) },
+	.run = probe_loaded,
+	.holds = loaded_holds,
+	.rows_read = ROWS_UNREAD,
+};

@@ -23,12 +23,14 @@
 #include "probes/timebase.h"
 #include "probes/trials.h"
 
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_locality.config.name)
+
 // Constants
 
 /* A smaller matrix has no column walk worth the name. */
 #define MIN_SIDE 3u
 
-#define PROBE_NAME "locality"
 
 /* One page size's two walks. */
 static const struct table_column walk_columns[] = {
@@ -169,7 +171,7 @@ static int time_walk(struct locality_pass *pass, int by_columns, uint32_t expect
    shares (trials_stop, trials.h) ends both walks: at least c->trials each,
    then each stops when its best three agree within c->precision or, as the
    latency probe's largest sizes do, once it has had c->max_trials x
-   c->step_ms of trial time; at most c->locality_reps repetitions. 0, or -1
+   c->step_ms of trial time; at most LOCALITY_SETTINGS(c)->reps repetitions. 0, or -1
    reported. */
 static int time_walks(struct locality_pass *pass, const struct config *c, uint32_t expected,
 		      struct trials *by_row, struct trials *by_col)
@@ -180,12 +182,12 @@ static int time_walks(struct locality_pass *pass, const struct config *c, uint32
 	const char *row_stop = 0, *col_stop = 0;
 	unsigned r;
 
-	rule.max_trials = c->locality_reps;
+	rule.max_trials = LOCALITY_SETTINGS(c)->reps;
 	trials_init(by_row);
 	trials_init(by_col);
 	progress_start(&progress);
 	for (r = 0; !(row_stop && col_stop); r++) {
-		progress_tick(&progress, "repetitions", r, c->locality_reps);
+		progress_tick(&progress, "repetitions", r, LOCALITY_SETTINGS(c)->reps);
 		for (int by_columns = 0; by_columns <= 1; by_columns++) {
 			if (time_walk(pass, by_columns, expected, by_columns ? by_col : by_row))
 				return -1;
@@ -210,8 +212,8 @@ static void report_shape(const struct config *c, const struct matrix_shape *s,
 		report_printf("  %s: %u x %u ints do not fit in the %s available; "
 			      "measuring %u x %u (%s) instead, the largest shape of "
 			      "about the same aspect whose row length is not a power "
-			      "of two\n", page_name, c->locality_rows,
-			      c->locality_cols, have, s->rows, s->cols, bytes);
+			      "of two\n", page_name, LOCALITY_SETTINGS(c)->rows,
+			      LOCALITY_SETTINGS(c)->cols, have, s->rows, s->cols, bytes);
 	} else {
 		report_printf("  %s: %u x %u ints (%s)\n", page_name, s->rows,
 			      s->cols, bytes);
@@ -238,7 +240,7 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	if (max == 0)
 		return 1;
 	page_size_name(page_name, sizeof page_name, shift);
-	fit = locality_fit_shape(c->locality_rows, c->locality_cols, max, &shape);
+	fit = locality_fit_shape(LOCALITY_SETTINGS(c)->rows, LOCALITY_SETTINGS(c)->cols, max, &shape);
 	if (fit < 0) {
 		report_printf("%s: %s: too little memory for even a %u x %u matrix\n",
 			      PROBE_NAME, page_name, MIN_SIDE, MIN_SIDE);
@@ -323,22 +325,60 @@ int locality_fit_shape(uint32_t rows, uint32_t cols, uint64_t max_bytes,
 
 int probe_locality(const struct config *c)
 {
+	const struct locality_settings *s = LOCALITY_SETTINGS(c);
 	int rc;
 
-	if (c->locality_rows == 0 || c->locality_cols == 0 || c->locality_reps == 0) {
+	if (s->rows == 0 || s->cols == 0 || s->reps == 0) {
 		report_printf("%s: rows, columns and repetitions must all be at least 1 "
-			      "(got %u x %u, %u repetitions)\n", PROBE_NAME,
-			      c->locality_rows, c->locality_cols, c->locality_reps);
+			      "(got %u x %u, %u repetitions)\n", PROBE_NAME, s->rows, s->cols,
+			      s->reps);
 		return -1;
 	}
 	report_printf("%s: row-major vs column-major sum of an int matrix; at least %u "
 		      "repetitions, each walk stops when its best three agree within %.1f%% "
 		      "or, past %u, after %.0f ms of walks; at most %u; figure = best\n",
 		      PROBE_NAME, c->trials, c->precision * 100, c->trials,
-		      c->max_trials * c->step_ms, c->locality_reps);
+		      c->max_trials * c->step_ms, LOCALITY_SETTINGS(c)->reps);
 	chart_points = 0;
 	rc = page_sizes_each(PROBE_NAME, c, measure_page_size);
 	if (chart_points)
 		write_chart();
 	return rc;
 }
+
+/* One buffer: the matrix of 32-bit ints. */
+static unsigned locality_holds(const struct config *c, unsigned page_shift,
+			       struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	out[0] = (struct probe_hold){ (uint64_t)LOCALITY_SETTINGS(c)->rows * LOCALITY_SETTINGS(c)->cols *
+				      sizeof(uint32_t), page_shift, 1 };
+	return 1;
+}
+
+/* The seed's 13000 x 13000 ints (645 MiB), best of 24; quick keeps a row
+   length that is not a power of two. */
+static const struct config_key locality_keys[] = {
+	{ "rows", KIND_UINT, SETTING(struct locality_settings, rows), 2, 1000000, 0, "2000",
+	  "13000", 0, 0 },
+	{ "cols", KIND_UINT, SETTING(struct locality_settings, cols), 2, 1000000, 0, "2001",
+	  "13000", 0, 0 },
+	{ "reps", KIND_UINT, SETTING(struct locality_settings, reps), 1, 1000, 0, "3", "24", 0, 0 },
+};
+
+static const char *locality_check(const void *settings, const char **a, const char **b)
+{
+	const struct locality_settings *s = settings;
+
+	*a = "rows";
+	*b = "cols";
+	return (uint64_t)s->rows * s->cols * sizeof(uint32_t) > PROBE_BUFFER_MAX
+	       ? "times locality.cols is a matrix over 1 TiB" : 0;
+}
+
+PROBE_DEFINE(locality, 40) = {
+	.config = { .name = "locality", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
+		    PROBE_KEYS(locality_keys, struct locality_settings, locality_check) },
+	.run = probe_locality,
+	.holds = locality_holds,
+	.rows_read = ROWS_UNREAD,
+};

@@ -5,6 +5,15 @@
 #define MEMPROBE_LOCALITY_H
 
 #include <stdint.h>
+#include "probes/config.h"
+
+/* The settings of the locality probe: its keys' values, in its block of
+   struct config, read through LOCALITY_SETTINGS(c); its keys, ranges and
+   defaults are its registry row's (locality.c). */
+struct locality_settings {
+	unsigned rows, cols, reps;
+};
+#define LOCALITY_SETTINGS(c) PROBE_SETTINGS(struct locality_settings, c, PROBE_ID_LOCALITY)
 
 struct matrix_shape {
 	uint32_t rows, cols;      /* of 4-byte ints, row-major */

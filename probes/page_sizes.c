@@ -2,6 +2,7 @@
 
 #include "probes/page_sizes.h"
 #include "lib/fmt.h"
+#include "probes/probe.h"
 #include "probes/results.h"
 
 // Public Functions
@@ -61,6 +62,7 @@ int page_buffer_get(const char *probe, struct plat_buffer *b, uint64_t bytes,
 	page_size_name(name, sizeof name, page_shift);
 	mp_format_bytes(size, sizeof size, rounded);
 	report_printf("%s: no %s buffer with %s: %s\n", probe, size, name, why);
+	probe_failed_because("no %s buffer with %s: %s", size, name, why);
 	return -1;
 }
 
@@ -89,6 +91,7 @@ int page_sizes_each(const char *probe, const struct config *c,
 	if (measured == 0 && status == 0) {
 		report_printf("%s: none of the asked page sizes is available: nothing "
 			      "measured\n", probe);
+		probe_failed_because("none of the asked page sizes is available");
 		status = -1;
 	}
 	return status;

@@ -43,7 +43,7 @@ void report_html_table_end(void);
 /* While on, report text is left out of the page: it is a table's own text
    rendering, which the page already shows as the table. */
 void report_html_quiet(int on);
-/* A section heading ("latency", "memory hierarchy, ..."). */
+/* A section heading (a probe's name, "memory hierarchy, ..."). */
 void report_html_section(const char *title);
 /* A results row, held until report_html_rows_done (or written early as a
    table of its own when a probe's rows outgrow the buffer). */

@@ -1,6 +1,8 @@
 /* The sweep grid and its buffer (see sweep.h). */
 
 #include "probes/sweep.h"
+#include "probes/probe.h"
+#include "probes/latency_settings.h"
 #include "probes/page_sizes.h"
 #include "probes/refine.h"
 #include "probes/results.h"
@@ -105,6 +107,8 @@ int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
 	if (sweep_bytes(k) > max) {
 		report_printf("%s, %s: the largest buffer that fits now, %s, is below the "
 			      "smallest size of the sweep: not measured\n", probe, page_name, fits);
+		probe_failed_because("%s: %s fits, less than the smallest size", page_name,
+				     fits);
 		return -1;
 	}
 	mp_format_bytes(capped, sizeof capped, sweep_bytes(k));

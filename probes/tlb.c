@@ -7,7 +7,6 @@
  * method, the set-spreading argument and its limits.
  */
 
-#include "probes/buffer_need.h"
 #include "probes/chase.h"
 #include "probes/chase_run.h"
 #include "probes/edges.h"
@@ -16,6 +15,7 @@
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/tlb_settings.h"
 #include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
@@ -23,6 +23,9 @@
 #include "probes/timebase.h"
 #include "probes/tlb_levels.h"
 #include "probes/trials.h"
+
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_tlb.config.name)
 
 // ---- Constants --------------------------------------------------------------
 
@@ -87,15 +90,17 @@ static uint64_t grid_floor(uint64_t n)
 	return g;
 }
 
-/* Four times the largest claim, so the last claimed reach has a plateau
-   past it (buffer_need.h). */
-uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
+/* The sweep's top in pages before memory caps it: tlb.max_pages, or the
+   larger of TLB_AUTO_PAGES and four times the largest TLB CPUID claims for
+   these pages (that claim in *claimed), so the last claimed reach has a
+   plateau past it. */
+static uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
 {
 	uint64_t top;
 
 	*claimed = tlb_claimed_entries_max(shift);
-	if (c->tlb_max_pages)
-		return c->tlb_max_pages;
+	if (TLB_SETTINGS(c)->max_pages)
+		return TLB_SETTINGS(c)->max_pages;
 	top = (uint64_t)*claimed * 4;
 	return top > TLB_AUTO_PAGES ? top : TLB_AUTO_PAGES;
 }
@@ -107,10 +112,10 @@ uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed
 static int get_buffer(const struct config *c, struct plat_buffer *buf, unsigned shift,
 		      const char *page_name, uint64_t first, uint64_t *last)
 {
-	uint64_t page = 1ull << shift, top = *last, fits, cap = c->tlb_max_buffer;
+	uint64_t page = 1ull << shift, top = *last, fits, cap = TLB_SETTINGS(c)->max_buffer;
 	char fits_text[24], top_text[24];
 
-	fits = page_buffer_max("tlb", shift);
+	fits = page_buffer_max(PROBE_NAME, shift);
 	if (fits == 0)
 		return 1;
 	if (fits > cap)
@@ -135,7 +140,7 @@ static int get_buffer(const struct config *c, struct plat_buffer *buf, unsigned 
 			      "fits now", (unsigned long long)*last, top_text,
 			      (unsigned long long)top, (unsigned long long)*last);
 	}
-	return page_buffer_get("tlb", buf, *last * page, shift) == 0 ? 0 : -1;
+	return page_buffer_get(PROBE_NAME, buf, *last * page, shift) == 0 ? 0 : -1;
 }
 
 /* Builds the cycle of `slots` slots with page_bytes at the buffer's start,
@@ -156,7 +161,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	chase_build(run.start, slots, page_bytes, CYCLE_SEED);
 	if (chase_run_measure(&run, page_bytes, what) != 0)
 		return -1;
-	fig.probe = "tlb";
+	fig.probe = PROBE_NAME;
 	fig.variant = variant;
 	fig.page_shift = buf->page_shift;
 	fig.working_set_bytes = (uint64_t)slots * page_bytes;
@@ -222,12 +227,12 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	struct plat_buffer buf;
 	struct sweep_state s = { c, &buf, NULL };
 	char page_name[48], caption[64];
-	uint64_t first = grid_floor(c->tlb_min_pages), last, n;
+	uint64_t first = grid_floor(TLB_SETTINGS(c)->min_pages), last, n;
 	size_t count = 0;
 	unsigned claimed;
 	int status, added = 0;
 
-	if (first < c->tlb_min_pages)
+	if (first < TLB_SETTINGS(c)->min_pages)
 		first = grid_next(first);
 	page_size_name(page_name, sizeof page_name, shift);
 	last = tlb_sweep_top(c, shift, &claimed);
@@ -248,7 +253,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	if (status != 0)
 		return status;
 	s.page_name = page_name;
-	page_buffer_report("tlb", page_name, &buf);
+	page_buffer_report(PROBE_NAME, page_name, &buf);
 	mp_snprintf(caption, sizeof caption, "tlb, %s", page_name);
 	report_table_begin(&sweep_table, caption, NULL);
 	for (n = first; n <= last && count < SWEEP_POINTS_MAX; n = grid_next(n), count++) {
@@ -267,7 +272,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	}
 	report_table_end();
 	if (status == 0)
-		sweep_refine_report("tlb", page_name, pt, count, 1, (unsigned)added, 1);
+		sweep_refine_report(PROBE_NAME, page_name, pt, count, 1, (unsigned)added, 1);
 	plat_buffer_put(&buf);
 	return status;
 }
@@ -281,7 +286,51 @@ int probe_tlb(const struct config *c)
 		      "the same N slots packed in N lines; N on the grid of powers of two and "
 		      "midpoints, from the first point at or above %u, then page counts refined between the two that bracket each edge (eighths of an octave) until it is pinned or shown smeared; trials as the latency probe's (at least %u of >= %.0f "
 		      "ms, best three within %.1f%%, at most %u); figure = best trial; "
-		      "+cycles = chase - control\n", CHASE_SLOT, c->tlb_min_pages, c->trials,
+		      "+cycles = chase - control\n", CHASE_SLOT, TLB_SETTINGS(c)->min_pages, c->trials,
 		      c->step_ms, c->precision * 100, c->max_trials);
-	return page_sizes_each("tlb", c, sweep_page_size);
+	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
+
+/* One buffer: the sweep's top in pages, within tlb.max_buffer. */
+static unsigned tlb_holds(const struct config *c, unsigned page_shift,
+			  struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	uint64_t page = 1ull << page_shift;
+	unsigned claimed;
+	uint64_t top = tlb_sweep_top(c, page_shift, &claimed), cap = TLB_SETTINGS(c)->max_buffer;
+
+	out[0] = (struct probe_hold){ top > cap / page ? cap : top * page, page_shift, 1 };
+	return 1;
+}
+
+/* From 8 pages up to the larger of 16384 and 4x the largest claimed TLB
+   (auto, both profiles: a plateau of several points past the last claimed
+   TLB; a CPU that hides its L2 TLB from CPUID still has 16384 pages), in
+   buffers of at most 8 GiB (4096 pages of 2 MiB: past a 2048-entry L2 TLB
+   by a plateau). quick starts at one page, so two 1 GiB pages, all QEMU's
+   -m 4G offers, still make a curve, and its buffers stop at 2 GiB. */
+static const struct config_key tlb_keys[] = {
+	{ "min_pages", KIND_UINT, SETTING(struct tlb_settings, min_pages), 1, TLB_PAGES_MAX, 0,
+	  "1", "8", 0, 0 },
+	{ "max_pages", KIND_UINT, SETTING(struct tlb_settings, max_pages), 0, TLB_PAGES_MAX, 0,
+	  "0", "0", 0, 0 },
+	{ "max_buffer", KIND_SIZE, SETTING(struct tlb_settings, max_buffer), 4096,
+	  PROBE_BUFFER_MAX, 4096, "2GiB", "8GiB", 0, 0 },
+};
+
+static const char *tlb_check(const void *settings, const char **a, const char **b)
+{
+	const struct tlb_settings *s = settings;
+
+	*a = "min_pages";
+	*b = "max_pages";
+	return s->max_pages && s->min_pages > s->max_pages ? "is larger than tlb.max_pages" : 0;
+}
+
+PROBE_DEFINE(tlb, 30) = {
+	.config = { .name = "tlb", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
+		    PROBE_KEYS(tlb_keys, struct tlb_settings, tlb_check) },
+	.run = probe_tlb,
+	.holds = tlb_holds,
+	.rows_read = ROWS_TLB_CURVE,
+};

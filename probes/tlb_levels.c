@@ -4,6 +4,7 @@
 #include "probes/chase.h"
 #include "lib/fmt.h"
 #include "probes/platform.h"
+#include "probes/probe.h"
 
 // ---- Constants --------------------------------------------------------------
 
@@ -226,7 +227,7 @@ int tlb_curves_add_row(struct tlb_curves *t, const struct result_row *row)
 	int chase = same(row->variant, "chase"), k;
 	uint64_t n;
 
-	if (!same(row->probe, "tlb") || (!chase && !same(row->variant, "control")) ||
+	if (probe_rows_read(row->probe) != ROWS_TLB_CURVE || (!chase && !same(row->variant, "control")) ||
 	    !row->page_shift || row->page_shift > 40 || !row->working_set_bytes)
 		return -1;
 	n = chase ? row->working_set_bytes >> row->page_shift

@@ -22,6 +22,7 @@
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/results.h"
+#include "probes/bandwidth_settings.h"
 
 #define SSE2 (1u << X86_SET_SSE2)
 #define AVX2 (1u << X86_SET_AVX2)
@@ -199,8 +200,8 @@ static void small_config(struct config *c)
 	c->trials = 3;
 	c->max_trials = 3;
 	c->step_ms = 0.2;
-	c->bandwidth_min_size = 4096;
-	c->bandwidth_max_size = 16384;
+	BANDWIDTH_SETTINGS(c)->min_size = 4096;
+	BANDWIDTH_SETTINGS(c)->max_size = 16384;
 }
 
 /* The run folder's files, the folder and the scratch root, removed. */
@@ -229,7 +230,7 @@ static void test_probe(void)
 	CHECK(mkdtemp(root) != NULL, "a scratch results root");
 	host_set_results_root(root);
 	small_config(&c);
-	c.bandwidth_sets = BANDWIDTH_ALL;
+	BANDWIDTH_SETTINGS(&c)->sets = BANDWIDTH_ALL;
 	rc = run_probe(&c);
 	CHECK(rc == 0, "probe_bandwidth succeeds from 4 KiB to 16 KiB, 4 KiB pages");
 
@@ -263,8 +264,8 @@ static void test_probe(void)
 	      "bytes_per_cycle = 64 / cycles (%u not)", insane);
 
 	/* The default: the widest set alone, 4 operations at one size. */
-	c.bandwidth_sets = BANDWIDTH_WIDEST;
-	c.bandwidth_min_size = c.bandwidth_max_size = 8192;
+	BANDWIDTH_SETTINGS(&c)->sets = BANDWIDTH_WIDEST;
+	BANDWIDTH_SETTINGS(&c)->min_size = BANDWIDTH_SETTINGS(&c)->max_size = 8192;
 	rc = run_probe(&c);
 	{
 		unsigned widest = 0, widest_rows = 0;
@@ -283,8 +284,8 @@ static void test_probe(void)
 		      stream_sets[widest].name, row_count);
 	}
 
-	c.bandwidth_min_size = 5000;
-	c.bandwidth_max_size = 5100;
+	BANDWIDTH_SETTINGS(&c)->min_size = 5000;
+	BANDWIDTH_SETTINGS(&c)->max_size = 5100;
 	CHECK(probe_bandwidth(&c) != 0, "a range between two sweep sizes measures nothing and fails");
 
 	remove_run(root);
@@ -331,7 +332,7 @@ static void test_gang_probe(void)
 	host_set_results_root(root);
 	small_config(&c);
 	if (cpus + 1 <= CONFIG_CPUS_MAX) {
-		c.bandwidth_cores = cpus + 1;
+		BANDWIDTH_SETTINGS(&c)->cores = cpus + 1;
 		rc = run_probe(&c);
 		CHECK(rc != 0 && row_count == 0, "bandwidth.cores = %u with %u CPUs: refused, "
 		      "no row", cpus + 1, cpus);
@@ -343,7 +344,7 @@ static void test_gang_probe(void)
 	for (unsigned s = 0; s < stream_set_count; s++)
 		if (usable & (1u << s))
 			widest = s;
-	c.bandwidth_cores = BANDWIDTH_CORES_ALL;
+	BANDWIDTH_SETTINGS(&c)->cores = BANDWIDTH_CORES_ALL;
 	rc = run_probe(&c);
 	CHECK(rc == 0, "bandwidth.cores = all on %u CPUs succeeds", cpus);
 	for (unsigned op = 0; op < 4; op++)
@@ -370,8 +371,8 @@ static void test_gang_probe(void)
 	CHECK(insane == 0, "every all-core row: gb_per_s = 64 / ns, bytes_per_cycle = 64 / "
 	      "cycles, a working set shared evenly (%u not)", insane);
 
-	c.bandwidth_cores = 2;
-	c.bandwidth_min_size = c.bandwidth_max_size = 8192;
+	BANDWIDTH_SETTINGS(&c)->cores = 2;
+	BANDWIDTH_SETTINGS(&c)->min_size = BANDWIDTH_SETTINGS(&c)->max_size = 8192;
 	rc = run_probe(&c);
 	snprintf(variant, sizeof variant, "read_%s_x2", stream_sets[widest].name);
 	CHECK(rc == 0 && row_count == 4 && count(variant, 8192) == 1,

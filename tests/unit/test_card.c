@@ -205,7 +205,8 @@ static void test_synthetic_card(void)
 	int lines, widest, ended;
 
 	synthetic();
-	card_build(&card, &a, &rows, &(struct card_run){ 1, 2, 0, 1, 1, 3, 0 });
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1, .nmi = 2, .nmi_counted = 1,
+						       .smi_counted = 1, .trials_discarded = 3 });
 	card_format(&card, text, sizeof text);
 	printf("%s", text);
 	measure(text, &lines, &widest, &ended);
@@ -277,7 +278,7 @@ static void test_too_many_levels(void)
 		add_level(LEVEL_TLB, "a very long TLB name", 12, (64 * KIB) << i, 0, 0, 1);
 	for (size_t i = 0; i < a.h.nlevels; i++)
 		a.h.level[i].smeared = 1;   /* a long trust line */
-	card_build(&card, &a, &rows, &(struct card_run){ 1, 0, 0, 0, 0, 0, 0 });
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1 });
 	CHECK(card.ncaches == 8 && card.ntlbs == 12, "every level is on the card (8 + 12)");
 	card_format(&card, text, sizeof text);
 	printf("%s", text);
@@ -291,10 +292,27 @@ static void test_too_many_levels(void)
 
 static void test_empty_card(void)
 {
-	card_build(&card, 0, 0, &(struct card_run){ 1, 0, 0, 0, 0, 0, 0 });
+	card_build(&card, 0, 0, &(struct card_run){ .known = 1 });
 	card_format(&card, text, sizeof text);
 	CHECK(strstr(text, "no latency or tlb rows"), "no rows: the card says nothing was measured");
 	CHECK(strstr(text, "NMIs and SMIs not counted"), "and still the trust line");
+}
+
+/* A probe that failed is a line of its own with its reason, cut to the
+   card's width; a run with none has no such line. */
+static void test_failed_probe(void)
+{
+	struct card_run run = { .known = 1, .nfailed = 1 };
+
+	snprintf(run.failed[0], sizeof run.failed[0], "bandwidth: no 512 MiB buffer with 4 KiB "
+		 "pages: pages NOT mapped");
+	card_build(&card, 0, 0, &run);
+	card_format(&card, text, sizeof text);
+	CHECK(line_of(text, "FAILED   bandwidth: no 512 MiB buffer with 4 KiB pages: pages NOT "
+		      "mapped\n") != NULL, "the failed probe and its reason, a line of its own");
+	card_build(&card, 0, 0, &(struct card_run){ .known = 1 });
+	card_format(&card, text, sizeof text);
+	CHECK(strstr(text, "FAILED") == NULL, "no failed probe, no FAILED line");
 }
 
 static void test_json_and_figures(void)
@@ -306,7 +324,8 @@ static void test_json_and_figures(void)
 	char got[96];
 
 	synthetic();
-	card_build(&card, &a, &rows, &(struct card_run){ 1, 2, 0, 1, 1, 0, 0 });
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1, .nmi = 2, .nmi_counted = 1,
+						       .smi_counted = 1 });
 	card_format(&card, text, sizeof text);
 	json_init(&j, buf, sizeof buf);
 	json_object_begin(&j, 0);
@@ -417,6 +436,7 @@ int main(void)
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
+	test_failed_probe();
 	test_json_and_figures();
 	test_run_folder();
 	return check_summary();

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "probe_rows.h"
 #include "probes/probe.h"
+#include "probes/cost_settings.h"
 
 static const unsigned sizes[] = { 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024 };
 static const char *const variants[] = {
@@ -19,8 +20,8 @@ static struct config small_config(void)
 	struct config c;
 
 	memset(&c, 0, sizeof c);
-	c.cost_reps = 100000;
-	c.cost_trials = 5;
+	COST_SETTINGS(&c)->reps = 100000;
+	COST_SETTINGS(&c)->trials = 5;
 	return c;
 }
 
@@ -74,7 +75,7 @@ static void test_stop_rule(void)
 	struct config c = small_config();
 	int in_rule = 1, limits = 1;
 
-	c.cost_trials = 0;
+	COST_SETTINGS(&c)->trials = 0;
 	c.trials = 3;
 	c.max_trials = 6;
 	c.precision = 0.5;
@@ -93,7 +94,7 @@ static void test_stop_rule(void)
 	CHECK(in_rule, "every row the best of 3 .. 6 trials");
 	CHECK(limits, "every row names the rule's limit that ended it (%s)",
 	      rows.count ? rows.row[0].stopped_by : "");
-	c.cost_trials = 4;
+	COST_SETTINGS(&c)->trials = 4;
 	CHECK(probe_rows_run(probe_cost, &c, &rows) == 0 && rows.rc == 0 &&
 	      rows.count > 0 && rows.row[0].trials == 4 && !strcmp(rows.row[0].stopped_by, "count"),
 	      "cost.trials = 4, set: a fixed count of 4, stopped by count (%u, %s)",

@@ -363,7 +363,7 @@ static void test_run(void)
 	c.trials = 3;
 	c.max_trials = 3;
 	c.step_ms = 0.2;
-	c.geometry_max_lines = 16;
+	GEOMETRY_SETTINGS(&c)->max_lines = 16;
 	rows.chart = "geometry.svg";
 	CHECK(probe_rows_run(probe_geometry, &c, &rows) == 0, "the geometry run left a "
 	      "results.csv");

@@ -138,13 +138,13 @@ static struct config small_config(void)
 
 	memset(&c, 0, sizeof c);
 	c.pages = PAGES_4K | PAGES_2M;
-	c.later_table = 8u << 20;
-	c.later_block = 64u << 10;
-	c.later_stride = 64;
-	c.later_steps = 200000;
-	c.later_precision = 0.05;
-	c.later_min_repeat = 3;
-	c.later_max_repeat = 10;
+	LATER_SETTINGS(&c)->table = 8u << 20;
+	LATER_SETTINGS(&c)->block = 64u << 10;
+	LATER_SETTINGS(&c)->stride = 64;
+	LATER_SETTINGS(&c)->steps = 200000;
+	LATER_SETTINGS(&c)->precision = 0.05;
+	LATER_SETTINGS(&c)->min_repeat = 3;
+	LATER_SETTINGS(&c)->max_repeat = 10;
 	return c;
 }
 
@@ -162,23 +162,23 @@ static void test_params(void)
 	char why[200];
 
 	CHECK(later_check_params(&c, why, sizeof why) == 0, "the test's parameters pass");
-	bad = c; bad.later_stride = 6;
+	bad = c; LATER_SETTINGS(&bad)->stride = 6;
 	expect_refused(bad, "later.stride", "a stride that is no multiple of 4");
-	bad = c; bad.later_stride = 0;
+	bad = c; LATER_SETTINGS(&bad)->stride = 0;
 	expect_refused(bad, "later.stride", "a zero stride");
-	bad = c; bad.later_block = 96;
+	bad = c; LATER_SETTINGS(&bad)->block = 96;
 	expect_refused(bad, "later.block", "a block that is no multiple of the stride");
-	bad = c; bad.later_block = 32;
+	bad = c; LATER_SETTINGS(&bad)->block = 32;
 	expect_refused(bad, "later.block", "a block below the stride");
-	bad = c; bad.later_table = (8u << 20) + 4096;
+	bad = c; LATER_SETTINGS(&bad)->table = (8u << 20) + 4096;
 	expect_refused(bad, "later.table", "a table that is no multiple of the block");
-	bad = c; bad.later_table = 32ull << 30;
+	bad = c; LATER_SETTINGS(&bad)->table = 32ull << 30;
 	expect_refused(bad, "later.table", "a table past 32-bit word indices");
-	bad = c; bad.later_steps = 0;
+	bad = c; LATER_SETTINGS(&bad)->steps = 0;
 	expect_refused(bad, "later.steps", "zero steps");
-	bad = c; bad.later_precision = 0;
+	bad = c; LATER_SETTINGS(&bad)->precision = 0;
 	expect_refused(bad, "later.precision", "zero precision");
-	bad = c; bad.later_min_repeat = 11;
+	bad = c; LATER_SETTINGS(&bad)->min_repeat = 11;
 	expect_refused(bad, "later.min_repeat", "a minimum above the maximum");
 }
 
@@ -227,7 +227,7 @@ static void test_probe_refuses_bad_params(void)
 	static struct probe_rows rows;
 	struct config c = small_config();
 
-	c.later_block = 100;
+	LATER_SETTINGS(&c)->block = 100;
 	CHECK(probe_rows_run(probe_later, &c, &rows) == 0 && rows.rc == -1 &&
 	      rows.count == 0, "bad parameters: the probe fails and writes no row");
 }

@@ -95,9 +95,9 @@ static struct config small_config(void)
 	   budget, so each walk stops after `trials` (3) repetitions. */
 	config_defaults(&c, PROFILE_QUICK);
 	c.pages = PAGES_4K | PAGES_2M;
-	c.locality_rows = 4096;
-	c.locality_cols = 4099;
-	c.locality_reps = 3;
+	LOCALITY_SETTINGS(&c)->rows = 4096;
+	LOCALITY_SETTINGS(&c)->cols = 4099;
+	LOCALITY_SETTINGS(&c)->reps = 3;
 	return c;
 }
 
@@ -139,7 +139,7 @@ static void test_probe_refuses_zero_reps(void)
 	static struct probe_rows rows;
 	struct config c = small_config();
 
-	c.locality_reps = 0;
+	LOCALITY_SETTINGS(&c)->reps = 0;
 	CHECK(probe_rows_run(probe_locality, &c, &rows) == 0 && rows.rc == -1 &&
 	      rows.count == 0, "0 repetitions: the probe fails and writes no row");
 }

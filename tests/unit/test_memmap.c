@@ -1,5 +1,5 @@
 /* Memory maps as big machines have them (lib/efimap.c) and the page-table
- * pool sized by need (arch pt_pool_tables, probes/buffer_need.c): thousands
+ * pool sized by need (arch pt_pool_tables, the probes' registry rows): thousands
  * of descriptors at the firmware's own stride, descriptors beyond MAXPHYADDR,
  * placement inside NUMA windows and away from special-purpose memory, and a
  * pool that is small for a quick run on 20 GiB yet never runs out.
@@ -11,9 +11,14 @@
 #include "check.h"
 #include "arch/x86_64/pagetable.h"
 #include "lib/efimap.h"
-#include "probes/buffer_need.h"
+#include "probes/probe.h"
 #include "probes/config.h"
 #include "probes/page_sizes.h"
+#include "probes/bandwidth_settings.h"
+#include "probes/locality.h"
+#include "probes/tlb_settings.h"
+#include "probes/later.h"
+#include "probes/loaded_settings.h"
 
 #define K(x) ((uint64_t)(x) << 10)
 #define M(x) ((uint64_t)(x) << 20)
@@ -247,6 +252,23 @@ static size_t q35_20g(struct pt_range *r)
 	return n;
 }
 
+/* The largest single buffer the selected probes hold with page_shift
+   swept, by their registry rows (efi/paging.c sizes the pool from them). */
+static uint64_t held_bytes(const struct config *c, unsigned page_shift)
+{
+	struct probe_hold h[PROBE_HOLDS_MAX];
+	uint64_t page = 1ull << page_shift, largest = 0;
+
+	for (unsigned p = 0; p < PROBE_COUNT; p++) {
+		unsigned n = c->probes & (1u << p) ? probe_holds_of(probe_registry[p], c, page_shift, h)
+						   : 0;
+		for (unsigned i = 0; i < n; i++)
+			if (h[i].page_shift == page_shift && h[i].bytes > largest)
+				largest = h[i].bytes;
+	}
+	return (largest + page - 1) / page * page;
+}
+
 static void test_pool_by_need(void)
 {
 	struct pt_config cfg = { .levels = 4, .phys_bits = 40, .has_1g = 1 };
@@ -263,7 +285,7 @@ static void test_pool_by_need(void)
 	np = page_shifts_asked(c.pages, shifts);
 	for (unsigned i = 0; i < np; i++) {
 		sizes[i] = 1ull << shifts[i];
-		bytes[i] = run_buffer_bytes(&c, shifts[i]);
+		bytes[i] = held_bytes(&c, shifts[i]);
 	}
 	CHECK(np == 3 && bytes[0] == M(8) && bytes[1] == M(8) && bytes[2] == G(1),
 	      "quick latency asks for 8 MiB, 8 MiB of 2 MiB pages and one 1 GiB page");
@@ -301,19 +323,39 @@ static void test_pool_by_need(void)
 	/* The largest buffer of the run decides: later's two tables, tlb's
 	   sweep top capped by tlb.max_buffer, locality's matrix. */
 	c.probes = PROBE_LATER | PROBE_LOCALITY | PROBE_TLB;
-	c.tlb_max_pages = 1000;
-	c.later_table = M(48);
-	CHECK(run_buffer_bytes(&c, PAGE_SHIFT_4K) == M(96),
+	TLB_SETTINGS(&c)->max_pages = 1000;
+	LATER_SETTINGS(&c)->table = M(48);
+	CHECK(held_bytes(&c, PAGE_SHIFT_4K) == M(96),
 	      "later's 48 MiB table is two tables' worth: 96 MiB");
-	c.later_table = K(64);
-	CHECK(run_buffer_bytes(&c, PAGE_SHIFT_4K) ==
-	      (((uint64_t)c.locality_rows * c.locality_cols * 4 + K(4) - 1) & ~(K(4) - 1)),
-	      "then locality's %u x %u ints", c.locality_rows, c.locality_cols);
-	CHECK(run_buffer_bytes(&c, PAGE_SHIFT_1G) == c.tlb_max_buffer,
+	LATER_SETTINGS(&c)->table = K(64);
+	CHECK(held_bytes(&c, PAGE_SHIFT_4K) ==
+	      (((uint64_t)LOCALITY_SETTINGS(&c)->rows * LOCALITY_SETTINGS(&c)->cols * 4 + K(4) - 1) & ~(K(4) - 1)),
+	      "then locality's %u x %u ints", LOCALITY_SETTINGS(&c)->rows, LOCALITY_SETTINGS(&c)->cols);
+	CHECK(held_bytes(&c, PAGE_SHIFT_1G) == TLB_SETTINGS(&c)->max_buffer,
 	      "with 1 GiB pages tlb's 1000 pages are capped by tlb.max_buffer (%llu GiB)",
-	      ULL(c.tlb_max_buffer >> 30));
+	      ULL(TLB_SETTINGS(&c)->max_buffer >> 30));
 	c.probes = PROBE_COST;
-	CHECK(run_buffer_bytes(&c, PAGE_SHIFT_4K) == 0, "cost alone takes no buffer");
+	CHECK(held_bytes(&c, PAGE_SHIFT_4K) == 0, "cost alone takes no buffer");
+
+	/* Every probe that takes a buffer says so in its row: bandwidth's
+	   sweep top, and loaded's chase beside its loaders' 4 KiB buffers,
+	   all held at once. */
+	struct probe_hold h[PROBE_HOLDS_MAX];
+	BANDWIDTH_SETTINGS(&c)->min_size = M(256);
+	BANDWIDTH_SETTINGS(&c)->max_size = M(512);
+	CHECK(probe_holds_of(&probe_def_bandwidth, &c, PAGE_SHIFT_4K, h) == 1 &&
+	      h[0].bytes == M(512) && h[0].page_shift == PAGE_SHIFT_4K && h[0].count == 1,
+	      "bandwidth at 256 MiB .. 512 MiB holds one 512 MiB buffer");
+	LOADED_SETTINGS(&c)->loaders = 3;
+	CHECK(probe_holds_of(&probe_def_loaded, &c, PAGE_SHIFT_2M, h) == 2 &&
+	      h[0].bytes == LOADED_SETTINGS(&c)->size && h[0].page_shift == PAGE_SHIFT_2M && h[0].count == 1 &&
+	      h[1].bytes == LOADED_SETTINGS(&c)->load_size && h[1].page_shift == PAGE_SHIFT_4K &&
+	      h[1].count == 3, "loaded holds its chase and 3 loader buffers of 4 KiB pages at once");
+	CHECK(probe_holds_of(&probe_def_c2c, &c, PAGE_SHIFT_1G, h) == 1 && h[0].bytes == K(4) &&
+	      h[0].page_shift == PAGE_SHIFT_4K, "c2c holds one 4 KiB page whatever the pages asked");
+	for (unsigned p = 0; p < PROBE_COUNT; p++)
+		CHECK(probe_registry[p]->holds || p == PROBE_ID_COST || p == PROBE_ID_FAULT,
+		      "%s: a row that says what it holds", probe_registry[p]->config.name);
 }
 
 int main(void)

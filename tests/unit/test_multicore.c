@@ -22,6 +22,8 @@
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/results.h"
+#include "probes/c2c_settings.h"
+#include "probes/loaded_settings.h"
 
 #define MAX_ROWS 64
 
@@ -106,8 +108,8 @@ static void base_config(struct config *c)
 	c->max_trials = 4;
 	c->step_ms = 0.5;
 	c->cpus_deadline_ms = 5000;
-	c->loaded_size = 2u << 20;
-	c->loaded_load_size = 1u << 20;
+	LOADED_SETTINGS(c)->size = 2u << 20;
+	LOADED_SETTINGS(c)->load_size = 1u << 20;
 }
 
 static void test_c2c(unsigned count)
@@ -138,8 +140,8 @@ static void test_c2c(unsigned count)
 	CHECK(cells == (int)(count * count), "c2c.svg is well-formed, a %u x %u heatmap (%d cells)",
 	      count, count, cells);
 
-	memset(c.c2c_cpus, 0, sizeof c.c2c_cpus);
-	c.c2c_cpus[0] = 1u | 1u << 7;
+	memset(C2C_SETTINGS(&c)->cpus, 0, sizeof C2C_SETTINGS(&c)->cpus);
+	C2C_SETTINGS(&c)->cpus[0] = 1u | 1u << 7;
 	rc = run_probe(probe_c2c, &c, "c2c.svg", "class=\"cell\"", &cells);
 	CHECK(rc == 0 && row_count == 0, "c2c.cpus naming one real CPU and one absent: skipped "
 	      "(a pair needs two), not failed (rc %d, %d rows)", rc, row_count);
@@ -172,8 +174,8 @@ static void test_loaded(unsigned count)
 	      "bandwidth exactly when there are loaders");
 	CHECK(curves == 1, "loaded.svg is well-formed with one curve (%d)", curves);
 
-	c.loaded_mix = LOAD_READ_WRITE;
-	c.loaded_loaders = 1;
+	LOADED_SETTINGS(&c)->mix = LOAD_READ_WRITE;
+	LOADED_SETTINGS(&c)->loaders = 1;
 	rc = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
 	CHECK(rc == 0 && row_count == (count > 1 ? 2 : 1) && !strcmp(rows[0].r.variant, "read_write"),
 	      "loaded.mix = read_write and loaded.loaders = 1: rows read_write, at most one "

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "probe_rows.h"
 #include "probes/probe.h"
+#include "probes/tlb_settings.h"
 
 static struct probe_rows rows;
 
@@ -23,8 +24,8 @@ static void quick_config(struct config *c)
 	c->trials = 3;
 	c->max_trials = 3;
 	c->step_ms = 0.5;
-	c->tlb_min_pages = 8;
-	c->tlb_max_pages = 512;
+	TLB_SETTINGS(c)->min_pages = 8;
+	TLB_SETTINGS(c)->max_pages = 512;
 }
 
 /* The chase rows' page counts that are not on the grid (the refinement's),
@@ -86,7 +87,7 @@ static void test_cap_and_range(void)
 
 	/* 64 KiB of buffer holds 16 pages: the sweep stops at 16. */
 	quick_config(&c);
-	c.tlb_max_buffer = 64 * 1024;
+	TLB_SETTINGS(&c)->max_buffer = 64 * 1024;
 	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc == 0,
 	      "a capped buffer still measures what fits");
 	refined_counts(8, 16, &refined, &bad);
@@ -96,14 +97,14 @@ static void test_cap_and_range(void)
 	      "tlb.max_buffer = 64 KiB stops the sweep at 16 pages (%d rows)", rows.count);
 
 	/* A buffer below tlb.min_pages measures nothing and fails. */
-	c.tlb_max_buffer = 4096 * 4;
+	TLB_SETTINGS(&c)->max_buffer = 4096 * 4;
 	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc != 0 && rows.count == 0,
 	      "a buffer of 4 pages below tlb.min_pages = 8 is refused, no rows (%d)", rows.count);
 
 	/* Off-grid bounds: 9..20 pages runs 12 and 16. */
 	quick_config(&c);
-	c.tlb_min_pages = 9;
-	c.tlb_max_pages = 20;
+	TLB_SETTINGS(&c)->min_pages = 9;
+	TLB_SETTINGS(&c)->max_pages = 20;
 	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc == 0 &&
 	      (refined_counts(12, 16, &refined, &bad), rows.count - refined == 4 && bad == 0) &&
 	      probe_rows_find(&rows, "chase", 4096, 12 * 4096) &&
@@ -112,8 +113,8 @@ static void test_cap_and_range(void)
 	      rows.count);
 
 	/* A range holding no grid point is refused, not run empty. */
-	c.tlb_min_pages = 13;
-	c.tlb_max_pages = 15;
+	TLB_SETTINGS(&c)->min_pages = 13;
+	TLB_SETTINGS(&c)->max_pages = 15;
 	CHECK(probe_rows_run(probe_tlb, &c, &rows) == 0 && rows.rc != 0 && rows.count == 0,
 	      "13..15 pages hold no grid point: nothing measured, the probe fails");
 }
