@@ -169,7 +169,7 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 	return 0;
 }
 
-/* One variant's sweep in progress, for the refinement's measure call. */
+/* One variant's sweep in progress, for the curve's measure calls. */
 struct variant_sweep {
 	const struct config *c;
 	const struct plat_buffer *buf;

@@ -46,7 +46,7 @@ static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
 
-/* One page size's sweep in progress, for the refinement's measure call. */
+/* One page size's sweep in progress, for the curve's measure calls. */
 struct sweep_state {
 	const struct config *c;
 	const struct plat_buffer *buf;
