@@ -79,8 +79,10 @@ static inline void probe_rows_keep(const struct result_row *in, void *ctx)
 	probe_rows_copy(r->stopped_by, sizeof r->stopped_by, in->stopped_by);
 }
 
-/* The run's results.csv through the reader: 0 when it read whole (no row
-   skipped), -1 otherwise. */
+/* The run's results.csv through the reader into out->row, from the
+   first: 0 when it read whole, -1 when a row was skipped (malformed) or
+   the file holds more than the test keeps (its text or PROBE_ROWS_MAX
+   rows), so no row goes unseen. */
 static inline int probe_rows_read(struct probe_rows *out, const char *path)
 {
 	static char text[1 << 18];
@@ -88,14 +90,15 @@ static inline int probe_rows_read(struct probe_rows *out, const char *path)
 	size_t len;
 	FILE *csv = fopen(path, "r");
 
+	out->count = 0;
 	if (!csv)
 		return -1;
 	len = fread(text, 1, sizeof text, csv);
 	fclose(csv);
 	if (len == sizeof text)
-		return -1;   /* more than the test reads: not read whole */
+		return -1;
 	return results_csv_read(text, len, probe_rows_keep, out, &sum) == 0 &&
-	       sum.skipped == 0 ? 0 : -1;
+	       sum.skipped == 0 && sum.rows <= PROBE_ROWS_MAX ? 0 : -1;
 }
 
 /* Whether the chart the run wrote is well-formed, and how many curves. */
@@ -127,7 +130,7 @@ static inline int probe_rows_run(int (*probe)(const struct config *c),
 	char root[] = "/tmp/memprobe-probe-test-XXXXXX", path[4096];
 	int status;
 
-	out->count = 0;
+	out->count = 0;   /* also when no run folder could be made */
 	if (!mkdtemp(root))
 		return -1;
 	host_set_results_root(root);
