@@ -9,18 +9,16 @@
 #include "lib/fmt.h"
 #include "lib/stream.h"
 #include "probes/bandwidth_gang.h"
-#include "probes/edges.h"
 #include "probes/emit.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/bandwidth_settings.h"
-#include "probes/progress.h"
-#include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/sweep.h"
 #include "probes/timebase.h"
+#include "probes/trial_row.h"
 #include "probes/trials.h"
 
 /* The probe's name, from its registry row (the end of this file). */
@@ -55,20 +53,12 @@ static const struct table_column sweep_columns[] = {
 	{ "working set", NULL, 11, 0, 0 },
 	{ "GB/s", NULL, 9, 0, 0 },
 	{ "B/cycle", NULL, 8, 0, 0 },
-	{ "ns/line", NULL, 9, 0, 0 },
-	{ "cycles", NULL, 8, 0, 0 },
-	{ "trials", NULL, 7, 0, 0 },
-	{ "spread", NULL, 8, 0, 0 },
-	{ "stopped by", NULL, 10, 1, 0 },
+	TRIAL_COLUMNS("ns/line", 9, 8),
 	{ "passes", NULL, 9, 0, 0 },
 	{ "elapsed", NULL, 11, 0, 0 },
 	{ "point", NULL, 8, 1, 0 },
 };
 static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
-
-/* The most working sets of one variant's sweep, grid and refinement
-   together: as many as the analysis keeps of a curve. */
-#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
 /* Refined working sets are whole multiples of this, as bandwidth.min_size
    and bandwidth.max_size are: every kernel and copy's halves divide it. */
 #define REFINE_UNIT 4096u
@@ -182,7 +172,7 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 	return 0;
 }
 
-/* One variant's sweep in progress, for the refinement's measure call. */
+/* One variant's sweep in progress, for the curve's measure calls. */
 struct variant_sweep {
 	const struct config *c;
 	const struct plat_buffer *buf;
@@ -193,11 +183,12 @@ struct variant_sweep {
 };
 
 /* One variant at working set ws: the trials, the row, the report line; the
-   ns per line in *ns. 0, or -1 when the section faulted or the CPUs failed
+   ns per line in *ns (the curve's measure: ctx is the struct
+   variant_sweep). 0, or -1 when the section faulted or the CPUs failed
    (reported). */
-static int measure_size(const struct variant_sweep *v, uint64_t ws, const char *point,
-			double *ns)
+static int measure_size(void *ctx, uint64_t ws, const char *point, double *ns)
 {
+	const struct variant_sweep *v = ctx;
 	const struct config *c = v->c;
 	const struct plat_buffer *buf = v->buf;
 	const struct stream_kernels *set = v->set;
@@ -208,7 +199,6 @@ static int measure_size(const struct variant_sweep *v, uint64_t ws, const char *
 	struct result_row fig = { 0 };
 	struct plat_fault fault;
 	char size_text[24], what[96];
-	double cycles;
 	int rc;
 
 	*ns = 0;
@@ -231,23 +221,16 @@ static int measure_size(const struct variant_sweep *v, uint64_t ws, const char *
 	fig.variant = variant;
 	fig.page_shift = buf->page_shift;
 	fig.working_set_bytes = run.working_set;
-	fig.ns = trials_best(&run.trials);
+	trial_row_fill(&fig, &run.trials, run.stopped_by, NULL);
 	fig.gb_per_s = (struct optional_real){ LINE_BYTES / fig.ns, 1 };
-	fig.trials = run.trials.count;
-	fig.spread = trials_spread(&run.trials);
 	fig.pages_verified = buf->verified;
 	fig.sweep_point = point;
-	fig.stopped_by = run.stopped_by;
-	cycles = emit_result_row(&fig);
+	emit_result_row(&fig);
 	*ns = fig.ns;
 	report_table_cell("%s", size_text);
 	report_table_cell("%.2f", fig.gb_per_s.value);
 	report_table_cell("%.2f", fig.bytes_per_cycle.value);
-	report_table_cell("%.3f", fig.ns);
-	report_table_cell("%.2f", cycles);
-	report_table_cell("%u", fig.trials);
-	report_table_cell("%.1f%%", fig.spread * 100);
-	report_table_cell("%s", run.stopped_by);
+	trial_row_cells(&fig);
 	report_table_cell("%llu", (unsigned long long)run.passes);
 	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
 	report_table_cell("%s", point);
@@ -255,25 +238,19 @@ static int measure_size(const struct variant_sweep *v, uint64_t ws, const char *
 	return 0;
 }
 
-static int measure_refined(void *ctx, uint64_t ws, double *ns)
-{
-	return measure_size(ctx, ws, "refined", ns);
-}
-
 /* One variant's sweep over sizes [first, last], then one CPU's sizes
    refined at its edges (an all-core run's working set is shared out, so
-   its edges are not one cache's); 0, or -1 at a fault. */
+   its edges are not one cache's); 0, or -1 at a fault: a fault at one
+   size would recur at the next, so the variant stops and the other
+   variants still run. */
 static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 			 const struct plat_stream_sets *sets, unsigned set_index,
 			 enum stream_op op, unsigned first, unsigned last)
 {
-	static struct refine_point pt[SWEEP_POINTS_MAX];
+	static struct sweep_curve curve;
 	const struct stream_kernels *set = &sets->sets[set_index];
-	struct progress progress;
-	char variant[32], page_name[48], caption[96];
+	char variant[32], page_name[48], caption[96], name[64];
 	struct variant_sweep v = { c, buf, set, set_index, op, variant };
-	size_t n = 0;
-	int rc = 0, added = 0;
 
 	/* With several CPUs the count is part of the name (read_avx2_x4), so
 	   no aggregate is read as one core's figure. */
@@ -284,27 +261,15 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 		mp_snprintf(variant, sizeof variant, "%s_%s", op_names[op], set->name);
 	report_printf("  %s:\n", variant);
 	page_size_name(page_name, sizeof page_name, buf->page_shift);
-	mp_snprintf(caption, sizeof caption, "bandwidth, %s, %s", variant, page_name);
-	report_table_begin(&sweep_table, caption, NULL);
-	progress_start(&progress);
-	for (unsigned k = first; k <= last && rc == 0 && n < SWEEP_POINTS_MAX; k++, n++) {
-		progress_tick(&progress, variant, k - first, last - first + 1);
-		/* A fault at one size would recur at the next: the variant
-		   stops and the other variants still run. */
-		pt[n].x = sweep_bytes(k);
-		rc = measure_size(&v, pt[n].x, "grid", &pt[n].y);
-	}
-	if (rc == 0 && gang_cpus == 1) {
-		added = refine_run(pt, &n, SWEEP_POINTS_MAX, REFINE_UNIT, measure_refined, &v);
-		if (added < 0)
-			rc = -1;
-	}
-	report_table_end();
-	if (rc == 0 && gang_cpus == 1) {
-		mp_snprintf(caption, sizeof caption, "%s, %s", PROBE_NAME, variant);
-		sweep_refine_report(caption, page_name, pt, n, REFINE_UNIT, (unsigned)added, 0);
-	}
-	return rc;
+	mp_snprintf(name, sizeof name, "%s, %s", PROBE_NAME, variant);
+	sweep_curve_begin(&curve, &(struct sweep_spec){
+		.name = name, .page_name = page_name, .unit = REFINE_UNIT,
+		.refine = gang_cpus == 1, .progress = variant,
+		.measure = measure_size, .ctx = &v });
+	for (unsigned k = first; k <= last; k++)
+		sweep_grid_add(&curve, sweep_bytes(k));
+	mp_snprintf(caption, sizeof caption, "%s, %s", name, page_name);
+	return sweep_curve_run(&curve, &sweep_table, caption);
 }
 
 /* The sets to run of the usable ones: all, or the widest alone (the

@@ -17,6 +17,7 @@
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
+#include "probes/trial_row.h"
 #include "probes/trials.h"
 #include "lib/fmt.h"
 
@@ -45,11 +46,7 @@ _Static_assert(CONFIG_CPUS_MAX == PLAT_CPUS_MAX, "c2c.cpus covers every logical 
 static const struct table_column pair_columns[] = {
 	{ "cpu", NULL, 3, 0, 0 },
 	{ "peer", NULL, 4, 0, 0 },
-	{ "ns 1-way", NULL, 10, 0, 0 },
-	{ "cycles", NULL, 9, 0, 0 },
-	{ "trials", NULL, 7, 0, 0 },
-	{ "spread", NULL, 8, 0, 0 },
-	{ "stopped by", NULL, 10, 1, 0 },
+	TRIAL_COLUMNS("ns 1-way", 10, 9),
 	{ "rt/trial", NULL, 8, 0, 0 },
 };
 static const struct table pair_table = TABLE_OF(pair_columns, "  ");
@@ -200,21 +197,15 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 	row.variant = "pingpong";
 	row.page_shift = buf->page_shift;
 	row.working_set_bytes = LINE_BYTES;
-	row.ns = trials_best(&pp.trials);
-	row.trials = pp.trials.count;
-	row.spread = trials_spread(&pp.trials);
+	trial_row_fill(&row, &pp.trials, pp.stopped_by, NULL);
 	row.pages_verified = buf->verified;
 	row.cpu = (struct optional_count){ 1, a };
 	row.peer_cpu = (struct optional_count){ 1, b };
-	double cycles = emit_result_row(&row);
+	emit_result_row(&row);
 	c2c_matrix_set(m, a, b, row.ns);
 	report_table_cell("%u", a);
 	report_table_cell("%u", b);
-	report_table_cell("%.3f", row.ns);
-	report_table_cell("%.2f", cycles);
-	report_table_cell("%u", row.trials);
-	report_table_cell("%.1f%%", row.spread * 100);
-	report_table_cell("%s", pp.stopped_by);
+	trial_row_cells(&row);
 	report_table_cell("%llu", (unsigned long long)pp.round_trips);
 	report_table_row(0);
 	return 0;

@@ -5,7 +5,6 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/edges.h"
 #include "probes/emit.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
@@ -18,6 +17,7 @@
 #include "probes/results.h"
 #include "probes/sweep.h"
 #include "probes/timebase.h"
+#include "probes/trial_row.h"
 #include "probes/trials.h"
 
 /* The probe's name, from its registry row (the end of this file). */
@@ -33,32 +33,23 @@
    sizes refinement added. */
 static const struct table_column sweep_columns[] = {
 	{ "working set", NULL, 11, 0, 0 },
-	{ "ns/load", NULL, 10, 0, 0 },
-	{ "cycles", NULL, 9, 0, 0 },
-	{ "trials", NULL, 7, 0, 0 },
-	{ "spread", NULL, 8, 0, 0 },
-	{ "stopped by", NULL, 10, 1, 0 },
+	TRIAL_COLUMNS("ns/load", 10, 9),
 	{ "laps", NULL, 7, 0, 0 },
 	{ "elapsed", NULL, 11, 0, 0 },
 	{ "point", NULL, 8, 1, 0 },
 };
 static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
-/* The most points of one page size's sweep, grid and refinement together:
-   as many as the analysis keeps of a curve. */
-#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
-
 // ---- Private Types ----------------------------------------------------------
 
-/* One page size's sweep in progress, for the refinement's measure call. */
+/* One page size's sweep in progress, for the curve's measure calls. */
 struct sweep_state {
 	const struct config *c;
 	const struct plat_buffer *buf;
 	const char *page_name;
 	double last_ns;
 	uint64_t largest_claim;          /* the largest cache CPUID claims, bytes */
-	const struct refine_point *pt;   /* the points measured so far */
-	const size_t *n;
+	const struct sweep_curve *curve; /* its points measured so far */
 };
 
 // ---- Private Functions ------------------------------------------------------
@@ -94,14 +85,14 @@ static uint64_t last_edge(const struct refine_point *pt, size_t n)
 }
 
 /* One working set: build the cycle (untimed), run the trials, report the
-   row. 0 on success. */
-static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point, double *ns)
+   row (the curve's measure: ctx is the struct sweep_state). 0 on success. */
+static int measure_size(void *ctx, uint64_t bytes, const char *point, double *ns)
 {
+	struct sweep_state *s = ctx;
 	const struct config *c = s->c;
 	struct chase_run run;
 	struct result_row fig = { 0 };
 	char size_text[24], what[96];
-	double cycles;
 
 	announce_long_size(c, bytes, s->last_ns);
 	mp_format_bytes(size_text, sizeof size_text, bytes);
@@ -109,7 +100,7 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	run.slots = (size_t)(bytes / CHASE_SLOT);
 	run.c = c;
 	run.partial_from_slots = chase_partial_from(s->largest_claim,
-						    last_edge(s->pt, *s->n), CHASE_SLOT);
+						    last_edge(s->curve->pt, s->curve->n), CHASE_SLOT);
 	chase_build(run.start, run.slots, CHASE_SLOT, CYCLE_SEED);
 
 	mp_snprintf(what, sizeof what, "latency, %s, %s", s->page_name, size_text);
@@ -119,21 +110,13 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	fig.variant = "chase";
 	fig.page_shift = s->buf->page_shift;
 	fig.working_set_bytes = bytes;
-	fig.ns = trials_best(&run.trials);
-	fig.trials = run.trials.count;
-	fig.spread = trials_spread(&run.trials);
+	trial_row_fill(&fig, &run.trials, run.stopped_by, run.form);
 	fig.pages_verified = s->buf->verified;
 	fig.sweep_point = point;
-	fig.trial_form = run.form;
-	fig.stopped_by = run.stopped_by;
-	cycles = emit_result_row(&fig);
+	emit_result_row(&fig);
 	*ns = s->last_ns = fig.ns;
 	report_table_cell("%s", size_text);
-	report_table_cell("%.3f", fig.ns);
-	report_table_cell("%.2f", cycles);
-	report_table_cell("%u", fig.trials);
-	report_table_cell("%.1f%%", fig.spread * 100);
-	report_table_cell("%s", run.stopped_by);
+	trial_row_cells(&fig);
 	if (run.laps_per_trial)
 		report_table_cell("%llu", (unsigned long long)run.laps_per_trial);
 	else
@@ -144,29 +127,22 @@ static int measure_size(struct sweep_state *s, uint64_t bytes, const char *point
 	return 0;
 }
 
-static int measure_refined(void *ctx, uint64_t bytes, double *ns)
-{
-	return measure_size(ctx, bytes, "refined", ns);
-}
-
 /* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
-	static struct refine_point pt[SWEEP_POINTS_MAX];
+	static struct sweep_curve curve;
 	static struct cache_claims claims;
-	struct sweep_state s = { c, NULL, NULL, 0, 0, pt, NULL };
+	struct sweep_state s = { c, NULL, NULL, 0, 0, &curve };
 	struct plat_buffer buf;
 	char page_name[48], caption[64];
 	uint64_t largest, top = latency_sweep_top(c, &largest);
-	size_t n = 0;
 	unsigned k, first = 0, last = 0;
-	int status, added = 0;
+	int status;
 
 	/* The claim whatever set the top (max_size too): past four times it
 	   every load misses, and trials may be partial laps. */
 	plat_cache_claims(&claims);
 	s.largest_claim = sweep_largest_cache(&claims);
-	s.n = &n;
 
 	if (top > LATENCY_SETTINGS(c)->max_buffer)
 		top = LATENCY_SETTINGS(c)->max_buffer;
@@ -178,25 +154,13 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	s.buf = &buf;
 	s.page_name = page_name;
 	page_buffer_report(PROBE_NAME, page_name, &buf);
+	sweep_curve_begin(&curve, &(struct sweep_spec){
+		.name = PROBE_NAME, .page_name = page_name, .unit = CHASE_SLOT, .refine = 1,
+		.measure = measure_size, .ctx = &s });
+	for (k = first; k <= last; k++)
+		sweep_grid_add(&curve, sweep_bytes(k));
 	mp_snprintf(caption, sizeof caption, "latency, %s", page_name);
-	report_table_begin(&sweep_table, caption, NULL);
-	for (k = first; k <= last && n < SWEEP_POINTS_MAX; k++, n++) {
-		pt[n].x = sweep_bytes(k);
-		if (measure_size(&s, pt[n].x, "grid", &pt[n].y) != 0) {
-			/* A fault or a broken cycle means the buffer cannot be
-			   trusted for the remaining sizes either. */
-			status = -1;
-			break;
-		}
-	}
-	if (status == 0) {
-		added = refine_run(pt, &n, SWEEP_POINTS_MAX, CHASE_SLOT, measure_refined, &s);
-		if (added < 0)
-			status = -1;
-	}
-	report_table_end();
-	if (status == 0)
-		sweep_refine_report(PROBE_NAME, page_name, pt, n, CHASE_SLOT, (unsigned)added, 0);
+	status = sweep_curve_run(&curve, &sweep_table, caption);
 	plat_buffer_put(&buf);
 	return status;
 }

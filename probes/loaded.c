@@ -16,6 +16,7 @@
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/timebase.h"
+#include "probes/trial_row.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "probes/sweep.h"
@@ -32,11 +33,7 @@
 /* One page size's rows, a row per count of loaders. */
 static const struct table_column load_columns[] = {
 	{ "loaders", NULL, 7, 0, 0 },
-	{ "ns/load", NULL, 10, 0, 0 },
-	{ "cycles", NULL, 9, 0, 0 },
-	{ "trials", NULL, 7, 0, 0 },
-	{ "spread", NULL, 8, 0, 0 },
-	{ "stopped by", NULL, 10, 1, 0 },
+	TRIAL_COLUMNS("ns/load", 10, 9),
 	{ "load GB/s", NULL, 10, 0, 0 },
 };
 static const struct table load_table = TABLE_OF(load_columns, "  ");
@@ -174,7 +171,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	report_table_begin(&load_table, what, NULL);
 	for (unsigned loaders = 0; loaders <= load_bufs; loaders++) {
 		struct result_row row = { 0 };
-		double gb_per_s, cycles;
+		double gb_per_s;
 
 		mp_snprintf(what, sizeof what, "loaded, %s, %u loader%s", page_name, loaders,
 			    loaders == 1 ? "" : "s");
@@ -188,23 +185,15 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		row.variant = LOADED_SETTINGS(c)->mix == LOAD_READ ? "read" : "read_write";
 		row.page_shift = shift;
 		row.working_set_bytes = LOADED_SETTINGS(c)->size;
-		row.ns = trials_best(&run.chase.trials);
-		row.trials = run.chase.trials.count;
-		row.spread = trials_spread(&run.chase.trials);
+		trial_row_fill(&row, &run.chase.trials, run.chase.stopped_by, run.chase.form);
 		row.pages_verified = buf.verified;
-		row.trial_form = run.chase.form;
-		row.stopped_by = run.chase.stopped_by;
 		row.cpu = (struct optional_count){ 1, 0 };
 		row.loaders = (struct optional_count){ 1, loaders };
 		row.load_gb_per_s = (struct optional_real){ gb_per_s, 1 };
-		cycles = emit_result_row(&row);
+		emit_result_row(&row);
 		loaded_chart_add(shift, page_name, loaders, gb_per_s, row.ns);
 		report_table_cell("%u", loaders);
-		report_table_cell("%.3f", row.ns);
-		report_table_cell("%.2f", cycles);
-		report_table_cell("%u", row.trials);
-		report_table_cell("%.1f%%", row.spread * 100);
-		report_table_cell("%s", run.chase.stopped_by);
+		trial_row_cells(&row);
 		report_table_cell("%.3f", gb_per_s);
 		report_table_row(0);
 	}

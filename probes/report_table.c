@@ -16,7 +16,10 @@ static struct mp_printer text_to;
 static char cell_text[ROW_TEXT_MAX];
 static size_t cell_len;
 static const char *cell[TABLE_MAX_COLUMNS];
-static unsigned filled;
+static unsigned filled;       /* cells kept for the row */
+static unsigned given;        /* cells given for the row, kept or not */
+static int misplaced;         /* a named cell given away from its column */
+static unsigned misfits;
 static char line[LINE_MAX];
 
 // Private Functions
@@ -39,8 +42,41 @@ static void clear_row(void)
 {
 	cell_len = 0;
 	filled = 0;
+	given = 0;
+	misplaced = 0;
 	for (unsigned c = 0; c < TABLE_MAX_COLUMNS; c++)
 		cell[c] = 0;
+}
+
+/* The next cell from fmt and its arguments; counted even when it cannot
+   be kept, so a row of too many cells is a misfit, not silently cut. */
+static void add_cell(const char *fmt, va_list ap)
+{
+	int n;
+
+	given++;
+	if (!shape || filled >= shape->ncols || filled >= TABLE_MAX_COLUMNS ||
+	    cell_len >= sizeof cell_text)
+		return;
+	n = mp_vsnprintf(cell_text + cell_len, sizeof cell_text - cell_len, fmt, ap);
+	if (n < 0) {
+		cell_text[cell_len] = '\0';   /* a bad format: an empty cell, not garbage */
+		n = 0;
+	}
+	cell[filled++] = cell_text + cell_len;
+	/* A cut cell keeps what fit; the ones after it are dropped (empty). */
+	cell_len += (size_t)n + 1;
+}
+
+/* The line after a misfit row, in the text (and so on the page when the
+   text is the run's report); counted. */
+static void report_misfit(void)
+{
+	misfits++;
+	mp_snprintf(line, sizeof line, "%s(a bug in memprobe: the row above gave %u cells for "
+		    "%u columns%s)\n", shape->indent, given, shape->ncols,
+		    misplaced ? ", a figure away from its column" : "");
+	text_to.print(text_to.ctx, line);
 }
 
 // Public Functions
@@ -58,21 +94,21 @@ void report_table_begin(const struct table *t, const char *caption, const struct
 void report_table_cell(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (!shape || filled >= shape->ncols || filled >= TABLE_MAX_COLUMNS ||
-	    cell_len >= sizeof cell_text)
-		return;
 	va_start(ap, fmt);
-	n = mp_vsnprintf(cell_text + cell_len, sizeof cell_text - cell_len, fmt, ap);
+	add_cell(fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		cell_text[cell_len] = '\0';   /* a bad format: an empty cell, not garbage */
-		n = 0;
-	}
-	cell[filled++] = cell_text + cell_len;
-	/* A cut cell keeps what fit; the ones after it are dropped (empty). */
-	cell_len += (size_t)n + 1;
+}
+
+void report_table_cell_under(const char *column, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (shape && (given >= shape->ncols || mp_strcmp(shape->column[given].name, column)))
+		misplaced = 1;
+	va_start(ap, fmt);
+	add_cell(fmt, ap);
+	va_end(ap);
 }
 
 void report_table_row(int marked)
@@ -82,6 +118,8 @@ void report_table_row(int marked)
 	table_text_row(shape, cell, marked, line, sizeof line);
 	print_quietly(line);
 	report_html_table_row(cell, marked);
+	if (given != shape->ncols || misplaced)
+		report_misfit();
 	clear_row();
 }
 
@@ -89,4 +127,9 @@ void report_table_end(void)
 {
 	report_html_table_end();
 	shape = 0;
+}
+
+unsigned report_table_misfits(void)
+{
+	return misfits;
 }

@@ -23,9 +23,19 @@ void report_table_begin(const struct table *shape, const char *caption,
 /* The next cell of the row being built (its column pads it in the text;
    the page trims the padding). */
 void report_table_cell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The row built so far, printed and put on the page; cells not given are
-   empty. marked: highlighted on the page, marked_indent in the text. */
+/* The same, for a cell that belongs under the column named `column`: when
+   the next column has another name the row is a misfit (see below). */
+void report_table_cell_under(const char *column, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The row built so far, printed and put on the page. marked: highlighted
+   on the page, marked_indent in the text. A row gives one cell per column:
+   one that gave fewer or more, or a named cell away from its column, is a
+   misfit, a bug in the probe (its figures would stand under another
+   figure's header, or a figure would be missing): it is printed as far as
+   it goes, followed by a line saying so, and counted. */
 void report_table_row(int marked);
+/* Misfit rows since the program started: the probes' tests assert none. */
+unsigned report_table_misfits(void);
 /* Closes the page's table (the text needs no end). */
 void report_table_end(void);
 

@@ -1,10 +1,11 @@
-/* The sweep grid and its buffer (see sweep.h). */
+/* The sweep grid, its buffer and one curve's sweep (see sweep.h). */
 
 #include "probes/sweep.h"
 #include "probes/probe.h"
 #include "probes/latency_settings.h"
 #include "probes/page_sizes.h"
-#include "probes/refine.h"
+#include "probes/progress.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
@@ -24,6 +25,49 @@ static const uint32_t sweep_kib[] = {
 	134217728, 268435456, 536870912, 1073741824,
 };
 #define SWEEP_COUNT (sizeof sweep_kib / sizeof *sweep_kib)
+
+// ---- Private Functions ------------------------------------------------------
+
+/* One line after a curve's refinement: how many points it added and each
+   edge as the points now stand, with the sizes (page counts) that bracket
+   it. */
+static void refine_report(const struct sweep_curve *s, unsigned added)
+{
+	struct refine_edge e[8];
+	size_t ne = refine_edges(s->pt, s->n, s->spec.unit, e, sizeof e / sizeof *e);
+	char below[24], above[24];
+
+	report_printf("%s, %s: refinement added %u %s", s->spec.name, s->spec.page_name, added,
+		      s->spec.pages ? (added == 1 ? "page count" : "page counts")
+			    : (added == 1 ? "size" : "sizes"));
+	if (!ne)
+		report_printf("; no edge rises %.2fx or more over its neighbours\n",
+			      REFINE_WINDOW_RISE);
+	for (size_t i = 0; i < ne; i++) {
+		if (s->spec.pages) {
+			mp_snprintf(below, sizeof below, "%llu", (unsigned long long)e[i].below);
+			mp_snprintf(above, sizeof above, "%llu pages",
+				    (unsigned long long)e[i].above);
+		} else {
+			mp_format_bytes(below, sizeof below, e[i].below);
+			mp_format_bytes(above, sizeof above, e[i].above);
+		}
+		report_printf("%s %s .. %s %s (%.2fx)%s", i ? ";" : "; edges:", below, above,
+			      refine_kind_name(e[i].kind), e[i].rise,
+			      e[i].kind == REFINE_OPEN ? ": at the sweep's top, or the refinement's limit "
+			      "reached" : "");
+	}
+	if (ne)
+		report_printf("\n");
+}
+
+/* refine_run's measure: a refined point through the curve's own. */
+static int measure_refined(void *ctx, uint64_t x, double *y)
+{
+	struct sweep_curve *s = ctx;
+
+	return s->spec.measure(s->spec.ctx, x, "refined", y);
+}
 
 // ---- Public Functions -------------------------------------------------------
 
@@ -120,34 +164,44 @@ int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
 	return 0;
 }
 
-void sweep_refine_report(const char *probe, const char *page_name,
-			 const struct refine_point *pt, size_t n, uint64_t unit,
-			 unsigned added, int pages)
+void sweep_curve_begin(struct sweep_curve *s, const struct sweep_spec *spec)
 {
-	struct refine_edge e[8];
-	size_t ne = refine_edges(pt, n, unit, e, sizeof e / sizeof *e);
-	char below[24], above[24];
+	s->spec = *spec;
+	s->ngrid = 0;
+	s->n = 0;
+}
 
-	report_printf("%s, %s: refinement added %u %s", probe, page_name, added,
-		      pages ? (added == 1 ? "page count" : "page counts")
-			    : (added == 1 ? "size" : "sizes"));
-	if (!ne)
-		report_printf("; no edge rises %.2fx or more over its neighbours\n",
-			      REFINE_WINDOW_RISE);
-	for (size_t i = 0; i < ne; i++) {
-		if (pages) {
-			mp_snprintf(below, sizeof below, "%llu", (unsigned long long)e[i].below);
-			mp_snprintf(above, sizeof above, "%llu pages",
-				    (unsigned long long)e[i].above);
-		} else {
-			mp_format_bytes(below, sizeof below, e[i].below);
-			mp_format_bytes(above, sizeof above, e[i].above);
-		}
-		report_printf("%s %s .. %s %s (%.2fx)%s", i ? ";" : "; edges:", below, above,
-			      refine_kind_name(e[i].kind), e[i].rise,
-			      e[i].kind == REFINE_OPEN ? ": at the sweep's top, or the refinement's limit "
-			      "reached" : "");
+void sweep_grid_add(struct sweep_curve *s, uint64_t x)
+{
+	if (s->ngrid < SWEEP_POINTS_MAX)
+		s->grid[s->ngrid++] = x;
+}
+
+int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char *caption)
+{
+	struct progress progress;
+	int status = 0, added = 0;
+
+	s->n = 0;
+	report_table_begin(shape, caption, NULL);
+	progress_start(&progress);
+	for (size_t i = 0; i < s->ngrid && status == 0; i++) {
+		struct refine_point *p = &s->pt[s->n];
+
+		if (s->spec.progress)
+			progress_tick(&progress, s->spec.progress, (unsigned)i, (unsigned)s->ngrid);
+		p->x = s->grid[i];
+		status = s->spec.measure(s->spec.ctx, p->x, "grid", &p->y);
+		if (status == 0)
+			s->n++;
 	}
-	if (ne)
-		report_printf("\n");
+	if (status == 0 && s->spec.refine) {
+		added = refine_run(s->pt, &s->n, SWEEP_POINTS_MAX, s->spec.unit, measure_refined, s);
+		if (added < 0)
+			status = -1;
+	}
+	report_table_end();
+	if (status == 0 && s->spec.refine)
+		refine_report(s, (unsigned)added);
+	return status;
 }

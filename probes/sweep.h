@@ -1,14 +1,19 @@
-/* The working-set grid that the latency and bandwidth probes sweep, and a
- * buffer for a sweep's largest size, so both probes measure at the same
- * sizes and cap a sweep that does not fit in the same words.
+/* The working-set grid that the latency and bandwidth probes sweep, a
+ * buffer for a sweep's largest size, and the sweep of one curve, grid then
+ * refinement, that the latency, tlb and bandwidth probes share: so the
+ * probes measure at the same sizes, cap a sweep that does not fit in the
+ * same words and refine their edges the same way.
  */
 #ifndef MEMPROBE_SWEEP_H
 #define MEMPROBE_SWEEP_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/table.h"
 #include "probes/config.h"
+#include "probes/edges.h"
 #include "probes/platform.h"
+#include "probes/refine.h"
 
 /* The k-th size of the grid, in bytes, ascending: k = 0 is 4 KiB, k = 32
    is 512 MiB (the seed's sweep), then powers of two to 1 TiB. */
@@ -40,12 +45,51 @@ int sweep_range(uint64_t min_bytes, uint64_t max_bytes, unsigned *first, unsigne
 int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
 		     const char *page_name, unsigned first, unsigned *last);
 
-/* One line after a sweep's refinement (probes/refine.h): how many points
-   it added and each edge as the points now stand, sharp (pinned), smeared
-   or open, with the sizes that bracket it (page counts when pages). */
-struct refine_point;
-void sweep_refine_report(const char *probe, const char *page_name,
-			 const struct refine_point *pt, size_t n, uint64_t unit,
-			 unsigned added, int pages);
+/* The most points of one curve, grid and refinement together: as many as
+   the analysis keeps of a curve. */
+#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
+
+/* How one curve of a sweep, a page size's or a variant's, is measured:
+   the probe's part. */
+struct sweep_spec {
+	const char *name;           /* the refinement line's: "latency", "bandwidth, read_avx2" */
+	const char *page_name;      /* page_size_name's */
+	uint64_t unit;              /* refined sizes are multiples of it (1: page counts) */
+	int pages;                  /* x counts pages, not bytes */
+	int refine;                 /* 0: the grid alone, no refinement */
+	const char *progress;       /* progress lines (progress.h) under this name; NULL: none */
+	/* Measures one point: its row and table line, its reading in *y;
+	   point is "grid" or "refined" (the sweep_point column). 0, or -1
+	   when it failed (reported). */
+	int (*measure)(void *ctx, uint64_t x, const char *point, double *y);
+	void *ctx;
+};
+
+/* One curve: its spec, its grid and the points measured. Large: keep it
+   static (the firmware's stack is small). */
+struct sweep_curve {
+	struct sweep_spec spec;
+	uint64_t grid[SWEEP_POINTS_MAX];   /* ascending */
+	size_t ngrid;
+	/* The points measured so far, ascending in x: for measure to read
+	   as it goes, and the curve's readings once run. */
+	struct refine_point pt[SWEEP_POINTS_MAX];
+	size_t n;
+};
+
+/* Starts a curve: spec copied, no grid point and no point measured. */
+void sweep_curve_begin(struct sweep_curve *s, const struct sweep_spec *spec);
+/* Adds x, above the points added before, to the curve's grid; past
+   SWEEP_POINTS_MAX points it is left out (the analysis keeps no more). */
+void sweep_grid_add(struct sweep_curve *s, uint64_t x);
+
+/* The curve as a table under caption: each grid point measured in order,
+   then, with refine, the sizes refinement proposes (refine.h) and one
+   line with how many it added and each edge as the points now stand,
+   sharp, smeared or open, with the sizes (or page counts) that bracket
+   it. A point that fails stops the curve: a fault or a broken cycle at
+   one size means the buffer cannot be trusted for the others either.
+   0, or -1 when a point failed. */
+int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char *caption);
 
 #endif

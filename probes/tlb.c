@@ -9,20 +9,18 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/edges.h"
 #include "probes/emit.h"
 #include "lib/fmt.h"
 #include "probes/page_sizes.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
 #include "probes/tlb_settings.h"
-#include "probes/refine.h"
 #include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/sweep.h"
 #include "probes/timebase.h"
 #include "probes/tlb_levels.h"
-#include "probes/trials.h"
+#include "probes/trial_row.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_tlb.config.name)
@@ -51,22 +49,11 @@ static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
 // ---- Private Types ----------------------------------------------------------
 
-/* The most page counts of one page size's sweep, grid and refinement
-   together: as many as the analysis keeps of a curve. */
-#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
-
-/* One page size's sweep in progress, for the refinement's measure call. */
+/* One page size's sweep in progress, for the curve's measure calls. */
 struct sweep_state {
 	const struct config *c;
 	const struct plat_buffer *buf;
 	const char *page_name;
-};
-
-/* One measured point: a cycle of `slots` slots laid out with page_bytes. */
-struct tlb_point {
-	double ns, cycles;
-	unsigned trials;
-	const char *stopped_by;
 };
 
 // ---- Private Functions ------------------------------------------------------
@@ -144,13 +131,12 @@ static int get_buffer(const struct config *c, struct plat_buffer *buf, unsigned 
 }
 
 /* Builds the cycle of `slots` slots with page_bytes at the buffer's start,
-   times it and writes its row. 0 on success. */
+   times it and writes its row, which *fig holds after. 0 on success. */
 static int measure_point(const struct config *c, const struct plat_buffer *buf,
 			 const char *variant, size_t slots, size_t page_bytes,
-			 const char *what, const char *point, struct tlb_point *out)
+			 const char *what, const char *point, struct result_row *fig)
 {
 	struct chase_run run;
-	struct result_row fig = { 0 };
 
 	run.start = buf->base;
 	run.slots = slots;
@@ -161,33 +147,26 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	chase_build(run.start, slots, page_bytes, CYCLE_SEED);
 	if (chase_run_measure(&run, page_bytes, what) != 0)
 		return -1;
-	fig.probe = PROBE_NAME;
-	fig.variant = variant;
-	fig.page_shift = buf->page_shift;
-	fig.working_set_bytes = (uint64_t)slots * page_bytes;
-	fig.ns = trials_best(&run.trials);
-	fig.trials = run.trials.count;
-	fig.spread = trials_spread(&run.trials);
-	fig.pages_verified = buf->verified;
-	fig.sweep_point = point;
-	fig.trial_form = run.form;
-	fig.stopped_by = run.stopped_by;
-	out->cycles = emit_result_row(&fig);
-	out->ns = fig.ns;
-	out->trials = fig.trials;
-	out->stopped_by = run.stopped_by;
+	*fig = (struct result_row){ .probe = PROBE_NAME, .variant = variant,
+				    .page_shift = buf->page_shift,
+				    .working_set_bytes = (uint64_t)slots * page_bytes,
+				    .pages_verified = buf->verified, .sweep_point = point };
+	trial_row_fill(fig, &run.trials, run.stopped_by, run.form);
+	emit_result_row(fig);
 	return 0;
 }
 
 /* One page count: the chase over n pages, then its control over n packed
-   lines, and one line of the table; the chase's ns in *ns. */
-static int measure_pages(const struct sweep_state *s, uint64_t n, const char *point, double *ns)
+   lines, and one line of the table; the chase's ns in *ns (the curve's
+   measure: ctx is the struct sweep_state). */
+static int measure_pages(void *ctx, uint64_t n, const char *point, double *ns)
 {
+	const struct sweep_state *s = ctx;
 	const struct config *c = s->c;
 	const struct plat_buffer *buf = s->buf;
 	const char *page_name = s->page_name;
 	size_t page = (size_t)1 << buf->page_shift;
-	struct tlb_point chase, control;
+	struct result_row chase, control;
 	char reach[24], what[96];
 
 	mp_format_bytes(reach, sizeof reach, n * page);
@@ -215,22 +194,16 @@ static int measure_pages(const struct sweep_state *s, uint64_t n, const char *po
 	return 0;
 }
 
-static int measure_refined(void *ctx, uint64_t n, double *ns)
-{
-	return measure_pages(ctx, n, "refined", ns);
-}
-
 /* 1 skipped (page size unavailable), 0 measured, -1 failed (reported). */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
-	static struct refine_point pt[SWEEP_POINTS_MAX];
+	static struct sweep_curve curve;
 	struct plat_buffer buf;
 	struct sweep_state s = { c, &buf, NULL };
 	char page_name[48], caption[64];
 	uint64_t first = grid_floor(TLB_SETTINGS(c)->min_pages), last, n;
-	size_t count = 0;
 	unsigned claimed;
-	int status, added = 0;
+	int status;
 
 	if (first < TLB_SETTINGS(c)->min_pages)
 		first = grid_next(first);
@@ -254,25 +227,13 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		return status;
 	s.page_name = page_name;
 	page_buffer_report(PROBE_NAME, page_name, &buf);
+	sweep_curve_begin(&curve, &(struct sweep_spec){
+		.name = PROBE_NAME, .page_name = page_name, .unit = 1, .pages = 1, .refine = 1,
+		.measure = measure_pages, .ctx = &s });
+	for (n = first; n <= last; n = grid_next(n))
+		sweep_grid_add(&curve, n);
 	mp_snprintf(caption, sizeof caption, "tlb, %s", page_name);
-	report_table_begin(&sweep_table, caption, NULL);
-	for (n = first; n <= last && count < SWEEP_POINTS_MAX; n = grid_next(n), count++) {
-		pt[count].x = n;
-		if (measure_pages(&s, n, "grid", &pt[count].y) != 0) {
-			/* A fault or a broken cycle: the buffer cannot be trusted
-			   for the remaining sizes either. */
-			status = -1;
-			break;
-		}
-	}
-	if (status == 0) {
-		added = refine_run(pt, &count, SWEEP_POINTS_MAX, 1, measure_refined, &s);
-		if (added < 0)
-			status = -1;
-	}
-	report_table_end();
-	if (status == 0)
-		sweep_refine_report(PROBE_NAME, page_name, pt, count, 1, (unsigned)added, 1);
+	status = sweep_curve_run(&curve, &sweep_table, caption);
 	plat_buffer_put(&buf);
 	return status;
 }

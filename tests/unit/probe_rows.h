@@ -14,20 +14,22 @@
 
 #include "host/host.h"
 #include "probes/config.h"
+#include "probes/csvread.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 
 #define PROBE_ROWS_MAX 128
 
+/* A row as the project's reader (probes/csvread.h) gives it, columns by
+   name, with its words copied: the reader's strings live only during its
+   call. */
 struct csv_row {
 	char probe[32], variant[48];
 	uint64_t page_size, working_set;
 	double ns, cycles;
 	unsigned trials;
 	double spread;
-	/* The last two columns, trial_form and stopped_by: plain words, so
-	   read from the line's end. */
-	char trial_form[16], stopped_by[16];
+	char pages_verified[160], sweep_point[16], trial_form[16], stopped_by[16];
 };
 
 struct probe_rows {
@@ -41,56 +43,66 @@ struct probe_rows {
 	int chart_curves;         /* its <polyline class="curve"> count, -1: no file */
 };
 
-static int probe_rows_remove(const char *path, const struct stat *st, int flag,
-			     struct FTW *ftw)
+static inline int probe_rows_remove(const char *path, const struct stat *st, int flag,
+				    struct FTW *ftw)
 {
 	(void)st; (void)flag; (void)ftw;
 	return remove(path);
 }
 
-/* The first eight CSV fields; the last two (pages_verified, timer) may be
-   quoted and are not needed here. */
-static int probe_rows_parse(const char *line, struct csv_row *r)
+/* A word of a row into its copy; a NULL word reads as "". */
+static inline void probe_rows_copy(char *to, size_t size, const char *word)
 {
-	char copy[1024], *field[8], *p = copy;
-	int n = 0;
+	snprintf(to, size, "%s", word ? word : "");
+}
 
-	snprintf(copy, sizeof copy, "%s", line);
-	{
-		char *last = strrchr(copy, ','), *before;
+/* The reader's callback: the next row of the struct probe_rows at ctx. */
+static inline void probe_rows_keep(const struct result_row *in, void *ctx)
+{
+	struct probe_rows *out = ctx;
+	struct csv_row *r;
 
-		r->trial_form[0] = r->stopped_by[0] = '\0';
-		if (last) {
-			snprintf(r->stopped_by, sizeof r->stopped_by, "%s", last + 1);
-			r->stopped_by[strcspn(r->stopped_by, "\r\n")] = '\0';
-			*last = '\0';
-			before = strrchr(copy, ',');
-			if (before)
-				snprintf(r->trial_form, sizeof r->trial_form, "%s", before + 1);
-			*last = ',';
-		}
-	}
-	while (n < 8 && p) {
-		field[n++] = p;
-		p = strchr(p, ',');
-		if (p)
-			*p++ = '\0';
-	}
-	if (n < 8)
+	if (out->count == PROBE_ROWS_MAX)
+		return;
+	r = &out->row[out->count++];
+	probe_rows_copy(r->probe, sizeof r->probe, in->probe);
+	probe_rows_copy(r->variant, sizeof r->variant, in->variant);
+	r->page_size = in->page_shift ? 1ull << in->page_shift : 0;
+	r->working_set = in->working_set_bytes;
+	r->ns = in->ns;
+	r->cycles = in->cycles;
+	r->trials = in->trials;
+	r->spread = in->spread;
+	probe_rows_copy(r->pages_verified, sizeof r->pages_verified, in->pages_verified);
+	probe_rows_copy(r->sweep_point, sizeof r->sweep_point, in->sweep_point);
+	probe_rows_copy(r->trial_form, sizeof r->trial_form, in->trial_form);
+	probe_rows_copy(r->stopped_by, sizeof r->stopped_by, in->stopped_by);
+}
+
+/* The run's results.csv through the reader into out->row, from the
+   first: 0 when it read whole, -1 when a row was skipped (malformed) or
+   the file holds more than the test keeps (its text or PROBE_ROWS_MAX
+   rows), so no row goes unseen. */
+static inline int probe_rows_load(struct probe_rows *out, const char *path)
+{
+	static char text[1 << 18];
+	struct csv_summary sum;
+	size_t len;
+	FILE *csv = fopen(path, "r");
+
+	out->count = 0;
+	if (!csv)
 		return -1;
-	snprintf(r->probe, sizeof r->probe, "%s", field[0]);
-	snprintf(r->variant, sizeof r->variant, "%s", field[1]);
-	r->page_size = strtoull(field[2], NULL, 10);
-	r->working_set = strtoull(field[3], NULL, 10);
-	r->ns = strtod(field[4], NULL);
-	r->cycles = strtod(field[5], NULL);
-	r->trials = (unsigned)strtoul(field[6], NULL, 10);
-	r->spread = strtod(field[7], NULL);
-	return 0;
+	len = fread(text, 1, sizeof text, csv);
+	fclose(csv);
+	if (len == sizeof text)
+		return -1;
+	return results_csv_read(text, len, probe_rows_keep, out, &sum) == 0 &&
+	       sum.skipped == 0 && sum.rows <= PROBE_ROWS_MAX ? 0 : -1;
 }
 
 /* Whether the chart the run wrote is well-formed, and how many curves. */
-static void probe_rows_chart(struct probe_rows *out, const char *folder)
+static inline void probe_rows_chart(struct probe_rows *out, const char *folder)
 {
 	char path[4096], cmd[4200], text[65536];
 	size_t len;
@@ -110,15 +122,15 @@ static void probe_rows_chart(struct probe_rows *out, const char *folder)
 	out->chart_well_formed = system(cmd) == 0;
 }
 
-/* 0 when the run left a results.csv that parsed; out->rc is the probe's. */
-static int probe_rows_run(int (*probe)(const struct config *c),
-			  const struct config *c, struct probe_rows *out)
+/* 0 when the run left a results.csv that read back whole; out->rc is the
+   probe's. */
+static inline int probe_rows_run(int (*probe)(const struct config *c),
+				 const struct config *c, struct probe_rows *out)
 {
-	char root[] = "/tmp/memprobe-probe-test-XXXXXX", path[4096], line[1024];
-	FILE *csv;
-	int status = 0;
+	char root[] = "/tmp/memprobe-probe-test-XXXXXX", path[4096];
+	int status;
 
-	out->count = 0;
+	out->count = 0;   /* also when no run folder could be made */
 	if (!mkdtemp(root))
 		return -1;
 	host_set_results_root(root);
@@ -126,17 +138,7 @@ static int probe_rows_run(int (*probe)(const struct config *c),
 	out->rc = probe(c);
 	results_probe_done();
 	snprintf(path, sizeof path, "%s/results.csv", plat_run_folder());
-	csv = fopen(path, "r");
-	if (!csv) {
-		status = -1;
-	} else {
-		if (!fgets(line, sizeof line, csv))   /* the header */
-			status = -1;
-		while (status == 0 && out->count < PROBE_ROWS_MAX &&
-		       fgets(line, sizeof line, csv))
-			status = probe_rows_parse(line, &out->row[out->count++]);
-		fclose(csv);
-	}
+	status = probe_rows_load(out, path);
 	out->chart_curves = -1;
 	out->chart_well_formed = 0;
 	if (out->chart)
@@ -147,9 +149,9 @@ static int probe_rows_run(int (*probe)(const struct config *c),
 }
 
 /* The row of this variant, page size and working set; NULL when absent. */
-static const struct csv_row *probe_rows_find(const struct probe_rows *rows,
-					     const char *variant, uint64_t page_size,
-					     uint64_t working_set)
+static inline const struct csv_row *probe_rows_find(const struct probe_rows *rows,
+						    const char *variant, uint64_t page_size,
+						    uint64_t working_set)
 {
 	for (int i = 0; i < rows->count; i++) {
 		const struct csv_row *r = &rows->row[i];
@@ -161,7 +163,7 @@ static const struct csv_row *probe_rows_find(const struct probe_rows *rows,
 }
 
 /* A measured figure: positive and finite in both units, from real trials. */
-static int probe_row_sane(const struct csv_row *r)
+static inline int probe_row_sane(const struct csv_row *r)
 {
 	return r && isfinite(r->ns) && r->ns > 0 && isfinite(r->cycles) &&
 	       r->cycles > 0 && r->trials >= 1 && isfinite(r->spread) &&

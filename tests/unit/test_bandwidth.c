@@ -21,6 +21,7 @@
 #include "probes/emit.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/bandwidth_settings.h"
 
@@ -388,5 +389,7 @@ int main(void)
 	test_probe();
 	test_gang_maths();
 	test_gang_probe();
+	CHECK(report_table_misfits() == 0,
+	      "every report table row gave each column its cell (report_table_misfits)");
 	return check_summary();
 }

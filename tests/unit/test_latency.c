@@ -11,64 +11,15 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "probes/csvread.h"
+#include "probe_rows.h"
 #include "host/host.h"
 #include "probes/config.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 
-#define MAX_ROWS 128
-
-struct row {
-	char probe[32], variant[32];
-	unsigned long long page_size, working_set;
-	double ns, cycles, spread;
-	unsigned trials;
-	char verified[160];
-	char point[16];
-};
-
-static struct row rows[MAX_ROWS];
-static int row_count;
-
-static void keep_row(const struct result_row *in, void *ctx)
-{
-	struct row *r = &rows[row_count];
-
-	(void)ctx;
-	if (row_count == MAX_ROWS)
-		return;
-	row_count++;
-	snprintf(r->probe, sizeof r->probe, "%s", in->probe);
-	snprintf(r->variant, sizeof r->variant, "%s", in->variant);
-	snprintf(r->verified, sizeof r->verified, "%s", in->pages_verified ? in->pages_verified : "");
-	r->page_size = in->page_shift ? 1ull << in->page_shift : 0;
-	r->working_set = in->working_set_bytes;
-	r->ns = in->ns;
-	r->cycles = in->cycles;
-	r->spread = in->spread;
-	r->trials = in->trials;
-	snprintf(r->point, sizeof r->point, "%s", in->sweep_point ? in->sweep_point : "");
-}
-
-/* results.csv back through the project's own reader, columns by name. */
-static void read_rows(const char *path)
-{
-	static char text[1 << 16];
-	struct csv_summary sum;
-	FILE *csv = fopen(path, "r");
-	size_t len;
-
-	CHECK(csv != NULL, "results.csv exists at %s", path);
-	if (!csv)
-		return;
-	len = fread(text, 1, sizeof text, csv);
-	fclose(csv);
-	CHECK(results_csv_read(text, len, keep_row, NULL, &sum) == 0 && sum.skipped == 0,
-	      "results.csv reads back whole (%u rows, %u skipped%s%s)", sum.rows, sum.skipped,
-	      sum.error[0] ? ": " : "", sum.error);
-}
+static struct probe_rows rows;
 
 /* The run's three files, its folder and the root: the test leaves nothing. */
 static void remove_run(const char *root)
@@ -85,15 +36,16 @@ static void remove_run(const char *root)
 	rmdir(root);
 }
 
-static const struct row *find(unsigned long long page_size, unsigned long long bytes, int *count)
+static const struct csv_row *find(unsigned long long page_size, unsigned long long bytes,
+				  int *count)
 {
-	const struct row *found = NULL;
+	const struct csv_row *found = NULL;
 	int i;
 
 	*count = 0;
-	for (i = 0; i < row_count; i++)
-		if (rows[i].page_size == page_size && rows[i].working_set == bytes) {
-			found = &rows[i];
+	for (i = 0; i < rows.count; i++)
+		if (rows.row[i].page_size == page_size && rows.row[i].working_set == bytes) {
+			found = &rows.row[i];
 			++*count;
 		}
 	return found;
@@ -113,7 +65,7 @@ static void check_page_size(const struct config *c, unsigned long long page_size
 
 	for (k = 0; k < sizeof sweep_kib / sizeof *sweep_kib; k++) {
 		int count;
-		const struct row *r = find(page_size, sweep_kib[k] * 1024, &count);
+		const struct csv_row *r = find(page_size, sweep_kib[k] * 1024, &count);
 
 		missing += count == 0;
 		duplicated += count > 1;
@@ -122,10 +74,10 @@ static void check_page_size(const struct config *c, unsigned long long page_size
 		if (!(isfinite(r->ns) && r->ns > 0.05 && r->ns < 100000 && isfinite(r->cycles) &&
 		      r->cycles > 0 && r->trials >= c->trials && r->trials <= c->max_trials &&
 		      r->spread >= 0 && strcmp(r->probe, "latency") == 0 &&
-		      strcmp(r->variant, "chase") == 0 && r->verified[0])) {
+		      strcmp(r->variant, "chase") == 0 && r->pages_verified[0])) {
 			insane++;
 			printf("# insane row: %s %llu: %g ns %g cycles %u trials %g spread '%s'\n",
-			       name, sweep_kib[k], r->ns, r->cycles, r->trials, r->spread, r->verified);
+			       name, sweep_kib[k], r->ns, r->cycles, r->trials, r->spread, r->pages_verified);
 		}
 	}
 	CHECK(missing == 0, "%s: a row for every size of 4 KiB .. 1 MiB and for 64 MiB (%u missing)", name, missing);
@@ -134,8 +86,8 @@ static void check_page_size(const struct config *c, unsigned long long page_size
 	      name, insane);
 	{
 		int n1, n2;
-		const struct row *l1 = find(page_size, 16 * 1024, &n1);
-		const struct row *far = find(page_size, 64ull << 20, &n2);
+		const struct csv_row *l1 = find(page_size, 16 * 1024, &n1);
+		const struct csv_row *far = find(page_size, 64ull << 20, &n2);
 		CHECK(l1 && far && l1->ns < far->ns, "%s: 16 KiB (%.2f ns) reads faster than 64 MiB (%.2f ns)",
 		      name, l1 ? l1->ns : 0, far ? far->ns : 0);
 	}
@@ -170,20 +122,21 @@ int main(void)
 	CHECK(rc == 0, "probe_latency succeeds at 64 MiB alone");
 
 	snprintf(path, sizeof path, "%s/results.csv", plat_run_folder());
-	read_rows(path);
+	CHECK(probe_rows_load(&rows, path) == 0,
+	      "results.csv reads back whole through the project's reader (%d rows)", rows.count);
 	{
 		int grid = 0, refined = 0, off_grid = 0, unmarked = 0;
 
-		for (int i = 0; i < row_count; i++) {
-			unsigned long long b = rows[i].working_set;
+		for (int i = 0; i < rows.count; i++) {
+			unsigned long long b = rows.row[i].working_set;
 			int on_grid = 0;
 
 			for (unsigned k = 0; k < SWEEP_ROWS; k++)
 				on_grid |= b == sweep_kib[k] * 1024;
-			if (!strcmp(rows[i].point, "grid")) {
+			if (!strcmp(rows.row[i].sweep_point, "grid")) {
 				grid++;
 				off_grid += !on_grid;
-			} else if (!strcmp(rows[i].point, "refined")) {
+			} else if (!strcmp(rows.row[i].sweep_point, "refined")) {
 				refined++;
 				/* Between 4 KiB and 1 MiB, on an eighth of an
 				   octave, never a size the grid measured. */
@@ -212,6 +165,8 @@ int main(void)
 	c.min_size = 5000;
 	c.max_size = 5100;
 	CHECK(probe_latency(&c) != 0, "a range between two sweep sizes measures nothing and fails");
+	CHECK(report_table_misfits() == 0,
+	      "every report table row gave each column its cell (report_table_misfits)");
 	remove_run(root);
 	return check_summary();
 }

@@ -21,16 +21,17 @@
 #include "probes/csvread.h"
 #include "probes/platform.h"
 #include "probes/probe.h"
+#include "probes/report_table.h"
 #include "probes/results.h"
 #include "probes/c2c_settings.h"
 #include "probes/loaded_settings.h"
 
 #define MAX_ROWS 64
 
-/* A row as read back: the struct whole, its two strings copied (the
+/* A row as read back: the struct whole, three of its strings copied (the
    reader's live only during the call); the other strings dropped. */
 struct row {
-	char probe[16], variant[16];
+	char probe[16], variant[16], stopped_by[16];
 	struct result_row r;
 };
 
@@ -44,10 +45,14 @@ static void keep_row(const struct result_row *in, void *ctx)
 		return;
 	rows[row_count].r = *in;
 	rows[row_count].r.pages_verified = rows[row_count].r.timer = NULL;
+	rows[row_count].r.sweep_point = rows[row_count].r.trial_form = NULL;
 	snprintf(rows[row_count].probe, sizeof rows[row_count].probe, "%s", in->probe);
 	snprintf(rows[row_count].variant, sizeof rows[row_count].variant, "%s", in->variant);
+	snprintf(rows[row_count].stopped_by, sizeof rows[row_count].stopped_by, "%s",
+		 in->stopped_by);
 	rows[row_count].r.probe = rows[row_count].probe;
 	rows[row_count].r.variant = rows[row_count].variant;
+	rows[row_count].r.stopped_by = rows[row_count].stopped_by;
 	row_count++;
 }
 
@@ -131,12 +136,13 @@ static void test_c2c(unsigned count)
 		sane += !strcmp(r->probe, "c2c") && !strcmp(r->variant, "pingpong") &&
 			isfinite(r->ns) && r->ns > 0 && r->working_set_bytes == 64 &&
 			r->page_shift == 12 && r->trials >= 3 && !r->loaders.given &&
-			!r->load_gb_per_s.given;
+			!r->load_gb_per_s.given && r->stopped_by[0];
 	}
 	CHECK(pairs == (unsigned)row_count && ordered == (unsigned)row_count,
 	      "each row names its pair, cpu < peer_cpu, both real CPUs");
 	CHECK(sane == (unsigned)row_count,
-	      "each a finite positive one-way ns over the 64-byte line, no loader columns");
+	      "each a finite positive one-way ns over the 64-byte line, what stopped its trials, "
+	      "no loader columns");
 	CHECK(cells == (int)(count * count), "c2c.svg is well-formed, a %u x %u heatmap (%d cells)",
 	      count, count, cells);
 
@@ -167,11 +173,11 @@ static void test_loaded(unsigned count)
 		sane += !strcmp(r->variant, "read") && r->cpu.given && r->cpu.value == 0 &&
 			!r->peer_cpu.given && isfinite(r->ns) && r->ns > 0 &&
 			r->working_set_bytes == 2u << 20 && r->load_gb_per_s.given &&
-			(loaders ? gb > 0 : gb == 0);
+			(loaders ? gb > 0 : gb == 0) && r->stopped_by[0];
 	}
 	CHECK(seen == (1u << count) - 1, "every loader count once (mask 0x%x)", seen);
 	CHECK(sane == (unsigned)row_count, "each row: the chase on CPU 0, finite positive ns, "
-	      "bandwidth exactly when there are loaders");
+	      "what stopped its trials, bandwidth exactly when there are loaders");
 	CHECK(curves == 1, "loaded.svg is well-formed with one curve (%d)", curves);
 
 	LOADED_SETTINGS(&c)->mix = LOAD_READ_WRITE;
@@ -222,5 +228,7 @@ int main(void)
 	else
 		printf("# c2c's pairs are checked with 2 to 31 CPUs; here there are %u\n",
 		       plat_cpu_count());
+	CHECK(report_table_misfits() == 0,
+	      "every report table row gave each column its cell (report_table_misfits)");
 	return check_summary();
 }

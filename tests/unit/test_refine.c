@@ -2,7 +2,8 @@
    sharp step pinned to one eighth of an octave, at a grid point and at an
    odd capacity; a capacity point read half way up; a smeared rise left
    after a point or two; flat curves, clean and with noise, left alone; two
-   edges in one curve; integer page counts; the split points themselves. */
+   edges in one curve; integer page counts; the split points themselves;
+   and the sweep of one curve (probes/sweep.h) that runs it. */
 
 #include <math.h>
 #include <string.h>
@@ -394,6 +395,74 @@ static void test_failure(void)
 	      "a failed measurement stops the refinement, nothing inserted");
 }
 
+/* The curve's measure (sweep.h) over a model: how many points of each
+   kind it was asked for, in which order; it fails at fail_at. */
+struct curve_model {
+	struct model m;
+	uint64_t fail_at;         /* 0: never */
+	unsigned grid, refined, grid_after_refined, unlabelled;
+};
+
+static int curve_measure(void *ctx, uint64_t x, const char *point, double *y)
+{
+	struct curve_model *cm = ctx;
+
+	if (!strcmp(point, "grid")) {
+		cm->grid++;
+		cm->grid_after_refined += cm->refined > 0;
+	} else if (!strcmp(point, "refined")) {
+		cm->refined++;
+	} else {
+		cm->unlabelled++;
+	}
+	*y = 0;
+	return x == cm->fail_at ? -1 : measure(&cm->m, x, y);
+}
+
+/* One curve of 4 KiB .. 8 MiB with a step at 48 KiB through
+   sweep_curve_run; its status. */
+static int run_curve(struct sweep_curve *s, struct curve_model *cm, int refine)
+{
+	static const struct table_column column[] = { { "working set", NULL, 11, 0, 0 } };
+	static const struct table shape = TABLE_OF(column, "  ");
+	unsigned first, last;
+
+	*cm = (struct curve_model){ .m = { step_at, 48 * KIB, 0, 0, 0, 1, 0 },
+				    .fail_at = cm->fail_at };
+	sweep_range(4 * KIB, 8 * MIB, &first, &last);
+	sweep_curve_begin(s, &(struct sweep_spec){ .name = "test", .page_name = "4 KiB pages",
+		.unit = 64, .refine = refine, .measure = curve_measure, .ctx = cm });
+	for (unsigned k = first; k <= last; k++)
+		sweep_grid_add(s, sweep_bytes(k));
+	return sweep_curve_run(s, &shape, "test");
+}
+
+/* The sweep skeleton the latency, tlb and bandwidth probes share: the grid
+   in order, then refined sizes at the edge; without refine the grid alone;
+   a failed point stops the curve there. */
+static void test_curve(void)
+{
+	static struct sweep_curve s;
+	struct curve_model cm = { .fail_at = 0 };
+	struct refine_edge e[8];
+	size_t ne;
+
+	CHECK(run_curve(&s, &cm, 1) == 0 && s.ngrid == 23 && cm.grid == 23 && cm.refined > 0 &&
+	      !cm.grid_after_refined && !cm.unlabelled && s.n == cm.grid + cm.refined &&
+	      ascending(s.pt, s.n),
+	      "every grid point measured in order, labelled grid, then %u refined ones; the "
+	      "curve's points ascending", cm.refined);
+	ne = refine_edges(s.pt, s.n, 64, e, 8);
+	CHECK(ne == 1 && e[0].kind == REFINE_SHARP && e[0].below == 48 * KIB &&
+	      e[0].above == 52 * KIB, "the refined points pin the 48 KiB step");
+	CHECK(run_curve(&s, &cm, 0) == 0 && cm.grid == 23 && cm.refined == 0 && s.n == 23,
+	      "refine = 0: the grid alone");
+	cm.fail_at = 64 * KIB;
+	CHECK(run_curve(&s, &cm, 1) == -1 && cm.grid == 9 && cm.refined == 0 && s.n == 8,
+	      "a point that fails stops the curve: nothing after it, no refinement, its "
+	      "points before it kept (%u asked, %zu kept)", cm.grid, s.n);
+}
+
 /* The latency sweep's automatic top (probes/sweep.c): the first grid size
    at or past 4x the largest claimed cache, at least the profile's floor,
    with at least two grid sizes past the cache. */
@@ -450,5 +519,6 @@ int main(void)
 	test_budget();
 	test_limits();
 	test_failure();
+	test_curve();
 	return check_summary();
 }

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "probe_rows.h"
+#include "probes/report_table.h"
 #include "probes/probe.h"
 #include "probes/tlb_settings.h"
 
@@ -123,5 +124,7 @@ int main(void)
 {
 	test_rows();
 	test_cap_and_range();
+	CHECK(report_table_misfits() == 0,
+	      "every report table row gave each column its cell (report_table_misfits)");
 	return check_summary();
 }
