@@ -24,13 +24,6 @@ static void sort_ranges(struct pt_range *r, size_t n)
 	}
 }
 
-static uint64_t align_up_4k(uint64_t x)
-{
-	/* Saturates instead of wrapping to 0, so a range at the top of the
-	   address space stays beyond every limit instead of vanishing. */
-	return x > ~0ull - (PT_SIZE_4K - 1) ? ~(PT_SIZE_4K - 1) : (x + PT_SIZE_4K - 1) & ~(PT_SIZE_4K - 1);
-}
-
 /* Aligns outward and drops empty ranges; returns the count kept. */
 static size_t align_ranges(struct pt_range *r, size_t n)
 {
@@ -41,7 +34,7 @@ static size_t align_ranges(struct pt_range *r, size_t n)
 		uint64_t base = r[i].base & ~(PT_SIZE_4K - 1);
 		if (!r[i].length)
 			continue;
-		end = align_up_4k(end < r[i].base ? ~0ull : end);
+		end = pt_align_up_4k(end < r[i].base ? ~0ull : end);
 		r[kept].base = base;
 		r[kept].length = end - base;
 		r[kept].attr = r[i].attr;

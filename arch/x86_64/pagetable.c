@@ -194,13 +194,6 @@ static enum pt_status map_level(struct pt_builder *b, uint64_t *table, unsigned 
 	return PT_OK;
 }
 
-static uint64_t align_up_4k(uint64_t x)
-{
-	/* Saturates instead of wrapping to 0, so a range at the top of the
-	   address space stays beyond every limit instead of vanishing. */
-	return x > ~0ull - (PT_SIZE_4K - 1) ? ~(PT_SIZE_4K - 1) : (x + PT_SIZE_4K - 1) & ~(PT_SIZE_4K - 1);
-}
-
 static uint64_t blocks_touched(uint64_t start, uint64_t end, unsigned shift)
 {
 	return start < end ? ((end - 1) >> shift) - (start >> shift) + 1 : 0;
@@ -323,7 +316,7 @@ uint64_t pt_tables_bound(const struct pt_config *cfg, const struct pt_range *ran
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t start = ranges[i].base & ~(PT_SIZE_4K - 1);
-		uint64_t end = align_up_4k(ranges[i].base + ranges[i].length);
+		uint64_t end = pt_align_up_4k(ranges[i].base + ranges[i].length);
 		if (!ranges[i].length)
 			continue;
 		for (unsigned level = 1; level < cfg->levels; level++)
