@@ -49,8 +49,8 @@ void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_
 		t->status = PT_WALK_MAPPED;
 		t->phys = (entry & DESC_ADDR_MASK & ~(span - 1)) | (va & (span - 1));
 		t->writable = !(entry & DESC_AP_RO);
-		t->nx = (entry & (DESC_PXN | DESC_XN)) != 0;
-		t->pat_index = DESC_ATTRINDX(entry);
+		t->xn = (entry & (DESC_PXN | DESC_XN)) != 0;
+		t->attr_index = DESC_ATTRINDX(entry);
 		return;
 	}
 }

@@ -13,6 +13,14 @@
    pt_identity_limit. */
 enum pt_status pt_check_limits(const struct pt_config *cfg, uint64_t base, uint64_t length);
 
+/* One page from b's allocator for a table, held to the allocator's
+   contract (arch/paging.h): PT_ERR_NOMEM when it has none,
+   PT_ERR_TABLE_ADDR for a page unaligned or beyond pt_identity_limit (an
+   entry would silently point at another page), PT_ERR_NOT_CONSECUTIVE for
+   one that does not follow the page before. Counts it in
+   tables_allocated; the caller clears it. */
+enum pt_status pt_take_page(struct pt_builder *b, uint64_t **page);
+
 /* x rounded up to a 4 KiB boundary, saturating at the last one instead of
    wrapping to 0: a range at the top of the address space stays beyond
    every limit instead of vanishing. */

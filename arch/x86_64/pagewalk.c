@@ -57,11 +57,11 @@ void pt_walk(const struct pt_config *cfg, uint64_t cr3, uint64_t va, struct pt_t
 			return;
 		}
 		t->writable &= (entry & PTE_WRITABLE) != 0;
-		t->nx |= (entry & PTE_NX) != 0;
+		t->xn |= (entry & PTE_NX) != 0;
 		if (pt_entry_is_leaf(entry, level)) {
 			t->status = PT_WALK_MAPPED;
 			t->phys = pt_leaf_frame(entry, level) | (va & (span - 1));
-			t->pat_index = pt_leaf_pat_index(entry, level);
+			t->attr_index = pt_leaf_pat_index(entry, level);
 			return;
 		}
 		table = (const uint64_t *)(uintptr_t)(entry & PTE_ADDR_MASK);
