@@ -48,7 +48,7 @@ import json, sys
 d = json.load(open('$run/system.json'))
 c = d['cpus']
 ok = [x['cpu'] for x in c] == [0, 1, 2, 3] and len({x['apic_id'] for x in c}) == 4
-ok &= all(x['topology_source'].startswith('CPUID') and x['apic_id'] == x['firmware_apic_id'] for x in c)
+ok &= all(x['topology_source'].startswith('CPUID') and x['apic_id'] == x['firmware_cpu_id'] for x in c)
 ok &= 'EFI MP services' in d['platform']['other_cpus']
 sys.exit(0 if ok else 1)"
 
