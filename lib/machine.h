@@ -94,6 +94,11 @@ const char *tlb_kind_name(enum tlb_kind k);
 /* Writes "4K+2M+4M" and the like; returns the length (buf needs 16 bytes). */
 size_t tlb_pages_name(unsigned pages, char *buf);
 
+/* Where the claims came from, for the report: each distinct source of the
+   caches and TLBs listed, in order, ", "-separated ("CPUID 8000_001Dh,
+   CPUID 8000_0005h", "CLIDR_EL1/CCSIDR_EL1"), or "" when none is listed. */
+void claims_sources(const struct cache_claims *c, char *buf, size_t size);
+
 /* The "caches" and "tlbs" arrays, the flags and the raw registers
    ("cpuid_cache_leaves") of a claims description in system.json. */
 void claims_describe(struct json *j, const struct cache_claims *c);
