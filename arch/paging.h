@@ -23,6 +23,7 @@
 #define PT_SIZE_4K (1ull << 12)
 #define PT_SIZE_2M (1ull << 21)
 #define PT_SIZE_1G (1ull << 30)
+
 /* ---- The builder -------------------------------------------------------- */
 
 /* The attribute a range is mapped with: write-back RAM, or uncached
@@ -155,8 +156,8 @@ uint64_t pt_pool_tables(const struct pt_config *cfg, const struct pt_range *rang
 enum pt_walk_status {
 	PT_WALK_MAPPED,
 	PT_WALK_NOT_PRESENT,
-	PT_WALK_RESERVED_BITS, /* an entry the CPU would refuse: a fault, not a page */
-	PT_WALK_NON_CANONICAL, /* an address outside what the tables translate */
+	PT_WALK_BAD_ENTRY,     /* an entry the CPU would refuse: a fault, not a page */
+	PT_WALK_OUT_OF_RANGE,  /* an address outside what the tables translate */
 };
 
 struct pt_translation {

@@ -23,6 +23,8 @@ static struct pt_range *ranges;
 static size_t range_count;
 static struct efimap_skipped skipped;
 
+/* The pool's next page: consecutive, one 4 KiB page after another, as
+   arch/paging.h's allocator contract asks. */
 static void *pool_page(void *ctx)
 {
 	struct table_pool *p = ctx;

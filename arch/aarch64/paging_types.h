@@ -5,9 +5,10 @@
  * The neutral fields: levels is 4 (the 4 KiB granule's levels 0-3 over a
  * 48-bit input space), phys_bits the output size, capped at 48; has_1g
  * whether the 4 KiB granule, the one with 1 GiB blocks, is offered. The
- * attribute index a leaf selects is its MAIR index (AttrIndx), a walk that
- * ends in a reserved-bits entry one the CPU would refuse with a
- * translation fault, and execute-never is PXN or XN.
+ * attribute index a leaf selects is its MAIR index (AttrIndx); a walk's
+ * PT_WALK_BAD_ENTRY is a descriptor the CPU would refuse (a translation
+ * fault), PT_WALK_OUT_OF_RANGE an address beyond the 48 bits TTBR0
+ * translates; execute-never is PXN or XN.
  */
 #ifndef MEMPROBE_AARCH64_PAGING_TYPES_H
 #define MEMPROBE_AARCH64_PAGING_TYPES_H

@@ -5,10 +5,10 @@
  * when the firmware runs with CR4.LA57; phys_bits is MAXPHYADDR (CPUID
  * 8000_0008h EAX[7:0]); has_1g is CPUID 8000_0001h EDX[26] (pdpe1gb), the
  * only guard, since QEMU's TCG honours a 1 GiB leaf whatever CPUID says.
- * The attribute index a leaf selects is its PAT entry (PAT:PCD:PWT), and a
- * walk that ends in a reserved-bits entry is one where the CPU would raise
- * #PF with RSVD set; an address beyond the lower canonical half would
- * raise #GP. Execute-never is the XD bit (63).
+ * The attribute index a leaf selects is its PAT entry (PAT:PCD:PWT); a
+ * walk's PT_WALK_BAD_ENTRY is an entry where the CPU would raise #PF with
+ * RSVD set, PT_WALK_OUT_OF_RANGE an address beyond the lower canonical
+ * half (#GP). Execute-never is the XD bit (63).
  */
 #ifndef MEMPROBE_X86_64_PAGING_TYPES_H
 #define MEMPROBE_X86_64_PAGING_TYPES_H

@@ -676,10 +676,10 @@ static void test_verify_problems(void)
 	CHECK(rep.first_problem == PT_VERIFY_NOT_IDENTITY && rep.first_bad.phys == M(6),
 	      "verify: a leaf pointing elsewhere is not identity");
 	*e = (*e - M(2)) | (1ull << 13);
-	CHECK(walk(b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: bit 13 set in a 2 MiB leaf is reserved");
+	CHECK(walk(b, M(4)).status == PT_WALK_BAD_ENTRY, "walk: bit 13 set in a 2 MiB leaf is reserved");
 	*e &= ~(1ull << 13);
 	*e |= 1ull << 40;
-	CHECK(walk(b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: address bit beyond MAXPHYADDR 39 is reserved");
+	CHECK(walk(b, M(4)).status == PT_WALK_BAD_ENTRY, "walk: address bit beyond MAXPHYADDR 39 is reserved");
 	*e &= ~(1ull << 40);
 	CHECK(leaf_is(b, M(4), PT_SIZE_2M, 0), "walk: the repaired leaf maps again");
 
@@ -689,9 +689,9 @@ static void test_verify_problems(void)
 	{
 		struct pt_translation t;
 		pt_walk(&no1g, pt_cr3(b), G(4), &t);
-		CHECK(t.status == PT_WALK_RESERVED_BITS, "walk: the same leaf without pdpe1gb is reserved");
+		CHECK(t.status == PT_WALK_BAD_ENTRY, "walk: the same leaf without pdpe1gb is reserved");
 	}
-	CHECK(walk(b, 0x0000800000000000ull).status == PT_WALK_NON_CANONICAL &&
+	CHECK(walk(b, 0x0000800000000000ull).status == PT_WALK_OUT_OF_RANGE &&
 	      walk(b, 0xffff800000000000ull).status == PT_WALK_NOT_PRESENT,
 	      "walk: 2^47 non-canonical with 4 levels, its sign extension canonical");
 }
