@@ -41,17 +41,15 @@ struct pt_range {
 };
 
 /* Each architecture's own part of the configuration and the builder
-   (struct pt_config_arch, struct pt_builder_arch): the target's, or
-   AArch64's where a host test compiles AArch64's tables on another machine
-   (tests/unit/test_aarch64_tables.c defines MEMPROBE_PAGING_AARCH64 before
-   any include). */
-#if defined(__aarch64__) || defined(MEMPROBE_PAGING_AARCH64)
-#include "arch/aarch64/paging_types.h"
-#elif defined(__x86_64__)
-#include "arch/x86_64/paging_types.h"
-#else
-#error "arch/paging.h: no paging types for this architecture (docs/LAYOUT.md, A new architecture)"
+   (struct pt_config_arch, struct pt_builder_arch), in
+   arch/NAME/paging_types.h, which the Makefile's architecture block names
+   (ARCH_DEFS), so no #if on the architecture stands here. A host test that
+   compiles AArch64's tables on x86-64 names AArch64's instead
+   (tests/unit/test_aarch64_tables.c). */
+#ifndef MEMPROBE_ARCH_PAGING_TYPES
+#error "arch/paging.h: MEMPROBE_ARCH_PAGING_TYPES unset: build through the Makefile (ARCH_DEFS)"
 #endif
+#include MEMPROBE_ARCH_PAGING_TYPES
 
 struct pt_config {
 	unsigned levels;    /* the general map's table levels, root included */

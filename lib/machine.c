@@ -163,7 +163,7 @@ void machine_describe_topology(struct json *j, const struct cpu_topology *t,
 		json_u64(j, "cpu", i);
 		json_u64(j, platform_id_name, platform_id[i]);
 		if (t[i].source) {
-			json_u64(j, "apic_id", t[i].apic_id);
+			json_u64(j, "cpu_id", t[i].cpu_id);
 			json_u64(j, "package", t[i].package);
 			json_u64(j, "core", t[i].core);
 			json_u64(j, "thread", t[i].thread);

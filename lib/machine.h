@@ -107,11 +107,13 @@ void claims_describe(struct json *j, const struct cache_claims *c);
 void machine_describe_cpu(struct json *j, const struct cpuinfo *ci, uint64_t microcode,
 			  const struct cache_claims *claims);
 
-/* Where one logical CPU sits: its interrupt-controller ID and its package,
-   core and thread, as the CPU itself reports them. */
+/* Where one logical CPU sits: its CPU id and its package, core and
+   thread, as the CPU itself reports them. */
 struct cpu_topology {
-	uint32_t apic_id;         /* x86: the x2APIC ID of CPUID 1Fh/0Bh, else the
-				     initial APIC ID of CPUID 01h */
+	uint32_t cpu_id;          /* the architecture's CPU id (arch/cpu.h's
+				     cpu_table_id): x86 the x2APIC ID of CPUID
+				     1Fh/0Bh, else the initial APIC ID of CPUID
+				     01h; AArch64 the MPIDR affinity */
 	unsigned package, core, thread;
 	const char *source;       /* which leaf said so, one phrase; NULL: not read
 				     (the CPU could not be reached) */

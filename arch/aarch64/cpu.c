@@ -198,7 +198,7 @@ void cpu_topology_read(struct cpu_topology *t)
 	uint64_t mpidr = sysreg_read(mpidr_el1);
 	unsigned aff0 = mpidr & 0xff, aff1 = (mpidr >> 8) & 0xff, aff2 = (mpidr >> 16) & 0xff;
 
-	t->apic_id = cpu_table_id();
+	t->cpu_id = cpu_table_id();
 	if (mpidr & MPIDR_MT) {
 		t->thread = aff0;
 		t->core = aff1;

@@ -1,6 +1,7 @@
 /* AArch64's own part of arch/paging.h's configuration and builder
- * (cfg.arch, b->arch), included by arch/paging.h alone (or by a host test
- * that compiles AArch64's tables elsewhere, MEMPROBE_PAGING_AARCH64).
+ * (cfg.arch, b->arch), included by arch/paging.h alone, where the
+ * Makefile (or a host test that compiles AArch64's tables on x86-64) names
+ * it as MEMPROBE_ARCH_PAGING_TYPES.
  *
  * The neutral fields: levels is 4 (the 4 KiB granule's levels 0-3 over a
  * 48-bit input space), phys_bits the output size, capped at 48; has_1g

@@ -1,5 +1,6 @@
 /* x86-64's own part of arch/paging.h's configuration and builder
- * (cfg.arch, b->arch), included by arch/paging.h alone.
+ * (cfg.arch, b->arch), included by arch/paging.h alone, where the
+ * Makefile names it as MEMPROBE_ARCH_PAGING_TYPES.
  *
  * The neutral fields say all the configuration needs: levels is 4, or 5
  * when the firmware runs with CR4.LA57; phys_bits is MAXPHYADDR (CPUID

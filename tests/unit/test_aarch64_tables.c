@@ -8,10 +8,12 @@
  * The x86-64 implementation of arch/paging.h is linked into every test
  * binary, so the AArch64 files, and the shared ones (arch/generic/) they
  * call, are compiled into this one under other names, with AArch64's own
- * part of the configuration and builder (MEMPROBE_PAGING_AARCH64, read by
- * arch/paging.h): nothing here passes a builder to x86-64's code.
+ * part of the configuration and builder (the Makefile names x86-64's to
+ * arch/paging.h; this file names AArch64's before any include): nothing
+ * here passes a builder to x86-64's code.
  */
-#define MEMPROBE_PAGING_AARCH64
+#undef MEMPROBE_ARCH_PAGING_TYPES
+#define MEMPROBE_ARCH_PAGING_TYPES "arch/aarch64/paging_types.h"
 #include <string.h>
 
 #define pt_identity_limit a64_pt_identity_limit
