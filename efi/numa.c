@@ -11,7 +11,9 @@
 
 static struct {
 	int have_srat;
-	char srat_problem[120];   /* why the SRAT is not used, "" when it is */
+	char srat_problem[240];   /* why the SRAT is not used, "" when it is */
+	char madt_problem[96];    /* why the MADT gave no UID: "" when none was
+				     needed or it was read whole */
 	struct srat_cpu cpu;      /* the boot processor: its CPU id, its ACPI UID */
 	int placed;               /* buffers are held to one domain */
 	uint32_t domain;          /* that domain */
@@ -71,14 +73,19 @@ static size_t table_length(const uint8_t *table)
 /* The boot processor's ACPI processor UID, which an AArch64 SRAT names it
    by (GICC affinity), from its MADT GICC entry. Without an MADT, or
    without a GICC entry for it (x86, whose SRAT names the APIC ID itself),
-   the UID stays unknown and no GICC entry is taken for it. */
+   the UID stays unknown and no GICC entry is taken for it; a corrupt MADT
+   is remembered, so a boot CPU the SRAT then cannot find is not blamed on
+   the SRAT alone. */
 static void read_madt_uid(void)
 {
 	const uint8_t *madt = acpi_find_table("APIC");
-	char why[96];
+	int rc = madt ? madt_gicc_uid(madt, table_length(madt), numa.cpu.cpu_id,
+				      &numa.cpu.acpi_uid, numa.madt_problem,
+				      sizeof numa.madt_problem) : 0;
 
-	numa.cpu.have_uid = madt && madt_gicc_uid(madt, table_length(madt), numa.cpu.cpu_id,
-						  &numa.cpu.acpi_uid, why, sizeof why) == 1;
+	numa.cpu.have_uid = rc == 1;
+	if (rc != -1)
+		numa.madt_problem[0] = '\0';
 }
 
 static void read_srat(void)
@@ -133,8 +140,10 @@ int numa_init(const struct config *c)
 		hold_to(srat.cpu_domain);
 	} else {
 		mp_snprintf(numa.srat_problem, sizeof numa.srat_problem, "the SRAT does not list "
-			    "the boot processor (%s %u): buffers from any domain",
-			    cpu_id_name, numa.cpu.cpu_id);
+			    "the boot processor (%s %u%s%s): buffers from any domain",
+			    cpu_id_name, numa.cpu.cpu_id,
+			    numa.madt_problem[0] ? "; its ACPI UID unknown, " : "",
+			    numa.madt_problem);
 		plat_console("memprobe: NUMA: ");
 		plat_console(numa.srat_problem);
 		plat_console("\n");
