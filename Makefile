@@ -105,6 +105,11 @@ EFI_CC  := $(if $(CROSS),$(CROSS)gcc,$(CC))
 LD      := $(CROSS)ld
 OBJCOPY := $(CROSS)objcopy
 
+# What the neutral headers take from the architecture's folder, named here
+# rather than by #if in them: arch/paging.h's structs end in the part each
+# architecture keeps for itself (ARCH_DIR/paging_types.h).
+ARCH_DEFS := -DMEMPROBE_ARCH_PAGING_TYPES='"$(ARCH_DIR)/paging_types.h"'
+
 WARN := -Wall -Wextra
 DEPFLAGS = -MMD -MP
 
@@ -114,7 +119,7 @@ DEPFLAGS = -MMD -MP
 # load time; no red zone because firmware interrupts may land on our stack.
 EFI_BASE := -std=gnu11 -O2 -g -ffreestanding -fpic -fshort-wchar \
 	-fno-stack-protector -fno-stack-check -fno-strict-aliasing \
-	$(ARCH_CFLAGS) -DGNU_EFI_USE_MS_ABI \
+	$(ARCH_CFLAGS) $(ARCH_DEFS) -DGNU_EFI_USE_MS_ABI \
 	-I$(GNUEFI_INC) -I$(GNUEFI_INC)/$(GNUEFI_ARCH) -I. -I$(GEN_OUT) $(WARN)
 # Firmware-facing and CPU code never touches SSE state: the firmware's and
 # our own interrupt paths do not save it.
@@ -185,7 +190,7 @@ $(EFI_OUT)/buildinfo.c: FORCE
 	@printf '%s\n' "$$buildinfo_text" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-flags_text = -DMEMPROBE_PROBE_FLAGS='"$(strip $(filter-out -I% -W% -MMD -MP,$(1)))"'
+flags_text = -DMEMPROBE_PROBE_FLAGS='"$(strip $(filter-out -I% -W% -MMD -MP -DMEMPROBE_ARCH_%,$(1)))"'
 
 $(EFI_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 	@echo "  CC      $@"
@@ -286,7 +291,7 @@ $(SHIM_IMG): $(SIGNED_APP) $(KEY_DER) scripts/make-image.sh scripts/esp.bash $(E
 
 # ---- Linux build -----------------------------------------------------------
 
-HOST_CFLAGS := -std=gnu11 -g -I. -I$(GEN_OUT) $(WARN) -D_GNU_SOURCE
+HOST_CFLAGS := -std=gnu11 -g -I. -I$(GEN_OUT) $(WARN) -D_GNU_SOURCE $(ARCH_DEFS)
 # arch/ is built whole for the host too, assembly included, so the pure
 # parts (page tables, CPUID decoding) run in the unit tests.
 HOST_SRC := $(wildcard host/*.c) $(ARCH_SRC) $(PROBE_SRC) $(LIB_SRC)

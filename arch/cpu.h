@@ -34,10 +34,14 @@ size_t cpu_conditions(const struct cpuinfo *ci, arch_guarded_fn run, struct arch
 /* The microcode revision, 0 when the CPU does not say; register reads run
    under run, as they may be absent under a hypervisor. */
 uint64_t cpu_microcode(const struct cpuinfo *ci, arch_guarded_fn run);
-/* The ID the firmware's tables (ACPI SRAT, MADT) give the processor running
-   this code (x86: the x2APIC ID from CPUID 0Bh where the CPU has that leaf,
-   else the initial APIC ID of CPUID 1 EBX[31:24]). */
+/* The CPU id the firmware's tables (ACPI SRAT, MADT) and its MP services
+   give the processor running this code: each architecture's own (x86: the
+   x2APIC ID from CPUID 0Bh where the CPU has that leaf, else the initial
+   APIC ID of CPUID 1 EBX[31:24]; AArch64: MPIDR_EL1's affinity fields). */
 uint32_t cpu_table_id(void);
+/* What that id is called on this architecture, for the report's words:
+   "APIC ID", "MPIDR affinity". */
+extern const char cpu_id_name[];
 
 /* Where the CPU that calls it sits (lib/machine.h's struct cpu_topology),
    as the CPU itself reports it. */

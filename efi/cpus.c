@@ -76,7 +76,7 @@ struct cpu_fault {
 static struct mp_services *mp;
 static unsigned cpu_count = 1;
 static UINTN processor[PLAT_CPUS_MAX];       /* logical -> firmware number */
-static uint64_t processor_id[PLAT_CPUS_MAX];  /* the firmware's APIC ID */
+static uint64_t processor_id[PLAT_CPUS_MAX];  /* the firmware's CPU id (cpu_id_name) */
 static struct cpu_topology topology[PLAT_CPUS_MAX];
 static unsigned char lost[PLAT_CPUS_MAX];
 static char conditions[320];
@@ -148,9 +148,9 @@ static void report_ap_fault(const struct ap_start *s, unsigned cpu)
 				    .pc = f->pc, .address = f->address,
 				    .has_address = f->has_address,
 				    .fatal = exception_fatal(f->vector) };
-	mp_snprintf(text, sizeof out->text, "%s (vector %u) on CPU %u (APIC ID %llu), error "
+	mp_snprintf(text, sizeof out->text, "%s (vector %u) on CPU %u (%s %llu), error "
 		    "code 0x%llx, %s 0x%llx, %s 0x%llx", exception_name(f->vector), f->vector,
-		    cpu, (unsigned long long)processor_id[cpu], (unsigned long long)f->error_code,
+		    cpu, cpu_id_name, (unsigned long long)processor_id[cpu], (unsigned long long)f->error_code,
 		    arch_pc_name, (unsigned long long)f->pc, arch_address_name,
 		    (unsigned long long)f->address);
 	cpu_fault[cpu].faulted = 1;
@@ -253,7 +253,7 @@ static void collect(uint64_t deadline_ms)
 		if (!gang.roles[i].missed && get(&back_in_firmware_state[i]))
 			continue;
 		lost[gang.roles[i].cpu] = 1;
-		report_printf("  CPU %u (APIC ID %llu): %s\n", gang.roles[i].cpu,
+		report_printf("  CPU %u (%s %llu): %s\n", gang.roles[i].cpu, cpu_id_name,
 			      (unsigned long long)processor_id[gang.roles[i].cpu],
 			      signalled ? "back with the firmware (its procedure returned late, or "
 					  "the StartupThisAP timeout reset the AP to idle); no more "
@@ -436,5 +436,5 @@ int plat_cpu_fault(unsigned cpu, struct plat_fault *fault)
 
 void cpus_describe(struct json *j)
 {
-	machine_describe_topology(j, topology, processor_id, "firmware_apic_id", cpu_count);
+	machine_describe_topology(j, topology, processor_id, "firmware_cpu_id", cpu_count);
 }

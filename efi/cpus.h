@@ -13,8 +13,9 @@ struct json;
    plat_cpus_conditions says why. */
 void cpus_init(void);
 
-/* system.json's "cpus": each logical CPU's APIC ID as the firmware gives
-   it, and the topology CPUID gave on that CPU. */
+/* system.json's "cpus": each logical CPU's CPU id as the firmware gives it
+   (the APIC ID on x86, the MPIDR affinity on AArch64), and the topology
+   the CPU itself gave on that CPU. */
 void cpus_describe(struct json *j);
 
 #endif

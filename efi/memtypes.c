@@ -13,14 +13,14 @@ void memtypes_init(void)
 	memtype_read(&fw_cpu, guarded_run);
 }
 
-void memtypes_describe(uint64_t base, uint64_t bytes, unsigned pat_index, char *buf, size_t size)
+void memtypes_describe(uint64_t base, uint64_t bytes, unsigned attr_index, char *buf, size_t size)
 {
-	memtype_describe(base, bytes, pat_index, buf, size);
+	memtype_describe(base, bytes, attr_index, buf, size);
 }
 
-int memtypes_write_back(uint64_t base, uint64_t bytes, unsigned pat_index)
+int memtypes_write_back(uint64_t base, uint64_t bytes, unsigned attr_index)
 {
-	return memtype_write_back(base, bytes, pat_index);
+	return memtype_write_back(base, bytes, attr_index);
 }
 
 void memtypes_json(struct json *j)

@@ -1,6 +1,7 @@
-/* The memory type of a probe buffer as the CPU will see it: the PAT entry
-   the page-table entries select, the MTRRs over the physical range, and the
-   effective type of the two combined. */
+/* The memory type of a probe buffer as the CPU will see it: the memory
+   attribute the page-table entries select and, where the architecture has
+   them, the range registers over it (x86: the PAT entry, the MTRRs, and
+   the effective type of the two combined; arch/memtype.h). */
 #ifndef MEMPROBE_MEMTYPES_H
 #define MEMPROBE_MEMTYPES_H
 
@@ -9,7 +10,8 @@
 
 struct json;
 
-/* Reads IA32_PAT and the MTRRs once; later calls use what was read. */
+/* Reads the registers that decide memory types once; later calls use what
+   was read. */
 void memtypes_init(void);
 /* "PAT WB, MTRR WB, effective WB" */
 void memtypes_describe(uint64_t base, uint64_t bytes, unsigned attr_index, char *buf, size_t size);

@@ -17,7 +17,7 @@
 #define MP_PROCESSOR_HEALTHY 0x4u
 
 struct mp_processor_information {
-	UINT64 processor_id;          /* the APIC ID */
+	UINT64 processor_id;          /* the CPU id: the APIC ID on x86, MPIDR on AArch64 */
 	UINT32 status_flag;
 	UINT32 package, core, thread; /* EFI_CPU_PHYSICAL_LOCATION */
 	/* PI 1.7's extended location follows only when asked for with

@@ -5,13 +5,16 @@
 #include "arch/cpu.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "lib/madt.h"
 #include "lib/srat.h"
 #include "probes/platform.h"
 
 static struct {
 	int have_srat;
-	char srat_problem[120];   /* why the SRAT is not used, "" when it is */
-	uint32_t cpu_id;          /* the boot processor's APIC ID */
+	char srat_problem[240];   /* why the SRAT is not used, "" when it is */
+	char madt_problem[96];    /* why the MADT gave no UID: "" when none was
+				     needed or it was read whole */
+	struct srat_cpu cpu;      /* the boot processor: its CPU id, its ACPI UID */
 	int placed;               /* buffers are held to one domain */
 	uint32_t domain;          /* that domain */
 	int asked;                /* numa.node named it */
@@ -59,6 +62,32 @@ static void hold_to(uint32_t domain)
 	numa.place.nwindows = n;
 }
 
+/* The length field of a table acpi_find_table found: the parsers check it
+   against their limit and the checksum before reading entries. */
+static size_t table_length(const uint8_t *table)
+{
+	return (size_t)((uint32_t)table[4] | (uint32_t)table[5] << 8 |
+			(uint32_t)table[6] << 16 | (uint32_t)table[7] << 24);
+}
+
+/* The boot processor's ACPI processor UID, which an AArch64 SRAT names it
+   by (GICC affinity), from its MADT GICC entry. Without an MADT, or
+   without a GICC entry for it (x86, whose SRAT names the APIC ID itself),
+   the UID stays unknown and no GICC entry is taken for it; a corrupt MADT
+   is remembered, so a boot CPU the SRAT then cannot find is not blamed on
+   the SRAT alone. */
+static void read_madt_uid(void)
+{
+	const uint8_t *madt = acpi_find_table("APIC");
+	int rc = madt ? madt_gicc_uid(madt, table_length(madt), numa.cpu.cpu_id,
+				      &numa.cpu.acpi_uid, numa.madt_problem,
+				      sizeof numa.madt_problem) : 0;
+
+	numa.cpu.have_uid = rc == 1;
+	if (rc != -1)
+		numa.madt_problem[0] = '\0';
+}
+
 static void read_srat(void)
 {
 	const uint8_t *table = acpi_find_table("SRAT");
@@ -70,11 +99,7 @@ static void read_srat(void)
 			    "the firmware has no ACPI SRAT: one domain assumed");
 		return;
 	}
-	/* The table's own length bounds the parse; the parser checks it
-	   against its limit and the checksum before reading entries. */
-	if (srat_parse(table, (size_t)((uint32_t)table[4] | (uint32_t)table[5] << 8 |
-				       (uint32_t)table[6] << 16 | (uint32_t)table[7] << 24),
-		       numa.cpu_id, &srat, why, sizeof why)) {
+	if (srat_parse(table, table_length(table), &numa.cpu, &srat, why, sizeof why)) {
 		mp_snprintf(numa.srat_problem, sizeof numa.srat_problem, "%s: not used", why);
 		return;
 	}
@@ -85,7 +110,8 @@ int numa_init(const struct config *c)
 {
 	char list[160], why[240];
 
-	numa.cpu_id = cpu_table_id();
+	numa.cpu.cpu_id = cpu_table_id();
+	read_madt_uid();
 	numa.place.allow_special = c->numa_special;
 	numa.asked = c->numa_node != NUMA_NODE_AUTO;
 	read_srat();
@@ -114,8 +140,10 @@ int numa_init(const struct config *c)
 		hold_to(srat.cpu_domain);
 	} else {
 		mp_snprintf(numa.srat_problem, sizeof numa.srat_problem, "the SRAT does not list "
-			    "the boot processor (APIC ID %u): buffers from any domain",
-			    numa.cpu_id);
+			    "the boot processor (%s %u%s%s): buffers from any domain",
+			    cpu_id_name, numa.cpu.cpu_id,
+			    numa.madt_problem[0] ? "; its ACPI UID unknown, " : "",
+			    numa.madt_problem);
 		plat_console("memprobe: NUMA: ");
 		plat_console(numa.srat_problem);
 		plat_console("\n");
@@ -151,7 +179,10 @@ void numa_json(struct json *j)
 	json_bool(j, "srat", numa.have_srat);
 	if (numa.srat_problem[0])
 		json_string(j, "note", numa.srat_problem);
-	json_u64(j, "boot_cpu_apic_id", numa.cpu_id);
+	json_u64(j, "boot_cpu_id", numa.cpu.cpu_id);
+	json_string(j, "boot_cpu_id_kind", cpu_id_name);
+	if (numa.cpu.have_uid)
+		json_u64(j, "boot_cpu_acpi_uid", numa.cpu.acpi_uid);
 	if (numa.have_srat) {
 		domain_list(list, sizeof list);
 		json_string(j, "domains_with_memory", list);

@@ -23,6 +23,8 @@ static struct pt_range *ranges;
 static size_t range_count;
 static struct efimap_skipped skipped;
 
+/* The pool's next page: consecutive, one 4 KiB page after another, as
+   arch/paging.h's allocator contract asks. */
 static void *pool_page(void *ctx)
 {
 	struct table_pool *p = ctx;
@@ -226,10 +228,5 @@ void paging_summary(char *buf, size_t size)
 	mp_snprintf(buf, size, "%u-level, %u-bit physical, 1 GiB pages: %s, %llu of %llu tables used",
 		    builder.cfg.levels, builder.cfg.phys_bits, builder.cfg.has_1g ? "yes" : "no",
 		    (unsigned long long)builder.tables_in_use, (unsigned long long)pool.pages);
-	/* AArch64: the granules, and so the page sizes, this CPU offers. */
-	if (builder.cfg.granules)
-		mp_snprintf(buf + mp_strlen(buf), size - mp_strlen(buf), ", granules:%s%s%s",
-			    builder.cfg.granules & (1u << 12) ? " 4 KiB" : "",
-			    builder.cfg.granules & (1u << 14) ? " 16 KiB" : "",
-			    builder.cfg.granules & (1u << 16) ? " 64 KiB" : "");
+	pt_config_extra(&builder.cfg, buf + mp_strlen(buf), size - mp_strlen(buf));
 }

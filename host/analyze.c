@@ -23,7 +23,7 @@ static void usage(FILE *to)
 		"\n"
 		"Reads the latency, tlb and bandwidth rows of a run's results.csv, finds\n"
 		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
-		"prints them beside the CPUID claims that the run's system.json recorded\n"
+		"prints them beside the cache and TLB claims that the run's system.json recorded\n"
 		"(when it lies beside the CSV; a malformed one is refused), and the\n"
 		"bandwidth curves' cache edges beside the latency curves'. Writes nothing\n"
 		"unless told to: with --out DIR (made if needed), writes latency.svg,\n"
@@ -85,7 +85,7 @@ static int load_claims(struct analysis *a, const char *dir)
 	snprintf(path, sizeof path, "%s/system.json", dir);
 	text = host_slurp(path, &len, &why);
 	if (!text && errno == ENOENT) {
-		printf("CPUID claims: %s: %s; the levels are shown without them\n", path, why);
+		printf("claims: %s: %s; the levels are shown without them\n", path, why);
 		return 0;
 	}
 	if (!text) {
@@ -101,7 +101,7 @@ static int load_claims(struct analysis *a, const char *dir)
 	if (claims_from_system_json(text, len, &claims) == 0)
 		analysis_set_claims(a, &claims, "the registers recorded in system.json beside the CSV");
 	else
-		printf("CPUID claims: %s holds no cpuid_cache_leaves list; the levels are shown "
+		printf("claims: %s holds no cpuid_cache_leaves list; the levels are shown "
 		       "without them\n", path);
 	free(text);
 	return 0;
@@ -270,8 +270,10 @@ int analyze_main(int argc, char **argv)
 int claims_from_system_json(const char *text, size_t len, struct cache_claims *out)
 {
 	/* A run's system.json holds the list in cpu; a hierarchy section alone
-	   (as tests/data records it) in its cpuid. */
+	   in its claims, or, written before that was renamed (as tests/data
+	   records it), in its cpuid. */
 	static const char *const lists[] = { "cpu.cpuid_cache_leaves",
+					     "hierarchy.claims.cpuid_cache_leaves",
 					     "hierarchy.cpuid.cpuid_cache_leaves" };
 	static struct cache_claims recorded;
 	struct cpuid_record record;

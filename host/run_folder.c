@@ -64,7 +64,7 @@ static int read_rows(struct run_folder *r, char *why, size_t size)
 }
 
 /* What a well-formed system.json says of the run: platform, CPU, build,
-   and the CPUID claims its levels are named by. */
+   and the claims its levels are named by. */
 static void read_system(struct run_folder *r, const char *text, size_t len)
 {
 	static struct cache_claims claims;

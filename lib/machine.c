@@ -3,6 +3,7 @@
  */
 #include "lib/machine.h"
 #include "lib/json.h"
+#include "lib/fmt.h"
 
 // Private Functions
 
@@ -54,6 +55,32 @@ size_t tlb_pages_name(unsigned pages, char *buf)
 	}
 	*p = 0;
 	return (size_t)(p - buf);
+}
+
+/* Appends source to t unless the first `before` sources of c already
+   named it. */
+static void add_source(struct mp_text *t, const struct cache_claims *c, unsigned before,
+		       const char *source)
+{
+	for (unsigned i = 0; i < before; i++) {
+		const char *s = i < c->ncaches ? c->cache[i].source : c->tlb[i - c->ncaches].source;
+		if (s && !mp_strcmp(s, source))
+			return;
+	}
+	mp_append(t, "%s%s", t->len ? ", " : "", source);
+}
+
+void claims_sources(const struct cache_claims *c, char *buf, size_t size)
+{
+	struct mp_text t = { buf, size, 0 };
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < c->ncaches + c->ntlbs; i++) {
+		const char *s = i < c->ncaches ? c->cache[i].source : c->tlb[i - c->ncaches].source;
+		if (s)
+			add_source(&t, c, i, s);
+	}
 }
 
 void claims_describe(struct json *j, const struct cache_claims *c)
@@ -136,7 +163,7 @@ void machine_describe_topology(struct json *j, const struct cpu_topology *t,
 		json_u64(j, "cpu", i);
 		json_u64(j, platform_id_name, platform_id[i]);
 		if (t[i].source) {
-			json_u64(j, "apic_id", t[i].apic_id);
+			json_u64(j, "cpu_id", t[i].cpu_id);
 			json_u64(j, "package", t[i].package);
 			json_u64(j, "core", t[i].core);
 			json_u64(j, "thread", t[i].thread);

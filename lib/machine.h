@@ -94,6 +94,11 @@ const char *tlb_kind_name(enum tlb_kind k);
 /* Writes "4K+2M+4M" and the like; returns the length (buf needs 16 bytes). */
 size_t tlb_pages_name(unsigned pages, char *buf);
 
+/* Where the claims came from, for the report: each distinct source of the
+   caches and TLBs listed, in order, ", "-separated ("CPUID 8000_001Dh,
+   CPUID 8000_0005h", "CLIDR_EL1/CCSIDR_EL1"), or "" when none is listed. */
+void claims_sources(const struct cache_claims *c, char *buf, size_t size);
+
 /* The "caches" and "tlbs" arrays, the flags and the raw registers
    ("cpuid_cache_leaves") of a claims description in system.json. */
 void claims_describe(struct json *j, const struct cache_claims *c);
@@ -102,11 +107,13 @@ void claims_describe(struct json *j, const struct cache_claims *c);
 void machine_describe_cpu(struct json *j, const struct cpuinfo *ci, uint64_t microcode,
 			  const struct cache_claims *claims);
 
-/* Where one logical CPU sits: its interrupt-controller ID and its package,
-   core and thread, as the CPU itself reports them. */
+/* Where one logical CPU sits: its CPU id and its package, core and
+   thread, as the CPU itself reports them. */
 struct cpu_topology {
-	uint32_t apic_id;         /* x86: the x2APIC ID of CPUID 1Fh/0Bh, else the
-				     initial APIC ID of CPUID 01h */
+	uint32_t cpu_id;          /* the architecture's CPU id (arch/cpu.h's
+				     cpu_table_id): x86 the x2APIC ID of CPUID
+				     1Fh/0Bh, else the initial APIC ID of CPUID
+				     01h; AArch64 the MPIDR affinity */
 	unsigned package, core, thread;
 	const char *source;       /* which leaf said so, one phrase; NULL: not read
 				     (the CPU could not be reached) */

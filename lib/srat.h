@@ -27,16 +27,25 @@ struct srat {
 	size_t domain_count, domains_dropped;
 	int cpu_found;            /* the processor asked about is listed, enabled */
 	uint32_t cpu_domain;      /* its domain */
-	size_t cpus;              /* enabled processor entries (APIC and x2APIC) */
+	size_t cpus;              /* enabled processor entries (APIC, x2APIC, GICC) */
+};
+
+/* The processor to look up, by the ids the SRAT's entries name one with:
+   APIC and x2APIC affinity entries by its CPU id, the APIC ID (the x2APIC
+   ID where the CPU has one); GICC affinity entries (AArch64) by its ACPI
+   processor UID, which only the MADT ties to the CPU (lib/madt.h). */
+struct srat_cpu {
+	uint32_t cpu_id;
+	uint32_t acpi_uid;
+	int have_uid;             /* 0: the UID is unknown, no GICC entry matches */
 };
 
 /* Parses the table at `table` (`available` bytes readable there) and looks
-   up the processor whose APIC ID (x2APIC ID where the CPU has one) is
-   apic_id. Disabled entries are skipped. 0, or -1 with why[] naming the
-   fault (signature, length, checksum, an entry that overruns the table):
-   nothing of a corrupt table is used. */
-int srat_parse(const uint8_t *table, size_t available, uint32_t apic_id, struct srat *out,
-	       char *why, size_t why_len);
+   up the processor cpu names. Disabled entries are skipped. 0, or -1 with
+   why[] naming the fault (signature, length, checksum, an entry that
+   overruns the table): nothing of a corrupt table is used. */
+int srat_parse(const uint8_t *table, size_t available, const struct srat_cpu *cpu,
+	       struct srat *out, char *why, size_t why_len);
 
 /* The domain of the range holding addr; -1 when no range of the table does. */
 int64_t srat_domain_of(const struct srat *s, uint64_t addr);

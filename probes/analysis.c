@@ -195,6 +195,13 @@ static void describe_claim(char *buf, size_t size, const struct level_check *chk
 	}
 }
 
+/* Which register said so ("CPUID 8000_001Dh", "CLIDR_EL1/CCSIDR_EL1"), or
+   NULL with no claim. */
+static const char *claim_source(const struct level_check *chk)
+{
+	return chk->cache ? chk->cache->source : chk->tlb ? chk->tlb->source : NULL;
+}
+
 const char *verdict_name(enum verdict v)
 {
 	switch (v) {
@@ -259,7 +266,7 @@ static const struct table_column level_columns[] = {
 	{ "+cycles", NULL, 9, 0, 0 },
 	{ "points", NULL, 6, 0, 0 },
 	{ "curve", NULL, 7, 1, 2 },
-	{ "CPUID says", NULL, 40, 1, 0 },
+	{ "claim", NULL, 40, 1, 0 },
 	{ "verdict", NULL, 0, 1, 0 },
 };
 static const struct table level_table = TABLE_OF(level_columns, "  ");
@@ -275,7 +282,7 @@ static const struct table_column tlb_columns[] = {
 	{ "cycles", NULL, 8, 0, 0 },
 	{ "+ns", NULL, 9, 0, 0 },
 	{ "+cycles", NULL, 9, 0, 0 },
-	{ "CPUID says", NULL, 40, 1, 2 },
+	{ "claim", NULL, 40, 1, 2 },
 	{ "verdict", NULL, 0, 1, 0 },
 };
 static const struct table tlb_table = TABLE_OF(tlb_columns, "  ");
@@ -404,7 +411,7 @@ static void print_unmatched(const struct analysis *a, const struct mp_printer *p
 	size_t ncurves = a->tlb.n ? a->tlb.n : a->ncurves;
 	int header = 0;
 
-#define HEADER() do { if (!header++) mp_print(p, "  CPUID claims with no edge at their size:\n"); } while (0)
+#define HEADER() do { if (!header++) mp_print(p, "  claims with no edge at their size:\n"); } while (0)
 	for (unsigned lv = 1; lv <= levels; lv++) {
 		const struct cache_desc *c = claimed_cache(&a->claims, lv);
 		if (!c || claim_matched(a, c, 0, 0))
@@ -624,8 +631,14 @@ void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx
 	    "between plateaus of >= %d points; a cache edge stands in every curve, a TLB edge "
 	    "moves with the page size (docs/METHOD.md)\n", EDGES_PLATEAU_TOLERANCE * 100,
 	    EDGES_RISE_FACTOR, EDGES_MIN_PLATEAU_POINTS);
-	mp_print(&p, "  CPUID claims: %s\n",
-	    a->have_claims ? a->claims_source : "none recorded; measured levels shown alone");
+	if (a->have_claims) {
+		char sources[160];
+		claims_sources(&a->claims, sources, sizeof sources);
+		mp_print(&p, "  claims: %s, read from %s\n", a->claims_source,
+			 sources[0] ? sources : "no register (none listed)");
+	} else {
+		mp_print(&p, "  claims: none recorded; measured levels shown alone\n");
+	}
 	if (a->ncurves) {
 		if (!a->h.attributed && !a->tlb.n)
 			mp_print(&p, "  one page size only: an edge cannot be told apart as a cache "
@@ -766,7 +779,9 @@ void analysis_json(struct json *j, const struct analysis *a)
 		if (l->kind == LEVEL_TLB)
 			json_u64(j, "entries", l->entries);
 		describe_claim(text, sizeof text, &a->check[i]);
-		json_string(j, "cpuid", text);
+		json_string(j, "claim", text);
+		if (claim_source(&a->check[i]))
+			json_string(j, "claim_source", claim_source(&a->check[i]));
 		json_string(j, "verdict", verdict_name(a->check[i].verdict));
 		json_object_end(j);
 		if (l->kind != LEVEL_TLB)
@@ -782,7 +797,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_object_end(j);
 	}
 	if (a->have_claims) {
-		json_object_begin(j, "cpuid");
+		json_object_begin(j, "claims");
 		json_string(j, "source", a->claims_source);
 		claims_describe(j, &a->claims);
 		json_object_end(j);
@@ -834,7 +849,7 @@ void analysis_run(void)
 	if (analysis_empty(&run_analysis))
 		return;
 	plat_cache_claims(&live);
-	analysis_set_claims(&run_analysis, &live, "CPUID of this CPU");
+	analysis_set_claims(&run_analysis, &live, "this CPU's registers");
 	analysis_compute(&run_analysis);
 	report_html_section(analysis_heading);
 	analysis_print(&run_analysis, report_print, 0);

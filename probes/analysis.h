@@ -49,7 +49,8 @@ struct analysis {
 	struct level_check check[EDGES_MAX_LEVELS];
 	struct cache_claims claims;
 	int have_claims;
-	const char *claims_source;                /* "this CPU", "system.json beside the CSV" */
+	const char *claims_source;                /* "this CPU's registers", "the registers
+						     recorded in system.json beside the CSV" */
 	int computed;
 };
 

@@ -555,7 +555,7 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 	if (c->ncaches) {
 		struct lines ls = { .n = 0 };
 		line_add(&ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s", "cache", "size", "ns",
-			 "cycles", "ways", "GB/s", "B/cycle", "CPUID says", "verdict");
+			 "cycles", "ways", "GB/s", "B/cycle", "claim", "verdict");
 		mp_append(&out, "%s\n", ls.line[0]);
 		for (size_t i = 0; i < show_caches; i++) {
 			ls.n = 0;
@@ -566,7 +566,7 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 	if (c->ntlbs) {
 		struct lines ls = { .n = 0 };
 		line_add(&ls, "%-8s %7s %8s %10s %11s %11s  %s", "TLB", "pages", "entries", "reach",
-			 "miss cycles", "CPUID says", "verdict");
+			 "miss cycles", "claim", "verdict");
 		mp_append(&out, "%s\n", ls.line[0]);
 		for (size_t i = 0; i < show_tlbs; i++) {
 			ls.n = 0;
@@ -617,7 +617,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 			json_double(j, "read_gb_per_s", k->gb_per_s);
 			json_double(j, "read_bytes_per_cycle", k->bytes_per_cycle);
 		}
-		json_u64(j, "cpuid_bytes", k->claim_bytes);
+		json_u64(j, "claim_bytes", k->claim_bytes);
 		json_string(j, "verdict", verdict_name(k->verdict));
 		json_bool(j, "noisy", k->noisy);
 		json_object_end(j);
@@ -637,7 +637,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_bool(j, "smeared", t->smeared);
 		json_double(j, "miss_ns", t->miss_ns);
 		json_double(j, "miss_cycles", t->miss_cycles);
-		json_u64(j, "cpuid_entries", t->claim_entries);
+		json_u64(j, "claim_entries", t->claim_entries);
 		json_string(j, "verdict", verdict_name(t->verdict));
 		json_bool(j, "noisy", t->noisy);
 		json_object_end(j);

@@ -789,16 +789,6 @@ int curve_add(struct curve *c, uint64_t bytes, double ns, double cycles)
 	return 0;
 }
 
-void curve_envelope(const struct curve *c, double *ns_out, double *cycles_out)
-{
-	for (size_t k = 0; k < c->n; k++) {
-		ns_out[k] = c->pt[k].ns;
-		cycles_out[k] = c->pt[k].cycles;
-	}
-	envelope_in_place(ns_out, c->n);
-	envelope_in_place(cycles_out, c->n);
-}
-
 void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)
 {
 	smooth(c, ns_out, cycles_out);

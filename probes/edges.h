@@ -66,12 +66,6 @@ void curve_init(struct curve *c, unsigned page_shift);
    non-positive latencies and a zero size are ignored (returns -1). */
 int curve_add(struct curve *c, uint64_t bytes, double ns, double cycles);
 
-/* The latency a size must at least have had: the minimum over it and every
-   larger size. A larger working set can never be faster in truth, so a
-   point above a later one carries noise. out[] has c->n entries. The raw
-   readings' envelope; the detector works on curve_smoothed's. */
-void curve_envelope(const struct curve *c, double *ns_out, double *cycles_out);
-
 /* The curve the detector reads: single-point outliers smoothed away, then
    the non-decreasing envelope of that. The smoothing is a 3-point median
    where one reading is out of line, taken in two passes so that where two

@@ -70,7 +70,7 @@ uint64_t pt_pool_tables(const struct pt_config *cfg, const struct pt_range *rang
 		struct pt_range r = { top - page_sizes[i], 0, PT_WB };
 		uint64_t tables;
 
-		if (gi < 0 || !buffer_bytes[i] || !(cfg->granules & (1u << granules[gi].shift)))
+		if (gi < 0 || !buffer_bytes[i] || !(cfg->arch.granules & (1u << granules[gi].shift)))
 			continue;
 		r.length = (buffer_bytes[i] + page_sizes[i] - 1) & ~(page_sizes[i] - 1);
 		tables = 1 + ranges_tables(&granules[gi], ranges, n, 0) +

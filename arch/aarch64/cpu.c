@@ -10,6 +10,7 @@
 #include "arch/cpu.h"
 #include "arch/aarch64/sysreg.h"
 #include "lib/fmt.h"
+#include "lib/madt.h"
 
 #define MIDR_IMPLEMENTER(m) ((unsigned)((m) >> 24) & 0xff)
 #define MIDR_VARIANT(m)     ((unsigned)((m) >> 20) & 0xf)
@@ -179,13 +180,13 @@ uint64_t cpu_microcode(const struct cpuinfo *ci, arch_guarded_fn run)
 	return 0;
 }
 
-/* The MADT's GICC entries name a CPU by its MPIDR affinity fields: Aff2,
-   Aff1 and Aff0 in the low 24 bits, Aff3 above them. */
+const char cpu_id_name[] = "MPIDR affinity";
+
+/* The MADT's GICC entries name a CPU by its MPIDR affinity fields, packed
+   as lib/madt.h's madt_mpidr_id packs them. */
 uint32_t cpu_table_id(void)
 {
-	uint64_t mpidr = sysreg_read(mpidr_el1);
-
-	return (uint32_t)(mpidr & 0xffffff) | (uint32_t)((mpidr >> 32) & 0xff) << 24;
+	return madt_mpidr_id(sysreg_read(mpidr_el1));
 }
 
 /* MPIDR_EL1.MT says whether Aff0 numbers threads of a core (then Aff1 is
@@ -197,7 +198,7 @@ void cpu_topology_read(struct cpu_topology *t)
 	uint64_t mpidr = sysreg_read(mpidr_el1);
 	unsigned aff0 = mpidr & 0xff, aff1 = (mpidr >> 8) & 0xff, aff2 = (mpidr >> 16) & 0xff;
 
-	t->apic_id = cpu_table_id();
+	t->cpu_id = cpu_table_id();
 	if (mpidr & MPIDR_MT) {
 		t->thread = aff0;
 		t->core = aff1;

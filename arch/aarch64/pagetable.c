@@ -45,47 +45,47 @@ int granule_of_page(uint64_t page_size)
 }
 
 /* A granule-sized, granule-aligned table out of the arena: the arena is a
-   run of consecutive pages from alloc_page, grown a page at a time; a page
-   that does not continue the run starts a new one (the pages of the old
-   run stay with the map that uses them, and are lost to later maps). The
-   pool efi/paging.c gives alloc_page hands out consecutive pages, and
-   pt_pool_tables counts a restart's worth of pages per granule. */
-static uint64_t *arena_table(struct table_source *src)
+   run of consecutive pages from alloc_page (arch/paging.h's allocator
+   contract, which pt_take_page holds it to), grown a page at a time. A
+   page that does not continue the run, because another granule's arena
+   took pages since, starts a new one (the pages of the old run stay with
+   the map that uses them, and are lost to later maps): pt_pool_tables
+   counts a restart's worth of pages per granule. */
+static enum pt_status arena_table(struct table_source *src, uint64_t **out)
 {
 	struct pt_arena *a = src->arena;
 	uint64_t bytes = 1ull << src->g->shift, at;
 
 	for (;;) {
+		uint64_t *page;
+		enum pt_status s;
+
 		at = (a->base + a->used + bytes - 1) & ~(bytes - 1);
 		if (a->size && at + bytes <= a->base + a->size)
 			break;
-		uint64_t page = (uint64_t)(uintptr_t)src->b->alloc_page(src->b->alloc_ctx);
-		if (!page)
-			return NULL;
-		src->b->tables_allocated++;
-		if (a->size && page == a->base + a->size) {
+		if ((s = pt_take_page(src->b, &page)) != PT_OK)
+			return s;
+		if (a->size && (uint64_t)(uintptr_t)page == a->base + a->size) {
 			a->size += PT_SIZE_4K;
 		} else {
-			a->base = page;
+			a->base = (uint64_t)(uintptr_t)page;
 			a->size = PT_SIZE_4K;
 			a->used = 0;
 		}
 	}
 	a->used = at + bytes - a->base;
-	return (uint64_t *)(uintptr_t)at;
+	*out = (uint64_t *)(uintptr_t)at;
+	return PT_OK;
 }
 
 static enum pt_status new_table(struct table_source *src, uint64_t **out)
 {
-	uint64_t *t = src->arena ? arena_table(src) : src->b->alloc_page(src->b->alloc_ctx);
-	uint64_t bytes = 1ull << src->g->shift;
+	uint64_t *t, bytes = 1ull << src->g->shift;
+	enum pt_status s = src->arena ? arena_table(src, &t) : pt_take_page(src->b, &t);
 
-	if (!t)
-		return PT_ERR_NOMEM;
-	if (!src->arena)
-		src->b->tables_allocated++;
-	if ((uint64_t)(uintptr_t)t & (bytes - 1) ||
-	    (uint64_t)(uintptr_t)t + bytes > pt_identity_limit(&src->b->cfg))
+	if (s != PT_OK)
+		return s;
+	if ((uint64_t)(uintptr_t)t + bytes > pt_identity_limit(&src->b->cfg))
 		return PT_ERR_TABLE_ADDR;
 	mp_memset(t, 0, bytes);
 	/* The general map's tables: a buffer map's live in its arena, reused
@@ -106,7 +106,7 @@ static uint64_t leaf_entry(const struct pt_builder *b, uint64_t pa, unsigned lev
 	/* Device memory is never executable: without XN the CPU may fetch
 	   instructions from it speculatively, reading device registers. */
 	return d | ((uint64_t)MAIR_INDEX_DEVICE << 2) | DESC_XN |
-	       (b->cfg.el2_single_xn ? 0 : DESC_PXN);
+	       (b->cfg.arch.el2_single_xn ? 0 : DESC_PXN);
 }
 
 /* A block's next level spelled out: the same memory, the same
@@ -201,7 +201,7 @@ enum pt_status pt_init(struct pt_builder *b, const struct pt_config *cfg,
 
 	mp_memset(b, 0, sizeof *b);
 	if (cfg->levels != 4 || cfg->phys_bits < 32 || cfg->phys_bits > 52 ||
-	    !(cfg->granules & PT_SIZE_4K))
+	    !(cfg->arch.granules & PT_SIZE_4K))
 		return PT_ERR_CONFIG;
 	b->cfg = *cfg;
 	b->alloc_page = alloc_page;
@@ -211,7 +211,7 @@ enum pt_status pt_init(struct pt_builder *b, const struct pt_config *cfg,
 
 uint64_t pt_root(const struct pt_builder *b)
 {
-	return b->buffer_root ? b->buffer_root : root_value(b->root, 0);
+	return b->arch.buffer_root ? b->arch.buffer_root : root_value(b->root, 0);
 }
 
 /* The first call builds the general map; a later one (with the same
@@ -221,8 +221,8 @@ enum pt_status pt_map_ranges(struct pt_builder *b, struct pt_range *ranges, size
 {
 	struct table_source src = { b, &granules[0], NULL };
 
-	b->buffer_root = 0;
-	if (b->general)
+	b->arch.buffer_root = 0;
+	if (b->arch.general)
 		return PT_OK;
 	*n = pt_normalize_ranges(ranges, *n);
 	for (size_t i = 0; i < *n; i++) {
@@ -236,8 +236,8 @@ enum pt_status pt_map_ranges(struct pt_builder *b, struct pt_range *ranges, size
 		if (s != PT_OK)
 			return s;
 	}
-	b->general = ranges;
-	b->ngeneral = *n;
+	b->arch.general = ranges;
+	b->arch.ngeneral = *n;
 	return PT_OK;
 }
 
@@ -253,20 +253,20 @@ enum pt_status pt_map_exact(struct pt_builder *b, uint64_t base, uint64_t length
 
 	if (gi < 0)
 		return PT_ERR_PAGE_SIZE;
-	if (!(b->cfg.granules & (1u << granules[gi].shift)))
+	if (!(b->cfg.arch.granules & (1u << granules[gi].shift)))
 		return PT_ERR_NO_GRANULE;
 	if (!length || (base | length) & (page_size - 1))
 		return PT_ERR_ALIGN;
 	s = pt_check_limits(&b->cfg, base, length);
 	if (s != PT_OK)
 		return s;
-	src = (struct table_source){ b, &granules[gi], &b->arena[gi] };
-	b->buffer_root = 0;
-	b->arena[gi].used = 0;
+	src = (struct table_source){ b, &granules[gi], &b->arch.arena[gi] };
+	b->arch.buffer_root = 0;
+	b->arch.arena[gi].used = 0;
 	if ((s = new_table(&src, &root)) != PT_OK)
 		return s;
-	for (size_t i = 0; i < b->ngeneral; i++) {
-		const struct pt_range *r = &b->general[i];
+	for (size_t i = 0; i < b->arch.ngeneral; i++) {
+		const struct pt_range *r = &b->arch.general[i];
 		uint64_t r_end = r->base + r->length;
 		uint64_t below = r_end < base ? r_end : base, above = r->base > end ? r->base : end;
 
@@ -278,6 +278,6 @@ enum pt_status pt_map_exact(struct pt_builder *b, uint64_t base, uint64_t length
 	s = map_level(&src, root, granules[gi].start_level, base, end, page_size, attr);
 	if (s != PT_OK)
 		return s;
-	b->buffer_root = root_value(root, (unsigned)gi);
+	b->arch.buffer_root = root_value(root, (unsigned)gi);
 	return PT_OK;
 }

@@ -10,8 +10,8 @@
 
 // ---- Public Functions -------------------------------------------------------
 
-/* PT_WALK_NON_CANONICAL stands for an address beyond the 48 bits TTBR0
-   translates (a level 0 translation fault on the CPU); PT_WALK_RESERVED_BITS
+/* PT_WALK_OUT_OF_RANGE stands for an address beyond the 48 bits TTBR0
+   translates (a level 0 translation fault on the CPU); PT_WALK_BAD_ENTRY
    for a descriptor the CPU would not accept: a block where the granule has
    none, or a level 3 entry with bit 1 clear. */
 void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_translation *t)
@@ -21,7 +21,7 @@ void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_
 	unsigned level = g->start_level;
 
 	(void)cfg;
-	*t = (struct pt_translation){ .status = PT_WALK_NON_CANONICAL, .va_base = va, .writable = 1 };
+	*t = (struct pt_translation){ .status = PT_WALK_OUT_OF_RANGE, .va_base = va, .writable = 1 };
 	if (va >> VA_BITS)
 		return;
 	for (;;) {
@@ -43,14 +43,14 @@ void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_
 			continue;
 		}
 		if (!leaf_level(g, level) || (level == 3 && !(entry & DESC_TABLE))) {
-			t->status = PT_WALK_RESERVED_BITS;
+			t->status = PT_WALK_BAD_ENTRY;
 			return;
 		}
 		t->status = PT_WALK_MAPPED;
 		t->phys = (entry & DESC_ADDR_MASK & ~(span - 1)) | (va & (span - 1));
 		t->writable = !(entry & DESC_AP_RO);
-		t->nx = (entry & (DESC_PXN | DESC_XN)) != 0;
-		t->pat_index = DESC_ATTRINDX(entry);
+		t->xn = (entry & (DESC_PXN | DESC_XN)) != 0;
+		t->attr_index = DESC_ATTRINDX(entry);
 		return;
 	}
 }

@@ -101,11 +101,23 @@ void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci)
 
 	cfg->levels = 4;
 	cfg->phys_bits = ci->phys_addr_bits > VA_BITS ? VA_BITS : ci->phys_addr_bits;
-	cfg->granules = (MMFR0_TGRAN4(mmfr0) != 0xf ? 1u << 12 : 0) |
-			(MMFR0_TGRAN16(mmfr0) != 0 ? 1u << 14 : 0) |
-			(MMFR0_TGRAN64(mmfr0) != 0xf ? 1u << 16 : 0);
-	cfg->has_1g = (cfg->granules & (1u << 12)) != 0;
-	cfg->el2_single_xn = el == 2 && !tcr_el1_layout(el);
+	cfg->arch.granules = (MMFR0_TGRAN4(mmfr0) != 0xf ? 1u << 12 : 0) |
+			     (MMFR0_TGRAN16(mmfr0) != 0 ? 1u << 14 : 0) |
+			     (MMFR0_TGRAN64(mmfr0) != 0xf ? 1u << 16 : 0);
+	cfg->has_1g = (cfg->arch.granules & (1u << 12)) != 0;
+	cfg->arch.el2_single_xn = el == 2 && !tcr_el1_layout(el);
+}
+
+void pt_config_extra(const struct pt_config *cfg, char *buf, size_t size)
+{
+	struct mp_text t = { buf, size, 0 };
+
+	if (size)
+		buf[0] = '\0';
+	mp_append(&t, ", granules:");
+	for (unsigned gi = 0; gi < GRANULES; gi++)
+		if (cfg->arch.granules & (1u << granules[gi].shift))
+			mp_append(&t, " %s", granules[gi].name);
 }
 
 int pt_page_size_architected(unsigned page_shift, char *why, size_t why_len)
@@ -130,7 +142,7 @@ int pt_page_size_offered(const struct pt_config *cfg, unsigned page_shift, char 
 	if (!pt_page_size_architected(page_shift, why, why_len))
 		return 0;
 	mp_format_bytes(size, sizeof size, 1ull << page_shift);
-	if (!(cfg->granules & (1u << granules[gi].shift))) {
+	if (!(cfg->arch.granules & (1u << granules[gi].shift))) {
 		if (why)
 			mp_snprintf(why, why_len, "%s pages need the %s translation granule, which "
 				    "ID_AA64MMFR0_EL1.TGran%u says this CPU does not offer", size,

@@ -20,6 +20,13 @@
 
 #define VA_BITS 48
 
+/* The page sizes only AArch64 has: the 16 KiB and 64 KiB granules and
+   their blocks (arch/paging.h has those every architecture shares). */
+#define PT_SIZE_16K (1ull << 14)
+#define PT_SIZE_32M (1ull << 25)
+#define PT_SIZE_64K (1ull << 16)
+#define PT_SIZE_512M (1ull << 29)
+
 struct granule {
 	unsigned shift;        /* 12, 14, 16 */
 	unsigned start_level;  /* the root table's level */

@@ -24,13 +24,6 @@ static void sort_ranges(struct pt_range *r, size_t n)
 	}
 }
 
-static uint64_t align_up_4k(uint64_t x)
-{
-	/* Saturates instead of wrapping to 0, so a range at the top of the
-	   address space stays beyond every limit instead of vanishing. */
-	return x > ~0ull - (PT_SIZE_4K - 1) ? ~(PT_SIZE_4K - 1) : (x + PT_SIZE_4K - 1) & ~(PT_SIZE_4K - 1);
-}
-
 /* Aligns outward and drops empty ranges; returns the count kept. */
 static size_t align_ranges(struct pt_range *r, size_t n)
 {
@@ -41,7 +34,7 @@ static size_t align_ranges(struct pt_range *r, size_t n)
 		uint64_t base = r[i].base & ~(PT_SIZE_4K - 1);
 		if (!r[i].length)
 			continue;
-		end = align_up_4k(end < r[i].base ? ~0ull : end);
+		end = pt_align_up_4k(end < r[i].base ? ~0ull : end);
 		r[kept].base = base;
 		r[kept].length = end - base;
 		r[kept].attr = r[i].attr;
@@ -59,16 +52,32 @@ static enum pt_verify_problem page_problem(const struct pt_translation *t, uint6
 		return PT_VERIFY_NOT_IDENTITY;
 	if (t->size != page_size)
 		return PT_VERIFY_WRONG_SIZE;
-	if (t->pat_index != attr_index)
-		return PT_VERIFY_WRONG_PAT;
+	if (t->attr_index != attr_index)
+		return PT_VERIFY_WRONG_ATTR;
 	if (!t->writable)
 		return PT_VERIFY_READ_ONLY;
-	if (t->nx)
+	if (t->xn)
 		return PT_VERIFY_NO_EXECUTE;
 	return PT_VERIFY_OK;
 }
 
 // ---- Public Functions -------------------------------------------------------
+
+enum pt_status pt_take_page(struct pt_builder *b, uint64_t **page)
+{
+	uint64_t at = (uint64_t)(uintptr_t)b->alloc_page(b->alloc_ctx);
+
+	if (!at)
+		return PT_ERR_NOMEM;
+	if ((at & (PT_SIZE_4K - 1)) || at + PT_SIZE_4K > pt_identity_limit(&b->cfg))
+		return PT_ERR_TABLE_ADDR;
+	if (b->last_page && at != b->last_page + PT_SIZE_4K)
+		return PT_ERR_NOT_CONSECUTIVE;
+	b->last_page = at;
+	b->tables_allocated++;
+	*page = (uint64_t *)(uintptr_t)at;
+	return PT_OK;
+}
 
 enum pt_status pt_check_limits(const struct pt_config *cfg, uint64_t base, uint64_t length)
 {
@@ -107,7 +116,7 @@ const char *pt_verify_problem_name(enum pt_verify_problem problem)
 	case PT_VERIFY_NOT_MAPPED: return "not mapped";
 	case PT_VERIFY_NOT_IDENTITY: return "not identity-mapped";
 	case PT_VERIFY_WRONG_SIZE: return "wrong page size";
-	case PT_VERIFY_WRONG_PAT: return "wrong attribute index (x86: PAT entry, AArch64: MAIR index)";
+	case PT_VERIFY_WRONG_ATTR: return "wrong memory attribute index";
 	case PT_VERIFY_READ_ONLY: return "read-only";
 	case PT_VERIFY_NO_EXECUTE: return "execute-disabled";
 	}
@@ -131,7 +140,7 @@ int pt_range_writable(const struct pt_config *cfg, uint64_t root, uint64_t base,
 }
 
 enum pt_status pt_verify(const struct pt_config *cfg, uint64_t root, uint64_t base,
-			 uint64_t length, uint64_t page_size, unsigned pat_index,
+			 uint64_t length, uint64_t page_size, unsigned attr_index,
 			 struct pt_verify_report *report)
 {
 	*report = (struct pt_verify_report){ .first_problem = PT_VERIFY_OK };
@@ -145,7 +154,7 @@ enum pt_status pt_verify(const struct pt_config *cfg, uint64_t root, uint64_t ba
 		enum pt_verify_problem problem;
 
 		pt_walk(cfg, root, va, &t);
-		problem = page_problem(&t, va, page_size, pat_index);
+		problem = page_problem(&t, va, page_size, attr_index);
 		if (problem == PT_VERIFY_OK) {
 			report->pages_ok++;
 			continue;

@@ -13,6 +13,22 @@
    pt_identity_limit. */
 enum pt_status pt_check_limits(const struct pt_config *cfg, uint64_t base, uint64_t length);
 
+/* One page from b's allocator for a table, held to the allocator's
+   contract (arch/paging.h): PT_ERR_NOMEM when it has none,
+   PT_ERR_TABLE_ADDR for a page unaligned or beyond pt_identity_limit (an
+   entry would silently point at another page), PT_ERR_NOT_CONSECUTIVE for
+   one that does not follow the page before. Counts it in
+   tables_allocated; the caller clears it. */
+enum pt_status pt_take_page(struct pt_builder *b, uint64_t **page);
+
+/* x rounded up to a 4 KiB boundary, saturating at the last one instead of
+   wrapping to 0: a range at the top of the address space stays beyond
+   every limit instead of vanishing. */
+static inline uint64_t pt_align_up_4k(uint64_t x)
+{
+	return x > ~0ull - (PT_SIZE_4K - 1) ? ~(PT_SIZE_4K - 1) : (x + PT_SIZE_4K - 1) & ~(PT_SIZE_4K - 1);
+}
+
 /* Each architecture's: 1 when page_size is one of its page or block sizes
    at all (whether this CPU offers it is pt_page_size_offered's question). */
 int pt_page_size_known(uint64_t page_size);

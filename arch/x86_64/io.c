@@ -1,7 +1,6 @@
-/* arch/io.h for x86-64: the in and out instructions. */
+/* arch/io.h for x86-64: the in instruction. */
 
 #include "arch/io.h"
 #include "arch/x86_64/cpu.h"
 
-void io_write8(uint16_t port, uint8_t value) { outb(port, value); }
 uint32_t io_read32(uint16_t port) { return inl(port); }

@@ -64,22 +64,14 @@ static void clear_table(uint64_t *table)
 
 static enum pt_status new_table(struct pt_builder *b, uint64_t **out)
 {
-	uint64_t *table = b->free_tables;
+	uint64_t *table = b->arch.free_tables;
 
 	if (table) {
-		b->free_tables = (uint64_t *)(uintptr_t)table[0];
+		b->arch.free_tables = (uint64_t *)(uintptr_t)table[0];
 	} else {
-		uintptr_t addr;
-		table = b->alloc_page(b->alloc_ctx);
-		if (!table)
-			return PT_ERR_NOMEM;
-		addr = (uintptr_t)table;
-		/* An entry holds only bits 12..MAXPHYADDR-1 of the address: a
-		   table outside them would be silently truncated to another. */
-		if ((addr & (PT_SIZE_4K - 1)) ||
-		    (uint64_t)addr + PT_SIZE_4K > (1ull << b->cfg.phys_bits))
-			return PT_ERR_TABLE_ADDR;
-		b->tables_allocated++;
+		enum pt_status s = pt_take_page(b, &table);
+		if (s != PT_OK)
+			return s;
 	}
 	clear_table(table);
 	b->tables_in_use++;
@@ -97,8 +89,8 @@ static void reclaim_table(struct pt_builder *b, uint64_t *table, unsigned level)
 		for (unsigned i = 0; i < PT_ENTRIES; i++)
 			if ((table[i] & PTE_PRESENT) && !pt_entry_is_leaf(table[i], level))
 				reclaim_table(b, entry_table(table[i]), level - 1);
-	table[0] = (uint64_t)(uintptr_t)b->free_tables;
-	b->free_tables = table;
+	table[0] = (uint64_t)(uintptr_t)b->arch.free_tables;
+	b->arch.free_tables = table;
 	b->tables_in_use--;
 }
 
@@ -194,13 +186,6 @@ static enum pt_status map_level(struct pt_builder *b, uint64_t *table, unsigned 
 	return PT_OK;
 }
 
-static uint64_t align_up_4k(uint64_t x)
-{
-	/* Saturates instead of wrapping to 0, so a range at the top of the
-	   address space stays beyond every limit instead of vanishing. */
-	return x > ~0ull - (PT_SIZE_4K - 1) ? ~(PT_SIZE_4K - 1) : (x + PT_SIZE_4K - 1) & ~(PT_SIZE_4K - 1);
-}
-
 static uint64_t blocks_touched(uint64_t start, uint64_t end, unsigned shift)
 {
 	return start < end ? ((end - 1) >> shift) - (start >> shift) + 1 : 0;
@@ -245,11 +230,12 @@ const char *pt_status_name(enum pt_status status)
 	case PT_ERR_CONFIG: return "unsupported paging configuration";
 	case PT_ERR_NOMEM: return "out of page-table memory";
 	case PT_ERR_TABLE_ADDR: return "page-table page unaligned or beyond MAXPHYADDR";
+	case PT_ERR_NOT_CONSECUTIVE: return "page-table pool gave pages out of order";
 	case PT_ERR_BEYOND_PHYS: return "range beyond MAXPHYADDR";
 	case PT_ERR_BEYOND_VA: return "range beyond the identity-mappable virtual space";
 	case PT_ERR_PAGE_SIZE: return "page size not 4 KiB, 2 MiB or 1 GiB";
 	case PT_ERR_NO_1G: return "1 GiB pages not supported by this CPU";
-	case PT_ERR_NO_GRANULE: return "translation granule not offered (an AArch64 page size)";
+	case PT_ERR_NO_GRANULE: return "translation granule not offered (x86-64 has none)";
 	case PT_ERR_ALIGN: return "base or length not a non-zero multiple of the page size";
 	case PT_ERR_MISMATCH: return "pages not mapped as asked";
 	}
@@ -272,7 +258,8 @@ enum pt_status pt_init(struct pt_builder *b, const struct pt_config *cfg,
 	b->cfg = *cfg;
 	b->alloc_page = alloc_page;
 	b->alloc_ctx = alloc_ctx;
-	b->free_tables = 0;
+	b->arch.free_tables = 0;
+	b->last_page = 0;
 	b->tables_in_use = 0;
 	b->tables_allocated = 0;
 	b->root = 0;
@@ -323,7 +310,7 @@ uint64_t pt_tables_bound(const struct pt_config *cfg, const struct pt_range *ran
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t start = ranges[i].base & ~(PT_SIZE_4K - 1);
-		uint64_t end = align_up_4k(ranges[i].base + ranges[i].length);
+		uint64_t end = pt_align_up_4k(ranges[i].base + ranges[i].length);
 		if (!ranges[i].length)
 			continue;
 		for (unsigned level = 1; level < cfg->levels; level++)

@@ -37,7 +37,7 @@ void pt_walk(const struct pt_config *cfg, uint64_t cr3, uint64_t va, struct pt_t
 	const uint64_t *table = (const uint64_t *)(uintptr_t)(cr3 & PTE_ADDR_MASK);
 	unsigned level = cfg->levels;
 
-	*t = (struct pt_translation){ .status = PT_WALK_NON_CANONICAL, .va_base = va, .writable = 1 };
+	*t = (struct pt_translation){ .status = PT_WALK_OUT_OF_RANGE, .va_base = va, .writable = 1 };
 	if (!canonical(cfg, va))
 		return;
 	for (;;) {
@@ -53,15 +53,15 @@ void pt_walk(const struct pt_config *cfg, uint64_t cr3, uint64_t va, struct pt_t
 			return;
 		}
 		if (reserved_bits_set(cfg, entry, level)) {
-			t->status = PT_WALK_RESERVED_BITS;
+			t->status = PT_WALK_BAD_ENTRY;
 			return;
 		}
 		t->writable &= (entry & PTE_WRITABLE) != 0;
-		t->nx |= (entry & PTE_NX) != 0;
+		t->xn |= (entry & PTE_NX) != 0;
 		if (pt_entry_is_leaf(entry, level)) {
 			t->status = PT_WALK_MAPPED;
 			t->phys = pt_leaf_frame(entry, level) | (va & (span - 1));
-			t->pat_index = pt_leaf_pat_index(entry, level);
+			t->attr_index = pt_leaf_pat_index(entry, level);
 			return;
 		}
 		table = (const uint64_t *)(uintptr_t)(entry & PTE_ADDR_MASK);

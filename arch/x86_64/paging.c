@@ -14,8 +14,13 @@ void pt_config_read(struct pt_config *cfg, const struct cpuinfo *ci)
 	cfg->levels = (read_cr4() & CR4_LA57) ? 5 : 4;
 	cfg->phys_bits = ci->phys_addr_bits;
 	cfg->has_1g = ci->has_1g_pages;
-	cfg->granules = 0;
-	cfg->el2_single_xn = 0;
+}
+
+void pt_config_extra(const struct pt_config *cfg, char *buf, size_t size)
+{
+	(void)cfg;
+	if (size)
+		buf[0] = '\0';
 }
 
 int pt_page_size_architected(unsigned page_shift, char *why, size_t why_len)

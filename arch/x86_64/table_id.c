@@ -7,6 +7,8 @@
    entries use; the 8-bit initial APIC ID would alias above 255 CPUs. A
    leaf 0Bh whose first level has EBX = 0 is not implemented (SDM, CPUID
    0Bh: "if EBX[15:0] is 0, the leaf is not supported"). */
+const char cpu_id_name[] = "APIC ID";
+
 uint32_t cpu_table_id(void)
 {
 	if (cpuid_max_leaf() >= 0x0b) {

@@ -62,7 +62,7 @@ void topology_split(struct cpu_topology *t, uint32_t apic_id, unsigned smt_shift
 {
 	if (package_shift < smt_shift)
 		package_shift = smt_shift;
-	t->apic_id = apic_id;
+	t->cpu_id = apic_id;
 	t->thread = apic_id & low_bits(smt_shift);
 	t->core = smt_shift >= 32 ? 0 : (apic_id >> smt_shift) & low_bits(package_shift - smt_shift);
 	t->package = package_shift >= 32 ? 0 : apic_id >> package_shift;
@@ -78,7 +78,7 @@ void cpu_topology_read(struct cpu_topology *t)
 		return;
 	if (cpuid_max_ext_leaf() >= 0x8000001eu) {
 		r = cpuid(0x8000001eu, 0);
-		t->apic_id = r.eax;
+		t->cpu_id = r.eax;
 		t->thread = ((r.ebx >> 8) & 0xffu) ? r.eax & 1u : 0;
 		t->core = r.ebx & 0xffu;
 		t->package = r.ecx & 0xffu;

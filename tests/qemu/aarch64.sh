@@ -1,7 +1,8 @@
 # The AArch64 image (make ARCH=aarch64): a PE32+ AArch64 EFI application
 # that boots under AAVMF on QEMU's virt machine, at EL1 and at EL2, maps a
 # buffer of every page size of every granule with its own verified tables,
-# reports its verdict through semihosting and survives a data abort. And
+# reports its verdict through semihosting, survives a data abort and finds
+# its boot CPU in a two-node SRAT through the MADT. And
 # the x86-64 image refuses AArch64's page sizes by name, when the
 # configuration is read, before any probe runs.
 cd "$(dirname "$0")/../.."
@@ -75,6 +76,17 @@ check "aarch64 EL2: the banner names the level and the caches' state" \
 check "aarch64 EL2: no NMI or SMI to count, said so" \
 	log_has '^disturbances: NMIs none on AArch64: .*; SMIs not counted: AArch64 has no SMI'
 check "aarch64 EL2: the verdict is a failure (a fault was raised)" test "$BOOT_RC" -eq 1
+
+# Two NUMA nodes: QEMU's virt machine gives its SRAT GICC affinity entries,
+# which name a CPU by ACPI processor UID alone; the MADT ties the boot
+# CPU's MPIDR to its UID (lib/madt.c), so the SRAT finds it in node 0.
+boot aarch64-numa --arch aarch64 --mem 1G --numa 2 \
+	--args "profile=quick probes=latency pages=4k min_size=4K max_size=16K"
+check "aarch64 NUMA: the run succeeds" test "$BOOT_RC" -eq 0
+check "aarch64 NUMA: the boot CPU found through its MADT UID in the SRAT's GICC entries" \
+	system_has "d['numa']['srat'] and d['numa']['boot_cpu_id_kind'] == 'MPIDR affinity' and d['numa']['boot_cpu_acpi_uid'] == 0 and d['numa']['enabled_cpus'] == 2 and d['numa']['boot_cpu_domain'] == 0"
+check "aarch64 NUMA: buffers from the boot CPU's domain" \
+	csv_all "$(run_folder)/results.csv" "r['pages_verified'].endswith(\"proximity domain 0 (the boot CPU's)\")"
 
 IMG=$X86_IMG
 boot aarch64-sizes-on-x86 --cpu max --mem 256M \

@@ -43,12 +43,12 @@ check "smp4: c2c.svg is a well-formed heatmap of 16 cells" \
 	bash -c "xmllint --noout '$run/c2c.svg' && [ \$(grep -c 'class=\"cell\"' '$run/c2c.svg') -eq 16 ]"
 check "smp4: loaded.svg is well-formed with its curve" \
 	bash -c "xmllint --noout '$run/loaded.svg' && grep -q '<polyline class=\"curve\"' '$run/loaded.svg'"
-check "smp4: system.json lists 4 CPUs with APIC IDs and topology from CPUID" python3 -c "
+check "smp4: system.json lists 4 CPUs with their CPU ids (APIC IDs) and topology from CPUID" python3 -c "
 import json, sys
 d = json.load(open('$run/system.json'))
 c = d['cpus']
-ok = [x['cpu'] for x in c] == [0, 1, 2, 3] and len({x['apic_id'] for x in c}) == 4
-ok &= all(x['topology_source'].startswith('CPUID') and x['apic_id'] == x['firmware_apic_id'] for x in c)
+ok = [x['cpu'] for x in c] == [0, 1, 2, 3] and len({x['cpu_id'] for x in c}) == 4
+ok &= all(x['topology_source'].startswith('CPUID') and x['cpu_id'] == x['firmware_cpu_id'] for x in c)
 ok &= 'EFI MP services' in d['platform']['other_cpus']
 sys.exit(0 if ok else 1)"
 

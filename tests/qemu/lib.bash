@@ -36,6 +36,15 @@ check() {
 # log_has REGEX: the app printed a line matching REGEX.
 log_has() { grep -Eq -- "$1" "$LOG"; }
 
+# system_has PYTHON-EXPR: the run's system.json (as d) satisfies it.
+system_has() {
+	python3 - "$(run_folder)/system.json" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2], {}, {'d': d}) else 1)
+PY
+}
+
 # The one run folder the boot brought back, or empty.
 run_folder() { find "$OUTDIR" -mindepth 1 -maxdepth 1 -type d -name 'run-*' 2>/dev/null | sort | tail -n 1; }
 

@@ -7,15 +7,6 @@
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
 
-# system_has PYTHON-EXPR: the run's system.json (as d) satisfies it.
-system_has() {
-	python3 - "$(run_folder)/system.json" "$1" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval(sys.argv[2], {}, {'d': d}) else 1)
-PY
-}
-
 args="probes=latency pages=4k,2m max_size=64K"
 
 # placed NAME EXTRA-ARGS DOMAIN WORDS WHERE: a boot with EXTRA-ARGS puts every
@@ -28,6 +19,8 @@ placed() {
 	check "$name: the run succeeds" test "$BOOT_RC" -eq 0
 	check "$name: system.json reads the SRAT's two domains, the boot CPU in domain 0" \
 		system_has "d['numa']['srat'] and d['numa']['domains_with_memory'] == '0, 1' and d['numa']['boot_cpu_domain'] == 0 and d['numa']['buffer_domain'] == $domain"
+	check "$name: the boot CPU is named by its APIC ID, no ACPI UID needed (no GICC entries)" \
+		system_has "d['numa']['boot_cpu_id_kind'] == 'APIC ID' and 'boot_cpu_acpi_uid' not in d['numa']"
 	check "$name: every buffer is in domain $domain ($where)" \
 		system_has "d['buffers'] and all(b['proximity_domain'] == $domain and $where for b in d['buffers'])"
 	check "$name: every row's pages_verified ends in '$words'" \

@@ -19,12 +19,14 @@ static inline uint8_t *arena_below_2g(size_t pages)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* Consecutive pages out of an arena, as efi/paging.c's pool gives them. */
+/* Consecutive pages out of an arena, as efi/paging.c's pool gives them
+   (arch/paging.h's allocator contract). */
 struct table_pool {
 	uint8_t *base;
 	size_t used, limit;
 	int dirty;      /* hand out garbage-filled pages */
 	int misalign;   /* hand out pages 8 bytes off */
+	int gap;        /* skip a page after each: out of order, against the contract */
 };
 
 static inline void *table_pool_page(void *ctx)
@@ -34,7 +36,8 @@ static inline void *table_pool_page(void *ctx)
 
 	if (p->used >= p->limit)
 		return NULL;
-	page = p->base + p->used++ * 4096;
+	page = p->base + p->used * 4096;
+	p->used += p->gap ? 2 : 1;
 	memset(page, p->dirty ? 0xa5 : 0, 4096);
 	return page + (p->misalign ? 8 : 0);
 }

@@ -6,11 +6,14 @@
  * memory), the refusals, and the pool bound against what was really taken.
  *
  * The x86-64 implementation of arch/paging.h is linked into every test
- * binary, so the AArch64 files are compiled into this one under other
- * names. The shared helpers (arch/generic/) they call stay the linked ones;
- * the addresses here lie below x86's 2^47 identity limit, where the two
- * architectures' limit checks agree.
+ * binary, so the AArch64 files, and the shared ones (arch/generic/) they
+ * call, are compiled into this one under other names, with AArch64's own
+ * part of the configuration and builder (the Makefile names x86-64's to
+ * arch/paging.h; this file names AArch64's before any include): nothing
+ * here passes a builder to x86-64's code.
  */
+#undef MEMPROBE_ARCH_PAGING_TYPES
+#define MEMPROBE_ARCH_PAGING_TYPES "arch/aarch64/paging_types.h"
 #include <string.h>
 
 #define pt_identity_limit a64_pt_identity_limit
@@ -23,12 +26,19 @@
 #define pt_walk a64_pt_walk
 #define pt_page_size_known a64_pt_page_size_known
 #define pt_status_name a64_pt_status_name
+#define pt_take_page a64_pt_take_page
+#define pt_check_limits a64_pt_check_limits
+#define pt_normalize_ranges a64_pt_normalize_ranges
+#define pt_verify_problem_name a64_pt_verify_problem_name
+#define pt_range_writable a64_pt_range_writable
+#define pt_verify a64_pt_verify
 #define granules a64_granules
 #define granule_of_page a64_granule_of_page
 #include "arch/aarch64/pagetable.c"
 #include "arch/aarch64/bounds.c"
 #include "arch/aarch64/pagewalk.c"
 #include "arch/aarch64/status.c"
+#include "arch/generic/pt_common.c"
 
 #include "arena.h"
 #include "check.h"
@@ -64,7 +74,7 @@ static int buffer_pages_exact(const struct pt_builder *b, uint64_t base, uint64_
 	for (uint64_t va = base; va < base + bytes; va += page_size) {
 		struct pt_translation t = walk(b, va + page_size / 2);
 		if (t.status != PT_WALK_MAPPED || t.phys != va + page_size / 2 ||
-		    t.size != page_size || t.pat_index != 0 || !t.writable || t.nx)
+		    t.size != page_size || t.attr_index != 0 || !t.writable || t.xn)
 			return 0;
 	}
 	return 1;
@@ -77,17 +87,17 @@ static void test_general_map(struct pt_builder *b)
 	t = walk(b, G(2) + 123);
 	CHECK(t.status == PT_WALK_MAPPED && t.size == G(1) && t.level == 1 && t.phys == G(2) + 123,
 	      "general map: RAM in 1 GiB blocks at level 1 of the 4 KiB granule");
-	CHECK(t.pat_index == 0 && t.writable && !t.nx, "general map: RAM normal WB, writable, executable");
+	CHECK(t.attr_index == 0 && t.writable && !t.xn, "general map: RAM normal WB, writable, executable");
 	t = walk(b, G(4) + K(8));
 	CHECK(t.status == PT_WALK_MAPPED && t.size == K(4) && t.level == 3,
 	      "general map: the odd RAM edge in 4 KiB pages");
 	t = walk(b, G(4) + K(12));
 	CHECK(t.status == PT_WALK_NOT_PRESENT, "general map: nothing past the RAM's end");
 	t = walk(b, 0x09000000);
-	CHECK(t.status == PT_WALK_MAPPED && t.pat_index == 1 && t.nx && t.size == K(4),
+	CHECK(t.status == PT_WALK_MAPPED && t.attr_index == 1 && t.xn && t.size == K(4),
 	      "general map: MMIO is device memory (attr 1), execute-never");
 	t = walk(b, 1ull << 48);
-	CHECK(t.status == PT_WALK_NON_CANONICAL, "walk: beyond the 48-bit input space");
+	CHECK(t.status == PT_WALK_OUT_OF_RANGE, "walk: beyond the 48-bit input space");
 	CHECK(root_granule(pt_root(b)) == 0, "general map: the root value names the 4 KiB granule");
 }
 
@@ -121,11 +131,11 @@ static void test_buffer(struct pt_builder *b, const struct buffer_case *k)
 	CHECK(t.level == k->level, "%llu KiB pages: leaves at level %u (%u)", ULL(k->page >> 10),
 	      k->level, t.level);
 	t = walk(b, G(1) + 8);
-	CHECK(t.status == PT_WALK_MAPPED && t.phys == G(1) + 8 && t.pat_index == 0,
+	CHECK(t.status == PT_WALK_MAPPED && t.phys == G(1) + 8 && t.attr_index == 0,
 	      "%llu KiB pages: the rest of RAM still identity-mapped WB around the buffer",
 	      ULL(k->page >> 10));
 	t = walk(b, 0x09000000 + 16);
-	CHECK(t.status == PT_WALK_MAPPED && t.pat_index == 1 && t.nx,
+	CHECK(t.status == PT_WALK_MAPPED && t.attr_index == 1 && t.xn,
 	      "%llu KiB pages: MMIO still device memory, execute-never", ULL(k->page >> 10));
 	t = walk(b, G(4) + K(8));
 	CHECK(t.status == PT_WALK_MAPPED && t.phys == G(4) + K(8),
@@ -144,19 +154,39 @@ static void test_refusals(struct pt_builder *b)
 	      "refused: 8 KiB is no AArch64 page size");
 	CHECK(pt_map_exact(b, G(1) + K(4), K(16), K(16), PT_WB) == PT_ERR_ALIGN,
 	      "refused: a 16 KiB buffer on a 4 KiB boundary");
-	only4k.cfg.granules = 1u << 12;
+	only4k.cfg.arch.granules = 1u << 12;
 	CHECK(pt_map_exact(&only4k, G(1), K(64), K(64), PT_WB) == PT_ERR_NO_GRANULE,
 	      "refused: 64 KiB pages where the CPU offers only the 4 KiB granule");
 	CHECK(pt_map_exact(b, 1ull << 46, K(64), K(64), PT_WB) == PT_ERR_BEYOND_PHYS,
 	      "refused: a buffer beyond the physical address range");
 }
 
+/* A pool that skips a page after each one breaks the allocator's
+   contract: the builder says so rather than carving tables across it. */
+static void test_out_of_order(const struct pt_config *cfg)
+{
+	struct table_pool p = { .base = arena_below_2g(64), .limit = 64, .gap = 1 };
+	struct pt_range r[] = { { G(1), G(1), PT_WB } };
+	size_t n = 1;
+	static struct pt_builder b;
+	enum pt_status s;
+
+	if (!p.base)
+		return;
+	s = pt_init(&b, cfg, table_pool_page, &p);
+	CHECK(s == PT_OK, "out of order: the root, the first page, is taken (%s)", pt_status_name(s));
+	s = pt_map_ranges(&b, r, &n);
+	CHECK(s == PT_ERR_NOT_CONSECUTIVE && b.tables_allocated == 1,
+	      "out of order: the second page, one page past where it should be, is refused (%s)",
+	      pt_status_name(s));
+}
+
 int main(void)
 {
 	/* Garbage-filled pages, so a table the builder forgets to clear shows. */
-	struct table_pool p = { arena_below_2g(POOL_PAGES), 0, POOL_PAGES, 1, 0 };
+	struct table_pool p = { .base = arena_below_2g(POOL_PAGES), .limit = POOL_PAGES, .dirty = 1 };
 	struct pt_config cfg = { .levels = 4, .phys_bits = 40, .has_1g = 1,
-				 .granules = ALL_GRANULES };
+				 .arch.granules = ALL_GRANULES };
 	uint64_t bytes[sizeof cases / sizeof cases[0]], sizes[sizeof cases / sizeof cases[0]];
 	size_t n = sizeof ranges / sizeof ranges[0];
 	static struct pt_builder b;
@@ -180,5 +210,6 @@ int main(void)
 	      ULL(b.tables_allocated), ULL(a64_pt_pool_tables(&cfg, ranges, n, bytes, sizes,
 							     sizeof cases / sizeof cases[0])));
 	test_refusals(&b);
+	test_out_of_order(&cfg);
 	return check_summary();
 }

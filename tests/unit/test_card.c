@@ -342,6 +342,11 @@ static void test_json_and_figures(void)
 	      "summary.trust.emulated");
 	CHECK(strstr(buf, "\"size_bytes\": 1048576") || strstr(buf, "\"size_bytes\":1048576"),
 	      "L2's size as data");
+	CHECK(json_get_scalar(buf, j.len, "summary.caches.0.claim_bytes", got, sizeof got) == 0 &&
+	      !strcmp(got, "49152") && strstr(buf, "\"claim_entries\"") && !strstr(buf, "cpuid"),
+	      "each level's claim as data, under claim_bytes and claim_entries (L1: %s)", got);
+	CHECK(strstr(text, " claim  verdict\n") != NULL, "the card's tables head the claim column "
+	      "\"claim\", whichever registers made it");
 	n = card_figures(&card, fig, CARD_MAX_FIGURES);
 	int have_l1 = 0, have_stlb = 0, have_c2c = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -104,8 +104,8 @@ static void test_topology_on_each_cpu(void)
 	CHECK(plat_cpus_run(roles, 2, 5000, why, sizeof why) == 0 && t[0].source && t[1].source,
 	      "each CPU reads its topology on itself (%s, %s)", t[0].source ? t[0].source : "-",
 	      t[1].source ? t[1].source : "-");
-	CHECK(t[0].apic_id != t[1].apic_id, "two CPUs, two APIC IDs (%u, %u)", t[0].apic_id,
-	      t[1].apic_id);
+	CHECK(t[0].cpu_id != t[1].cpu_id, "two CPUs, two APIC IDs (%u, %u)", t[0].cpu_id,
+	      t[1].cpu_id);
 }
 
 static void test_late(void)
@@ -173,7 +173,7 @@ static void test_topology_split(void)
 	struct cpu_topology t;
 
 	topology_split(&t, 0x1d, 1, 4, "test");
-	CHECK(t.apic_id == 0x1d && t.thread == 1 && t.core == 6 && t.package == 1,
+	CHECK(t.cpu_id == 0x1d && t.thread == 1 && t.core == 6 && t.package == 1,
 	      "APIC ID 0x1d, SMT width 1, package shift 4: thread 1, core 6, package 1");
 	topology_split(&t, 7, 0, 0, "test");
 	CHECK(t.thread == 0 && t.core == 0 && t.package == 7,

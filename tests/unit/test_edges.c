@@ -126,7 +126,7 @@ static void test_curve_basics(void)
 	CHECK(curve_add(&c, 16384, 3.0, 0.0 / 0.0) == 0 && c.pt[2].cycles == 0.0,
 	      "unknown cycles kept as 0");
 
-	/* 1 1 5 1 ... : the 5 is above a later 1, so its envelope is 1. */
+	/* 1 1 5 1.1 ... : the 5 is a lone spike above a later 1.1. */
 	curve_init(&c, PAGE_SHIFT_4K);
 	curve_add(&c, 1000, 1.0, 1.0);
 	curve_add(&c, 2000, 1.0, 1.0);
@@ -134,9 +134,9 @@ static void test_curve_basics(void)
 	curve_add(&c, 4000, 1.1, 1.1);
 	curve_add(&c, 5000, 3.0, 3.0);
 	curve_add(&c, 6000, 3.1, 3.1);
-	curve_envelope(&c, ns, cy);
-	CHECK(ns[2] == 1.1 && ns[3] == 1.1 && ns[4] == 3.0 && ns[5] == 3.1,
-	      "envelope: each point at most any later point");
+	curve_smoothed(&c, ns, cy);
+	CHECK(ns[2] == 1.1 && ns[3] == 1.1 && ns[4] == 3.0 && ns[5] == 3.1 && cy[2] == 1.1,
+	      "smoothed: the lone spike down to its neighbours, each point at most any later one");
 	CHECK(curve_plateaus(&c, p, 8) == 2, "spike made no level: two plateaus");
 	/* The 5 is a lone spike between 1 and 1.1, which agree: smoothed away,
 	   its plateau stays whole, and 1.1 reads the lower level. */
@@ -910,7 +910,8 @@ static void test_recorded(const char *csv)
 	      a.curve[1].page_shift == PAGE_SHIFT_2M && a.curve[0].n == 29 && a.curve[1].n == 29,
 	      "%s: two curves of 29 sizes, 4 KiB first", csv);
 	CHECK(claims_from_system_json(cpuid, jlen, &claims) == 0 && claims.ncaches == 4,
-	      "recorded registers decode to four caches");
+	      "recorded registers decode to four caches (hierarchy.cpuid: written before the "
+	      "key became claims, still read)");
 	analysis_set_claims(&a, &claims, "tests/data/zen3-vm-cpuid.json");
 	analysis_compute(&a);
 
@@ -973,14 +974,18 @@ static void test_recorded(const char *csv)
 	report_html_end();
 	CHECK(strstr(report.buf, "\n  L1 ") && strstr(report.buf, "agrees\n"),
 	      "%s: the report lists L1 and a verdict", csv);
+	CHECK(strstr(report.buf, "\n  claims: tests/data/zen3-vm-cpuid.json, read from "
+			     "CPUID 8000_001Dh, CPUID 8000_0005h, CPUID 8000_0006h, "
+			     "CPUID 8000_0019h\n") != NULL,
+	      "%s: the claims' line names each register they were read from, once", csv);
 	CHECK(strstr(report.buf, "\n  level             size  lies in              read as        "
-			     "   ns   cycles   +cycles points  curve   CPUID says             "
+			     "   ns   cycles   +cycles points  curve   claim                  "
 			     "                  verdict\n") != NULL,
 	      "%s: the hierarchy table's text header, aligned as it always was", csv);
 	CHECK(strstr(page.buf, "<caption>memory hierarchy: cache levels and edges</caption>\n"
 			   "<thead><tr><th class=\"text\">level</th><th>size</th><th class=\"text\">"
 			   "lies in</th><th class=\"text\">read as</th><th>ns</th><th>cycles</th><th>+cycles</th><th>points</th>"
-			   "<th class=\"text\">curve</th><th class=\"text\">CPUID says</th>"
+			   "<th class=\"text\">curve</th><th class=\"text\">claim</th>"
 			   "<th class=\"text\">verdict</th></tr></thead>") != NULL,
 	      "%s: on the page the hierarchy is an HTML table with every header", csv);
 	CHECK(strstr(page.buf, "<tr><td class=\"text\">L1</td><td>32 KiB</td>") &&
@@ -997,8 +1002,12 @@ static void test_recorded(const char *csv)
 	json_object_end(&j);
 	json_object_end(&j);
 	CHECK(!j.overflow && j.depth == 0, "%s: hierarchy JSON complete", csv);
+	CHECK(strstr(json_buf, "\"claims\":{\"source\":") && !strstr(json_buf, "\"cpuid\"") &&
+	      strstr(json_buf, "\"claim_source\":\"CPUID 8000_001Dh\""),
+	      "%s: the section's claims and each level's claim_source, no cpuid key", csv);
 	CHECK(claims_from_system_json(json_buf, j.len, &claims) == 0 && claims.ncaches == 4,
-	      "%s: the section carries the registers a later analyze decodes", csv);
+	      "%s: the section carries the registers a later analyze decodes (hierarchy.claims)",
+	      csv);
 	FILE *f = fopen("/tmp/memprobe-test-hierarchy.json", "w");
 	if (f) {
 		fwrite(json_buf, 1, j.len, f);

@@ -146,7 +146,7 @@ static void test_many_descriptors(void)
 	CHECK(s == PT_OK, "%llu ranges mapped from a pool of %llu tables (%s)", ULL(n), ULL(need),
 	      pt_status_name(s));
 	pt_walk(&cfg, pt_cr3(&pb), found[n - 2].base, &t);
-	CHECK(t.status == PT_WALK_MAPPED && t.phys == found[n - 2].base && t.pat_index == 3,
+	CHECK(t.status == PT_WALK_MAPPED && t.phys == found[n - 2].base && t.attr_index == 3,
 	      "the last descriptor's MMIO is identity-mapped uncached");
 }
 

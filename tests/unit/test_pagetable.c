@@ -25,7 +25,7 @@ static uint8_t *arena;
 
 static struct table_pool pool_fresh(size_t limit)
 {
-	struct table_pool p = { arena, 0, limit, 0, 0 };
+	struct table_pool p = { .base = arena, .limit = limit };
 	return p;
 }
 
@@ -142,11 +142,11 @@ static const char *leaf_problem(const struct pt_builder *b, const struct model *
 	w = model_winner(m, va);
 	if (t->phys != va)
 		return "not identity";
-	if (!t->writable || t->nx)
+	if (!t->writable || t->xn)
 		return "read-only or execute-disabled";
 	if (key <= 0)
 		return "leaf covers a hole or mixed attributes";
-	if (t->pat_index != pt_memattr_pat_index(m->l[w].attr))
+	if (t->attr_index != pt_memattr_pat_index(m->l[w].attr))
 		return "wrong PAT index";
 	if (m->l[w].cls == CLASS_BUFFER)
 		return t->size == m->l[w].page_size ? NULL : "buffer page not the size asked";
@@ -202,7 +202,7 @@ static struct pt_translation walk(const struct pt_builder *b, uint64_t va)
 static int leaf_is(const struct pt_builder *b, uint64_t va, uint64_t size, unsigned pat)
 {
 	struct pt_translation t = walk(b, va);
-	return t.status == PT_WALK_MAPPED && t.phys == va && t.size == size && t.pat_index == pat;
+	return t.status == PT_WALK_MAPPED && t.phys == va && t.size == size && t.attr_index == pat;
 }
 
 /* The entry that maps va, found by hand, for tests that corrupt one. */
@@ -497,6 +497,14 @@ static void test_config_and_table_addr(void)
 	s = pt_init(&b, &c36, heap_page, &heap);
 	CHECK(s == PT_ERR_TABLE_ADDR, "a table page beyond MAXPHYADDR is refused (%s)", pt_status_name(s));
 	free(heap);
+	p = pool_fresh(POOL_PAGES);
+	p.gap = 1;
+	s = pt_init(&b, &c36, table_pool_page, &p);
+	CHECK(s == PT_OK, "the first page may lie anywhere (%s)", pt_status_name(s));
+	s = pt_map_exact(&b, G(1), M(2), PT_SIZE_4K, PT_WB);
+	CHECK(s == PT_ERR_NOT_CONSECUTIVE && b.tables_allocated == 1,
+	      "a page that does not follow the one before is refused, not used (%s, %llu taken)",
+	      pt_status_name(s), ULL(b.tables_allocated));
 }
 
 /* Buffers of each exact size inside ranges mapped with larger and smaller
@@ -643,7 +651,7 @@ static void test_verify_problems(void)
 	      rep.first_problem == PT_VERIFY_WRONG_SIZE && rep.first_bad_va == M(2) &&
 	      rep.first_bad.size == PT_SIZE_2M, "verify: 2 MiB pages checked as 4 KiB -> wrong size, 1024 bad");
 	s = pt_verify(&b->cfg, pt_cr3(b), 0xb0000000, M(4), PT_SIZE_2M, 0, &rep);
-	CHECK(s == PT_ERR_MISMATCH && rep.first_problem == PT_VERIFY_WRONG_PAT && rep.pages_bad == 2,
+	CHECK(s == PT_ERR_MISMATCH && rep.first_problem == PT_VERIFY_WRONG_ATTR && rep.pages_bad == 2,
 	      "verify: UC pages checked for PAT 0 -> wrong PAT");
 	s = pt_verify(&b->cfg, pt_cr3(b), M(2030), M(4), PT_SIZE_2M, 0, &rep);
 	CHECK(s == PT_ERR_MISMATCH && rep.first_problem == PT_VERIFY_NOT_MAPPED &&
@@ -668,10 +676,10 @@ static void test_verify_problems(void)
 	CHECK(rep.first_problem == PT_VERIFY_NOT_IDENTITY && rep.first_bad.phys == M(6),
 	      "verify: a leaf pointing elsewhere is not identity");
 	*e = (*e - M(2)) | (1ull << 13);
-	CHECK(walk(b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: bit 13 set in a 2 MiB leaf is reserved");
+	CHECK(walk(b, M(4)).status == PT_WALK_BAD_ENTRY, "walk: bit 13 set in a 2 MiB leaf is reserved");
 	*e &= ~(1ull << 13);
 	*e |= 1ull << 40;
-	CHECK(walk(b, M(4)).status == PT_WALK_RESERVED_BITS, "walk: address bit beyond MAXPHYADDR 39 is reserved");
+	CHECK(walk(b, M(4)).status == PT_WALK_BAD_ENTRY, "walk: address bit beyond MAXPHYADDR 39 is reserved");
 	*e &= ~(1ull << 40);
 	CHECK(leaf_is(b, M(4), PT_SIZE_2M, 0), "walk: the repaired leaf maps again");
 
@@ -681,9 +689,9 @@ static void test_verify_problems(void)
 	{
 		struct pt_translation t;
 		pt_walk(&no1g, pt_cr3(b), G(4), &t);
-		CHECK(t.status == PT_WALK_RESERVED_BITS, "walk: the same leaf without pdpe1gb is reserved");
+		CHECK(t.status == PT_WALK_BAD_ENTRY, "walk: the same leaf without pdpe1gb is reserved");
 	}
-	CHECK(walk(b, 0x0000800000000000ull).status == PT_WALK_NON_CANONICAL &&
+	CHECK(walk(b, 0x0000800000000000ull).status == PT_WALK_OUT_OF_RANGE &&
 	      walk(b, 0xffff800000000000ull).status == PT_WALK_NOT_PRESENT,
 	      "walk: 2^47 non-canonical with 4 levels, its sign extension canonical");
 }
@@ -729,7 +737,7 @@ static void test_split_keeps_pat_bit(void)
 
 	scenario_build(&sc, pool_fresh(POOL_PAGES), 4, 39, 1, map, 1);
 	*entry_for(b, G(1)) |= PTE_PAT_LARGE | PTE_PWT;
-	CHECK(walk(b, G(1)).pat_index == 5, "hand-set PAT:PCD:PWT = 1:0:1 on a 1 GiB leaf reads as index 5");
+	CHECK(walk(b, G(1)).attr_index == 5, "hand-set PAT:PCD:PWT = 1:0:1 on a 1 GiB leaf reads as index 5");
 	CHECK(pt_map_exact(b, G(1) + M(4), K(4), PT_SIZE_4K, PT_WB) == PT_OK, "exact 4 KiB inside it");
 	CHECK(leaf_is(b, G(1), PT_SIZE_2M, 5) && leaf_is(b, G(1) + M(4) + K(4), PT_SIZE_4K, 5) &&
 	      leaf_is(b, G(1) + M(4), PT_SIZE_4K, 0),

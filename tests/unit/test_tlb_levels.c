@@ -388,11 +388,11 @@ static void test_json_and_svg(void)
 		     "for l in t:\n"
 		     "    assert l[\"page_size\"] == 4096 and l[\"size_bytes\"] == l[\"entries\"] * 4096\n"
 		     "    assert l[\"cycles\"] > 0 and l[\"increase_cycles\"] > 0 and l[\"verdict\"] == \"agrees\"\n"
-		     "    assert \"TLB\" in l[\"cpuid\"]\n"
+		     "    assert \"TLB\" in l[\"claim\"] and l[\"claim_source\"].startswith(\"CPUID\")\n"
 		     "assert d[\"tlb_curves\"][0][\"page_counts\"] == 23 and d[\"tlb_curves\"][0][\"control_points\"] == 23\n"
 		     "'") == 0,
 	      "system.json's hierarchy: tlb levels with page_size, entries, size_bytes (the reach), "
-	      "cycles, increase_cycles, cpuid and verdict; the tlb curves listed");
+	      "cycles, increase_cycles, the claim with its source and verdict; the tlb curves listed");
 
 	svg.len = 0;
 	CHECK(analysis_write_tlb_svg(&a, to_sink, &svg) == 0, "tlb.svg written");
