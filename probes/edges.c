@@ -199,6 +199,34 @@ static double log_distance(double a, double b)
 	return d < 0.0 ? -d : d;
 }
 
+/* The simple capacity in [lo, hi] nearest c in log2: a power of two if one
+   lies there, else 3 * 2^k, else 5 * 2^k or 7 * 2^k; 0 when none does. */
+static uint64_t simple_capacity_in(uint64_t lo, uint64_t hi, double c)
+{
+	static const unsigned odd[] = { 1, 3, 5, 7 };
+	static const unsigned from[] = { 0, 1, 2, 2 };   /* class index of each odd */
+
+	for (unsigned cls = 0; cls < 3; cls++) {
+		uint64_t best = 0;
+		for (unsigned o = 0; o < 4; o++) {
+			if (from[o] != cls)
+				continue;
+			for (unsigned k = 0; k < 62; k++) {
+				uint64_t v = (uint64_t)odd[o] << k;
+				if (v > hi)
+					break;
+				if (v < lo)
+					continue;
+				if (!best || log_distance((double)v, c) < log_distance((double)best, c))
+					best = v;
+			}
+		}
+		if (best)
+			return best;
+	}
+	return 0;
+}
+
 /* A measured size stands for a plausible capacity when it lies within this
    factor of it (32000 bytes for 32 KiB, 24567 KiB for 24 MiB; not 600 KiB
    for 512 KiB). */
@@ -230,11 +258,19 @@ static uint64_t name_capacity(const struct curve *c, size_t fit, size_t miss, do
 		return s;
 	if (s < lo) {
 		uint64_t up = plausible_at_or_above(lo);
-		return up < hi ? up : s;
-	}
-	{
+		if (up < hi)
+			return up;
+	} else {
 		uint64_t down = plausible_below(hi);
-		return down >= lo ? down : s;
+		if (down >= lo)
+			return down;
+	}
+	/* None in range (72 fit, 80 missed: Zen 4's 72-entry L1 DTLB): a
+	   simple size the readings allow, else the last size that fit, never
+	   a plausible one they rule out (64, when 72 read as fitting). */
+	{
+		uint64_t simple = simple_capacity_in(lo, hi > lo ? hi - 1 : lo, at);
+		return simple ? simple : lo;
 	}
 }
 
@@ -484,36 +520,16 @@ static uint64_t round_sixteenth(uint64_t v, int up)
 	return (up ? v + p - 1 : v) / p * p;
 }
 
-/* The simplest capacity in [lo, hi], nearest c in log2: a power of two if
-   one lies there, else 3 * 2^k, else 5 * 2^k or 7 * 2^k; else c itself to
-   a sixteenth of its power of two. A smeared step pins its capacity only
-   to a range; within it the readings cannot choose, and real caches come
-   in these sizes far more often than in others. */
+/* The simplest capacity in [lo, hi], nearest c in log2 (simple_capacity_in);
+   where none is simple, c itself to a sixteenth of its power of two. A
+   smeared step pins its capacity only to a range; within it the readings
+   cannot choose, and real caches come in these sizes far more often than
+   in others. */
 static uint64_t simplest_capacity(uint64_t lo, uint64_t hi, uint64_t c)
 {
-	static const unsigned odd[] = { 1, 3, 5, 7 };
-	static const unsigned from[] = { 0, 1, 2, 2 };   /* class index of each odd */
+	uint64_t v = simple_capacity_in(lo, hi, c);
 
-	for (unsigned cls = 0; cls < 3; cls++) {
-		uint64_t best = 0;
-		for (unsigned o = 0; o < 4; o++) {
-			if (from[o] != cls)
-				continue;
-			for (unsigned k = 0; k < 62; k++) {
-				uint64_t v = (uint64_t)odd[o] << k;
-				if (v > hi)
-					break;
-				if (v < lo)
-					continue;
-				if (!best || log_distance((double)v, (double)c) <
-					     log_distance((double)best, (double)c))
-					best = v;
-			}
-		}
-		if (best)
-			return best;
-	}
-	return round_sixteenth(c + sixteenth_of(c) / 2, 0);
+	return v ? v : round_sixteenth(c + sixteenth_of(c) / 2, 0);
 }
 
 /* The index of the sweep point at `bytes` in c (it is one of them). */
