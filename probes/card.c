@@ -146,6 +146,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->range_lo = l->range_lo;
 	k->range_hi = l->range_hi;
 	k->smeared = l->smeared;
+	k->named_by_claim = l->named_by_claim;
 	k->method = l->method;
 	k->ns = l->ns;
 	k->cycles = l->cycles;
@@ -163,6 +164,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	}
 	c->noisy += k->noisy;
 	c->smeared += k->smeared;
+	c->ranged += k->smeared || k->named_by_claim;
 	c->ncaches++;
 }
 
@@ -183,6 +185,7 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->range_lo = l->range_lo >> l->page_shift;
 	t->range_hi = l->range_hi >> l->page_shift;
 	t->smeared = l->smeared;
+	t->named_by_claim = l->named_by_claim;
 	t->method = l->method;
 	t->miss_ns = l->increase_ns;
 	t->miss_cycles = l->increase_cycles;
@@ -192,6 +195,7 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->noisy = level_noisy(rows, l);
 	c->noisy += t->noisy;
 	c->smeared += t->smeared;
+	c->ranged += t->smeared || t->named_by_claim;
 	c->ntlbs++;
 }
 
@@ -290,7 +294,7 @@ static void cache_line(struct lines *ls, const struct card_cache *k)
 		mp_snprintf(ways, sizeof ways, "%u", k->ways);
 	else
 		mp_strlcpy(ways, "-", sizeof ways);
-	if (k->smeared) {
+	if (k->smeared || k->named_by_claim) {
 		char s[24];
 		mp_snprintf(s, sizeof s, "~%s", size);
 		mp_strlcpy(size, s, sizeof size);
@@ -311,7 +315,8 @@ static void tlb_line(struct lines *ls, const struct card_tlb *t)
 	fit_name(name, 8, t->name);
 	mp_format_bytes(page, sizeof page, 1ull << t->page_shift);
 	mp_format_bytes(reach, sizeof reach, t->reach_bytes);
-	mp_snprintf(entries, sizeof entries, "%s%llu", t->smeared ? "~" : "",
+	mp_snprintf(entries, sizeof entries, "%s%llu",
+		    t->smeared || t->named_by_claim ? "~" : "",
 		    (unsigned long long)t->entries);
 	real_or_dash(miss, sizeof miss, "%.1f", t->miss_cycles);
 	if (t->claim_entries)
@@ -338,28 +343,29 @@ static void trust_lines(struct lines *ls, const struct card *c)
 	else if (c->have_levels)
 		mp_append(&t, "every level decided by steady trials (spread at most %.0f%%)",
 			  CARD_NOISY_SPREAD * 100);
-	if (c->smeared) {
+	if (c->ranged) {
 		int first = 1;
 
-		mp_append(&t, "%s~ smeared edge, the size within:", t.len ? "; " : "");
+		mp_append(&t, "%s~ smeared edge or CPUID's size, the size within:",
+			  t.len ? "; " : "");
 		for (size_t i = 0; i < c->ncaches; i++) {
 			const struct card_cache *k = &c->cache[i];
-			if (!k->smeared)
+			if (!k->smeared && !k->named_by_claim)
 				continue;
 			short_bytes(lo, sizeof lo, k->range_lo);
 			short_bytes(hi, sizeof hi, k->range_hi);
-			mp_append(&t, "%s %s %s-%s (%s)", first ? "" : ",", k->name, lo, hi,
-				  method_word(k->method));
+			mp_append(&t, "%s %s %s-%s (%s%s)", first ? "" : ",", k->name, lo, hi,
+				  method_word(k->method), k->named_by_claim ? ", CPUID's" : "");
 			first = 0;
 		}
 		for (size_t i = 0; i < c->ntlbs; i++) {
 			const struct card_tlb *k = &c->tlb[i];
-			if (!k->smeared)
+			if (!k->smeared && !k->named_by_claim)
 				continue;
 			short_bytes(lo, sizeof lo, 1ull << k->page_shift);
-			mp_append(&t, "%s %s %s %llu-%llu entries (%s)", first ? "" : ",", k->name, lo,
-				  (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
-				  method_word(k->method));
+			mp_append(&t, "%s %s %s %llu-%llu entries (%s%s)", first ? "" : ",", k->name,
+				  lo, (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
+				  method_word(k->method), k->named_by_claim ? ", CPUID's" : "");
 			first = 0;
 		}
 	}
@@ -602,6 +608,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_u64(j, "range_lo_bytes", k->range_lo);
 		json_u64(j, "range_hi_bytes", k->range_hi);
 		json_bool(j, "smeared", k->smeared);
+		json_bool(j, "named_by_cpuid", k->named_by_claim);
 		json_double(j, "ns", k->ns);
 		json_double(j, "cycles", k->cycles);
 		if (k->ways)
@@ -628,6 +635,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_u64(j, "range_lo_entries", t->range_lo);
 		json_u64(j, "range_hi_entries", t->range_hi);
 		json_bool(j, "smeared", t->smeared);
+		json_bool(j, "named_by_cpuid", t->named_by_claim);
 		json_double(j, "miss_ns", t->miss_ns);
 		json_double(j, "miss_cycles", t->miss_cycles);
 		json_u64(j, "cpuid_entries", t->claim_entries);

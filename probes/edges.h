@@ -186,6 +186,9 @@ struct level {
 				     size; top: 0, 0) */
 	int smeared;              /* the step spread over more than one sweep
 				     interval (random frame placement) */
+	int named_by_claim;       /* size_bytes is CPUID's claim, which lies in
+				     [range_lo, range_hi]; the readings alone
+				     named another size there (probes/analysis.c) */
 };
 
 struct hierarchy {
