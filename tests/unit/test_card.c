@@ -120,7 +120,11 @@ static void synthetic(void)
 	add_level(LEVEL_CACHE, "L3", 12, 32 * MIB, 32 * MIB, 48 * MIB, 12.25);
 	check_claim(2, VERDICT_AGREES, &a.claims.cache[2], 0);
 	add_level(LEVEL_TOP, "memory", 12, 64 * MIB, 64 * MIB, 512 * MIB, 95.0);
-	add_level(LEVEL_TLB, "L1 DTLB", 12, 96 * 4 * KIB, 96 * 4 * KIB, 128 * 4 * KIB, 1.0);
+	l = add_level(LEVEL_TLB, "L1 DTLB", 12, 96 * 4 * KIB, 96 * 4 * KIB, 128 * 4 * KIB, 1.0);
+	/* Its readings allowed 64 .. 128 entries; the claim named it. */
+	l->method = METHOD_CROSSING;
+	l->range_lo = 64 * 4 * KIB;
+	l->named_by_claim = 1;
 	check_claim(4, VERDICT_AGREES, 0, &a.claims.tlb[0]);
 	add_level(LEVEL_TLB, "L2 TLB", 12, 2048 * 4 * KIB, 2048 * 4 * KIB, 3072 * 4 * KIB, 1.2);
 	check_claim(5, VERDICT_AGREES, 0, &a.claims.tlb[1]);
@@ -249,6 +253,9 @@ static void test_synthetic_card(void)
 	      !line_of(text, "memory   read"), "a sweep ending inside the caches reads no memory");
 	synthetic();
 	CHECK(strstr(trust, "L2 768K-1.5M (fit)"), "trust: the smeared L2's range and method");
+	l = line_of(text, "L1 DTLB ");
+	CHECK(l && strstr(l, "~96") && strstr(trust, "L1 DTLB 4K 64-128 entries (crossing, CPUID's)"),
+	      "a level named by its claim: ~96 entries, its range and CPUID's on the trust line");
 	CHECK(strstr(trust, "NMIs seen: 2, SMIs: 0"), "trust: the NMIs and SMIs counted");
 	CHECK(strstr(trust, "under a hypervisor"), "trust: under a hypervisor");
 	CHECK(strstr(trust, "emulated CPU: the timings are the emulator's"),
