@@ -178,6 +178,43 @@ static void name_top(struct analysis *a, struct level *top, unsigned caches, uns
 		mp_snprintf(top->name, sizeof top->name, "beyond L%u", below);
 }
 
+/* Whether a TLB level of these pages agreed with a claim of `entries`. */
+static int tlb_claim_found(const struct analysis *a, unsigned page_shift, unsigned entries)
+{
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		if (a->h.level[i].kind == LEVEL_TLB && a->h.level[i].page_shift == page_shift &&
+		    a->check[i].verdict == VERDICT_AGREES && a->check[i].tlb &&
+		    a->check[i].tlb->entries == entries)
+			return 1;
+	return 0;
+}
+
+/* Past the largest TLB that CPUID claims for a page size, once a level has
+   agreed with it, no TLB is left to miss: a later step that matches no
+   claim is the page walks' own entries leaving the data caches as the
+   pages grow (on this project's Zen 4 VM, past its 3072-entry L2 TLB, a
+   step at 4608, 6144 or 8192 pages from one run to the next, or none). It
+   is named "walks", held against no claim, and left off the card; where
+   the largest claim found no level (a hypervisor's wrong claim, none at
+   all) every step stays a TLB level. */
+static void name_walk_steps(struct analysis *a)
+{
+	for (size_t i = 0; a->have_claims && i < a->h.nlevels; i++) {
+		struct level *l = &a->h.level[i];
+		unsigned largest;
+
+		if (l->kind != LEVEL_TLB || a->check[i].verdict == VERDICT_AGREES)
+			continue;
+		largest = tlb_claimed_entries(&a->claims, l->page_shift);
+		if (!largest || l->entries <= largest ||
+		    !tlb_claim_found(a, l->page_shift, largest))
+			continue;
+		mp_strlcpy(l->name, "walks", sizeof l->name);
+		l->past_claims = 1;
+		a->check[i].verdict = VERDICT_NO_CLAIM;
+	}
+}
+
 /* Whether a measured level already agreed with this claim (for a TLB: in
    the curve of this page size). */
 static int claim_matched(const struct analysis *a, const struct cache_desc *c,
@@ -593,6 +630,7 @@ void analysis_compute(struct analysis *a)
 			break;
 		}
 	}
+	name_walk_steps(a);
 	a->host_page_signs = a->have_claims && a->claims.hypervisor
 		? tlb_host_page_signs(&a->tlb, a->h.level, a->h.nlevels, &a->claims,
 				      a->host_pages, sizeof a->host_pages)

@@ -504,7 +504,10 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		if (l->kind == LEVEL_CACHE || l->kind == LEVEL_EDGE) {
 			add_cache(c, a, i, rows);
 		} else if (l->kind == LEVEL_TLB) {
-			add_tlb(c, a, i, rows);
+			/* The walks past the last claimed TLB are no TLB's:
+			   the report lists them, the card does not. */
+			if (!l->past_claims)
+				add_tlb(c, a, i, rows);
 		} else if (!c->have_top) {
 			c->have_top = 1;
 			mp_strlcpy(c->top_name, l->name, sizeof c->top_name);

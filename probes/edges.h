@@ -189,6 +189,9 @@ struct level {
 	int named_by_claim;       /* size_bytes is CPUID's claim, which lies in
 				     [range_lo, range_hi]; the readings alone
 				     named another size there (probes/analysis.c) */
+	int past_claims;          /* TLB: a step past the largest claimed TLB,
+				     which a level matched: the page walks
+				     leaving the caches ("walks") */
 };
 
 struct hierarchy {

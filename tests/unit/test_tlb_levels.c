@@ -508,6 +508,22 @@ static void test_budget_pair(void)
 		      a.check[i2].verdict == VERDICT_AGREES,
 		      "%s: 2 MiB pages: L1 DTLB 72 entries, agrees (%s %llu)", runs[r],
 		      l2m ? l2m->name : "-", l2m ? (unsigned long long)l2m->entries : 0ull);
+		{
+			/* Past the L2 TLB the first run stepped again (4608
+			   pages), the second did not: no TLB level of 4 KiB
+			   pages past 3072 but the page walks, named so. */
+			unsigned past = 0, walks = 0;
+			for (size_t k = 0; tlb_level(&a, k, NULL); k++) {
+				const struct level *l = tlb_level(&a, k, NULL);
+				if (l->page_shift != PAGE_SHIFT_4K || l->entries <= 3072)
+					continue;
+				past++;
+				walks += l->past_claims && !strcmp(l->name, "walks");
+			}
+			CHECK(past == walks && (r == 1 || walks == 1),
+			      "%s: every 4 KiB step past the L2 TLB is the walks' (%u of %u)",
+			      runs[r], walks, past);
+		}
 	}
 }
 
