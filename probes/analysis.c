@@ -54,6 +54,7 @@ static void name_by_claim(struct level *l, uint64_t claim_bytes)
 {
 	if (l->size_bytes == claim_bytes)
 		return;
+	l->read_bytes = l->size_bytes;
 	l->size_bytes = claim_bytes;
 	if (l->kind == LEVEL_TLB)
 		l->entries = claim_bytes >> l->page_shift;

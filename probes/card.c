@@ -155,11 +155,13 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->noisy = level_noisy(rows, l);
 	if (s) {
 		/* Within the level, clear of the edges: above the level below,
-		   up to half this one. */
+		   up to half this one as its readings named it (a claim that
+		   names a wide range's level, 32 MiB for a VM's usable L3 read
+		   at 4 MiB, would take memory's points for the level's). */
 		uint64_t lo = c->ncaches ? c->cache[c->ncaches - 1].size_bytes : 0;
+		uint64_t size = l->named_by_claim ? l->read_bytes : l->size_bytes;
 
-		level_bandwidth(s, lo, l->size_bytes / 2 > lo ? l->size_bytes / 2 : l->size_bytes,
-				&k->gb_per_s, &cycles);
+		level_bandwidth(s, lo, size / 2 > lo ? size / 2 : size, &k->gb_per_s, &cycles);
 		k->bytes_per_cycle = cycles > 0 ? LINE_BYTES / cycles : 0;
 	}
 	c->noisy += k->noisy;

@@ -189,6 +189,7 @@ struct level {
 	int named_by_claim;       /* size_bytes is CPUID's claim, which lies in
 				     [range_lo, range_hi]; the readings alone
 				     named another size there (probes/analysis.c) */
+	uint64_t read_bytes;      /* named_by_claim: the size the readings named */
 	int past_claims;          /* TLB: a step past the largest claimed TLB,
 				     which a level matched: the page walks
 				     leaving the caches ("walks") */

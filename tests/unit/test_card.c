@@ -269,6 +269,29 @@ static void test_synthetic_card(void)
 	      !strstr(trust, "NMIs"), "KVM and no run: a hypervisor, no emulator, no NMI count");
 }
 
+/* A VM's usable L3, read at 4 MiB with memory from 4 MiB on, named 32 MiB
+   by its claim (its range reached it): the card's bandwidth within it is
+   taken below half the size its readings named, never from memory's
+   points up to half the claim's. */
+static void test_claimed_level_bandwidth(void)
+{
+	const char *l;
+
+	synthetic();
+	for (size_t i = 0; i < a.bw.nseries; i++)
+		for (size_t k = 0; k < a.bw.series[i].n; k++)
+			if (a.bw.series[i].bytes[k] >= 4.0 * MIB)
+				a.bw.series[i].gb_per_s[k] = 20.0;
+	a.h.level[2].named_by_claim = 1;
+	a.h.level[2].read_bytes = 4 * MIB;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "L3 ");
+	CHECK(l && !strncmp(l + 12, "~32 MiB   12.25   49.0    -    50.0", 35),
+	      "an L3 named by its claim: ~32 MiB, its bandwidth from 2 MiB (50 GB/s), not "
+	      "memory's 20 (%.80s)", l ? l : "-");
+}
+
 static void test_too_many_levels(void)
 {
 	int lines, widest, ended;
@@ -421,6 +444,7 @@ static void test_ways_column(void)
 int main(void)
 {
 	test_synthetic_card();
+	test_claimed_level_bandwidth();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
