@@ -343,38 +343,39 @@ static int is_short(const struct curve *c, const struct plateau *p)
 	return c->pt[p->last].bytes < 2 * c->pt[p->first].bytes;
 }
 
-static void drop_short_plateaus(const struct curve *c, struct curve_plateau_set *ps)
+size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 {
 	size_t kept = 0;
 
 	/* Neighbouring short plateaus within PAUSE_LEVEL_FACTOR of each other
 	   are one stretch (a small level read through noise), at the lower's
 	   level. */
-	for (size_t k = 0; k < ps->n; k++) {
-		struct plateau *prev = kept ? &ps->p[kept - 1] : 0;
-		if (prev && kept > 1 && k + 1 < ps->n && is_short(c, prev) &&
-		    is_short(c, &ps->p[k]) && ps->p[k].ns < prev->ns * PAUSE_LEVEL_FACTOR) {
-			prev->last = ps->p[k].last;
+	for (size_t k = 0; k < n; k++) {
+		struct plateau *prev = kept ? &p[kept - 1] : 0;
+		if (prev && kept > 1 && k + 1 < n && is_short(c, prev) && is_short(c, &p[k]) &&
+		    p[k].ns < prev->ns * PAUSE_LEVEL_FACTOR) {
+			prev->last = p[k].last;
 			continue;
 		}
-		ps->p[kept++] = ps->p[k];
+		p[kept++] = p[k];
 	}
-	ps->n = kept;
+	n = kept;
 	kept = 0;
-	for (size_t k = 0; k < ps->n; k++) {
-		const struct plateau *p = &ps->p[k];
-		int interior = k > 0 && k + 1 < ps->n;
+	for (size_t k = 0; k < n; k++) {
+		struct plateau q = p[k];
+		int interior = k > 0 && k + 1 < n;
 		/* A level of its own stands at least PAUSE_LEVEL_FACTOR above
 		   the one below it and below the one above (a cache is several
 		   times faster than the next; a VM's small usable L3 between L2
-		   and memory is one); a pause inside a step is not. */
-		if (interior && is_short(c, p) &&
-		    (p->ns < ps->p[k - 1].ns * PAUSE_LEVEL_FACTOR ||
-		     ps->p[k + 1].ns < p->ns * PAUSE_LEVEL_FACTOR))
+		   and memory is one); a pause inside a step is not. The next
+		   plateau is read before any is moved: kept <= k. */
+		if (interior && is_short(c, &q) &&
+		    (q.ns < p[k - 1].ns * PAUSE_LEVEL_FACTOR ||
+		     p[k + 1].ns < q.ns * PAUSE_LEVEL_FACTOR))
 			continue;
-		ps->p[kept++] = *p;
+		p[kept++] = q;
 	}
-	ps->n = kept;
+	return kept;
 }
 
 static size_t find_edges(const struct curve *curves, size_t ncurves,
@@ -974,7 +975,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 		   smaller pages a short plateau is a TLB's signature, which the
 		   comparison of the curves attributes. */
 		if (&curves[i] == top_curve)
-			drop_short_plateaus(&curves[i], &ps[i]);
+			ps[i].n = curve_drop_pauses(&curves[i], ps[i].p, ps[i].n);
 	}
 	nedges = find_edges(curves, ncurves, ps, edges);
 	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);

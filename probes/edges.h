@@ -92,6 +92,14 @@ void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out);
    Returns the count. */
 size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max);
 
+/* Drops the pauses from c's n plateaus p (as curve_plateaus found them),
+   in place, and returns how many are left: a plateau between two others
+   that spans less than an octave and lies within twice of the level below
+   or above is a stall inside one step (some sets, or some entries, already
+   missing), not a level; neighbouring short plateaus within twice of each
+   other are first one stretch. The first and last plateaus stay. */
+size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n);
+
 /* The plausible capacity nearest x: the nearest, in log2, of 2^k and
    3 * 2^(k-1), i.e. 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (ties go to the
    smaller). Works for any count: bytes, or TLB entries (pages). 0 for

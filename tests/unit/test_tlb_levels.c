@@ -470,11 +470,19 @@ static const struct level *first_tlb_of(const struct analysis *a, unsigned shift
    read part way up (1.91 ns between 1.13 and 3.0) and 72 was not measured,
    so its crossing fell between 60 and 64; in the second 72 fit and 80
    missed. Both readings allow the claimed 72, and both runs must name the
-   level the same: L1 DTLB 72 (4 KiB and 2 MiB pages), L2 TLB 3072. */
+   level the same: L1 DTLB 72 (4 KiB and 2 MiB pages), L2 TLB 3072. A
+   third run at the budget, later (load 2-2.6), stalled inside two steps:
+   2 MiB pages read 1.7-1.9 ns at 64 and 72 between 1.1 and 13, 4 KiB
+   pages 11 ns at 2816 and 3072 between 6 and 24; the stalls are no
+   levels of their own, and it names the same. So does a fourth, at load
+   5.6-5.9, whose 4 KiB curve stepped again at 6144 pages, past every
+   claimed TLB: the page walks leaving the caches. */
 static void test_budget_pair(void)
 {
 	static const char *const runs[] = { "tests/data/zen4-vm-tlb-full.csv",
-					     "tests/data/zen4-vm-tlb-long.csv" };
+					     "tests/data/zen4-vm-tlb-long.csv",
+					     "tests/data/zen4-vm-tlb-again.csv",
+					     "tests/data/zen4-vm-tlb-loaded.csv" };
 	static struct analysis a;
 	static struct cache_claims claims;
 	size_t len;
@@ -482,7 +490,7 @@ static void test_budget_pair(void)
 
 	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs >= 4,
 	      "Zen 4's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
-	for (size_t r = 0; r < 2; r++) {
+	for (size_t r = 0; r < 4; r++) {
 		struct csv_summary sum;
 		size_t i4 = 0, i2 = 0, is = 0;
 		const struct level *l4, *l2m, *stlb;
@@ -509,8 +517,8 @@ static void test_budget_pair(void)
 		      "%s: 2 MiB pages: L1 DTLB 72 entries, agrees (%s %llu)", runs[r],
 		      l2m ? l2m->name : "-", l2m ? (unsigned long long)l2m->entries : 0ull);
 		{
-			/* Past the L2 TLB the first run stepped again (4608
-			   pages), the second did not: no TLB level of 4 KiB
+			/* Past the L2 TLB the loaded run stepped again (6144
+			   pages), the others did not: no TLB level of 4 KiB
 			   pages past 3072 but the page walks, named so. */
 			unsigned past = 0, walks = 0;
 			for (size_t k = 0; tlb_level(&a, k, NULL); k++) {
@@ -520,7 +528,7 @@ static void test_budget_pair(void)
 				past++;
 				walks += l->past_claims && !strcmp(l->name, "walks");
 			}
-			CHECK(past == walks && (r == 1 || walks == 1),
+			CHECK(past == walks && (r != 3 || walks == 1),
 			      "%s: every 4 KiB step past the L2 TLB is the walks' (%u of %u)",
 			      runs[r], walks, past);
 		}
