@@ -343,6 +343,13 @@ static int is_short(const struct curve *c, const struct plateau *p)
 	return c->pt[p->last].bytes < 2 * c->pt[p->first].bytes;
 }
 
+int curve_is_pause(const struct curve *c, const struct plateau *below, const struct plateau *p,
+		   const struct plateau *above)
+{
+	return is_short(c, p) && (p->ns < below->ns * PAUSE_LEVEL_FACTOR ||
+				  above->ns < p->ns * PAUSE_LEVEL_FACTOR);
+}
+
 size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 {
 	size_t kept = 0;
@@ -369,9 +376,7 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 		   times faster than the next; a VM's small usable L3 between L2
 		   and memory is one); a pause inside a step is not. The next
 		   plateau is read before any is moved: kept <= k. */
-		if (interior && is_short(c, &q) &&
-		    (q.ns < p[k - 1].ns * PAUSE_LEVEL_FACTOR ||
-		     p[k + 1].ns < q.ns * PAUSE_LEVEL_FACTOR))
+		if (interior && curve_is_pause(c, &p[k - 1], &q, &p[k + 1]))
 			continue;
 		p[kept++] = q;
 	}

@@ -100,6 +100,13 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max);
    other are first one stretch. The first and last plateaus stay. */
 size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n);
 
+/* curve_drop_pauses's rule for one plateau p between `below` and `above`:
+   p spans less than an octave and lies within twice of either's level.
+   `above` may be a single point made a plateau (where the curve climbs on
+   past its last plateau, tlb_levels.c). */
+int curve_is_pause(const struct curve *c, const struct plateau *below, const struct plateau *p,
+		   const struct plateau *above);
+
 /* The plausible capacity nearest x: the nearest, in log2, of 2^k and
    3 * 2^(k-1), i.e. 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (ties go to the
    smaller). Works for any count: bytes, or TLB entries (pages). 0 for

@@ -476,13 +476,16 @@ static const struct level *first_tlb_of(const struct analysis *a, unsigned shift
    pages 11 ns at 2816 and 3072 between 6 and 24; the stalls are no
    levels of their own, and it names the same. So does a fourth, at load
    5.6-5.9, whose 4 KiB curve stepped again at 6144 pages, past every
-   claimed TLB: the page walks leaving the caches. */
+   claimed TLB: the page walks leaving the caches; and a quick-profile
+   run (load 2.2-2.5) whose L2 TLB stalled at 2816 and 3072 pages (12-14
+   ns between 6 and a climb from 20 at 4096) with no plateau past it. */
 static void test_budget_pair(void)
 {
 	static const char *const runs[] = { "tests/data/zen4-vm-tlb-full.csv",
 					     "tests/data/zen4-vm-tlb-long.csv",
 					     "tests/data/zen4-vm-tlb-again.csv",
-					     "tests/data/zen4-vm-tlb-loaded.csv" };
+					     "tests/data/zen4-vm-tlb-loaded.csv",
+					     "tests/data/zen4-vm-tlb-quick.csv" };
 	static struct analysis a;
 	static struct cache_claims claims;
 	size_t len;
@@ -490,14 +493,14 @@ static void test_budget_pair(void)
 
 	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs >= 4,
 	      "Zen 4's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
-	for (size_t r = 0; r < 4; r++) {
+	for (size_t r = 0; r < 5; r++) {
 		struct csv_summary sum;
 		size_t i4 = 0, i2 = 0, is = 0;
 		const struct level *l4, *l2m, *stlb;
 
 		text = read_all(runs[r], &len);
 		analysis_init(&a);
-		CHECK(results_csv_read(text, len, take, &a, &sum) == 0 && a.tlb.rows > 90,
+		CHECK(results_csv_read(text, len, take, &a, &sum) == 0 && a.tlb.rows > 60,
 		      "%s reads back (%u tlb rows)", runs[r], a.tlb.rows);
 		analysis_set_claims(&a, &claims, "tests/data/zen4-vm-cpuid.json");
 		analysis_compute(&a);
