@@ -5,7 +5,8 @@
 # counts, 4x later's runs), and prints side by side: the two wall times,
 # each named level (caches, TLBs) with its size or entries and latency,
 # DRAM latency (the card's top) and one core's read bandwidth, each with
-# the difference, and the largest difference of all.
+# the difference, and the largest difference of all. A level named
+# differently is printed with the range each run's readings allowed.
 #
 #   bench/fidelity.sh [key=value ...]    extra keys go to both runs
 #   KEEP=DIR bench/fidelity.sh           also keeps both run folders in DIR
@@ -74,6 +75,15 @@ def named(s, key, ident):
         out[k] = e
     return out
 
+def ranges(ex, ey, key, div):
+    # What each run's readings allowed, so a reader sees whether the two
+    # names are two readings of one range or ranges apart.
+    lo, hi = ("range_lo_bytes", "range_hi_bytes") if key == "caches" else \
+             ("range_lo_entries", "range_hi_entries")
+    def one(e):
+        return "-" if not e else "%g-%g" % (e.get(lo, 0) / div, e.get(hi, 0) / div)
+    return "ranges %s / %s" % (one(ex), one(ey))
+
 cache_id = lambda e: e["name"]
 tlb_id = lambda e: "%s %s" % (e["name"], "4 KiB" if e["page_size"] == 4096 else
                               "2 MiB" if e["page_size"] == 2 << 20 else
@@ -88,10 +98,11 @@ for key, ident, size, ns in (("caches", cache_id, "size_bytes", "ns"),
             same = False
         unit = " KiB" if size == "size_bytes" else ""
         div = 1024 if size == "size_bytes" else 1
-        print("%-28s %14s %14s %9s" % (name + (" size" if div > 1 else " entries"),
+        print("%-28s %14s %14s %9s%s" % (name + (" size" if div > 1 else " entries"),
               "-" if sx is None else "%g%s" % (sx / div, unit),
               "-" if sy is None else "%g%s" % (sy / div, unit),
-              "same" if sx == sy else "DIFFERS"))
+              "same" if sx == sy else "DIFFERS",
+              "" if sx == sy else "  " + ranges(x.get(name), y.get(name), key, div)))
         row(name + (" latency" if key == "caches" else " miss"),
             x.get(name, {}).get(ns), y.get(name, {}).get(ns), " ns")
 ta, tb = a.get("top", {}), b.get("top", {})

@@ -10,13 +10,15 @@
 #
 #   bench/full-profile.sh [key=value ...]    extra keys go to memprobe
 #   SEED=0 bench/full-profile.sh             memprobe only
+#   KEEP=DIR bench/full-profile.sh           also keeps the run folder in DIR
+#   SEED_SRC=FILE bench/full-profile.sh      the seed's source, when elsewhere
 #
 # Figures, not a test: nothing here passes or fails on a number. Run it on a
 # quiet machine; anything else running lengthens the trials the stop rule
 # needs, and the load average printed before and after says how busy it was.
 . "$(dirname "$0")/scratch.sh"
 
-seed="$repo/../shared/seeds/latency.c"
+seed=$(seed_source)
 load() { echo "load average ($1): $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
 load "before memprobe"
@@ -27,6 +29,11 @@ grep -E '^== [a-z0-9]+: done in' "$scratch/memprobe.txt" || true
 mp_wall=$(echo "$start $end" | awk '{ printf "%.1f", $2 - $1 }')
 echo "full default profile: $mp_wall s wall"
 load "after memprobe"
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp -r "$scratch/results" "$scratch/memprobe.txt" "$KEEP/"
+	echo "run folder kept in $KEEP"
+fi
 
 if [ "${SEED:-1}" = 0 ] || [ ! -f "$seed" ]; then
 	[ "${SEED:-1}" = 0 ] || echo "(no $seed beside the repository: no comparison with the seed)"

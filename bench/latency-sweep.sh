@@ -14,7 +14,7 @@ set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${O:-build-bench}
-seed="$repo/../shared/seeds/latency.c"
+seed=$(seed_source)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

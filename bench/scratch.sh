@@ -7,3 +7,15 @@ build=${O:-build-bench}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 make -s -C "$repo" O="$build" host
+
+# The seed latency.c the comparisons run: SEED_SRC when set, else the
+# project's shared folder beside the repository (../shared, as /work/main
+# has it) or beside a worktree's folder (../../shared, as /work/wt/NAME has
+# it). Prints the first path tried when none exists, so the caller's "no
+# seed" line names where it looked.
+seed_source() {
+	for s in "${SEED_SRC:-}" "$repo/../shared/seeds/latency.c" "$repo/../../shared/seeds/latency.c"; do
+		[ -n "$s" ] && [ -f "$s" ] && { echo "$s"; return; }
+	done
+	echo "${SEED_SRC:-$repo/../shared/seeds/latency.c}"
+}

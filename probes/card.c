@@ -147,6 +147,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->range_lo = l->range_lo;
 	k->range_hi = l->range_hi;
 	k->smeared = l->smeared;
+	k->named_by_claim = l->named_by_claim;
 	k->method = l->method;
 	k->ns = l->ns;
 	k->cycles = l->cycles;
@@ -155,15 +156,18 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->noisy = level_noisy(rows, l);
 	if (s) {
 		/* Within the level, clear of the edges: above the level below,
-		   up to half this one. */
+		   up to half this one as its readings named it (a claim that
+		   names a wide range's level, 32 MiB for a VM's usable L3 read
+		   at 4 MiB, would take memory's points for the level's). */
 		uint64_t lo = c->ncaches ? c->cache[c->ncaches - 1].size_bytes : 0;
+		uint64_t size = l->named_by_claim ? l->read_bytes : l->size_bytes;
 
-		level_bandwidth(s, lo, l->size_bytes / 2 > lo ? l->size_bytes / 2 : l->size_bytes,
-				&k->gb_per_s, &cycles);
+		level_bandwidth(s, lo, size / 2 > lo ? size / 2 : size, &k->gb_per_s, &cycles);
 		k->bytes_per_cycle = cycles > 0 ? LINE_BYTES / cycles : 0;
 	}
 	c->noisy += k->noisy;
 	c->smeared += k->smeared;
+	c->ranged += k->smeared || k->named_by_claim;
 	c->ncaches++;
 }
 
@@ -184,6 +188,7 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->range_lo = l->range_lo >> l->page_shift;
 	t->range_hi = l->range_hi >> l->page_shift;
 	t->smeared = l->smeared;
+	t->named_by_claim = l->named_by_claim;
 	t->method = l->method;
 	t->miss_ns = l->increase_ns;
 	t->miss_cycles = l->increase_cycles;
@@ -193,6 +198,7 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->noisy = level_noisy(rows, l);
 	c->noisy += t->noisy;
 	c->smeared += t->smeared;
+	c->ranged += t->smeared || t->named_by_claim;
 	c->ntlbs++;
 }
 
@@ -291,7 +297,7 @@ static void cache_line(struct lines *ls, const struct card_cache *k)
 		mp_snprintf(ways, sizeof ways, "%u", k->ways);
 	else
 		mp_strlcpy(ways, "-", sizeof ways);
-	if (k->smeared) {
+	if (k->smeared || k->named_by_claim) {
 		char s[24];
 		mp_snprintf(s, sizeof s, "~%s", size);
 		mp_strlcpy(size, s, sizeof size);
@@ -312,7 +318,8 @@ static void tlb_line(struct lines *ls, const struct card_tlb *t)
 	fit_name(name, 8, t->name);
 	mp_format_bytes(page, sizeof page, 1ull << t->page_shift);
 	mp_format_bytes(reach, sizeof reach, t->reach_bytes);
-	mp_snprintf(entries, sizeof entries, "%s%llu", t->smeared ? "~" : "",
+	mp_snprintf(entries, sizeof entries, "%s%llu",
+		    t->smeared || t->named_by_claim ? "~" : "",
 		    (unsigned long long)t->entries);
 	real_or_dash(miss, sizeof miss, "%.1f", t->miss_cycles);
 	if (t->claim_entries)
@@ -339,28 +346,29 @@ static void trust_lines(struct lines *ls, const struct card *c)
 	else if (c->have_levels)
 		mp_append(&t, "every level decided by steady trials (spread at most %.0f%%)",
 			  CARD_NOISY_SPREAD * 100);
-	if (c->smeared) {
+	if (c->ranged) {
 		int first = 1;
 
-		mp_append(&t, "%s~ smeared edge, the size within:", t.len ? "; " : "");
+		mp_append(&t, "%s~ smeared edge or the claimed size, the size within:",
+			  t.len ? "; " : "");
 		for (size_t i = 0; i < c->ncaches; i++) {
 			const struct card_cache *k = &c->cache[i];
-			if (!k->smeared)
+			if (!k->smeared && !k->named_by_claim)
 				continue;
 			short_bytes(lo, sizeof lo, k->range_lo);
 			short_bytes(hi, sizeof hi, k->range_hi);
-			mp_append(&t, "%s %s %s-%s (%s)", first ? "" : ",", k->name, lo, hi,
-				  method_word(k->method));
+			mp_append(&t, "%s %s %s-%s (%s%s)", first ? "" : ",", k->name, lo, hi,
+				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
 			first = 0;
 		}
 		for (size_t i = 0; i < c->ntlbs; i++) {
 			const struct card_tlb *k = &c->tlb[i];
-			if (!k->smeared)
+			if (!k->smeared && !k->named_by_claim)
 				continue;
 			short_bytes(lo, sizeof lo, 1ull << k->page_shift);
-			mp_append(&t, "%s %s %s %llu-%llu entries (%s)", first ? "" : ",", k->name, lo,
-				  (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
-				  method_word(k->method));
+			mp_append(&t, "%s %s %s %llu-%llu entries (%s%s)", first ? "" : ",", k->name,
+				  lo, (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
+				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
 			first = 0;
 		}
 	}
@@ -505,7 +513,10 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		if (l->kind == LEVEL_CACHE || l->kind == LEVEL_EDGE) {
 			add_cache(c, a, i, rows);
 		} else if (l->kind == LEVEL_TLB) {
-			add_tlb(c, a, i, rows);
+			/* The walks past the last claimed TLB are no TLB's:
+			   the report lists them, the card does not. */
+			if (!l->past_claims)
+				add_tlb(c, a, i, rows);
 		} else if (!c->have_top) {
 			c->have_top = 1;
 			mp_strlcpy(c->top_name, l->name, sizeof c->top_name);
@@ -609,6 +620,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_u64(j, "range_lo_bytes", k->range_lo);
 		json_u64(j, "range_hi_bytes", k->range_hi);
 		json_bool(j, "smeared", k->smeared);
+		json_bool(j, "named_by_claim", k->named_by_claim);
 		json_double(j, "ns", k->ns);
 		json_double(j, "cycles", k->cycles);
 		if (k->ways)
@@ -635,6 +647,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_u64(j, "range_lo_entries", t->range_lo);
 		json_u64(j, "range_hi_entries", t->range_hi);
 		json_bool(j, "smeared", t->smeared);
+		json_bool(j, "named_by_claim", t->named_by_claim);
 		json_double(j, "miss_ns", t->miss_ns);
 		json_double(j, "miss_cycles", t->miss_cycles);
 		json_u64(j, "claim_entries", t->claim_entries);

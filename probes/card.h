@@ -72,6 +72,7 @@ struct card_cache {
 	uint64_t size_bytes;
 	uint64_t range_lo, range_hi;
 	int smeared;
+	int named_by_claim;       /* the size is CPUID's, inside the range */
 	enum level_method method;
 	double ns, cycles;
 	double gb_per_s, bytes_per_cycle;   /* 0: bandwidth did not run */
@@ -87,6 +88,7 @@ struct card_tlb {
 	uint64_t entries, reach_bytes;
 	uint64_t range_lo, range_hi;  /* entries */
 	int smeared;
+	int named_by_claim;       /* the entries are CPUID's, inside the range */
 	enum level_method method;
 	double miss_ns, miss_cycles;
 	unsigned claim_entries;   /* 0: no claim */
@@ -119,6 +121,7 @@ struct card {
 	double c2c_min, c2c_median, c2c_max;
 	/* Trust. */
 	unsigned noisy, smeared;  /* levels */
+	unsigned ranged;          /* levels shown with a range: smeared or named by CPUID */
 	struct card_run run;
 	int hypervisor;           /* CPUID says so */
 	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU */

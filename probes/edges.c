@@ -199,6 +199,34 @@ static double log_distance(double a, double b)
 	return d < 0.0 ? -d : d;
 }
 
+/* The simple capacity in [lo, hi] nearest c in log2: a power of two if one
+   lies there, else 3 * 2^k, else 5 * 2^k or 7 * 2^k; 0 when none does. */
+static uint64_t simple_capacity_in(uint64_t lo, uint64_t hi, double c)
+{
+	static const unsigned odd[] = { 1, 3, 5, 7 };
+	static const unsigned from[] = { 0, 1, 2, 2 };   /* class index of each odd */
+
+	for (unsigned cls = 0; cls < 3; cls++) {
+		uint64_t best = 0;
+		for (unsigned o = 0; o < 4; o++) {
+			if (from[o] != cls)
+				continue;
+			for (unsigned k = 0; k < 62; k++) {
+				uint64_t v = (uint64_t)odd[o] << k;
+				if (v > hi)
+					break;
+				if (v < lo)
+					continue;
+				if (!best || log_distance((double)v, c) < log_distance((double)best, c))
+					best = v;
+			}
+		}
+		if (best)
+			return best;
+	}
+	return 0;
+}
+
 /* A measured size stands for a plausible capacity when it lies within this
    factor of it (32000 bytes for 32 KiB, 24567 KiB for 24 MiB; not 600 KiB
    for 512 KiB). */
@@ -230,11 +258,19 @@ static uint64_t name_capacity(const struct curve *c, size_t fit, size_t miss, do
 		return s;
 	if (s < lo) {
 		uint64_t up = plausible_at_or_above(lo);
-		return up < hi ? up : s;
-	}
-	{
+		if (up < hi)
+			return up;
+	} else {
 		uint64_t down = plausible_below(hi);
-		return down >= lo ? down : s;
+		if (down >= lo)
+			return down;
+	}
+	/* None in range (72 fit, 80 missed: Zen 4's 72-entry L1 DTLB): a
+	   simple size the readings allow, else the last size that fit, never
+	   a plausible one they rule out (64, when 72 read as fitting). */
+	{
+		uint64_t simple = simple_capacity_in(lo, hi > lo ? hi - 1 : lo, at);
+		return simple ? simple : lo;
 	}
 }
 
@@ -307,38 +343,44 @@ static int is_short(const struct curve *c, const struct plateau *p)
 	return c->pt[p->last].bytes < 2 * c->pt[p->first].bytes;
 }
 
-static void drop_short_plateaus(const struct curve *c, struct curve_plateau_set *ps)
+int curve_is_pause(const struct curve *c, const struct plateau *below, const struct plateau *p,
+		   const struct plateau *above)
+{
+	return is_short(c, p) && (p->ns < below->ns * PAUSE_LEVEL_FACTOR ||
+				  above->ns < p->ns * PAUSE_LEVEL_FACTOR);
+}
+
+size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 {
 	size_t kept = 0;
 
 	/* Neighbouring short plateaus within PAUSE_LEVEL_FACTOR of each other
 	   are one stretch (a small level read through noise), at the lower's
 	   level. */
-	for (size_t k = 0; k < ps->n; k++) {
-		struct plateau *prev = kept ? &ps->p[kept - 1] : 0;
-		if (prev && kept > 1 && k + 1 < ps->n && is_short(c, prev) &&
-		    is_short(c, &ps->p[k]) && ps->p[k].ns < prev->ns * PAUSE_LEVEL_FACTOR) {
-			prev->last = ps->p[k].last;
+	for (size_t k = 0; k < n; k++) {
+		struct plateau *prev = kept ? &p[kept - 1] : 0;
+		if (prev && kept > 1 && k + 1 < n && is_short(c, prev) && is_short(c, &p[k]) &&
+		    p[k].ns < prev->ns * PAUSE_LEVEL_FACTOR) {
+			prev->last = p[k].last;
 			continue;
 		}
-		ps->p[kept++] = ps->p[k];
+		p[kept++] = p[k];
 	}
-	ps->n = kept;
+	n = kept;
 	kept = 0;
-	for (size_t k = 0; k < ps->n; k++) {
-		const struct plateau *p = &ps->p[k];
-		int interior = k > 0 && k + 1 < ps->n;
+	for (size_t k = 0; k < n; k++) {
+		struct plateau q = p[k];
+		int interior = k > 0 && k + 1 < n;
 		/* A level of its own stands at least PAUSE_LEVEL_FACTOR above
 		   the one below it and below the one above (a cache is several
 		   times faster than the next; a VM's small usable L3 between L2
-		   and memory is one); a pause inside a step is not. */
-		if (interior && is_short(c, p) &&
-		    (p->ns < ps->p[k - 1].ns * PAUSE_LEVEL_FACTOR ||
-		     ps->p[k + 1].ns < p->ns * PAUSE_LEVEL_FACTOR))
+		   and memory is one); a pause inside a step is not. The next
+		   plateau is read before any is moved: kept <= k. */
+		if (interior && curve_is_pause(c, &p[k - 1], &q, &p[k + 1]))
 			continue;
-		ps->p[kept++] = *p;
+		p[kept++] = q;
 	}
-	ps->n = kept;
+	return kept;
 }
 
 static size_t find_edges(const struct curve *curves, size_t ncurves,
@@ -484,36 +526,16 @@ static uint64_t round_sixteenth(uint64_t v, int up)
 	return (up ? v + p - 1 : v) / p * p;
 }
 
-/* The simplest capacity in [lo, hi], nearest c in log2: a power of two if
-   one lies there, else 3 * 2^k, else 5 * 2^k or 7 * 2^k; else c itself to
-   a sixteenth of its power of two. A smeared step pins its capacity only
-   to a range; within it the readings cannot choose, and real caches come
-   in these sizes far more often than in others. */
+/* The simplest capacity in [lo, hi], nearest c in log2 (simple_capacity_in);
+   where none is simple, c itself to a sixteenth of its power of two. A
+   smeared step pins its capacity only to a range; within it the readings
+   cannot choose, and real caches come in these sizes far more often than
+   in others. */
 static uint64_t simplest_capacity(uint64_t lo, uint64_t hi, uint64_t c)
 {
-	static const unsigned odd[] = { 1, 3, 5, 7 };
-	static const unsigned from[] = { 0, 1, 2, 2 };   /* class index of each odd */
+	uint64_t v = simple_capacity_in(lo, hi, c);
 
-	for (unsigned cls = 0; cls < 3; cls++) {
-		uint64_t best = 0;
-		for (unsigned o = 0; o < 4; o++) {
-			if (from[o] != cls)
-				continue;
-			for (unsigned k = 0; k < 62; k++) {
-				uint64_t v = (uint64_t)odd[o] << k;
-				if (v > hi)
-					break;
-				if (v < lo)
-					continue;
-				if (!best || log_distance((double)v, (double)c) <
-					     log_distance((double)best, (double)c))
-					best = v;
-			}
-		}
-		if (best)
-			return best;
-	}
-	return round_sixteenth(c + sixteenth_of(c) / 2, 0);
+	return v ? v : round_sixteenth(c + sixteenth_of(c) / 2, 0);
 }
 
 /* The index of the sweep point at `bytes` in c (it is one of them). */
@@ -948,7 +970,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 		   smaller pages a short plateau is a TLB's signature, which the
 		   comparison of the curves attributes. */
 		if (&curves[i] == top_curve)
-			drop_short_plateaus(&curves[i], &ps[i]);
+			ps[i].n = curve_drop_pauses(&curves[i], ps[i].p, ps[i].n);
 	}
 	nedges = find_edges(curves, ncurves, ps, edges);
 	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);

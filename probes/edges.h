@@ -86,6 +86,21 @@ void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out);
    Returns the count. */
 size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max);
 
+/* Drops the pauses from c's n plateaus p (as curve_plateaus found them),
+   in place, and returns how many are left: a plateau between two others
+   that spans less than an octave and lies within twice of the level below
+   or above is a stall inside one step (some sets, or some entries, already
+   missing), not a level; neighbouring short plateaus within twice of each
+   other are first one stretch. The first and last plateaus stay. */
+size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n);
+
+/* curve_drop_pauses's rule for one plateau p between `below` and `above`:
+   p spans less than an octave and lies within twice of either's level.
+   `above` may be a single point made a plateau (where the curve climbs on
+   past its last plateau, tlb_levels.c). */
+int curve_is_pause(const struct curve *c, const struct plateau *below, const struct plateau *p,
+		   const struct plateau *above);
+
 /* The plausible capacity nearest x: the nearest, in log2, of 2^k and
    3 * 2^(k-1), i.e. 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (ties go to the
    smaller). Works for any count: bytes, or TLB entries (pages). 0 for
@@ -180,6 +195,13 @@ struct level {
 				     size; top: 0, 0) */
 	int smeared;              /* the step spread over more than one sweep
 				     interval (random frame placement) */
+	int named_by_claim;       /* size_bytes is CPUID's claim, which lies in
+				     [range_lo, range_hi]; the readings alone
+				     named another size there (probes/analysis.c) */
+	uint64_t read_bytes;      /* named_by_claim: the size the readings named */
+	int past_claims;          /* TLB: a step past the largest claimed TLB,
+				     which a level matched: the page walks
+				     leaving the caches ("walks") */
 };
 
 struct hierarchy {

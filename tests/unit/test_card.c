@@ -120,7 +120,11 @@ static void synthetic(void)
 	add_level(LEVEL_CACHE, "L3", 12, 32 * MIB, 32 * MIB, 48 * MIB, 12.25);
 	check_claim(2, VERDICT_AGREES, &a.claims.cache[2], 0);
 	add_level(LEVEL_TOP, "memory", 12, 64 * MIB, 64 * MIB, 512 * MIB, 95.0);
-	add_level(LEVEL_TLB, "L1 DTLB", 12, 96 * 4 * KIB, 96 * 4 * KIB, 128 * 4 * KIB, 1.0);
+	l = add_level(LEVEL_TLB, "L1 DTLB", 12, 96 * 4 * KIB, 96 * 4 * KIB, 128 * 4 * KIB, 1.0);
+	/* Its readings allowed 64 .. 128 entries; the claim named it. */
+	l->method = METHOD_CROSSING;
+	l->range_lo = 64 * 4 * KIB;
+	l->named_by_claim = 1;
 	check_claim(4, VERDICT_AGREES, 0, &a.claims.tlb[0]);
 	add_level(LEVEL_TLB, "L2 TLB", 12, 2048 * 4 * KIB, 2048 * 4 * KIB, 3072 * 4 * KIB, 1.2);
 	check_claim(5, VERDICT_AGREES, 0, &a.claims.tlb[1]);
@@ -250,6 +254,9 @@ static void test_synthetic_card(void)
 	      !line_of(text, "memory   read"), "a sweep ending inside the caches reads no memory");
 	synthetic();
 	CHECK(strstr(trust, "L2 768K-1.5M (fit)"), "trust: the smeared L2's range and method");
+	l = line_of(text, "L1 DTLB ");
+	CHECK(l && strstr(l, "~96") && strstr(trust, "L1 DTLB 4K 64-128 entries (crossing, claimed)"),
+	      "a level named by its claim: ~96 entries, its range and claimed on the trust line");
 	CHECK(strstr(trust, "NMIs seen: 2, SMIs: 0"), "trust: the NMIs and SMIs counted");
 	CHECK(strstr(trust, "under a hypervisor"), "trust: under a hypervisor");
 	CHECK(strstr(trust, "emulated CPU: the timings are the emulator's"),
@@ -261,6 +268,29 @@ static void test_synthetic_card(void)
 	trust_text(text, trust, sizeof trust);
 	CHECK(strstr(trust, "under a hypervisor") && !strstr(trust, "emulated") &&
 	      !strstr(trust, "NMIs"), "KVM and no run: a hypervisor, no emulator, no NMI count");
+}
+
+/* A VM's usable L3, read at 4 MiB with memory from 4 MiB on, named 32 MiB
+   by its claim (its range reached it): the card's bandwidth within it is
+   taken below half the size its readings named, never from memory's
+   points up to half the claim's. */
+static void test_claimed_level_bandwidth(void)
+{
+	const char *l;
+
+	synthetic();
+	for (size_t i = 0; i < a.bw.nseries; i++)
+		for (size_t k = 0; k < a.bw.series[i].n; k++)
+			if (a.bw.series[i].bytes[k] >= 4.0 * MIB)
+				a.bw.series[i].gb_per_s[k] = 20.0;
+	a.h.level[2].named_by_claim = 1;
+	a.h.level[2].read_bytes = 4 * MIB;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "L3 ");
+	CHECK(l && !strncmp(l + 12, "~32 MiB   12.25   49.0    -    50.0", 35),
+	      "an L3 named by its claim: ~32 MiB, its bandwidth from 2 MiB (50 GB/s), not "
+	      "memory's 20 (%.80s)", l ? l : "-");
 }
 
 static void test_too_many_levels(void)
@@ -438,6 +468,7 @@ static void test_ways_column(void)
 int main(void)
 {
 	test_synthetic_card();
+	test_claimed_level_bandwidth();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();

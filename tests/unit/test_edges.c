@@ -529,6 +529,20 @@ static void test_crossing(void)
 		      "crossing on entry counts: 64 entries, between 64 and 96");
 	}
 
+	/* A sharp step pinned between refined counts with no 2^k or 3 x 2^k
+	   measured between them (Zen 4's 72-entry L1 DTLB: 72 fit, 80
+	   missed): the simplest size the bracket allows, 72 = 9 x 8, never
+	   the 64 that the readings rule out (72 pages read the lower level). */
+	{
+		const uint64_t pages[] = { 8, 16, 32, 48, 64, 72, 80, 96, 128, 256 };
+		const double ns[] = { 1.08, 1.08, 1.08, 1.08, 1.08, 1.08, 2.98, 2.98, 2.98, 3.0 };
+		curve_from(&c, 0, pages, ns, 10);
+		CHECK(curve_plateaus(&c, p, 8) == 2 && edges_crossing(&c, &p[0], &p[1], &x) == 0 &&
+		      x.fit == 72 && x.miss == 80 && x.estimate == 72,
+		      "sharp step 72|80 entries: named 72, inside what fit and missed (%llu)",
+		      (unsigned long long)x.estimate);
+	}
+
 	/* Readings that fall along both plateaus keep the envelope under
 	   their medians: 1.0 under a 1.25 ns level, 1.35 under 1.7, so the
 	   curve never reaches the half height sqrt(1.25 * 1.7) = 1.46.
