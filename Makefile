@@ -10,6 +10,9 @@
 #   make host       build/host/memprobe, the probes on Linux
 #   make sanitize   the Linux app under ASan and UBSan: a short run, analyze, compare
 #   make fuzz       a long fuzzing pass of the parsers
+#   make fleet-demo MACHINES=N OUT=DIR [GUESTS=FILE]
+#                   N QEMU guests netbooted, uploading to a WebDAV server
+#                   (nginx), then memprobe fleet over DIR (fleet.db too)
 #   V=1 shows commands; O=dir moves the build folder; ARCH=x86_64 (the
 #   default) or ARCH=aarch64 picks the EFI app's architecture (make,
 #   make image, make run); the Linux build and the unit tests are x86_64's.
@@ -373,6 +376,16 @@ run: deps image $(RUN_IMG)
 		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)" \
 		$(if $(filter-out x86_64,$(ARCH)),--arch $(ARCH)) \
 		$(if $(NMI_EVERY_S),--nmi-every "$(NMI_EVERY_S)")
+
+# The fleet demo (docs/BUILD.md, "The fleet demo"): the app netbooted by N
+# guests one after another, each uploading to nginx on the loopback, then
+# `memprobe fleet` over what arrived. x86-64 guests only.
+MACHINES ?= 3
+.PHONY: fleet-demo
+fleet-demo: deps efi host
+	$(Q)O=$(O) scripts/deps.sh fleet
+	$(Q)O=$(O) scripts/fleet-demo.sh --machines "$(MACHINES)" --out "$(OUT)" \
+		$(if $(GUESTS),--guests "$(GUESTS)")
 
 test: deps image host unit
 	$(Q)O=$(O) scripts/deps.sh test
