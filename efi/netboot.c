@@ -124,12 +124,21 @@ enum netboot_read_result netboot_read(const char *name, char *buf, size_t max, s
 		mp_strlcpy(w->why, "the server has no such file", sizeof w->why);
 		return NETBOOT_NOT_FOUND;
 	}
+	/* Debian's OVMF (2022.11) answers a TFTP error packet with
+	   EFI_TFTP_ERROR and keeps no copy of it in the Mode, so "not found"
+	   cannot be told from a refusal: taken as no file, and said so. */
+	if (s == EFI_TFTP_ERROR && !pxe->Mode->TftpErrorReceived) {
+		mp_strlcpy(w->why, "the server answered with a TFTP error, which the firmware did not "
+			   "keep: taken as no such file", sizeof w->why);
+		return NETBOOT_NOT_FOUND;
+	}
 	if (s == EFI_BUFFER_TOO_SMALL)
 		mp_snprintf(w->why, sizeof w->why, "longer than %llu bytes", (unsigned long long)max);
 	else if (s == EFI_TFTP_ERROR && pxe->Mode->TftpErrorReceived)
 		mp_snprintf(w->why, sizeof w->why, "TFTP error %u: %.100s",
 			    pxe->Mode->TftpError.ErrorCode, pxe->Mode->TftpError.ErrorString);
 	else
-		mp_snprintf(w->why, sizeof w->why, "TFTP read: %s", fw_status_text(s));
+		mp_snprintf(w->why, sizeof w->why, "TFTP read: %s (0x%llx)", fw_status_text(s),
+			    (unsigned long long)s);
 	return NETBOOT_READ_FAILED;
 }
