@@ -245,14 +245,14 @@ static void opening(const struct writer *w)
 /* The marked machines first: one row per figure off its median. */
 static void marked_table(const struct writer *w)
 {
-	static const char *const header[] = { "machine", "product", "serial", "cpu", "figure",
-					      "value", "median", "off" };
+	static const char *const header[] = { "machine", "run", "product", "serial", "cpu",
+					      "figure", "value", "median", "off" };
 	struct fitted_table t;
 	size_t rows = 0;
 
 	html_element(&w->html, "h2", "marked machines: the figures that differ");
 	printf("\n== marked machines: the figures that differ ==\n");
-	fitted_table_init(&t, 8, header, 0x1f);
+	fitted_table_init(&t, 9, header, 0x3f);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct fleet_run *r = w->run[i];
 
@@ -261,6 +261,7 @@ static void marked_table(const struct writer *w)
 				continue;
 			fitted_table_row(&t, 1);
 			fitted_table_cell(&t, "%s", r->machine_id);
+			fitted_table_cell(&t, "%s", r->name);
 			fitted_table_cell(&t, "%s", r->product);
 			fitted_table_cell(&t, "%s", r->serial);
 			fitted_table_cell(&t, "%s", r->cpu);
