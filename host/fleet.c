@@ -37,12 +37,10 @@ struct options {
 
 struct fleet {
 	struct options o;
-	char **path;                 /* run folders found */
-	size_t npaths, cap;
+	struct fleet_list found;     /* run folders */
 	struct fleet_run *run;       /* those read */
 	size_t nruns;
-	char **skipped;              /* "FOLDER: why" */
-	size_t nskipped;
+	struct fleet_list skipped;   /* "FOLDER: why" */
 	struct fleet_db *db;
 	unsigned db_added, db_there;
 };
@@ -170,36 +168,41 @@ static int check_out(const char *out)
 	return 0;
 }
 
-/* Every DIR searched; 0, or 2 when a DIR cannot be read or holds no run
-   folder at all. */
+/* A folder left out, said now and kept for the page. */
+static void skip(struct fleet *f, const char *why)
+{
+	fprintf(stderr, "memprobe fleet: left out: %s\n", why);
+	fleet_list_add(&f->skipped, why);
+}
+
+/* Every DIR searched, each run folder once; 0, or 2 when a DIR is not a
+   folder or none holds a run folder. */
 static int find_all(struct fleet *f)
 {
+	struct fleet_list unsearched = { 0 };
 	char why[WHY_LEN];
 
 	for (size_t i = 0; i < f->o.ndirs; i++) {
-		size_t before = f->npaths;
+		size_t before = f->found.n;
 
-		if (fleet_find_runs(f->o.dir[i], &f->path, &f->npaths, &f->cap, why, sizeof why)) {
+		if (fleet_find_runs(f->o.dir[i], &f->found, &unsearched, why, sizeof why)) {
 			fprintf(stderr, "memprobe fleet: %s\n", why);
+			fleet_list_free(&unsearched);
 			return 2;
 		}
-		if (f->npaths == before)
+		if (f->found.n == before)
 			fprintf(stderr, "memprobe fleet: %s: no run folder in it (none holds a "
 				"results.csv)\n", f->o.dir[i]);
 	}
-	if (!f->npaths) {
+	for (size_t i = 0; i < unsearched.n; i++)
+		skip(f, unsearched.item[i]);
+	fleet_list_free(&unsearched);
+	fleet_unique_folders(&f->found);
+	if (!f->found.n) {
 		fprintf(stderr, "memprobe fleet: no run folders found: nothing to compare\n");
 		return 2;
 	}
 	return 0;
-}
-
-/* A run folder left out, said now and kept for the page. */
-static void skip(struct fleet *f, const char *why)
-{
-	fprintf(stderr, "memprobe fleet: left out: %s\n", why);
-	f->skipped = host_must(realloc(f->skipped, (f->nskipped + 1) * sizeof *f->skipped));
-	f->skipped[f->nskipped++] = host_must(strdup(why));
 }
 
 /* The run into the database; a failure stops the import (2), with why. */
@@ -248,17 +251,18 @@ static int read_all(struct fleet *f)
 	time_t last = time(NULL);
 	int rc = 0;
 
-	f->run = host_must(calloc(f->npaths, sizeof *f->run));
-	for (size_t i = 0; i < f->npaths && !rc; i++) {
+	f->run = host_must(calloc(f->found.n, sizeof *f->run));
+	for (size_t i = 0; i < f->found.n && !rc; i++) {
 		if (time(NULL) - last >= PROGRESS_EVERY_S) {
-			fprintf(stderr, "memprobe fleet: read %zu of %zu run folders\n", i, f->npaths);
+			fprintf(stderr, "memprobe fleet: read %zu of %zu run folders\n", i,
+				f->found.n);
 			last = time(NULL);
 		}
-		rc = read_one(f, f->path[i]);
+		rc = read_one(f, f->found.item[i]);
 	}
 	if (!rc && !f->nruns) {
 		fprintf(stderr, "memprobe fleet: none of the %zu run folders found could be read\n",
-			f->npaths);
+			f->found.n);
 		rc = 2;
 	}
 	return rc;
@@ -277,9 +281,8 @@ static int mark_and_write(struct fleet *f)
 		if (f->run[i].kept)
 			sorted[n++] = &f->run[i];
 	qsort(sorted, n, sizeof *sorted, fleet_order);
-	s = (struct fleet_summary){ f->npaths, f->nruns, kept, f->o.threshold, f->o.all,
-				    f->o.dir, f->o.ndirs, (const char *const *)f->skipped,
-				    f->nskipped };
+	s = (struct fleet_summary){ f->found.n, f->nruns, kept, f->o.threshold, f->o.all,
+				    f->o.dir, f->o.ndirs, &f->skipped };
 	rc = fleet_write(f->o.out, sorted, n, &s) ? 2 : 0;
 	free(sorted);
 	return rc;
@@ -288,15 +291,11 @@ static int mark_and_write(struct fleet *f)
 /* Everything the command allocated. */
 static void release(struct fleet *f)
 {
-	for (size_t i = 0; i < f->npaths; i++)
-		free(f->path[i]);
 	for (size_t i = 0; i < f->nruns; i++)
 		free(f->run[i].path);
-	for (size_t i = 0; i < f->nskipped; i++)
-		free(f->skipped[i]);
-	free(f->path);
+	fleet_list_free(&f->found);
+	fleet_list_free(&f->skipped);
 	free(f->run);
-	free(f->skipped);
 	free(f->o.dir);
 }
 
@@ -356,9 +355,9 @@ int fleet_main(int argc, char **argv)
 		rc = 2;
 	if (!rc)
 		rc = mark_and_write(&f);
-	if (!rc && f.nskipped) {
-		fprintf(stderr, "memprobe fleet: %zu of %zu run folders left out (named above)\n",
-			f.nskipped, f.npaths);
+	if (!rc && f.skipped.n) {
+		fprintf(stderr, "memprobe fleet: %zu folder%s left out (named above)\n",
+			f.skipped.n, f.skipped.n == 1 ? "" : "s");
 		rc = 1;
 	}
 	release(&f);

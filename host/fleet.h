@@ -63,12 +63,26 @@ int fleet_main(int argc, char **argv);
 
 /* ---- fleet_read.c ---------------------------------------------------------- */
 
+/* A growing list of allocated strings. */
+struct fleet_list {
+	char **item;
+	size_t n, cap;
+};
+void fleet_list_add(struct fleet_list *l, const char *text);
+void fleet_list_free(struct fleet_list *l);
+
 /* Every run folder (a folder holding results.csv) under dir, at any depth,
-   appended to *paths (allocated strings; *n and *cap grow). Symbolic links
-   to folders are not followed, so a link loop cannot hang the search. 0, or
-   -1 with why[] naming dir when it cannot be read at all. */
-int fleet_find_runs(const char *dir, char ***paths, size_t *n, size_t *cap, char *why,
-		    size_t size);
+   appended to runs; each folder below dir that cannot be opened appended
+   to unsearched as "FOLDER: cannot be searched for run folders: why".
+   Symbolic links to folders are not followed, so a link loop cannot hang
+   the search. 0, or -1 with why[] naming dir when it is not a folder. */
+int fleet_find_runs(const char *dir, struct fleet_list *runs, struct fleet_list *unsearched,
+		    char *why, size_t size);
+
+/* The run folders in the order of their real paths, each folder once
+   (DIRs that overlap, or a folder given twice, would otherwise count a run
+   twice). */
+void fleet_unique_folders(struct fleet_list *runs);
 
 struct run_folder;
 /* The run's identity, memory, verdict and card from a run folder read by
@@ -108,8 +122,7 @@ struct fleet_summary {
 	int all;
 	const char *const *dirs;
 	size_t ndirs;
-	const char *const *skipped;   /* "FOLDER: why", one per run folder left out */
-	size_t nskipped;
+	const struct fleet_list *skipped;   /* "FOLDER: why", each folder left out */
 };
 
 /* OUT/fleet.csv and OUT/fleet.html from the kept runs of sorted (in

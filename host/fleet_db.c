@@ -19,6 +19,9 @@
 // ---- Constants --------------------------------------------------------------
 
 #define SCHEMA_VERSION 1
+/* Another fleet (or an SQL tool) writing the same file: wait this long for
+   its transaction before giving up with "database is locked". */
+#define BUSY_WAIT_MS 10000
 
 /* Every table but rows, whose columns are results.csv's (columns.h). */
 static const char schema_sql[] =
@@ -369,7 +372,8 @@ struct fleet_db *fleet_db_open(const char *path, char *why, size_t size)
 	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		db_error(d, "cannot be opened", why, size);
-	} else if (!exec(d, "PRAGMA foreign_keys = ON", "cannot be set up", why, size) &&
+	} else if (sqlite3_busy_timeout(d->db, BUSY_WAIT_MS) == SQLITE_OK &&
+		   !exec(d, "PRAGMA foreign_keys = ON", "cannot be set up", why, size) &&
 		   !check_schema(d, why, size) && !create_tables(d, why, size)) {
 		return d;
 	}

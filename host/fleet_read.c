@@ -38,29 +38,27 @@ static int has_file(const char *dir, const char *name)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Appends a copy of path to the list. */
-static void add_path(char ***paths, size_t *n, size_t *cap, const char *path)
-{
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*paths = host_must(realloc(*paths, *cap * sizeof **paths));
-	}
-	(*paths)[(*n)++] = host_must(strdup(path));
-}
-
 /* The run folders under dir, depth levels down at most; a run folder is
-   not searched further (runs do not nest). -1 when dir cannot be opened. */
-static int search(const char *dir, unsigned depth, char ***paths, size_t *n, size_t *cap)
+   not searched further (runs do not nest). */
+static void search(const char *dir, unsigned depth, struct fleet_list *runs,
+		   struct fleet_list *unsearched)
 {
+	char why[PATH_LEN + 128];
 	struct dirent *e;
 	DIR *d;
 
 	if (has_file(dir, "results.csv")) {
-		add_path(paths, n, cap, dir);
-		return 0;
+		fleet_list_add(runs, dir);
+		return;
 	}
-	if (depth == MAX_DEPTH || !(d = opendir(dir)))
-		return depth == MAX_DEPTH ? 0 : -1;
+	if (depth == MAX_DEPTH)
+		return;
+	if (!(d = opendir(dir))) {
+		snprintf(why, sizeof why, "%s: cannot be searched for run folders: %s", dir,
+			 strerror(errno));
+		fleet_list_add(unsearched, why);
+		return;
+	}
 	while ((e = readdir(d))) {
 		char path[PATH_LEN];
 		struct stat st;
@@ -70,10 +68,19 @@ static int search(const char *dir, unsigned depth, char ***paths, size_t *n, siz
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		/* lstat: a link to a folder is not followed (a loop would never end). */
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			search(path, depth + 1, paths, n, cap);
+			search(path, depth + 1, runs, unsearched);
 	}
 	closedir(d);
-	return 0;
+}
+
+/* A folder by its real path, for sorting and telling copies apart. */
+struct folder {
+	char *path, *real;
+};
+
+static int by_real_path(const void *a, const void *b)
+{
+	return strcmp(((const struct folder *)a)->real, ((const struct folder *)b)->real);
 }
 
 /* A member of system.json as text, or "" when it is absent. */
@@ -229,8 +236,25 @@ static void unique_names(struct card_figure *fig, size_t n)
 
 // ---- Public Functions -------------------------------------------------------
 
-int fleet_find_runs(const char *dir, char ***paths, size_t *n, size_t *cap, char *why,
-		    size_t size)
+void fleet_list_add(struct fleet_list *l, const char *text)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->item = host_must(realloc(l->item, l->cap * sizeof *l->item));
+	}
+	l->item[l->n++] = host_must(strdup(text));
+}
+
+void fleet_list_free(struct fleet_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->item[i]);
+	free(l->item);
+	memset(l, 0, sizeof *l);
+}
+
+int fleet_find_runs(const char *dir, struct fleet_list *runs, struct fleet_list *unsearched,
+		    char *why, size_t size)
 {
 	struct stat st;
 
@@ -239,11 +263,34 @@ int fleet_find_runs(const char *dir, char ***paths, size_t *n, size_t *cap, char
 			 : "not a folder (give folders that hold run folders)");
 		return -1;
 	}
-	if (search(dir, 0, paths, n, cap) != 0) {
-		snprintf(why, size, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
+	search(dir, 0, runs, unsearched);
 	return 0;
+}
+
+void fleet_unique_folders(struct fleet_list *runs)
+{
+	struct folder *f = host_must(calloc(runs->n ? runs->n : 1, sizeof *f));
+	size_t kept = 0;
+
+	for (size_t i = 0; i < runs->n; i++) {
+		f[i].path = runs->item[i];
+		/* A folder that vanished since the search keeps its own name and
+		   is named when it cannot be read. */
+		f[i].real = realpath(f[i].path, NULL);
+		if (!f[i].real)
+			f[i].real = host_must(strdup(f[i].path));
+	}
+	qsort(f, runs->n, sizeof *f, by_real_path);
+	for (size_t i = 0; i < runs->n; i++) {
+		if (i && !strcmp(f[i].real, f[i - 1].real))
+			free(f[i].path);
+		else
+			runs->item[kept++] = f[i].path;
+	}
+	for (size_t i = 0; i < runs->n; i++)
+		free(f[i].real);
+	runs->n = kept;
+	free(f);
 }
 
 int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *f, char *why,
@@ -264,6 +311,13 @@ int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *f, cha
 	if (!run->machine_id[0]) {
 		snprintf(why, size, "%s: system.json has no machine.id (written by a memprobe "
 			 "from before machine identity): no machine to file it under", f->path);
+		return -1;
+	}
+	/* Every machine without an SMBIOS UUID and a MAC is "unknown": filed
+	   under it, unrelated machines would pass for one machine's runs. */
+	if (!strcmp(run->machine_id, "unknown")) {
+		snprintf(why, size, "%s: machine.id is \"unknown\" (no SMBIOS UUID and no MAC "
+			 "were found): no machine to file it under", f->path);
 		return -1;
 	}
 	member(f, "machine.id_from", run->id_from, sizeof run->id_from);

@@ -386,12 +386,12 @@ static void figures_tables(const struct writer *w)
 /* The run folders that could not be read, each with why. */
 static void skipped_list(const struct writer *w)
 {
-	if (!w->s->nskipped)
+	if (!w->s->skipped->n)
 		return;
-	html_element(&w->html, "h2", "run folders left out");
+	html_element(&w->html, "h2", "folders left out");
 	html_raw(&w->html, "<ul>\n");
-	for (size_t i = 0; i < w->s->nskipped; i++)
-		html_element(&w->html, "li", w->s->skipped[i]);
+	for (size_t i = 0; i < w->s->skipped->n; i++)
+		html_element(&w->html, "li", w->s->skipped->item[i]);
 	html_raw(&w->html, "</ul>\n");
 }
 

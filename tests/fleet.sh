@@ -137,6 +137,11 @@ check "fleet --all: every run a row (6), into the same database: nothing added t
 	"$(sql 'select count(*) from rows')" = $((6 * nrows))
 check "fleet --all: says the runs were already there" \
 	grep -q "fleet.db: 0 runs added, 6 already there" "$work/again.out"
+ln -s .. "$up/$A/loop"
+"$HOST_APP" fleet "$up" "$up/$B" "$up" --all --out "$work/out4" > /dev/null 2>&1
+check "fleet --all: overlapping DIRs and a link loop: each run read once (4)" \
+	python3 -c 'import csv,sys; assert len(list(csv.DictReader(open(sys.argv[1])))) == 4' \
+	"$work/out4/fleet.csv"
 "$HOST_APP" fleet "$up" --out "$work/out3" --threshold 40 > /dev/null 2>&1
 check "fleet --threshold 40: nothing marked" \
 	python3 -c 'import csv,sys; assert all(r["marked"] == "0" for r in csv.DictReader(open(sys.argv[1])))' \
@@ -165,3 +170,9 @@ check "fleet: an unreadable system.json is named, left out, exit 1" refused 1 \
 	"left out: .*broken: system.json is not well-formed JSON" "$up" "$work/broken" \
 	--out "$work/o-broken"
 check "fleet: what could be read is still written" test -s "$work/o-broken/fleet.csv"
+python3 - "$work/broken/system.json" <<'PY'
+import json, sys
+json.dump({'machine': {'id': 'unknown'}, 'cpu': {'brand': 'x'}}, open(sys.argv[1], 'w'))
+PY
+check "fleet: a run of machine id 'unknown' is left out, said why" refused 1 \
+	"broken: machine.id is \"unknown\"" "$up" "$work/broken" --out "$work/o-unknown"
