@@ -278,6 +278,9 @@ $(SHIM_IMG): $(SIGNED_APP) $(KEY_DER) scripts/make-image.sh scripts/esp.bash $(E
 # ---- Linux build -----------------------------------------------------------
 
 HOST_CFLAGS := -std=gnu11 -g -I. $(WARN) -D_GNU_SOURCE
+# Debian's libsqlite3 (libsqlite3-dev) for `memprobe fleet --db`: the Linux
+# build only; the EFI app links nothing but gnu-efi.
+HOST_LIBS := -lm -lsqlite3
 # arch/ is built whole for the host too, assembly included, so the pure
 # parts (page tables, CPUID decoding) run in the unit tests.
 HOST_SRC := $(wildcard host/*.c) $(ARCH_SRC) $(PROBE_SRC) $(LIB_SRC)
@@ -304,7 +307,7 @@ $(HOST_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 
 $(HOST_APP): $(HOST_OBJ)
 	@echo "  HOSTLD  $@"
-	$(Q)$(CC) $(HOST_OBJ) -lm -o $@
+	$(Q)$(CC) $(HOST_OBJ) $(HOST_LIBS) -o $@
 
 # ---- Tests -----------------------------------------------------------------
 
@@ -333,7 +336,7 @@ $(TEST_OUT)/obj/buildinfo.o: $(EFI_OUT)/buildinfo.c
 $(TEST_OUT)/test_%: tests/unit/test_%.c $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TESTLD  $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_LIB_OBJ) -lm -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_LIB_OBJ) $(HOST_LIBS) -o $@
 
 # The Linux app itself under the same sanitizers, from the same objects:
 # tests/sanitize.sh runs it (a short run, analyze, compare, a stop by
@@ -343,7 +346,7 @@ SAN_APP := $(TEST_OUT)/memprobe-san
 $(SAN_APP): host/main.c $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TESTLD  $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) host/main.c $(TEST_LIB_OBJ) -lm -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) host/main.c $(TEST_LIB_OBJ) $(HOST_LIBS) -o $@
 
 unit: $(UNIT_BIN) $(SAN_APP)
 

@@ -33,13 +33,15 @@ checks=(
 	"xmllint:libxml2-utils"
 	"python3:python3"
 	"make:make"
+	"/usr/include/sqlite3.h:libsqlite3-dev"
 )
 # tests/browser.sh opens the HTML pages in headless Chromium.
 [[ ${1:-} == test ]] && checks+=("chromium:chromium")
 # tests/upload.sh sends a run's files to a WebDAV server it starts on
 # 127.0.0.1 (nginx's dav module is in Debian's nginx) and reads them back.
 [[ ${1:-} == test || ${1:-} == fleet ]] && checks+=("/usr/sbin/nginx:nginx")
-# The fleet demo's QEMU test reads its database back with the sqlite3 tool.
+# tests/fleet.sh and the fleet demo's QEMU test read the database `memprobe
+# fleet --db` writes with the sqlite3 command, as a site would.
 [[ ${1:-} == test || ${1:-} == fleet ]] && checks+=("sqlite3:sqlite3")
 # The AArch64 app: only when asked for, so an x86-only build stays as small.
 aarch64=0
