@@ -88,13 +88,15 @@ rows = list(csv.DictReader(open(sys.argv[2], newline='')))
 assert len(rows) == 2, rows
 for r in rows:
     g = given[r['machine_id']]
-    assert (r['manufacturer'], r['product'], r['serial']) == \
-        (g['manufacturer'], g['product'], g['serial']), r
+    assert (r['manufacturer'], r['product'], r['serial'], r['uuid']) == \
+        (g['manufacturer'], g['product'], g['serial'], g['uuid']), r
+    assert int(r['memory_bytes']) == int(g['mem_mib']) << 20, r['memory_bytes']
 PY
 check "fleet demo: fleet.html was written" grep -q 'rack-b2' "$out/fleet.html"
-check "fleet demo: sqlite3 lists the 2 machines in fleet.db" \
-	test "$(sqlite3 "$out/fleet.db" 'SELECT machine_id FROM machines ORDER BY machine_id;' 2>&1)" = \
-	"$(printf '4d500001-0000-4000-8000-00000000aa01\n4d500002-0000-4000-8000-00000000bb02')"
+check "fleet demo: sqlite3 lists the 2 machines in fleet.db, with the identity given" \
+	test "$(sqlite3 "$out/fleet.db" 'SELECT id, manufacturer, product, serial FROM machines ORDER BY id;' 2>&1)" = \
+	"$(printf '%s\n' 4d500001-0000-4000-8000-00000000aa01\|Acme\|rack-a1\|SN-A1 \
+		4d500002-0000-4000-8000-00000000bb02\|Globex\|rack-b2\|SN-B2)"
 
 # Nothing listens: QEMU's user network answers a connection to a closed
 # host port with a reset. The run finishes, says the upload failed by
@@ -120,7 +122,7 @@ check "netboot (nothing listens): the verdict says the files are lost" \
 # the defaults (the full profile, far too long for TCG: stopped once the
 # line is out).
 rm "$tftp/memprobe.cfg"
-QEMU_TEST_TIMEOUT=60 netboot netboot-nocfg "$tftp" --cpu max --mem 512M
+QEMU_TEST_TIMEOUT=45 netboot netboot-nocfg "$tftp" --cpu max --mem 512M
 check "netboot (no configuration): says none was found on the boot server" \
 	log_has '^configuration: no file \(none found on the boot server: tftp://10\.0\.2\.2/memprobe\.cfg: .*\), no load options$'
 check "netboot (no configuration): the run goes on, with no volume and no upload" \
