@@ -95,18 +95,22 @@ check_table() {
 	[[ $n -ge 1 ]] || die "--guests $file: no machine in it"
 }
 
-rm -rf "$WORK"
-mkdir -p "$WORK/tftp"
+# Everything checked before the work folder (the last demo's logs) goes.
 if [[ -n $guests ]]; then
 	[[ -f $guests ]] || die "--guests $guests: no such file"
 	check_table "$guests"
-	cp "$guests" "$WORK/guests.csv"
 	rows=$(($(wc -l < "$guests") - 1))
 	[[ -z $machines || $machines == "$rows" ]] || die "MACHINES=$machines but --guests $guests lists $rows"
 	machines=$rows
 else
 	[[ $machines =~ ^[1-9][0-9]*$ && $machines -le $MACHINES_MAX ]] ||
 		die "MACHINES=$machines: a count of guests, 1 to $MACHINES_MAX"
+fi
+rm -rf "$WORK"
+mkdir -p "$WORK/tftp"
+if [[ -n $guests ]]; then
+	cp "$guests" "$WORK/guests.csv"
+else
 	make_table "$machines" > "$WORK/guests.csv"
 fi
 
@@ -130,7 +134,8 @@ while IFS=, read -r uuid vendor product serial cpu mem dimm_vendor dimm_part dim
 		--smbios "type=1,manufacturer=$vendor,product=$product,serial=$serial,uuid=$uuid" \
 		--smbios "type=17,loc_pfx=DIMM,bank=BANK0,manufacturer=$dimm_vendor,serial=$serial-D0,part=$dimm_part,speed=$dimm_speed" \
 		< /dev/null > "$WORK/guest-$i.log" 2>&1 || rc=$?
-	runs=$(find "$out/$uuid" -mindepth 1 -maxdepth 1 -type d -name 'run-*' 2>/dev/null | wc -l)
+	# No folder for the UUID (nothing arrived) is a count of 0, not an exit.
+	runs=$( (find "$out/$uuid" -mindepth 1 -maxdepth 1 -type d -name 'run-*' 2>/dev/null || true) | wc -l)
 	verdict=$(grep -E '^qemu-run: (verdict|TIMEOUT|NO VERDICT)' "$WORK/guest-$i.log" | tail -n 1 || true)
 	echo "fleet-demo: guest $i/$machines: $vendor $product $serial, -cpu $cpu, -m ${mem}M, uuid $uuid: ${verdict#qemu-run: } in $((SECONDS - start)) s; $runs run folder(s) arrived"
 	if [[ $rc -ne 0 || $runs -ne 1 ]]; then

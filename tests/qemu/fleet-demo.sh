@@ -23,9 +23,9 @@ rc=0
 O=$O FLEET_GUEST_TIMEOUT=${QEMU_TEST_TIMEOUT:-240} scripts/fleet-demo.sh --guests "$guests" --out "$out" \
 	> "$work/demo.log" 2>&1 || rc=$?
 check "fleet demo: exits 0 (every guest uploaded, memprobe fleet succeeded)" test "$rc" -eq 0
-# Stopped: its port, from the config the demo wrote, refuses connections.
-port=$(sed -n 's/^[[:space:]]*listen 127\.0\.0\.1:\([0-9]*\);/\1/p' "$O/fleet-demo/server/nginx.conf")
-check "fleet demo: the server was stopped (port ${port:-unknown} closed)" python3 - "$port" <<'PY'
+# port_closed PORT: nothing listens on 127.0.0.1:PORT any more.
+port_closed() {
+	python3 - "$1" <<'PY'
 import socket, sys
 try:
     socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2).close()
@@ -33,6 +33,10 @@ except ConnectionRefusedError:
     sys.exit(0)
 sys.exit(1)
 PY
+}
+# Stopped: its port, from the config the demo wrote, refuses connections.
+port=$(sed -n 's/^[[:space:]]*listen 127\.0\.0\.1:\([0-9]*\);/\1/p' "$O/fleet-demo/server/nginx.conf")
+check "fleet demo: the server was stopped (port ${port:-unknown} closed)" port_closed "$port"
 
 # Each machine: one run folder under its own SMBIOS UUID, its files parsed
 # and its identity the one given.
@@ -97,6 +101,30 @@ check "fleet demo: sqlite3 lists the 2 machines in fleet.db, with the identity g
 	test "$(sqlite3 "$out/fleet.db" 'SELECT id, manufacturer, product, serial FROM machines ORDER BY id;' 2>&1)" = \
 	"$(printf '%s\n' 4d500001-0000-4000-8000-00000000aa01\|Acme\|rack-a1\|SN-A1 \
 		4d500002-0000-4000-8000-00000000bb02\|Globex\|rack-b2\|SN-B2)"
+
+# Bad input is refused before anything starts (exit 2): an OUT that holds
+# files (an earlier demo's runs must not be mixed in), a count that is
+# not one, a table row QEMU's option syntax would split.
+rc=0; O=$O scripts/fleet-demo.sh --machines 2 --out "$out" > "$work/refused.log" 2>&1 || rc=$?
+check "fleet demo: an OUT that is not empty is refused (exit 2), its files untouched" \
+	test "$rc" -eq 2 -a -s "$out/fleet.csv" -a "$(find "$out" -name results.csv | wc -l)" -eq 2
+check "fleet demo: ... and said so" grep -q "OUT=$out exists and is not an empty folder" "$work/refused.log"
+rc=0; O=$O scripts/fleet-demo.sh --machines 0 --out "$work/out-0" > "$work/refused.log" 2>&1 || rc=$?
+check "fleet demo: MACHINES=0 is refused (exit 2), plainly" \
+	bash -c "test $rc -eq 2 && grep -q 'MACHINES=0: a count of guests' '$work/refused.log'"
+sed 's/,Acme,/,Ac me,/' "$guests" > "$work/bad.csv"
+rc=0; O=$O scripts/fleet-demo.sh --guests "$work/bad.csv" --out "$work/out-bad" > "$work/refused.log" 2>&1 || rc=$?
+check "fleet demo: a guest table row with a blank in a field is refused (exit 2), naming the row" \
+	bash -c "test $rc -eq 2 && grep -q 'row 1 is not uuid,' '$work/refused.log'"
+
+# A guest that cannot start (a CPU model QEMU does not have): the demo
+# goes on, fails naming it, and its server is stopped all the same.
+sed -n '1p;3p' "$guests" | sed 's/,Icelake-Server,/,No-Such-CPU,/' > "$work/nocpu.csv"
+rc=0; O=$O scripts/fleet-demo.sh --guests "$work/nocpu.csv" --out "$work/out-nocpu" > "$work/nocpu.log" 2>&1 || rc=$?
+check "fleet demo: a guest that cannot start fails the demo (exit 1), named" \
+	bash -c "test $rc -eq 1 && grep -q '^fleet-demo: FAILED: guest 1 (4d500002-' '$work/nocpu.log'"
+port=$(sed -n 's/^[[:space:]]*listen 127\.0\.0\.1:\([0-9]*\);/\1/p' "$O/fleet-demo/server/nginx.conf")
+check "fleet demo: ... and its server was stopped (port ${port:-unknown} closed)" port_closed "$port"
 
 # Nothing listens: QEMU's user network answers a connection to a closed
 # host port with a reset. The run finishes, says the upload failed by
