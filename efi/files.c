@@ -3,14 +3,15 @@
  * touched. When the volume is read-only or full, the run carries on, on the
  * console, and says once, plainly, that files were not (all) written.
  * With no volume at all (a netbooted machine) and upload.url set, the run
- * folder is kept in memory instead (efi/memfiles.c) for the upload.
+ * folder is kept in memory instead (lib/memfs.c, from the firmware's
+ * pool), bounded, for the upload.
  */
 
 #include "efi/files.h"
 #include "efi/fw.h"
-#include "efi/memfiles.h"
 #include "efi/volume.h"
 #include "lib/fmt.h"
+#include "lib/memfs.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 #include "probes/upload.h"
@@ -26,9 +27,14 @@ static char folder[200];
 /* Each open file's name, for upload.url once it is closed. */
 static char names[MAX_FILES][64];
 static int write_failure_reported;
-/* No volume: every plat_file_* works on efi/memfiles.c's files, whose
-   handles are its own. */
+/* No volume: every plat_file_* works on the files held in memory, whose
+   handles are the store's own. */
 static int in_memory;
+static void *pool_alloc(size_t bytes);
+static void pool_free(void *p);
+static struct memfs_file held[FILES_MEMORY_COUNT];
+static struct memfs store = { held, FILES_MEMORY_COUNT, FILES_MEMORY_FILE_MAX,
+			      FILES_MEMORY_TOTAL_MAX, 0, pool_alloc, pool_free };
 
 const char *plat_run_folder(void) { return folder; }
 
@@ -81,6 +87,20 @@ static void say_room(uint64_t run_bytes)
 			      (unsigned long long)(run_bytes / 1024));
 }
 
+static void *pool_alloc(size_t bytes)
+{
+	void *p;
+
+	if (uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, bytes, &p) != EFI_SUCCESS)
+		return NULL;
+	return p;
+}
+
+static void pool_free(void *p)
+{
+	uefi_call_wrapper(fw_bs->FreePool, 1, p);
+}
+
 /* No volume, and files to send: the run folder in memory, said with its
    bounds. */
 static void files_in_memory(void)
@@ -88,7 +108,7 @@ static void files_in_memory(void)
 	in_memory = 1;
 	mp_snprintf(folder, sizeof folder, "in memory (no boot volume: %s), for upload.url; "
 		    "at most %u MiB a file and %u MiB in all", volume_error(),
-		    MEMFILES_FILE_MAX >> 20, MEMFILES_TOTAL_MAX >> 20);
+		    FILES_MEMORY_FILE_MAX >> 20, FILES_MEMORY_TOTAL_MAX >> 20);
 	plat_console("memprobe: result files: ");
 	plat_console(folder);
 	plat_console("\n");
@@ -154,19 +174,18 @@ static void report_cut(int h, const char *why)
 	size_t len = 0;
 
 	write_failure_reported++;
-	if (!why)
+	if (!why || !memfs_data(&store, h, &len))
 		return;
-	memfiles_find(memfiles_name(h), &len);
 	mp_snprintf(line, sizeof line, "memprobe: %s is cut at %llu bytes: %s (%u MiB a file, "
 		    "%u MiB in all): it is incomplete, later files may still be whole\n",
-		    memfiles_name(h), (unsigned long long)len, why, MEMFILES_FILE_MAX >> 20,
-		    MEMFILES_TOTAL_MAX >> 20);
+		    memfs_name(&store, h), (unsigned long long)len, why,
+		    FILES_MEMORY_FILE_MAX >> 20, FILES_MEMORY_TOTAL_MAX >> 20);
 	plat_console(line);
 }
 
 static int memory_open(const char *name)
 {
-	int h = memfiles_open(name);
+	int h = memfs_open(&store, name);
 
 	if (h < 0) {
 		write_failure_reported++;
@@ -182,12 +201,12 @@ static int memory_write(int h, const char *data, size_t len)
 	const char *why;
 	size_t held = 0;
 
-	if (memfiles_write(h, data, len, &why) == 0)
+	if (memfs_write(&store, h, data, len, &why) == 0)
 		return 0;
 	report_cut(h, why);
 	/* As on a volume: a file that got nothing whole is no file. */
-	if (memfiles_name(h) && memfiles_find(memfiles_name(h), &held) && !held)
-		memfiles_delete(h);
+	if (memfs_data(&store, h, &held) && !held)
+		memfs_delete(&store, h);
 	return -1;
 }
 
@@ -255,7 +274,7 @@ int plat_file_flush(int h)
 
 	/* Held in memory, the bytes are where they will be sent from. */
 	if (in_memory)
-		return memfiles_name(h) ? 0 : -1;
+		return memfs_name(&store, h) ? 0 : -1;
 	if (!f)
 		return -1;
 	s = uefi_call_wrapper(f->Flush, 1, f);
@@ -271,7 +290,7 @@ void plat_file_close(int h)
 	EFI_FILE_HANDLE f = file_at(h);
 
 	if (in_memory) {
-		upload_file_closed(memfiles_name(h));
+		upload_file_closed(memfs_name(&store, h));
 		return;
 	}
 	if (!f)
@@ -289,7 +308,7 @@ int files_held(void)
 static long memory_read_named(const char *name, char *buf, unsigned long max)
 {
 	size_t len;
-	const char *data = memfiles_find(name, &len);
+	const char *data = memfs_data(&store, memfs_find(&store, name), &len);
 
 	if (!data)
 		return -2;
@@ -327,7 +346,7 @@ long plat_file_read(int h, uint64_t offset, char *buf, size_t len)
 	UINTN size = len;
 
 	if (in_memory)
-		return memfiles_read(h, offset, buf, len);
+		return memfs_read(&store, h, offset, buf, len);
 	if (!f || uefi_call_wrapper(f->SetPosition, 2, f, offset) != EFI_SUCCESS ||
 	    uefi_call_wrapper(f->Read, 3, f, &size, buf) != EFI_SUCCESS)
 		return -1;
@@ -346,7 +365,7 @@ int plat_file_rename(int h, const char *new_name)
 	UINTN size = sizeof info_buf, name_len = mp_strlen(new_name);
 
 	if (in_memory)
-		return memfiles_rename(h, new_name);
+		return memfs_rename(&store, h, new_name);
 	if (!f || name_len >= 64)
 		return -1;
 	if (uefi_call_wrapper(f->GetInfo, 4, f, &info_id, &size, info) != EFI_SUCCESS)
@@ -365,7 +384,7 @@ int plat_file_delete(int h)
 	EFI_STATUS s;
 
 	if (in_memory)
-		return memfiles_delete(h);
+		return memfs_delete(&store, h);
 	if (!f)
 		return -1;
 	s = uefi_call_wrapper(f->Delete, 1, f);

@@ -14,7 +14,6 @@
 
 #include "efi/files.h"
 #include "efi/fw.h"
-#include "efi/memfiles.h"
 #include "lib/fmt.h"
 #include "lib/url.h"
 #include "probes/platform.h"
@@ -33,7 +32,7 @@ static EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 /* The read-back buffer: one byte more than the largest file, as
    files_read_named needs to tell a whole file from a longer one. The
    largest is the in-memory bound, so every file held can be sent. */
-#define READ_MAX (MEMFILES_FILE_MAX + 1)
+#define READ_MAX (FILES_MEMORY_FILE_MAX + 1)
 /* The status a response token ends with for a 4xx or 5xx answer. */
 #define HTTP_ERROR_STATUS EFIERR(35)
 
@@ -378,7 +377,7 @@ int plat_upload_put(const char *file_url, const char *name, char *why, size_t wh
 		return 1;
 	if (len < 0) {
 		mp_snprintf(why, why_size, "reading %s back failed (or it is over %u MiB)", name,
-			    MEMFILES_FILE_MAX >> 20);
+			    FILES_MEMORY_FILE_MAX >> 20);
 		return -1;
 	}
 	mp_snprintf(host, sizeof host, "%s:%u", u.host, u.port);
