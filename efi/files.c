@@ -30,8 +30,22 @@ static int write_failure_reported;
 /* No volume: every plat_file_* works on the files held in memory, whose
    handles are the store's own. */
 static int in_memory;
-static void *pool_alloc(size_t bytes);
-static void pool_free(void *p);
+
+/* The held files' memory: the firmware's pool, NULL when it has none. */
+static void *pool_alloc(size_t bytes)
+{
+	void *p;
+
+	if (uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, bytes, &p) != EFI_SUCCESS)
+		return NULL;
+	return p;
+}
+
+static void pool_free(void *p)
+{
+	uefi_call_wrapper(fw_bs->FreePool, 1, p);
+}
+
 static struct memfs_file held[FILES_MEMORY_COUNT];
 static struct memfs store = { held, FILES_MEMORY_COUNT, FILES_MEMORY_FILE_MAX,
 			      FILES_MEMORY_TOTAL_MAX, 0, pool_alloc, pool_free };
@@ -85,20 +99,6 @@ static void say_room(uint64_t run_bytes)
 			      "take about %llu KiB: a file that does not fit is named when it is "
 			      "cut\n", (unsigned long long)(room / 1024),
 			      (unsigned long long)(run_bytes / 1024));
-}
-
-static void *pool_alloc(size_t bytes)
-{
-	void *p;
-
-	if (uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, bytes, &p) != EFI_SUCCESS)
-		return NULL;
-	return p;
-}
-
-static void pool_free(void *p)
-{
-	uefi_call_wrapper(fw_bs->FreePool, 1, p);
 }
 
 /* No volume, and files to send: the run folder in memory, said with its
@@ -183,6 +183,8 @@ static void report_cut(int h, const char *why)
 	plat_console(line);
 }
 
+/* plat_file_open in memory: the store's handle, or -1 said on the console
+   (every slot taken), which makes the run's files incomplete. */
 static int memory_open(const char *name)
 {
 	int h = memfs_open(&store, name);
@@ -196,6 +198,7 @@ static int memory_open(const char *name)
 	return h;
 }
 
+/* plat_file_write in memory: 0, or -1 with the cut said (report_cut). */
 static int memory_write(int h, const char *data, size_t len)
 {
 	const char *why;
@@ -305,6 +308,7 @@ int files_held(void)
 	return run_dir != NULL || in_memory;
 }
 
+/* files_read_named in memory: the same answers, from the held copy. */
 static long memory_read_named(const char *name, char *buf, unsigned long max)
 {
 	size_t len;

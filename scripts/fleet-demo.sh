@@ -6,8 +6,8 @@
 #   fleet-demo.sh --machines N --out DIR [--guests FILE]
 #
 # 1. nginx with its dav module on 127.0.0.1, a free port, its config and
-#    logs in $O/fleet-demo/server, serving DIR (scripts/webdav.bash);
-# 2. a TFTP folder, $O/fleet-demo/tftp, holding the app as BOOTX64.EFI and
+#    logs in WORK/server, serving DIR (scripts/webdav.bash);
+# 2. a TFTP folder, WORK/tftp, holding the app as BOOTX64.EFI and
 #    memprobe.cfg beside it: a short profile with upload.url at the server
 #    as the guests see it (10.0.2.2, QEMU's user network);
 # 3. N guests netbooted one after another from that folder (no disk), each
@@ -23,7 +23,8 @@
 # server: a netbooted run has nowhere else to keep them) and `memprobe
 # fleet` succeeded; else 1, naming what failed; 2 bad use. DIR must be
 # new or empty: an earlier demo's runs are never mixed in or overwritten.
-# FLEET_GUEST_TIMEOUT (seconds, default 300) bounds each guest.
+# FLEET_GUEST_TIMEOUT (seconds, default 300) bounds each guest;
+# FLEET_WORK (default $O/fleet-demo) is the work folder, emptied first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/webdav.bash
@@ -31,7 +32,7 @@ cd "$(dirname "$0")/.."
 O=${O:-build}
 APP=$O/x86_64/memprobe.efi
 HOST_APP=${HOST_APP:-$O/host/memprobe}
-WORK=$O/fleet-demo
+WORK=${FLEET_WORK:-$O/fleet-demo}
 GUEST_TIMEOUT=${FLEET_GUEST_TIMEOUT:-300}
 MACHINES_MAX=32
 HEADER=uuid,manufacturer,product,serial,cpu,mem_mib,dimm_manufacturer,dimm_part,dimm_speed

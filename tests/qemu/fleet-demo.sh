@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../.."
 
 work=$QEMU_TEST_DIR/fleet
 out=$work/out
+demo=$work/demo      # the demo's work folder: server, TFTP, guests' logs
 rm -rf "$work"
 mkdir -p "$work"
 guests=$work/guests.csv
@@ -20,7 +21,7 @@ uuid,manufacturer,product,serial,cpu,mem_mib,dimm_manufacturer,dimm_part,dimm_sp
 CSV
 
 rc=0
-O=$O FLEET_GUEST_TIMEOUT=${QEMU_TEST_TIMEOUT:-240} scripts/fleet-demo.sh --guests "$guests" --out "$out" \
+O=$O FLEET_WORK=$demo FLEET_GUEST_TIMEOUT=${QEMU_TEST_TIMEOUT:-240} scripts/fleet-demo.sh --guests "$guests" --out "$out" \
 	> "$work/demo.log" 2>&1 || rc=$?
 check "fleet demo: exits 0 (every guest uploaded, memprobe fleet succeeded)" test "$rc" -eq 0
 # port_closed PORT: nothing listens on 127.0.0.1:PORT any more.
@@ -35,7 +36,7 @@ sys.exit(1)
 PY
 }
 # Stopped: its port, from the config the demo wrote, refuses connections.
-port=$(sed -n 's/^[[:space:]]*listen 127\.0\.0\.1:\([0-9]*\);/\1/p' "$O/fleet-demo/server/nginx.conf")
+port=$(sed -n 's/^[[:space:]]*listen 127\.0\.0\.1:\([0-9]*\);/\1/p' "$demo/server/nginx.conf")
 check "fleet demo: the server was stopped (port ${port:-unknown} closed)" port_closed "$port"
 
 # Each machine: one run folder under its own SMBIOS UUID, its files parsed
@@ -63,7 +64,7 @@ PY
 # Every file was sent as it closed and again at the end: two PUTs a file,
 # all answered 2xx (nginx's access log).
 check "fleet demo: every file PUT twice (as it closed, at the end), each taken" \
-	python3 - "$O/fleet-demo/server/logs/access.log" "$out" <<'PY'
+	python3 - "$demo/server/logs/access.log" "$out" <<'PY'
 import collections, glob, os, re, sys
 log, out = sys.argv[1], sys.argv[2]
 puts = collections.Counter()
@@ -77,7 +78,7 @@ assert len(files) >= 10 and set(puts) == set(files), (sorted(puts), sorted(files
 assert all(n == 2 for n in puts.values()), puts
 PY
 
-LOG=$O/fleet-demo/guest-1/debugcon.log
+LOG=$demo/guest-1/debugcon.log
 check "fleet demo: a guest says its configuration came from the boot server" \
 	log_has '^configuration: tftp://10\.0\.2\.2/memprobe\.cfg \(from the boot server, by the PXE base code.s TFTP\), no load options$'
 check "fleet demo: a guest says its files are held in memory, and the bounds" \
@@ -105,25 +106,25 @@ check "fleet demo: sqlite3 lists the 2 machines in fleet.db, with the identity g
 # Bad input is refused before anything starts (exit 2): an OUT that holds
 # files (an earlier demo's runs must not be mixed in), a count that is
 # not one, a table row QEMU's option syntax would split.
-rc=0; O=$O scripts/fleet-demo.sh --machines 2 --out "$out" > "$work/refused.log" 2>&1 || rc=$?
+rc=0; O=$O FLEET_WORK=$demo scripts/fleet-demo.sh --machines 2 --out "$out" > "$work/refused.log" 2>&1 || rc=$?
 check "fleet demo: an OUT that is not empty is refused (exit 2), its files untouched" \
 	test "$rc" -eq 2 -a -s "$out/fleet.csv" -a "$(find "$out" -name results.csv | wc -l)" -eq 2
 check "fleet demo: ... and said so" grep -q "OUT=$out exists and is not an empty folder" "$work/refused.log"
-rc=0; O=$O scripts/fleet-demo.sh --machines 0 --out "$work/out-0" > "$work/refused.log" 2>&1 || rc=$?
+rc=0; O=$O FLEET_WORK=$demo scripts/fleet-demo.sh --machines 0 --out "$work/out-0" > "$work/refused.log" 2>&1 || rc=$?
 check "fleet demo: MACHINES=0 is refused (exit 2), plainly" \
 	bash -c "test $rc -eq 2 && grep -q 'MACHINES=0: a count of guests' '$work/refused.log'"
 sed 's/,Acme,/,Ac me,/' "$guests" > "$work/bad.csv"
-rc=0; O=$O scripts/fleet-demo.sh --guests "$work/bad.csv" --out "$work/out-bad" > "$work/refused.log" 2>&1 || rc=$?
+rc=0; O=$O FLEET_WORK=$demo scripts/fleet-demo.sh --guests "$work/bad.csv" --out "$work/out-bad" > "$work/refused.log" 2>&1 || rc=$?
 check "fleet demo: a guest table row with a blank in a field is refused (exit 2), naming the row" \
 	bash -c "test $rc -eq 2 && grep -q 'row 1 is not uuid,' '$work/refused.log'"
 
 # A guest that cannot start (a CPU model QEMU does not have): the demo
 # goes on, fails naming it, and its server is stopped all the same.
 sed -n '1p;3p' "$guests" | sed 's/,Icelake-Server,/,No-Such-CPU,/' > "$work/nocpu.csv"
-rc=0; O=$O scripts/fleet-demo.sh --guests "$work/nocpu.csv" --out "$work/out-nocpu" > "$work/nocpu.log" 2>&1 || rc=$?
+rc=0; O=$O FLEET_WORK=$demo scripts/fleet-demo.sh --guests "$work/nocpu.csv" --out "$work/out-nocpu" > "$work/nocpu.log" 2>&1 || rc=$?
 check "fleet demo: a guest that cannot start fails the demo (exit 1), named" \
 	bash -c "test $rc -eq 1 && grep -q '^fleet-demo: FAILED: guest 1 (4d500002-' '$work/nocpu.log'"
-port=$(sed -n 's/^[[:space:]]*listen 127\.0\.0\.1:\([0-9]*\);/\1/p' "$O/fleet-demo/server/nginx.conf")
+port=$(sed -n 's/^[[:space:]]*listen 127\.0\.0\.1:\([0-9]*\);/\1/p' "$demo/server/nginx.conf")
 check "fleet demo: ... and its server was stopped (port ${port:-unknown} closed)" port_closed "$port"
 
 # Nothing listens: QEMU's user network answers a connection to a closed
