@@ -47,6 +47,7 @@ struct fleet {
 
 // ---- Private Functions ------------------------------------------------------
 
+/* The command's help, to stdout (--help) or stderr (a usage error). */
 static void usage(FILE *to)
 {
 	fprintf(to,

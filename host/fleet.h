@@ -93,6 +93,9 @@ int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *folder
 
 /* ---- fleet_mark.c (pure) ---------------------------------------------------- */
 
+/* The place of the run's figure of that name in fig[], or -1. */
+int fleet_figure(const struct fleet_run *r, const char *name);
+
 /* 1 when a is a later run than b: the later system.json date_time when
    both have one, else the greater folder name (run-0012 after run-0009,
    run-20261203T... after run-20261202T...). */

@@ -65,7 +65,8 @@ static void search(const char *dir, unsigned depth, struct fleet_list *runs,
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		snprintf(path, sizeof path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+			 e->d_name);
 		/* lstat: a link to a folder is not followed (a loop would never end). */
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			search(path, depth + 1, runs, unsearched);
@@ -78,6 +79,7 @@ struct folder {
 	char *path, *real;
 };
 
+/* qsort's order of struct folder: by real path. */
 static int by_real_path(const void *a, const void *b)
 {
 	return strcmp(((const struct folder *)a)->real, ((const struct folder *)b)->real);

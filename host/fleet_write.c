@@ -100,15 +100,6 @@ static void collect_names(struct writer *w)
 		}
 }
 
-/* The run's figure of that name, or -1. */
-static int figure_of(const struct fleet_run *r, const char *name)
-{
-	for (size_t k = 0; k < r->nfig; k++)
-		if (!strcmp(r->fig[k].name, name))
-			return (int)k;
-	return -1;
-}
-
 /* The run's marked figures in words, "; " between them: "L2 ns 4.81
    (+25.3% from the median 3.84)". Cut to size. */
 static void differs_text(const struct fleet_run *r, char *buf, size_t size)
@@ -180,7 +171,7 @@ static void csv_row(FILE *f, const struct writer *w, const struct fleet_run *r)
 	differs_text(r, differs, sizeof differs);
 	csv_put(f, differs, 0);
 	for (size_t j = 0; j < w->names.n; j++) {
-		int k = figure_of(r, w->names.name[j]);
+		int k = fleet_figure(r, w->names.name[j]);
 
 		if (k < 0)
 			csv_put(f, "", 0);
@@ -345,7 +336,7 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 		fitted_table_row(&t, r->nmarked > 0);
 		fitted_table_cell(&t, "%s", r->machine_id);
 		for (size_t j = from; j < to; j++) {
-			int k = figure_of(r, w->names.name[j]);
+			int k = fleet_figure(r, w->names.name[j]);
 
 			if (k < 0)
 				fitted_table_cell(&t, "-");
