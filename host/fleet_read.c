@@ -127,6 +127,25 @@ static void tally_text(char (*what)[32], const unsigned *count, unsigned n, char
 		mp_append(&t, "%s%u x %s", i ? ", " : "", count[i], what[i]);
 }
 
+/* Device i's speeds, rated/configured: "4800/4400 MT/s", "?" for one the
+   table does not give (0), "speed unknown" for neither. */
+static void speed_text(const struct run_folder *f, unsigned i, char *out, size_t size)
+{
+	char key[64], rated[24] = "?", configured[24] = "?";
+	uint64_t v;
+
+	snprintf(key, sizeof key, "machine.memory_devices.%u.speed_mts", i);
+	if ((v = member_u64(f, key)))
+		snprintf(rated, sizeof rated, "%llu", (unsigned long long)v);
+	snprintf(key, sizeof key, "machine.memory_devices.%u.configured_speed_mts", i);
+	if ((v = member_u64(f, key)))
+		snprintf(configured, sizeof configured, "%llu", (unsigned long long)v);
+	if (rated[0] == '?' && configured[0] == '?')
+		snprintf(out, size, "speed unknown");
+	else
+		snprintf(out, size, "%s/%s MT/s", rated, configured);
+}
+
 /* machine.memory_devices[]: slots, installed devices, their sizes and
    speeds tallied. */
 static void read_memory(struct fleet_memory *m, const struct run_folder *f)
@@ -154,11 +173,7 @@ static void read_memory(struct fleet_memory *m, const struct run_folder *f)
 		else
 			snprintf(size, sizeof size, "size unknown");
 		tally(size_name, size_count, &nsizes, size);
-		snprintf(key, sizeof key, "machine.memory_devices.%u.speed_mts", i);
-		snprintf(speed, sizeof speed, "%llu/", (unsigned long long)member_u64(f, key));
-		snprintf(key, sizeof key, "machine.memory_devices.%u.configured_speed_mts", i);
-		snprintf(speed + strlen(speed), sizeof speed - strlen(speed), "%llu MT/s",
-			 (unsigned long long)member_u64(f, key));
+		speed_text(f, i, speed, sizeof speed);
 		tally(speed_name, speed_count, &nspeeds, speed);
 	}
 	tally_text(size_name, size_count, nsizes, m->sizes, sizeof m->sizes);

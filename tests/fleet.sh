@@ -41,6 +41,10 @@ d['machine'] = {'id': mid, 'id_from': 'smbios_uuid', 'smbios': True,
         {'locator': 'DIMM %d' % i, 'installed': True, 'size_bytes': 17179869184,
          'type': 'DDR5', 'speed_mts': 4800, 'configured_speed_mts': 4400}
         for i in range(2)] + [{'locator': 'DIMM 2', 'installed': False}]}
+if serial == 'SN-E':   # a table that gives no speeds
+    for m in d['machine']['memory_devices']:
+        m.pop('speed_mts', None)
+        m.pop('configured_speed_mts', None)
 d['cpu']['brand'] = brand
 d['date_time'] = date
 json.dump(d, open(os.path.join(dest, 'system.json'), 'w'))
@@ -93,6 +97,8 @@ check "fleet.csv: identity and memory from system.json's machine" \
 	"m['$B']['memory_slots'] == '3'" "m['$B']['memory_devices'] == '2'" \
 	"m['$B']['memory_bytes'] == str(2 * 17179869184)" \
 	"m['$B']['memory_sizes'] == '2 x 16 GiB'" "m['$B']['memory_speeds'] == '2 x 4800/4400 MT/s'"
+check "fleet.csv: memory without speeds says so" \
+	csv_check "m['$E']['memory_speeds'] == '2 x speed unknown'"
 check "fleet.csv: the run's verdict from its report.html" \
 	csv_check "m['$A']['verdict'] == 'every probe measured what was asked'"
 check "fleet.csv: the slow machine (C) is marked, first, its figures off by +30%" \
