@@ -345,9 +345,9 @@ int fleet_main(int argc, char **argv)
 		return 0;
 	}
 	if (!rc)
-		rc = check_out(f.o.out);
-	if (!rc)
 		rc = find_all(&f);
+	if (!rc)
+		rc = check_out(f.o.out);
 	if (!rc)
 		rc = open_db(&f);
 	if (!rc)

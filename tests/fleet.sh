@@ -170,6 +170,11 @@ check "fleet: never over an existing fleet.csv" refused 2 "File exists" "$up" --
 sqlite3 "$work/other.db" 'create table t (x)'
 check "fleet: a database that is not fleet's is refused" refused 2 "not memprobe fleet's" \
 	"$up" --out "$work/o-db" --db "$work/other.db"
+echo "not a database" > "$work/text.db"
+check "fleet: a --db file that is not SQLite is refused, nothing written" refused 2 \
+	"text.db: cannot be read as an SQLite database: file is not a database" "$up" \
+	--out "$work/o-text" --db "$work/text.db"
+check "fleet: ... and fleet.csv not written" test ! -e "$work/o-text/fleet.csv"
 cp -r "$up/$B/run-20261203T020000Z" "$work/broken"
 printf '{"machine": ' > "$work/broken/system.json"
 check "fleet: an unreadable system.json is named, left out, exit 1" refused 1 \
