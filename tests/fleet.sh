@@ -115,6 +115,9 @@ check "fleet.html: the marked machine in the marked table, its figures with '!'"
 check "fleet.html: '!+30.0%' beside the slow machine's figures" \
 	grep -q '!+30.0%' "$work/out/fleet.html"
 
+python3 tests/page_check.py "$work/out/fleet.html" --no-chart ||
+	echo "FAIL - fleet.html: tests/page_check.py exited with a failure"
+
 sql() { sqlite3 "$work/fleet.db" "$1"; }
 check "database: the 5 machines with their serials" \
 	test "$(sql 'select serial from machines order by serial' | tr '\n' ' ')" = \
