@@ -191,9 +191,11 @@ static int find_all(struct fleet *f)
 			fleet_list_free(&unsearched);
 			return 2;
 		}
-		if (f->found.n == before)
-			fprintf(stderr, "memprobe fleet: %s: no run folder in it (none holds a "
-				"results.csv)\n", f->o.dir[i]);
+		if (f->found.n == before) {
+			snprintf(why, sizeof why, "%s: no run folder in it (no folder below it "
+				 "holds a results.csv)", f->o.dir[i]);
+			skip(f, why);
+		}
 	}
 	for (size_t i = 0; i < unsearched.n; i++)
 		skip(f, unsearched.item[i]);

@@ -165,6 +165,8 @@ refused() {
 mkdir -p "$work/empty"
 check "fleet: no run folders is an error" refused 2 "no run folders found" "$work/empty" \
 	--out "$work/o-empty"
+check "fleet: a DIR without runs beside one with runs is named, exit 1" refused 1 \
+	"left out: .*empty: no run folder in it" "$work/empty" "$up" --out "$work/o-half"
 check "fleet: a missing DIR is an error" refused 2 "No such file or directory" \
 	"$work/nowhere"
 check "fleet: a bad --threshold is an error" refused 2 "give a percentage" "$up" \
