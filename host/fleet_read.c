@@ -22,6 +22,9 @@
 #define PATH_LEN 4200
 /* system.json lists at most 64 memory devices (lib/smbios.h). */
 #define MAX_DEVICES 64
+/* A size or a speed as tallied: "16 GiB", "4800/4400 MT/s" (two 20-digit
+   numbers at most). */
+#define TALLY_ITEM 64
 /* Deeper than any uploaded tree or stick (URL/<id>/run-*, memprobe/run-*):
    a deeper tree is a wrong DIR, not a fleet, and would only slow the search. */
 #define MAX_DEPTH 16
@@ -103,7 +106,7 @@ static uint64_t member_u64(const struct run_folder *f, const char *path)
 
 /* Adds one to the count of `what` in a "2 x A, 1 x B" list kept as parallel
    arrays. */
-static void tally(char (*what)[32], unsigned *count, unsigned *n, const char *item)
+static void tally(char (*what)[TALLY_ITEM], unsigned *count, unsigned *n, const char *item)
 {
 	unsigned i = 0;
 
@@ -117,7 +120,7 @@ static void tally(char (*what)[32], unsigned *count, unsigned *n, const char *it
 }
 
 /* The tally as "2 x A, 1 x B" into out. */
-static void tally_text(char (*what)[32], const unsigned *count, unsigned n, char *out,
+static void tally_text(char (*what)[TALLY_ITEM], const unsigned *count, unsigned n, char *out,
 		       size_t size)
 {
 	struct mp_text t = { out, size, 0 };
@@ -150,12 +153,12 @@ static void speed_text(const struct run_folder *f, unsigned i, char *out, size_t
    speeds tallied. */
 static void read_memory(struct fleet_memory *m, const struct run_folder *f)
 {
-	static char size_name[MAX_DEVICES][32], speed_name[MAX_DEVICES][32];
+	static char size_name[MAX_DEVICES][TALLY_ITEM], speed_name[MAX_DEVICES][TALLY_ITEM];
 	unsigned size_count[MAX_DEVICES], speed_count[MAX_DEVICES], nsizes = 0, nspeeds = 0;
 
 	memset(m, 0, sizeof *m);
 	for (unsigned i = 0; i < MAX_DEVICES; i++) {
-		char key[64], installed[8], size[24], speed[32];
+		char key[64], installed[8], size[24], speed[TALLY_ITEM];
 		uint64_t bytes;
 
 		snprintf(key, sizeof key, "machine.memory_devices.%u.installed", i);
