@@ -316,6 +316,33 @@ static void machines_table(const struct writer *w)
 	fitted_table_free(&t);
 }
 
+/* The CPU model's median of figure name, or NAN when fewer than two of its
+   runs have it (fleet_mark left it so on every run). */
+static double model_median(const struct writer *w, const char *cpu, const char *name)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		int k = fleet_figure(w->run[i], name);
+
+		if (k >= 0 && !strcmp(w->run[i]->cpu, cpu))
+			return w->run[i]->median[k];
+	}
+	return NAN;
+}
+
+/* The first row of a model's figures table: the medians the rows below
+   are held against. */
+static void median_row(struct fitted_table *t, const struct writer *w, const char *cpu,
+		       size_t from, size_t to)
+{
+	fitted_table_row(t, 0);
+	fitted_table_cell(t, "median");
+	for (size_t j = from; j < to; j++) {
+		double m = model_median(w, cpu, w->names.name[j]);
+
+		fitted_table_cell(t, isnan(m) ? "-" : "%.4g", m);
+	}
+}
+
 /* One table of figure columns [from, to) for the runs of one CPU model:
    a cell "4.81 !+25.3%" where the figure is marked. */
 static void figures_chunk(const struct writer *w, const char *cpu, size_t from, size_t to)
@@ -328,6 +355,7 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 	for (size_t j = from; j < to; j++)
 		header[1 + j - from] = w->names.name[j];
 	fitted_table_init(&t, (unsigned)(1 + to - from), header, 1u);
+	median_row(&t, w, cpu, from, to);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct fleet_run *r = w->run[i];
 
@@ -346,9 +374,9 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 				fitted_table_cell(&t, "%.4g", r->fig[k].value);
 		}
 	}
-	snprintf(caption, sizeof caption, "%s: figures %zu to %zu of %zu; '!': off the median "
-		 "by more than %g%%, '-': not on this card", cpu, from + 1, to, w->names.n,
-		 w->s->threshold);
+	snprintf(caption, sizeof caption, "%s: figures %zu to %zu of %zu, the model's median "
+		 "first ('-': fewer than two have it); '!': off the median by more than %g%%, "
+		 "'-': not on this card", cpu, from + 1, to, w->names.n, w->s->threshold);
 	fitted_table_html(&t, &w->html, caption);
 	fitted_table_free(&t);
 }

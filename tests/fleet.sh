@@ -114,6 +114,17 @@ check "fleet.html: the marked machine in the marked table, its figures with '!'"
 	grep -q "$C.*L1 ns" "$work/out/fleet.html"
 check "fleet.html: '!+30.0%' beside the slow machine's figures" \
 	grep -q '!+30.0%' "$work/out/fleet.html"
+check "fleet.html: each model's figures table opens with its medians (Test CPU 9000's L1 ns)" \
+	python3 - "$work/out/fleet.html" "$work/out/fleet.csv" <<'PY'
+import csv, re, sys
+page = open(sys.argv[1]).read()
+rows = {r['machine_id'][:8]: r for r in csv.DictReader(open(sys.argv[2]))}
+table = page[page.index('<caption>Test CPU 9000: figures'):]
+heads = re.findall(r'<th[^>]*>([^<]*)</th>', table[:table.index('</thead>')])
+first = re.findall(r'<td[^>]*>([^<]*)</td>', table[table.index('<tbody>'):].split('</tr>')[0])
+assert first[0] == 'median', first
+assert abs(float(first[heads.index('L1 ns')]) - float(rows['11111111']['L1 ns'])) < 0.01, first
+PY
 
 python3 tests/page_check.py "$work/out/fleet.html" --no-chart ||
 	echo "FAIL - fleet.html: tests/page_check.py exited with a failure"
