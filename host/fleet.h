@@ -24,6 +24,7 @@ struct fleet_memory {
 	unsigned slots;               /* every device listed, empty slots included */
 	unsigned installed;
 	uint64_t bytes;               /* the installed devices' known sizes */
+	uint64_t slowest_mts;         /* the lowest configured speed given; 0: none */
 	char sizes[160];              /* "2 x 16 GiB, 1 x 8 GiB"; "" with none */
 	char speeds[160];             /* "3 x 4800/4400 MT/s" (rated/configured) */
 };
@@ -43,7 +44,7 @@ struct fleet_run {
 	char claims[256];             /* each card level's verdict against CPUID */
 	struct fleet_memory memory;
 	unsigned nrows;
-	struct card_figure fig[CARD_MAX_FIGURES];
+	struct card_figure fig[CARD_MAX_FIGURES];   /* the card's, then the memory's */
 	size_t nfig;
 	/* Set by fleet_keep and fleet_mark. */
 	int kept;                     /* in fleet.csv: its machine's newest, or --all */

@@ -130,23 +130,26 @@ static void tally_text(char (*what)[TALLY_ITEM], const unsigned *count, unsigned
 		mp_append(&t, "%s%u x %s", i ? ", " : "", count[i], what[i]);
 }
 
-/* Device i's speeds, rated/configured: "4800/4400 MT/s", "?" for one the
-   table does not give (0), "speed unknown" for neither. */
-static void speed_text(const struct run_folder *f, unsigned i, char *out, size_t size)
+/* Device i's speeds as text, rated/configured: "4800/4400 MT/s", "?" for
+   one the table does not give (0), "speed unknown" for neither; returns
+   the configured speed (0: not given). */
+static uint64_t speed_text(const struct run_folder *f, unsigned i, char *out, size_t size)
 {
-	char key[64], rated[24] = "?", configured[24] = "?";
-	uint64_t v;
+	char key[64], rated_text[24] = "?", configured_text[24] = "?";
+	uint64_t rated, configured;
 
 	snprintf(key, sizeof key, "machine.memory_devices.%u.speed_mts", i);
-	if ((v = member_u64(f, key)))
-		snprintf(rated, sizeof rated, "%llu", (unsigned long long)v);
+	if ((rated = member_u64(f, key)))
+		snprintf(rated_text, sizeof rated_text, "%llu", (unsigned long long)rated);
 	snprintf(key, sizeof key, "machine.memory_devices.%u.configured_speed_mts", i);
-	if ((v = member_u64(f, key)))
-		snprintf(configured, sizeof configured, "%llu", (unsigned long long)v);
-	if (rated[0] == '?' && configured[0] == '?')
+	if ((configured = member_u64(f, key)))
+		snprintf(configured_text, sizeof configured_text, "%llu",
+			 (unsigned long long)configured);
+	if (!rated && !configured)
 		snprintf(out, size, "speed unknown");
 	else
-		snprintf(out, size, "%s/%s MT/s", rated, configured);
+		snprintf(out, size, "%s/%s MT/s", rated_text, configured_text);
+	return configured;
 }
 
 /* machine.memory_devices[]: slots, installed devices, their sizes and
@@ -159,7 +162,7 @@ static void read_memory(struct fleet_memory *m, const struct run_folder *f)
 	memset(m, 0, sizeof *m);
 	for (unsigned i = 0; i < MAX_DEVICES; i++) {
 		char key[64], installed[8], size[24], speed[TALLY_ITEM];
-		uint64_t bytes;
+		uint64_t bytes, configured;
 
 		snprintf(key, sizeof key, "machine.memory_devices.%u.installed", i);
 		if (json_get_scalar(f->system_json, f->system_len, key, installed, sizeof installed))
@@ -176,7 +179,9 @@ static void read_memory(struct fleet_memory *m, const struct run_folder *f)
 		else
 			snprintf(size, sizeof size, "size unknown");
 		tally(size_name, size_count, &nsizes, size);
-		speed_text(f, i, speed, sizeof speed);
+		configured = speed_text(f, i, speed, sizeof speed);
+		if (configured && (!m->slowest_mts || configured < m->slowest_mts))
+			m->slowest_mts = configured;
 		tally(speed_name, speed_count, &nspeeds, speed);
 	}
 	tally_text(size_name, size_count, nsizes, m->sizes, sizeof m->sizes);
@@ -229,6 +234,27 @@ static void claims_text(const struct card *c, char *out, size_t size)
 		mp_append(&t, "%s%s %s %s", t.len ? ", " : "", c->tlb[i].name, page,
 			  verdict_name(c->tlb[i].verdict));
 	}
+}
+
+/* Appends a figure when there is room and a value. */
+static void add_figure(struct fleet_run *run, const char *name, double value)
+{
+	if (run->nfig == CARD_MAX_FIGURES || value <= 0)
+		return;
+	snprintf(run->fig[run->nfig].name, sizeof run->fig[run->nfig].name, "%s", name);
+	run->fig[run->nfig++].value = value;
+}
+
+/* After the card's figures, what SMBIOS says of the memory, held against
+   the model's median like them: a DIMM missing from a channel or memory
+   configured slower shows here before it shows in the bandwidth. */
+static void memory_figures(struct fleet_run *run)
+{
+	if (!run->memory.slots)
+		return;   /* no SMBIOS memory devices: nothing said, nothing compared */
+	add_figure(run, "memory devices", run->memory.installed);
+	add_figure(run, "memory GiB", (double)run->memory.bytes / (1u << 30));
+	add_figure(run, "memory configured MT/s", (double)run->memory.slowest_mts);
 }
 
 /* A card figure's name made unique within the run: the card names two
@@ -355,6 +381,7 @@ int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *f, cha
 	run_folder_card(f, &card);
 	run->nfig = card_figures(&card, run->fig, CARD_MAX_FIGURES);
 	claims_text(&card, run->claims, sizeof run->claims);
+	memory_figures(run);
 	unique_names(run->fig, run->nfig);
 	return 0;
 }

@@ -227,7 +227,7 @@ static void opening(const struct writer *w)
 	    s->all ? "run" : "machine", s->kept == 1 ? "" : "s", s->all ? "--all: every run read"
 	    : "each machine's newest run, by system.json's date_time, else by its folder name");
 	say(w, 1, "Each figure of a run's card (rebuilt from its results.csv, as memprobe "
-	    "compare does) is held against the median of that figure over the %s of the same "
+	    "compare does), and its memory's count, size and configured speed (SMBIOS), is held against the median of that figure over the %s of the same "
 	    "CPU model (cpu.brand); more than %g%% from it is marked. A figure fewer than two "
 	    "of them have is not compared, and with two both are marked alike. %zu marked.",
 	    s->all ? "runs" : "machines", s->threshold, marked);
@@ -387,7 +387,8 @@ static void figures_tables(const struct writer *w)
 {
 	html_element(&w->html, "h2", "figures, by CPU model");
 	say(w, 0, "sizes in KiB, latencies in ns, bandwidth in GB/s, TLB miss costs in "
-	    "cycles, as memprobe compare's card table names them.");
+	    "cycles, as memprobe compare's card table names them; then the memory SMBIOS "
+	    "lists: devices installed, GiB, the lowest configured MT/s.");
 	for (size_t i = 0; i < w->n; i++) {
 		size_t first = 0;
 

@@ -25,13 +25,14 @@ check() {
 real=$(find "$work/real" -mindepth 1 -maxdepth 1 -name 'run-*' | head -n 1)
 check "fleet: a real quick run to copy" test -n "$real" -a -f "$real/system.json"
 
-# machine DEST ID SERIAL SCALE BRAND DATE: a copy of the real run as machine
-# ID (its SMBIOS UUID), its ns and cycles multiplied by SCALE, its CPU brand
-# and date_time set.
+# machine DEST ID SERIAL SCALE BRAND DATE [DIMMS]: a copy of the real run as
+# machine ID (its SMBIOS UUID), its ns and cycles multiplied by SCALE, its
+# CPU brand and date_time set, DIMMS (2) of 16 GiB in 3 slots.
 machine() {
 	python3 - "$real" "$@" <<'PY'
 import csv, json, os, shutil, sys
 real, dest, mid, serial, scale, brand, date = sys.argv[1:8]
+dimms = int(sys.argv[8]) if len(sys.argv) > 8 else 2
 shutil.copytree(real, dest)
 d = json.load(open(os.path.join(dest, 'system.json')))
 d['machine'] = {'id': mid, 'id_from': 'smbios_uuid', 'smbios': True,
@@ -40,7 +41,8 @@ d['machine'] = {'id': mid, 'id_from': 'smbios_uuid', 'smbios': True,
     'memory_devices': [
         {'locator': 'DIMM %d' % i, 'installed': True, 'size_bytes': 17179869184,
          'type': 'DDR5', 'speed_mts': 4800, 'configured_speed_mts': 4400}
-        for i in range(2)] + [{'locator': 'DIMM 2', 'installed': False}]}
+        for i in range(dimms)] + [{'locator': 'DIMM %d' % i, 'installed': False}
+                                  for i in range(dimms, 3)]}
 if serial == 'SN-E':   # a table that gives no speeds
     for m in d['machine']['memory_devices']:
         m.pop('speed_mts', None)
@@ -67,7 +69,7 @@ up=$work/fleet/uploaded stick=$work/fleet/stick/memprobe
 machine "$up/$A/run-20261203T010000Z" "$A" SN-A 1.0 "$cpu" 2026-12-03T01:00:00
 machine "$up/$A/run-20261201T010000Z" "$A" SN-A 2.0 "$cpu" 2026-12-01T01:00:00
 machine "$up/$B/run-20261203T020000Z" "$B" SN-B 1.0 "$cpu" 2026-12-03T02:00:00
-machine "$up/$C/run-20261203T030000Z" "$C" SN-C 1.3 "$cpu" 2026-12-03T03:00:00
+machine "$up/$C/run-20261203T030000Z" "$C" SN-C 1.3 "$cpu" 2026-12-03T03:00:00 1
 machine "$stick/run-0001" "$D" SN-D 1.0 "$cpu" "firmware clock unreadable"
 machine "$stick/run-0002" "$E" SN-E 1.5 "Other CPU 1" 2026-12-03T04:00:00
 nrows=$(($(wc -l < "$real/results.csv") - 1))
@@ -110,6 +112,12 @@ check "fleet.csv: the slow machine (C) is marked, first, its figures off by +30%
 	csv_check "rows[0]['machine_id'] == '$C'" "int(m['$C']['marked']) > 0" \
 	"ns + ' ' in m['$C']['differs']" "'+30.0%' in m['$C']['differs']" \
 	"abs(float(m['$C'][ns]) / float(m['$A'][ns]) - 1.3) < 0.01"
+check "fleet.csv: the slow machine's missing DIMM is marked too (1 of the model's 2)" \
+	csv_check "m['$C']['memory_devices'] == '1'" \
+	"'memory devices 1 (-50.0% from the median 2)' in m['$C']['differs']" \
+	"'memory GiB 16 (-50.0% from the median 32)' in m['$C']['differs']" \
+	"'memory configured MT/s' not in m['$C']['differs']" \
+	"m['$A']['memory configured MT/s'] == '4400'"
 check "fleet.csv: the machines like the median are not marked" \
 	csv_check "all(m[x]['marked'] == '0' and m[x]['differs'] == '' for x in ('$A', '$B', '$D'))" \
 	"m['$A']['cpu_model_runs'] == '4'"
@@ -168,8 +176,8 @@ ln -s .. "$up/$A/loop"
 check "fleet --all: overlapping DIRs and a link loop: each run read once (4)" \
 	python3 -c 'import csv,sys; assert len(list(csv.DictReader(open(sys.argv[1])))) == 4' \
 	"$work/out4/fleet.csv"
-"$HOST_APP" fleet "$up" --out "$work/out3" --threshold 40 > /dev/null 2>&1
-check "fleet --threshold 40: nothing marked" \
+"$HOST_APP" fleet "$up" --out "$work/out3" --threshold 60 > /dev/null 2>&1
+check "fleet --threshold 60: nothing marked (C is 30% and 50% off)" \
 	python3 -c 'import csv,sys; assert all(r["marked"] == "0" for r in csv.DictReader(open(sys.argv[1])))' \
 	"$work/out3/fleet.csv"
 
