@@ -214,6 +214,18 @@ static void say(const struct writer *w, int tty, const char *fmt, ...)
 		printf("%s\n", text);
 }
 
+/* "searched: DIR, DIR" on the page: where the rows came from. */
+static void searched(const struct writer *w)
+{
+	char text[2048];
+	struct mp_text t = { text, sizeof text, 0 };
+
+	text[0] = '\0';
+	for (size_t i = 0; i < w->s->ndirs; i++)
+		mp_append(&t, "%s%s", i ? ", " : "searched: ", w->s->dirs[i]);
+	html_element(&w->html, "p", text);
+}
+
 /* What was read and how the figures are held against each other. */
 static void opening(const struct writer *w)
 {
@@ -222,6 +234,7 @@ static void opening(const struct writer *w)
 
 	for (size_t i = 0; i < w->n; i++)
 		marked += w->run[i]->nmarked > 0;
+	searched(w);
 	say(w, 1, "%zu run folder%s found, %zu read; %zu %s%s in this page and fleet.csv (%s).",
 	    s->found, s->found == 1 ? "" : "s", s->read, s->kept,
 	    s->all ? "run" : "machine", s->kept == 1 ? "" : "s", s->all ? "--all: every run read"

@@ -125,6 +125,8 @@ check "fleet.csv: the one machine of another CPU model is compared with none" \
 	csv_check "m['$E']['cpu_model_runs'] == '1'" "m['$E']['marked'] == '0'"
 check "fleet.html: the marked machine in the marked table, its figures with '!'" \
 	grep -q "$C.*$ns" "$work/out/fleet.html"
+check "fleet.html: names the DIRs searched" \
+	grep -q "<p>searched: $up, $work/fleet/stick</p>" "$work/out/fleet.html"
 check "fleet.html: '!+30.0%' beside the slow machine's figures" \
 	grep -q '!+30.0%' "$work/out/fleet.html"
 check "fleet.html: each model's figures table opens with its medians (Test CPU 9000's $ns)" \
