@@ -47,6 +47,7 @@ struct fleet {
 
 // ---- Private Functions ------------------------------------------------------
 
+/* The command's help, to stdout (--help) or stderr (a usage error). */
 static void usage(FILE *to)
 {
 	fprintf(to,
@@ -62,6 +63,9 @@ static void usage(FILE *to)
 		"the median of the machines of the same CPU model; a figure more than PCT\n"
 		"percent off (default 5) is marked, and marked machines come first.\n"
 		"\n"
+		"  --out OUT        where fleet.csv and fleet.html go (default '.')\n"
+		"  --all            every run a row, not only each machine's newest\n"
+		"  --threshold PCT  how far from the median marks a figure (default 5)\n"
 		"  --db FILE        also every run read, its card figures, levels and\n"
 		"                   results rows into an SQLite database (made if absent;\n"
 		"                   a run already in it is not added again)\n"
@@ -190,9 +194,11 @@ static int find_all(struct fleet *f)
 			fleet_list_free(&unsearched);
 			return 2;
 		}
-		if (f->found.n == before)
-			fprintf(stderr, "memprobe fleet: %s: no run folder in it (none holds a "
-				"results.csv)\n", f->o.dir[i]);
+		if (f->found.n == before) {
+			snprintf(why, sizeof why, "%s: no run folder in it (no folder below it "
+				 "holds a results.csv)", f->o.dir[i]);
+			skip(f, why);
+		}
 	}
 	for (size_t i = 0; i < unsearched.n; i++)
 		skip(f, unsearched.item[i]);
@@ -344,9 +350,9 @@ int fleet_main(int argc, char **argv)
 		return 0;
 	}
 	if (!rc)
-		rc = check_out(f.o.out);
-	if (!rc)
 		rc = find_all(&f);
+	if (!rc)
+		rc = check_out(f.o.out);
 	if (!rc)
 		rc = open_db(&f);
 	if (!rc)

@@ -24,6 +24,7 @@ struct fleet_memory {
 	unsigned slots;               /* every device listed, empty slots included */
 	unsigned installed;
 	uint64_t bytes;               /* the installed devices' known sizes */
+	uint64_t slowest_mts;         /* the lowest configured speed given; 0: none */
 	char sizes[160];              /* "2 x 16 GiB, 1 x 8 GiB"; "" with none */
 	char speeds[160];             /* "3 x 4800/4400 MT/s" (rated/configured) */
 };
@@ -43,7 +44,7 @@ struct fleet_run {
 	char claims[256];             /* each card level's verdict against CPUID */
 	struct fleet_memory memory;
 	unsigned nrows;
-	struct card_figure fig[CARD_MAX_FIGURES];
+	struct card_figure fig[CARD_MAX_FIGURES];   /* the card's, then the memory's */
 	size_t nfig;
 	/* Set by fleet_keep and fleet_mark. */
 	int kept;                     /* in fleet.csv: its machine's newest, or --all */
@@ -92,6 +93,9 @@ int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *folder
 			  char *why, size_t size);
 
 /* ---- fleet_mark.c (pure) ---------------------------------------------------- */
+
+/* The place of the run's figure of that name in fig[], or -1. */
+int fleet_figure(const struct fleet_run *r, const char *name);
 
 /* 1 when a is a later run than b: the later system.json date_time when
    both have one, else the greater folder name (run-0012 after run-0009,

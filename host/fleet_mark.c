@@ -22,15 +22,6 @@ static int is_date(const char *text)
 	       text[4] == '-';
 }
 
-/* The figure of that name among the run's, or -1. */
-static int find_figure(const struct fleet_run *r, const char *name)
-{
-	for (size_t k = 0; k < r->nfig; k++)
-		if (!strcmp(r->fig[k].name, name))
-			return (int)k;
-	return -1;
-}
-
 /* One figure name over a group: its median over the members that have
    it, and each member's distance from it. */
 static void mark_figure(struct fleet_run **member, size_t g, const char *name,
@@ -40,7 +31,7 @@ static void mark_figure(struct fleet_run **member, size_t g, const char *name,
 	double m;
 
 	for (size_t i = 0; i < g; i++) {
-		int k = find_figure(member[i], name);
+		int k = fleet_figure(member[i], name);
 		if (k >= 0)
 			scratch[have++] = member[i]->fig[k].value;
 	}
@@ -49,7 +40,7 @@ static void mark_figure(struct fleet_run **member, size_t g, const char *name,
 	m = median_of(scratch, have);
 	for (size_t i = 0; i < g; i++) {
 		struct fleet_run *r = member[i];
-		int k = find_figure(r, name);
+		int k = fleet_figure(r, name);
 
 		if (k < 0 || !isnan(r->median[k]))
 			continue;
@@ -76,6 +67,14 @@ static void mark_group(struct fleet_run **member, size_t g, double threshold)
 }
 
 // ---- Public Functions -------------------------------------------------------
+
+int fleet_figure(const struct fleet_run *r, const char *name)
+{
+	for (size_t k = 0; k < r->nfig; k++)
+		if (!strcmp(r->fig[k].name, name))
+			return (int)k;
+	return -1;
+}
 
 int fleet_run_newer(const struct fleet_run *a, const struct fleet_run *b)
 {

@@ -22,6 +22,9 @@
 #define PATH_LEN 4200
 /* system.json lists at most 64 memory devices (lib/smbios.h). */
 #define MAX_DEVICES 64
+/* A size or a speed as tallied: "16 GiB", "4800/4400 MT/s" (two 20-digit
+   numbers at most). */
+#define TALLY_ITEM 64
 /* Deeper than any uploaded tree or stick (URL/<id>/run-*, memprobe/run-*):
    a deeper tree is a wrong DIR, not a fleet, and would only slow the search. */
 #define MAX_DEPTH 16
@@ -65,7 +68,8 @@ static void search(const char *dir, unsigned depth, struct fleet_list *runs,
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		snprintf(path, sizeof path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+			 e->d_name);
 		/* lstat: a link to a folder is not followed (a loop would never end). */
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			search(path, depth + 1, runs, unsearched);
@@ -78,6 +82,7 @@ struct folder {
 	char *path, *real;
 };
 
+/* qsort's order of struct folder: by real path. */
 static int by_real_path(const void *a, const void *b)
 {
 	return strcmp(((const struct folder *)a)->real, ((const struct folder *)b)->real);
@@ -101,7 +106,7 @@ static uint64_t member_u64(const struct run_folder *f, const char *path)
 
 /* Adds one to the count of `what` in a "2 x A, 1 x B" list kept as parallel
    arrays. */
-static void tally(char (*what)[32], unsigned *count, unsigned *n, const char *item)
+static void tally(char (*what)[TALLY_ITEM], unsigned *count, unsigned *n, const char *item)
 {
 	unsigned i = 0;
 
@@ -115,7 +120,7 @@ static void tally(char (*what)[32], unsigned *count, unsigned *n, const char *it
 }
 
 /* The tally as "2 x A, 1 x B" into out. */
-static void tally_text(char (*what)[32], const unsigned *count, unsigned n, char *out,
+static void tally_text(char (*what)[TALLY_ITEM], const unsigned *count, unsigned n, char *out,
 		       size_t size)
 {
 	struct mp_text t = { out, size, 0 };
@@ -125,17 +130,39 @@ static void tally_text(char (*what)[32], const unsigned *count, unsigned n, char
 		mp_append(&t, "%s%u x %s", i ? ", " : "", count[i], what[i]);
 }
 
+/* Device i's speeds as text, rated/configured: "4800/4400 MT/s", "?" for
+   one the table does not give (0), "speed unknown" for neither; returns
+   the configured speed (0: not given). */
+static uint64_t speed_text(const struct run_folder *f, unsigned i, char *out, size_t size)
+{
+	char key[64], rated_text[24] = "?", configured_text[24] = "?";
+	uint64_t rated, configured;
+
+	snprintf(key, sizeof key, "machine.memory_devices.%u.speed_mts", i);
+	if ((rated = member_u64(f, key)))
+		snprintf(rated_text, sizeof rated_text, "%llu", (unsigned long long)rated);
+	snprintf(key, sizeof key, "machine.memory_devices.%u.configured_speed_mts", i);
+	if ((configured = member_u64(f, key)))
+		snprintf(configured_text, sizeof configured_text, "%llu",
+			 (unsigned long long)configured);
+	if (!rated && !configured)
+		snprintf(out, size, "speed unknown");
+	else
+		snprintf(out, size, "%s/%s MT/s", rated_text, configured_text);
+	return configured;
+}
+
 /* machine.memory_devices[]: slots, installed devices, their sizes and
    speeds tallied. */
 static void read_memory(struct fleet_memory *m, const struct run_folder *f)
 {
-	static char size_name[MAX_DEVICES][32], speed_name[MAX_DEVICES][32];
+	static char size_name[MAX_DEVICES][TALLY_ITEM], speed_name[MAX_DEVICES][TALLY_ITEM];
 	unsigned size_count[MAX_DEVICES], speed_count[MAX_DEVICES], nsizes = 0, nspeeds = 0;
 
 	memset(m, 0, sizeof *m);
 	for (unsigned i = 0; i < MAX_DEVICES; i++) {
-		char key[64], installed[8], size[24], speed[32];
-		uint64_t bytes;
+		char key[64], installed[8], size[24], speed[TALLY_ITEM];
+		uint64_t bytes, configured;
 
 		snprintf(key, sizeof key, "machine.memory_devices.%u.installed", i);
 		if (json_get_scalar(f->system_json, f->system_len, key, installed, sizeof installed))
@@ -152,11 +179,9 @@ static void read_memory(struct fleet_memory *m, const struct run_folder *f)
 		else
 			snprintf(size, sizeof size, "size unknown");
 		tally(size_name, size_count, &nsizes, size);
-		snprintf(key, sizeof key, "machine.memory_devices.%u.speed_mts", i);
-		snprintf(speed, sizeof speed, "%llu/", (unsigned long long)member_u64(f, key));
-		snprintf(key, sizeof key, "machine.memory_devices.%u.configured_speed_mts", i);
-		snprintf(speed + strlen(speed), sizeof speed - strlen(speed), "%llu MT/s",
-			 (unsigned long long)member_u64(f, key));
+		configured = speed_text(f, i, speed, sizeof speed);
+		if (configured && (!m->slowest_mts || configured < m->slowest_mts))
+			m->slowest_mts = configured;
 		tally(speed_name, speed_count, &nspeeds, speed);
 	}
 	tally_text(size_name, size_count, nsizes, m->sizes, sizeof m->sizes);
@@ -209,6 +234,27 @@ static void claims_text(const struct card *c, char *out, size_t size)
 		mp_append(&t, "%s%s %s %s", t.len ? ", " : "", c->tlb[i].name, page,
 			  verdict_name(c->tlb[i].verdict));
 	}
+}
+
+/* Appends a figure when there is room and a value. */
+static void add_figure(struct fleet_run *run, const char *name, double value)
+{
+	if (run->nfig == CARD_MAX_FIGURES || value <= 0)
+		return;
+	snprintf(run->fig[run->nfig].name, sizeof run->fig[run->nfig].name, "%s", name);
+	run->fig[run->nfig++].value = value;
+}
+
+/* After the card's figures, what SMBIOS says of the memory, held against
+   the model's median like them: a DIMM missing from a channel or memory
+   configured slower shows here before it shows in the bandwidth. */
+static void memory_figures(struct fleet_run *run)
+{
+	if (!run->memory.slots)
+		return;   /* no SMBIOS memory devices: nothing said, nothing compared */
+	add_figure(run, "memory devices", run->memory.installed);
+	add_figure(run, "memory GiB", (double)run->memory.bytes / (1u << 30));
+	add_figure(run, "memory configured MT/s", (double)run->memory.slowest_mts);
 }
 
 /* A card figure's name made unique within the run: the card names two
@@ -335,6 +381,7 @@ int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *f, cha
 	run_folder_card(f, &card);
 	run->nfig = card_figures(&card, run->fig, CARD_MAX_FIGURES);
 	claims_text(&card, run->claims, sizeof run->claims);
+	memory_figures(run);
 	unique_names(run->fig, run->nfig);
 	return 0;
 }

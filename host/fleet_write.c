@@ -100,15 +100,6 @@ static void collect_names(struct writer *w)
 		}
 }
 
-/* The run's figure of that name, or -1. */
-static int figure_of(const struct fleet_run *r, const char *name)
-{
-	for (size_t k = 0; k < r->nfig; k++)
-		if (!strcmp(r->fig[k].name, name))
-			return (int)k;
-	return -1;
-}
-
 /* The run's marked figures in words, "; " between them: "L2 ns 4.81
    (+25.3% from the median 3.84)". Cut to size. */
 static void differs_text(const struct fleet_run *r, char *buf, size_t size)
@@ -180,7 +171,7 @@ static void csv_row(FILE *f, const struct writer *w, const struct fleet_run *r)
 	differs_text(r, differs, sizeof differs);
 	csv_put(f, differs, 0);
 	for (size_t j = 0; j < w->names.n; j++) {
-		int k = figure_of(r, w->names.name[j]);
+		int k = fleet_figure(r, w->names.name[j]);
 
 		if (k < 0)
 			csv_put(f, "", 0);
@@ -223,6 +214,18 @@ static void say(const struct writer *w, int tty, const char *fmt, ...)
 		printf("%s\n", text);
 }
 
+/* "searched: DIR, DIR" on the page: where the rows came from. */
+static void searched(const struct writer *w)
+{
+	char text[2048];
+	struct mp_text t = { text, sizeof text, 0 };
+
+	text[0] = '\0';
+	for (size_t i = 0; i < w->s->ndirs; i++)
+		mp_append(&t, "%s%s", i ? ", " : "searched: ", w->s->dirs[i]);
+	html_element(&w->html, "p", text);
+}
+
 /* What was read and how the figures are held against each other. */
 static void opening(const struct writer *w)
 {
@@ -231,12 +234,13 @@ static void opening(const struct writer *w)
 
 	for (size_t i = 0; i < w->n; i++)
 		marked += w->run[i]->nmarked > 0;
+	searched(w);
 	say(w, 1, "%zu run folder%s found, %zu read; %zu %s%s in this page and fleet.csv (%s).",
 	    s->found, s->found == 1 ? "" : "s", s->read, s->kept,
 	    s->all ? "run" : "machine", s->kept == 1 ? "" : "s", s->all ? "--all: every run read"
 	    : "each machine's newest run, by system.json's date_time, else by its folder name");
 	say(w, 1, "Each figure of a run's card (rebuilt from its results.csv, as memprobe "
-	    "compare does) is held against the median of that figure over the %s of the same "
+	    "compare does), and its memory's count, size and configured speed (SMBIOS), is held against the median of that figure over the %s of the same "
 	    "CPU model (cpu.brand); more than %g%% from it is marked. A figure fewer than two "
 	    "of them have is not compared, and with two both are marked alike. %zu marked.",
 	    s->all ? "runs" : "machines", s->threshold, marked);
@@ -325,6 +329,33 @@ static void machines_table(const struct writer *w)
 	fitted_table_free(&t);
 }
 
+/* The CPU model's median of figure name, or NAN when fewer than two of its
+   runs have it (fleet_mark left it so on every run). */
+static double model_median(const struct writer *w, const char *cpu, const char *name)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		int k = fleet_figure(w->run[i], name);
+
+		if (k >= 0 && !strcmp(w->run[i]->cpu, cpu))
+			return w->run[i]->median[k];
+	}
+	return NAN;
+}
+
+/* The first row of a model's figures table: the medians the rows below
+   are held against. */
+static void median_row(struct fitted_table *t, const struct writer *w, const char *cpu,
+		       size_t from, size_t to)
+{
+	fitted_table_row(t, 0);
+	fitted_table_cell(t, "median");
+	for (size_t j = from; j < to; j++) {
+		double m = model_median(w, cpu, w->names.name[j]);
+
+		fitted_table_cell(t, isnan(m) ? "-" : "%.4g", m);
+	}
+}
+
 /* One table of figure columns [from, to) for the runs of one CPU model:
    a cell "4.81 !+25.3%" where the figure is marked. */
 static void figures_chunk(const struct writer *w, const char *cpu, size_t from, size_t to)
@@ -337,6 +368,7 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 	for (size_t j = from; j < to; j++)
 		header[1 + j - from] = w->names.name[j];
 	fitted_table_init(&t, (unsigned)(1 + to - from), header, 1u);
+	median_row(&t, w, cpu, from, to);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct fleet_run *r = w->run[i];
 
@@ -345,7 +377,7 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 		fitted_table_row(&t, r->nmarked > 0);
 		fitted_table_cell(&t, "%s", r->machine_id);
 		for (size_t j = from; j < to; j++) {
-			int k = figure_of(r, w->names.name[j]);
+			int k = fleet_figure(r, w->names.name[j]);
 
 			if (k < 0)
 				fitted_table_cell(&t, "-");
@@ -355,9 +387,9 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 				fitted_table_cell(&t, "%.4g", r->fig[k].value);
 		}
 	}
-	snprintf(caption, sizeof caption, "%s: figures %zu to %zu of %zu; '!': off the median "
-		 "by more than %g%%, '-': not on this card", cpu, from + 1, to, w->names.n,
-		 w->s->threshold);
+	snprintf(caption, sizeof caption, "%s: figures %zu to %zu of %zu, the model's median "
+		 "first ('-': fewer than two have it); '!': off the median by more than %g%%, "
+		 "'-': not on this card", cpu, from + 1, to, w->names.n, w->s->threshold);
 	fitted_table_html(&t, &w->html, caption);
 	fitted_table_free(&t);
 }
@@ -368,7 +400,8 @@ static void figures_tables(const struct writer *w)
 {
 	html_element(&w->html, "h2", "figures, by CPU model");
 	say(w, 0, "sizes in KiB, latencies in ns, bandwidth in GB/s, TLB miss costs in "
-	    "cycles, as memprobe compare's card table names them.");
+	    "cycles, as memprobe compare's card table names them; then the memory SMBIOS "
+	    "lists: devices installed, GiB, the lowest configured MT/s.");
 	for (size_t i = 0; i < w->n; i++) {
 		size_t first = 0;
 
