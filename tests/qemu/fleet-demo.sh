@@ -2,9 +2,10 @@
 # scripts/fleet-demo.sh netboots 2 guests with the SMBIOS, memory and -cpu
 # given here, each reading its memprobe.cfg from the boot server (the PXE
 # base code's TFTP) and, with no volume, sending its files from memory to
-# nginx's dav module; then `memprobe fleet` reads what arrived. Then one
-# guest whose upload.url has nothing listening, and one whose boot server
-# has no memprobe.cfg.
+# nginx's dav module; then `memprobe fleet` reads what arrived. Then the
+# demo's refusals of bad input, a guest that cannot start (the server is
+# stopped all the same), one netbooted guest whose upload.url has nothing
+# listening, and one whose boot server has no memprobe.cfg.
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
 
