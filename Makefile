@@ -10,6 +10,9 @@
 #   make host       build/host/memprobe, the probes on Linux
 #   make sanitize   the Linux app under ASan and UBSan: a short run, analyze, compare
 #   make fuzz       a long fuzzing pass of the parsers
+#   make fleet-demo MACHINES=N OUT=DIR [GUESTS=FILE]
+#                   N QEMU guests netbooted, uploading to a WebDAV server
+#                   (nginx), then memprobe fleet over DIR (fleet.db too)
 #   V=1 shows commands; O=dir moves the build folder; ARCH=x86_64 (the
 #   default) or ARCH=aarch64 picks the EFI app's architecture (make,
 #   make image, make run); the Linux build and the unit tests are x86_64's.
@@ -292,6 +295,9 @@ $(SHIM_IMG): $(SIGNED_APP) $(KEY_DER) scripts/make-image.sh scripts/esp.bash $(E
 # ---- Linux build -----------------------------------------------------------
 
 HOST_CFLAGS := -std=gnu11 -g -I. -I$(GEN_OUT) $(WARN) -D_GNU_SOURCE $(ARCH_DEFS)
+# Debian's libsqlite3 (libsqlite3-dev) for `memprobe fleet --db`: the Linux
+# build only; the EFI app links nothing but gnu-efi.
+HOST_LIBS := -lm -lsqlite3
 # arch/ is built whole for the host too, assembly included, so the pure
 # parts (page tables, CPUID decoding) run in the unit tests.
 HOST_SRC := $(wildcard host/*.c) $(ARCH_SRC) $(PROBE_SRC) $(LIB_SRC)
@@ -318,7 +324,7 @@ $(HOST_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 
 $(HOST_APP): $(HOST_OBJ)
 	@echo "  HOSTLD  $@"
-	$(Q)$(CC) $(HOST_OBJ) -lm -o $@
+	$(Q)$(CC) $(HOST_OBJ) $(HOST_LIBS) -o $@
 
 # ---- Tests -----------------------------------------------------------------
 
@@ -347,7 +353,7 @@ $(TEST_OUT)/obj/buildinfo.o: $(EFI_OUT)/buildinfo.c
 $(TEST_OUT)/test_%: tests/unit/test_%.c $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TESTLD  $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_LIB_OBJ) -lm -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_LIB_OBJ) $(HOST_LIBS) -o $@
 
 # The Linux app itself under the same sanitizers, from the same objects:
 # tests/sanitize.sh runs it (a short run, analyze, compare, a stop by
@@ -357,7 +363,7 @@ SAN_APP := $(TEST_OUT)/memprobe-san
 $(SAN_APP): host/main.c $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TESTLD  $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) host/main.c $(TEST_LIB_OBJ) -lm -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) host/main.c $(TEST_LIB_OBJ) $(HOST_LIBS) -o $@
 
 unit: $(UNIT_BIN) $(SAN_APP)
 
@@ -391,6 +397,16 @@ run: deps image $(RUN_IMG)
 		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)" \
 		$(if $(filter-out x86_64,$(ARCH)),--arch $(ARCH)) \
 		$(if $(NMI_EVERY_S),--nmi-every "$(NMI_EVERY_S)")
+
+# The fleet demo (docs/BUILD.md, "The fleet demo"): the app netbooted by N
+# guests one after another, each uploading to nginx on the loopback, then
+# `memprobe fleet` over what arrived. x86-64 guests only.
+MACHINES ?= 3
+.PHONY: fleet-demo
+fleet-demo: deps efi host
+	$(Q)O=$(O) scripts/deps.sh fleet
+	$(Q)O=$(O) scripts/fleet-demo.sh --machines "$(MACHINES)" --out "$(OUT)" \
+		$(if $(GUESTS),--guests "$(GUESTS)")
 
 test: deps image host unit
 	$(Q)O=$(O) scripts/deps.sh test

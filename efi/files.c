@@ -2,12 +2,16 @@
  * run, created before anything is written so an earlier run is never
  * touched. When the volume is read-only or full, the run carries on, on the
  * console, and says once, plainly, that files were not (all) written.
+ * With no volume at all (a netbooted machine) and upload.url set, the run
+ * folder is kept in memory instead (lib/memfs.c, from the firmware's
+ * pool), bounded, for the upload.
  */
 
 #include "efi/files.h"
 #include "efi/fw.h"
 #include "efi/volume.h"
 #include "lib/fmt.h"
+#include "lib/memfs.h"
 #include "probes/platform.h"
 #include "probes/results.h"
 #include "probes/upload.h"
@@ -23,11 +27,37 @@ static char folder[200];
 /* Each open file's name, for upload.url once it is closed. */
 static char names[MAX_FILES][64];
 static int write_failure_reported;
+/* No volume: every plat_file_* works on the files held in memory, whose
+   handles are the store's own. */
+static int in_memory;
+
+/* The held files' memory: the firmware's pool, NULL when it has none. */
+static void *pool_alloc(size_t bytes)
+{
+	void *p;
+
+	if (uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, bytes, &p) != EFI_SUCCESS)
+		return NULL;
+	return p;
+}
+
+static void pool_free(void *p)
+{
+	uefi_call_wrapper(fw_bs->FreePool, 1, p);
+}
+
+static struct memfs_file held[FILES_MEMORY_COUNT];
+static struct memfs store = { held, FILES_MEMORY_COUNT, FILES_MEMORY_FILE_MAX,
+			      FILES_MEMORY_TOTAL_MAX, 0, pool_alloc, pool_free };
 
 const char *plat_run_folder(void) { return folder; }
 
+/* In memory, the files are saved only once the server has them: a run
+   whose uploads failed lost its results, and its verdict says so. */
 int plat_files_complete(void)
 {
+	if (in_memory)
+		return !write_failure_reported && upload_delivered();
 	return run_dir && !write_failure_reported;
 }
 
@@ -71,16 +101,32 @@ static void say_room(uint64_t run_bytes)
 			      (unsigned long long)(run_bytes / 1024));
 }
 
+/* No volume, and files to send: the run folder in memory, said with its
+   bounds. */
+static void files_in_memory(void)
+{
+	in_memory = 1;
+	mp_snprintf(folder, sizeof folder, "in memory (no boot volume: %s), for upload.url; "
+		    "at most %u MiB a file and %u MiB in all", volume_error(),
+		    FILES_MEMORY_FILE_MAX >> 20, FILES_MEMORY_TOTAL_MAX >> 20);
+	plat_console("memprobe: result files: ");
+	plat_console(folder);
+	plat_console("\n");
+}
+
 /* The first free number; Open without CREATE probes for existence, so an
    existing folder is never opened for writing. */
-void files_init(uint64_t run_bytes)
+void files_init(uint64_t run_bytes, int for_upload)
 {
 	EFI_FILE_HANDLE base, probe;
 	EFI_STATUS s;
 	char name[16];
 
 	if (!volume_root()) {
-		no_files(volume_error(), 0);
+		if (for_upload)
+			files_in_memory();
+		else
+			no_files(volume_error(), 0);
 		return;
 	}
 	s = open_dir(volume_root(), "memprobe", 1, &base);
@@ -120,6 +166,53 @@ static void report_write_failure(const char *name, EFI_STATUS s)
 	plat_console(line);
 }
 
+/* A held file that a write could not grow: said once per file, by name,
+   since later files may still fit; it is sent as far as it got. */
+static void report_cut(int h, const char *why)
+{
+	char line[240];
+	size_t len = 0;
+
+	write_failure_reported++;
+	if (!why || !memfs_data(&store, h, &len))
+		return;
+	mp_snprintf(line, sizeof line, "memprobe: %s is cut at %llu bytes: %s (%u MiB a file, "
+		    "%u MiB in all): it is incomplete, later files may still be whole\n",
+		    memfs_name(&store, h), (unsigned long long)len, why,
+		    FILES_MEMORY_FILE_MAX >> 20, FILES_MEMORY_TOTAL_MAX >> 20);
+	plat_console(line);
+}
+
+/* plat_file_open in memory: the store's handle, or -1 said on the console
+   (every slot taken), which makes the run's files incomplete. */
+static int memory_open(const char *name)
+{
+	int h = memfs_open(&store, name);
+
+	if (h < 0) {
+		write_failure_reported++;
+		plat_console("memprobe: no room in memory for another result file: ");
+		plat_console(name);
+		plat_console(" is not kept\n");
+	}
+	return h;
+}
+
+/* plat_file_write in memory: 0, or -1 with the cut said (report_cut). */
+static int memory_write(int h, const char *data, size_t len)
+{
+	const char *why;
+	size_t held = 0;
+
+	if (memfs_write(&store, h, data, len, &why) == 0)
+		return 0;
+	report_cut(h, why);
+	/* As on a volume: a file that got nothing whole is no file. */
+	if (memfs_data(&store, h, &held) && !held)
+		memfs_delete(&store, h);
+	return -1;
+}
+
 /* The open file behind a handle, or NULL for -1, a closed or bad handle. */
 static EFI_FILE_HANDLE file_at(int h)
 {
@@ -132,6 +225,8 @@ int plat_file_open(const char *name)
 	EFI_STATUS s;
 	int h;
 
+	if (in_memory)
+		return memory_open(name);
 	if (!run_dir)
 		return -1;
 	for (h = 0; h < MAX_FILES && files[h]; h++)
@@ -157,6 +252,8 @@ int plat_file_write(int h, const char *data, size_t len)
 	UINTN size = len;
 	EFI_STATUS s;
 
+	if (in_memory)
+		return memory_write(h, data, len);
 	if (!f)
 		return -1;
 	s = uefi_call_wrapper(f->Write, 3, f, &size, (void *)data);
@@ -178,6 +275,9 @@ int plat_file_flush(int h)
 	EFI_FILE_HANDLE f = file_at(h);
 	EFI_STATUS s;
 
+	/* Held in memory, the bytes are where they will be sent from. */
+	if (in_memory)
+		return memfs_name(&store, h) ? 0 : -1;
 	if (!f)
 		return -1;
 	s = uefi_call_wrapper(f->Flush, 1, f);
@@ -192,6 +292,10 @@ void plat_file_close(int h)
 {
 	EFI_FILE_HANDLE f = file_at(h);
 
+	if (in_memory) {
+		upload_file_closed(memfs_name(&store, h));
+		return;
+	}
 	if (!f)
 		return;
 	uefi_call_wrapper(f->Close, 1, f);
@@ -199,9 +303,23 @@ void plat_file_close(int h)
 	upload_file_closed(names[h]);
 }
 
-int files_run_dir_open(void)
+int files_held(void)
 {
-	return run_dir != NULL;
+	return run_dir != NULL || in_memory;
+}
+
+/* files_read_named in memory: the same answers, from the held copy. */
+static long memory_read_named(const char *name, char *buf, unsigned long max)
+{
+	size_t len;
+	const char *data = memfs_data(&store, memfs_find(&store, name), &len);
+
+	if (!data)
+		return -2;
+	if (len >= max)
+		return -1;
+	mp_memcpy(buf, data, len);
+	return (long)len;
 }
 
 long files_read_named(const char *name, char *buf, unsigned long max)
@@ -211,6 +329,8 @@ long files_read_named(const char *name, char *buf, unsigned long max)
 	UINTN size = max;
 	EFI_STATUS s;
 
+	if (in_memory)
+		return memory_read_named(name, buf, max);
 	if (!run_dir)
 		return -1;
 	volume_wide(wide, 64, name);
@@ -229,6 +349,8 @@ long plat_file_read(int h, uint64_t offset, char *buf, size_t len)
 	EFI_FILE_HANDLE f = file_at(h);
 	UINTN size = len;
 
+	if (in_memory)
+		return memfs_read(&store, h, offset, buf, len);
 	if (!f || uefi_call_wrapper(f->SetPosition, 2, f, offset) != EFI_SUCCESS ||
 	    uefi_call_wrapper(f->Read, 3, f, &size, buf) != EFI_SUCCESS)
 		return -1;
@@ -246,6 +368,8 @@ int plat_file_rename(int h, const char *new_name)
 	EFI_FILE_HANDLE f = file_at(h);
 	UINTN size = sizeof info_buf, name_len = mp_strlen(new_name);
 
+	if (in_memory)
+		return memfs_rename(&store, h, new_name);
 	if (!f || name_len >= 64)
 		return -1;
 	if (uefi_call_wrapper(f->GetInfo, 4, f, &info_id, &size, info) != EFI_SUCCESS)
@@ -263,6 +387,8 @@ int plat_file_delete(int h)
 	EFI_FILE_HANDLE f = file_at(h);
 	EFI_STATUS s;
 
+	if (in_memory)
+		return memfs_delete(&store, h);
 	if (!f)
 		return -1;
 	s = uefi_call_wrapper(f->Delete, 1, f);

@@ -53,8 +53,13 @@ static int take_over(struct config *c)
 {
 	/* First: from here an NMI is counted instead of stopping the firmware. */
 	disturb_init();
-	if (volume_open())
-		plat_console("memprobe: no boot volume: configuration and result files unavailable\n");
+	/* No volume (a netbooted run): the configuration then comes from the
+	   boot server, and the result files are held for upload.url. */
+	if (volume_open()) {
+		plat_console("memprobe: no boot volume: ");
+		plat_console(volume_error());
+		plat_console("\n");
+	}
 	if (settings_load(c))
 		return -1;
 	if (clock_init(c))
@@ -64,7 +69,8 @@ static int take_over(struct config *c)
 		return -1;
 	cpus_init();
 	memtypes_init();
-	files_init(c->profile == PROFILE_QUICK ? RUN_FILES_QUICK_BYTES : RUN_FILES_FULL_BYTES);
+	files_init(c->profile == PROFILE_QUICK ? RUN_FILES_QUICK_BYTES : RUN_FILES_FULL_BYTES,
+		   c->upload_url[0] != '\0');
 	return 0;
 }
 

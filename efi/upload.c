@@ -29,7 +29,10 @@ static EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 #define DHCP_WAIT_MS 20000
 #define HTTP_WAIT_MS 15000
-#define FILE_MAX (16u << 20)
+/* The read-back buffer: one byte more than the largest file, as
+   files_read_named needs to tell a whole file from a longer one. The
+   largest is the in-memory bound, so every file held can be sent. */
+#define READ_MAX (FILES_MEMORY_FILE_MAX + 1)
 /* The status a response token ends with for a 4xx or 5xx answer. */
 #define HTTP_ERROR_STATUS EFIERR(35)
 
@@ -327,9 +330,8 @@ int plat_upload_open(const char *url, char *why, size_t why_size)
 			    "(no TFTP write in this build)", url);
 		return -1;
 	}
-	if (!files_run_dir_open()) {
-		mp_snprintf(why, why_size, "no run folder on a volume to send from (%s)",
-			    plat_run_folder());
+	if (!files_held()) {
+		mp_snprintf(why, why_size, "no run folder to send from (%s)", plat_run_folder());
 		return -1;
 	}
 	if (find_nic(text, sizeof text) != 0) {
@@ -364,18 +366,18 @@ int plat_upload_put(const char *file_url, const char *name, char *why, size_t wh
 
 	if (url_parse(file_url, &u, why, why_size) != 0)
 		return -1;
-	if (!buf && uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, FILE_MAX,
+	if (!buf && uefi_call_wrapper(fw_bs->AllocatePool, 3, EfiLoaderData, READ_MAX,
 				      (void **)&buf) != EFI_SUCCESS) {
 		buf = NULL;
 		mp_strlcpy(why, "no memory for the file's copy", why_size);
 		return -1;
 	}
-	len = files_read_named(name, buf, FILE_MAX);
+	len = files_read_named(name, buf, READ_MAX);
 	if (len == -2)
 		return 1;
 	if (len < 0) {
 		mp_snprintf(why, why_size, "reading %s back failed (or it is over %u MiB)", name,
-			    FILE_MAX >> 20);
+			    FILES_MEMORY_FILE_MAX >> 20);
 		return -1;
 	}
 	mp_snprintf(host, sizeof host, "%s:%u", u.host, u.port);

@@ -146,37 +146,6 @@ static void show_table(struct comparison *c, struct fitted_table *t, const char 
 	fitted_table_free(t);
 }
 
-/* One run's card, rebuilt from its rows as the run built it (its analysis,
-   and the c2c pairs among its rows), as figures by name. */
-static size_t run_figures(const struct run_folder *run, struct card_figure *fig)
-{
-	static struct card_rows rows;
-	static struct card card;
-
-	memset(&rows, 0, sizeof rows);
-	for (size_t i = 0; i < run->nrows; i++) {
-		struct result_row row = { 0 };
-
-		row.probe = run->row[i].probe;
-		row.variant = run->row[i].variant;
-		row.page_shift = run->row[i].page_shift;
-		row.working_set_bytes = run->row[i].working_set_bytes;
-		row.ns = run->row[i].ns;
-		card_rows_add(&rows, &row);
-	}
-	card_build(&card, run->analysis, &rows, NULL);
-	return card_figures(&card, fig, CARD_MAX_FIGURES);
-}
-
-/* A figure's value: whole counts as such, others to two decimals. */
-static void figure_cell(struct fitted_table *t, double v)
-{
-	if (v == (double)(uint64_t)v)
-		fitted_table_cell(t, "%.0f", v);
-	else
-		fitted_table_cell(t, "%.2f", v);
-}
-
 /* The runs' cards side by side: a row per figure of any card (matched by
    its name: "L2 KiB", "L1 DTLB 4 KiB entries"), a column per run, and each
    later run's figure over the first's. */
@@ -184,6 +153,7 @@ static void cards_table(struct comparison *c)
 {
 	static struct card_figure fig[MAX_RUNS][CARD_MAX_FIGURES];
 	static const char *names[MAX_RUNS * CARD_MAX_FIGURES];
+	static struct card card;
 	const char *header[TABLE_MAX_COLUMNS];
 	char head[MAX_RUNS][2][8];
 	size_t nfig[MAX_RUNS], nnames = 0;
@@ -193,7 +163,8 @@ static void cards_table(struct comparison *c)
 	section(c, "summary: the runs' cards side by side");
 	header[ncols++] = "figure";
 	for (unsigned r = 0; r < c->nruns; r++) {
-		nfig[r] = run_figures(&c->run[r], fig[r]);
+		run_folder_card(&c->run[r], &card);
+		nfig[r] = card_figures(&card, fig[r], CARD_MAX_FIGURES);
 		for (size_t i = 0; i < nfig[r]; i++) {
 			size_t k = 0;
 			while (k < nnames && strcmp(names[k], fig[r][i].name))
@@ -228,7 +199,7 @@ static void cards_table(struct comparison *c)
 			if (!r)
 				first = f;
 			if (f)
-				figure_cell(&t, f->value);
+				fitted_table_figure(&t, f->value);
 			else
 				fitted_table_cell(&t, "-");
 			if (!r)

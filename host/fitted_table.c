@@ -1,6 +1,7 @@
 /* A table whose column widths fit its contents (see fitted_table.h). */
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,14 @@ void fitted_table_cell(struct fitted_table *t, const char *fmt, ...)
 	if (strlen(text) > t->column[t->filled].width)
 		t->column[t->filled].width = (unsigned)strlen(text);
 	t->cell[(size_t)(t->nrows - 1) * t->ncols + t->filled++] = copy(text);
+}
+
+void fitted_table_figure(struct fitted_table *t, double v)
+{
+	if (v == (double)(uint64_t)v)
+		fitted_table_cell(t, "%.0f", v);
+	else
+		fitted_table_cell(t, "%.2f", v);
 }
 
 void fitted_table_print(struct fitted_table *t, FILE *to)

@@ -12,6 +12,7 @@
 
 #include "host/analyze.h"
 #include "host/compare.h"
+#include "host/fleet.h"
 #include "host/host.h"
 #include "probes/config.h"
 #include "probes/platform.h"
@@ -33,6 +34,7 @@ static void usage(FILE *to)
 		"usage: memprobe [--out DIR] [--config FILE] [key=value ...]\n"
 		"       memprobe analyze path/to/results.csv [--out DIR]\n"
 		"       memprobe compare RUN_A RUN_B [RUN_C ...] [--out DIR]\n"
+		"       memprobe fleet DIR... [--out OUT] [--db FILE] [--all] [--threshold PCT]\n"
 		"\n"
 		"Runs memprobe's probes on Linux and writes report.txt, report.html,\n"
 		"results.csv, system.json and the charts into a new DIR/run-NNNN folder\n"
@@ -126,6 +128,8 @@ int main(int argc, char **argv)
 		return analyze_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return compare_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "fleet"))
+		return fleet_main(argc - 1, argv + 1);
 	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
 						  sizeof linux_default - 1, 0 };
 	pairs = calloc(1, 1);

@@ -10,6 +10,7 @@
 #include "host/host.h"
 #include "host/run_folder.h"
 #include "lib/json_read.h"
+#include "probes/card.h"
 #include "probes/csvread.h"
 
 // ---- Private Functions ------------------------------------------------------
@@ -35,25 +36,10 @@ static void keep_row(const struct result_row *row, void *ctx)
 /* Every row of the folder's results.csv. 0, or -1 with why[] set. */
 static int read_rows(struct run_folder *r, char *why, size_t size)
 {
-	char path[4200];
 	struct csv_summary sum;
-	const char *err;
-	size_t len;
-	char *text;
 
-	snprintf(path, sizeof path, "%s/results.csv", r->path);
-	text = host_slurp(path, &len, &err);
-	if (!text) {
-		snprintf(why, size, "%s: no results.csv to read (%s): not a run folder, or a run "
-			 "that wrote no files", r->path, err);
+	if (run_folder_each_row(r->path, keep_row, r, &sum, why, size))
 		return -1;
-	}
-	if (results_csv_read(text, len, keep_row, r, &sum) != 0) {
-		snprintf(why, size, "%s/results.csv: %s", r->path, sum.error);
-		free(text);
-		return -1;
-	}
-	free(text);
 	r->skipped_rows = sum.skipped;
 	if (!r->nrows) {
 		snprintf(why, size, "%s/results.csv: no rows: the run measured nothing (or was cut "
@@ -110,11 +96,36 @@ static int read_system_json(struct run_folder *r, char *why, size_t size)
 	}
 	r->has_system = 1;
 	read_system(r, text, len);
-	free(text);
+	r->system_json = text;
+	r->system_len = len;
 	return 0;
 }
 
 // ---- Public Functions -------------------------------------------------------
+
+int run_folder_each_row(const char *path, void (*fn)(const struct result_row *row, void *ctx),
+			void *ctx, struct csv_summary *sum, char *why, size_t size)
+{
+	char file[4200];
+	const char *err;
+	size_t len;
+	char *text;
+	int rc = 0;
+
+	snprintf(file, sizeof file, "%s/results.csv", path);
+	text = host_slurp(file, &len, &err);
+	if (!text) {
+		snprintf(why, size, "%s: no results.csv to read (%s): not a run folder, or a run "
+			 "that wrote no files", path, err);
+		return -1;
+	}
+	if (results_csv_read(text, len, fn, ctx, sum) != 0) {
+		snprintf(why, size, "%s: %s", file, sum->error);
+		rc = -1;
+	}
+	free(text);
+	return rc;
+}
 
 int run_folder_read(struct run_folder *r, const char *path, char name, char *why, size_t size)
 {
@@ -141,6 +152,24 @@ int run_folder_read(struct run_folder *r, const char *path, char name, char *why
 	return 0;
 }
 
+void run_folder_card(const struct run_folder *run, struct card *card)
+{
+	static struct card_rows rows;
+
+	memset(&rows, 0, sizeof rows);
+	for (size_t i = 0; i < run->nrows; i++) {
+		struct result_row row = { 0 };
+
+		row.probe = run->row[i].probe;
+		row.variant = run->row[i].variant;
+		row.page_shift = run->row[i].page_shift;
+		row.working_set_bytes = run->row[i].working_set_bytes;
+		row.ns = run->row[i].ns;
+		card_rows_add(&rows, &row);
+	}
+	card_build(card, run->analysis, &rows, NULL);
+}
+
 void run_folder_free(struct run_folder *r)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -148,6 +177,7 @@ void run_folder_free(struct run_folder *r)
 		free(r->row[i].variant);
 	}
 	free(r->row);
+	free(r->system_json);
 	free(r->analysis);
 	memset(r, 0, sizeof *r);
 }

@@ -212,3 +212,26 @@ int csv_parse_double(const char *s, double *out)
 		*out = -*out;
 	return 0;
 }
+
+size_t csv_field(char *out, size_t size, const char *text)
+{
+	int quote = 0;
+	size_t n = 0;
+
+#define CSV_OUT(ch) do { if (n + 1 < size) out[n] = (ch); n++; } while (0)
+	for (const char *p = text; *p; p++)
+		if (*p == ',' || *p == '"' || *p == '\n' || *p == '\r')
+			quote = 1;
+	if (quote)
+		CSV_OUT('"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			CSV_OUT('"');
+		CSV_OUT(*p);
+	}
+	if (quote)
+		CSV_OUT('"');
+#undef CSV_OUT
+	out[n < size ? n : size - 1] = '\0';
+	return n;
+}

@@ -1,4 +1,4 @@
-/* Reading CSV text: an RFC 4180 record reader and strict numbers.
+/* CSV text: an RFC 4180 record reader, strict numbers, and a field writer.
  *
  * The input is a file from any run, on any medium: truncated by a run cut
  * short, edited by hand, or not a CSV at all. Nothing here trusts it: every
@@ -36,5 +36,12 @@ int csv_next(struct csv_reader *r, char *store, size_t store_size,
    doubles (also "nan", "inf", as fmt.h may print them). */
 int csv_parse_u64(const char *s, uint64_t *out);
 int csv_parse_double(const char *s, double *out);
+
+/* text as one RFC 4180 field into out: as it is, or quoted (quotes
+   doubled) when it holds a comma, a quote or a line break, so a reader
+   never splits it. NUL-terminated and cut to size (size >= 1); returns the
+   length the whole field needs, as snprintf does, so a caller can tell a
+   cut field. */
+size_t csv_field(char *out, size_t size, const char *text);
 
 #endif

@@ -275,7 +275,7 @@ const char *verdict_name(enum verdict v)
 	return "-";
 }
 
-static const char *kind_name(enum level_kind k)
+const char *level_kind_name(enum level_kind k)
 {
 	switch (k) {
 	case LEVEL_CACHE: return "cache";
@@ -823,7 +823,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 		const struct level *l = &a->h.level[i];
 		json_object_begin(j, 0);
 		json_string(j, "name", l->name);
-		json_string(j, "kind", kind_name(l->kind));
+		json_string(j, "kind", level_kind_name(l->kind));
 		json_u64(j, l->kind == LEVEL_TOP ? "from_bytes" : "size_bytes", l->size_bytes);
 		if (l->kind != LEVEL_TOP)
 			json_u64(j, "edge_below_bytes", l->below_bytes);

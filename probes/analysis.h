@@ -28,6 +28,9 @@ enum verdict { VERDICT_NO_CLAIM, VERDICT_AGREES, VERDICT_DIFFERS };
 /* "agrees", "differs", "-" (no claim). */
 const char *verdict_name(enum verdict v);
 
+/* system.json's word for a level's kind: "cache", "tlb", "edge", "top". */
+const char *level_kind_name(enum level_kind k);
+
 /* The CPUID structure a measured level is held against. */
 struct level_check {
 	enum verdict verdict;

@@ -18,6 +18,7 @@ struct sent {
 };
 
 static int active;
+static int started;             /* upload_start accepted the URL this run */
 static char base[CONFIG_URL_MAX + 128];   /* URL/<id>/<run>/ */
 static struct sent files[UPLOAD_FILES_MAX];
 static unsigned nfiles, dropped;
@@ -82,7 +83,7 @@ void upload_start(const struct config *c)
 {
 	char why[200], id[64], run[64];
 
-	active = 0;
+	active = started = 0;
 	nfiles = dropped = 0;
 	server_gone = 0;
 	if (!c->upload_url[0])
@@ -96,7 +97,7 @@ void upload_start(const struct config *c)
 	plat_upload_run_name(run, sizeof run);
 	mp_snprintf(base, sizeof base, "%s%s%s/%s/", c->upload_url,
 		    c->upload_url[mp_strlen(c->upload_url) - 1] == '/' ? "" : "/", id, run);
-	active = 1;
+	active = started = 1;
 	report_printf("upload: each result file to %s<file> (HTTP PUT) as it is closed, and "
 		      "again at the end\n", base);
 }
@@ -104,6 +105,16 @@ void upload_start(const struct config *c)
 int upload_active(void)
 {
 	return active;
+}
+
+int upload_delivered(void)
+{
+	if (!started || dropped)
+		return 0;
+	for (unsigned i = 0; i < nfiles; i++)
+		if (!files[i].ok && !files[i].gone)
+			return 0;
+	return 1;
 }
 
 void upload_file_closed(const char *name)

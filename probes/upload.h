@@ -32,4 +32,10 @@ void upload_finish(void);
 /* 1 while uploads are on (upload_start accepted the URL). */
 int upload_active(void);
 
+/* 1 when upload_start accepted the URL and every file sent so far (after
+   upload_finish: every file) reached the server; 0 otherwise. A run that
+   keeps its files nowhere else (bare metal with no volume) has lost its
+   results when this is 0, and says so in its verdict. */
+int upload_delivered(void);
+
 #endif

@@ -7,6 +7,7 @@
 #   scripts/deps.sh        what the build needs
 #   scripts/deps.sh test   and what only `make test` needs (a browser for
 #                          tests/browser.sh), kept off the plain build
+#   scripts/deps.sh fleet  and what `make fleet-demo` needs (nginx, sqlite3)
 #   ARCH=aarch64 O=build scripts/deps.sh
 #                          and the AArch64 app's cross compiler, QEMU and
 #                          AAVMF, with gnu-efi:arm64 unpacked into
@@ -32,12 +33,16 @@ checks=(
 	"xmllint:libxml2-utils"
 	"python3:python3"
 	"make:make"
+	"/usr/include/sqlite3.h:libsqlite3-dev"
 )
 # tests/browser.sh opens the HTML pages in headless Chromium.
 [[ ${1:-} == test ]] && checks+=("chromium:chromium")
 # tests/upload.sh sends a run's files to a WebDAV server it starts on
 # 127.0.0.1 (nginx's dav module is in Debian's nginx) and reads them back.
-[[ ${1:-} == test ]] && checks+=("/usr/sbin/nginx:nginx")
+[[ ${1:-} == test || ${1:-} == fleet ]] && checks+=("/usr/sbin/nginx:nginx")
+# tests/fleet.sh and the fleet demo's QEMU test read the database `memprobe
+# fleet --db` writes with the sqlite3 command, as a site would.
+[[ ${1:-} == test || ${1:-} == fleet ]] && checks+=("sqlite3:sqlite3")
 # The AArch64 app: only when asked for, so an x86-only build stays as small.
 aarch64=0
 [[ ${ARCH:-x86_64} == aarch64 || ${1:-} == test ]] && aarch64=1

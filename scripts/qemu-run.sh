@@ -7,13 +7,22 @@
 #               [--readonly] [--quiet] [--vars FILE]
 #               [--firmware plain|snakeoil|ms] [--numa N] [--nmi-every S]
 #               [--arch x86_64|aarch64] [--el2] [--smbios SPEC]...
-#               [--net USER-NETDEV-OPTS] [--help]
+#               [--net USER-NETDEV-OPTS] [--pxe TFTP-DIR] [--help]
 #
 # --smbios SPEC is passed as QEMU's -smbios SPEC (repeatable): the machine
 # identity the guest's firmware publishes ("type=1,uuid=...,serial=...",
 # "type=17,..."). --net OPTS gives the guest a virtio NIC on QEMU's user
 # network with -netdev user,OPTS (the host's loopback is 10.0.2.2 there);
 # without it the guest has no network.
+#
+# --pxe DIR netboots instead of booting a stick: no disk at all, the NIC
+# first in the boot order, QEMU's user network serving DIR by TFTP with
+# BOOTX64.EFI (BOOTAA64.EFI) there as the DHCP answer's boot file. DIR
+# holds the app under that name and, for its configuration, memprobe.cfg
+# (which the app reads from the boot server; --args has no way in, so it
+# is refused). --image is not needed; --out has no stick to copy from:
+# the run's files leave by upload.url or not at all. --net adds its OPTS
+# to the same netdev.
 #
 # --arch aarch64 boots an AArch64 image (BOOTAA64.EFI) in qemu-system-aarch64
 # -M virt -cpu max with AAVMF (Debian's qemu-efi-aarch64). The virt machine
@@ -53,7 +62,7 @@ set -euo pipefail
 image= out= cpu= mem=1G smp= args= timeout_s=${QEMU_TIMEOUT:-600} workdir= readonly=0 quiet=0 vars= firmware=plain numa=1
 nmi_every=${NMI_EVERY_S:-}
 arch=x86_64 el2=0
-smbios_flags=() net_opts=
+smbios_flags=() net_opts= pxe_dir=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -73,12 +82,19 @@ while [[ $# -gt 0 ]]; do
 	--arch) arch=$2; shift 2 ;;
 	--smbios) smbios_flags+=(-smbios "$2"); shift 2 ;;
 	--net) net_opts=$2; shift 2 ;;
+	--pxe) pxe_dir=$2; shift 2 ;;
 	--el2) el2=1; shift ;;
 	--help|-h) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 done
-[[ -n $image && -f $image ]] || { echo "qemu-run: --image must name a built image" >&2; exit 2; }
+if [[ -n $pxe_dir ]]; then
+	[[ -d $pxe_dir ]] || { echo "qemu-run: --pxe $pxe_dir: not a folder" >&2; exit 2; }
+	[[ -z $args ]] || { echo "qemu-run: --pxe: --args cannot reach a netbooted app: write them into $pxe_dir/memprobe.cfg" >&2; exit 2; }
+	[[ -z $out && $readonly == 0 ]] || { echo "qemu-run: --pxe boots no stick: --out and --readonly have nothing to act on" >&2; exit 2; }
+else
+	[[ -n $image && -f $image ]] || { echo "qemu-run: --image must name a built image" >&2; exit 2; }
+fi
 [[ -z $smp || $smp =~ ^[1-9][0-9]*$ ]] || { echo "qemu-run: --smp $smp: a CPU count, 1 or more" >&2; exit 2; }
 [[ -z $nmi_every || $nmi_every =~ ^[0-9]+(\.[0-9]+)?$ && $nmi_every != 0 ]] ||
 	{ echo "qemu-run: --nmi-every / NMI_EVERY_S: '$nmi_every' is not a positive number of seconds" >&2; exit 2; }
@@ -110,15 +126,17 @@ esac
 for f in "$ovmf_code" "$ovmf_vars"; do
 	[[ -f $f ]] || { echo "qemu-run: --firmware $firmware needs $f (Debian package $([[ $arch == aarch64 ]] && echo qemu-efi-aarch64 || echo ovmf))" >&2; exit 2; }
 done
-workdir=${workdir:-$(dirname "$image")/run}
+workdir=${workdir:-$(dirname "${image:-$pxe_dir/x}")/run}
 mkdir -p "$workdir"
 rm -f "$workdir"/{disk.img,vars.fd,debugcon.log,serial.log,monitor.sock,nmi-injected}
 
-# The guest writes its results onto a copy: the build's image stays as built.
-cp "$image" "$workdir/disk.img"
-# mtools reaches the FAT volume inside the disk: the ESP of a GPT image
-# (scripts/esp.bash), or the whole file for an unpartitioned one.
-fs=$(esp "$workdir/disk.img")
+if [[ -z $pxe_dir ]]; then
+	# The guest writes its results onto a copy: the build's image stays as built.
+	cp "$image" "$workdir/disk.img"
+	# mtools reaches the FAT volume inside the disk: the ESP of a GPT image
+	# (scripts/esp.bash), or the whole file for an unpartitioned one.
+	fs=$(esp "$workdir/disk.img")
+fi
 # A fresh VARS file each run: a boot entry or variable one run leaves behind
 # must not steer the next. --vars continues from an earlier run's variables,
 # for the test that a reboot by memprobe does not loop.
@@ -132,7 +150,9 @@ cp "${vars:-$ovmf_vars}" "$workdir/vars.fd"
 # instead and the stick boots first (bootindex below); the NIC, second in
 # the order, is still connected by OVMF, which connects only the devices
 # of QEMU's boot order when there is one.
-if [[ -n $args && $firmware == plain && -z $net_opts ]]; then
+if [[ -n $pxe_dir ]]; then
+	:   # nothing to prepare: DIR is the caller's
+elif [[ -n $args && $firmware == plain && -z $net_opts ]]; then
 	mmove -i "$fs" "::/EFI/BOOT/$boot_name" ::/EFI/BOOT/memprobe.efi
 	printf 'FS0:\r\n\\EFI\\BOOT\\memprobe.efi %s\r\n' "$args" > "$workdir/startup.nsh"
 	mcopy -o -i "$fs" "$workdir/startup.nsh" ::/startup.nsh
@@ -153,7 +173,7 @@ for w in words:
 PY
 	mcopy -o -i "$fs" "$workdir/memprobe.cfg" ::/EFI/BOOT/memprobe.cfg
 fi
-runs_before=$(mdir -b -i "$fs" ::/memprobe 2>/dev/null | sort || true)
+[[ -n $pxe_dir ]] || runs_before=$(mdir -b -i "$fs" ::/memprobe 2>/dev/null | sort || true)
 
 # KVM only when it can really run the firmware. On some hosts /dev/kvm opens
 # and then QEMU aborts on the first MSR the firmware touches; on others KVM
@@ -236,13 +256,20 @@ qemu=("$qemu_bin" "${accel[@]}" -cpu "$cpu" -machine "$machine" "${sb_flags[@]}"
 	-display none -nodefaults -no-reboot -net none
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code"
 	-drive if=pflash,format=raw,file="$workdir/vars.fd"
-	-drive "$disk_opts" -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick${net_opts:+,bootindex=0}"
 	-serial file:"$workdir/serial.log"
 	"${channel[@]}" -pidfile "$workdir/qemu.pid")
+[[ -n $pxe_dir ]] ||
+	qemu+=(-drive "$disk_opts" -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick${net_opts:+,bootindex=0}")
 [[ -n $smp ]] && qemu+=(-smp "$smp")
 qemu+=("${smbios_flags[@]}")
 # --net: a NIC on QEMU's user network (the guest reaches the host's
 # loopback as 10.0.2.2) instead of none; OPTS are -netdev user's own.
+# --pxe: the same NIC serves DIR by TFTP and boots first.
+nic_boot=1
+if [[ -n $pxe_dir ]]; then
+	net_opts="tftp=$(realpath "$pxe_dir"),bootfile=$boot_name${net_opts:+,$net_opts}"
+	nic_boot=0
+fi
 if [[ -n $net_opts ]]; then
 	kept=()
 	for ((i = 0; i < ${#qemu[@]}; i++)); do
@@ -252,7 +279,7 @@ if [[ -n $net_opts ]]; then
 			kept+=("${qemu[i]}")
 		fi
 	done
-	qemu=("${kept[@]}" -netdev "user,id=n0${net_opts:+,$net_opts}" -device virtio-net-pci,netdev=n0,romfile=,bootindex=1)
+	qemu=("${kept[@]}" -netdev "user,id=n0${net_opts:+,$net_opts}" -device virtio-net-pci,netdev=n0,romfile=,bootindex=$nic_boot)
 fi
 [[ -n $nmi_every ]] && qemu+=(-monitor unix:"$workdir/monitor.sock",server=on,wait=off)
 

@@ -2,7 +2,8 @@
 # The Linux app under AddressSanitizer and UBSan (build/tests/memprobe-san,
 # the unit tests' objects and flags): a short run of every probe that runs
 # on Linux, a run stopped by SIGINT, `analyze` on a run, on a cut
-# results.csv and on a cut system.json, and `compare` of two runs. Any
+# results.csv and on a cut system.json, `compare` of two runs, and `fleet`
+# over them with a database. Any
 # sanitizer report fails the check it came from, whatever the exit status.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +76,9 @@ check "sanitized analyze of cut files: exits 0-2 (status $RC), no report" \
 san compare-cut compare "$a" "$work/cut/run-0001" --out "$work/compare-cut"
 check "sanitized compare with a cut run: exits 0-2 (status $RC), no report" \
 	rc_clean -le 2 compare-cut
+san fleet fleet "$work/runs" "$work/cut" --all --out "$work/fleet" --db "$work/fleet.db"
+check "sanitized fleet --db over both runs and the cut one: exit 1, the cut one left out (status $RC), no report" \
+	rc_clean -eq 1 fleet
 
 # A stop by SIGINT once the first row is written: the stop path too.
 # shellcheck disable=SC2086

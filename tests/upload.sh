@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # upload.url on Linux against a real WebDAV server (nginx's dav module on
-# 127.0.0.1, started and stopped here; tests/webdav.bash): every result
+# 127.0.0.1, started and stopped here; scripts/webdav.bash): every result
 # file arrives under URL/<machine-id>/run-<stamp>/, byte for byte the run
 # folder's; with nginx refusing PUTs under missing collections (500; Apache
 # mod_dav answers 409) the client makes them with MKCOL; and a URL where
@@ -13,7 +13,7 @@ HOST_APP=${HOST_APP:-$O/host/memprobe}
 work=$O/upload-test
 rm -rf "$work"
 mkdir -p "$work"
-. tests/webdav.bash
+. scripts/webdav.bash
 trap webdav_stop EXIT
 
 check() {

@@ -11,16 +11,26 @@ QEMU_TEST_DIR=$O/qemu-tests
 
 # boot NAME [qemu-run.sh options...]: sets BOOT_RC, LOG (debugcon), DISK, OUTDIR.
 boot() {
-	local name=$1; shift
-	local work=$QEMU_TEST_DIR/$name
+	OUTDIR=$QEMU_TEST_DIR/$1/out
+	DISK=$QEMU_TEST_DIR/$1/disk.img
+	harness "$1" --image "$IMG" --out "$OUTDIR" "${@:2}"
+}
+
+# netboot NAME TFTP-DIR [qemu-run.sh options...]: the app netbooted from
+# TFTP-DIR (BOOTX64.EFI, memprobe.cfg), no stick: sets BOOT_RC and LOG.
+netboot() {
+	harness "$1" --pxe "$2" "${@:3}"
+}
+
+# harness NAME [qemu-run.sh options...]: one boot in its own work folder.
+harness() {
+	local work=$QEMU_TEST_DIR/$1
 	rm -rf "$work"
 	mkdir -p "$work"
-	OUTDIR=$work/out
 	BOOT_RC=0
-	scripts/qemu-run.sh --image "$IMG" --workdir "$work" --out "$OUTDIR" --quiet \
-		--timeout "${QEMU_TEST_TIMEOUT:-240}" "$@" > "$work/harness.log" 2>&1 || BOOT_RC=$?
+	scripts/qemu-run.sh --workdir "$work" --quiet --timeout "${QEMU_TEST_TIMEOUT:-240}" \
+		"${@:2}" > "$work/harness.log" 2>&1 || BOOT_RC=$?
 	LOG=$work/debugcon.log
-	DISK=$work/disk.img
 }
 
 check() {

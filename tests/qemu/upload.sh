@@ -1,7 +1,7 @@
 # upload.url on bare metal: the EFI app sends every result file with
 # EFI_HTTP_PROTOCOL (OVMF's HttpDxe, plain http, PUT) through QEMU's user
 # network to a WebDAV server (nginx's dav module) on the host's loopback,
-# started and stopped here (tests/webdav.bash). The guest is isolated
+# started and stopped here (scripts/webdav.bash). The guest is isolated
 # (restrict=on); its one way out is a guestfwd from 10.0.2.100:8080 to the
 # server's 127.0.0.1 port. The files arrive under URL/<SMBIOS UUID>/run-
 # <stamp>/, byte for byte the copies on the stick. Then with nothing to
@@ -9,7 +9,7 @@
 # upload is said FAILED by file.
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
-. tests/webdav.bash
+. scripts/webdav.bash
 trap webdav_stop EXIT
 
 uuid=0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d

@@ -1,10 +1,12 @@
-# A WebDAV server for the upload tests: Debian's nginx with its dav module,
-# on 127.0.0.1 only, from a config and prefix written into a work folder,
-# stopped by the caller's trap (webdav_stop) whatever happens, and bounded
-# in time by `timeout` even if no trap runs.
+# A WebDAV server for the upload tests and `make fleet-demo`: Debian's
+# nginx with its dav module, on 127.0.0.1 only, on a free port, from a
+# config and prefix written into a work folder, stopped by the caller's
+# trap (webdav_stop) whatever happens, and bounded in time by `timeout`
+# even if no trap runs.
 #
-#   webdav_start DIR [full_put_path]: sets WEBDAV_PORT and WEBDAV_ROOT
-#   (DIR/dav, what PUTs land in); with full_put_path nginx makes missing
+#   webdav_start DIR [full_put_path [ROOT]]: sets WEBDAV_PORT and
+#   WEBDAV_ROOT (ROOT, else DIR/dav: what PUTs land in; DIR is emptied
+#   first, ROOT never is); with full_put_path nginx makes missing
 #   collections itself; without it a PUT under one is refused (nginx: 500,
 #   Apache mod_dav: 409), and the client must MKCOL.
 #   webdav_stop
@@ -13,18 +15,20 @@ NGINX=${NGINX:-/usr/sbin/nginx}
 WEBDAV_PID=
 
 webdav_start() {
-	local dir=$1 full=off
+	local dir=$1 full=off user=
 	[[ ${2:-} == full_put_path ]] && full=on
 	[[ -x $NGINX ]] || { echo "webdav: $NGINX not found (Debian package nginx; scripts/deps.sh test)"; return 1; }
-	dir=$(realpath "$dir")
+	dir=$(realpath -m "$dir")
 	rm -rf "$dir"
-	mkdir -p "$dir/dav" "$dir/tmp" "$dir/logs"
-	# nginx started as root runs its worker as nobody: it must write here.
-	chmod 777 "$dir/dav" "$dir/tmp"
-	WEBDAV_ROOT=$dir/dav
+	WEBDAV_ROOT=$(realpath -m "${3:-$dir/dav}")
+	mkdir -p "$WEBDAV_ROOT" "$dir/tmp" "$dir/logs"
+	# nginx started as root runs its worker as nobody unless told: the
+	# files then belong to whoever started it, as any other output.
+	[[ $(id -u) == 0 ]] && user="user $(id -un) $(id -gn);"
 	WEBDAV_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	cat > "$dir/nginx.conf" <<CONF
 daemon off;
+$user
 worker_processes 1;
 error_log $dir/logs/error.log;
 pid $dir/nginx.pid;
@@ -38,7 +42,7 @@ http {
 	scgi_temp_path $dir/tmp/scgi;
 	server {
 		listen 127.0.0.1:$WEBDAV_PORT;
-		root $dir/dav;
+		root $WEBDAV_ROOT;
 		client_max_body_size 64m;
 		location / {
 			dav_methods PUT MKCOL;
