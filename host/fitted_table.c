@@ -8,7 +8,7 @@
 #include "host/fitted_table.h"
 #include "host/host.h"
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 /* A copy the table owns. */
 static char *copy(const char *s)
@@ -30,7 +30,7 @@ static struct table shape(const struct fitted_table *t)
 	return (struct table){ t->column, t->ncols, "    ", "  * " };
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void fitted_table_init(struct fitted_table *t, unsigned ncols, const char *const *header,
 		       unsigned text_columns)

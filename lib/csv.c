@@ -2,7 +2,7 @@
 #include "lib/csv.h"
 #include "lib/fmt.h"
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static void skip_line(struct csv_reader *r)
 {
@@ -84,7 +84,7 @@ static double power_of_ten(int e)
 	return neg ? 1.0 / p : p;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void csv_reader_init(struct csv_reader *r, const char *text, size_t len)
 {

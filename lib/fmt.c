@@ -10,7 +10,7 @@
  */
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 /* A double is m * 2^e with m < 2^53 and -1074 <= e <= 971. Its exact decimal
    expansion has at most 767 significant digits (m * 5^1074 for the smallest
@@ -22,7 +22,7 @@
 #define FLAG_LEFT 1u
 #define FLAG_ZERO 2u
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 struct out {
 	char *buf;
@@ -403,7 +403,7 @@ static int parse_number(const char **p)
 	return v;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int mp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 {

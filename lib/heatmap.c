@@ -3,7 +3,7 @@
 #include "lib/svg_out.h"
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define MARGIN_LEFT 90
 #define MARGIN_TOP 80
@@ -12,7 +12,7 @@
 /* Cells smaller than this cannot hold their value as text. */
 #define CELL_TEXT_MIN 28.0
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 /* A cell with a measurement (NaN and non-positive are none). */
 static int has_value(double v)
@@ -73,7 +73,7 @@ static void legend(const struct svg_out *o, const struct svg_heatmap *h, double 
 	svg_emit(o, "</text>\n");
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int svg_write_heatmap(const struct svg_heatmap *h, svg_write_fn write, void *ctx)
 {

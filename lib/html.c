@@ -3,7 +3,7 @@
 #include "lib/html.h"
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 /* The one style sheet of every page. Tables sit in a .scroll box so a wide
    one scrolls on a phone instead of widening the page past the screen;
@@ -31,7 +31,7 @@ static const char style[] =
 	"@media print{body{max-width:none;color:#000}pre{background:none;white-space:pre-wrap}"
 	"th{background:none}figure,tr{break-inside:avoid}}\n";
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void html_raw(const struct html_out *o, const char *markup)
 {

@@ -8,7 +8,7 @@
 #include "lib/json.h"
 #include "lib/fmt.h"
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static void emit(struct json *j, const char *s, size_t n)
 {
@@ -94,7 +94,7 @@ static void close_container(struct json *j, const char *bracket)
 	emit(j, bracket, 1);
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void json_init(struct json *j, char *buf, size_t size)
 {

@@ -3,7 +3,7 @@
 #include "lib/json_read.h"
 #include "lib/fmt.h"
 
-// Private Types
+/* ---- Private Types ---------------------------------------------------- */
 
 struct reader {
 	const char *t;
@@ -11,7 +11,7 @@ struct reader {
 	unsigned depth;
 };
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static void skip_blank(struct reader *r)
 {
@@ -182,7 +182,7 @@ static int key_is(struct reader *r, const char *key, size_t n)
 	return mp_strlen(name) == n && !mp_strncmp(name, key, n);
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int json_check(const char *text, size_t len, size_t *at)
 {

@@ -5,7 +5,7 @@
 #include "lib/json.h"
 #include "lib/fmt.h"
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static void describe_ways(struct json *j, unsigned ways, int at_least)
 {
@@ -16,7 +16,7 @@ static void describe_ways(struct json *j, unsigned ways, int at_least)
 		json_bool(j, "ways_at_least", 1);
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 const char *cache_kind_name(enum cache_kind k)
 {

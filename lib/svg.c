@@ -3,7 +3,7 @@
 #include "lib/svg_out.h"
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define LOG2_10 3.32192809488736234787
 
@@ -14,7 +14,7 @@ struct axes {
 	double y_lo, y_hi;        /* log10 of the y range, whole decades */
 };
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static int usable(double x, double y)
 {
@@ -225,7 +225,7 @@ static int draw_panel(const struct svg_out *o, const struct svg_chart *c)
 	return 0;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 double svg_log2(double x)
 {

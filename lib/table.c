@@ -3,7 +3,7 @@
 #include "lib/table.h"
 #include "lib/fmt.h"
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static unsigned ncols(const struct table *t)
 {
@@ -71,7 +71,7 @@ static void html_cell(const struct html_out *o, const char *tag, int words, cons
 	html_raw(o, ">");
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 size_t table_text_header(const struct table *t, char *buf, size_t size)
 {

@@ -2,11 +2,11 @@
 #include "lib/xy_chart.h"
 #include "lib/svg_out.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define TICKS 5
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 /* A point the chart can place: finite, x from 0, y above 0. */
 static int usable(double x, double y)
@@ -98,7 +98,7 @@ static int raise_top(const struct svg_xy_series *se, double *x_max, double *y_ma
 	return any;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int svg_write_xy_chart(const struct svg_xy_chart *c, svg_write_fn write, void *ctx)
 {

@@ -9,18 +9,18 @@
 #include "probes/report_table.h"
 #include "probes/probe.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define MAX_MARKERS EDGES_MAX_LEVELS
 
 const char analysis_heading[] = "memory hierarchy, read from the latency and tlb curves";
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct analysis run_analysis;
 static int run_analysed;        /* analysis_run has consumed the rows */
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static int same(const char *a, const char *b)
 {
@@ -574,7 +574,7 @@ static int run_chart(void *ctx, const char *file, chart_produce_fn produce,
 	return 0;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void analysis_init(struct analysis *a)
 {

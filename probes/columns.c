@@ -3,7 +3,7 @@
 #include "lib/csv.h"
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 /* Page sizes a row may name: 4 KiB up to 1 TiB, powers of two. */
 #define MIN_PAGE_SHIFT 12u
@@ -56,7 +56,7 @@ const struct result_column result_columns[] = {
 _Static_assert(COLUMNS <= CSV_MAX_FIELDS, "more columns than a CSV record can hold");
 const unsigned result_column_count = COLUMNS;
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static const void *field_of(const struct result_column *col, const struct result_row *row)
 {
@@ -94,7 +94,7 @@ static int page_shift_of(uint64_t bytes, unsigned *shift)
 	return -1;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 const char *result_column_format(const struct result_column *col,
 				 const struct result_row *row, char *buf, size_t size)

@@ -12,7 +12,7 @@
 
 #include <stdarg.h>
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define LINE_MAX_CHARS 200
 #define ECHO_MAX 40                      /* characters of input quoted back */
@@ -107,7 +107,7 @@ static const struct config_word reference_words[] = {
 	{ "auto", CLOCK_REF_AUTO }, { "pm", CLOCK_REF_PM_TIMER }, { "hpet", CLOCK_REF_HPET },
 	{ "stall", CLOCK_REF_STALL }, { 0, 0 } };
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 /* The flat key list and the probes key's words, from the general keys
    and every registry row; filled before any key is looked up. */
@@ -1123,7 +1123,7 @@ static const struct kind_ops kinds[] = {
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == KIND_COUNT, "every kind has its operations");
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int config_load(struct config *c, const struct config_source *src, int nsrc,
 		struct config_error *err)

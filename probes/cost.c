@@ -39,7 +39,7 @@
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_cost.config.name)
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 
 /* The aggregate sizes, in bytes, as the seed chose them. */
@@ -76,7 +76,7 @@ static const struct table_column cases_columns[] = {
 };
 static const struct table cases_table = TABLE_OF(cases_columns, "  ");
 
-// Private Types
+/* ---- Private Types ---------------------------------------------------- */
 
 /* One timed pass: two loops of `reps` calls, one after the other. */
 struct cost_pass {
@@ -94,14 +94,14 @@ struct convention {
 	const char *abi, *bare, *by_value, *by_pointer, *value_label, *pointer_label;
 };
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 /* Keeps each result live without an accumulator: a sum would put its own
    floating-point add latency into every call's dependency chain, and a plain
    variable could shrink to one store after the loop. */
 static volatile double cost_sink;
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 #if defined(__x86_64__)
 static const struct convention conventions[COST_CONVENTIONS] = {
@@ -321,7 +321,7 @@ static void write_chart(void)
 	chart_file("cost.svg", chart_produce_plain, &chart);
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int probe_cost(const struct config *c)
 {

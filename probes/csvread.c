@@ -2,11 +2,11 @@
 #include "probes/csvread.h"
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define RECORD_STORE 4096
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static int same_word(const char *a, const char *b)
 {
@@ -51,7 +51,7 @@ static void count_bad(struct csv_summary *sum, unsigned line)
 		sum->first_bad_line = line;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int results_csv_read(const char *text, size_t len,
 		     void (*fn)(const struct result_row *row, void *ctx), void *ctx,

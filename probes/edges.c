@@ -6,7 +6,7 @@
 #include "lib/svg.h"
 #include "probes/placement.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 /* An edge found in one curve, between two of its plateaus. */
 struct curve_edge {
@@ -30,7 +30,7 @@ struct cluster {
 	int seen, judged;               /* curve bits: showed it, could have */
 };
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static int is_finite_positive(double v)
 {
@@ -750,7 +750,7 @@ static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve
 	}
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 const char *level_method_name(enum level_method m)
 {

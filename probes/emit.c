@@ -5,11 +5,11 @@
 #include "probes/results.h"
 #include "probes/timebase.h"
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 static void (*row_sink)(const struct result_row *row);
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 double emit_result_row(struct result_row *row)
 {

@@ -26,7 +26,7 @@
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_later.config.name)
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 
 /* Fixed seeds: the tables, and so the figures, follow from the source. */
@@ -52,7 +52,7 @@ static const struct table_column run_columns[] = {
 };
 static const struct table run_table = TABLE_OF(run_columns, "    ");
 
-// Private Types
+/* ---- Private Types ---------------------------------------------------- */
 
 typedef uint32_t (*walk_fn)(const uint32_t *table, uint32_t curr,
 			    uint64_t steps, uint32_t div);
@@ -71,14 +71,14 @@ struct delay_class {
 	walk_fn walk;
 };
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 /* The calibrator's table: one word holding 0, so `curr = table[curr]`
    loads the same word every time. It stays in L1, and the calibration run
    executes the very instructions of the measurement run. */
 static uint32_t hot_word[1];
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Two divisions by DIVISOR, which the walks receive as a noipa parameter,
    so the compiler cannot fold the divisions away (the seed hid the 1 in a
@@ -423,7 +423,7 @@ static int refuse(char *why, size_t len, const char *key, uint64_t a,
 	return -1;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int later_check_params(const struct config *c, char *why, size_t why_len)
 {

@@ -26,7 +26,7 @@
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_locality.config.name)
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 /* A smaller matrix has no column walk worth the name. */
 #define MIN_SIDE 3u
@@ -41,7 +41,7 @@ static const struct table_column walk_columns[] = {
 };
 static const struct table walk_table = TABLE_OF(walk_columns, "    ");
 
-// Private Types
+/* ---- Private Types ---------------------------------------------------- */
 
 struct locality_pass {
 	const uint32_t *matrix;
@@ -55,7 +55,7 @@ struct locality_pass {
 static double chart_page[PAGE_SIZES_MAX], chart_row[PAGE_SIZES_MAX], chart_col[PAGE_SIZES_MAX];
 static size_t chart_points;
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static int is_power_of_two(uint64_t v)
 {
@@ -290,7 +290,7 @@ static void write_chart(void)
 	chart_file("locality.svg", chart_produce_plain, &chart);
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int locality_fit_shape(uint32_t rows, uint32_t cols, uint64_t max_bytes,
 		       struct matrix_shape *out)

@@ -5,7 +5,7 @@
 #include "probes/probe.h"
 #include "probes/results.h"
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 #define PAGE_SIZE_ROW_(word, bit, shift) { bit, shift },
 static const struct { unsigned bit, shift; } page_size_rows[] = { PAGE_SIZE_LIST(PAGE_SIZE_ROW_) };

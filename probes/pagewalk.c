@@ -8,12 +8,12 @@
 #include "probes/platform.h"
 #include "probes/report_table.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 /* The page sizes paired, ascending. */
 static const unsigned pair_shifts[3] = { PAGE_SHIFT_4K, PAGE_SHIFT_2M, PAGE_SHIFT_1G };
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static const struct curve *find_curve(const struct curve *curves, size_t ncurves,
 				      unsigned page_shift)
@@ -193,7 +193,7 @@ static int nothing_to_draw(const struct pagewalk *pw)
 	return 1;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void pagewalk_compute(const struct curve *curves, size_t ncurves, struct pagewalk *out)
 {

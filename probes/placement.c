@@ -4,7 +4,7 @@
 #include "probes/placement.h"
 #include "lib/svg.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 /* The model's lines per set are tabulated up to this count; a set holding
    more misses as the largest tabulated count does (it overflows every
@@ -33,7 +33,7 @@ struct set_misses {
 	double share[MAX_TABLED_LINES + 1];
 };
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static double ln(double x)
 {
@@ -144,7 +144,7 @@ static uint64_t candidate_capacity(uint64_t x0, unsigned j)
 	return (uint64_t)((double)x0 * svg_exp2((double)j / STEPS_PER_OCTAVE) + 0.5);
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 double placement_random_hit_rate(double lines, unsigned ways)
 {

@@ -8,11 +8,11 @@
 #include "lib/csv.h"
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define ROWS_TEXT_MAX (64 * 1024)   /* one probe's rows, each field NUL-ended */
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct html_out page;       /* where the markup goes; write NULL: no page */
 static int in_pre;
@@ -26,7 +26,7 @@ static char rows_text[ROWS_TEXT_MAX];
 static size_t rows_len;
 static unsigned rows_held;
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static int have_page(void)
 {
@@ -101,7 +101,7 @@ static void caption(const int *constant, char *buf, size_t size)
 	}
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void report_html_begin(const struct html_out *o, const char *title)
 {

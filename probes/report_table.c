@@ -4,12 +4,12 @@
 #include "probes/report_html.h"
 #include "probes/results.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define ROW_TEXT_MAX 2048    /* one row's cells, each NUL-ended */
 #define LINE_MAX     4096    /* one row's text line, or the header's two */
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 static const struct table *shape;
 static struct mp_printer text_to;
@@ -22,7 +22,7 @@ static int misplaced;         /* a named cell given away from its column */
 static unsigned misfits;
 static char line[LINE_MAX];
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static void to_report(void *ctx, const char *text)
 {
@@ -79,7 +79,7 @@ static void report_misfit(void)
 	text_to.print(text_to.ctx, line);
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void report_table_begin(const struct table *t, const char *caption, const struct mp_printer *to)
 {

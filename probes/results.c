@@ -10,14 +10,14 @@
 #include "probes/report_html.h"
 #include "probes/system_summary.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define REPORT_LINE_MAX   4096
 #define EARLY_TEXT_MAX    (16 * 1024)   /* console text before results_open */
 #define CSV_ROW_MAX       2048
 #define SYSTEM_JSON_MAX   (64 * 1024)
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 struct out_file {
 	const char *name;
@@ -49,7 +49,7 @@ static size_t card_len;
 static uint64_t html_head_len;
 static char copy_buffer[16 * 1024];
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Says once per file, on the console and in the report, that the file is not
    (or no longer) being written, then stops using it: the run goes on. A
@@ -308,7 +308,7 @@ static void report_write_lines(const char *text, size_t len)
 	report_pending_len += len - end;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void results_open(void)
 {

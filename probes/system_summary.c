@@ -7,7 +7,7 @@
 #include "probes/platform.h"
 #include "probes/report_html.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define VALUE_MAX 512
 #define CLAIMS_MAX 16   /* caches or TLBs read, each; lib/machine.h holds fewer */
@@ -18,12 +18,12 @@ static const struct table_column summary_columns[] = {
 };
 static const struct table summary_table = TABLE_OF(summary_columns, "");
 
-// Private Data
+/* ---- Private Data ----------------------------------------------------- */
 
 static const char *doc;
 static size_t doc_len;
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 /* The member at path as text; "" when it is not there. */
 static const char *member(const char *path, char *out, size_t size)
@@ -278,7 +278,7 @@ static void disturbance_row(void)
 	    d.smi_how ? d.smi_how : "not counted");
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void system_summary_html(const char *json, size_t len)
 {

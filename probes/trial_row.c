@@ -3,7 +3,7 @@
 #include "probes/trial_row.h"
 #include "probes/report_table.h"
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 void trial_row_fill(struct result_row *row, const struct trials *t, const char *stopped_by,
 		    const char *form)

@@ -6,7 +6,7 @@
 #include "arch/x86_64/cpuinfo.h"
 #include "lib/fmt.h"
 
-// Constants
+/* ---- Constants -------------------------------------------------------- */
 
 #define LEAF_VENDOR       0x0u
 #define LEAF_FEATURES     0x1u
@@ -92,7 +92,7 @@ static const struct leaf2_tlb leaf2_tlbs[] = {
 
 #define LEAF2_SEE_LEAF18 0xfeu
 
-// Private Functions
+/* ---- Private Functions ------------------------------------------------ */
 
 static unsigned bits(uint32_t v, unsigned lo, unsigned width)
 {
@@ -357,7 +357,7 @@ static int take_hex32(const char *text, size_t len, size_t *pos, uint32_t *out)
 	return *pos > start ? 0 : -1;
 }
 
-// Public Functions
+/* ---- Public Functions ------------------------------------------------- */
 
 int cpuid4_decode(const struct cpuid_regs *r, struct cache_desc *out, const char *source)
 {
