@@ -1,6 +1,6 @@
 /* libFuzzer target: config_load over arbitrary bytes.
  *
- * fuzz-sources: -D_GNU_SOURCE probes/ lib/ arch/generic/ arch/x86_64/ host/ -host/main.c -arch/x86_64/string.c -lm -lpthread
+ * fuzz-sources: -D_GNU_SOURCE probes/ lib/ arch/generic/ arch/x86_64/ host/ -host/main.c -arch/x86_64/string.c -lm -lpthread -lsqlite3
  *
  * config.c reads every probe's keys from its registry row, in the probe's
  * own file, so the target links the Linux build whole but for its main
