@@ -156,9 +156,10 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	sweep_curve_begin(&curve, &(struct sweep_spec){
 		.name = PROBE_NAME, .page_name = page_name, .unit = CHASE_SLOT, .refine = 1,
-		.measure = measure_size, .ctx = &s });
+		.revisit = 1, .measure = measure_size, .ctx = &s });
 	for (k = first; k <= last; k++)
-		sweep_grid_add(&curve, sweep_bytes(k));
+		if (!sweep_grid_skips(k, s.largest_claim))
+			sweep_grid_add(&curve, sweep_bytes(k));
 	mp_snprintf(caption, sizeof caption, "latency, %s", page_name);
 	status = sweep_curve_run(&curve, &sweep_table, caption);
 	plat_buffer_put(&buf);

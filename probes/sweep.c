@@ -69,6 +69,85 @@ static int measure_refined(void *ctx, uint64_t x, double *y)
 	return s->spec.measure(s->spec.ctx, x, "refined", y);
 }
 
+/* Whether a larger size of the curve reads faster than point i by more
+   than SWEEP_REVISIT_RISE. */
+static int beaten_by_larger(const struct sweep_curve *s, size_t i)
+{
+	for (size_t j = i + 1; j < s->n; j++)
+		if (s->pt[i].y > SWEEP_REVISIT_RISE * s->pt[j].y)
+			return 1;
+	return 0;
+}
+
+/* How often each size has been measured again, by size: refinement
+   inserts points between passes, so an index would not stay put. */
+struct revisits {
+	uint64_t x[SWEEP_POINTS_MAX];
+	unsigned char times[SWEEP_POINTS_MAX];
+	size_t n;
+	unsigned total;
+};
+
+static unsigned char *revisit_count(struct revisits *r, uint64_t x)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->x[i] == x)
+			return &r->times[i];
+	if (r->n == SWEEP_POINTS_MAX)
+		return NULL;
+	r->x[r->n] = x;
+	r->times[r->n] = 0;
+	return &r->times[r->n++];
+}
+
+/* Measures again, pass by pass, every point a larger size beats, keeping
+   the least reading, until none is beaten or each has been measured again
+   SWEEP_REVISIT_PASSES times in all (over every call for this curve). The
+   points to revisit are chosen before each pass, so a fresh reading of
+   one does not excuse or accuse another within it. 0, or -1 when a
+   measurement failed. */
+static int revisit_beaten(struct sweep_curve *s, struct revisits *r)
+{
+	for (unsigned pass = 0; pass < SWEEP_REVISIT_PASSES; pass++) {
+		unsigned char beaten[SWEEP_POINTS_MAX];
+		unsigned any = 0;
+
+		for (size_t i = 0; i < s->n; i++) {
+			unsigned char *times = revisit_count(r, s->pt[i].x);
+
+			beaten[i] = times && *times < SWEEP_REVISIT_PASSES && beaten_by_larger(s, i);
+			any += beaten[i];
+		}
+		if (!any)
+			return 0;
+		for (size_t i = 0; i < s->n; i++) {
+			double y;
+
+			if (!beaten[i])
+				continue;
+			if (s->spec.measure(s->spec.ctx, s->pt[i].x, "revisited", &y) != 0)
+				return -1;
+			if (y < s->pt[i].y)
+				s->pt[i].y = y;
+			(*revisit_count(r, s->pt[i].x))++;
+			r->total++;
+		}
+	}
+	return 0;
+}
+
+/* The revisits' line, when there were any. */
+static void revisit_report(const struct sweep_curve *s, unsigned revisited)
+{
+	if (!revisited)
+		return;
+	report_printf("%s, %s: %u %s measured again: each read over %.2fx a larger %s's "
+		      "(a disturbance: a larger working set is never faster); the least reading "
+		      "counts\n", s->spec.name, s->spec.page_name, revisited,
+		      revisited == 1 ? "point" : "points", SWEEP_REVISIT_RISE,
+		      s->spec.pages ? "page count" : "size");
+}
+
 // ---- Public Functions -------------------------------------------------------
 
 uint64_t sweep_bytes(unsigned k)
@@ -90,6 +169,13 @@ int sweep_range(uint64_t min_bytes, uint64_t max_bytes, unsigned *first, unsigne
 		any = 1;
 	}
 	return any;
+}
+
+int sweep_grid_skips(unsigned k, uint64_t largest_cache)
+{
+	uint64_t bytes = sweep_bytes(k);
+
+	return largest_cache && (bytes & (bytes - 1)) && bytes / 2 > largest_cache;
 }
 
 unsigned sweep_count(void)
@@ -180,9 +266,12 @@ void sweep_grid_add(struct sweep_curve *s, uint64_t x)
 int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char *caption)
 {
 	struct progress progress;
+	static struct revisits revisited;
 	int status = 0, added = 0;
 
 	s->n = 0;
+	revisited.n = 0;
+	revisited.total = 0;
 	report_table_begin(shape, caption, NULL);
 	progress_start(&progress);
 	for (size_t i = 0; i < s->ngrid && status == 0; i++) {
@@ -195,13 +284,19 @@ int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char
 		if (status == 0)
 			s->n++;
 	}
+	if (status == 0 && s->spec.revisit)
+		status = revisit_beaten(s, &revisited);
 	if (status == 0 && s->spec.refine) {
 		added = refine_run(s->pt, &s->n, SWEEP_POINTS_MAX, s->spec.unit, measure_refined, s);
 		if (added < 0)
 			status = -1;
 	}
+	if (status == 0 && s->spec.revisit && added > 0)
+		status = revisit_beaten(s, &revisited);
 	report_table_end();
 	if (status == 0 && s->spec.refine)
 		refine_report(s, (unsigned)added);
+	if (status == 0)
+		revisit_report(s, revisited.total);
 	return status;
 }

@@ -21,6 +21,12 @@ uint64_t sweep_bytes(unsigned k);
 /* The grid's sizes. */
 unsigned sweep_count(void);
 
+/* Whether grid size k is left out of a sweep whose largest claimed cache
+   is largest_cache: a midpoint (not a power of two) past twice that
+   cache, where no cache's edge can stand and the curve is memory's own
+   (0 when nothing is claimed: then every size stays). */
+int sweep_grid_skips(unsigned k, uint64_t largest_cache);
+
 /* The smallest grid size at or above the larger of floor and four times
    largest_cache (the last grid size when none is). */
 uint64_t sweep_auto_top(uint64_t floor, uint64_t largest_cache);
@@ -45,6 +51,13 @@ int sweep_range(uint64_t min_bytes, uint64_t max_bytes, unsigned *first, unsigne
 int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
 		     const char *page_name, unsigned first, unsigned *last);
 
+/* A working set cannot be faster to chase than a larger one in the same
+   buffer: a point this much slower than a larger size was disturbed (on a
+   VM, a neighbour taking the shared cache for a while), and is measured
+   again, at most this many times. */
+#define SWEEP_REVISIT_RISE 1.15
+#define SWEEP_REVISIT_PASSES 2
+
 /* The most points of one curve, grid and refinement together: as many as
    the analysis keeps of a curve. */
 #define SWEEP_POINTS_MAX EDGES_MAX_POINTS
@@ -57,6 +70,7 @@ struct sweep_spec {
 	uint64_t unit;              /* refined sizes are multiples of it (1: page counts) */
 	int pages;                  /* x counts pages, not bytes */
 	int refine;                 /* 0: the grid alone, no refinement */
+	int revisit;                /* 1: measure again a point a larger size beat (sweep_curve_run) */
 	const char *progress;       /* progress lines (progress.h) under this name; NULL: none */
 	/* Measures one point: its row and table line, its reading in *y;
 	   point is "grid" or "refined" (the sweep_point column). 0, or -1
@@ -87,7 +101,10 @@ void sweep_grid_add(struct sweep_curve *s, uint64_t x);
    then, with refine, the sizes refinement proposes (refine.h) and one
    line with how many it added and each edge as the points now stand,
    sharp, smeared or open, with the sizes (or page counts) that bracket
-   it. A point that fails stops the curve: a fault or a broken cycle at
+   it. With revisit, after the grid and again after refinement, a point
+   whose reading is over SWEEP_REVISIT_RISE times a larger size's is
+   measured again (point "revisited"), at most SWEEP_REVISIT_PASSES times,
+   its reading the least; a line says how many were. A point that fails stops the curve: a fault or a broken cycle at
    one size means the buffer cannot be trusted for the others either.
    0, or -1 when a point failed. */
 int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char *caption);

@@ -36,7 +36,9 @@ for ps in ('4096', '2097152'):
     assert len(grid) == len(set(grid)) and min(grid) == 4096 and max(grid) >= 4 * llc, (ps, max(grid), llc)
     assert len(refined) == len(set(refined)) <= 24 and not set(refined) & set(grid), (ps, refined)
     assert all(min(grid) < b < max(grid) and b % 512 == 0 for b in refined), (ps, refined)
-    assert len(rows) == sum(r['sweep_point'] in ('grid', 'refined') for r in rows)
+    again = [int(r['working_set_bytes']) for r in rows if r['page_size'] == ps and r['sweep_point'] == 'revisited']
+    assert set(again) <= set(grid) | set(refined), (ps, again)
+assert len(rows) == sum(r['sweep_point'] in ('grid', 'refined', 'revisited') for r in rows)
 PY
 check "quick: the report names the sweep's top and the claim it follows" \
 	log_has '^latency: the sweep.s top is [0-9.]+ MiB, the first grid size at or past 4 x the largest cache CPUID claims'

@@ -463,6 +463,111 @@ static void test_curve(void)
 	      "points before it kept (%u asked, %zu kept)", cm.grid, s.n);
 }
 
+/* A curve with a step at 48 KiB whose readings at `spiked` are 10x too
+   slow the first `spikes` times they are measured (a neighbour holding
+   the cache for a while); every measurement counted by its label. */
+struct spike_model {
+	struct model m;
+	uint64_t spiked;
+	unsigned spikes, grid, refined, revisited, other;
+};
+
+static int spike_measure(void *ctx, uint64_t x, const char *point, double *y)
+{
+	struct spike_model *sm = ctx;
+
+	if (!strcmp(point, "grid"))
+		sm->grid++;
+	else if (!strcmp(point, "refined"))
+		sm->refined++;
+	else if (!strcmp(point, "revisited"))
+		sm->revisited++;
+	else
+		sm->other++;
+	measure(&sm->m, x, y);
+	if (x == sm->spiked && sm->spikes) {
+		sm->spikes--;
+		*y *= 10;
+	}
+	return 0;
+}
+
+static int run_spiked(struct sweep_curve *s, struct spike_model *sm, int revisit)
+{
+	static const struct table_column column[] = { { "working set", NULL, 11, 0, 0 } };
+	static const struct table shape = TABLE_OF(column, "  ");
+	unsigned first, last;
+
+	sm->m = (struct model){ step_at, 48 * KIB, 0, 0, 0, 1, 0 };
+	sm->grid = sm->refined = sm->revisited = sm->other = 0;
+	sweep_range(4 * KIB, 8 * MIB, &first, &last);
+	sweep_curve_begin(s, &(struct sweep_spec){ .name = "test", .page_name = "4 KiB pages",
+		.unit = 64, .refine = 1, .revisit = revisit, .measure = spike_measure, .ctx = sm });
+	for (unsigned k = first; k <= last; k++)
+		sweep_grid_add(s, sweep_bytes(k));
+	return sweep_curve_run(s, &shape, "test");
+}
+
+static double reading_at(const struct sweep_curve *s, uint64_t x)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->pt[i].x == x)
+			return s->pt[i].y;
+	return -1;
+}
+
+/* A point a larger size beats is measured again (SWEEP_REVISIT_PASSES at
+   most), its least reading kept; without revisit, or with no such point,
+   nothing is measured twice. */
+static void test_revisit(void)
+{
+	static struct sweep_curve s;
+	struct spike_model sm = { .spiked = 16 * KIB, .spikes = 1 };
+	struct refine_edge e[8];
+
+	CHECK(run_spiked(&s, &sm, 1) == 0 && sm.revisited == 1 && !sm.other &&
+	      reading_at(&s, 16 * KIB) == 4.0,
+	      "a 16 KiB reading 10x the plateau's, beaten by every larger size up to the "
+	      "step: measured once more, its fresh reading kept (%u revisits, reads %g)",
+	      sm.revisited, reading_at(&s, 16 * KIB));
+	CHECK(refine_edges(s.pt, s.n, 64, e, 8) == 1 && e[0].below == 48 * KIB,
+	      "with it read again, one edge, at 48 KiB");
+	sm = (struct spike_model){ .spiked = 16 * KIB, .spikes = 100 };
+	CHECK(run_spiked(&s, &sm, 1) == 0 && sm.revisited == SWEEP_REVISIT_PASSES &&
+	      reading_at(&s, 16 * KIB) == 40.0,
+	      "a reading that stays slow: SWEEP_REVISIT_PASSES revisits, then left as read "
+	      "(%u revisits)", sm.revisited);
+	sm = (struct spike_model){ .spiked = 16 * KIB, .spikes = 1 };
+	CHECK(run_spiked(&s, &sm, 0) == 0 && sm.revisited == 0 && reading_at(&s, 16 * KIB) == 40.0,
+	      "revisit = 0: the spike stands, nothing measured twice");
+	sm = (struct spike_model){ .spiked = 0, .spikes = 0 };
+	CHECK(run_spiked(&s, &sm, 1) == 0 && sm.revisited == 0 && sm.refined > 0,
+	      "a clean step: refined, but no point revisited (a step up is no disturbance)");
+}
+
+/* A midpoint past twice the largest claimed cache is left out of the
+   grid; powers of two, sizes up to twice the cache, and every size when
+   nothing is claimed stay. */
+static void test_grid_skips(void)
+{
+	unsigned skipped = 0, k48 = 0, k96 = 0;
+
+	for (unsigned k = 0; k < sweep_count(); k++) {
+		uint64_t b = sweep_bytes(k);
+
+		k48 = b == 48 * MIB ? k : k48;
+		k96 = b == 96 * MIB ? k : k96;
+		if (sweep_grid_skips(k, 32 * MIB)) {
+			skipped++;
+			CHECK((b & (b - 1)) && b > 64 * MIB, "only midpoints past 64 MiB go (%llu KiB "
+			      "went)", (unsigned long long)(b / KIB));
+		}
+		CHECK(!sweep_grid_skips(k, 0), "nothing claimed: every size stays");
+	}
+	CHECK(sweep_grid_skips(k96, 32 * MIB) && !sweep_grid_skips(k48, 32 * MIB) && skipped == 1,
+	      "L3 32 MiB: 96 MiB goes, 48 MiB (1.5x the cache) stays; %u skipped", skipped);
+}
+
 /* The latency sweep's automatic top (probes/sweep.c): the first grid size
    at or past 4x the largest claimed cache, at least the profile's floor,
    with at least two grid sizes past the cache. */
@@ -504,6 +609,8 @@ static void test_auto_top(void)
 
 int main(void)
 {
+	test_revisit();
+	test_grid_skips();
 	test_auto_top();
 	test_split();
 	test_sharp();
