@@ -74,6 +74,42 @@ void chase_build(void *base, size_t slots, size_t page_bytes, uint64_t seed)
 	}
 }
 
+/* A 64-bit mixer (the finaliser of splitmix64): a link's index hashed, so
+   a lost and a repeated index rarely cancel in the third sum. */
+static uint64_t mix(uint64_t v)
+{
+	v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ull;
+	v = (v ^ (v >> 27)) * 0x94d049bb133111ebull;
+	return v ^ (v >> 31);
+}
+
+int chase_scan_links(const void *base, size_t slots, char *why, size_t why_len)
+{
+	const char *lo = base;
+	uint64_t sum = 0, squares = 0, hashed = 0;
+
+	for (size_t i = 0; i < slots; i++) {
+		const char *next = *(const char *const *)(lo + i * CHASE_SLOT);
+		uint64_t off = (uint64_t)(uintptr_t)next - (uint64_t)(uintptr_t)lo, j = off / CHASE_SLOT;
+
+		if (next < lo || j >= slots || off % CHASE_SLOT || (j == i && slots > 1)) {
+			mp_snprintf(why, why_len, "the link of slot %zu points %s (%p)", i,
+				    j == i && slots > 1 && next >= lo ? "at itself" : "outside the slots",
+				    (const void *)next);
+			return -1;
+		}
+		sum += j - i;
+		squares += j * j - (uint64_t)i * i;
+		hashed += mix(j) - mix(i);
+	}
+	if (sum || squares || hashed) {
+		mp_snprintf(why, why_len, "the links of %zu slots are not a permutation of them: "
+			    "some slot is pointed at twice and another never", slots);
+		return -1;
+	}
+	return 0;
+}
+
 #define HOP p = *(void *const *)p
 #define HOP4 HOP; HOP; HOP; HOP
 

@@ -62,4 +62,16 @@ void *chase_follow(void *start, uint64_t blocks);
    with why[] saying which link broke. */
 int chase_check(const void *base, size_t slots, size_t page_bytes, char *why, size_t why_len);
 
+/* 0 when the links of `slots` packed slots (chase_build with page_bytes =
+   CHASE_SLOT) are a permutation of them, checked in one sequential pass,
+   as fast as the buffer streams: every link points at a slot of the
+   buffer and none at itself, and three sums over the links' targets (of
+   their indices, of the squares, of a mixing hash, all mod 2^64) equal
+   the same sums over the slots. A link lost or repeated (two pages on one
+   frame, memory that did not keep what was written) moves all three.
+   Unlike chase_check it cannot see a permutation of several cycles, which
+   chase_build never makes and a fault would have to swap whole links to
+   make. -1 with why[] otherwise. */
+int chase_scan_links(const void *base, size_t slots, char *why, size_t why_len);
+
 #endif

@@ -39,31 +39,63 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 /* The timed section. max_trials bounds the time as well as the count: past
    the first `trials`, a size gets no more trial time than max_trials *
    step_ms (trials_stop). */
+/* The untimed warm-up: whole laps coming home to start (the cycle's check),
+   or past partial_from_slots a stretch of that many loads after a scan of
+   the links (chase_run.h). Where the chain stands after it, and the ticks a
+   lap takes at the rate it ran in *lap_ticks; NULL when the cycle is
+   broken (run->cycle_broken set). */
+static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
+{
+	uint64_t unit = laps_per_block_unit(run->slots), loads, t0, t1;
+	void *p;
+
+	if (run->partial_from_slots && run->slots > run->partial_from_slots) {
+		if (chase_scan_links(run->start, run->slots, run->broken_why,
+				     sizeof run->broken_why) != 0) {
+			run->cycle_broken = 1;
+			return NULL;
+		}
+		loads = round_up(run->partial_from_slots > WARM_LOADS_MIN ? run->partial_from_slots
+									  : WARM_LOADS_MIN, CHASE_UNROLL);
+		t0 = plat_ticks();
+		p = chase_follow(run->start, loads / CHASE_UNROLL);
+		t1 = plat_ticks();
+		*lap_ticks = (uint64_t)((double)(t1 - t0) / (double)loads * (double)run->slots);
+	} else {
+		uint64_t laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots, unit);
+
+		t0 = plat_ticks();
+		p = chase_follow(run->start, laps * run->slots / CHASE_UNROLL);
+		t1 = plat_ticks();
+		if (p != run->start) {
+			run->cycle_broken = 1;
+			return NULL;
+		}
+		*lap_ticks = (t1 - t0) / laps;
+	}
+	if (!*lap_ticks)
+		*lap_ticks = 1;
+	return p;
+}
+
 void chase_run_trials(void *arg)
 {
 	struct chase_run *run = arg;
 	uint64_t unit = laps_per_block_unit(run->slots);
-	uint64_t warm_laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots, unit);
 	uint64_t t0, t1, lap_ticks, target, budget, blocks, spent = 0;
 	struct plat_disturbances before, after;
 	void *p;
 
 	run->cycle_broken = 0;
+	run->broken_why[0] = '\0';
 	run->stopped_by = "-";
 	run->laps_per_trial = 0;
 	run->loads_per_trial = 0;
 	run->form = CHASE_FORM_LAPS;
 	trials_init(&run->trials);
-	t0 = plat_ticks();
-	p = chase_follow(run->start, warm_laps * run->slots / CHASE_UNROLL);
-	t1 = plat_ticks();
-	if (p != run->start) {
-		run->cycle_broken = 1;
+	p = warm_up(run, &lap_ticks);
+	if (!p)
 		return;
-	}
-	lap_ticks = (t1 - t0) / warm_laps;
-	if (!lap_ticks)
-		lap_ticks = 1;
 	target = ms_to_ticks(run->c->step_ms);
 	if (run->partial_from_slots && run->slots >= run->partial_from_slots) {
 		/* A stretch of loads sized to step_ms, at the lap's rate, in
@@ -117,6 +149,7 @@ int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what
 	struct plat_fault fault;
 
 	run->cycle_broken = 0;
+	run->broken_why[0] = '\0';
 	run->stopped_by = "-";
 	run->laps_per_trial = 0;
 	run->loads_per_trial = 0;
@@ -142,6 +175,11 @@ int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char
 {
 	char why[160];
 
+	if (run->cycle_broken && run->broken_why[0]) {
+		report_printf("%s: the chase's links are broken (%s): not measured\n", what,
+			      run->broken_why);
+		return -1;
+	}
 	if (run->cycle_broken) {
 		chase_check(run->start, run->slots, page_bytes, why, sizeof why);
 		report_printf("%s: the chase did not return to its start after whole laps (%s): "

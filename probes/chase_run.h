@@ -31,11 +31,16 @@ struct chase_run {
 	void *start;
 	size_t slots;
 	const struct config *c;   /* trials, max_trials, precision, step_ms */
-	/* From this many slots up (0: never), trials are partial laps: one
-	   whole warm-up lap, then timed stretches of loads sized to step_ms
-	   that go on round the cycle from where the last one stopped. Set it
-	   past 4x the largest cache (chase_partial_from), where every load
-	   misses in any order, so a stretch measures what a lap does. */
+	/* From this many slots up (0: never), trials are partial laps: a
+	   warm-up, then timed stretches of loads sized to step_ms that go on
+	   round the cycle from where the last one stopped. Set it past 4x the
+	   largest cache (chase_partial_from), where every load misses in any
+	   order, so a stretch measures what a lap does. The warm-up is one
+	   whole lap at partial_from_slots itself and a stretch of
+	   partial_from_slots loads past it (by then each line any cache held
+	   has been replaced), the links then checked by chase_scan_links
+	   instead of by a lap coming home. Only for packed slots
+	   (chase_build with page_bytes = CHASE_SLOT). */
 	uint64_t partial_from_slots;
 	/* Out. */
 	struct trials trials;     /* ns per load */
@@ -43,10 +48,12 @@ struct chase_run {
 	uint64_t loads_per_trial;
 	const char *form;         /* CHASE_FORM_LAPS or CHASE_FORM_PARTIAL */
 	const char *stopped_by;   /* which limit ended the trials */
-	int cycle_broken;         /* the warm-up did not come home: not one cycle */
+	int cycle_broken;         /* the warm-up did not come home, or the scan failed */
+	char broken_why[160];     /* the scan's reason; empty: ask chase_check */
 };
 
-/* Warms up (untimed, whole laps, at least 65536 loads), times a lap, then
+/* Warms up (untimed: whole laps, at least 65536 loads, or past
+   partial_from_slots the stretch described there), times a lap, then
    runs trials of whole laps sized to c->step_ms (or, from
    partial_from_slots up, stretches of at least CHASE_PARTIAL_LOADS_MIN
    loads sized to it) until the stop rule ends them, all inside plat_timed. A lap of any slot count is followed in

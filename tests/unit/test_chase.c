@@ -132,6 +132,54 @@ static void test_checker_rejects(void)
 	free(buf);
 }
 
+/* The sequential scan: a built cycle passes; each kind of broken link
+   fails with its reason; a swap that splits the cycle but keeps a
+   permutation passes (the scan's stated limit: chase_check sees it). */
+static void test_scan_links(void)
+{
+	size_t n = 4096;
+	void *buf = aligned_alloc(CHASE_SLOT, n * CHASE_SLOT);
+	char why[160] = "";
+	void *saved;
+
+	chase_build(buf, n, CHASE_SLOT, 3);
+	CHECK(chase_scan_links(buf, n, why, sizeof why) == 0, "a built cycle scans clean (%s)", why);
+	saved = *(void **)slot(buf, 7);
+	*(void **)slot(buf, 7) = *(void **)slot(buf, 8);
+	CHECK(chase_scan_links(buf, n, why, sizeof why) != 0 && strstr(why, "not a permutation"),
+	      "a repeated target is found: %s", why);
+	*(void **)slot(buf, 7) = slot(buf, 7);
+	CHECK(chase_scan_links(buf, n, why, sizeof why) != 0 && strstr(why, "itself"),
+	      "a link to itself is found: %s", why);
+	*(void **)slot(buf, 7) = slot(buf, n);
+	CHECK(chase_scan_links(buf, n, why, sizeof why) != 0 && strstr(why, "outside"),
+	      "a link past the end is found: %s", why);
+	*(void **)slot(buf, 7) = (char *)slot(buf, 9) + 8;
+	CHECK(chase_scan_links(buf, n, why, sizeof why) != 0 && strstr(why, "outside"),
+	      "a link into the middle of a line is found: %s", why);
+	*(void **)slot(buf, 7) = saved;
+	/* Half the buffer a copy of the other half, as two pages on one frame
+	   would leave it. */
+	memcpy(slot(buf, n / 2), slot(buf, 0), n / 2 * CHASE_SLOT);
+	CHECK(chase_scan_links(buf, n, why, sizeof why) != 0, "an aliased half is found: %s", why);
+	chase_build(buf, n, CHASE_SLOT, 3);
+	{
+		/* a -> b ... c -> d becomes a -> d, c -> b: two cycles, no
+		   slot pointing at itself. */
+		void **a = slot(buf, 0), **c = *a, *t;
+
+		c = *(void **)*c;         /* two links on from a */
+		t = *a;
+		*a = *c;
+		*c = t;
+	}
+	CHECK(chase_scan_links(buf, n, why, sizeof why) == 0 &&
+	      chase_check(buf, n, CHASE_SLOT, why, sizeof why) != 0,
+	      "a swap that splits the cycle keeps a permutation: the scan passes it, the walk "
+	      "does not (%s)", why);
+	free(buf);
+}
+
 static void test_follow(void)
 {
 	size_t n = 256;
@@ -286,6 +334,24 @@ static void test_partial_laps(void)
 	CHECK(chase_check(buf, slots, CHASE_SLOT, NULL, 0) == 0,
 	      "  the cycle is untouched by stretches that end mid-lap");
 
+	/* Past the threshold: a stretch of warm-up after a scan of the links;
+	   a broken link is found by the scan and named. */
+	run.partial_from_slots = slots / 4;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, past") == 0 &&
+	      !strcmp(run.form, CHASE_FORM_PARTIAL) && !run.cycle_broken && !run.broken_why[0],
+	      "past the threshold: partial laps after a scanned, stretch-long warm-up (%s)",
+	      run.form);
+	{
+		void *saved = *(void **)slot(buf, 5);
+
+		*(void **)slot(buf, 5) = *(void **)slot(buf, 6);
+		CHECK(chase_run_measure(&run, CHASE_SLOT, "test, broken") == -1 && run.cycle_broken &&
+		      strstr(run.broken_why, "not a permutation"),
+		      "  two slots pointing at one: the scan refuses it, nothing measured (%s)",
+		      run.broken_why);
+		*(void **)slot(buf, 5) = saved;
+	}
+
 	CHECK(chase_partial_from(32u << 20, 48u << 20, CHASE_SLOT) == (128u << 20) / CHASE_SLOT,
 	      "threshold: four times the claimed cache, whatever edge was found");
 	CHECK(chase_partial_from(0, 48u << 20, CHASE_SLOT) == (192u << 20) / CHASE_SLOT,
@@ -301,6 +367,7 @@ int main(void)
 	test_pages();
 	test_reproducible_and_seeded();
 	test_checker_rejects();
+	test_scan_links();
 	test_follow();
 	test_rng();
 	test_partial_laps();
