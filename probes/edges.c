@@ -330,12 +330,16 @@ static void gap_crossing(const struct curve *c, const struct plateau *lower,
 }
 
 /* A plateau between two others that spans less than an octave, and rises
-   less than twice from the one below or to the one above, is a pause
-   inside one step, not a level: a smeared step read at fine intervals
-   stalls where some sets have just overflowed, and a TLB's reach can stall
-   a cache's step the same way. No cache is less than twice the one below
-   it, so a real level's plateau spans an octave or more. Removing the
-   pause leaves one step from the plateau below to the one above. */
+   less than twice from the one below or to the one above, or ends short
+   of twice where the one below ends, is a pause inside one step, not a
+   level: a smeared step read at fine intervals stalls where some sets have
+   just overflowed, a TLB's reach can stall a cache's step the same way,
+   and on a VM a neighbour taking the shared L3 for a while stalls its step
+   at a level of its own (a Zen 4 VM read 40-46 ns at 8-10 MiB between an
+   L3 of 17 ns to 7 MiB and memory's 108 ns and more). No cache is less
+   than twice the one below it, so a real level's plateau spans an octave
+   or more and ends at twice the one below or further. Removing the pause
+   leaves one step from the plateau below to the one above. */
 #define PAUSE_LEVEL_FACTOR 2.0
 
 static int is_short(const struct curve *c, const struct plateau *p)
@@ -347,7 +351,9 @@ int curve_is_pause(const struct curve *c, const struct plateau *below, const str
 		   const struct plateau *above)
 {
 	return is_short(c, p) && (p->ns < below->ns * PAUSE_LEVEL_FACTOR ||
-				  above->ns < p->ns * PAUSE_LEVEL_FACTOR);
+				  above->ns < p->ns * PAUSE_LEVEL_FACTOR ||
+				  (double)c->pt[p->last].bytes <
+					  PAUSE_LEVEL_FACTOR * (double)c->pt[below->last].bytes);
 }
 
 size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)

@@ -89,13 +89,15 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max);
 /* Drops the pauses from c's n plateaus p (as curve_plateaus found them),
    in place, and returns how many are left: a plateau between two others
    that spans less than an octave and lies within twice of the level below
-   or above is a stall inside one step (some sets, or some entries, already
+   or above, or ends short of twice the size where the one below ends, is
+   a stall inside one step (some sets, or some entries, already
    missing), not a level; neighbouring short plateaus within twice of each
    other are first one stretch. The first and last plateaus stay. */
 size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n);
 
 /* curve_drop_pauses's rule for one plateau p between `below` and `above`:
-   p spans less than an octave and lies within twice of either's level.
+   p spans less than an octave and lies within twice of either's level, or
+   ends short of twice the size where `below` ends.
    `above` may be a single point made a plateau (where the curve climbs on
    past its last plateau, tlb_levels.c). */
 int curve_is_pause(const struct curve *c, const struct plateau *below, const struct plateau *p,
