@@ -12,17 +12,7 @@
 # killed after its first probe must leave a page that still reads.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-O=${O:-build}
-HOST_APP=${HOST_APP:-$O/host/memprobe}
-work=$O/browser-test
-rm -rf "$work"
-mkdir -p "$work"
-
-fail() { echo "FAIL - $*"; }
-check() {
-	local what=$1; shift
-	if "$@"; then echo "ok - $what"; else fail "$what"; fi
-}
+. tests/host_lib.bash browser-test
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $browser ]]; then

@@ -9,16 +9,7 @@
 # re-run into it, and the refusals.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-O=${O:-build}
-HOST_APP=${HOST_APP:-$O/host/memprobe}
-work=$O/fleet-test
-rm -rf "$work"
-mkdir -p "$work"
-
-check() {
-	local what=$1; shift
-	if "$@"; then echo "ok - $what"; else echo "FAIL - $what"; fi
-}
+. tests/host_lib.bash fleet-test
 
 "$HOST_APP" profile=quick probes=latency pages=4k max_size=4M --out "$work/real" \
 	> "$work/real.out" 2>&1

@@ -8,17 +8,7 @@
 # so no check depends on how fast this machine is.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-O=${O:-build}
-HOST_APP=${HOST_APP:-$O/host/memprobe}
-work=$O/linux-test
-rm -rf "$work"
-mkdir -p "$work"
-
-fail() { echo "FAIL - $*"; }
-check() {
-	local what=$1; shift
-	if "$@"; then echo "ok - $what"; else fail "$what"; fi
-}
+. tests/host_lib.bash linux-test
 
 # Long enough that a signal after the first row always finds it running.
 LONG_ARGS="profile=quick probes=latency,tlb,bandwidth pages=4k,2m"

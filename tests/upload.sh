@@ -8,18 +8,9 @@
 # FAILED by file. Nothing leaves the loopback interface.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-O=${O:-build}
-HOST_APP=${HOST_APP:-$O/host/memprobe}
-work=$O/upload-test
-rm -rf "$work"
-mkdir -p "$work"
+. tests/host_lib.bash upload-test
 . scripts/webdav.bash
 trap webdav_stop EXIT
-
-check() {
-	local what=$1; shift
-	if "$@"; then echo "ok - $what"; else echo "FAIL - $what"; fi
-}
 
 ARGS="profile=quick probes=latency pages=4k max_size=256K"
 
