@@ -36,9 +36,6 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 	return (v + unit - 1) / unit * unit;
 }
 
-/* The timed section. max_trials bounds the time as well as the count: past
-   the first `trials`, a size gets no more trial time than max_trials *
-   step_ms (trials_stop). */
 /* The untimed warm-up: whole laps coming home to start (the cycle's check),
    or past partial_from_slots a stretch of that many loads after a scan of
    the links (chase_run.h). Where the chain stands after it, and the ticks a
@@ -78,6 +75,9 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 	return p;
 }
 
+/* The timed section. max_trials bounds the time as well as the count: past
+   the first `trials`, a size gets no more trial time than max_trials *
+   step_ms (trials_stop). */
 void chase_run_trials(void *arg)
 {
 	struct chase_run *run = arg;
