@@ -93,11 +93,15 @@ def named(s, key, ident):
         out[k] = e
     return out
 
+def range_keys(key):
+    # The summary's names for a level's range: bytes for caches, entries for TLBs.
+    return ("range_lo_bytes", "range_hi_bytes") if key == "caches" else \
+           ("range_lo_entries", "range_hi_entries")
+
 def ranges(ex, ey, key, div):
     # What each run's readings allowed, so a reader sees whether the two
     # names are two readings of one range or ranges apart.
-    lo, hi = ("range_lo_bytes", "range_hi_bytes") if key == "caches" else \
-             ("range_lo_entries", "range_hi_entries")
+    lo, hi = range_keys(key)
     def one(e):
         return "-" if not e else "%g-%g" % (e.get(lo, 0) / div, e.get(hi, 0) / div)
     return "ranges %s / %s" % (one(ex), one(ey))
@@ -108,8 +112,7 @@ tlb_id = lambda e: "%s %s" % (e["name"], "4 KiB" if e["page_size"] == 4096 else
                               "1 GiB" if e["page_size"] == 1 << 30 else e["page_size"])
 def meet(ex, ey, key):
     # Both readings allow one size: their ranges share some of it.
-    lo, hi = ("range_lo_bytes", "range_hi_bytes") if key == "caches" else \
-             ("range_lo_entries", "range_hi_entries")
+    lo, hi = range_keys(key)
     if not ex or not ey or not ex.get(hi) or not ey.get(hi):
         return False
     return max(ex.get(lo, 0), ey.get(lo, 0)) <= min(ex[hi], ey[hi])

@@ -43,7 +43,7 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
    broken (run->cycle_broken set). */
 static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 {
-	uint64_t unit = laps_per_block_unit(run->slots), loads, t0, t1;
+	uint64_t loads, t0, t1;
 	void *p;
 
 	if (run->partial_from_slots && run->slots > run->partial_from_slots) {
@@ -59,7 +59,8 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 		t1 = plat_ticks();
 		*lap_ticks = (uint64_t)((double)(t1 - t0) / (double)loads * (double)run->slots);
 	} else {
-		uint64_t laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots, unit);
+		uint64_t laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots,
+					 laps_per_block_unit(run->slots));
 
 		t0 = plat_ticks();
 		p = chase_follow(run->start, laps * run->slots / CHASE_UNROLL);
