@@ -267,6 +267,21 @@ static void test_buffers(void)
 		}
 	}
 
+	/* 256 MiB: large enough to be faulted in by a thread per CPU (at least
+	   64 MiB a share); a share left untouched would leave pages missing
+	   from pagemap, and the buffer unverified. */
+	if (plat_buffer_max(PAGE_SHIFT_4K) >= (512u << 20)) {
+		char present[64];
+
+		CHECK(plat_buffer_get(&b, 256u << 20, PAGE_SHIFT_4K, why, sizeof why) == 0,
+		      "a 256 MiB buffer of 4 KiB pages (%s)", why);
+		snprintf(present, sizeof present, "pagemap: %u of %u present", 65536u, 65536u);
+		CHECK(b.base && b.verified_ok && strstr(b.verified, present),
+		      "every one of its 65536 pages touched, whatever thread touched it: %s",
+		      b.verified);
+		plat_buffer_put(&b);
+	}
+
 	memset(&b, 0, sizeof b);
 	if (plat_buffer_max(PAGE_SHIFT_1G) == 0) {
 		CHECK(plat_buffer_get(&b, 1u << 30, PAGE_SHIFT_1G, why, sizeof why) == -1 && !b.base,
