@@ -139,20 +139,24 @@ EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 ARCH_SRC  := $(filter-out $(ARCH_EFI_ONLY),$(wildcard $(ARCH_DIR)/*.c)) $(wildcard arch/generic/*.c)
 EFI_SRC   := $(wildcard efi/*.c) $(ARCH_SRC) $(ARCH_EFI_ONLY)
 EFI_ASM   := $(wildcard $(ARCH_DIR)/*.S)
+# The probes, whose PROBE_DEFINE rows make the registry, and everything both
+# platforms build around them (docs/LAYOUT.md): the run's core, results
+# and reports, the analysis, the probes, the run and its card.
 PROBE_SRC := $(wildcard probes/*.c)
+SHARED_SRC := $(wildcard core/*.c results/*.c analysis/*.c probes/*.c run/*.c)
 LIB_SRC   := $(wildcard lib/*.c)
 
 EFI_OBJ := $(EFI_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_ASM:%.S=$(EFI_OUT)/%.o) \
-	$(PROBE_SRC:%.c=$(EFI_OUT)/%.o) $(LIB_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_OUT)/buildinfo.o
+	$(SHARED_SRC:%.c=$(EFI_OUT)/%.o) $(LIB_SRC:%.c=$(EFI_OUT)/%.o) $(EFI_OUT)/buildinfo.o
 
 .PHONY: all efi image host run test unit qemu-test fuzz deps clean
 all: image
 
-# The probe registry's list (probes/probe.h), from the PROBE_DEFINE rows of
+# The probe registry's list (core/probe.h), from the PROBE_DEFINE rows of
 # probes/*.c: rewritten only when its text changes, so an edit to a probe
 # rebuilds only what that edit touches. Every object waits for it (|): on a
 # first build no dependency file names it yet.
-PROBE_REGISTRY := $(GEN_OUT)/probes/probe_registry.h
+PROBE_REGISTRY := $(GEN_OUT)/core/probe_registry.h
 $(PROBE_REGISTRY): $(PROBE_SRC) scripts/probe-registry.sh
 	@mkdir -p $(dir $@)
 	$(Q)scripts/probe-registry.sh $(PROBE_SRC) > $@.tmp
@@ -162,7 +166,8 @@ efi: $(EFI_APP)
 image: $(EFI_IMG)
 
 $(EFI_OUT)/efi/%.o $(EFI_OUT)/$(ARCH_DIR)/%.o $(EFI_OUT)/arch/generic/%.o: CFLAGS_SEL = $(EFI_SYS_CFLAGS)
-$(EFI_OUT)/probes/%.o $(EFI_OUT)/lib/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
+$(EFI_OUT)/core/%.o $(EFI_OUT)/results/%.o $(EFI_OUT)/analysis/%.o $(EFI_OUT)/probes/%.o \
+$(EFI_OUT)/run/%.o $(EFI_OUT)/lib/%.o $(EFI_OUT)/buildinfo.o: CFLAGS_SEL = $(EFI_PROBE_CFLAGS)
 
 $(EFI_OUT)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -295,16 +300,22 @@ $(SHIM_IMG): $(SIGNED_APP) $(KEY_DER) scripts/make-image.sh scripts/esp.bash $(E
 # ---- Linux build -----------------------------------------------------------
 
 HOST_CFLAGS := -std=gnu11 -g -I. -I$(GEN_OUT) $(WARN) -D_GNU_SOURCE $(ARCH_DEFS)
-# Debian's libsqlite3 (libsqlite3-dev) for `memprobe fleet --db`: the Linux
-# build only; the EFI app links nothing but gnu-efi.
-HOST_LIBS := -lm -lsqlite3
+HOST_LIBS := -lm
+# Debian's libsqlite3 (libsqlite3-dev) for `memprobe fleet --db`: the desk
+# commands only (desk/), never the platform or its tests; the EFI app links
+# nothing but gnu-efi.
+DESK_LIBS := -lsqlite3
 # arch/ is built whole for the host too, assembly included, so the pure
 # parts (page tables, CPUID decoding) run in the unit tests.
-HOST_SRC := $(wildcard host/*.c) $(ARCH_SRC) $(PROBE_SRC) $(LIB_SRC)
+HOST_SRC := $(wildcard host/*.c) $(ARCH_SRC) $(SHARED_SRC) $(LIB_SRC)
 HOST_LIB_SRC := $(filter-out host/main.c,$(HOST_SRC))
+# The desk commands (analyze, compare, fleet) and the program's entry,
+# desk/main.c, which hands a run to host/main.c.
+DESK_SRC := $(wildcard desk/*.c)
+DESK_LIB_SRC := $(filter-out desk/main.c,$(DESK_SRC))
 
-HOST_OBJ := $(HOST_SRC:%.c=$(HOST_OUT)/%.o) $(EFI_ASM:%.S=$(HOST_OUT)/%.o) \
-	$(HOST_OUT)/buildinfo.o
+HOST_OBJ := $(HOST_SRC:%.c=$(HOST_OUT)/%.o) $(DESK_SRC:%.c=$(HOST_OUT)/%.o) \
+	$(EFI_ASM:%.S=$(HOST_OUT)/%.o) $(HOST_OUT)/buildinfo.o
 
 host: $(HOST_APP)
 
@@ -324,18 +335,24 @@ $(HOST_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 
 $(HOST_APP): $(HOST_OBJ)
 	@echo "  HOSTLD  $@"
-	$(Q)$(CC) $(HOST_OBJ) $(HOST_LIBS) -o $@
+	$(Q)$(CC) $(HOST_OBJ) $(DESK_LIBS) $(HOST_LIBS) -o $@
 
 # ---- Tests -----------------------------------------------------------------
 
 # Unit tests: every tests/unit/test_*.c is one binary, linked with all the
-# host-buildable code, under AddressSanitizer and UBSan.
+# host-buildable code, under AddressSanitizer and UBSan; a test that
+# includes a desk/ header links the desk commands and SQLite too, and no
+# other does.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 TEST_CFLAGS := $(HOST_CFLAGS) -O1 $(SAN) -Itests/unit
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TEST_OUT)/%)
 TEST_LIB_OBJ := $(HOST_LIB_SRC:%.c=$(TEST_OUT)/obj/%.o) $(EFI_ASM:%.S=$(TEST_OUT)/obj/%.o) \
 	$(TEST_OUT)/obj/buildinfo.o
+TEST_DESK_OBJ := $(DESK_LIB_SRC:%.c=$(TEST_OUT)/obj/%.o)
+DESK_UNIT_BIN := $(patsubst tests/unit/%.c,$(TEST_OUT)/%,$(shell grep -l '^\#include "desk/' $(UNIT_SRC)))
+$(DESK_UNIT_BIN): TEST_DESK = $(TEST_DESK_OBJ) $(DESK_LIBS)
+$(DESK_UNIT_BIN): $(TEST_DESK_OBJ)
 
 $(TEST_OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -353,17 +370,18 @@ $(TEST_OUT)/obj/buildinfo.o: $(EFI_OUT)/buildinfo.c
 $(TEST_OUT)/test_%: tests/unit/test_%.c $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TESTLD  $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_LIB_OBJ) $(HOST_LIBS) -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) $< $(TEST_DESK) $(TEST_LIB_OBJ) $(HOST_LIBS) -o $@
 
 # The Linux app itself under the same sanitizers, from the same objects:
 # tests/sanitize.sh runs it (a short run, analyze, compare, a stop by
 # SIGINT) and fails on any report.
 SAN_APP := $(TEST_OUT)/memprobe-san
 
-$(SAN_APP): host/main.c $(TEST_LIB_OBJ)
+$(SAN_APP): desk/main.c host/main.c $(TEST_DESK_OBJ) $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TESTLD  $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) host/main.c $(TEST_LIB_OBJ) $(HOST_LIBS) -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(DEPFLAGS) desk/main.c host/main.c $(TEST_DESK_OBJ) $(TEST_LIB_OBJ) \
+		$(DESK_LIBS) $(HOST_LIBS) -o $@
 
 unit: $(UNIT_BIN) $(SAN_APP)
 
@@ -378,8 +396,8 @@ deps:
 # its packages before the first compile, with -j too: deps is phony, so make
 # runs it once per invocation, and order-only (|), so it never makes a
 # built file out of date.
-$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(UNIT_BIN) $(SAN_APP) $(EFI_IMG): | deps
-$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(UNIT_BIN) $(SAN_APP): | $(PROBE_REGISTRY)
+$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(TEST_DESK_OBJ) $(UNIT_BIN) $(SAN_APP) $(EFI_IMG): | deps
+$(EFI_OBJ) $(HOST_OBJ) $(TEST_LIB_OBJ) $(TEST_DESK_OBJ) $(UNIT_BIN) $(SAN_APP): | $(PROBE_REGISTRY)
 
 # `make run` is the quick functional run unless APP_ARGS names a profile;
 # the image itself (for hardware) defaults to the full profile.
@@ -423,6 +441,6 @@ FORCE:
 
 # The test objects are prerequisites of a pattern rule only, which makes
 # them intermediate files: keep them, or every test run rebuilds them all.
-.SECONDARY: $(TEST_LIB_OBJ)
+.SECONDARY: $(TEST_LIB_OBJ) $(TEST_DESK_OBJ)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

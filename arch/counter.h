@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include "arch/cpu.h"
 
-/* ---- Calibration policy ----------------------------------------------------
- * Each constant is defined here once; the clock files only apply it.
+/* ---- Calibration policy ----------------------------------------------- */
+/* Each constant is defined here once; the clock files only apply it.
  *
  * COUNTER_CAL_WINDOWS windows of COUNTER_CAL_WINDOW_MS each; the rate is the median
  * window. Seven, not five: on Linux a window can be cut by a preemption and
@@ -39,7 +39,7 @@
 #define CORE_CLOCK_RUNS 7
 #define CORE_CLOCK_ADDS (1ull << 22)
 
-/* ---- What the CPU states ------------------------------------------------- */
+/* ---- What the CPU states ---------------------------------------------- */
 
 /* The counter's name for reports and system.json ("TSC" on x86-64), so a
    reader never has to infer which counter the ticks are. */
@@ -79,7 +79,7 @@ enum counter_emulation {
 enum counter_emulation counter_timer_emulated(const struct cpuinfo *ci, arch_guarded_fn run,
 					      uint16_t port);
 
-/* ---- The add chain -------------------------------------------------------- */
+/* ---- The add chain ---------------------------------------------------- */
 
 /* TSC ticks taken by `adds` dependent register additions (rounded down to a
    multiple of 64). Each add waits for the one before it, one core cycle
@@ -87,8 +87,8 @@ enum counter_emulation counter_timer_emulated(const struct cpuinfo *ci, arch_gua
    core clock whatever the TSC's own rate. */
 uint64_t add_chain_ticks(uint64_t adds);
 
-/* ---- The core's own cycle count -------------------------------------------
- * Where the CPU counts its core cycles (x86: APERF, beside MPERF at a fixed
+/* ---- The core's own cycle count --------------------------------------- */
+/* Where the CPU counts its core cycles (x86: APERF, beside MPERF at a fixed
  * reference rate; CPUID 6 ECX[0]), the cycles of a timed section are
  * measured rather than converted through a clock measured once: a core
  * whose clock moves (turbo, thermal limits) is followed. */
@@ -107,8 +107,8 @@ void core_cycles_read(struct core_cycles *c);
    (CPUID 6 ECX[0] clear or refused)". */
 extern const char core_cycles_missing[];
 
-/* ---- Reading it ------------------------------------------------------------
- * uint64_t counter_read(void): the counter, ordered after earlier loads.
+/* ---- Reading it ------------------------------------------------------- */
+/* uint64_t counter_read(void): the counter, ordered after earlier loads.
  * Inline, so a timestamp costs no call: each architecture's definition. */
 #if defined(__x86_64__)
 #include "arch/x86_64/counter.h"

@@ -2,7 +2,7 @@
  * knowledge: non-maskable interrupts, which no cli keeps out, and system
  * management interrupts, which the firmware takes behind the OS's back. A
  * trial during which either count moved measured the event too, so the
- * probes discard it (probes/trials.c). Each architecture implements this in
+ * probes discard it (core/trials.c). Each architecture implements this in
  * arch/NAME/ (x86-64: arch/x86_64/disturb.c).
  */
 #ifndef MEMPROBE_ARCH_DISTURB_H

@@ -24,7 +24,7 @@
 #define PT_SIZE_2M (1ull << 21)
 #define PT_SIZE_1G (1ull << 30)
 
-/* ---- The builder -------------------------------------------------------- */
+/* ---- The builder ------------------------------------------------------ */
 
 /* The attribute a range is mapped with: write-back RAM, or uncached
    device memory. pt_memattr_index gives the memory attribute index the
@@ -149,7 +149,7 @@ uint64_t pt_tables_bound(const struct pt_config *cfg, const struct pt_range *ran
 uint64_t pt_pool_tables(const struct pt_config *cfg, const struct pt_range *ranges, size_t n,
 			const uint64_t *buffer_bytes, const uint64_t *page_sizes, size_t nbuffers);
 
-/* ---- The walker and the verifier (pagewalk.c) ---------------------------- */
+/* ---- The walker and the verifier (pagewalk.c) ------------------------- */
 
 enum pt_walk_status {
 	PT_WALK_MAPPED,
@@ -209,7 +209,7 @@ enum pt_status pt_verify(const struct pt_config *cfg, uint64_t root, uint64_t ba
 			 uint64_t length, uint64_t page_size, unsigned attr_index,
 			 struct pt_verify_report *report);
 
-/* ---- The CPU's own state (paging.c) ---------------------------------------- */
+/* ---- The CPU's own state (paging.c) ----------------------------------- */
 
 /* The configuration the firmware runs with and the CPU supports (ci's
    physical address bits and 1 GiB pages). */

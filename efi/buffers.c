@@ -10,7 +10,7 @@
 #include "efi/paging.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 /* Every buffer of the run as it was verified, for system.json. */
 #define BUFFERS_KEPT 64

@@ -15,7 +15,7 @@
 #include "arch/counter.h"
 #include "arch/io.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 /* The calibration policy (window count and length, core clock chains) is
    arch/counter.h's, shared with the Linux build. */

@@ -3,7 +3,7 @@
 #define MEMPROBE_CLOCK_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* Finds the TSC rate and the core clock once, keeping them (and how they
    were found) for plat_clock(); prints nothing itself (the run's header

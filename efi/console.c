@@ -8,7 +8,7 @@
 
 #include "efi/fw.h"
 #include "arch/harness.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 void plat_console(const char *text)
 {

@@ -4,22 +4,22 @@
 #include "efi/clock.h"
 #include "efi/guarded.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
-#include "probes/timebase.h"
+#include "core/platform.h"
+#include "core/timebase.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* A section shorter than this says little about the clock (the MSR reads
    themselves take a few hundred cycles): the last longer one's clock stays. */
 #define SECTION_TICKS_MIN 100000u
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static int counted;          /* APERF/MPERF readable */
 static uint64_t core_hz;     /* the last section's, or the add chain's */
 static uint64_t reference_permille;   /* APERF/MPERF over the last section */
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void core_clock_init(void)
 {

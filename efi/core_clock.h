@@ -1,4 +1,4 @@
-/* The core clock of the figures on bare metal (probes/platform.h's
+/* The core clock of the figures on bare metal (core/platform.h's
  * plat_core_hz): APERF/MPERF read around every timed section where the CPU
  * has them, the add chain measured again before each probe where not.
  */

@@ -1,4 +1,4 @@
-/* The other CPUs on bare metal (probes/platform.h, "Other CPUs"; cpus.h).
+/* The other CPUs on bare metal (core/platform.h, "Other CPUs"; cpus.h).
  *
  * A run of roles goes like this, every step for a reason:
  *  1. The BSP starts each AP's procedure with StartupThisAP and an event
@@ -11,7 +11,7 @@
  *     before any CPU loads the app's tables.
  *  3. BSP and APs enter the app's CPU state (cpu_state.h: interrupts off,
  *     the app's IDT and tables, and for plat_cpus_run_wide the wide vector
- *     state, CR4 and XCR0 being each CPU's own), meet at the start line (probes/gang.c),
+ *     state, CR4 and XCR0 being each CPU's own), meet at the start line (core/gang.c),
  *     play their roles, and the APs leave the app's state again before
  *     saying they are back.
  *  4. The BSP leaves the app's state only once every AP that finished in
@@ -41,18 +41,18 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/machine.h"
-#include "probes/gang.h"
-#include "probes/platform.h"
-#include "probes/results.h"
+#include "core/gang.h"
+#include "core/platform.h"
+#include "results/results.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 static EFI_GUID mp_services_guid = MP_SERVICES_GUID;
 /* Topology is read in well under a millisecond; a generous bound all the
    same, so a slow emulated CPU is not mistaken for a lost one. */
 #define TOPOLOGY_DEADLINE_MS 2000u
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 /* What an AP's procedure is handed. */
 struct ap_start {
@@ -71,7 +71,7 @@ struct cpu_fault {
 	struct plat_fault fault;
 };
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct mp_services *mp;
 static unsigned cpu_count = 1;
@@ -94,9 +94,9 @@ static EFI_EVENT ap_event[PLAT_CPUS_MAX];
 static void *ap_tables[PLAT_CPUS_MAX];
 static struct cpu_fault cpu_fault[PLAT_CPUS_MAX];
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
-/* Sequentially consistent, as in probes/gang.c: an AP's "back" must not be
+/* Sequentially consistent, as in core/gang.c: an AP's "back" must not be
    seen before it has left the app's state. */
 static void put(volatile uint32_t *p, uint32_t v)
 {
@@ -314,7 +314,7 @@ static int give_ap_tables(char *why, size_t why_len)
 	return 0;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void cpus_init(void)
 {

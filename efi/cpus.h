@@ -1,5 +1,5 @@
 /* The other CPUs on bare metal, through the firmware's MP services
- * (probes/platform.h's "Other CPUs" is implemented in cpus.c).
+ * (core/platform.h's "Other CPUs" is implemented in cpus.c).
  */
 #ifndef MEMPROBE_CPUS_H
 #define MEMPROBE_CPUS_H

@@ -16,7 +16,7 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/machine.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 static char conditions[512];
 

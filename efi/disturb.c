@@ -5,9 +5,9 @@
 #include "efi/guarded.h"
 #include "arch/disturb.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The PI specification's EFI_CPU_ARCH_PROTOCOL (vol. 2, DXE), which
    gnu-efi does not define: only the member this file calls is typed, the
@@ -24,7 +24,7 @@ struct cpu_arch_protocol {
 static EFI_GUID cpu_arch_guid = { 0x26baccb1, 0x6f42, 0x11d4,
 				  { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } };
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct cpu_arch_protocol *cpu_arch;
 static int nmi_handler_registered;
@@ -35,7 +35,7 @@ static int smi_counted;
 static uint64_t smi_at_start;
 static char nmi_how[160], smi_how[128];
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Called by the firmware's exception entry with the NMI acknowledged; its
    return resumes the interrupted code. */
@@ -72,7 +72,7 @@ static void register_nmi_handler(void)
 		    "handler registered with the firmware outside them");
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void disturb_init(void)
 {

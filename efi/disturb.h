@@ -1,4 +1,4 @@
-/* NMIs and SMIs on bare metal (probes/platform.h's plat_disturbances).
+/* NMIs and SMIs on bare metal (core/platform.h's plat_disturbances).
  * Inside timed sections the guard's own NMI vector counts them; outside,
  * the firmware's exception handler would print a register dump and stop
  * the machine on the first NMI, so the app registers an NMI handler of its

@@ -4,7 +4,7 @@
 #include "efi/disturb.h"
 #include "efi/fw.h"
 #include "arch/harness.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 /* A non-volatile variable marks a reboot as memprobe's own: the boot after
    it finds the mark, clears it and returns to the firmware, which moves on

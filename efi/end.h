@@ -7,7 +7,7 @@
 #define MEMPROBE_END_H
 
 #include <efi.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* "No end key was given": off under QEMU, wait on hardware. */
 #define END_DEFAULT ((enum end_action)-1)

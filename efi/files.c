@@ -12,9 +12,9 @@
 #include "efi/volume.h"
 #include "lib/fmt.h"
 #include "lib/memfs.h"
-#include "probes/platform.h"
-#include "probes/results.h"
-#include "probes/upload.h"
+#include "core/platform.h"
+#include "results/results.h"
+#include "results/upload.h"
 
 #define MAX_FILES 8
 #define MAX_RUNS 9999

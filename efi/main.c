@@ -19,10 +19,10 @@
 #include "efi/secure_boot.h"
 #include "efi/volume.h"
 #include "arch/harness.h"
-#include "probes/probe.h"
-#include "probes/results.h"
+#include "core/probe.h"
+#include "results/results.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 static void banner(void)
 {

@@ -3,7 +3,7 @@
 #include "efi/memmap.h"
 #include "efi/fw.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 struct memmap_buffer {
 	UINT8 *buf;

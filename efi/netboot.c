@@ -11,7 +11,7 @@
 #include "efi/fw.h"
 #include "lib/fmt.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 static EFI_GUID pxe_guid = EFI_PXE_BASE_CODE_PROTOCOL_GUID;
 static EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -21,7 +21,7 @@ static EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 #define TFTP_FILE_NOT_FOUND 1
 #define PATH_MAX_CHARS 160
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* The PXE base code of the device the app was loaded from: on that handle,
    or on the nearest handle up its device path. NULL when the app was not
@@ -80,7 +80,7 @@ static void path_beside(const UINT8 *boot_file, const char *name, char *path, si
 	mp_strlcpy(path + dir, name, size - dir);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 enum netboot_read_result netboot_read(const char *name, char *buf, size_t max, size_t *len,
 				      struct netboot_where *w)

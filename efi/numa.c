@@ -7,7 +7,7 @@
 #include "lib/json.h"
 #include "lib/madt.h"
 #include "lib/srat.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 static struct {
 	int have_srat;

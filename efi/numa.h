@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/efimap.h"
-#include "probes/config.h"
+#include "core/config.h"
 
 struct json;
 

@@ -6,8 +6,8 @@
 #include "efi/memtypes.h"
 #include "lib/fmt.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/platform.h"
+#include "core/probe.h"
 
 /* Tables come from one pool allocated up front, so no firmware allocation
    is ever needed while mapping (and none while the tables are loaded). */

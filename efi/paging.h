@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "arch/paging.h"
 #include "lib/efimap.h"
-#include "probes/config.h"
+#include "core/config.h"
 
 /* Builds the general map and sets aside a table pool sized by what the run
    c describes will map. 0, or -1 with the reason printed: then no probe may

@@ -3,14 +3,14 @@
 #include "efi/fw.h"
 #include "efi/secure_boot.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* EFI_GLOBAL_VARIABLE (UEFI spec, "Globally Defined Variables"). */
 static EFI_GUID global_variable_guid = {
 	0x8be4df61, 0x93ca, 0x11d2, { 0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c }
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* One byte of a global variable; -1 when it is absent or unreadable. */
 static int read_byte(CHAR16 *name)
@@ -23,7 +23,7 @@ static int read_byte(CHAR16 *name)
 	return s == EFI_SUCCESS && size == 1 ? value : -1;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const struct secure_boot *secure_boot_state(void)
 {

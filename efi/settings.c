@@ -6,8 +6,8 @@
 #include "efi/netboot.h"
 #include "efi/volume.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
-#include "probes/results.h"
+#include "core/platform.h"
+#include "results/results.h"
 
 #define CONFIG_NAME "memprobe.cfg"
 #define CONFIG_MAX 16384

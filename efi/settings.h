@@ -3,7 +3,7 @@
 #ifndef MEMPROBE_SETTINGS_H
 #define MEMPROBE_SETTINGS_H
 
-#include "probes/config.h"
+#include "core/config.h"
 
 /* 0, or -1 with the error printed: the run must not start. */
 int settings_load(struct config *c);

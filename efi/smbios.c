@@ -11,9 +11,9 @@
 #include "efi/fw.h"
 #include "lib/fmt.h"
 #include "lib/smbios.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 static EFI_GUID smbios_guid = { 0xeb9d2d31, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } };
 static EFI_GUID smbios3_guid = { 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } };
@@ -30,14 +30,14 @@ static EFI_GUID snp_guid = EFI_SIMPLE_NETWORK_PROTOCOL_GUID;
 #define DP_MAC 11
 #define DP_END 0x7f
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct smbios_info info;
 static int info_read;
 static uint8_t mac[6];
 static int mac_state;            /* 0: not read, 1: found, -1: none */
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static const uint8_t *config_table(const EFI_GUID *g)
 {
@@ -143,7 +143,7 @@ static void read_mac(void)
 	uefi_call_wrapper(fw_bs->FreePool, 1, handles);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const struct smbios_info *plat_smbios(void)
 {

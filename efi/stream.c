@@ -10,16 +10,16 @@
 #include "efi/stream.h"
 #include "arch/stream.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static int tried;             /* the trial below has run */
 static int enable_works;      /* ... and enabling did not fault */
 static unsigned enabled_sets; /* what stream_sets_enabled said while it was on */
 static char refusal[160];     /* why not, when it faulted */
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Runs under guard_call: enables, looks, restores. A fault part way leaves
    `saved` filled (stream_state_enable fills it first), so the caller puts
@@ -59,7 +59,7 @@ static void try_once(void)
 	guarded_run(restore_after_fault, &saved);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int stream_state_works(void)
 {

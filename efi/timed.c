@@ -29,7 +29,7 @@
 #include "arch/guard.h"
 #include "arch/paging.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 /* The vector a refused section reports: no CPU exception has it. */
 #define NO_VECTOR 0xffffffffu

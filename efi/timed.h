@@ -1,4 +1,4 @@
-/* Timed sections on bare metal (probes/platform.h's plat_timed): the
+/* Timed sections on bare metal (core/platform.h's plat_timed): the
  * guarded state plus the app's page tables. docs/PAGING.md, "Entering and
  * leaving", explains the steps.
  */

@@ -16,9 +16,9 @@
 #include "efi/fw.h"
 #include "lib/fmt.h"
 #include "lib/url.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 static EFI_GUID http_sb_guid = { 0xbdc8e6af, 0xd9bc, 0x4379, { 0xa7, 0x2a, 0xe0, 0xc4, 0xe7, 0x5d, 0xae, 0x1c } };
 static EFI_GUID http_guid = { 0x7a59b29b, 0x910b, 0x4171, { 0x82, 0x42, 0xa8, 0x5a, 0x0d, 0xf2, 0x5b, 0x5b } };
@@ -36,7 +36,7 @@ static EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 /* The status a response token ends with for a 4xx or 5xx answer. */
 #define HTTP_ERROR_STATUS EFIERR(35)
 
-// ---- The specification's types ---------------------------------------------
+/* ---- The specification's types ---------------------------------------- */
 
 enum { HTTP_V10, HTTP_V11 };
 enum { HTTP_GET, HTTP_POST, HTTP_PATCH, HTTP_OPTIONS, HTTP_CONNECT, HTTP_HEAD, HTTP_PUT };
@@ -106,13 +106,13 @@ static const unsigned status_numbers[] = {
 	417, 500, 501, 502, 503, 504, 505, 308, 429,
 };
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static EFI_HANDLE nic;
 static EFI_SERVICE_BINDING *http_sb;
 static int dhcp_waited;         /* a request got past EFI_NO_MAPPING once */
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static unsigned status_number(UINT32 code)
 {
@@ -314,7 +314,7 @@ out:
 	return rc;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int plat_upload_open(const char *url, char *why, size_t why_size)
 {

@@ -19,16 +19,16 @@
 #include "host/host.h"
 #include "host/pagecheck.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define SMALL_PAGE 4096u
 #define THP_POLICY "/sys/kernel/mm/transparent_hugepage/enabled"
 #define TOUCHERS_MAX 16u          /* threads that fault a buffer in */
 #define TOUCH_SHARE_MIN (64u << 20) /* below this, one thread does it all */
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 struct mapping {
 	void *start;              /* the whole reservation, guards included */
@@ -40,7 +40,7 @@ struct touch_share {
 	size_t bytes;
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Leave an eighth of what the kernel calls available to everything else, so
    touching a buffer never wakes the OOM killer. */
@@ -162,7 +162,7 @@ static void *map_anonymous(size_t bytes, size_t align, int advice, struct mappin
 	return (void *)body;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 /* The Linux build is x86-64's (docs/LAYOUT.md). */
 int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len)

@@ -14,23 +14,23 @@
 
 #include "arch/counter.h"
 #include "host/host.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The calibration policy (window count and length, core clock chains) is
    arch/counter.h's, shared with the bare-metal build. */
 #define CALIBRATION_WINDOWS COUNTER_CAL_WINDOWS
 #define CALIBRATION_WINDOW_NS (COUNTER_CAL_WINDOW_MS * 1000000ll)
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct plat_clock clock_facts;
 static char clock_source[384];
 static char core_source[160];
 static int clock_measured;
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static int64_t raw_ns(void)
 {
@@ -164,7 +164,7 @@ static void measure(void)
 	clock_facts.core_source = core_source;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 /* A process cannot read APERF/MPERF (the msr driver needs root and one
    CPU pinned): the add chain is measured again before each probe. */

@@ -1,4 +1,4 @@
-/* The Linux platform's other CPUs (probes/platform.h, "Other CPUs").
+/* The Linux platform's other CPUs (core/platform.h, "Other CPUs").
  *
  * Logical CPU k is the k-th CPU of the affinity mask memprobe started with,
  * so `taskset -c 2,5 memprobe` measures between OS CPUs 2 and 5. Each role
@@ -18,11 +18,11 @@
 #include "arch/cpu.h"
 #include "lib/json.h"
 #include "lib/machine.h"
-#include "probes/gang.h"
-#include "probes/platform.h"
+#include "core/gang.h"
+#include "core/platform.h"
 #include "host/host.h"
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static cpu_set_t start_mask;
 static unsigned cpu_count;                  /* 0: not read yet */
@@ -45,7 +45,7 @@ struct host_run {
 	struct host_member member[PLAT_CPUS_MAX];
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* The start mask, read once, before any thread of ours is pinned. */
 static void read_cpus(void)
@@ -84,7 +84,7 @@ static void read_topology(void *arg)
 	cpu_topology_read(arg);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 unsigned plat_cpu_count(void)
 {

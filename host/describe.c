@@ -13,9 +13,9 @@
 #include "host/host.h"
 #include "lib/json.h"
 #include "lib/machine.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static void describe_policy(struct json *j, const char *key, const char *path)
 {
@@ -73,7 +73,7 @@ static void describe_time(struct json *j)
 	json_string(j, "date_time_zone", "UTC");
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void plat_cache_claims(struct cache_claims *out)
 {

@@ -18,14 +18,14 @@
 #include <unistd.h>
 
 #include "host/host.h"
-#include "probes/platform.h"
-#include "probes/upload.h"
+#include "core/platform.h"
+#include "results/upload.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define RUN_NUMBER_MAX 9999
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 /* Room left in a path for "/run-NNNN/results.csv". */
 static char results_root[PATH_MAX - 32] = "memprobe-results";
@@ -34,7 +34,7 @@ static char folder_text[PATH_MAX + 128];
 static int folder_state;          /* 0 not tried, 1 made, -1 failed */
 static int file_lost;             /* a file of the run could not be made, written or flushed */
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* mkdir -p: the root may be several levels that do not exist yet. */
 static int make_path(const char *path)
@@ -124,7 +124,7 @@ static int handle_path(int fd, char *path, size_t size)
 	return 0;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const char *host_results_root_refusal(const char *dir, char *why, size_t why_len)
 {
@@ -310,7 +310,7 @@ static void close_handle(int handle)
 	}
 }
 
-/* A file closed whole is sent on where upload.url asks (probes/upload.c). */
+/* A file closed whole is sent on where upload.url asks (results/upload.c). */
 void plat_file_close(int handle)
 {
 	char name[64] = "";

@@ -1,4 +1,4 @@
-/* What the Linux platform offers beyond probes/platform.h: settings made by
+/* What the Linux platform offers beyond core/platform.h: settings made by
  * the command line before a run, and the small /proc and /sys readers the
  * host files share.
  */
@@ -17,11 +17,19 @@
    host_results_root_refusal refuses is never shortened into another
    folder: the run then has no files, and says why. */
 void host_set_results_root(const char *dir);
+
+/* A whole run from its command line (argv[0] the program): configure,
+   check the results folder, run every probe asked for, and return the
+   exit status docs/BUILD.md names (0, 1, 2 or 3). --help prints the
+   run's usage with more_usage (the other commands' lines, or "") after
+   its first line. */
+int host_main(int argc, char **argv, const char *more_usage);
+
 /* NULL when dir can name a results root, else why not, naming it: empty,
    or too long for a run's file paths on this system (PATH_MAX). */
 const char *host_results_root_refusal(const char *dir, char *why, size_t why_len);
 /* Before the first probe: whether the results root can take a run of
-   about run_bytes (probes/results.h's RUN_FILES_QUICK_BYTES, _FULL_). 0 when it can be
+   about run_bytes (results/results.h's RUN_FILES_QUICK_BYTES, _FULL_). 0 when it can be
    created, is a folder, takes a file and has that much room; 1 when all
    but the room hold, why[] warning of it (the files may be cut, each one
    named when it is); -1 with why[] naming the path and the reason when it

@@ -14,7 +14,7 @@
 
 #include "host/host.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static int fail(char *why, size_t size, const char *what, int err)
 {
@@ -136,7 +136,7 @@ static int request(const char *method, const char *host, unsigned port, const ch
 	return code;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int host_http_put(const char *host, unsigned port, const char *path, const void *data,
 		  size_t len, unsigned timeout_ms, char *why, size_t why_size)

@@ -1,4 +1,6 @@
-/* memprobe on Linux: the same probes and output as the UEFI app.
+/* A memprobe run on Linux: the same probes and output as the UEFI app,
+ * configured from the command line (desk/main.c hands every word that is
+ * not a desk command here).
  *
  *   memprobe [--out DIR] [--config FILE] [key=value ...]
  */
@@ -10,31 +12,26 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "host/analyze.h"
-#include "host/compare.h"
-#include "host/fleet.h"
 #include "host/host.h"
-#include "probes/config.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
-#include "probes/results.h"
+#include "core/config.h"
+#include "core/platform.h"
+#include "core/probe.h"
+#include "results/results.h"
 #include "probes/fault_settings.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* Like the image built for hardware, the Linux build measures with the full
    profile unless told otherwise; any source may still say profile=quick. */
 static const char linux_default[] = "profile = full\n";
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
-static void usage(FILE *to)
+static void usage(FILE *to, const char *more_usage)
 {
 	fprintf(to,
 		"usage: memprobe [--out DIR] [--config FILE] [key=value ...]\n"
-		"       memprobe analyze path/to/results.csv [--out DIR]\n"
-		"       memprobe compare RUN_A RUN_B [RUN_C ...] [--out DIR]\n"
-		"       memprobe fleet DIR... [--out OUT] [--db FILE] [--all] [--threshold PCT]\n"
+		"%s"
 		"\n"
 		"Runs memprobe's probes on Linux and writes report.txt, report.html,\n"
 		"results.csv, system.json and the charts into a new DIR/run-NNNN folder\n"
@@ -49,7 +46,8 @@ static void usage(FILE *to)
 		"every probe measured what was asked, 1 when one did not or a file was\n"
 		"cut, 2 when the configuration, the command line or the --out folder was\n"
 		"wrong (before any probe ran), 3 when SIGINT, SIGTERM or SIGHUP stopped\n"
-		"the run (every file closed; a second signal ends it at once).\n");
+		"the run (every file closed; a second signal ends it at once).\n",
+		more_usage);
 }
 
 /* The whole file, NUL-terminated; NULL with errno set on failure. */
@@ -112,9 +110,9 @@ static int results_root_check(const struct config *c, char *warning, size_t size
 	return 0;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
-int main(int argc, char **argv)
+int host_main(int argc, char **argv, const char *more_usage)
 {
 	static char room_warning[PATH_MAX + 256];   /* a path and its words */
 	struct config_source sources[3];
@@ -124,12 +122,6 @@ int main(int argc, char **argv)
 	size_t pairs_len = 0, file_len = 0;
 	int nsrc = 0, i, rc;
 
-	if (argc > 1 && !strcmp(argv[1], "analyze"))
-		return analyze_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return compare_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "fleet"))
-		return fleet_main(argc - 1, argv + 1);
 	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
 						  sizeof linux_default - 1, 0 };
 	pairs = calloc(1, 1);
@@ -137,7 +129,7 @@ int main(int argc, char **argv)
 		const char *arg = argv[i];
 
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			usage(stdout);
+			usage(stdout, more_usage);
 			return 0;
 		}
 		if (!strcmp(arg, "--out") || !strcmp(arg, "--config")) {

@@ -9,13 +9,13 @@
 
 #include "host/pagecheck.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define PAGEMAP_PRESENT (1ull << 63)
 #define PAGEMAP_PFN_MASK ((1ull << 55) - 1)
 #define PAGEMAP_BATCH 4096
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 struct smaps_entry {
 	int found;
@@ -29,7 +29,7 @@ struct pagemap_facts {
 	uint64_t chunks, contiguous_chunks;   /* chunks of the asked page size */
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static void read_smaps(uintptr_t start, struct smaps_entry *e)
 {
@@ -121,7 +121,7 @@ static const char *size_name(unsigned page_shift)
 	return page_shift == 30 ? "1 GiB" : page_shift == 21 ? "2 MiB" : "4 KiB";
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void page_check(const void *base, size_t bytes, unsigned page_shift,
 		enum page_backing backing, struct page_check *out)

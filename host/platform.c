@@ -13,9 +13,9 @@
 
 #include "arch/counter.h"
 #include "arch/guard.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static const int guarded_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
 #define GUARDED_COUNT (sizeof guarded_signals / sizeof *guarded_signals)
@@ -28,7 +28,7 @@ static char guard_stack[64 * 1024];
 
 static struct timespec run_start;
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 __attribute__((constructor)) static void note_run_start(void)
 {
@@ -50,7 +50,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
 	siglongjmp(guard_return, 1);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 uint64_t plat_ticks(void)
 {

@@ -3,7 +3,7 @@
    host's plat_timed guard catches. */
 
 #include "arch/guard.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 void plat_raise_fault(unsigned vector)
 {

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "host/host.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 static const struct {
 	int number;
@@ -52,14 +52,14 @@ static const struct {
 /* A signal this soon after the first is its echo, not a second request. */
 #define ECHO_NS 1000000000ll
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 /* 1 + the index in stop_signals of the first signal; 0 while none came. */
 static volatile sig_atomic_t stop_index;
 /* When the first came (CLOCK_MONOTONIC, ns); written before stop_index. */
 static volatile long long stop_ns;
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static long long now_ns(void)
 {
@@ -92,7 +92,7 @@ static void on_stop_signal(int sig)
 		}
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void host_stop_on_signals(void)
 {

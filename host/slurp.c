@@ -10,7 +10,7 @@
 
 #include "host/host.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* A results.csv of every probe at the full profile is tens of KiB; a file
    far past this is not one, and reading it whole would only waste memory. */
@@ -20,7 +20,7 @@
    say 0 bytes and hold more). */
 #define UNSIZED_FIRST_READ 4096u
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* What a file that is not a regular one is, for the message. */
 static const char *not_regular(mode_t mode)
@@ -83,7 +83,7 @@ static char *read_all(int fd, size_t guess, size_t *len, const char **why)
 	return text;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 char *host_slurp(const char *path, size_t *len, const char **why)
 {

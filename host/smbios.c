@@ -12,9 +12,9 @@
 
 #include "host/host.h"
 #include "lib/smbios.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define DMI_DIR "/sys/firmware/dmi/tables"
 #define DMI_TABLE DMI_DIR "/DMI"
@@ -24,14 +24,14 @@
    machine comes near. */
 #define TABLE_MAX (1u << 20)
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct smbios_info info;
 static int info_read;
 static uint8_t mac[6];
 static int mac_state;            /* 0: not read, 1: found, -1: none */
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Reads path whole, at most max bytes: the length, or -1 with errno. */
 static long read_all(const char *path, uint8_t *buf, size_t max)
@@ -138,7 +138,7 @@ static void read_mac(void)
 		free(names[i]);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const struct smbios_info *plat_smbios(void)
 {

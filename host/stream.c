@@ -5,7 +5,7 @@
 
 #include "arch/stream.h"
 #include "lib/fmt.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 void plat_stream_sets(struct plat_stream_sets *out)
 {

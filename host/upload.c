@@ -1,4 +1,4 @@
-/* upload.url on Linux: the platform's side of probes/upload.c, over
+/* upload.url on Linux: the platform's side of results/upload.c, over
  * host_http_put. Only http:// here: the TFTP write is the firmware's
  * (a site with only TFTP gets its files from the EFI app, or copies the
  * run folder itself).
@@ -12,13 +12,13 @@
 
 #include "host/host.h"
 #include "lib/url.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define STEP_TIMEOUT_MS 10000
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int plat_upload_open(const char *url, char *why, size_t why_size)
 {

@@ -3,7 +3,7 @@
 #include "lib/acpi_table.h"
 #include "lib/fmt.h"
 
-/* ---- Constants ---- */
+/* ---- Constants -------------------------------------------------------- */
 
 #define HEADER_BYTES 36
 #define LENGTH_AT 4
@@ -13,7 +13,7 @@
    memory. */
 #define TABLE_MAX_BYTES (16u << 20)
 
-/* ---- Private Functions ---- */
+/* ---- Private Functions ------------------------------------------------ */
 
 static int refuse(const char *signature, char *why, size_t why_len, const char *text, size_t at)
 {
@@ -21,7 +21,7 @@ static int refuse(const char *signature, char *why, size_t why_len, const char *
 	return -1;
 }
 
-/* ---- Public Functions ---- */
+/* ---- Public Functions ------------------------------------------------- */
 
 int acpi_entries_open(struct acpi_entries *w, const uint8_t *table, size_t available,
 		      const char *signature, size_t first_entry, char *why, size_t why_len)

@@ -2,11 +2,11 @@
 
 #include "lib/efimap.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define LOW_MEMORY_END 0x100000ull
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static int is_ram_type(uint32_t type)
 {
@@ -57,7 +57,7 @@ static void consider(uint64_t start, uint64_t end, uint64_t bytes, uint64_t alig
 		*found = base;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 size_t efimap_ranges(const struct efimap *m, uint64_t limit, struct efimap_range *out,
 		     struct efimap_skipped *skipped)

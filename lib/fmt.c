@@ -114,7 +114,7 @@ static void format_integer(struct out *o, unsigned flags, size_t width,
 	field_end(o, &f);
 }
 
-/* ---- exact decimal expansion of a double ---- */
+/* ---- Exact decimal expansion of a double ------------------------------ */
 
 struct big {
 	uint32_t limb[LIMBS_MAX];  /* little-endian, base 10^9 */

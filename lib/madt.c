@@ -3,7 +3,7 @@
 #include "lib/madt.h"
 #include "lib/acpi_table.h"
 
-/* ---- Constants ---- */
+/* ---- Constants -------------------------------------------------------- */
 
 #define FIRST_ENTRY 44           /* header, local interrupt controller address, flags */
 #define TYPE_GICC 0x0b
@@ -13,7 +13,7 @@
    append fields (80 bytes in 6.0, 82 in 6.3). */
 #define GICC_MIN_BYTES 76
 
-/* ---- Public Functions ---- */
+/* ---- Public Functions ------------------------------------------------- */
 
 int madt_gicc_uid(const uint8_t *table, size_t available, uint32_t cpu_id, uint32_t *uid,
 		  char *why, size_t why_len)

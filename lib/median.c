@@ -2,7 +2,7 @@
 
 #include "lib/median.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static void swap(double *a, double *b)
 {
@@ -45,7 +45,7 @@ static void select_kth(double *v, size_t n, size_t k)
 	}
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 double median_of(double *v, size_t n)
 {

@@ -3,12 +3,12 @@
 #include "lib/memfs.h"
 #include "lib/fmt.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* A new file's first buffer: most result files are a few KiB. */
 #define FIRST_CAP (16u << 10)
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static struct memfs_file *at(const struct memfs *fs, int h)
 {
@@ -60,7 +60,7 @@ static int grow(struct memfs *fs, struct memfs_file *f, size_t more, const char 
 	return 0;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int memfs_find(const struct memfs *fs, const char *name)
 {

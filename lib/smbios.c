@@ -10,7 +10,7 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define EP2_BYTES 0x1f
 #define EP3_BYTES 0x18
@@ -20,7 +20,7 @@
 #define TYPE_MEMDEV 17
 #define TYPE_END 127
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t get32(const uint8_t *p) { return get16(p) | (uint32_t)get16(p + 2) << 16; }
@@ -210,7 +210,7 @@ static void string_or_null(struct json *j, const char *key, const char *v)
 	json_string(j, key, v);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const char *smbios_memory_type(unsigned code)
 {

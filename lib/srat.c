@@ -3,7 +3,7 @@
 #include "lib/srat.h"
 #include "lib/acpi_table.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define FIRST_ENTRY 48           /* header, 4 reserved (table revision 1), 8 reserved */
 #define TYPE_APIC 0
@@ -18,7 +18,7 @@
 #define FLAG_HOT_PLUGGABLE (1u << 1)
 #define FLAG_NON_VOLATILE (1u << 2)
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static void add_domain(struct srat *s, uint32_t domain)
 {
@@ -94,7 +94,7 @@ static int read_entry(struct acpi_entries *w, const uint8_t *e, const struct sra
 	return 0;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int srat_parse(const uint8_t *table, size_t available, const struct srat_cpu *cpu,
 	       struct srat *out, char *why, size_t why_len)

@@ -3,7 +3,7 @@
 #include "lib/url.h"
 #include "lib/fmt.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static int refuse(char *why, size_t size, const char *text)
 {
@@ -12,7 +12,7 @@ static int refuse(char *why, size_t size, const char *text)
 	return -1;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int url_parse(const char *text, struct url *u, char *why, size_t why_size)
 {

@@ -9,22 +9,22 @@
 #include "lib/fmt.h"
 #include "lib/stream.h"
 #include "probes/bandwidth_gang.h"
-#include "probes/emit.h"
+#include "results/emit.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/platform.h"
+#include "core/probe.h"
 #include "probes/bandwidth_settings.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "results/report_table.h"
+#include "results/results.h"
 #include "probes/sweep.h"
-#include "probes/timebase.h"
-#include "probes/trial_row.h"
-#include "probes/trials.h"
+#include "core/timebase.h"
+#include "results/trial_row.h"
+#include "core/trials.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_bandwidth.config.name)
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 
 /* ns and cycles are given per line moved, the unit caches and memory move. */
@@ -63,7 +63,7 @@ static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
    and bandwidth.max_size are: every kernel and copy's halves divide it. */
 #define REFINE_UNIT 4096u
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 /* One variant at one working set, as the timed section sees it. */
 struct stream_run {
@@ -80,14 +80,14 @@ struct stream_run {
 	const char *stopped_by;
 };
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 /* How many CPUs stream together (bandwidth.cores, resolved when the probe
    starts), and the sets every one of them can run. */
 static unsigned gang_cpus = 1;
 static unsigned gang_sets;
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* The untimed passes over `bytes` before a variant's trials. */
 static uint64_t warm_passes(uint64_t bytes)
@@ -350,7 +350,7 @@ static int report_sets(const struct config *c)
 	return sets.usable ? 0 : -1;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int probe_bandwidth(const struct config *c)
 {

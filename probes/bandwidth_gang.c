@@ -12,12 +12,12 @@
 #include "probes/bandwidth_gang.h"
 #include "lib/fmt.h"
 #include "lib/stream.h"
-#include "probes/platform.h"
-#include "probes/results.h"
-#include "probes/timebase.h"
+#include "core/platform.h"
+#include "results/results.h"
+#include "core/timebase.h"
 #include "probes/bandwidth_settings.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define LINE_BYTES 64u
 
@@ -28,7 +28,7 @@ enum { WORKER_ABSENT, WORKER_READY, WORKER_REFUSED };
    a worker never gives up in the middle of one. */
 #define DEADLINE_TRIALS 4u
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 /* One CPU's part, on a cache line of its own: flags the others spin on
    never share a line with one that is written. */
@@ -47,7 +47,7 @@ struct command {
 	volatile uint32_t quit;
 } __attribute__((aligned(64)));
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 /* Static, never on a stack: a worker that missed its deadline may still
    read and write them after plat_cpus_run_wide returned. */
@@ -58,9 +58,9 @@ static uint64_t give_up_ticks;
 static int cpu_lost;         /* a CPU missed a deadline: see bandwidth_gang_buffer_held */
 static unsigned sets_here[PLAT_CPUS_MAX];
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
-/* Sequentially consistent, as in probes/gang.c: a worker must not see the
+/* Sequentially consistent, as in core/gang.c: a worker must not see the
    batch before its pass count, nor CPU 0 a "done" before the worker's
    stores. */
 static void put(volatile uint32_t *p, uint32_t v)
@@ -252,7 +252,7 @@ static unsigned common_sets_of(const struct config *c, unsigned cpus,
 	return common;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 uint64_t bandwidth_gang_part(uint64_t ws, unsigned cpus, unsigned unit)
 {

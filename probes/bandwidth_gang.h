@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/stream.h"
-#include "probes/config.h"
-#include "probes/platform.h"
-#include "probes/trials.h"
+#include "core/config.h"
+#include "core/platform.h"
+#include "core/trials.h"
 
 /* One variant at one working set, on `cpus` CPUs. */
 struct gang_stream {

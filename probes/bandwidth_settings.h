@@ -1,5 +1,5 @@
 /* The settings of the bandwidth probe (bandwidth.c, bandwidth_gang.c): its
- * keys' values, in its block of struct config (probes/config.h), read
+ * keys' values, in its block of struct config (core/config.h), read
  * through BANDWIDTH_SETTINGS(c). Its keys, their ranges and defaults are
  * its registry row's.
  */
@@ -7,7 +7,7 @@
 #define MEMPROBE_BANDWIDTH_SETTINGS_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* bandwidth.sets: which of the kernel sets the platform can run
    the bandwidth probe runs. */

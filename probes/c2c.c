@@ -9,22 +9,22 @@
  */
 
 #include "probes/c2c_chart.h"
-#include "probes/emit.h"
+#include "results/emit.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/platform.h"
+#include "core/probe.h"
 #include "probes/c2c_settings.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
-#include "probes/timebase.h"
-#include "probes/trial_row.h"
-#include "probes/trials.h"
+#include "results/report_table.h"
+#include "results/results.h"
+#include "core/timebase.h"
+#include "results/trial_row.h"
+#include "core/trials.h"
 #include "lib/fmt.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_c2c.config.name)
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 _Static_assert(CONFIG_CPUS_MAX == PLAT_CPUS_MAX, "c2c.cpus covers every logical CPU");
 
@@ -51,7 +51,7 @@ static const struct table_column pair_columns[] = {
 };
 static const struct table pair_table = TABLE_OF(pair_columns, "  ");
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 /* One pair's shared state: the line lives in its own page, this does not. */
 struct pingpong {
@@ -65,7 +65,7 @@ struct pingpong {
 	int partner_silent;          /* pong stopped answering: not measured */
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* n round trips from *value (odd) on: 0, or -1 when the partner did not
    answer before give_up_ticks. */
@@ -211,7 +211,7 @@ static int measure_pair(const struct config *c, struct plat_buffer *buf, unsigne
 	return 0;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int probe_c2c(const struct config *c)
 {

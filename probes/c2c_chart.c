@@ -1,19 +1,19 @@
 /* The c2c matrix, its report table and c2c.svg (see c2c_chart.h). */
 
 #include "probes/c2c_chart.h"
-#include "probes/chart_file.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "results/chart_file.h"
+#include "results/report_table.h"
+#include "results/results.h"
 #include "lib/heatmap.h"
 #include "probes/c2c_settings.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* Wider than this, the text table would wrap: c2c.svg and results.csv
    still hold every pair. */
 #define TABLE_CPUS_MAX 16u
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Where logical CPU `cpu` stands in the matrix; -1 when not taking part. */
 static int position(const struct c2c_matrix *m, unsigned cpu)
@@ -72,7 +72,7 @@ static int produce_heatmap(svg_write_fn write, void *ctx, const void *arg)
 	return svg_write_heatmap(&h, write, ctx);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void c2c_matrix_init(struct c2c_matrix *m, const struct config *c, unsigned cpu_count)
 {

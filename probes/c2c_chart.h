@@ -4,8 +4,8 @@
 #ifndef MEMPROBE_C2C_CHART_H
 #define MEMPROBE_C2C_CHART_H
 
-#include "probes/config.h"
-#include "probes/platform.h"
+#include "core/config.h"
+#include "core/platform.h"
 
 struct c2c_matrix {
 	unsigned n;                   /* CPUs taking part */

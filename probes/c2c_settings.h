@@ -1,5 +1,5 @@
 /* The settings of the c2c probe (c2c.c, c2c_chart.c): its keys' values, in
- * its block of struct config (probes/config.h), read through
+ * its block of struct config (core/config.h), read through
  * C2C_SETTINGS(c). Its keys, their ranges and defaults are its registry
  * row's.
  */
@@ -7,7 +7,7 @@
 #define MEMPROBE_C2C_SETTINGS_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 struct c2c_settings {
 	uint64_t cpus[CONFIG_CPU_WORDS]; /* the CPUs whose pairs are measured */

@@ -3,14 +3,14 @@
 #include "probes/chase.h"
 #include "lib/fmt.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static void **slot_at(void *base, size_t i, size_t page_bytes)
 {
 	return (void **)chase_slot(base, i, page_bytes);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 size_t chase_page_line(size_t i, size_t page_bytes)
 {

@@ -12,10 +12,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "results/columns.h"
 
 /* One slot per cache line, so the slot count is the line count and the
-   working set is exactly slots * CHASE_SLOT bytes. */
-#define CHASE_SLOT 64u
+   working set is exactly slots * CHASE_SLOT bytes: a fact of the rows too
+   (results/columns.h), which the analysis counts a chase's slots by. */
+#define CHASE_SLOT ROW_CHASE_SLOT_BYTES
 /* Loads per iteration of the chase loop: enough that the loop counter and
    branch are noise beside the dependent chain they run alongside. */
 #define CHASE_UNROLL 16u

@@ -2,21 +2,21 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/results.h"
-#include "probes/timebase.h"
+#include "results/results.h"
+#include "core/timebase.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The untimed warm-up runs whole laps and at least this many loads, so the
    lap time it yields is long enough to size a trial by even at 4 KiB. */
 #define WARM_LOADS_MIN 65536u
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 /* The chain's last pointer goes here, so no load of it is dead code. */
 static void *volatile chase_sink;
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* The fewest laps that make whole blocks of CHASE_UNROLL loads: a lap of 12
    slots needs 4 laps (48 loads, 3 blocks). CHASE_UNROLL is a power of two. */
@@ -143,7 +143,7 @@ void chase_run_trials(void *arg)
 	chase_sink = p;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what)
 {

@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probes/config.h"
-#include "probes/platform.h"
-#include "probes/trials.h"
+#include "core/config.h"
+#include "core/platform.h"
+#include "core/trials.h"
 
 /* Each trial is a whole number of laps, at least this many: with whole laps
    every slot is visited equally often, so no part of the cycle is over- or

@@ -24,17 +24,17 @@
  * bare call with no arguments, timed the same way.
  */
 
-#include "probes/chart_file.h"
-#include "probes/config.h"
+#include "results/chart_file.h"
+#include "core/config.h"
 #include "lib/fmt.h"
-#include "probes/emit.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "results/emit.h"
+#include "core/platform.h"
+#include "core/probe.h"
 #include "probes/cost_settings.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
-#include "probes/timebase.h"
-#include "probes/trials.h"
+#include "results/report_table.h"
+#include "results/results.h"
+#include "core/timebase.h"
+#include "core/trials.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_cost.config.name)

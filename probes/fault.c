@@ -7,10 +7,10 @@
  * inside a probe always makes the verdict a failure.
  */
 
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/platform.h"
+#include "core/probe.h"
 #include "probes/fault_settings.h"
-#include "probes/results.h"
+#include "results/results.h"
 
 static void raise_it(void *arg)
 {

@@ -1,5 +1,5 @@
 /* The settings of the test-only fault probe (fault.c): its keys' values,
- * in its block of struct config (probes/config.h), read through
+ * in its block of struct config (core/config.h), read through
  * FAULT_SETTINGS(c). Its keys, their ranges and defaults are its registry
  * row's.
  */
@@ -7,7 +7,7 @@
 #define MEMPROBE_FAULT_SETTINGS_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* fault.vector's AArch64 exception classes are stored this far above their
    number, so that x86's #DE (0) and AArch64's undef (EC 0) are two values

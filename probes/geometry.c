@@ -7,23 +7,23 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/chart_file.h"
-#include "probes/emit.h"
+#include "results/chart_file.h"
+#include "results/emit.h"
 #include "probes/geometry.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
-#include "probes/trials.h"
+#include "core/platform.h"
+#include "core/probe.h"
+#include "results/report_table.h"
+#include "results/results.h"
+#include "core/trials.h"
 #include "probes/tlb_settings.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_geometry.config.name)
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define LINE_SEED 0x243f6a8885a308d3ull
 #define WAYS_SEED 0x13198a2e03707344ull
@@ -77,7 +77,7 @@ static const struct table_column summary_columns[] = {
 };
 static const struct table summary_table = TABLE_OF(summary_columns, "  ");
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static struct geometry_results results;
 static uint64_t offsets[GEOMETRY_SLOTS_MAX];
@@ -86,7 +86,7 @@ static uint64_t offsets[GEOMETRY_SLOTS_MAX];
 static double chart_k[GEOMETRY_LEVELS][KMAX], chart_ns[GEOMETRY_LEVELS][KMAX];
 static size_t chart_n[GEOMETRY_LEVELS];
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Times the cycle through base + offsets[0..n) (linked here). 0, or -1
    when it faulted or the cycle broke (reported). */
@@ -678,7 +678,7 @@ static void write_chart(void)
 	chart_file("geometry.svg", chart_produce_plain, &chart);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const struct geometry_results *geometry_results(void)
 {

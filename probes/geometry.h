@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* The settings of the geometry probe: its keys' values, in its block of
    struct config, read through GEOMETRY_SETTINGS(c); its keys, ranges and
@@ -23,7 +23,7 @@ struct geometry_settings {
 };
 #define GEOMETRY_SETTINGS(c) PROBE_SETTINGS(struct geometry_settings, c, PROBE_ID_GEOMETRY)
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The line-size sweep: slot spacings 8, 16, ..., 512 bytes. */
 #define GEOMETRY_LINE_POINTS 7u
@@ -63,7 +63,7 @@ struct geometry_settings {
 #define GEOMETRY_SPANS 4u
 #define GEOMETRY_TLBS 8u
 
-// ---- Layouts ----------------------------------------------------------------
+/* ---- Layouts ---------------------------------------------------------- */
 
 /* The k-th line (k >= 0) of a set-conflict layout: k spans from the start,
    so on a cache indexed by the address bits below the span every line has
@@ -93,7 +93,7 @@ void geometry_shuffle(uint64_t *offsets, size_t n, uint64_t seed);
    2 * GEOMETRY_LINE_BLOCKS offsets. */
 size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, uint64_t seed);
 
-// ---- Readings ---------------------------------------------------------------
+/* ---- Readings --------------------------------------------------------- */
 
 /* The line size from per-load figures ns[i] at spacings[i] (ascending
    powers of two): the second load of a block hits the line the first
@@ -138,7 +138,7 @@ struct geometry_sets_reading {
 void geometry_read_sets(const uint64_t *spans, const unsigned *ways, unsigned n,
 			struct geometry_sets_reading *out);
 
-// ---- Results ----------------------------------------------------------------
+/* ---- Results ---------------------------------------------------------- */
 
 /* One figure against its claim. */
 enum geometry_verdict {

@@ -7,7 +7,7 @@
 #include "probes/chase.h"
 #include "lib/fmt.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* "8:4.10 16:4.12 ..." into buf: a curve in a why[] text. */
 static void curve_text(char *buf, size_t size, const unsigned *x, const double *y, unsigned n)
@@ -33,7 +33,7 @@ static void range_of(const double *v, unsigned from, unsigned to, double *lo, do
 	}
 }
 
-// ---- Public Functions: layouts ----------------------------------------------
+/* ---- Public Functions: layouts ---------------------------------------- */
 
 uint64_t geometry_set_offset(unsigned k, uint64_t span)
 {
@@ -93,7 +93,7 @@ size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, uint64_t seed)
 	return n;
 }
 
-// ---- Public Functions: readings ---------------------------------------------
+/* ---- Public Functions: readings --------------------------------------- */
 
 void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
 			struct geometry_line_reading *out)
@@ -329,7 +329,7 @@ void geometry_read_sets(const uint64_t *spans, const unsigned *ways, unsigned n,
 		    ways[j - 1] ? "" : " (no step in the sweep)");
 }
 
-// ---- Public Functions: verdicts ---------------------------------------------
+/* ---- Public Functions: verdicts --------------------------------------- */
 
 const char *geometry_verdict_name(enum geometry_verdict v)
 {

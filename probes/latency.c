@@ -5,25 +5,25 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/emit.h"
+#include "results/emit.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/platform.h"
+#include "core/probe.h"
 #include "probes/latency_settings.h"
-#include "probes/refine.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "analysis/refine.h"
+#include "results/report_table.h"
+#include "results/results.h"
 #include "probes/sweep.h"
-#include "probes/timebase.h"
-#include "probes/trial_row.h"
-#include "probes/trials.h"
+#include "core/timebase.h"
+#include "results/trial_row.h"
+#include "core/trials.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_latency.config.name)
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* One seed for every size and page size: the same permutation shape at a
    size under 4 KiB and 2 MiB pages, so the pair differs only in the pages. */
@@ -40,7 +40,7 @@ static const struct table_column sweep_columns[] = {
 };
 static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 /* One page size's sweep in progress, for the curve's measure calls. */
 struct sweep_state {
@@ -52,7 +52,7 @@ struct sweep_state {
 	const struct sweep_curve *curve; /* its points measured so far */
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* A size expected to take over a second gets a line before it, so a long
    sweep never looks hung: the previous size's latency times the laps this
@@ -166,7 +166,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	return status;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int probe_latency(const struct config *c)
 {

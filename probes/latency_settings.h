@@ -1,5 +1,5 @@
 /* The settings of the latency probe (latency.c): its keys' values, in its
- * block of struct config (probes/config.h), read through
+ * block of struct config (core/config.h), read through
  * LATENCY_SETTINGS(c). Its keys, their ranges and defaults are its
  * registry row's.
  */
@@ -7,7 +7,7 @@
 #define MEMPROBE_LATENCY_SETTINGS_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* max_size = auto: the latency sweep's top is the larger of this (per
    profile) and four times the largest cache CPUID claims, so the last

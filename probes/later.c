@@ -12,16 +12,16 @@
 
 #include "probes/later.h"
 #include "probes/chase.h"
-#include "probes/emit.h"
+#include "results/emit.h"
 #include "lib/fmt.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/progress.h"
-#include "probes/probe.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
-#include "probes/timebase.h"
-#include "probes/trials.h"
+#include "core/platform.h"
+#include "results/progress.h"
+#include "core/probe.h"
+#include "results/report_table.h"
+#include "results/results.h"
+#include "core/timebase.h"
+#include "core/trials.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_later.config.name)

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* Highest later.table, later.block, later.stride. Word indices are 32-bit,
    as in the seed, and the delay's divisions work on the index with its top

@@ -1,9 +1,9 @@
 /* The loaded probe's bandwidth load (see load_kernel.h). */
 
 #include "probes/load_kernel.h"
-#include "probes/timebase.h"
+#include "core/timebase.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The stop flag and the clock are looked at once per chunk: often enough
    that a loader stops within microseconds, rarely enough to cost nothing. */
@@ -12,7 +12,7 @@
    chains, so the loop is bound by the memory system, not by adds. */
 #define LINE_WORDS 8u
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* One chunk: every word read; for LOAD_READ_WRITE every other line also
    gets a word written, which dirties the whole line (written back whole). */
@@ -32,7 +32,7 @@ static uint64_t chunk(uint64_t *p, enum load_mix mix, uint64_t *bytes)
 	return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void load_kernel_init(struct load_kernel *k, const struct plat_buffer *buf, enum load_mix mix,
 		      const volatile uint32_t *stop, uint64_t give_up_ticks)

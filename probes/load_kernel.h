@@ -7,9 +7,9 @@
 #define MEMPROBE_LOAD_KERNEL_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 #include "probes/loaded_settings.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 /* One loader's state, a cache line of its own: loaders on other CPUs never
    share a line, so their counters cannot slow each other. */

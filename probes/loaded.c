@@ -6,17 +6,17 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/emit.h"
+#include "results/emit.h"
 #include "probes/load_kernel.h"
 #include "probes/loaded_chart.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/platform.h"
+#include "core/probe.h"
 #include "probes/loaded_settings.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
-#include "probes/timebase.h"
-#include "probes/trial_row.h"
+#include "results/report_table.h"
+#include "results/results.h"
+#include "core/timebase.h"
+#include "results/trial_row.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "probes/sweep.h"
@@ -24,7 +24,7 @@
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_loaded.config.name)
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The latency probe's seed: the loaded chase's cycle has the same shape as
    the unloaded one at the same size. */
@@ -38,7 +38,7 @@ static const struct table_column load_columns[] = {
 };
 static const struct table load_table = TABLE_OF(load_columns, "  ");
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 /* One loaded measurement: the chase, the loaders, the flag that stops them. */
 struct loaded_run {
@@ -47,7 +47,7 @@ struct loaded_run {
 	struct load_kernel loader[PLAT_CPUS_MAX];
 };
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 /* Static, not on the stack: the firmware's stack is small, and a loader that
    missed its deadline may still write its figures here. */
@@ -58,7 +58,7 @@ static unsigned load_bufs;
    then no loader buffer is given back. */
 static int loader_missed;
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* CPU 0's role: the chase's trials, then the loaders' stop. */
 static void chase_role(void *arg)
@@ -202,7 +202,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	return status;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int probe_loaded(const struct config *c)
 {

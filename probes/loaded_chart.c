@@ -1,12 +1,12 @@
 /* loaded.svg (see loaded_chart.h). */
 
 #include "probes/loaded_chart.h"
-#include "probes/chart_file.h"
+#include "results/chart_file.h"
 #include "probes/page_sizes.h"
 #include "lib/fmt.h"
 #include "lib/xy_chart.h"
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 /* One curve per page size; a loader count per point. */
 static struct {
@@ -18,7 +18,7 @@ static struct {
 } curve[PAGE_SIZES_MAX];
 static unsigned curves;
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* loaded.svg's document (chart_produce_fn): every curve gathered so far. */
 static int produce(svg_write_fn write, void *ctx, const void *arg)
@@ -39,7 +39,7 @@ static int produce(svg_write_fn write, void *ctx, const void *arg)
 	return svg_write_xy_chart(&chart, write, ctx);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void loaded_chart_begin(void)
 {

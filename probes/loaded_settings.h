@@ -1,5 +1,5 @@
 /* The settings of the loaded probe (loaded.c): its keys' values, in its
- * block of struct config (probes/config.h), read through
+ * block of struct config (core/config.h), read through
  * LOADED_SETTINGS(c). Its keys, their ranges and defaults are its registry
  * row's.
  */
@@ -7,7 +7,7 @@
 #define MEMPROBE_LOADED_SETTINGS_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* loaded.mix: what the loaders do to each line of their buffers. */
 enum load_mix { LOAD_READ, LOAD_READ_WRITE };

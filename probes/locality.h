@@ -5,7 +5,7 @@
 #define MEMPROBE_LOCALITY_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* The settings of the locality probe: its keys' values, in its block of
    struct config, read through LOCALITY_SETTINGS(c); its keys, ranges and

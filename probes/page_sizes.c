@@ -2,8 +2,8 @@
 
 #include "probes/page_sizes.h"
 #include "lib/fmt.h"
-#include "probes/probe.h"
-#include "probes/results.h"
+#include "core/probe.h"
+#include "results/results.h"
 
 /* ---- Public Functions ------------------------------------------------- */
 

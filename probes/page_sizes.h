@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probes/config.h"
-#include "probes/platform.h"
+#include "core/config.h"
+#include "core/platform.h"
 
 /* The length of config.h's PAGE_SIZE_LIST. */
 #define PAGE_SIZES_MAX 7

@@ -1,16 +1,16 @@
 /* The sweep grid, its buffer and one curve's sweep (see sweep.h). */
 
 #include "probes/sweep.h"
-#include "probes/probe.h"
+#include "core/probe.h"
 #include "probes/latency_settings.h"
 #include "probes/page_sizes.h"
-#include "probes/progress.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "results/progress.h"
+#include "results/report_table.h"
+#include "results/results.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The latency seed's sweep, in KiB: powers of two with a midpoint between
    each pair, so a plateau edge between 2^k and 2^(k+1) shows its shape
@@ -26,7 +26,7 @@ static const uint32_t sweep_kib[] = {
 };
 #define SWEEP_COUNT (sizeof sweep_kib / sizeof *sweep_kib)
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* One line after a curve's refinement: how many points it added and each
    edge as the points now stand, with the sizes (page counts) that bracket
@@ -148,7 +148,7 @@ static void revisit_report(const struct sweep_curve *s, unsigned revisited)
 		      s->spec.pages ? "page count" : "size");
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 uint64_t sweep_bytes(unsigned k)
 {

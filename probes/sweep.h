@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/table.h"
-#include "probes/config.h"
-#include "probes/edges.h"
-#include "probes/platform.h"
-#include "probes/refine.h"
+#include "core/config.h"
+#include "analysis/edges.h"
+#include "core/platform.h"
+#include "analysis/refine.h"
 
 /* The k-th size of the grid, in bytes, ascending: k = 0 is 4 KiB, k = 32
    is 512 MiB (the seed's sweep), then powers of two to 1 TiB. */

@@ -9,23 +9,23 @@
 
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/emit.h"
+#include "results/emit.h"
 #include "lib/fmt.h"
 #include "probes/page_sizes.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/platform.h"
+#include "core/probe.h"
 #include "probes/tlb_settings.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "results/report_table.h"
+#include "results/results.h"
 #include "probes/sweep.h"
-#include "probes/timebase.h"
-#include "probes/tlb_levels.h"
-#include "probes/trial_row.h"
+#include "core/timebase.h"
+#include "analysis/tlb_levels.h"
+#include "results/trial_row.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_tlb.config.name)
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* The latency probe's seed: the same permutation shapes. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
@@ -47,7 +47,7 @@ static const struct table_column sweep_columns[] = {
 };
 static const struct table sweep_table = TABLE_OF(sweep_columns, "  ");
 
-// ---- Private Types ----------------------------------------------------------
+/* ---- Private Types ---------------------------------------------------- */
 
 /* One page size's sweep in progress, for the curve's measure calls. */
 struct sweep_state {
@@ -56,7 +56,7 @@ struct sweep_state {
 	const char *page_name;
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* The sweep grid: powers of two with a midpoint between each pair
    (1, 2, 3, 4, 6, 8, 12, ...), as the latency probe's, in pages. */
@@ -238,7 +238,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	return status;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 int probe_tlb(const struct config *c)
 {

@@ -1,12 +1,12 @@
 /* The settings of the tlb probe (tlb.c): its keys' values, in its block of
- * struct config (probes/config.h), read through TLB_SETTINGS(c). Its keys,
+ * struct config (core/config.h), read through TLB_SETTINGS(c). Its keys,
  * their ranges and defaults are its registry row's.
  */
 #ifndef MEMPROBE_TLB_SETTINGS_H
 #define MEMPROBE_TLB_SETTINGS_H
 
 #include <stdint.h>
-#include "probes/config.h"
+#include "core/config.h"
 
 /* tlb.max_pages = 0: the sweep's top is the larger of this and four times
    the largest TLB CPUID claims for the page size, capped by memory. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the probe registry's list (probes/probe.h, "The registry") to
+# Writes the probe registry's list (core/probe.h, "The registry") to
 # stdout from the PROBE_DEFINE(name, order) rows of the probe sources given
 # as arguments: one X(ID, name, order) per row, in run order. A row that
 # does not parse stops the build rather than leaving its probe out, and a

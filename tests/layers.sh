@@ -12,14 +12,25 @@ import os, re, sys
 # folder: what it may include (its own folder first), one row each. "dir/"
 # allows everything under dir; "arch/*.h" only the arch-neutral headers
 # directly in arch/ (never an architecture's own folder, arch/x86_64/...);
-# any other entry is one file. The platforms reach the CPU only through the
-# neutral headers; host/analyze.c alone decodes recorded x86 CPUID registers.
+# any other entry is one file. The shared code climbs one way: core/,
+# results/, analysis/, probes/, run/, each including only those before it.
+# The platforms reach the CPU only through the neutral headers; the desk
+# commands (desk/) reach the Linux platform only for host_slurp, and
+# desk/analyze.c alone decodes recorded x86 CPUID registers. Nothing
+# includes desk/.
+SHARED = ["core/", "results/", "analysis/", "probes/", "run/"]
 ALLOWED = {
-    "lib":    ["lib/"],
-    "probes": ["probes/", "lib/"],
-    "arch":   ["arch/", "lib/"],
-    "efi":    ["efi/", "arch/*.h", "lib/", "probes/"],
-    "host":   ["host/", "arch/*.h", "lib/", "probes/", "arch/x86_64/cpu_caches.h"],
+    "lib":      ["lib/"],
+    "core":     ["core/", "lib/"],
+    "results":  ["results/", "core/", "lib/"],
+    "analysis": ["analysis/", "results/", "core/", "lib/"],
+    "probes":   ["probes/", "analysis/", "results/", "core/", "lib/"],
+    "run":      ["run/"] + SHARED[:-1] + ["lib/"],
+    "arch":     ["arch/", "lib/"],
+    "efi":      ["efi/", "arch/*.h", "lib/"] + SHARED,
+    "host":     ["host/", "arch/*.h", "lib/"] + SHARED,
+    "desk":     ["desk/", "host/host.h", "lib/", "core/", "results/", "analysis/", "run/",
+                 "arch/x86_64/cpu_caches.h"],
 }
 # arch/ returns plain structs: turning them into output is the describer's job.
 FORBIDDEN = {"arch": ["lib/json.h", "lib/svg.h"]}

@@ -22,11 +22,15 @@ for f in $files; do
 done
 [[ $no_banner -eq 0 ]] && echo "ok - every source file opens with its banner comment"
 
-# One section marker form: a "// Word Word" line on its own is the other
-# style, which STYLE.md replaced.
-other=$(grep -nE '^// [A-Z][a-z]+( [A-Za-z]+)*$' $files || true)
+# One section marker form, "/* ---- Name ---- */" on a line of its own: a
+# "// Word Word" line, or any comment that opens with a run of dashes in
+# another shape ("// ---- Name", "/* ---- Name" continued on the next
+# line, a marker indented or unclosed), is another style STYLE.md replaced.
+other=$( (grep -nE '^// [A-Z][a-z]+( [A-Za-z]+)*$' $files
+	  grep -nE '^\s*(//+|/\*+|#|;|@)\s*-{3,}' $files |
+		grep -vE '^[^:]+:[0-9]+:/\* ---- [^ ].*[^ -] -{4,} \*/$') || true)
 if [[ -n $other ]]; then
-	while IFS= read -r line; do fail "$line: section marker in the // form; use /* ---- Name ---- */"; done <<< "$other"
+	while IFS= read -r line; do fail "$line: section marker in another form; use /* ---- Name ---- */ on a line of its own"; done <<< "$other"
 else
 	echo "ok - section markers take the one form /* ---- Name ---- */"
 fi

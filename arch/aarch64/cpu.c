@@ -77,7 +77,7 @@ void cpuinfo_read(struct cpuinfo *ci)
 	}
 }
 
-// ---- Caches -------------------------------------------------------------------
+/* ---- Caches ----------------------------------------------------------- */
 
 #define CLIDR_CTYPE(clidr, level) ((unsigned)((clidr) >> (3 * (level))) & 7)
 #define CTYPE_INSTRUCTION 1

@@ -32,7 +32,7 @@ struct table_source {
 	struct pt_arena *arena;   /* NULL: alloc_page */
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 int granule_of_page(uint64_t page_size)
 {
@@ -185,7 +185,7 @@ static enum pt_status map_rounded(struct table_source *src, uint64_t *root, uint
 	return map_level(src, root, src->g->start_level, start, end, 0, attr);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 uint64_t pt_identity_limit(const struct pt_config *cfg)
 {

@@ -8,7 +8,7 @@
 #include "arch/aarch64/tables.h"
 #include "arch/generic/pt_common.h"
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 /* PT_WALK_OUT_OF_RANGE stands for an address beyond the 48 bits TTBR0
    translates (a level 0 translation fault on the CPU); PT_WALK_BAD_ENTRY

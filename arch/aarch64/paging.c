@@ -25,7 +25,7 @@
 
 #define SCTLR_M (1ull << 0)
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Whether TCR_ELx has TCR_EL1's layout: at EL1, and at EL2 under VHE. */
 static int tcr_el1_layout(unsigned el)
@@ -87,7 +87,7 @@ static void load_regime(unsigned el, uint64_t mair, uint64_t tcr, uint64_t ttbr0
 		LOAD_REGIME("el1", "vmalle1", sctlr & ~SCTLR_M, sctlr, mair, tcr, ttbr0);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 unsigned pt_memattr_index(enum pt_memattr attr)
 {

@@ -12,7 +12,7 @@
 #include "arch/stream.h"
 #include "arch/aarch64/sysreg.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* ID_AA64PFR0_EL1.AdvSIMD, bits 23:20: 0xf means no Advanced SIMD. */
 #define PFR0_ADVSIMD(r) ((unsigned)((r) >> 20) & 0xf)
@@ -23,7 +23,7 @@
 
 #define SET_NEON 0
 
-// ---- The kernels (stream_kernels.S) -------------------------------------------
+/* ---- The kernels (stream_kernels.S) ----------------------------------- */
 
 stream_kernel_fn stream_read_neon, stream_write_neon, stream_copy_neon, stream_write_nt_neon;
 
@@ -35,7 +35,7 @@ const unsigned stream_set_count = 1;
 
 const char stream_state_name[] = "CPACR_EL1.FPEN (CPTR_EL2 at EL2)";
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Whether the state register, as given, lets FP/SIMD run at this level. */
 static int fp_on(unsigned el, int vhe, uint64_t reg)
@@ -64,7 +64,7 @@ static void state_write(unsigned el, uint64_t v)
 	isb();
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 unsigned stream_sets_offered(void)
 {

@@ -4,7 +4,7 @@
 
 #include "arch/generic/pt_common.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static int range_before(const struct pt_range *a, const struct pt_range *b)
 {
@@ -61,7 +61,7 @@ static enum pt_verify_problem page_problem(const struct pt_translation *t, uint6
 	return PT_VERIFY_OK;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 enum pt_status pt_take_page(struct pt_builder *b, uint64_t **page)
 {

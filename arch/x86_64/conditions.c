@@ -5,17 +5,17 @@
 #include "arch/x86_64/msr.h"
 #include "lib/fmt.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define CPUID7_ECX_TME (1u << 13)
 #define CPUID_8000001F_EAX_SME (1u << 0)
 #define CPUID_80000021_EAX_LFENCE_SERIALISING (1u << 2)
 
-// ---- Private Data -----------------------------------------------------------
+/* ---- Private Data ----------------------------------------------------- */
 
 static char encryption_text[200], lfence_text[200], cet_text[160];
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static void describe_encryption(const struct condition_regs *r)
 {
@@ -85,7 +85,7 @@ static void describe_lfence(const struct condition_regs *r)
 		mp_snprintf(lfence_text, sizeof lfence_text, "unknown: neither Intel nor AMD");
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 size_t conditions_decode(const struct condition_regs *r, struct arch_fact *out, size_t max)
 {

@@ -24,7 +24,7 @@ struct cpuid_record {
 	struct cpuid_regs r;
 };
 
-/* ---- Pure decoders ------------------------------------------------------ */
+/* ---- Pure decoders ---------------------------------------------------- */
 
 /* Intel leaf 4 and AMD 8000_001Dh, one subleaf: 1 and *out filled for a
    cache, 0 for the "no more caches" type. */
@@ -52,7 +52,7 @@ unsigned intel_leaf2_decode(const struct cpuid_regs *r, struct cache_claims *c,
 /* Intel leaf 18h, one subleaf: 1 and *out filled, 0 for an invalid subleaf. */
 int intel_leaf18_decode(const struct cpuid_regs *r, struct tlb_desc *out);
 
-/* ---- Whole decodes ---------------------------------------------------------- */
+/* ---- Whole decodes ---------------------------------------------------- */
 
 /* Where registers come from: the live CPU or a recorded set. */
 typedef struct cpuid_regs (*cpuid_source_fn)(uint32_t leaf, uint32_t subleaf, void *ctx);

@@ -7,14 +7,14 @@
 #include "arch/x86_64/msr.h"
 #include "lib/fmt.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* MSR_SMI_COUNT (SDM vol. 4, "MSRs in Intel processors based on Nehalem
    microarchitecture" and later): bits 31:0 count SMIs since reset. */
 #define MSR_SMI_COUNT 0x34u
 #define SMI_COUNT_MASK 0xffffffffull
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 uint64_t disturb_nmi_count(void)
 {

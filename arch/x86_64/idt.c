@@ -75,8 +75,8 @@ const char *exception_name(unsigned vector)
 	return "reserved vector";
 }
 
-/* ---- arch/guard.h ---------------------------------------------------------
- * Entering: cli (belt and braces under the firmware's TPL_HIGH_LEVEL), the
+/* ---- Arch/guard.h ----------------------------------------------------- */
+/* Entering: cli (belt and braces under the firmware's TPL_HIGH_LEVEL), the
  * firmware's GDT and IDT kept, lgdt(app) (the same selectors mean the same
  * segments in both, gdt.h), ltr(app TSS) where the firmware had none,
  * lidt(app): from here an exception lands in the guard, not in the

@@ -7,7 +7,7 @@
 #include "arch/guard.h"
 #include "lib/fmt.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define VECTOR_DOUBLE_FAULT 8u
 #define VECTOR_MACHINE_CHECK 18u
@@ -16,7 +16,7 @@
 #define MCG_CAP_COUNT_MASK 0xffu
 #define MCI_ERROR_CODE_MASK 0xffffull
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static void format_bank(struct mp_text *t, const struct mca_bank *b)
 {
@@ -43,7 +43,7 @@ static void format_bank(struct mp_text *t, const struct mca_bank *b)
 		mp_append(t, ", MCi_ADDR 0x%llx", (unsigned long long)b->addr);
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void mca_read(arch_guarded_fn run, struct mca_record *r)
 {

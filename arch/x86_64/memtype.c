@@ -2,7 +2,7 @@
 
 #include "arch/x86_64/memtype.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define DEF_TYPE_FIXED_ENABLE (1ull << 10)
 #define DEF_TYPE_ENABLE       (1ull << 11)
@@ -27,7 +27,7 @@ static const uint8_t effective_type[5][6] = {
 	{ MT_UC, MT_WC, MT_WC, MT_WT, MT_WP, MT_WP },
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static enum mem_type mtrr_encoding(uint64_t value)
 {
@@ -165,7 +165,7 @@ static int mtrr_row(enum mem_type t)
 	}
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const char *mem_type_name(enum mem_type type)
 {

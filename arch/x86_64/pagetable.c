@@ -8,7 +8,7 @@
 #include "arch/x86_64/pagetable.h"
 #include "arch/generic/pt_common.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 /* Accessed and Dirty are set up front: otherwise the first touch of each
    page makes the CPU write them back into the entry, a locked update inside
@@ -27,7 +27,7 @@ struct map_request {
 	uint64_t exact_size; /* 0: the largest page that fits */
 };
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static uint64_t attr_bits(enum pt_memattr attr)
 {
@@ -221,7 +221,7 @@ static uint64_t range_tables(const struct pt_config *cfg, uint64_t start, uint64
 	return leaf_above ? touched - blocks_covered(start, end, shift) : touched;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 const char *pt_status_name(enum pt_status status)
 {

@@ -55,7 +55,7 @@ static inline unsigned pt_leaf_pat_index(uint64_t entry, unsigned level)
 			  ((entry & PTE_PWT) ? 1 : 0));
 }
 
-/* ---- The builder -------------------------------------------------------- */
+/* ---- The builder ------------------------------------------------------ */
 
 /* pt_memattr_index, inline for the builder and the tests. */
 static inline unsigned pt_memattr_pat_index(enum pt_memattr attr) { return attr == PT_UC ? 3u : 0u; }

@@ -6,7 +6,7 @@
 #include "arch/x86_64/pagetable.h"
 #include "arch/generic/pt_common.h"
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 static int canonical(const struct pt_config *cfg, uint64_t va)
 {
@@ -30,7 +30,7 @@ static int reserved_bits_set(const struct pt_config *cfg, uint64_t entry, unsign
 	return (entry & (pt_level_span(level) - 1) & ~(PT_SIZE_4K - 1) & ~PTE_PAT_LARGE) != 0;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void pt_walk(const struct pt_config *cfg, uint64_t cr3, uint64_t va, struct pt_translation *t)
 {

@@ -6,7 +6,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/stream.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define LEAF1_ECX_XSAVE   (1u << 26)
 #define LEAF1_ECX_OSXSAVE (1u << 27)
@@ -25,7 +25,7 @@
    readable, and so only worth restoring, when it was. */
 #define SAVED_OSXSAVE 1ull
 
-// ---- The kernels (stream_kernels.S) -------------------------------------------------
+/* ---- The kernels (stream_kernels.S) ----------------------------------- */
 
 #define KERNELS(set) \
 	stream_kernel_fn stream_read_##set, stream_write_##set, stream_copy_##set, \
@@ -50,7 +50,7 @@ _Static_assert(sizeof stream_sets / sizeof *stream_sets == X86_SET_COUNT,
 
 const char stream_state_name[] = "CR4.OSXSAVE and XCR0";
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* Only with CR4.OSXSAVE set: XGETBV is #UD without it. */
 static uint64_t xgetbv0(void)
@@ -75,7 +75,7 @@ static struct cpuid_regs leaf7(void)
 	return cpuid_max_leaf() >= 7 ? cpuid(7, 0) : none;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 unsigned x86_stream_sets_offered(uint32_t leaf1_ecx, uint32_t leaf1_edx, uint32_t leaf7_ebx)
 {

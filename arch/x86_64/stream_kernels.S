@@ -66,8 +66,8 @@
 	.size \name, . - \name
 	.endm
 
-/* ---- The bodies, one per operation, for any width ------------------------
-   reg: the register file's prefix (xmm, ymm, zmm); vb: its bytes; the
+/* ---- The bodies, one per operation, for any width --------------------- */
+/* reg: the register file's prefix (xmm, ymm, zmm); vb: its bytes; the
    instructions as each set spells them. */
 
 	/* Legacy SSE's instructions have two operands, VEX and EVEX's three. */

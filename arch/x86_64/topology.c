@@ -8,18 +8,21 @@
  * numbers are unique within a package but need not start at 0 per die.
  * AMD parts before leaf 0Bh say the same through 8000_001Eh (core and node
  * IDs); with none of these, the initial APIC ID of leaf 01h is all there is.
+ * A hypervisor may list 8000_001Eh and leave it all zero (a Zen 5 KVM guest
+ * does, on every vCPU): read as given, every CPU would be CPU 0 of core 0,
+ * so an empty leaf counts as absent.
  */
 
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/topology.h"
 
-// ---- Constants --------------------------------------------------------------
+/* ---- Constants -------------------------------------------------------- */
 
 #define LEVEL_TYPE_SMT 1u
 /* Subleaves to read at most: the SDM defines five level types. */
 #define LEVELS_MAX 8u
 
-// ---- Private Functions ------------------------------------------------------
+/* ---- Private Functions ------------------------------------------------ */
 
 /* 0 when `leaf` (0Bh or 1Fh) lists levels on this CPU; the SMT and package
    widths and the x2APIC ID then in *t. */
@@ -55,7 +58,7 @@ static uint32_t low_bits(unsigned n)
 	return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
 }
 
-// ---- Public Functions -------------------------------------------------------
+/* ---- Public Functions ------------------------------------------------- */
 
 void topology_split(struct cpu_topology *t, uint32_t apic_id, unsigned smt_shift,
 		    unsigned package_shift, const char *source)
@@ -76,8 +79,8 @@ void cpu_topology_read(struct cpu_topology *t)
 	if (from_level_leaf(t, 0x1fu, "CPUID 1Fh") == 0 ||
 	    from_level_leaf(t, 0x0bu, "CPUID 0Bh") == 0)
 		return;
-	if (cpuid_max_ext_leaf() >= 0x8000001eu) {
-		r = cpuid(0x8000001eu, 0);
+	r = cpuid_max_ext_leaf() >= 0x8000001eu ? cpuid(0x8000001eu, 0) : (struct cpuid_regs){ 0 };
+	if (r.eax | r.ebx | r.ecx) {
 		t->cpu_id = r.eax;
 		t->thread = ((r.ebx >> 8) & 0xffu) ? r.eax & 1u : 0;
 		t->core = r.ebx & 0xffu;

@@ -1,11 +1,12 @@
 /* libFuzzer target: config_load over arbitrary bytes.
  *
- * fuzz-sources: -D_GNU_SOURCE probes/ lib/ arch/generic/ arch/x86_64/ host/ -host/main.c -arch/x86_64/string.c -lm -lpthread -lsqlite3
+ * fuzz-sources: -D_GNU_SOURCE core/ results/ analysis/ probes/ run/ lib/ arch/generic/ arch/x86_64/ host/ -host/main.c -arch/x86_64/string.c -lm -lpthread
  *
  * config.c reads every probe's keys from its registry row, in the probe's
- * own file, so the target links the Linux build whole but for its main
- * (host/main.c) and the EFI app's own string functions (arch/x86_64/string.c,
- * libc has them); the platform then answers which page sizes exist. Only
+ * own file, so the target links the Linux platform whole but for its run's
+ * entry (host/main.c), never the desk commands (no SQLite), and the EFI
+ * app's own string functions (arch/x86_64/string.c, libc has them); the
+ * platform then answers which page sizes exist. Only
  * config_load and config_describe run.
  *
  * The input is read three ways: whole as a file, whole as load options, and
@@ -20,8 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/config.h"
-#include "probes/platform.h"
+#include "core/config.h"
+#include "core/platform.h"
 
 /* The build's identity, which the Makefile writes into buildinfo.c for the
    apps; run.c, linked here but never run, names it. */

@@ -1,6 +1,6 @@
 /* libFuzzer target: the results.csv reader over arbitrary bytes.
  *
- * fuzz-sources: probes/csvread.c probes/columns.c lib/csv.c lib/fmt.c
+ * fuzz-sources: results/csvread.c results/columns.c lib/csv.c lib/fmt.c
  *
  * Two layers: csv_next record by record with a small store (so the
  * too-long paths run too), and results_csv_read over the whole input.
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/csvread.h"
+#include "results/csvread.h"
 
 struct tally {
 	unsigned rows;

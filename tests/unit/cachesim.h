@@ -5,7 +5,7 @@
  * whose frames are placed contiguously or at random, with a TLB penalty by
  * page count and multiplicative noise. The curves it makes are what the
  * analysis must read right: sharp steps from contiguous buffers, smeared
- * ones from random frames. Nothing here shares code with probes/placement.c,
+ * ones from random frames. Nothing here shares code with analysis/placement.c,
  * whose model the simulated curves test: this one counts real hits.
  */
 #ifndef MEMPROBE_CACHESIM_H

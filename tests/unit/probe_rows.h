@@ -13,14 +13,14 @@
 #include <string.h>
 
 #include "host/host.h"
-#include "probes/config.h"
-#include "probes/csvread.h"
-#include "probes/platform.h"
-#include "probes/results.h"
+#include "core/config.h"
+#include "results/csvread.h"
+#include "core/platform.h"
+#include "results/results.h"
 
 #define PROBE_ROWS_MAX 128
 
-/* A row as the project's reader (probes/csvread.h) gives it, columns by
+/* A row as the project's reader (results/csvread.h) gives it, columns by
    name, with its words copied: the reader's strings live only during its
    call. */
 struct csv_row {

@@ -17,12 +17,12 @@
 #include "arch/x86_64/stream.h"
 #include "host/host.h"
 #include "probes/bandwidth_gang.h"
-#include "probes/config.h"
-#include "probes/emit.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "core/config.h"
+#include "results/emit.h"
+#include "core/platform.h"
+#include "core/probe.h"
+#include "results/report_table.h"
+#include "results/results.h"
 #include "probes/bandwidth_settings.h"
 
 #define SSE2 (1u << X86_SET_SSE2)
@@ -129,7 +129,7 @@ static void test_kernels(void)
 	}
 }
 
-// ---- The probe through the host platform -----------------------------------
+/* ---- The probe through the host platform ------------------------------ */
 
 #define MAX_ROWS 256
 
@@ -292,7 +292,7 @@ static void test_probe(void)
 	remove_run(root);
 }
 
-// ---- All-core bandwidth (bandwidth.cores) ----------------------------------
+/* ---- All-core bandwidth (bandwidth.cores) ----------------------------- */
 
 /* The parts and the aggregate, by hand: the parts never overlap or pass
    the working set, are whole units, and the figure counts every CPU's

@@ -9,8 +9,8 @@
 #include "check.h"
 #include "sink.h"
 #include "lib/json.h"
-#include "probes/analysis.h"
-#include "probes/trials.h"
+#include "analysis/analysis.h"
+#include "core/trials.h"
 
 static const unsigned sweep_kib[] = {
 	4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048,

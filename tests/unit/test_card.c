@@ -1,4 +1,4 @@
-/* The card (probes/card.c): built from a synthetic analysis whose levels,
+/* The card (run/card.c): built from a synthetic analysis whose levels,
  * claims, bandwidth and rows are set by hand, so every figure on it is
  * known; its text held to 80 columns and 30 lines; its JSON and figures;
  * then a whole run through the host platform, whose run folder must hold
@@ -14,11 +14,11 @@
 #include "host/host.h"
 #include "lib/json.h"
 #include "lib/json_read.h"
-#include "probes/card.h"
+#include "run/card.h"
 #include "probes/geometry.h"
-#include "probes/config.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
+#include "core/config.h"
+#include "core/platform.h"
+#include "core/probe.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)

@@ -7,7 +7,7 @@
 #include "check.h"
 #include "probes/chase.h"
 #include "probes/chase_run.h"
-#include "probes/config.h"
+#include "core/config.h"
 
 static void *slot(void *base, size_t i)
 {

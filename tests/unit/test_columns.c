@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "lib/csv.h"
-#include "probes/columns.h"
+#include "results/columns.h"
 
 static size_t field_size(const struct result_column *col)
 {

@@ -13,8 +13,8 @@
 #include "check.h"
 #include "capture.h"
 #include "read_back.h"
-#include "host/compare.h"
-#include "host/fitted_table.h"
+#include "desk/compare.h"
+#include "desk/fitted_table.h"
 
 static char root[] = "/tmp/memprobe-test-compare-XXXXXX";
 static char out_text[1 << 20], err_text[1 << 16];

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "probes/config.h"
-#include "probes/probe.h"
+#include "core/config.h"
+#include "core/probe.h"
 #include "probes/fault_settings.h"
 #include "probes/c2c_settings.h"
 #include "probes/bandwidth_settings.h"

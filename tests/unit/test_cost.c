@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "probe_rows.h"
-#include "probes/probe.h"
+#include "core/probe.h"
 #include "probes/cost_settings.h"
 
 static const unsigned sizes[] = { 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024 };

@@ -1,5 +1,5 @@
 /* Roles on other CPUs through the real host platform (host/cpus.c) and the
- * start line they share (probes/gang.c): each role runs on its own pinned
+ * start line they share (core/gang.c): each role runs on its own pinned
  * CPU, all at once; bad role lists are refused by name; a CPU that misses
  * its deadline is reported, the run returns, and that CPU gets no role
  * again. Also the APIC ID split behind system.json's topology.
@@ -10,8 +10,8 @@
 
 #include "check.h"
 #include "arch/x86_64/topology.h"
-#include "probes/gang.h"
-#include "probes/platform.h"
+#include "core/gang.h"
+#include "core/platform.h"
 
 struct seen {
 	int os_cpu;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "probes/csvread.h"
+#include "results/csvread.h"
 
 static char store[256];
 static const char *f[CSV_MAX_FIELDS];

@@ -12,7 +12,7 @@
 #include "check.h"
 #include "lib/json.h"
 #include "lib/json_read.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 static char buf[1 << 18];
 

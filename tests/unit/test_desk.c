@@ -15,8 +15,8 @@
 
 #include "check.h"
 #include "capture.h"
-#include "host/analyze.h"
-#include "host/compare.h"
+#include "desk/analyze.h"
+#include "desk/compare.h"
 
 static char root[] = "/tmp/memprobe-test-desk-XXXXXX";
 static char out_text[1 << 20], err_text[1 << 16], file_text[1 << 20];

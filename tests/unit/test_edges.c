@@ -6,13 +6,13 @@
 #include <string.h>
 #include "check.h"
 #include "sink.h"
-#include "host/analyze.h"
-#include "probes/analysis.h"
-#include "probes/csvread.h"
-#include "probes/edges.h"
+#include "desk/analyze.h"
+#include "analysis/analysis.h"
+#include "results/csvread.h"
+#include "analysis/edges.h"
 #include "lib/json.h"
-#include "probes/platform.h"
-#include "probes/report_html.h"
+#include "core/platform.h"
+#include "results/report_html.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
@@ -435,8 +435,9 @@ static void test_unstable_l3(void)
 	CHECK(ok, "unstable L3 readings: L1 and L2 found, at most one level above");
 }
 
-/* ---- The estimate itself: snapping, the crossing, and curves of other
-   shapes and grids than the project's own. */
+/* ---- The estimate itself ---------------------------------------------- */
+/* Snapping, the crossing, and curves of other shapes and grids than the
+   project's own. */
 
 static void test_snap_capacity(void)
 {
@@ -868,8 +869,9 @@ static void test_bumps(void)
 	}
 }
 
-/* ---- Real curves: tests/data, recorded with the Linux build on this
-   project's Zen 3 VMs (L1d 32 KiB, L2 512 KiB); see tests/data/README.md. */
+/* ---- Real curves ------------------------------------------------------ */
+/* tests/data, recorded with the Linux build on this project's Zen 3 VMs
+   (L1d 32 KiB, L2 512 KiB); see tests/data/README.md. */
 
 static char *read_all(const char *path, size_t *len)
 {

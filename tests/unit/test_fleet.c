@@ -1,7 +1,7 @@
 /* memprobe fleet's pure parts: the median and the distance from it
  * (lib/median.c), the CSV field writer (lib/csv.c), and the newest run
  * per machine, the marks against the CPU model's median and the page's
- * order (host/fleet_mark.c) over made-up fleets. tests/fleet.sh runs the
+ * order (desk/fleet_mark.c) over made-up fleets. tests/fleet.sh runs the
  * whole command over real run folders.
  */
 #include <math.h>
@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "host/fleet.h"
+#include "desk/fleet.h"
 #include "lib/csv.h"
 #include "lib/median.h"
 
-// ---- median ------------------------------------------------------------------
+/* ---- Median ----------------------------------------------------------- */
 
 static int by_value(const void *a, const void *b)
 {
@@ -59,7 +59,7 @@ static void test_off(void)
 	CHECK(!median_differs(100, 100, 0), "threshold 0: an equal figure stays unmarked");
 }
 
-// ---- csv_field ---------------------------------------------------------------------
+/* ---- Csv_field -------------------------------------------------------- */
 
 static void test_csv_field(void)
 {
@@ -78,7 +78,7 @@ static void test_csv_field(void)
 	CHECK(n == 9 && strlen(out) == 3, "cut to size, the whole length returned (%zu)", n);
 }
 
-// ---- fleet_mark --------------------------------------------------------------------
+/* ---- Fleet_mark ------------------------------------------------------- */
 
 static struct fleet_run run_of(const char *id, const char *cpu, const char *date, const char *name,
 			       double l1_ns, double mem_ns)

@@ -15,11 +15,11 @@
 #include "check.h"
 #include "probe_rows.h"
 #include "probes/geometry.h"
-#include "probes/probe.h"
+#include "core/probe.h"
 
 static struct probe_rows rows;
 
-// ---- A simulated chase over a layout ----------------------------------------
+/* ---- A simulated chase over a layout ---------------------------------- */
 
 /* A Zen 5-like core: L1d 48 KiB 12-way, L2 1 MiB 16-way, L3 32 MiB 16-way. */
 static struct sim_machine zen5(int random_victim)
@@ -90,7 +90,7 @@ static void sim_ways_curve(const struct sim_machine *m, uint64_t span, unsigned 
 	}
 }
 
-// ---- Layouts ------------------------------------------------------------------
+/* ---- Layouts ---------------------------------------------------------- */
 
 static void test_layouts(void)
 {
@@ -165,7 +165,7 @@ static void test_layouts(void)
 	}
 }
 
-// ---- Readings: line size ------------------------------------------------------
+/* ---- Readings: line size ---------------------------------------------- */
 
 static const unsigned spacing[GEOMETRY_LINE_POINTS] = { 8, 16, 32, 64, 128, 256, 512 };
 
@@ -220,7 +220,7 @@ static void test_line(void)
 	}
 }
 
-// ---- Readings: ways and sets --------------------------------------------------
+/* ---- Readings: ways and sets ------------------------------------------ */
 
 static void test_ways(void)
 {
@@ -349,7 +349,7 @@ static void test_ways(void)
 	      "verdicts: agrees, differs, no claim, not measurable");
 }
 
-// ---- A run through the host platform --------------------------------------------
+/* ---- A run through the host platform ---------------------------------- */
 
 static void test_run(void)
 {

@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "host/host.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 #include "arch/x86_64/raise.h"
 
 static void write_through(void *arg)

@@ -18,12 +18,12 @@
 #include "host/host.h"
 #include "lib/html.h"
 #include "lib/json_read.h"
-#include "probes/chart_file.h"
-#include "probes/platform.h"
+#include "results/chart_file.h"
+#include "core/platform.h"
 #include "lib/json.h"
 #include "lib/table.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "results/report_table.h"
+#include "results/results.h"
 
 static char root[] = "/tmp/memprobe-test-html-XXXXXX";
 

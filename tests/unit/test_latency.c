@@ -13,11 +13,11 @@
 #include "check.h"
 #include "probe_rows.h"
 #include "host/host.h"
-#include "probes/config.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "core/config.h"
+#include "core/platform.h"
+#include "core/probe.h"
+#include "results/report_table.h"
+#include "results/results.h"
 
 static struct probe_rows rows;
 

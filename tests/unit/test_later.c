@@ -9,7 +9,7 @@
 #include "check.h"
 #include "probe_rows.h"
 #include "probes/later.h"
-#include "probes/probe.h"
+#include "core/probe.h"
 
 #define UNTOUCHED 0xa5a5a5a5u
 

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "probe_rows.h"
 #include "probes/locality.h"
-#include "probes/probe.h"
+#include "core/probe.h"
 
 #define MiB (1024ull * 1024)
 

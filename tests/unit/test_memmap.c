@@ -11,8 +11,8 @@
 #include "check.h"
 #include "arch/x86_64/pagetable.h"
 #include "lib/efimap.h"
-#include "probes/probe.h"
-#include "probes/config.h"
+#include "core/probe.h"
+#include "core/config.h"
 #include "probes/page_sizes.h"
 #include "probes/bandwidth_settings.h"
 #include "probes/locality.h"
@@ -50,7 +50,7 @@ static void add(struct builder_map *b, uint32_t type, uint64_t base, uint64_t by
 	b->m.desc_size = STRIDE;
 }
 
-/* ---- A page pool below 2 GiB, for the builder -------------------------- */
+/* ---- A page pool below 2 GiB, for the builder ------------------------- */
 
 #define POOL_PAGES 8192u
 static uint8_t *arena;
@@ -81,7 +81,7 @@ static size_t to_pt(const struct efimap_range *in, size_t n, struct pt_range *ou
 static struct efimap_range found[MANY];
 static struct pt_range ranges[MANY];
 
-/* ---- Many descriptors ----------------------------------------------------- */
+/* ---- Many descriptors ------------------------------------------------- */
 
 static void test_many_descriptors(void)
 {
@@ -150,7 +150,7 @@ static void test_many_descriptors(void)
 	      "the last descriptor's MMIO is identity-mapped uncached");
 }
 
-/* ---- Beyond MAXPHYADDR ---------------------------------------------------- */
+/* ---- Beyond MAXPHYADDR ------------------------------------------------ */
 
 static void test_beyond_limit(void)
 {
@@ -198,7 +198,7 @@ static void test_beyond_limit(void)
 	      "an uncut descriptor beyond MAXPHYADDR is what the builder refuses");
 }
 
-/* ---- Placement ------------------------------------------------------------ */
+/* ---- Placement -------------------------------------------------------- */
 
 static void test_find_free(void)
 {
@@ -236,7 +236,7 @@ static void test_find_free(void)
 	CHECK(at == 0 && largest == 0, "a window that cuts the run below an aligned 2 MiB: none");
 }
 
-/* ---- The pool by need ----------------------------------------------------- */
+/* ---- The pool by need ------------------------------------------------- */
 
 /* QEMU q35 with -m 20G: 2 GiB low, the PCI hole, 18 GiB above 4 GiB. */
 static size_t q35_20g(struct pt_range *r)

@@ -17,12 +17,12 @@
 
 #include "check.h"
 #include "host/host.h"
-#include "probes/config.h"
-#include "probes/csvread.h"
-#include "probes/platform.h"
-#include "probes/probe.h"
-#include "probes/report_table.h"
-#include "probes/results.h"
+#include "core/config.h"
+#include "results/csvread.h"
+#include "core/platform.h"
+#include "core/probe.h"
+#include "results/report_table.h"
+#include "results/results.h"
 #include "probes/c2c_settings.h"
 #include "probes/loaded_settings.h"
 

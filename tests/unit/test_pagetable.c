@@ -17,7 +17,7 @@
 #define T(x) ((uint64_t)(x) << 40)
 #define ULL(x) ((unsigned long long)(x))
 
-/* ---- A page pool below 2 GiB, so its addresses fit any MAXPHYADDR ------- */
+/* ---- A page pool below 2 GiB, so its addresses fit any MAXPHYADDR ----- */
 
 #define POOL_PAGES 4096u
 
@@ -37,7 +37,7 @@ static void *heap_page(void *ctx)
 	return *page;
 }
 
-/* ---- The model: layers of what should be mapped ------------------------- */
+/* ---- The model: layers of what should be mapped ----------------------- */
 
 enum layer_class { CLASS_NONE, CLASS_WB, CLASS_UC, CLASS_BUFFER };
 
@@ -109,7 +109,7 @@ static long model_uniform(const struct model *m, uint64_t a, uint64_t b)
 	return key;
 }
 
-/* ---- Walking everything ------------------------------------------------- */
+/* ---- Walking everything ----------------------------------------------- */
 
 enum { EXPECT_MAXIMAL = 1, ALLOW_HOLES = 2 };
 
@@ -229,7 +229,7 @@ static struct pt_builder builder(struct table_pool *p, unsigned levels, unsigned
 	return b;
 }
 
-/* ---- Scenarios ------------------------------------------------------------ */
+/* ---- Scenarios -------------------------------------------------------- */
 
 /* A firmware-like map: unaligned and overlapping entries, an empty one, MMIO,
    and a UC range that shares a page with RAM. */

@@ -1,4 +1,4 @@
-/* Page-walk cost (probes/pagewalk.c): the extra of smaller pages over larger
+/* Page-walk cost (analysis/pagewalk.c): the extra of smaller pages over larger
  * ones on synthetic curve pairs with a known crossing, a noisy point that
  * must not decide it, missing sizes, three page sizes, one curve, negative
  * extras; the report lines, the JSON (read back by Python) and pagewalk.svg
@@ -10,12 +10,12 @@
 #include <unistd.h>
 #include "check.h"
 #include "sink.h"
-#include "probes/analysis.h"
-#include "probes/csvread.h"
-#include "probes/edges.h"
+#include "analysis/analysis.h"
+#include "results/csvread.h"
+#include "analysis/edges.h"
 #include "lib/json.h"
-#include "probes/pagewalk.h"
-#include "probes/platform.h"
+#include "analysis/pagewalk.h"
+#include "core/platform.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
@@ -32,7 +32,7 @@ static const uint64_t sweep_kib[] = {
 static struct pagewalk pw;
 static struct curve curves[EDGES_MAX_CURVES];
 
-/* ---- Capturing output ---------------------------------------------------- */
+/* ---- Capturing output ------------------------------------------------- */
 
 static struct sink report;
 
@@ -97,7 +97,7 @@ static int json_holds(const char *expr)
 			     "sys.exit(0 if (%2$s) else 1)' '%1$s'", json_buf, json_len, expr);
 }
 
-/* ---- Synthetic curves ---------------------------------------------------- */
+/* ---- Synthetic curves ------------------------------------------------- */
 
 /* A Zen 3-like load latency, the same with every page size. */
 static double base_ns(uint64_t bytes)
@@ -206,7 +206,7 @@ static int close_to(double a, double b)
 	return a - b < 1e-9 && b - a < 1e-9;
 }
 
-/* ---- Tests --------------------------------------------------------------- */
+/* ---- Tests ------------------------------------------------------------ */
 
 static void test_known_crossing(void)
 {

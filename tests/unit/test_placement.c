@@ -1,4 +1,4 @@
-/* The random-placement model (probes/placement.c) on its own, and the
+/* The random-placement model (analysis/placement.c) on its own, and the
  * hierarchy read from curves that tests/unit/cachesim.h simulates: sharp
  * and smeared steps, LRU and random victims, 4 KiB and 2 MiB pages, 5-10%
  * noise, grids with and without midpoints, odd capacities, sweeps that
@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include "check.h"
 #include "cachesim.h"
-#include "probes/edges.h"
-#include "probes/placement.h"
+#include "analysis/edges.h"
+#include "analysis/placement.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * KIB)

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "probes/progress.h"
+#include "results/progress.h"
 
 /* The host console is stdout: capture it in a file while the ticks run. */
 static void capture(const char *path, int on)

@@ -1,4 +1,4 @@
-/* The adaptive sweep's decision (probes/refine.c) on synthetic curves: a
+/* The adaptive sweep's decision (analysis/refine.c) on synthetic curves: a
    sharp step pinned to one eighth of an octave, at a grid point and at an
    odd capacity; a capacity point read half way up; a smeared rise left
    after a point or two; flat curves, clean and with noise, left alone; two
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "probes/refine.h"
+#include "analysis/refine.h"
 #include "probes/sweep.h"
 #include "lib/machine.h"
 

@@ -16,9 +16,9 @@
 #include "check.h"
 #include "read_back.h"
 #include "host/host.h"
-#include "probes/emit.h"
-#include "probes/platform.h"
-#include "probes/results.h"
+#include "results/emit.h"
+#include "core/platform.h"
+#include "results/results.h"
 
 static char root[] = "/tmp/memprobe-test-results-XXXXXX";
 

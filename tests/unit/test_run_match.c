@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "host/run_match.h"
+#include "desk/run_match.h"
 
 #define MAX_ROWS 200000
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include "check.h"
 #include "sink.h"
-#include "host/analyze.h"
-#include "probes/analysis.h"
-#include "probes/csvread.h"
+#include "desk/analyze.h"
+#include "analysis/analysis.h"
+#include "results/csvread.h"
 #include "lib/svg.h"
 #include "lib/heatmap.h"
 #include "lib/xy_chart.h"

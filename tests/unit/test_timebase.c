@@ -1,10 +1,10 @@
-/* The integer a * b / c that efi/'s core clock uses (probes/timebase.c):
+/* The integer a * b / c that efi/'s core clock uses (core/timebase.c):
    exact for small divisors, within its stated error for large ones, and
    no overflow at the sizes a section's counts reach; and the repetitions
    that size a trial from a warm-up. */
 
 #include "check.h"
-#include "probes/timebase.h"
+#include "core/timebase.h"
 
 static double relative_error(uint64_t got, double want)
 {

@@ -7,8 +7,8 @@
 
 #include "check.h"
 #include "probe_rows.h"
-#include "probes/report_table.h"
-#include "probes/probe.h"
+#include "results/report_table.h"
+#include "core/probe.h"
 #include "probes/tlb_settings.h"
 
 static struct probe_rows rows;

@@ -10,11 +10,11 @@
 #include <string.h>
 #include "check.h"
 #include "sink.h"
-#include "host/analyze.h"
-#include "probes/analysis.h"
-#include "probes/csvread.h"
+#include "desk/analyze.h"
+#include "analysis/analysis.h"
+#include "results/csvread.h"
 #include "lib/json.h"
-#include "probes/platform.h"
+#include "core/platform.h"
 
 #define GHZ 2.95
 

@@ -1,5 +1,5 @@
-/* The trial figures' one definition (probes/trial_row.h) and the report
- * table's misfit rows (probes/report_table.h): a series' row fields come
+/* The trial figures' one definition (results/trial_row.h) and the report
+ * table's misfit rows (results/report_table.h): a series' row fields come
  * from its trials, its five cells stand under their columns by name, and a
  * row that lacks them, has them elsewhere or gives too many cells is said
  * and counted, never printed as if whole.
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "probes/report_table.h"
-#include "probes/trial_row.h"
+#include "results/report_table.h"
+#include "results/trial_row.h"
 
 static const struct table_column demo_columns[] = {
 	{ "working set", NULL, 11, 0, 0 },

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "probes/trials.h"
+#include "core/trials.h"
 
 static void add_all(struct trials *t, const double *v, unsigned n)
 {

@@ -1,0 +1,937 @@
+/* From latency rows to the hierarchy table, its JSON and latency.svg (see
+ * analysis.h; the detector is edges.c, its method docs/METHOD.md).
+ */
+#include "analysis/analysis.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "core/platform.h"
+#include "results/report_html.h"
+#include "results/report_table.h"
+#include "core/probe.h"
+
+/* ---- Constants -------------------------------------------------------- */
+
+#define MAX_MARKERS EDGES_MAX_LEVELS
+
+const char analysis_heading[] = "memory hierarchy, read from the latency and tlb curves";
+
+/* ---- Private Data ----------------------------------------------------- */
+
+static struct analysis run_analysis;
+static int run_analysed;        /* analysis_run has consumed the rows */
+
+/* ---- Private Functions ------------------------------------------------ */
+
+static int same(const char *a, const char *b)
+{
+	return a && b && mp_strcmp(a, b) == 0;
+}
+
+/* A claim agrees when it is the capacity named (size_bytes, the snapped
+   half-height crossing), lies between the sweep sizes either side of the
+   crossing, or lies in the level's range (the last size that fit .. the
+   first that missed; the placement fit's range), both ends included: the
+   readings cannot place it closer. The range, not the crossing's bracket
+   alone: a point read part way up moves the bracket from run to run (a
+   72-entry L1 DTLB read 60 .. 64 by one run, 72 .. 80 by the next), and
+   the claim must agree with both readings, as both allow it. */
+static int in_bracket(uint64_t v, const struct level *l)
+{
+	if (v >= l->range_lo && v <= l->range_hi)
+		return 1;
+	if (l->method == METHOD_PLACEMENT_FIT)
+		return 0;
+	return v == l->size_bytes || (v >= l->below_bytes && v <= l->next_bytes);
+}
+
+/* A level whose readings allow the claimed size is named by it
+   (named_by_claim says so): inside its range the readings cannot choose,
+   and a name chosen from them (the simplest capacity near the range's
+   middle, the measured size nearest the crossing) moves with every
+   disturbed point, while the claim is the same in every run. A level whose
+   readings rule the claim out keeps its measured name. */
+static void name_by_claim(struct level *l, uint64_t claim_bytes)
+{
+	if (l->size_bytes == claim_bytes)
+		return;
+	l->read_bytes = l->size_bytes;
+	l->size_bytes = claim_bytes;
+	if (l->kind == LEVEL_TLB)
+		l->entries = claim_bytes >> l->page_shift;
+	l->named_by_claim = 1;
+}
+
+/* A load chase sees data and unified caches, not instruction caches. */
+static const struct cache_desc *claimed_cache(const struct cache_claims *c, unsigned level)
+{
+	const struct cache_desc *unified = 0;
+
+	for (unsigned i = 0; i < c->ncaches; i++) {
+		if (c->cache[i].level != level)
+			continue;
+		if (c->cache[i].kind == CACHE_DATA)
+			return &c->cache[i];
+		if (c->cache[i].kind == CACHE_UNIFIED)
+			unified = &c->cache[i];
+	}
+	return unified;
+}
+
+static unsigned claimed_cache_levels(const struct cache_claims *c)
+{
+	unsigned top = 0;
+
+	for (unsigned i = 0; i < c->ncaches; i++)
+		if (c->cache[i].kind != CACHE_INSTRUCTION && c->cache[i].level > top)
+			top = c->cache[i].level;
+	return top;
+}
+
+static uint64_t tlb_reach(const struct tlb_desc *t, unsigned page_shift)
+{
+	return (uint64_t)t->entries << page_shift;
+}
+
+static int curve_index(const struct analysis *a, unsigned page_shift)
+{
+	for (size_t i = 0; i < a->ncurves; i++)
+		if (a->curve[i].page_shift == page_shift)
+			return (int)i;
+	return -1;
+}
+
+static uint64_t sweep_max(const struct analysis *a, unsigned page_shift)
+{
+	int i = curve_index(a, page_shift);
+
+	return i >= 0 && a->curve[i].n ? a->curve[i].pt[a->curve[i].n - 1].bytes : 0;
+}
+
+static void page_name(char *buf, size_t size, unsigned page_shift)
+{
+	mp_format_bytes(buf, size, 1ull << page_shift);
+}
+
+static void check_cache(struct analysis *a, struct level *l, struct level_check *chk,
+			unsigned number)
+{
+	chk->cache = a->have_claims ? claimed_cache(&a->claims, number) : 0;
+	if (!chk->cache)
+		return;
+	chk->verdict = in_bracket(chk->cache->size_bytes, l) ? VERDICT_AGREES : VERDICT_DIFFERS;
+	if (chk->verdict == VERDICT_AGREES)
+		name_by_claim(l, chk->cache->size_bytes);
+}
+
+/* An edge seen with one page size only may be either; it agrees with
+   whichever claim lies in its bracket, if any does. */
+static void check_edge(struct analysis *a, struct level *l, struct level_check *chk)
+{
+	if (!a->have_claims)
+		return;
+	for (unsigned i = 0; i < a->claims.ncaches; i++)
+		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
+		    in_bracket(a->claims.cache[i].size_bytes, l)) {
+			chk->cache = &a->claims.cache[i];
+			chk->verdict = VERDICT_AGREES;
+			return;
+		}
+	for (unsigned i = 0; i < a->claims.ntlbs; i++)
+		if (tlb_loads_use(&a->claims.tlb[i], l->page_shift) &&
+		    in_bracket(tlb_reach(&a->claims.tlb[i], l->page_shift), l)) {
+			chk->tlb = &a->claims.tlb[i];
+			chk->verdict = VERDICT_AGREES;
+			return;
+		}
+}
+
+/* A TLB edge takes the name of the claimed TLB whose reach it brackets;
+   without one it stays "TLB" and differs from the claims for its pages. */
+static void check_tlb(struct analysis *a, struct level *l, struct level_check *chk)
+{
+	if (!a->have_claims)
+		return;
+	for (unsigned i = 0; i < a->claims.ntlbs; i++) {
+		const struct tlb_desc *t = &a->claims.tlb[i];
+		if (!tlb_loads_use(t, l->page_shift))
+			continue;
+		if (in_bracket(tlb_reach(t, l->page_shift), l)) {
+			chk->tlb = t;
+			chk->verdict = VERDICT_AGREES;
+			mp_snprintf(l->name, sizeof l->name, t->level == 1 ? "L%u DTLB" : "L%u TLB",
+				    t->level);
+			name_by_claim(l, tlb_reach(t, l->page_shift));
+			return;
+		}
+		chk->verdict = VERDICT_DIFFERS;
+	}
+}
+
+static void name_top(struct analysis *a, struct level *top, unsigned caches, unsigned edges)
+{
+	unsigned below = caches + edges;
+
+	if (!below)
+		mp_strlcpy(top->name, "whole sweep", sizeof top->name);
+	else if (!a->have_claims || below >= claimed_cache_levels(&a->claims))
+		mp_strlcpy(top->name, "memory", sizeof top->name);
+	else
+		mp_snprintf(top->name, sizeof top->name, "beyond L%u", below);
+}
+
+/* Whether a TLB level of these pages agreed with a claim of `entries`. */
+static int tlb_claim_found(const struct analysis *a, unsigned page_shift, unsigned entries)
+{
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		if (a->h.level[i].kind == LEVEL_TLB && a->h.level[i].page_shift == page_shift &&
+		    a->check[i].verdict == VERDICT_AGREES && a->check[i].tlb &&
+		    a->check[i].tlb->entries == entries)
+			return 1;
+	return 0;
+}
+
+/* Past the largest TLB that CPUID claims for a page size, once a level has
+   agreed with it, no TLB is left to miss: a later step that matches no
+   claim is the page walks' own entries leaving the data caches as the
+   pages grow (on this project's Zen 4 VM, past its 3072-entry L2 TLB, a
+   step at 4608, 6144 or 8192 pages from one run to the next, or none). It
+   is named "walks", held against no claim, and left off the card; where
+   the largest claim found no level (a hypervisor's wrong claim, none at
+   all) every step stays a TLB level. */
+static void name_walk_steps(struct analysis *a)
+{
+	for (size_t i = 0; a->have_claims && i < a->h.nlevels; i++) {
+		struct level *l = &a->h.level[i];
+		unsigned largest;
+
+		if (l->kind != LEVEL_TLB || a->check[i].verdict == VERDICT_AGREES)
+			continue;
+		largest = tlb_claimed_entries(&a->claims, l->page_shift);
+		if (!largest || l->entries <= largest ||
+		    !tlb_claim_found(a, l->page_shift, largest))
+			continue;
+		mp_strlcpy(l->name, "walks", sizeof l->name);
+		l->past_claims = 1;
+		a->check[i].verdict = VERDICT_NO_CLAIM;
+	}
+}
+
+/* Whether a measured level already agreed with this claim (for a TLB: in
+   the curve of this page size). */
+static int claim_matched(const struct analysis *a, const struct cache_desc *c,
+			 const struct tlb_desc *t, unsigned page_shift)
+{
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		if (a->check[i].verdict == VERDICT_AGREES &&
+		    ((c && a->check[i].cache == c) ||
+		     (t && a->check[i].tlb == t && a->h.level[i].page_shift == page_shift)))
+			return 1;
+	return 0;
+}
+
+static void describe_ways(char *buf, size_t size, unsigned ways, int at_least)
+{
+	if (ways == 0)
+		mp_strlcpy(buf, "fully assoc.", size);
+	else if (ways == WAYS_UNSTATED)
+		mp_strlcpy(buf, "ways unstated", size);
+	else
+		mp_snprintf(buf, size, "%s%u-way", at_least ? ">=" : "", ways);
+}
+
+static void describe_claim(char *buf, size_t size, const struct level_check *chk)
+{
+	char a[24], w[24], pages[16];
+
+	if (chk->cache) {
+		mp_format_bytes(a, sizeof a, chk->cache->size_bytes);
+		describe_ways(w, sizeof w, chk->cache->ways, chk->cache->ways_at_least);
+		mp_snprintf(buf, size, "L%u %s %s, %s, %u B lines", chk->cache->level, a,
+			    cache_kind_name(chk->cache->kind), w, chk->cache->line_bytes);
+	} else if (chk->tlb) {
+		tlb_pages_name(chk->tlb->pages, pages);
+		describe_ways(w, sizeof w, chk->tlb->ways, chk->tlb->ways_at_least);
+		mp_snprintf(buf, size, "L%u %s TLB %s: %u entries, %s", chk->tlb->level,
+			    tlb_kind_name(chk->tlb->kind), pages, chk->tlb->entries, w);
+	} else {
+		mp_strlcpy(buf, "-", size);
+	}
+}
+
+/* Which register said so ("CPUID 8000_001Dh", "CLIDR_EL1/CCSIDR_EL1"), or
+   NULL with no claim. */
+static const char *claim_source(const struct level_check *chk)
+{
+	return chk->cache ? chk->cache->source : chk->tlb ? chk->tlb->source : NULL;
+}
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_AGREES: return "agrees";
+	case VERDICT_DIFFERS: return "differs";
+	case VERDICT_NO_CLAIM: break;
+	}
+	return "-";
+}
+
+const char *level_kind_name(enum level_kind k)
+{
+	switch (k) {
+	case LEVEL_CACHE: return "cache";
+	case LEVEL_TLB: return "tlb";
+	case LEVEL_EDGE: return "edge";
+	case LEVEL_TOP: return "top";
+	}
+	return "?";
+}
+
+/* "+8.05" or "-" for the first level, which has nothing below it. */
+static void increase_text(char *buf, size_t size, double v, int first)
+{
+	if (first)
+		mp_strlcpy(buf, "-", size);
+	else
+		mp_snprintf(buf, size, "%s%.2f", v < 0 ? "" : "+", v);
+}
+
+/* How the level's capacity was read, in a word or two for the table. */
+static const char *level_read_as(const struct level *l)
+{
+	if (l->kind == LEVEL_TOP)
+		return "";
+	if (l->named_by_claim)
+		return "the claim";
+	switch (l->method) {
+	case METHOD_SHARP: return "sharp";
+	case METHOD_CROSSING: return l->smeared ? "smeared" : "crossing";
+	case METHOD_PLACEMENT_FIT: return "smeared fit";
+	case METHOD_NONE: break;
+	}
+	return "-";
+}
+
+/* "4.03", or "-" where the rows carried no cycle figure. */
+static void cycles_text(char *buf, size_t size, double cycles)
+{
+	if (cycles > 0)
+		mp_snprintf(buf, size, "%.2f", cycles);
+	else
+		mp_strlcpy(buf, "-", size);
+}
+
+/* The hierarchy: a row per cache level, edge and the top. */
+static const struct table_column level_columns[] = {
+	{ "level", NULL, 12, 1, 0 },
+	{ "size", NULL, 9, 0, 0 },
+	{ "lies in", NULL, 20, 1, 2 },
+	{ "read as", NULL, 11, 1, 0 },
+	{ "ns", NULL, 8, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "+cycles", NULL, 9, 0, 0 },
+	{ "points", NULL, 6, 0, 0 },
+	{ "curve", NULL, 7, 1, 2 },
+	{ "claim", NULL, 40, 1, 0 },
+	{ "verdict", NULL, 0, 1, 0 },
+};
+static const struct table level_table = TABLE_OF(level_columns, "  ");
+
+/* The TLB levels, a row each. */
+static const struct table_column tlb_columns[] = {
+	{ "TLB", NULL, 12, 1, 0 },
+	{ "pages", NULL, 7, 1, 0 },
+	{ "entries", NULL, 8, 0, 0 },
+	{ "reach", NULL, 9, 0, 0 },
+	{ "pages between", NULL, 18, 1, 2 },
+	{ "ns", NULL, 8, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "+ns", NULL, 9, 0, 0 },
+	{ "+cycles", NULL, 9, 0, 0 },
+	{ "claim", NULL, 40, 1, 2 },
+	{ "verdict", NULL, 0, 1, 0 },
+};
+static const struct table tlb_table = TABLE_OF(tlb_columns, "  ");
+
+static void print_sequence(const struct analysis *a, const struct mp_printer *p)
+{
+	char size[24], below[24], next[24], page[24], inc[24], cyc[24], claim[96];
+	int first = 1;
+
+	report_table_begin(&level_table, "memory hierarchy: cache levels and edges", p);
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+		char between[48];
+
+		if (l->kind == LEVEL_TLB)
+			continue;
+		mp_format_bytes(size, sizeof size, l->size_bytes);
+		mp_format_bytes(next, sizeof next, l->next_bytes);
+		page_name(page, sizeof page, l->page_shift);
+		increase_text(inc, sizeof inc, l->increase_cycles, first || l->cycles <= 0);
+		cycles_text(cyc, sizeof cyc, l->cycles);
+		describe_claim(claim, sizeof claim, &a->check[i]);
+		if (l->kind == LEVEL_TOP) {
+			mp_snprintf(between, sizeof between, "from %s to %s", size, next);
+		} else {
+			mp_format_bytes(below, sizeof below, l->range_lo);
+			mp_format_bytes(next, sizeof next, l->range_hi);
+			mp_snprintf(between, sizeof between, "%s .. %s", below, next);
+		}
+		report_table_cell("%s", l->name);
+		report_table_cell("%s", l->kind == LEVEL_TOP ? "" : size);
+		report_table_cell("%s", between);
+		report_table_cell("%s", level_read_as(l));
+		report_table_cell("%.2f", l->ns);
+		report_table_cell("%s", cyc);
+		report_table_cell("%s", inc);
+		report_table_cell("%u", l->points);
+		report_table_cell("%s", page);
+		report_table_cell("%s", claim);
+		report_table_cell("%s", verdict_name(a->check[i].verdict));
+		report_table_row(0);
+		first = 0;
+	}
+	report_table_end();
+}
+
+/* The TLB levels: the tlb probe's where it ran (entries measured in pages,
+   the control's share taken out), else the edges that moved with the
+   latency curves' page size. */
+static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
+{
+	char size[24], page[24], inc_ns[24], inc[24], cyc[24], claim[96], between[48];
+	int any = 0;
+
+	if (a->tlb.n)
+		mp_print(p, "\n  TLB levels, read from the tlb probe (one line per page; ns and cycles: "
+		    "loads within the reach; +ns, +cycles: the miss cost its edge adds, the "
+		    "control's share taken out):\n");
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+
+		if (l->kind != LEVEL_TLB)
+			continue;
+		if (!any)
+			report_table_begin(&tlb_table, "memory hierarchy: TLB levels", p);
+		any = 1;
+		mp_format_bytes(size, sizeof size, l->size_bytes);
+		page_name(page, sizeof page, l->page_shift);
+		describe_claim(claim, sizeof claim, &a->check[i]);
+		mp_snprintf(between, sizeof between, "%llu .. %llu",
+			    (unsigned long long)(l->below_bytes >> l->page_shift),
+			    (unsigned long long)(l->next_bytes >> l->page_shift));
+		increase_text(inc_ns, sizeof inc_ns, l->increase_ns, 0);
+		increase_text(inc, sizeof inc, l->increase_cycles, l->cycles <= 0);
+		cycles_text(cyc, sizeof cyc, l->cycles);
+		report_table_cell("%s", l->name);
+		report_table_cell("%s", page);
+		report_table_cell("%llu", (unsigned long long)l->entries);
+		report_table_cell("%s", size);
+		report_table_cell("%s", between);
+		report_table_cell("%.2f", l->ns);
+		report_table_cell("%s", cyc);
+		report_table_cell("%s", inc_ns);
+		report_table_cell("%s", inc);
+		report_table_cell("%s", claim);
+		report_table_cell("%s", verdict_name(a->check[i].verdict));
+		report_table_row(0);
+	}
+	if (any)
+		report_table_end();
+	for (size_t k = 0; k < a->tlb.n; k++) {
+		const struct curve *c = &a->tlb.chase[k];
+		uint64_t at_least;
+
+		if (!tlb_open_end(&a->tlb, k, &at_least))
+			continue;
+		page_name(page, sizeof page, c->page_shift);
+		mp_print(p, "  %s pages: the TLB share still climbs at the sweep's end, %llu pages, "
+		    "with no plateau past it (the control does not climb with it): one more "
+		    "TLB level, or walks leaving the caches, past the sweep; its entries are at "
+		    "least %llu\n", page,
+		    (unsigned long long)c->pt[c->n - 1].bytes, (unsigned long long)at_least);
+	}
+	if (!any && a->tlb.n)
+		mp_print(p, "  no TLB edge in the tlb probe's curves: every step there was the caches' "
+		    "(the control rose as much), or the sweep ended first\n");
+	else if (!any && a->h.attributed) {
+		mp_print(p, "  no TLB edge: every edge stands at the same working set with every page "
+		    "size\n");
+		if (a->have_claims && a->claims.hypervisor)
+			mp_print(p, "  (under a hypervisor a TLB entry covers at most the host's page, so "
+			    "if the host backs this guest with 4 KiB pages, large guest pages\n"
+			    "  cannot enlarge the TLB reach, and TLB edges stand still like cache "
+			    "edges)\n");
+	}
+	if (a->host_page_signs)
+		mp_print(p, "  under a hypervisor, the host's pages may cap the reach of larger guest "
+		    "pages; the data show it:\n%s", a->host_pages);
+}
+
+static void print_unmatched(const struct analysis *a, const struct mp_printer *p)
+{
+	char size[24], page[24], pages[16];
+	unsigned levels = a->ncurves ? claimed_cache_levels(&a->claims) : 0;
+	uint64_t top = a->ncurves ? sweep_max(a, a->curve[a->ncurves - 1].page_shift) : 0;
+	size_t ncurves = a->tlb.n ? a->tlb.n : a->ncurves;
+	int header = 0;
+
+#define HEADER() do { if (!header++) mp_print(p, "  claims with no edge at their size:\n"); } while (0)
+	for (unsigned lv = 1; lv <= levels; lv++) {
+		const struct cache_desc *c = claimed_cache(&a->claims, lv);
+		if (!c || claim_matched(a, c, 0, 0))
+			continue;
+		HEADER();
+		mp_format_bytes(size, sizeof size, c->size_bytes);
+		/* An edge needs a plateau past it: a capacity within half a
+		   step of the last size cannot show. */
+		mp_print(p, "    L%u %s %s: %s\n", lv, size, cache_kind_name(c->kind),
+		    c->size_bytes * 3 / 2 > top ? "at or beyond the end of the sweep"
+						: "no edge there");
+	}
+	for (unsigned i = 0; i < a->claims.ntlbs; i++) {
+		const struct tlb_desc *t = &a->claims.tlb[i];
+		for (size_t k = 0; k < ncurves; k++) {
+			const struct curve *tc = a->tlb.n ? &a->tlb.chase[k] : 0;
+			unsigned shift = tc ? tc->page_shift : a->curve[k].page_shift;
+			uint64_t reach = tlb_reach(t, shift);
+			/* The tlb probe's sweep ends at its last page count. */
+			uint64_t end = tc ? (tc->n ? tc->pt[tc->n - 1].bytes << shift : 0)
+					  : sweep_max(a, shift);
+			if (!tlb_loads_use(t, shift) || claim_matched(a, 0, t, shift))
+				continue;
+			HEADER();
+			tlb_pages_name(t->pages, pages);
+			mp_format_bytes(size, sizeof size, reach);
+			page_name(page, sizeof page, shift);
+			mp_print(p, "    L%u %s TLB %s, %u entries = %s reach with %s pages: %s\n", t->level,
+			    tlb_kind_name(t->kind), pages, t->entries, size, page,
+			    reach * 3 / 2 > end ? "at or beyond the end of the sweep"
+						: "no edge there in that curve");
+		}
+	}
+#undef HEADER
+}
+
+static int produce_latency(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return analysis_write_svg(arg, write, write_ctx);
+}
+
+static void report_print(void *ctx, const char *text)
+{
+	(void)ctx;
+	report_printf("%s", text);
+}
+
+/* The tlb probe measures TLB levels directly: they replace the TLB edges
+   that the latency curves' page sizes imply, which are inferred. */
+static void use_tlb_probe_levels(struct hierarchy *h, const struct tlb_curves *t)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < h->nlevels; i++)
+		if (h->level[i].kind != LEVEL_TLB)
+			h->level[kept++] = h->level[i];
+	h->nlevels = kept + tlb_levels_find(t, h->level + kept, EDGES_MAX_LEVELS - kept);
+	if (h->nlevels == EDGES_MAX_LEVELS)
+		h->truncated = 1;   /* perhaps more levels than the table holds */
+}
+
+static int produce_tlb(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return analysis_write_tlb_svg(arg, write, write_ctx);
+}
+
+static int produce_pagewalk(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return pagewalk_write_svg(&((const struct analysis *)arg)->pw, write, write_ctx);
+}
+
+static int produce_bandwidth(svg_write_fn write, void *write_ctx, const void *arg)
+{
+	return analysis_write_bandwidth_svg(arg, write, write_ctx);
+}
+
+/* Every chart of the analysis, with the reader whose rows it draws. */
+static const struct {
+	const char *file;
+	enum probe_rows_read from;
+	chart_produce_fn produce;
+} charts[] = {
+	{ "latency.svg", ROWS_LATENCY_CURVE, produce_latency },
+	{ "tlb.svg", ROWS_TLB_CURVE, produce_tlb },
+	{ "pagewalk.svg", ROWS_LATENCY_CURVE, produce_pagewalk },
+	{ "bandwidth.svg", ROWS_BANDWIDTH, produce_bandwidth },
+};
+
+/* A run's chart into its folder. */
+static int run_chart(void *ctx, const char *file, chart_produce_fn produce,
+		     const struct analysis *a)
+{
+	(void)ctx;
+	chart_file(file, produce, a);
+	return 0;
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+void analysis_init(struct analysis *a)
+{
+	mp_memset(a, 0, sizeof *a);
+}
+
+int analysis_add_row(struct analysis *a, const struct result_row *row)
+{
+	int k;
+
+	enum probe_rows_read read = probe_rows_read(row->probe);
+
+	if (read == ROWS_TLB_CURVE)
+		return tlb_curves_add_row(&a->tlb, row);
+	if (read == ROWS_BANDWIDTH)
+		return bandwidth_curves_add_row(&a->bw, row);
+	if (read != ROWS_LATENCY_CURVE || !same(row->variant, "chase") || !row->page_shift ||
+	    !row->working_set_bytes)
+		return -1;
+	k = curve_index(a, row->page_shift);
+	if (k < 0) {
+		if (a->ncurves >= EDGES_MAX_CURVES) {
+			a->ignored_rows++;
+			return -1;
+		}
+		/* Kept in ascending page size: the chart and the table list them so. */
+		k = (int)a->ncurves;
+		while (k > 0 && a->curve[k - 1].page_shift > row->page_shift) {
+			a->curve[k] = a->curve[k - 1];
+			mp_memcpy(a->verified[k], a->verified[k - 1], sizeof a->verified[k]);
+			k--;
+		}
+		curve_init(&a->curve[k], row->page_shift);
+		a->verified[k][0] = 0;
+		a->ncurves++;
+	}
+	if (!a->verified[k][0] && row->pages_verified)
+		mp_strlcpy(a->verified[k], row->pages_verified, sizeof a->verified[k]);
+	if (curve_add(&a->curve[k], row->working_set_bytes, row->ns, row->cycles) != 0) {
+		a->ignored_rows++;
+		return -1;
+	}
+	a->rows++;
+	return 0;
+}
+
+void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
+			 const char *source)
+{
+	a->claims = *claims;
+	a->have_claims = 1;
+	a->claims_source = source;
+}
+
+void analysis_compute(struct analysis *a)
+{
+	unsigned caches = 0, edges = 0;
+
+	hierarchy_find(a->curve, a->ncurves, &a->h);
+	if (a->tlb.n)
+		use_tlb_probe_levels(&a->h, &a->tlb);
+	pagewalk_compute(a->curve, a->ncurves, &a->pw);
+	bandwidth_levels_find(&a->bw);
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		struct level *l = &a->h.level[i];
+		struct level_check *chk = &a->check[i];
+
+		chk->verdict = VERDICT_NO_CLAIM;
+		chk->cache = 0;
+		chk->tlb = 0;
+		switch (l->kind) {
+		case LEVEL_CACHE:
+			check_cache(a, l, chk, ++caches);
+			break;
+		case LEVEL_EDGE:
+			edges++;
+			check_edge(a, l, chk);
+			break;
+		case LEVEL_TLB:
+			check_tlb(a, l, chk);
+			break;
+		case LEVEL_TOP:
+			name_top(a, l, caches, edges);
+			break;
+		}
+	}
+	name_walk_steps(a);
+	a->host_page_signs = a->have_claims && a->claims.hypervisor
+		? tlb_host_page_signs(&a->tlb, a->h.level, a->h.nlevels, &a->claims,
+				      a->host_pages, sizeof a->host_pages)
+		: 0;
+	a->computed = 1;
+}
+
+void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx)
+{
+	struct mp_printer p = { print, ctx };
+	char page[24];
+
+	mp_print(&p, "\n== %s ==\n", analysis_heading);
+	if (analysis_empty(a)) {
+		mp_print(&p, "no latency, tlb or bandwidth rows: nothing to read\n");
+		return;
+	}
+	for (size_t i = 0; i < a->ncurves; i++) {
+		page_name(page, sizeof page, a->curve[i].page_shift);
+		mp_print(&p, "  curve: %s pages, %zu sizes%s; %s\n", page, a->curve[i].n,
+		    a->curve[i].truncated ? " (more were given than the detector holds)" : "",
+		    a->verified[i][0] ? a->verified[i] : "pages not verified");
+	}
+	for (size_t i = 0; i < a->tlb.n; i++) {
+		const struct curve *c = &a->tlb.chase[i];
+		page_name(page, sizeof page, c->page_shift);
+		mp_print(&p, "  tlb curve: %s pages, %zu page counts (%llu .. %llu), %zu control points; "
+		    "%s\n", page, c->n, (unsigned long long)(c->n ? c->pt[0].bytes : 0),
+		    (unsigned long long)(c->n ? c->pt[c->n - 1].bytes : 0), a->tlb.control[i].n,
+		    a->tlb.verified[i][0] ? a->tlb.verified[i] : "pages not verified");
+	}
+	mp_print(&p, "  plateau: points within %.0f%% of its first; edge: a rise of %.2fx or more "
+	    "between plateaus of >= %d points; a cache edge stands in every curve, a TLB edge "
+	    "moves with the page size (docs/METHOD.md)\n", EDGES_PLATEAU_TOLERANCE * 100,
+	    EDGES_RISE_FACTOR, EDGES_MIN_PLATEAU_POINTS);
+	if (a->have_claims) {
+		char sources[160];
+		claims_sources(&a->claims, sources, sizeof sources);
+		mp_print(&p, "  claims: %s, read from %s\n", a->claims_source,
+			 sources[0] ? sources : "no register (none listed)");
+	} else {
+		mp_print(&p, "  claims: none recorded; measured levels shown alone\n");
+	}
+	if (a->ncurves) {
+		if (!a->h.attributed && !a->tlb.n)
+			mp_print(&p, "  one page size only: an edge cannot be told apart as a cache "
+			    "capacity or a TLB reach (run with pages=4k,2m, or the tlb probe)\n");
+		print_sequence(a, &p);
+	} else {
+		mp_print(&p, "  no latency rows: cache levels not read\n");
+	}
+	print_tlbs(a, &p);
+	if (a->have_claims)
+		print_unmatched(a, &p);
+	if (a->h.truncated || a->ignored_rows || a->tlb.ignored_rows)
+		mp_print(&p, "  note: %u rows left out (more page sizes or sizes than the detector "
+		    "holds, or unusable figures)%s\n", a->ignored_rows + a->tlb.ignored_rows,
+		    a->h.truncated ? "; levels cut at the table's size" : "");
+	if (a->ncurves)
+		pagewalk_print(&a->pw, print, ctx);
+	bandwidth_levels_print(&a->bw, a->ncurves ? &a->h : 0, &p);
+	if (a->bw.ignored_rows)
+		mp_print(&p, "  note: %u bandwidth rows left out (more variants or sizes than "
+		    "the analysis holds, or no usable figure)\n", a->bw.ignored_rows);
+}
+
+int analysis_write_svg(const struct analysis *a, svg_write_fn write, void *ctx)
+{
+	static double xs[EDGES_MAX_CURVES][EDGES_MAX_POINTS], ys[EDGES_MAX_CURVES][EDGES_MAX_POINTS];
+	static char labels[EDGES_MAX_CURVES][32], mark_text[MAX_MARKERS][64];
+	struct svg_series series[EDGES_MAX_CURVES];
+	struct svg_marker marks[MAX_MARKERS];
+	size_t nmarks = 0;
+	struct svg_chart chart = {
+		"memprobe: load-to-use latency by working set, one curve per page size",
+		"working set (log2 scale)", "ns per load (log scale)", 1,
+		series, a->ncurves, marks, 0, 1,
+	};
+
+	for (size_t i = 0; i < a->ncurves; i++) {
+		char page[24];
+		page_name(page, sizeof page, a->curve[i].page_shift);
+		mp_snprintf(labels[i], sizeof labels[i], "%s pages", page);
+		for (size_t k = 0; k < a->curve[i].n; k++) {
+			xs[i][k] = (double)a->curve[i].pt[k].bytes;
+			ys[i][k] = a->curve[i].pt[k].ns;
+		}
+		series[i].label = labels[i];
+		series[i].n = a->curve[i].n;
+		series[i].x = xs[i];
+		series[i].y = ys[i];
+	}
+	for (size_t i = 0; i < a->h.nlevels && nmarks < MAX_MARKERS; i++) {
+		const struct level *l = &a->h.level[i];
+		char size[24];
+		if (l->kind == LEVEL_TOP)
+			continue;
+		mp_format_bytes(size, sizeof size, l->size_bytes);
+		if (l->kind == LEVEL_TLB)
+			mp_snprintf(mark_text[nmarks], sizeof mark_text[nmarks],
+				    "%s %s (%llu entries)", l->name, size,
+				    (unsigned long long)l->entries);
+		else
+			mp_snprintf(mark_text[nmarks], sizeof mark_text[nmarks], "%s %s", l->name, size);
+		marks[nmarks].x = (double)l->size_bytes;
+		marks[nmarks].label = mark_text[nmarks];
+		marks[nmarks].series = l->kind == LEVEL_TLB ? curve_index(a, l->page_shift) : -1;
+		marks[nmarks].dashed = l->kind == LEVEL_TLB;
+		nmarks++;
+	}
+	chart.nmarkers = nmarks;
+	return svg_write_chart(&chart, write, ctx);
+}
+
+int analysis_write_bandwidth_svg(const struct analysis *a, svg_write_fn write, void *ctx)
+{
+	return bandwidth_write_svg(&a->bw, write, ctx);
+}
+
+int analysis_write_tlb_svg(const struct analysis *a, svg_write_fn write, void *ctx)
+{
+	return tlb_write_svg(&a->tlb, a->h.level, a->h.nlevels, write, ctx);
+}
+
+void analysis_json(struct json *j, const struct analysis *a)
+{
+	char text[96];
+	int first = 1;
+
+	json_string(j, "method", "plateaus and edges of the latency curves; docs/METHOD.md");
+	json_double(j, "plateau_tolerance", EDGES_PLATEAU_TOLERANCE);
+	json_double(j, "rise_factor", EDGES_RISE_FACTOR);
+	json_u64(j, "min_plateau_points", EDGES_MIN_PLATEAU_POINTS);
+	json_bool(j, "attributed", a->h.attributed);
+	json_array_begin(j, "curves");
+	for (size_t i = 0; i < a->ncurves; i++) {
+		json_object_begin(j, 0);
+		json_u64(j, "page_size", 1ull << a->curve[i].page_shift);
+		json_u64(j, "sizes", a->curve[i].n);
+		json_string(j, "pages_verified", a->verified[i]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "tlb_curves");
+	for (size_t i = 0; i < a->tlb.n; i++) {
+		const struct curve *c = &a->tlb.chase[i];
+		json_object_begin(j, 0);
+		json_u64(j, "page_size", 1ull << c->page_shift);
+		json_u64(j, "page_counts", c->n);
+		json_u64(j, "first_pages", c->n ? c->pt[0].bytes : 0);
+		json_u64(j, "last_pages", c->n ? c->pt[c->n - 1].bytes : 0);
+		json_u64(j, "control_points", a->tlb.control[i].n);
+		json_string(j, "pages_verified", a->tlb.verified[i]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "levels");
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+		json_object_begin(j, 0);
+		json_string(j, "name", l->name);
+		json_string(j, "kind", level_kind_name(l->kind));
+		json_u64(j, l->kind == LEVEL_TOP ? "from_bytes" : "size_bytes", l->size_bytes);
+		if (l->kind != LEVEL_TOP)
+			json_u64(j, "edge_below_bytes", l->below_bytes);
+		json_u64(j, l->kind == LEVEL_TOP ? "to_bytes" : "edge_next_bytes", l->next_bytes);
+		json_double(j, "ns", l->ns);
+		json_double(j, "cycles", l->cycles);
+		if (l->kind == LEVEL_TLB || !first) {
+			json_double(j, "increase_ns", l->increase_ns);
+			json_double(j, "increase_cycles", l->increase_cycles);
+		}
+		json_u64(j, "points", l->points);
+		if (l->kind != LEVEL_TOP) {
+			json_string(j, "method", level_method_name(l->method));
+			json_u64(j, "range_lo_bytes", l->range_lo);
+			json_u64(j, "range_hi_bytes", l->range_hi);
+			json_bool(j, "smeared", l->smeared);
+		}
+		json_u64(j, "page_size", 1ull << l->page_shift);
+		if (l->kind == LEVEL_TLB)
+			json_u64(j, "entries", l->entries);
+		describe_claim(text, sizeof text, &a->check[i]);
+		json_string(j, "claim", text);
+		if (claim_source(&a->check[i]))
+			json_string(j, "claim_source", claim_source(&a->check[i]));
+		json_string(j, "verdict", verdict_name(a->check[i].verdict));
+		json_object_end(j);
+		if (l->kind != LEVEL_TLB)
+			first = 0;
+	}
+	json_array_end(j);
+	if (a->host_page_signs)
+		json_string(j, "host_pages_may_cap_reach", a->host_pages);
+	pagewalk_json(j, &a->pw);
+	if (a->bw.ncurves) {
+		json_object_begin(j, probe_def_bandwidth.config.name);
+		bandwidth_levels_json(j, &a->bw, a->ncurves ? &a->h : 0);
+		json_object_end(j);
+	}
+	if (a->have_claims) {
+		json_object_begin(j, "claims");
+		json_string(j, "source", a->claims_source);
+		claims_describe(j, &a->claims);
+		json_object_end(j);
+	}
+}
+
+int analysis_has(const struct analysis *a, enum probe_rows_read from)
+{
+	switch (from) {
+	case ROWS_LATENCY_CURVE: return a->ncurves > 0;
+	case ROWS_TLB_CURVE: return a->tlb.n > 0;
+	case ROWS_BANDWIDTH: return a->bw.nseries > 0;
+	case ROWS_C2C:
+	case ROWS_UNREAD: return 0;
+	}
+	return 0;
+}
+
+int analysis_empty(const struct analysis *a)
+{
+	return !analysis_has(a, ROWS_LATENCY_CURVE) && !analysis_has(a, ROWS_TLB_CURVE) &&
+	       !analysis_has(a, ROWS_BANDWIDTH);
+}
+
+int analysis_charts(const struct analysis *a, analysis_chart_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < sizeof charts / sizeof *charts; i++) {
+		int rc = analysis_has(a, charts[i].from) ? fn(ctx, charts[i].file, charts[i].produce, a)
+							 : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void analysis_take_row(const struct result_row *row)
+{
+	if (run_analysed) {
+		analysis_init(&run_analysis);
+		run_analysed = 0;
+	}
+	analysis_add_row(&run_analysis, row);
+}
+
+void analysis_run(void)
+{
+	static struct cache_claims live;
+	run_analysed = 1;
+	if (analysis_empty(&run_analysis))
+		return;
+	plat_cache_claims(&live);
+	analysis_set_claims(&run_analysis, &live, "this CPU's registers");
+	analysis_compute(&run_analysis);
+	report_html_section(analysis_heading);
+	analysis_print(&run_analysis, report_print, 0);
+	analysis_charts(&run_analysis, run_chart, 0);
+}
+
+const struct analysis *analysis_current(void)
+{
+	return run_analysed && run_analysis.computed ? &run_analysis : 0;
+}
+
+void analysis_describe(struct json *j)
+{
+	if (!run_analysed || analysis_empty(&run_analysis))
+		return;
+	json_object_begin(j, "hierarchy");
+	analysis_json(j, &run_analysis);
+	json_object_end(j);
+}

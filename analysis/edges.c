@@ -1,0 +1,1010 @@
+/* Plateau and edge detection over latency curves, and the attribution of
+ * edges to caches or TLBs (see edges.h and docs/METHOD.md).
+ */
+#include "analysis/edges.h"
+#include "lib/fmt.h"
+#include "lib/svg.h"
+#include "analysis/placement.h"
+
+/* ---- Constants -------------------------------------------------------- */
+
+/* An edge found in one curve, between two of its plateaus. */
+struct curve_edge {
+	size_t curve;
+	struct edge_crossing x;   /* where it stands (x.below, x.next bracket the crossing) */
+	struct plateau lower, upper;
+	int cluster;              /* index of the cluster it joined, -1 none yet */
+};
+
+#define MAX_EDGES (EDGES_MAX_CURVES * EDGES_MAX_PLATEAUS)
+
+/* Every curve's plateaus, found once. */
+struct curve_plateau_set {
+	struct plateau p[EDGES_MAX_PLATEAUS];
+	size_t n;
+};
+
+/* The same edge seen in several curves (at most one edge per curve). */
+struct cluster {
+	int member[EDGES_MAX_CURVES];   /* index into the edge list, -1 absent */
+	int seen, judged;               /* curve bits: showed it, could have */
+};
+
+/* ---- Private Functions ------------------------------------------------ */
+
+static int is_finite_positive(double v)
+{
+	/* NaN fails every comparison; the bound rejects infinity. */
+	return v > 0.0 && v < 1e300;
+}
+
+/* The median of v[first..last] over the points with use[k] set (at most
+   EDGES_MAX_POINTS); 0 when none is. */
+static double median_of(const double *v, const unsigned char *use, size_t first, size_t last)
+{
+	double w[EDGES_MAX_POINTS];
+	size_t n = 0, mid;
+
+	for (size_t k = first; k <= last; k++) {
+		double x = v[k];
+		size_t j = n++;
+		if (!use[k]) {
+			n--;
+			continue;
+		}
+		for (; j > 0 && w[j - 1] > x; j--)
+			w[j] = w[j - 1];
+		w[j] = x;
+	}
+	if (!n)
+		return 0.0;
+	mid = n / 2;
+	return (n & 1) ? w[mid] : (w[mid - 1] + w[mid]) / 2.0;
+}
+
+/* A lone spike: a reading above both neighbours, which agree with each
+   other within the plateau tolerance (it sits on a plateau). */
+static int is_lone_spike(const struct curve *c, size_t k)
+{
+	double a, b, hi, lo;
+
+	if (k == 0 || k + 1 >= c->n)
+		return 0;
+	a = c->pt[k - 1].ns;
+	b = c->pt[k + 1].ns;
+	hi = a > b ? a : b;
+	lo = a > b ? b : a;
+	return c->pt[k].ns > hi && hi <= lo * (1.0 + EDGES_PLATEAU_TOLERANCE);
+}
+
+/* A point whose own reading lies far above what a later size read, by as
+   much as an edge rises, was disturbed: the envelope bounds it, but two such
+   points side by side must not make a plateau, so an unsteady point stands
+   alone. Less than that is noise a plateau absorbs. A lone spike on a
+   plateau is not unsteady either: the smoothing removed it, and its plateau
+   stays whole. */
+static int is_steady(const struct curve *c, const double *ns, size_t k)
+{
+	return c->pt[k].ns < ns[k] * EDGES_RISE_FACTOR || is_lone_spike(c, k);
+}
+
+/* The 3-point median of a single outlier, in two passes so that where two
+   outliers meet the lower reading wins (noise mostly adds time): first each
+   reading above both neighbours comes down to the larger of them (spikes),
+   then each reading below both neighbours of that comes up to the smaller
+   (dips). A monotone run or a sharp step has neither and passes unchanged.
+   At the ends a spike is left alone (the envelope bounds a high first
+   reading; a high last one cannot be told from a step), and a reading below
+   both its smoothed neighbour and the line through its two smoothed
+   neighbours comes up to the lower of those (Tukey's end-point rule,
+   raising only). n >= 3. */
+static void smooth_outliers(const double *v, size_t n, double *tmp, double *out)
+{
+	for (size_t k = 1; k + 1 < n; k++) {
+		double hi = v[k - 1] > v[k + 1] ? v[k - 1] : v[k + 1];
+		tmp[k] = v[k] > hi ? hi : v[k];
+	}
+	tmp[0] = v[0];
+	tmp[n - 1] = v[n - 1];
+	for (size_t k = 1; k + 1 < n; k++) {
+		double lo = tmp[k - 1] < tmp[k + 1] ? tmp[k - 1] : tmp[k + 1];
+		out[k] = tmp[k] < lo ? lo : tmp[k];
+	}
+	{
+		double line = 3.0 * out[1] - 2.0 * out[2];
+		double floor = line < out[1] ? line : out[1];
+		out[0] = tmp[0] < floor ? floor : tmp[0];
+		line = 3.0 * out[n - 2] - 2.0 * out[n - 3];
+		floor = line < out[n - 2] ? line : out[n - 2];
+		out[n - 1] = tmp[n - 1] < floor ? floor : tmp[n - 1];
+	}
+}
+
+/* In place: each value the minimum over it and every later one. */
+static void envelope_in_place(double *v, size_t n)
+{
+	if (n < 2)
+		return;
+	for (size_t k = n - 1; k-- > 0;)
+		if (v[k + 1] < v[k])
+			v[k] = v[k + 1];
+}
+
+/* curve_smoothed: the smoothed readings (ns, cycles), and before the
+   envelope (pre_ns, pre_cycles; may be null). */
+static void smooth_all(const struct curve *c, double *ns, double *cycles, double *pre_ns,
+		       double *pre_cycles)
+{
+	double raw[EDGES_MAX_POINTS], tmp[EDGES_MAX_POINTS];
+
+	for (size_t k = 0; k < c->n; k++) {
+		ns[k] = c->pt[k].ns;
+		cycles[k] = c->pt[k].cycles;
+	}
+	if (c->n >= 3) {
+		for (size_t k = 0; k < c->n; k++)
+			raw[k] = c->pt[k].ns;
+		smooth_outliers(raw, c->n, tmp, ns);
+		for (size_t k = 0; k < c->n; k++)
+			raw[k] = c->pt[k].cycles;
+		smooth_outliers(raw, c->n, tmp, cycles);
+	}
+	for (size_t k = 0; k < c->n; k++) {
+		if (pre_ns)
+			pre_ns[k] = ns[k];
+		if (pre_cycles)
+			pre_cycles[k] = cycles[k];
+	}
+	if (c->n) {
+		envelope_in_place(ns, c->n);
+		envelope_in_place(cycles, c->n);
+	}
+}
+
+static void smooth(const struct curve *c, double *ns, double *cycles)
+{
+	smooth_all(c, ns, cycles, 0, 0);
+}
+
+/* The plausible capacities: 1, 2, 3, 4, 6, 8, 12, ... (2^k and 3 * 2^(k-1)).
+   The smallest one at or above v (v >= 1, below 2^63). */
+static uint64_t plausible_at_or_above(uint64_t v)
+{
+	for (uint64_t p = 1; p <= (1ull << 62); p <<= 1) {
+		if (p >= v)
+			return p;
+		if (p >= 2 && p + p / 2 >= v)
+			return p + p / 2;
+	}
+	return 1ull << 63;
+}
+
+/* The largest plausible capacity below v, 0 when none (v <= 1). */
+static uint64_t plausible_below(uint64_t v)
+{
+	uint64_t best = 0;
+
+	for (uint64_t p = 1; p < v && p <= (1ull << 62); p <<= 1) {
+		best = p;
+		if (p >= 2 && p + p / 2 < v)
+			best = p + p / 2;
+	}
+	return best;
+}
+
+static double log_distance(double a, double b)
+{
+	double d = svg_log2(a) - svg_log2(b);
+
+	return d < 0.0 ? -d : d;
+}
+
+/* The simple capacity in [lo, hi] nearest c in log2: a power of two if one
+   lies there, else 3 * 2^k, else 5 * 2^k or 7 * 2^k; 0 when none does. */
+static uint64_t simple_capacity_in(uint64_t lo, uint64_t hi, double c)
+{
+	static const unsigned odd[] = { 1, 3, 5, 7 };
+	static const unsigned from[] = { 0, 1, 2, 2 };   /* class index of each odd */
+
+	for (unsigned cls = 0; cls < 3; cls++) {
+		uint64_t best = 0;
+		for (unsigned o = 0; o < 4; o++) {
+			if (from[o] != cls)
+				continue;
+			for (unsigned k = 0; k < 62; k++) {
+				uint64_t v = (uint64_t)odd[o] << k;
+				if (v > hi)
+					break;
+				if (v < lo)
+					continue;
+				if (!best || log_distance((double)v, c) < log_distance((double)best, c))
+					best = v;
+			}
+		}
+		if (best)
+			return best;
+	}
+	return 0;
+}
+
+/* A measured size stands for a plausible capacity when it lies within this
+   factor of it (32000 bytes for 32 KiB, 24567 KiB for 24 MiB; not 600 KiB
+   for 512 KiB). */
+#define NEAR_PLAUSIBLE 1.0625
+
+/* The capacity named for a crossing (edges_crossing's rule). Of the sizes
+   measured in [fit, miss), those standing for a plausible capacity within
+   [x[fit], x[miss]): the one nearest `at`. None: the plausible capacity in
+   that range nearest `at`; none there either: the one nearest `at`. */
+static uint64_t name_capacity(const struct curve *c, size_t fit, size_t miss, double at)
+{
+	uint64_t lo = c->pt[fit].bytes, hi = c->pt[miss].bytes, best = 0, s;
+
+	for (size_t k = fit; k < miss; k++) {
+		double x = (double)c->pt[k].bytes;
+		s = edges_snap_capacity(x);
+		if (s < lo || s >= hi || s == best || x > (double)s * NEAR_PLAUSIBLE ||
+		    x * NEAR_PLAUSIBLE < (double)s)
+			continue;
+		/* Ascending sizes give ascending snaps: a tie keeps the smaller. */
+		if (!best || log_distance((double)s, at) < log_distance((double)best, at))
+			best = s;
+	}
+	if (best)
+		return best;
+	/* The plausible capacities in range nearest `at` from either side. */
+	s = edges_snap_capacity(at);
+	if (s >= lo && s < hi)
+		return s;
+	if (s < lo) {
+		uint64_t up = plausible_at_or_above(lo);
+		if (up < hi)
+			return up;
+	} else {
+		uint64_t down = plausible_below(hi);
+		if (down >= lo)
+			return down;
+	}
+	/* None in range (72 fit, 80 missed: Zen 4's 72-entry L1 DTLB): a
+	   simple size the readings allow, else the last size that fit, never
+	   a plausible one they rule out (64, when 72 read as fitting). */
+	{
+		uint64_t simple = simple_capacity_in(lo, hi > lo ? hi - 1 : lo, at);
+		return simple ? simple : lo;
+	}
+}
+
+/* A plateau's level: the median of its steady points' readings, outliers
+   smoothed away but before the envelope (which under noise sits at a run's
+   lowest readings rather than its middle); disturbed points inside a
+   merged plateau do not vote. */
+static void set_level(struct plateau *p, const double *ns, const double *cycles,
+		      const unsigned char *steady)
+{
+	p->ns = median_of(ns, steady, p->first, p->last);
+	p->cycles = median_of(cycles, steady, p->first, p->last);
+}
+
+/* The same step seen through two curves: their transitions overlap, from
+   the last size that still read the lower level to the first that read the
+   upper one (so adjacent sweep brackets, 32-48 KiB in one curve and
+   48-64 KiB in another, match: one capacity seen through two grids of
+   noise), or both name the same size. */
+static int brackets_overlap(const struct curve_edge *a, const struct curve_edge *b)
+{
+	return (a->x.fit <= b->x.miss && b->x.fit <= a->x.miss) ||
+	       a->x.estimate == b->x.estimate;
+}
+
+/* A curve can only say "no edge here" where it has plateaus on both sides
+   of the sizes: a curve that ends, or turns to unsteady points, before the
+   upper size has not judged the edge at all. */
+static int curve_judges(const struct curve *c, const struct curve_plateau_set *ps,
+			uint64_t below, uint64_t above)
+{
+	int low = 0, high = 0;
+
+	for (size_t k = 0; k < ps->n; k++) {
+		if (c->pt[ps->p[k].first].bytes <= below)
+			low = 1;
+		if (c->pt[ps->p[k].last].bytes >= above)
+			high = 1;
+	}
+	return low && high;
+}
+
+/* The step placed at the gap between two plateaus: half way, in log2,
+   between the lower's last size and the upper's first. */
+static void gap_crossing(const struct curve *c, const struct plateau *lower,
+			 const struct plateau *upper, struct edge_crossing *x)
+{
+	double a = (double)c->pt[lower->last].bytes, b = (double)c->pt[upper->first].bytes;
+
+	x->at = a * svg_exp2((svg_log2(b) - svg_log2(a)) / 2.0);
+	x->below = c->pt[lower->last].bytes;
+	x->next = c->pt[upper->first].bytes;
+	x->below_index = lower->last;
+	x->fit = x->below;
+	x->miss = x->next;
+	x->estimate = name_capacity(c, lower->last, upper->first, x->at);
+}
+
+/* A plateau between two others that spans less than an octave, and rises
+   less than twice from the one below or to the one above, or ends short
+   of twice where the one below ends, is a pause inside one step, not a
+   level: a smeared step read at fine intervals stalls where some sets have
+   just overflowed, a TLB's reach can stall a cache's step the same way,
+   and on a VM a neighbour taking the shared L3 for a while stalls its step
+   at a level of its own (a Zen 4 VM read 40-46 ns at 8-10 MiB between an
+   L3 of 17 ns to 7 MiB and memory's 108 ns and more). No cache is less
+   than twice the one below it, so a real level's plateau spans an octave
+   or more and ends at twice the one below or further. Removing the pause
+   leaves one step from the plateau below to the one above. */
+#define PAUSE_LEVEL_FACTOR 2.0
+
+static int is_short(const struct curve *c, const struct plateau *p)
+{
+	return c->pt[p->last].bytes < 2 * c->pt[p->first].bytes;
+}
+
+int curve_is_pause(const struct curve *c, const struct plateau *below, const struct plateau *p,
+		   const struct plateau *above)
+{
+	return is_short(c, p) && (p->ns < below->ns * PAUSE_LEVEL_FACTOR ||
+				  above->ns < p->ns * PAUSE_LEVEL_FACTOR ||
+				  (double)c->pt[p->last].bytes <
+					  PAUSE_LEVEL_FACTOR * (double)c->pt[below->last].bytes);
+}
+
+size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
+{
+	size_t kept = 0;
+
+	/* Neighbouring short plateaus within PAUSE_LEVEL_FACTOR of each other
+	   are one stretch (a small level read through noise), at the lower's
+	   level. */
+	for (size_t k = 0; k < n; k++) {
+		struct plateau *prev = kept ? &p[kept - 1] : 0;
+		if (prev && kept > 1 && k + 1 < n && is_short(c, prev) && is_short(c, &p[k]) &&
+		    p[k].ns < prev->ns * PAUSE_LEVEL_FACTOR) {
+			prev->last = p[k].last;
+			continue;
+		}
+		p[kept++] = p[k];
+	}
+	n = kept;
+	kept = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct plateau q = p[k];
+		int interior = k > 0 && k + 1 < n;
+		/* A level of its own stands at least PAUSE_LEVEL_FACTOR above
+		   the one below it and below the one above (a cache is several
+		   times faster than the next; a VM's small usable L3 between L2
+		   and memory is one); a pause inside a step is not. The next
+		   plateau is read before any is moved: kept <= k. */
+		if (interior && curve_is_pause(c, &p[k - 1], &q, &p[k + 1]))
+			continue;
+		p[kept++] = q;
+	}
+	return kept;
+}
+
+static size_t find_edges(const struct curve *curves, size_t ncurves,
+			 const struct curve_plateau_set *ps, struct curve_edge *edges)
+{
+	size_t nedges = 0;
+
+	for (size_t i = 0; i < ncurves; i++) {
+		const struct plateau *p = ps[i].p;
+
+		for (size_t k = 0; k + 1 < ps[i].n && nedges < MAX_EDGES; k++) {
+			struct curve_edge *e = &edges[nedges];
+			/* Consecutive plateaus rise past EDGES_RISE_FACTOR across
+			   their gap, so the curve crosses their half height but
+			   where noise lifted the upper level past all the upper
+			   plateau read: then the gap itself stands for the step. */
+			if (edges_crossing(&curves[i], &p[k], &p[k + 1], &e->x) != 0)
+				gap_crossing(&curves[i], &p[k], &p[k + 1], &e->x);
+			e->curve = i;
+			e->lower = p[k];
+			e->upper = p[k + 1];
+			e->cluster = -1;
+			nedges++;
+		}
+	}
+	return nedges;
+}
+
+/* Distance between two edges on the size axis, as a ratio >= 1. */
+static double edge_distance(const struct curve_edge *a, const struct curve_edge *b)
+{
+	return a->x.at > b->x.at ? a->x.at / b->x.at : b->x.at / a->x.at;
+}
+
+static size_t cluster_edges(const struct curve *curves, size_t ncurves,
+			    const struct curve_plateau_set *ps, struct curve_edge *edges,
+			    size_t nedges, struct cluster *cl)
+{
+	size_t ncl = 0;
+
+	for (size_t a = 0; a < nedges; a++) {
+		struct cluster *c;
+
+		if (edges[a].cluster >= 0)
+			continue;
+		c = &cl[ncl];
+		for (size_t i = 0; i < EDGES_MAX_CURVES; i++)
+			c->member[i] = -1;
+		c->member[edges[a].curve] = (int)a;
+		edges[a].cluster = (int)ncl;
+		/* From every other curve, the nearest unclaimed edge that overlaps. */
+		for (size_t i = 0; i < ncurves; i++) {
+			int best = -1;
+			if (i == edges[a].curve)
+				continue;
+			for (size_t b = 0; b < nedges; b++) {
+				if (edges[b].curve != i || edges[b].cluster >= 0 ||
+				    !brackets_overlap(&edges[a], &edges[b]))
+					continue;
+				if (best < 0 || edge_distance(&edges[a], &edges[b]) <
+				    edge_distance(&edges[a], &edges[best]))
+					best = (int)b;
+			}
+			if (best >= 0) {
+				c->member[i] = best;
+				edges[best].cluster = (int)ncl;
+			}
+		}
+		c->seen = c->judged = 0;
+		for (size_t i = 0; i < ncurves; i++) {
+			if (c->member[i] >= 0)
+				c->seen |= 1 << i;
+			if (c->member[i] >= 0 ||
+			    curve_judges(&curves[i], &ps[i], edges[a].x.below, edges[a].x.next))
+				c->judged |= 1 << i;
+		}
+		ncl++;
+	}
+	return ncl;
+}
+
+static struct level *new_level(struct hierarchy *h)
+{
+	struct level *l;
+
+	if (h->nlevels >= EDGES_MAX_LEVELS) {
+		h->truncated = 1;
+		return 0;
+	}
+	l = &h->level[h->nlevels++];
+	mp_memset(l, 0, sizeof *l);
+	return l;
+}
+
+/* A member whose crossing lies this far past the reference's shows that
+   the reference's step came early. */
+#define LATER_EDGE_FACTOR 1.25
+
+/* The member seen with the largest pages: its curve has the fewest TLB
+   effects mixed into the cache levels' latencies. Unless another member
+   crosses clearly later: a disturbance (another tenant sharing the core's
+   cache, a trial interrupted at every try) and TLB misses only ever pull a
+   step earlier, never later, so the latest crossing is the cache's own. */
+static int reference_member(const struct curve *curves, const struct curve_edge *edges,
+			    const struct cluster *c)
+{
+	int ref = -1, latest = -1;
+
+	for (size_t i = 0; i < EDGES_MAX_CURVES; i++) {
+		if (c->member[i] < 0)
+			continue;
+		if (ref < 0 || curves[i].page_shift > curves[ref].page_shift)
+			ref = (int)i;
+		if (latest < 0 || edges[c->member[i]].x.at > edges[c->member[latest]].x.at)
+			latest = (int)i;
+	}
+	if (edges[c->member[latest]].x.at > edges[c->member[ref]].x.at * LATER_EDGE_FACTOR)
+		ref = latest;
+	return c->member[ref];
+}
+
+/* Points each side of a step that the placement fit reads besides the
+   transition: enough of each plateau to pin its level, few enough that a
+   long plateau does not outvote the step. */
+#define FIT_PLATEAU_POINTS 3
+
+/* A sixteenth of v's power of two (1 for v < 32). */
+static uint64_t sixteenth_of(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p <= v / 2)
+		p <<= 1;
+	return p >= 16 ? p / 16 : 1;
+}
+
+/* v to a sixteenth of its power of two, down or up: a range's ends as a
+   person reads them (416 KiB, not 419617 bytes). */
+static uint64_t round_sixteenth(uint64_t v, int up)
+{
+	uint64_t p = sixteenth_of(v);
+
+	return (up ? v + p - 1 : v) / p * p;
+}
+
+/* The simplest capacity in [lo, hi], nearest c in log2 (simple_capacity_in);
+   where none is simple, c itself to a sixteenth of its power of two. A
+   smeared step pins its capacity only to a range; within it the readings
+   cannot choose, and real caches come in these sizes far more often than
+   in others. */
+static uint64_t simplest_capacity(uint64_t lo, uint64_t hi, uint64_t c)
+{
+	uint64_t v = simple_capacity_in(lo, hi, c);
+
+	return v ? v : round_sixteenth(c + sixteenth_of(c) / 2, 0);
+}
+
+/* The index of the sweep point at `bytes` in c (it is one of them). */
+static size_t index_of(const struct curve *c, uint64_t bytes)
+{
+	size_t k = 0;
+
+	while (k + 1 < c->n && c->pt[k].bytes < bytes)
+		k++;
+	return k;
+}
+
+/* Names a cache level's capacity from its step in curve c. A sharp step
+   (no point part way up): the crossing's bracket, named by the simplest
+   capacity in [fit, miss) or else the last size that fit. A step with two
+   points or more part way up: the placement fit over it (placement.h), its
+   range, and the simplest capacity in that range. With one: the crossing's
+   estimate, in a range that holds the fit's and the bracket. The step is
+   "smeared" when it spread over two points or more whatever the cause
+   (random victims spread a step too), or the fit says random placement
+   made its one point. */
+static void name_cache_step(struct level *l, const struct curve *c, const struct plateau *lower,
+			    const struct plateau *upper, const struct edge_crossing *x)
+{
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS], pre[EDGES_MAX_POINTS];
+	uint64_t xs[EDGES_MAX_POINTS];
+	double ys[EDGES_MAX_POINTS];
+	size_t first, last, n = 0, fit_at, miss_at;
+	struct placement_fit fit;
+	unsigned part_way;
+
+	level_set_crossing(l, x, 0);
+	smooth_all(c, ns, cycles, pre, 0);
+	/* The step runs from the last point that still read the lower level
+	   to the first that read the upper one (the crossing's fit and miss):
+	   a plateau found by chaining may start inside a step. */
+	fit_at = index_of(c, x->fit);
+	miss_at = index_of(c, x->miss);
+	part_way = (unsigned)(miss_at - fit_at - 1);
+	if (!part_way) {
+		l->method = METHOD_SHARP;
+		l->smeared = 0;
+		l->size_bytes = x->miss > x->fit
+			? simplest_capacity(x->fit, x->miss - 1, x->fit) : x->fit;
+		if (l->size_bytes >= x->miss || l->size_bytes < x->fit)
+			l->size_bytes = x->fit;
+		return;
+	}
+	first = fit_at >= lower->first + FIT_PLATEAU_POINTS ? fit_at - FIT_PLATEAU_POINTS
+							     : lower->first;
+	last = miss_at + FIT_PLATEAU_POINTS <= upper->last ? miss_at + FIT_PLATEAU_POINTS
+							  : upper->last;
+	(void)ns;
+	for (size_t k = first; k <= last; k++) {
+		xs[n] = c->pt[k].bytes;
+		ys[n++] = pre[k];
+	}
+	l->smeared = part_way >= 2;
+	if (placement_fit(xs, ys, n, lower->ns, upper->ns, 1ull << c->page_shift, &fit) != 0)
+		return;   /* the crossing's name stands */
+	l->smeared |= fit.smeared;
+	/* One point part way up is as well explained by a sharp step anywhere
+	   between the points either side of it as by any smear: the crossing
+	   names it (a point read part way up may be the capacity itself,
+	   filled exactly), and the range takes in both. */
+	fit.range_lo = round_sixteenth(fit.range_lo, 0);
+	fit.range_hi = round_sixteenth(fit.range_hi, 1);
+	if (part_way == 1) {
+		l->range_lo = fit.range_lo < x->fit ? fit.range_lo : x->fit;
+		l->range_hi = fit.range_hi > x->miss ? fit.range_hi : x->miss;
+		/* No plausible capacity between the points, an odd one: the
+		   simplest size there rather than one the points rule out. */
+		if (l->size_bytes < x->fit || l->size_bytes >= x->miss)
+			l->size_bytes = simplest_capacity(x->fit, x->miss - 1, (uint64_t)x->at);
+		return;
+	}
+	l->method = METHOD_PLACEMENT_FIT;
+	l->range_lo = fit.range_lo;
+	l->range_hi = fit.range_hi;
+	/* Nearest the middle of the range (in log2), not the best fit: one
+	   buffer is one draw of the random layout, which moves the best fit
+	   by a third either way, while the range holds what every draw that
+	   fits the readings allows. */
+	l->size_bytes = simplest_capacity(l->range_lo, l->range_hi,
+					  (uint64_t)svg_exp2((svg_log2((double)l->range_lo) +
+							      svg_log2((double)l->range_hi)) / 2.0));
+}
+
+static const struct curve_edge *add_cache_level(struct hierarchy *h, const struct curve *curves,
+						const struct curve_edge *edges,
+						const struct cluster *c, enum level_kind kind)
+{
+	const struct curve_edge *ref = &edges[reference_member(curves, edges, c)];
+	struct level *l = new_level(h);
+
+	if (!l)
+		return 0;
+	/* Size and bracket from the reference curve alone: with the largest
+	   pages its step is the cache's own, the fewest TLB misses mixed in
+	   (with 4 KiB pages the L1 DTLB's reach pulls the L2 step early), unless
+	   another curve's step came clearly later (reference_member). The
+	   other curves only confirmed that the step is there. */
+	l->kind = kind;
+	l->page_shift = curves[ref->curve].page_shift;
+	name_cache_step(l, &curves[ref->curve], &ref->lower, &ref->upper, &ref->x);
+	l->ns = ref->lower.ns;
+	l->cycles = ref->lower.cycles;
+	l->points = (unsigned)(ref->lower.last - ref->lower.first + 1);
+	l->seen_in = c->seen;
+	return ref;
+}
+
+/* An edge missing from some curve is a TLB edge, unless one of its curves
+   would need fewer than EDGES_MIN_TLB_ENTRIES entries to explain it: then it
+   is a cache edge that a nearby TLB edge hid in the smaller pages' curve. */
+static int is_hidden_cache_edge(const struct curve *curves, const struct curve_edge *edges,
+				const struct cluster *c)
+{
+	for (size_t i = 0; i < EDGES_MAX_CURVES; i++)
+		if (c->member[i] >= 0 &&
+		    (edges[c->member[i]].x.estimate >> curves[i].page_shift) < EDGES_MIN_TLB_ENTRIES)
+			return 1;
+	return 0;
+}
+
+static void add_tlb_level(struct hierarchy *h, const struct curve *curves,
+			  const struct curve_edge *e, int seen)
+{
+	struct level *l = new_level(h);
+
+	if (!l)
+		return;
+	l->kind = LEVEL_TLB;
+	mp_strlcpy(l->name, "TLB", sizeof l->name);
+	l->page_shift = curves[e->curve].page_shift;
+	level_set_crossing(l, &e->x, 0);
+	l->entries = e->x.estimate >> l->page_shift;
+	/* The latency while within the TLB's reach, and what missing it adds. */
+	l->ns = e->lower.ns;
+	l->cycles = e->lower.cycles;
+	l->increase_ns = e->upper.ns - e->lower.ns;
+	l->increase_cycles = e->upper.cycles - e->lower.cycles;
+	l->points = (unsigned)(e->lower.last - e->lower.first + 1);
+	l->seen_in = seen;
+}
+
+/* Sorts the cache/edge levels by size (insertion sort: a handful). */
+static void sort_by_size(struct level *l, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct level key = l[i];
+		size_t j = i;
+		while (j > 0 && l[j - 1].size_bytes > key.size_bytes) {
+			l[j] = l[j - 1];
+			j--;
+		}
+		l[j] = key;
+	}
+}
+
+/* Names the cache sequence, chains the increases, and appends the top:
+   the plateau above the last edge in the reference curve. */
+static void finish_sequence(struct hierarchy *h, size_t nseq, const struct curve *curves,
+			    const struct curve_edge *last_edge, const struct curve *top_curve)
+{
+	unsigned cache_no = 0;
+	struct plateau p[EDGES_MAX_PLATEAUS];
+	struct level *top;
+
+	sort_by_size(h->level, nseq);
+	for (size_t i = 0; i < nseq; i++) {
+		struct level *l = &h->level[i];
+		/* An edge that only one curve could judge (or the only curve)
+		   is taken for the next cache level all the same; its kind,
+		   LEVEL_EDGE, says it was not attributed. */
+		mp_snprintf(l->name, sizeof l->name, "L%u", ++cache_no);
+		if (i) {
+			l->increase_ns = l->ns - h->level[i - 1].ns;
+			l->increase_cycles = l->cycles - h->level[i - 1].cycles;
+		}
+	}
+	if (!top_curve)
+		return;
+	top = new_level(h);
+	if (!top)
+		return;
+	top->kind = LEVEL_TOP;
+	mp_strlcpy(top->name, "top", sizeof top->name);
+	top->page_shift = top_curve->page_shift;
+	if (last_edge) {
+		top->ns = last_edge->upper.ns;
+		top->cycles = last_edge->upper.cycles;
+		top->size_bytes = curves[last_edge->curve].pt[last_edge->upper.first].bytes;
+		top->below_bytes = top->size_bytes;
+		top->next_bytes = curves[last_edge->curve].pt[last_edge->upper.last].bytes;
+		top->points = (unsigned)(last_edge->upper.last - last_edge->upper.first + 1);
+	} else if (curve_plateaus(top_curve, p, EDGES_MAX_PLATEAUS)) {
+		/* No edge at all: the sweep stayed on one plateau. */
+		top->ns = p[0].ns;
+		top->cycles = p[0].cycles;
+		top->size_bytes = top_curve->pt[p[0].first].bytes;
+		top->below_bytes = top->size_bytes;
+		top->next_bytes = top_curve->pt[p[0].last].bytes;
+		top->points = (unsigned)(p[0].last - p[0].first + 1);
+	} else {
+		h->nlevels--;
+		return;
+	}
+	if (nseq) {
+		top->increase_ns = top->ns - h->level[nseq - 1].ns;
+		top->increase_cycles = top->cycles - h->level[nseq - 1].cycles;
+	}
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+const char *level_method_name(enum level_method m)
+{
+	switch (m) {
+	case METHOD_SHARP: return "sharp step";
+	case METHOD_CROSSING: return "half-height crossing";
+	case METHOD_PLACEMENT_FIT: return "random-placement fit";
+	case METHOD_NONE: break;
+	}
+	return "-";
+}
+
+void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned unit_shift)
+{
+	l->size_bytes = x->estimate << unit_shift;
+	l->below_bytes = x->below << unit_shift;
+	l->next_bytes = x->next << unit_shift;
+	l->method = METHOD_CROSSING;
+	l->range_lo = x->fit << unit_shift;
+	l->range_hi = x->miss << unit_shift;
+	l->smeared = x->fit < x->below || x->miss > x->next;
+}
+
+void curve_init(struct curve *c, unsigned page_shift)
+{
+	c->page_shift = page_shift;
+	c->n = 0;
+	c->truncated = 0;
+}
+
+int curve_add(struct curve *c, uint64_t bytes, double ns, double cycles)
+{
+	size_t at = 0;
+
+	if (!bytes || !is_finite_positive(ns))
+		return -1;
+	if (!is_finite_positive(cycles))
+		cycles = 0.0;
+	while (at < c->n && c->pt[at].bytes < bytes)
+		at++;
+	if (at < c->n && c->pt[at].bytes == bytes) {
+		if (ns < c->pt[at].ns) {
+			c->pt[at].ns = ns;
+			c->pt[at].cycles = cycles;
+		}
+		return 0;
+	}
+	if (c->n >= EDGES_MAX_POINTS) {
+		c->truncated = 1;
+		return -1;
+	}
+	for (size_t i = c->n; i > at; i--)
+		c->pt[i] = c->pt[i - 1];
+	c->pt[at].bytes = bytes;
+	c->pt[at].ns = ns;
+	c->pt[at].cycles = cycles;
+	c->n++;
+	return 0;
+}
+
+void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)
+{
+	smooth(c, ns_out, cycles_out);
+}
+
+size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
+{
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
+	double pre_ns[EDGES_MAX_POINTS], pre_cycles[EDGES_MAX_POINTS];
+	unsigned char steady[EDGES_MAX_POINTS];
+	size_t count = 0, start = 0;
+
+	if (!c->n || !max)
+		return 0;
+	smooth_all(c, ns, cycles, pre_ns, pre_cycles);
+	for (size_t k = 0; k < c->n; k++)
+		steady[k] = (unsigned char)is_steady(c, ns, k);
+	for (size_t k = 1; k <= c->n; k++) {
+		struct plateau p;
+
+		if (k < c->n && steady[start] && steady[k] &&
+		    ns[k] <= ns[start] * (1.0 + EDGES_PLATEAU_TOLERANCE))
+			continue;
+		/* The run [start, k-1] closes. */
+		p.first = start;
+		p.last = k - 1;
+		start = k;
+		if (p.last - p.first + 1 < EDGES_MIN_PLATEAU_POINTS)
+			continue;
+		set_level(&p, pre_ns, pre_cycles, steady);
+		/* The rise is judged across the gap, from the last point of the
+		   plateau below to the first of this one: comparing the levels
+		   instead lets a slow drift, split into short runs, read as a
+		   staircase of edges. */
+		if (count && ns[p.first] < ns[out[count - 1].last] * EDGES_RISE_FACTOR) {
+			/* Drift, not an edge: one plateau, transition points and all. */
+			out[count - 1].last = p.last;
+			set_level(&out[count - 1], pre_ns, pre_cycles, steady);
+			continue;
+		}
+		if (count < max)
+			out[count++] = p;
+	}
+	return count;
+}
+
+uint64_t edges_snap_capacity(double x)
+{
+	double p = 1.0;
+
+	if (!(x > 0.0))                        /* also NaN */
+		return 0;
+	if (x >= 9223372036854775808.0)        /* 2^63 */
+		return 1ull << 63;
+	if (x <= 1.0)
+		return 1;
+	while (p * 2.0 <= x)
+		p *= 2.0;
+	/* p <= x < 2p. Nearest in log2 between neighbours a < b: below
+	   sqrt(ab), so compare squares: p and 1.5p meet at p^2 * 1.5, 1.5p and
+	   2p at p^2 * 3 (1 and 2 at 2: there is no 1.5). */
+	if (p < 2.0)
+		return x * x <= 2.0 ? 1 : 2;
+	if (x * x <= p * p * 1.5)
+		return (uint64_t)p;
+	if (x * x <= p * p * 3.0)
+		return (uint64_t)(p * 1.5);
+	return (uint64_t)(p * 2.0);
+}
+
+int edges_crossing(const struct curve *c, const struct plateau *lower,
+		   const struct plateau *upper, struct edge_crossing *out)
+{
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS], pre[EDGES_MAX_POINTS];
+	double lo, hi, half, t, y0, y1, x0, x1, at;
+	size_t j, fit, miss, end;
+
+	if (!c || !lower || !upper || !out || c->n < 2 || c->n > EDGES_MAX_POINTS)
+		return -1;
+	if (lower->first > lower->last || lower->last >= c->n || upper->first > upper->last ||
+	    upper->last >= c->n || lower->first >= upper->last)
+		return -1;
+	lo = lower->ns;
+	hi = upper->ns;
+	if (!is_finite_positive(lo) || !is_finite_positive(hi) || !(hi > lo))
+		return -1;
+	smooth_all(c, ns, cycles, pre, 0);
+	end = upper->last;
+	/* The half height, sqrt(lo * hi), compared as squares: the smoothed
+	   curve is non-decreasing, so it crosses once. */
+	if (ns[lower->first] * ns[lower->first] >= lo * hi)
+		return -1;
+	for (j = lower->first + 1; j <= end && ns[j] * ns[j] < lo * hi; j++)
+		;
+	if (j > end)
+		return -1;
+
+	/* Linear in log2(x) against log(latency) between j-1 and j. */
+	half = (svg_log2(lo) + svg_log2(hi)) / 2.0;
+	y0 = svg_log2(ns[j - 1]);
+	y1 = svg_log2(ns[j]);
+	t = y1 > y0 ? (half - y0) / (y1 - y0) : 1.0;
+	if (t < 0.0)
+		t = 0.0;
+	if (t > 1.0)
+		t = 1.0;
+	x0 = svg_log2((double)c->pt[j - 1].bytes);
+	x1 = svg_log2((double)c->pt[j].bytes);
+	at = (double)c->pt[j - 1].bytes * svg_exp2(t * (x1 - x0));
+
+	/* What fit and what missed: the points whose readings (outliers
+	   smoothed away, before the envelope, as the levels are taken) lie
+	   within the plateau tolerance of the lower or the upper level. Looked
+	   for outward from the crossing: the last fitting point before it, the
+	   first missing one at or past it. What lies between read part way up
+	   and may be the capacity itself, partly missed. */
+	fit = j - 1;
+	while (fit > lower->first && pre[fit] > lo * (1.0 + EDGES_PLATEAU_TOLERANCE))
+		fit--;
+	miss = j;
+	while (miss < end && pre[miss] * (1.0 + EDGES_PLATEAU_TOLERANCE) < hi)
+		miss++;
+
+	out->at = at;
+	out->below = c->pt[j - 1].bytes;
+	out->next = c->pt[j].bytes;
+	out->below_index = j - 1;
+	out->fit = c->pt[fit].bytes;
+	out->miss = c->pt[miss].bytes;
+	out->estimate = name_capacity(c, fit, miss, at);
+	return 0;
+}
+
+void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy *h)
+{
+	static struct curve_edge edges[MAX_EDGES];
+	static struct cluster cl[MAX_EDGES];
+	static struct curve_plateau_set ps[EDGES_MAX_CURVES];
+	const struct curve_edge *last_edge = 0;
+	const struct curve *top_curve = 0;
+	size_t nedges, ncl, nseq;
+
+	h->nlevels = 0;
+	h->truncated = 0;
+	if (ncurves > EDGES_MAX_CURVES) {
+		ncurves = EDGES_MAX_CURVES;
+		h->truncated = 1;
+	}
+	h->attributed = ncurves > 1;
+	for (size_t i = 0; i < ncurves; i++)
+		if (!top_curve || curves[i].page_shift > top_curve->page_shift)
+			top_curve = &curves[i];
+
+	for (size_t i = 0; i < ncurves; i++) {
+		ps[i].n = curve_plateaus(&curves[i], ps[i].p, EDGES_MAX_PLATEAUS);
+		/* Only the largest pages' curve, which names the caches: with
+		   smaller pages a short plateau is a TLB's signature, which the
+		   comparison of the curves attributes. */
+		if (&curves[i] == top_curve)
+			ps[i].n = curve_drop_pauses(&curves[i], ps[i].p, ps[i].n);
+	}
+	nedges = find_edges(curves, ncurves, ps, edges);
+	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);
+
+	/* First the level sequence: edges every judging curve shows. The top
+	   sits above the highest of them, in its reference curve. */
+	for (size_t k = 0; k < ncl; k++) {
+		int judged = cl[k].judged, seen = cl[k].seen;
+		int alone = (judged & (judged - 1)) == 0;
+		const struct curve_edge *ref = 0;
+
+		if (seen == judged)
+			ref = add_cache_level(h, curves, edges, &cl[k],
+					      alone ? LEVEL_EDGE : LEVEL_CACHE);
+		else if (is_hidden_cache_edge(curves, edges, &cl[k]))
+			ref = add_cache_level(h, curves, edges, &cl[k], LEVEL_CACHE);
+		if (ref && (!last_edge || ref->x.at > last_edge->x.at))
+			last_edge = ref;
+	}
+	nseq = h->nlevels;
+	finish_sequence(h, nseq, curves, last_edge, top_curve);
+
+	/* Then the TLB edges: seen in some curves, not all that judged them. */
+	for (size_t k = 0; k < ncl; k++) {
+		if (cl[k].seen == cl[k].judged || is_hidden_cache_edge(curves, edges, &cl[k]))
+			continue;
+		for (size_t i = 0; i < ncurves; i++)
+			if (cl[k].member[i] >= 0)
+				add_tlb_level(h, curves, &edges[cl[k].member[i]], cl[k].seen);
+	}
+}

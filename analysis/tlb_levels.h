@@ -1,0 +1,80 @@
+/* TLB levels read from the tlb probe's curves: per page size, each TLB's
+ * entries (the edge, in pages), its reach, the latency within it and the
+ * miss cost its edge adds, with the caches' share taken out through the
+ * control curve. docs/METHOD.md explains the method.
+ *
+ * Pure apart from tlb_claimed_entries_max: arrays in, levels out.
+ */
+#ifndef MEMPROBE_TLB_LEVELS_H
+#define MEMPROBE_TLB_LEVELS_H
+
+#include <stddef.h>
+#include "lib/machine.h"
+#include "analysis/edges.h"
+#include "results/results.h"
+#include "lib/svg.h"
+
+/* An edge whose control-corrected rise is under this share of the chase's
+   own rise is the caches' (the control, with the same lines packed, rose as
+   much), not a TLB's. */
+#define TLB_MIN_SHARE 0.5
+
+/* The tlb probe's rows as curves, one chase and one control per page size,
+   ascending. The x of a point (struct curve_point.bytes) is a COUNT: pages
+   for the chase, lines for the control, N either way. */
+struct tlb_curves {
+	struct curve chase[EDGES_MAX_CURVES];
+	struct curve control[EDGES_MAX_CURVES];
+	char verified[EDGES_MAX_CURVES][128];     /* the first row's pages_verified */
+	size_t n;
+	unsigned rows, ignored_rows;
+};
+
+/* An all-zero struct tlb_curves is empty (struct analysis is zeroed whole).
+   Takes a tlb row (chase or control); -1 for any other row, or one that does
+   not fit (counted in ignored_rows). */
+int tlb_curves_add_row(struct tlb_curves *t, const struct result_row *row);
+
+/* Each page size's TLB levels, as levels of kind LEVEL_TLB: entries (the
+   snapped half-height crossing of a step, in pages), size_bytes its reach,
+   below_bytes / next_bytes the reaches of the sweep points around the
+   crossing, ns / cycles the plateau below the step (loads that hit this
+   TLB), increase_* the step's rise less the control's over the same page
+   counts (the miss cost this TLB's edge adds). Appended to out[], at most
+   max; returns how many. */
+size_t tlb_levels_find(const struct tlb_curves *t, struct level *out, size_t max);
+
+/* Whether page size i's chase climbs past its last plateau at its end with
+   no plateau after, and the control does not climb with it: a TLB level
+   whose edge the sweep reached but did not pass. *at_least is then the last
+   page count still on that plateau, which its entries are at least. */
+int tlb_open_end(const struct tlb_curves *t, size_t i, uint64_t *at_least);
+
+/* Observations that large guest pages did not enlarge the TLB's reach, the
+   sign that a hypervisor backs them with smaller host pages. Each is made
+   only from the data: levels of the same entries where CPUID claims a
+   different TLB for the larger pages; a first plateau above the 4 KiB one
+   (the fewest large pages already miss a TLB that 4 KiB pages hit); a walk
+   past the last edge dearer than with 4 KiB pages. Writes one line per
+   observation into text (each ending in a newline); returns their count. */
+unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *levels,
+			     size_t nlevels, const struct cache_claims *claims,
+			     char *text, size_t size);
+
+/* tlb.svg: cycles per load against pages touched (log2 x), one curve per
+   page size, each TLB level's edge marked and labelled. -1 when there was
+   nothing to draw. */
+int tlb_write_svg(const struct tlb_curves *t, const struct level *levels, size_t nlevels,
+		  svg_write_fn write, void *ctx);
+
+/* Whether loads go through this TLB for pages of this size (a data, load
+   or unified TLB holding them; not an instruction or store-only one). */
+int tlb_loads_use(const struct tlb_desc *t, unsigned page_shift);
+
+/* The most entries of any TLB that loads use for pages of this size, as
+   the claims state it; 0 when none is claimed. */
+unsigned tlb_claimed_entries(const struct cache_claims *c, unsigned page_shift);
+/* tlb_claimed_entries over this CPU's CPUID. */
+unsigned tlb_claimed_entries_max(unsigned page_shift);
+
+#endif

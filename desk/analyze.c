@@ -1,0 +1,302 @@
+/* The analyze subcommand (see analyze.h). */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arch/x86_64/cpu_caches.h"
+#include "desk/analyze.h"
+#include "host/host.h"
+#include "lib/json_read.h"
+#include "analysis/analysis.h"
+#include "results/csvread.h"
+#include "results/report_html.h"
+
+/* ---- Private Functions ------------------------------------------------ */
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"usage: memprobe analyze path/to/results.csv [--out DIR]\n"
+		"\n"
+		"Reads the latency, tlb and bandwidth rows of a run's results.csv, finds\n"
+		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
+		"prints them beside the cache and TLB claims that the run's system.json recorded\n"
+		"(when it lies beside the CSV; a malformed one is refused), and the\n"
+		"bandwidth curves' cache edges beside the latency curves'. Writes nothing\n"
+		"unless told to: with --out DIR (made if needed), writes latency.svg,\n"
+		"tlb.svg, pagewalk.svg and bandwidth.svg (those the rows allow) and\n"
+		"report.html (the analysis, its charts and the rows) into DIR, never over\n"
+		"a file already there.\n");
+}
+
+/* The folder part of a path, "." for a bare name. */
+static void folder_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else if (slash == path)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}
+
+static void take_row(const struct result_row *row, void *ctx)
+{
+	analysis_add_row(ctx, row);
+}
+
+/* The analysis text goes to stdout and, once the page is open, into it. */
+static void print_text(void *ctx, const char *text)
+{
+	(void)ctx;
+	fputs(text, stdout);
+	report_html_text(text, strlen(text));
+}
+
+static void write_file(void *ctx, const char *data, size_t len)
+{
+	fwrite(data, 1, len, ctx);
+}
+
+/* results_csv_read's callback for the page's rows table. */
+static void html_row(const struct result_row *row, void *ctx)
+{
+	(void)ctx;
+	report_html_row(row);
+}
+
+/* The claims recorded in the system.json beside the CSV. 0 (also when
+   there is none, or it holds no registers: the levels are then shown
+   without claims), or 2 with the reason on stderr when it cannot be read
+   or is not well-formed JSON, as memprobe compare refuses it. */
+static int load_claims(struct analysis *a, const char *dir)
+{
+	static struct cache_claims claims;
+	char path[4200];
+	const char *why;
+	size_t len, at;
+	char *text;
+
+	snprintf(path, sizeof path, "%s/system.json", dir);
+	text = host_slurp(path, &len, &why);
+	if (!text && errno == ENOENT) {
+		printf("claims: %s: %s; the levels are shown without them\n", path, why);
+		return 0;
+	}
+	if (!text) {
+		fprintf(stderr, "memprobe analyze: %s cannot be read: %s\n", path, why);
+		return 2;
+	}
+	if (json_check(text, len, &at) != 0) {
+		fprintf(stderr, "memprobe analyze: %s is not well-formed JSON (reading failed at "
+			"byte %zu of %zu): a run cut short, or not a system.json\n", path, at, len);
+		free(text);
+		return 2;
+	}
+	if (claims_from_system_json(text, len, &claims) == 0)
+		analysis_set_claims(a, &claims, "the registers recorded in system.json beside the CSV");
+	else
+		printf("claims: %s holds no cpuid_cache_leaves list; the levels are shown "
+		       "without them\n", path);
+	free(text);
+	return 0;
+}
+
+/* One chart into dir, and inline into the page; never over a file already
+   there (said so, not an error). 0, or 2 with the reason on stderr. */
+static int write_chart(void *ctx, const char *name, chart_produce_fn produce,
+		       const struct analysis *arg)
+{
+	const char *dir = ctx;
+	char path[4200];
+	FILE *svg;
+	int drawn;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	svg = fopen(path, "wx");
+	if (!svg && errno == EEXIST) {
+		printf("  %s: not written: %s: %s (analyze never overwrites: give another "
+		       "--out DIR)\n", name, path, strerror(errno));
+		return 0;
+	}
+	if (!svg) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	drawn = produce(write_file, svg, arg) == 0;
+	if (fclose(svg) != 0) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	/* The same words as a run's chart_file. */
+	if (drawn) {
+		printf("  chart: %s\n", path);
+		report_html_chart(name, produce, arg);
+	} else {
+		printf("  %s: nothing to draw\n", path);
+	}
+	return 0;
+}
+
+/* DIR/report.html, created, never over an existing one (a run folder's own
+   page holds the whole run, which this page, the analysis alone, must not
+   replace). NULL, having said why on stdout, when there is none. */
+static FILE *open_page(const char *dir, const char *csv)
+{
+	static struct html_out out;
+	char path[4200], title[4300];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/report.html", dir);
+	f = fopen(path, "wx");
+	if (!f) {
+		printf("  report.html: not written: %s: %s%s\n", path, strerror(errno),
+		       errno == EEXIST ? " (analyze never overwrites: give another --out DIR)"
+				       : "");
+		return NULL;
+	}
+	out = (struct html_out){ write_file, f };
+	snprintf(title, sizeof title, "memprobe analyze: %s", csv);
+	report_html_begin(&out, title);
+	report_html_section(analysis_heading);
+	return f;
+}
+
+/* Ends the page: the rows it read as a table. 0, or 2 when writing failed. */
+static int close_page(FILE *page, const char *dir, const char *text, size_t len)
+{
+	struct csv_summary sum;
+
+	results_csv_read(text, len, html_row, NULL, &sum);
+	report_html_end();
+	if (fclose(page) != 0) {
+		fprintf(stderr, "memprobe analyze: %s/report.html: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	printf("  page: %s/report.html\n", dir);
+	return 0;
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+int analyze_main(int argc, char **argv)
+{
+	static struct analysis a;
+	const char *csv = NULL, *out_dir = NULL, *why;
+	char dir[4096];
+	struct csv_summary sum;
+	size_t len;
+	char *text;
+	FILE *page = NULL;
+	int rc = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--out") && i + 1 < argc)
+			out_dir = argv[++i];
+		else if (argv[i][0] != '-' && !csv)
+			csv = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!csv) {
+		usage(stderr);
+		return 2;
+	}
+	text = host_slurp(csv, &len, &why);
+	if (!text) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", csv, why);
+		return 2;
+	}
+	analysis_init(&a);
+	if (results_csv_read(text, len, take_row, &a, &sum) != 0) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", csv, sum.error);
+		free(text);
+		return 2;
+	}
+	printf("%s: %u rows read, %u latency rows, %u tlb rows and %u bandwidth rows used", csv,
+	       sum.rows, a.rows, a.tlb.rows, a.bw.rows);
+	if (sum.skipped)
+		printf(", %u malformed rows skipped (the first on line %u)", sum.skipped,
+		       sum.first_bad_line);
+	printf("\n");
+
+	folder_of(csv, dir, sizeof dir);
+	if (load_claims(&a, dir)) {
+		free(text);
+		return 2;
+	}
+	analysis_compute(&a);
+	if (analysis_empty(&a)) {
+		analysis_print(&a, print_text, NULL);
+		free(text);
+		return 1;
+	}
+	/* Without --out nothing is written: the CSV's own folder is a run's
+	   record, which reading it must never change. */
+	if (!out_dir) {
+		analysis_print(&a, print_text, NULL);
+		printf("(no --out DIR: the charts and report.html are not written)\n");
+		free(text);
+		return 0;
+	}
+	/* --out names a folder for the charts and the page: made if it is not
+	   there yet. */
+	if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
+		free(text);
+		return 2;
+	}
+	page = open_page(out_dir, csv);
+	analysis_print(&a, print_text, NULL);
+	if (analysis_charts(&a, write_chart, (void *)out_dir))
+		rc = 2;
+	if (page && close_page(page, out_dir, text, len))
+		rc = 2;
+	free(text);
+	return rc;
+}
+
+int claims_from_system_json(const char *text, size_t len, struct cache_claims *out)
+{
+	/* A run's system.json holds the list in cpu; a hierarchy section alone
+	   in its claims, or, written before that was renamed (as tests/data
+	   records it), in its cpuid. */
+	static const char *const lists[] = { "cpu.cpuid_cache_leaves",
+					     "hierarchy.claims.cpuid_cache_leaves",
+					     "hierarchy.cpuid.cpuid_cache_leaves" };
+	static struct cache_claims recorded;
+	struct cpuid_record record;
+	size_t at;
+
+	if (json_check(text, len, &at) != 0)
+		return -1;
+	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+		recorded.nraw = 0;
+		/* A machine records at most CLAIMS_MAX_RECORDS register sets. */
+		for (unsigned i = 0; i < CLAIMS_MAX_RECORDS; i++) {
+			char path[64], value[CLAIMS_RECORD_TEXT + 16];
+
+			snprintf(path, sizeof path, "%s.%u", lists[l], i);
+			if (json_get_scalar(text, len, path, value, sizeof value) != 0)
+				break;
+			if (cpuid_record_parse(value, strlen(value), &record) == 0)
+				cpuid_record_format(&record, recorded.raw[recorded.nraw++]);
+		}
+		if (recorded.nraw) {
+			cpu_caches_decode(out, cpuid_from_record, &recorded);
+			return 0;
+		}
+	}
+	return -1;
+}

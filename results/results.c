@@ -1,0 +1,520 @@
+/* Where every figure goes (see results.h, docs/OUTPUT.md).
+ *
+ * Everything here lives in static buffers: results are written when memory
+ * may be nearly exhausted by a probe buffer, and an allocation failing at
+ * that moment must not lose the figures already measured.
+ */
+#include "results/results.h"
+#include "lib/fmt.h"
+#include "core/platform.h"
+#include "results/report_html.h"
+#include "results/system_summary.h"
+
+/* ---- Constants -------------------------------------------------------- */
+
+#define REPORT_LINE_MAX   4096
+#define EARLY_TEXT_MAX    (16 * 1024)   /* console text before results_open */
+#define CSV_ROW_MAX       2048
+#define SYSTEM_JSON_MAX   (64 * 1024)
+
+/* ---- Private Data ----------------------------------------------------- */
+
+struct out_file {
+	const char *name;
+	int handle;               /* -1: not open, or given up on */
+	int failed;               /* the "no results file written" line was said */
+	uint64_t written;         /* bytes written so far */
+	int draft;                /* a rewrite's draft: a failed write marks it
+				     failed, keeps the handle and says nothing
+				     (its maker deletes it) */
+};
+
+static struct out_file report_file = { "report.txt", -1, 0, 0, 0 };
+static struct out_file csv_file = { "results.csv", -1, 0, 0, 0 };
+static struct out_file html_file = { "report.html", -1, 0, 0, 0 };
+
+static int files_opened;
+
+static char early_text[EARLY_TEXT_MAX];
+static size_t early_len;
+static int early_cut;
+
+static char system_json[SYSTEM_JSON_MAX];
+
+/* The card (results_card), which report.txt and report.html begin with
+   once the run is over; and where report.html's head ends, the card's
+   place in it. */
+static char card_text[4096];
+static size_t card_len;
+static uint64_t html_head_len;
+static char copy_buffer[16 * 1024];
+
+/* ---- Private Functions ------------------------------------------------ */
+
+/* Says once per file, on the console and in the report, that the file is not
+   (or no longer) being written, then stops using it: the run goes on. A
+   file cut part way keeps what was written before, and says so. */
+static void give_up(struct out_file *f, const char *why)
+{
+	char line[256];
+
+	if (f->handle >= 0)
+		plat_file_close(f->handle);
+	f->handle = -1;
+	if (f->failed)
+		return;
+	f->failed = 1;
+	if (f->written)
+		mp_snprintf(line, sizeof line,
+			    "results file cut: %s: %s; it keeps what was written before, and "
+			    "the run goes on, on the console\n", f->name, why);
+	else
+		mp_snprintf(line, sizeof line,
+			    "no results file written: %s: %s; the run goes on, on the console\n",
+			    f->name, why);
+	plat_console(line);
+	if (f != &report_file && report_file.handle >= 0)
+		plat_file_write(report_file.handle, line, mp_strlen(line));
+}
+
+static void file_open(struct out_file *f)
+{
+	f->handle = plat_file_open(f->name);
+	if (f->handle < 0)
+		give_up(f, "it could not be created");
+}
+
+static void file_write(struct out_file *f, const char *data, size_t len)
+{
+	if (f->handle < 0 || len == 0 || (f->draft && f->failed))
+		return;
+	if (plat_file_write(f->handle, data, len) == 0)
+		f->written += len;
+	else if (f->draft)
+		f->failed = 1;
+	else
+		give_up(f, "writing failed (volume full or read-only?)");
+}
+
+static void file_flush(struct out_file *f)
+{
+	if (f->handle >= 0 && plat_file_flush(f->handle) != 0)
+		give_up(f, "flushing failed (volume full or read-only?)");
+}
+
+static void file_close(struct out_file *f)
+{
+	file_flush(f);
+	if (f->handle >= 0)
+		plat_file_close(f->handle);
+	f->handle = -1;
+}
+
+/* Keeps console text printed before the files exist, so report.txt still
+   begins where the console began. */
+static void keep_early_text(const char *text, size_t len)
+{
+	if (early_len + len >= sizeof early_text) {
+		early_cut = 1;
+		return;
+	}
+	mp_memcpy(early_text + early_len, text, len);
+	early_len += len;
+}
+
+/* One CSV row being built. A row that does not fit is dropped whole and
+   said so: cutting a field would cut its closing quote with it, and one
+   unbalanced quote makes a CSV reader swallow every row after it. */
+struct csv_row {
+	char text[CSV_ROW_MAX];
+	size_t len;
+	int overflow;
+};
+
+static struct csv_row row_text;  /* static: 2 KiB is a lot of firmware stack */
+
+static void row_put(struct csv_row *r, char c)
+{
+	if (r->len + 1 < sizeof r->text)
+		r->text[r->len++] = c;
+	else
+		r->overflow = 1;
+}
+
+/* RFC 4180: a field with a comma, quote or line break is quoted, and quotes
+   inside it doubled. */
+static void row_field(struct csv_row *r, const char *text)
+{
+	int needs_quotes = 0;
+
+	if (!text)
+		text = "";
+	for (const char *p = text; *p; p++)
+		if (*p == ',' || *p == '"' || *p == '\n' || *p == '\r')
+			needs_quotes = 1;
+	if (r->len)
+		row_put(r, ',');
+	if (needs_quotes)
+		row_put(r, '"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			row_put(r, '"');
+		row_put(r, *p);
+	}
+	if (needs_quotes)
+		row_put(r, '"');
+}
+
+/* The header line, and a row: one field per column of columns.h's table. */
+static void row_header(struct csv_row *r)
+{
+	r->len = 0;
+	r->overflow = 0;
+	for (unsigned c = 0; c < result_column_count; c++)
+		row_field(r, result_columns[c].name);
+	row_put(r, '\n');
+}
+
+static void row_fields(struct csv_row *r, const struct result_row *row)
+{
+	char number[48];
+
+	r->len = 0;
+	r->overflow = 0;
+	for (unsigned c = 0; c < result_column_count; c++)
+		row_field(r, result_column_format(&result_columns[c], row, number, sizeof number));
+	row_put(r, '\n');
+}
+
+static void html_sink(void *ctx, const char *data, size_t len)
+{
+	file_write(ctx, data, len);
+}
+
+static const struct html_out html_page = { html_sink, &html_file };
+
+/* Bytes [from, to) of the streamed file into the final one; 0, or -1
+   when reading back failed. */
+static int copy_back(struct out_file *from, struct out_file *to, uint64_t at, uint64_t end)
+{
+	while (at < end && !to->failed) {
+		size_t want = end - at < sizeof copy_buffer ? (size_t)(end - at) : sizeof copy_buffer;
+		long got = plat_file_read(from->handle, at, copy_buffer, want);
+
+		if (got <= 0)
+			return -1;
+		file_write(to, copy_buffer, (size_t)got);
+		at += (uint64_t)got;
+	}
+	return to->failed ? -1 : 0;
+}
+
+static void card_text_front(struct out_file *to)
+{
+	file_write(to, card_text, card_len);
+	file_write(to, "\n", 1);
+}
+
+static void card_html_sink(void *ctx, const char *data, size_t len)
+{
+	file_write(ctx, data, len);
+}
+
+static void card_html_front(struct out_file *to)
+{
+	const struct html_out o = { card_html_sink, to };
+
+	html_raw(&o, "<section id=\"summary\">\n");
+	html_element(&o, "h2", "summary");
+	html_raw(&o, "<pre>");
+	html_text(&o, card_text, card_len);
+	html_raw(&o, "</pre>\n</section>\n");
+}
+
+/* The run's file f, streamed and flushed as the run went, rewritten once
+   at the end to begin with the card: a draft (draft_name) gets f's first
+   `at` bytes, the card and the rest; only once the draft is flushed whole
+   is the streamed f deleted and the draft given f's name. A draft that
+   cannot be written whole (a full volume) is deleted, and f stays as it
+   was streamed, whole, without the card first. */
+static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
+		       void (*front)(struct out_file *to))
+{
+	struct out_file to = { draft_name, -1, 0, 0, 1 };
+	char line[256];
+
+	if (f->handle < 0)
+		return;
+	to.handle = plat_file_open(draft_name);
+	if (to.handle >= 0 && copy_back(f, &to, 0, at) == 0) {
+		front(&to);
+		if (copy_back(f, &to, at, f->written) == 0 && plat_file_flush(to.handle) == 0) {
+			if (plat_file_delete(f->handle) == 0 &&
+			    plat_file_rename(to.handle, f->name) == 0) {
+				f->handle = -1;
+				plat_file_close(to.handle);
+				return;
+			}
+			f->handle = -1;
+			plat_file_close(to.handle);
+			mp_snprintf(line, sizeof line, "%s: the report, the summary first, is in %s\n",
+				    f->name, draft_name);
+			plat_console(line);
+			return;
+		}
+	}
+	if (to.handle >= 0)
+		plat_file_delete(to.handle);
+	mp_snprintf(line, sizeof line, "%s: the summary could not be put first (%s); the report "
+		    "is whole as it was written, and summary.txt holds the summary\n", f->name,
+		    to.handle >= 0 ? "writing the copy failed" : "the copy could not be created");
+	plat_console(line);
+}
+
+/* report.txt's text not yet ended by a newline. report.txt is written in
+   whole lines only (each write ends with one), so a write that a full
+   volume cuts, taken back to the last whole write, leaves whole lines. */
+static char report_pending[REPORT_LINE_MAX];
+static size_t report_pending_len;
+static char report_joined[2 * REPORT_LINE_MAX];
+
+static void report_write_pending(void)
+{
+	file_write(&report_file, report_pending, report_pending_len);
+	report_pending_len = 0;
+}
+
+static void report_write_lines(const char *text, size_t len)
+{
+	size_t end = len;
+
+	while (end && text[end - 1] != '\n')
+		end--;
+	if (end) {
+		/* The pending start of a line and the text up to its last newline,
+		   as one write. */
+		mp_memcpy(report_joined, report_pending, report_pending_len);
+		mp_memcpy(report_joined + report_pending_len, text, end);
+		file_write(&report_file, report_joined, report_pending_len + end);
+		report_pending_len = 0;
+	}
+	if (len - end > sizeof report_pending - report_pending_len)
+		report_write_pending();   /* a line too long to hold: as it comes */
+	if (len - end > sizeof report_pending - report_pending_len) {
+		file_write(&report_file, text + end, len - end);
+		return;
+	}
+	mp_memcpy(report_pending + report_pending_len, text + end, len - end);
+	report_pending_len += len - end;
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+void results_open(void)
+{
+	char title[256];
+
+	if (files_opened)
+		return;
+	files_opened = 1;
+
+	file_open(&report_file);
+	file_write(&report_file, early_text, early_len);
+	if (early_cut) {
+		static const char cut[] =
+			"[report.txt: console text from before the files were opened did not all fit; "
+			"the console showed more]\n";
+		file_write(&report_file, cut, sizeof cut - 1);
+	}
+	file_flush(&report_file);
+
+	file_open(&html_file);
+	mp_snprintf(title, sizeof title, "memprobe report: %s", plat_run_folder());
+	report_html_begin(&html_page, title);
+	html_head_len = html_file.written;
+	report_html_text(early_text, early_len);
+	report_html_checkpoint();
+	file_flush(&html_file);
+
+	file_open(&csv_file);
+	row_header(&row_text);
+	file_write(&csv_file, row_text.text, row_text.len);
+	file_flush(&csv_file);
+}
+
+void results_row(const struct result_row *row)
+{
+	struct csv_row *r = &row_text;
+
+	row_fields(r, row);
+	if (r->overflow) {
+		report_printf("results.csv: a %s row is longer than %d bytes and was left out\n",
+			      row->probe ? row->probe : "", CSV_ROW_MAX);
+		return;
+	}
+	/* Written now, flushed when the probe is done: a process killed
+	   outright (SIGKILL) loses at most the row being written. */
+	file_write(&csv_file, r->text, r->len);
+	report_html_row(row);
+}
+
+void results_probe_done(void)
+{
+	file_flush(&csv_file);
+	if (report_pending_len)
+		report_write_pending();
+	file_flush(&report_file);
+	report_html_rows_done();
+	report_html_checkpoint();
+	file_flush(&html_file);
+}
+
+void results_section(const char *title)
+{
+	report_html_section(title);
+	report_printf("\n== %s ==\n", title);
+}
+
+void results_chart_inline(const char *name,
+			  int (*produce)(svg_write_fn write, void *ctx, const void *arg),
+			  const void *arg)
+{
+	report_html_chart(name, produce, arg);
+}
+
+void results_verdict(int probes_ok, int files_ok)
+{
+	static const char probe_failed[] = "a probe did not measure what was asked (its "
+					   "section says why)";
+	static const char files_lost[] = "the result files are missing or incomplete (the "
+					 "report says which)";
+	char text[256];
+
+	if (plat_stop_signal())
+		mp_snprintf(text, sizeof text, "verdict: STOPPED by %s: every row measured until "
+			    "then is kept; the probes after the one running did not run%s",
+			    plat_stop_signal(), files_ok ? "" : "; and the result files are "
+			    "missing or incomplete (the report says which)");
+	else if (probes_ok && files_ok)
+		mp_strlcpy(text, "verdict: every probe measured what was asked", sizeof text);
+	else
+		mp_snprintf(text, sizeof text, "verdict: FAILURE: %s%s%s",
+			    probes_ok ? "" : probe_failed, !probes_ok && !files_ok ? "; " : "",
+			    files_ok ? "" : files_lost);
+	report_html_verdict(probes_ok && files_ok, text);
+}
+
+/* system.json's document into system_json: its length, or 0 with why[]
+   said when it overflowed or was not closed (cut-off JSON would break
+   every reader; none is better). */
+static size_t system_document(void (*fill)(struct json *j, void *arg), void *arg,
+			      char *why, size_t why_len)
+{
+	struct json j;
+
+	json_init(&j, system_json, sizeof system_json);
+	json_object_begin(&j, NULL);
+	fill(&j, arg);
+	json_object_end(&j);
+	if (j.overflow)
+		mp_snprintf(why, why_len, "the description needs more than %d KiB",
+			    SYSTEM_JSON_MAX / 1024);
+	else if (j.depth != 0)
+		mp_snprintf(why, why_len, "the description is not closed properly");
+	return j.overflow || j.depth != 0 ? 0 : j.len;
+}
+
+void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
+{
+	char why[96];
+	size_t len = system_document(fill, arg, why, sizeof why);
+
+	report_html_section("system summary");
+	if (len)
+		system_summary_html(system_json, len);
+	else
+		report_html_text(why, mp_strlen(why));
+	report_html_checkpoint();
+	file_flush(&html_file);
+}
+
+void results_system(void (*fill)(struct json *j, void *arg), void *arg)
+{
+	struct out_file system_file = { "system.json", -1, 0, 0, 0 };
+	char why[96];
+	size_t len = system_document(fill, arg, why, sizeof why);
+
+	if (!len) {
+		report_printf("no results file written: system.json: %s; the run goes on, on the "
+			      "console\n", why);
+		return;
+	}
+	file_open(&system_file);
+	file_write(&system_file, system_json, len);
+	file_write(&system_file, "\n", 1);
+	file_close(&system_file);
+	report_html_folded("system.json: the machine, its firmware or kernel, the CPU and what it "
+			   "claims", system_json, len);
+}
+
+/* Leaves the module as before results_open, so a later open (a second run
+   in one process, as the unit tests do) starts with fresh files. */
+void results_close(void)
+{
+	results_probe_done();
+	report_html_end();
+	file_flush(&html_file);
+	file_flush(&report_file);
+	if (card_len) {
+		card_first(&report_file, "report.draft.txt", 0, card_text_front);
+		card_first(&html_file, "report.draft.html", html_head_len, card_html_front);
+	}
+	file_close(&html_file);
+	file_close(&csv_file);
+	file_close(&report_file);
+	csv_file.failed = report_file.failed = html_file.failed = 0;
+	csv_file.written = report_file.written = html_file.written = 0;
+	files_opened = 0;
+	early_len = 0;
+	early_cut = 0;
+	card_len = 0;
+}
+
+void results_card(const char *text, size_t len)
+{
+	struct out_file summary_file = { "summary.txt", -1, 0, 0, 0 };
+
+	card_len = len < sizeof card_text ? len : sizeof card_text - 1;
+	mp_memcpy(card_text, text, card_len);
+	card_text[card_len] = 0;
+	file_open(&summary_file);
+	file_write(&summary_file, card_text, card_len);
+	file_close(&summary_file);
+}
+
+void report_printf(const char *fmt, ...)
+{
+	static const char cut[] = "...[line cut]\n";
+	char line[REPORT_LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = mp_vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	size_t len = (size_t)n;
+	if (len >= sizeof line) {
+		len = sizeof line - sizeof cut;
+		mp_memcpy(line + len, cut, sizeof cut);
+		len += sizeof cut - 1;
+	}
+
+	plat_console(line);
+	if (!files_opened) {
+		keep_early_text(line, len);
+		return;
+	}
+	report_write_lines(line, len);
+	report_html_text(line, len);
+}

@@ -1,0 +1,56 @@
+/* Where every figure goes: the console, report.txt, report.html, results.csv,
+ * system.json.
+ *
+ * report_printf() text reaches the console and report.txt alike, so
+ * report.txt is exactly what the console showed. Each row is written to
+ * results.csv as it is made, so a process killed outright loses at most the
+ * row being written, and results_probe_done() flushes them to the medium,
+ * so a run cut short by a power cut keeps every probe finished before it. The row and its columns are columns.h's;
+ * docs/OUTPUT.md documents every column.
+ */
+#ifndef MEMPROBE_RESULTS_H
+#define MEMPROBE_RESULTS_H
+
+#include "results/columns.h"
+#include "lib/json.h"
+#include "lib/svg.h"
+
+/* About what a run's files take (docs/OUTPUT.md): a results folder or a
+   volume with less room is said before the first probe, on both
+   platforms. report.html and results.csv are most of it. */
+#define RUN_FILES_QUICK_BYTES (512u * 1024)
+#define RUN_FILES_FULL_BYTES (2u * 1024 * 1024)
+
+/* Opens the run's files; writes the CSV header. Never fails: a file that
+   cannot be written is reported once and the run goes on on the console. */
+void results_open(void);
+void results_row(const struct result_row *row);
+void results_probe_done(void);
+/* A section: "== TITLE ==" in the text, a heading in report.html. */
+void results_section(const char *title);
+/* A chart just written to its own file, inline in report.html too: produce
+   writes the SVG document again (chart_file.h's produce functions). */
+void results_chart_inline(const char *name,
+			  int (*produce)(svg_write_fn write, void *ctx, const void *arg),
+			  const void *arg);
+/* The run's verdict, closing report.html: a failure when a probe failed
+   or a result file is missing or incomplete, saying which, as the
+   platform's own verdict (the console's line, the exit status) counts
+   both; "STOPPED" when a signal asked the run to stop (plat_stop_signal). */
+void results_verdict(int probes_ok, int files_ok);
+/* report.html's system summary, near the top of the page: fill gives
+   system.json's members, as results_system's does (system_summary.h). */
+void results_summary(void (*fill)(struct json *j, void *arg), void *arg);
+/* system.json is written whole at the end; fill gives its members. */
+void results_system(void (*fill)(struct json *j, void *arg), void *arg);
+/* The card (card.h): written to summary.txt now, and put first in
+   report.txt and in report.html (as <section id="summary">) when
+   results_close ends the run: each is streamed and flushed as the run goes,
+   then rewritten once from the streamed copy with the card in front
+   (docs/OUTPUT.md says why). */
+void results_card(const char *text, size_t len);
+void results_close(void);
+
+void report_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

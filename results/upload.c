@@ -1,0 +1,164 @@
+/* Result files over the network (see upload.h). */
+
+#include "results/upload.h"
+#include "lib/fmt.h"
+#include "lib/smbios.h"
+#include "core/config.h"
+#include "core/platform.h"
+#include "results/results.h"
+
+/* ---- Private Data ----------------------------------------------------- */
+
+struct sent {
+	char name[64];
+	int ok;                   /* the last send got through */
+	int gone;                 /* no longer in the run folder: not sent again */
+	unsigned tries;           /* of the last send */
+	char why[160];            /* of the last failure */
+};
+
+static int active;
+static int started;             /* upload_start accepted the URL this run */
+static char base[CONFIG_URL_MAX + 128];   /* URL/<id>/<run>/ */
+static struct sent files[UPLOAD_FILES_MAX];
+static unsigned nfiles, dropped;
+static int server_gone;         /* the last send failed every try */
+
+/* ---- Private Functions ------------------------------------------------ */
+
+static struct sent *file_entry(const char *name)
+{
+	for (unsigned i = 0; i < nfiles; i++)
+		if (mp_strcmp(files[i].name, name) == 0)
+			return &files[i];
+	if (nfiles >= UPLOAD_FILES_MAX || mp_strlen(name) >= sizeof files[0].name) {
+		dropped++;
+		return 0;
+	}
+	mp_strlcpy(files[nfiles].name, name, sizeof files[nfiles].name);
+	return &files[nfiles++];
+}
+
+static void send(struct sent *f)
+{
+	char url[sizeof base + 64];
+	unsigned tries = server_gone ? 1 : UPLOAD_TRIES;
+
+	mp_snprintf(url, sizeof url, "%s%s", base, f->name);
+	if (f->gone)
+		return;
+	f->ok = 0;
+	for (f->tries = 1; f->tries <= tries; f->tries++) {
+		int rc = plat_upload_put(url, f->name, f->why, sizeof f->why);
+		if (rc == 0) {
+			f->ok = 1;
+			f->why[0] = '\0';
+			server_gone = 0;
+			return;
+		}
+		if (rc > 0) {
+			f->gone = 1;
+			return;
+		}
+	}
+	f->tries = tries;
+	server_gone = 1;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	mp_vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	plat_console(line);
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+void upload_start(const struct config *c)
+{
+	char why[200], id[64], run[64];
+
+	active = started = 0;
+	nfiles = dropped = 0;
+	server_gone = 0;
+	if (!c->upload_url[0])
+		return;
+	if (plat_upload_open(c->upload_url, why, sizeof why) != 0) {
+		report_printf("upload: NOT AVAILABLE: %s; the results stay on the volume (if any) "
+			      "and the console\n", why);
+		return;
+	}
+	smbios_machine_id(plat_smbios(), plat_mac(), id, sizeof id);
+	plat_upload_run_name(run, sizeof run);
+	mp_snprintf(base, sizeof base, "%s%s%s/%s/", c->upload_url,
+		    c->upload_url[mp_strlen(c->upload_url) - 1] == '/' ? "" : "/", id, run);
+	active = started = 1;
+	report_printf("upload: each result file to %s<file> (HTTP PUT) as it is closed, and "
+		      "again at the end\n", base);
+}
+
+int upload_active(void)
+{
+	return active;
+}
+
+int upload_delivered(void)
+{
+	if (!started || dropped)
+		return 0;
+	for (unsigned i = 0; i < nfiles; i++)
+		if (!files[i].ok && !files[i].gone)
+			return 0;
+	return 1;
+}
+
+void upload_file_closed(const char *name)
+{
+	struct sent *f;
+
+	if (!active || !name || !name[0])
+		return;
+	f = file_entry(name);
+	if (!f)
+		return;
+	send(f);
+	if (!f->ok && !f->gone)
+		say("upload: %s: not sent after %u tr%s: %s (kept in the run folder, if any; "
+		    "tried again at the end)\n", f->name, f->tries, f->tries == 1 ? "y" : "ies",
+		    f->why);
+}
+
+void upload_finish(void)
+{
+	unsigned ok = 0, gone = 0;
+
+	if (!active)
+		return;
+	for (unsigned i = 0; i < nfiles; i++)
+		send(&files[i]);
+	for (unsigned i = 0; i < nfiles; i++) {
+		if (files[i].gone) {
+			continue;
+		} else if (files[i].ok) {
+			ok++;
+			say("upload: %s: sent\n", files[i].name);
+		} else {
+			say("upload: %s: FAILED after %u tr%s: %s (kept in the run folder, if any)\n",
+			    files[i].name, files[i].tries, files[i].tries == 1 ? "y" : "ies",
+			    files[i].why);
+		}
+	}
+	if (dropped)
+		say("upload: %u more files were not sent (more than %d, or names too long)\n",
+		    dropped, UPLOAD_FILES_MAX);
+	for (unsigned i = 0; i < nfiles; i++)
+		gone += files[i].gone;
+	say("upload: %u of %u files sent to %s%s\n", ok, nfiles - gone + dropped, base,
+	    ok == nfiles - gone && !dropped ? "" : "; the upload FAILED for the rest");
+	active = 0;
+}

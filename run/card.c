@@ -1,0 +1,789 @@
+/* The card (see card.h, docs/OUTPUT.md "summary.txt").
+ *
+ * Static buffers only, like results.c: the card is built at the run's end,
+ * when a probe buffer may still hold nearly all memory.
+ */
+
+#include "run/card.h"
+#include "probes/geometry.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "results/report_html.h"
+#include "results/results.h"
+#include "core/probe.h"
+
+/* ---- Constants -------------------------------------------------------- */
+
+#define LINE_BYTES 64.0
+#define MAX_TRUST_TEXT 1024
+/* The trust line's most lines, so levels always have room. */
+#define CARD_TRUST_LINES 6
+
+/* ---- Private Data ----------------------------------------------------- */
+
+static struct card_rows run_rows;
+static struct card run_card;
+static char run_text[CARD_TEXT_MAX];
+static size_t run_len;
+static int run_built;           /* card_run built run_card */
+static char run_machine[CARD_COLUMNS];
+
+/* ---- Private Functions ------------------------------------------------ */
+
+static int same(const char *a, const char *b)
+{
+	return a && b && mp_strcmp(a, b) == 0;
+}
+
+/* The spread of the chase point at (tlb, page_shift, bytes); -1 if unknown. */
+static double point_spread(const struct card_rows *r, unsigned tlb, unsigned page_shift,
+			   uint64_t bytes)
+{
+	for (size_t i = 0; r && i < r->npt; i++)
+		if (r->pt[i].tlb == tlb && r->pt[i].page_shift == page_shift &&
+		    r->pt[i].bytes == bytes)
+			return r->pt[i].spread;
+	return -1;
+}
+
+/* A level's figures are decided by the sweep points either side of its
+   edge (for the top level: the first and last of its plateau). */
+static int level_noisy(const struct card_rows *r, const struct level *l)
+{
+	unsigned tlb = l->kind == LEVEL_TLB;
+
+	return point_spread(r, tlb, l->page_shift, l->below_bytes) > CARD_NOISY_SPREAD ||
+	       point_spread(r, tlb, l->page_shift, l->next_bytes) > CARD_NOISY_SPREAD;
+}
+
+/* The read series the bandwidth levels were read from, at its largest page
+   size; NULL when bandwidth did not run. */
+static const struct bandwidth_series *read_series(const struct bandwidth_curves *b)
+{
+	const struct bandwidth_series *best = 0;
+
+	for (size_t i = 0; i < b->nseries; i++)
+		if (b->levels_from[0] && same(b->series[i].variant, b->levels_from) &&
+		    b->series[i].n && (!best || b->series[i].page_shift > best->page_shift))
+			best = &b->series[i];
+	return best;
+}
+
+/* The same variant on every core: levels_from followed by "_xN", the
+   largest page size; NULL when none ran. */
+static const struct bandwidth_series *all_core_series(const struct bandwidth_curves *b,
+						      unsigned *cores)
+{
+	const struct bandwidth_series *best = 0;
+	size_t n = mp_strlen(b->levels_from);
+
+	for (size_t i = 0; n && i < b->nseries; i++) {
+		const char *v = b->series[i].variant;
+		unsigned count = 0;
+
+		if (mp_strncmp(v, b->levels_from, n) || v[n] != '_' || v[n + 1] != 'x')
+			continue;
+		for (const char *p = v + n + 2; *p >= '0' && *p <= '9'; p++)
+			count = count * 10 + (unsigned)(*p - '0');
+		if (count > 1 && b->series[i].n &&
+		    (!best || b->series[i].page_shift > best->page_shift)) {
+			best = &b->series[i];
+			*cores = count;
+		}
+	}
+	return best;
+}
+
+/* The median of GB/s and of cycles per line over the series' points in
+   (lo, hi]; the largest point at or below hi when none lies there. 0 when
+   no point is at or below hi. */
+static void level_bandwidth(const struct bandwidth_series *s, uint64_t lo, uint64_t hi,
+			    double *gb, double *cycles)
+{
+	double g[BANDWIDTH_MAX_POINTS], c[BANDWIDTH_MAX_POINTS];
+	size_t n = 0, last = s->n;
+
+	*gb = *cycles = 0;
+	for (size_t k = 0; k < s->n; k++) {
+		if (s->bytes[k] <= (double)hi)
+			last = k;
+		if (s->bytes[k] > (double)lo && s->bytes[k] <= (double)hi) {
+			g[n] = s->gb_per_s[k];
+			c[n++] = s->cycles[k];
+		}
+	}
+	if (!n && last < s->n) {
+		g[n] = s->gb_per_s[last];
+		c[n++] = s->cycles[last];
+	}
+	if (!n)
+		return;
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && g[k - 1] > g[k]; k--) {
+			double t = g[k]; g[k] = g[k - 1]; g[k - 1] = t;
+		}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && c[k - 1] > c[k]; k--) {
+			double t = c[k]; c[k] = c[k - 1]; c[k - 1] = t;
+		}
+	*gb = n % 2 ? g[n / 2] : (g[n / 2 - 1] + g[n / 2]) / 2;
+	*cycles = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+}
+
+static void add_cache(struct card *c, const struct analysis *a, size_t i,
+		      const struct card_rows *rows)
+{
+	const struct level *l = &a->h.level[i];
+	const struct level_check *chk = &a->check[i];
+	const struct bandwidth_series *s = read_series(&a->bw);
+	struct card_cache *k;
+	double cycles;
+
+	if (c->ncaches >= CARD_MAX_CACHES)
+		return;
+	k = &c->cache[c->ncaches];
+	mp_strlcpy(k->name, l->name, sizeof k->name);
+	k->size_bytes = l->size_bytes;
+	k->range_lo = l->range_lo;
+	k->range_hi = l->range_hi;
+	k->smeared = l->smeared;
+	k->named_by_claim = l->named_by_claim;
+	k->method = l->method;
+	k->ns = l->ns;
+	k->cycles = l->cycles;
+	k->claim_bytes = chk->cache ? chk->cache->size_bytes : 0;
+	k->verdict = chk->verdict;
+	k->noisy = level_noisy(rows, l);
+	if (s) {
+		/* Within the level, clear of the edges: above the level below,
+		   up to half this one as its readings named it (a claim that
+		   names a wide range's level, 32 MiB for a VM's usable L3 read
+		   at 4 MiB, would take memory's points for the level's). */
+		uint64_t lo = c->ncaches ? c->cache[c->ncaches - 1].size_bytes : 0;
+		uint64_t size = l->named_by_claim ? l->read_bytes : l->size_bytes;
+
+		level_bandwidth(s, lo, size / 2 > lo ? size / 2 : size, &k->gb_per_s, &cycles);
+		k->bytes_per_cycle = cycles > 0 ? LINE_BYTES / cycles : 0;
+	}
+	c->noisy += k->noisy;
+	c->smeared += k->smeared;
+	c->ranged += k->smeared || k->named_by_claim;
+	c->ncaches++;
+}
+
+static void add_tlb(struct card *c, const struct analysis *a, size_t i,
+		    const struct card_rows *rows)
+{
+	const struct level *l = &a->h.level[i];
+	const struct level_check *chk = &a->check[i];
+	struct card_tlb *t;
+
+	if (c->ntlbs >= CARD_MAX_TLBS)
+		return;
+	t = &c->tlb[c->ntlbs];
+	mp_strlcpy(t->name, l->name, sizeof t->name);
+	t->page_shift = l->page_shift;
+	t->entries = l->entries;
+	t->reach_bytes = l->size_bytes;
+	t->range_lo = l->range_lo >> l->page_shift;
+	t->range_hi = l->range_hi >> l->page_shift;
+	t->smeared = l->smeared;
+	t->named_by_claim = l->named_by_claim;
+	t->method = l->method;
+	t->miss_ns = l->increase_ns;
+	t->miss_cycles = l->increase_cycles;
+	t->claim_entries = chk->tlb ? chk->tlb->entries
+		: a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
+	t->verdict = chk->verdict;
+	t->noisy = level_noisy(rows, l);
+	c->noisy += t->noisy;
+	c->smeared += t->smeared;
+	c->ranged += t->smeared || t->named_by_claim;
+	c->ntlbs++;
+}
+
+static void add_c2c(struct card *c, const struct card_rows *r)
+{
+	static double v[CARD_MAX_PAIRS];
+	size_t n = r->nc2c;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = r->c2c_ns[i];
+		for (size_t k = i; k > 0 && v[k] < v[k - 1]; k--) {
+			double t = v[k]; v[k] = v[k - 1]; v[k - 1] = t;
+		}
+	}
+	c->c2c_pairs = r->c2c_pairs;
+	c->c2c_min = v[0];
+	c->c2c_max = v[n - 1];
+	c->c2c_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One line of at most CARD_COLUMNS characters, cut there. */
+struct lines {
+	char line[2 * CARD_LINES][CARD_COLUMNS + 1];
+	size_t n;
+};
+
+static void line_add(struct lines *ls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line_add(struct lines *ls, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ls->n >= sizeof ls->line / sizeof *ls->line)
+		return;
+	va_start(ap, fmt);
+	mp_vsnprintf(ls->line[ls->n], sizeof ls->line[ls->n], fmt, ap);
+	va_end(ap);
+	ls->n++;
+}
+
+/* "48 KiB", "-" for 0. */
+static void bytes_or_dash(char *buf, size_t size, uint64_t v)
+{
+	if (v)
+		mp_format_bytes(buf, size, v);
+	else
+		mp_strlcpy(buf, "-", size);
+}
+
+static void real_or_dash(char *buf, size_t size, const char *fmt, double v)
+{
+	if (v > 0)
+		mp_snprintf(buf, size, fmt, v);
+	else
+		mp_strlcpy(buf, "-", size);
+}
+
+/* "384K", "1.5M": a size short enough for the trust line. */
+static void short_bytes(char *buf, size_t size, uint64_t v)
+{
+	char text[24];
+	size_t n = 0;
+
+	mp_format_bytes(text, sizeof text, v);
+	for (const char *p = text; *p && n + 1 < size; p++)
+		if (*p != ' ' && *p != 'i' && (*p != 'B' || p == text + 0 || p[-1] == ' '))
+			buf[n++] = *p;
+	buf[n] = 0;
+}
+
+/* A name cut to fit its column. */
+static void fit_name(char *buf, size_t width, const char *name)
+{
+	mp_strlcpy(buf, name, width + 1);
+}
+
+static const char *method_word(enum level_method m)
+{
+	switch (m) {
+	case METHOD_SHARP: return "sharp";
+	case METHOD_CROSSING: return "crossing";
+	case METHOD_PLACEMENT_FIT: return "fit";
+	case METHOD_NONE: break;
+	}
+	return "-";
+}
+
+static void cache_line(struct lines *ls, const struct card_cache *k)
+{
+	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24], ways[12];
+
+	fit_name(name, 8, k->name);
+	mp_format_bytes(size, sizeof size, k->size_bytes);
+	if (k->ways)
+		mp_snprintf(ways, sizeof ways, "%u", k->ways);
+	else
+		mp_strlcpy(ways, "-", sizeof ways);
+	if (k->smeared || k->named_by_claim) {
+		char s[24];
+		mp_snprintf(s, sizeof s, "~%s", size);
+		mp_strlcpy(size, s, sizeof size);
+	}
+	real_or_dash(ns, sizeof ns, "%.2f", k->ns);
+	real_or_dash(cyc, sizeof cyc, "%.1f", k->cycles);
+	real_or_dash(gb, sizeof gb, "%.1f", k->gb_per_s);
+	real_or_dash(bpc, sizeof bpc, "%.2f", k->bytes_per_cycle);
+	bytes_or_dash(claim, sizeof claim, k->claim_bytes);
+	line_add(ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s%s", name, size, ns, cyc, ways, gb,
+		 bpc, claim, verdict_name(k->verdict), k->noisy ? " *" : "");
+}
+
+static void tlb_line(struct lines *ls, const struct card_tlb *t)
+{
+	char name[9], page[16], reach[24], miss[16], claim[16], entries[24];
+
+	fit_name(name, 8, t->name);
+	mp_format_bytes(page, sizeof page, 1ull << t->page_shift);
+	mp_format_bytes(reach, sizeof reach, t->reach_bytes);
+	mp_snprintf(entries, sizeof entries, "%s%llu",
+		    t->smeared || t->named_by_claim ? "~" : "",
+		    (unsigned long long)t->entries);
+	real_or_dash(miss, sizeof miss, "%.1f", t->miss_cycles);
+	if (t->claim_entries)
+		mp_snprintf(claim, sizeof claim, "%u", t->claim_entries);
+	else
+		mp_strlcpy(claim, "-", sizeof claim);
+	line_add(ls, "%-8s %7s %8s %10s %11s %11s  %s%s", name, page, entries, reach, miss, claim,
+		 verdict_name(t->verdict), t->noisy ? " *" : "");
+}
+
+/* The trust items, "; "-joined, wrapped into lines of CARD_COLUMNS. */
+static void trust_lines(struct lines *ls, const struct card *c)
+{
+	static char text[MAX_TRUST_TEXT];
+	struct mp_text t = { text, sizeof text, 0 };
+	char lo[24], hi[24];
+	const char *p;
+	size_t start = ls->n;
+
+	text[0] = 0;
+	if (c->noisy)
+		mp_append(&t, "* noisy: spread over %.0f%% at the points deciding it (%u level%s)",
+			  CARD_NOISY_SPREAD * 100, c->noisy, c->noisy == 1 ? "" : "s");
+	else if (c->have_levels)
+		mp_append(&t, "every level decided by steady trials (spread at most %.0f%%)",
+			  CARD_NOISY_SPREAD * 100);
+	if (c->ranged) {
+		int first = 1;
+
+		mp_append(&t, "%s~ smeared edge or the claimed size, the size within:",
+			  t.len ? "; " : "");
+		for (size_t i = 0; i < c->ncaches; i++) {
+			const struct card_cache *k = &c->cache[i];
+			if (!k->smeared && !k->named_by_claim)
+				continue;
+			short_bytes(lo, sizeof lo, k->range_lo);
+			short_bytes(hi, sizeof hi, k->range_hi);
+			mp_append(&t, "%s %s %s-%s (%s%s)", first ? "" : ",", k->name, lo, hi,
+				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
+			first = 0;
+		}
+		for (size_t i = 0; i < c->ntlbs; i++) {
+			const struct card_tlb *k = &c->tlb[i];
+			if (!k->smeared && !k->named_by_claim)
+				continue;
+			short_bytes(lo, sizeof lo, 1ull << k->page_shift);
+			mp_append(&t, "%s %s %s %llu-%llu entries (%s%s)", first ? "" : ",", k->name,
+				  lo, (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
+				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
+			first = 0;
+		}
+	}
+	if (c->run.known && !c->run.nmi_counted && !c->run.smi_counted)
+		mp_append(&t, "%sNMIs and SMIs not counted", t.len ? "; " : "");
+	else if (c->run.known) {
+		char nmi[24], smi[24];
+
+		if (c->run.nmi_counted)
+			mp_snprintf(nmi, sizeof nmi, "%llu", (unsigned long long)c->run.nmi);
+		else
+			mp_strlcpy(nmi, "not counted", sizeof nmi);
+		if (c->run.smi_counted)
+			mp_snprintf(smi, sizeof smi, "%llu", (unsigned long long)c->run.smi);
+		else
+			mp_strlcpy(smi, "not counted", sizeof smi);
+		mp_append(&t, "%sNMIs seen: %s, SMIs: %s", t.len ? "; " : "", nmi, smi);
+	}
+	if (c->run.trials_discarded)
+		mp_append(&t, " (%llu trials measured again)",
+			  (unsigned long long)c->run.trials_discarded);
+	if (c->hypervisor)
+		mp_append(&t, "%sunder a hypervisor", t.len ? "; " : "");
+	if (c->emulated)
+		mp_append(&t, "%semulated CPU: the timings are the emulator's", t.len ? "; " : "");
+	if (!t.len)
+		return;
+	/* Words into lines: "trust: " and then an indent; at most
+	   CARD_TRUST_LINES, the last ending in "..." when cut. */
+	p = text;
+	for (int first = 1; *p; first = 0) {
+		if (ls->n - start == CARD_TRUST_LINES) {
+			char *last = ls->line[ls->n - 1];
+			size_t n = mp_strlen(last);
+			mp_strlcpy(last + (n > CARD_COLUMNS - 4 ? CARD_COLUMNS - 4 : n), " ...", 5);
+			break;
+		}
+		const char *lead = first ? "trust: " : "       ";
+		size_t room = CARD_COLUMNS - mp_strlen(lead), n = mp_strlen(p), cut = n;
+
+		if (n > room) {
+			cut = room;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = room;
+		}
+		char piece[CARD_COLUMNS + 1];
+
+		mp_strlcpy(piece, p, cut + 1 < sizeof piece ? cut + 1 : sizeof piece);
+		line_add(ls, "%s%s", lead, piece);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* The memory, bandwidth and c2c lines. */
+static void bottom_lines(struct lines *ls, const struct card *c)
+{
+	char from[24], at[24];
+
+	if (c->machine[0])
+		line_add(ls, "%s", c->machine);
+	/* A probe that failed says so before any figure: what is missing
+	   below is missing for this reason, not because the machine has none. */
+	for (unsigned i = 0; i < c->run.nfailed; i++)
+		line_add(ls, "FAILED   %s", c->run.failed[i]);
+	if (c->have_top) {
+		mp_format_bytes(from, sizeof from, c->top_from_bytes);
+		if (same(c->top_name, "memory"))
+			line_add(ls, "memory   latency %.2f ns, %.1f cycles (from %s)%s", c->top_ns,
+				 c->top_cycles, from, c->top_noisy ? " *" : "");
+		else if (same(c->top_name, "whole sweep"))
+			line_add(ls, "no edge  the whole sweep, from %s, reads %.2f ns, %.1f cycles",
+				 from, c->top_ns, c->top_cycles);
+		else
+			line_add(ls, "memory   not reached: %s from %s, %.2f ns, %.1f cycles",
+				 c->top_name, from, c->top_ns, c->top_cycles);
+	}
+	if (c->read_gb_one > 0) {
+		mp_format_bytes(at, sizeof at, c->read_at_bytes);
+		if (c->read_at_bytes <= c->largest_claim) {
+			char claim[24];
+			mp_format_bytes(claim, sizeof claim, c->largest_claim);
+			line_add(ls, "read     %.1f GB/s one core at %s: within the %s cached, not "
+				 "memory", c->read_gb_one, at, claim);
+			if (c->read_gb_all > 0)
+				line_add(ls, "read     %.1f GB/s %u cores at %s", c->read_gb_all,
+					 c->all_cores, at);
+		} else if (c->read_gb_all > 0)
+			line_add(ls, "memory   read %.1f GB/s one core, %.1f GB/s %u cores (at %s)",
+				 c->read_gb_one, c->read_gb_all, c->all_cores, at);
+		else
+			line_add(ls, "memory   read %.1f GB/s one core (at %s; all cores: not run)",
+				 c->read_gb_one, at);
+	}
+	if (c->c2c_pairs)
+		line_add(ls, "c2c      one-way %.1f / %.1f / %.1f ns (min / median / max), %u "
+			 "pair%s", c->c2c_min, c->c2c_median, c->c2c_max, c->c2c_pairs,
+			 c->c2c_pairs == 1 ? "" : "s");
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+void card_rows_add(struct card_rows *r, const struct result_row *row)
+{
+	enum probe_rows_read read = probe_rows_read(row->probe);
+
+	if (read == ROWS_C2C && row->ns > 0) {
+		if (r->nc2c < CARD_MAX_PAIRS)
+			r->c2c_ns[r->nc2c++] = row->ns;
+		r->c2c_pairs++;
+		return;
+	}
+	if ((read == ROWS_LATENCY_CURVE || read == ROWS_TLB_CURVE) &&
+	    same(row->variant, "chase") && r->npt < CARD_MAX_POINTS)
+		r->pt[r->npt++] = (struct card_point){ read == ROWS_TLB_CURVE, row->page_shift,
+			row->working_set_bytes, row->spread };
+}
+
+void card_build(struct card *c, const struct analysis *a, const struct card_rows *rows,
+		const struct card_run *run)
+{
+	mp_memset(c, 0, sizeof *c);
+	if (run)
+		c->run = *run;
+	if (rows)
+		add_c2c(c, rows);
+	if (!a)
+		return;
+	c->hypervisor = a->have_claims && a->claims.hypervisor;
+	c->emulated = a->have_claims && same(a->claims.hypervisor_id, "TCGTCGTCGTCG");
+	c->have_levels = a->ncurves || a->tlb.n;
+	for (unsigned i = 0; a->have_claims && i < a->claims.ncaches; i++)
+		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
+		    a->claims.cache[i].size_bytes > c->largest_claim)
+			c->largest_claim = a->claims.cache[i].size_bytes;
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+
+		if (l->kind == LEVEL_CACHE || l->kind == LEVEL_EDGE) {
+			add_cache(c, a, i, rows);
+		} else if (l->kind == LEVEL_TLB) {
+			/* The walks past the last claimed TLB are no TLB's:
+			   the report lists them, the card does not. */
+			if (!l->past_claims)
+				add_tlb(c, a, i, rows);
+		} else if (!c->have_top) {
+			c->have_top = 1;
+			mp_strlcpy(c->top_name, l->name, sizeof c->top_name);
+			c->top_from_bytes = l->size_bytes;
+			c->top_ns = l->ns;
+			c->top_cycles = l->cycles;
+			c->top_noisy = level_noisy(rows, l);
+			c->noisy += c->top_noisy;
+		}
+	}
+	const struct bandwidth_series *s = read_series(&a->bw), *all;
+	if (s) {
+		c->read_gb_one = s->gb_per_s[s->n - 1];
+		c->read_at_bytes = (uint64_t)s->bytes[s->n - 1];
+		mp_strlcpy(c->read_variant, s->variant, sizeof c->read_variant);
+		all = all_core_series(&a->bw, &c->all_cores);
+		if (all)
+			c->read_gb_all = all->gb_per_s[all->n - 1];
+	}
+}
+
+size_t card_format(const struct card *c, char *buf, size_t size)
+{
+	static struct lines body, trust;
+	size_t room, show_caches, show_tlbs, len = 0;
+	struct mp_text out = { buf, size, 0 };
+
+	body.n = trust.n = 0;
+	trust_lines(&trust, c);
+	bottom_lines(&body, c);
+	/* The heading, the two tables' headings, the bottom and the trust
+	   lines are always shown; levels fill what is left, one line kept to
+	   count those that did not fit. */
+	room = CARD_LINES - 1 - (c->ncaches ? 1 : 0) - (c->ntlbs ? 1 : 0) - body.n - trust.n -
+	       (c->have_levels ? 0 : 1);
+	show_caches = c->ncaches;
+	show_tlbs = c->ntlbs;
+	if (show_caches + show_tlbs > room) {
+		room = room ? room - 1 : 0;
+		show_caches = show_caches < room ? show_caches : room;
+		show_tlbs = room - show_caches;
+	}
+
+	mp_append(&out, "== summary: the memory hierarchy, measured ==\n");
+	if (!c->have_levels)
+		mp_append(&out, "no latency or tlb rows: no cache or TLB level measured\n");
+	if (c->ncaches) {
+		struct lines ls = { .n = 0 };
+		line_add(&ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s", "cache", "size", "ns",
+			 "cycles", "ways", "GB/s", "B/cycle", "claim", "verdict");
+		mp_append(&out, "%s\n", ls.line[0]);
+		for (size_t i = 0; i < show_caches; i++) {
+			ls.n = 0;
+			cache_line(&ls, &c->cache[i]);
+			mp_append(&out, "%s\n", ls.line[0]);
+		}
+	}
+	if (c->ntlbs) {
+		struct lines ls = { .n = 0 };
+		line_add(&ls, "%-8s %7s %8s %10s %11s %11s  %s", "TLB", "pages", "entries", "reach",
+			 "miss cycles", "claim", "verdict");
+		mp_append(&out, "%s\n", ls.line[0]);
+		for (size_t i = 0; i < show_tlbs; i++) {
+			ls.n = 0;
+			tlb_line(&ls, &c->tlb[i]);
+			mp_append(&out, "%s\n", ls.line[0]);
+		}
+	}
+	if (show_caches + show_tlbs < c->ncaches + c->ntlbs)
+		mp_append(&out, "(%zu more levels than the card holds: report.txt lists them)\n",
+			  c->ncaches + c->ntlbs - show_caches - show_tlbs);
+	for (size_t i = 0; i < body.n; i++)
+		mp_append(&out, "%s\n", body.line[i]);
+	for (size_t i = 0; i < trust.n; i++)
+		mp_append(&out, "%s\n", trust.line[i]);
+	len = out.len < size ? out.len : (size ? size - 1 : 0);
+	return len;
+}
+
+void card_json(struct json *j, const struct card *c, const char *text)
+{
+	char line[CARD_COLUMNS + 1];
+
+	json_array_begin(j, "lines");
+	for (const char *p = text; p && *p;) {
+		size_t n = 0;
+		while (p[n] && p[n] != '\n')
+			n++;
+		mp_strlcpy(line, p, n + 1 < sizeof line ? n + 1 : sizeof line);
+		json_string(j, 0, line);
+		p += n + (p[n] == '\n');
+	}
+	json_array_end(j);
+	json_array_begin(j, "caches");
+	for (size_t i = 0; i < c->ncaches; i++) {
+		const struct card_cache *k = &c->cache[i];
+		json_object_begin(j, 0);
+		json_string(j, "name", k->name);
+		json_u64(j, "size_bytes", k->size_bytes);
+		json_string(j, "method", level_method_name(k->method));
+		json_u64(j, "range_lo_bytes", k->range_lo);
+		json_u64(j, "range_hi_bytes", k->range_hi);
+		json_bool(j, "smeared", k->smeared);
+		json_bool(j, "named_by_claim", k->named_by_claim);
+		json_double(j, "ns", k->ns);
+		json_double(j, "cycles", k->cycles);
+		if (k->ways)
+			json_u64(j, "ways", k->ways);
+		if (k->gb_per_s > 0) {
+			json_double(j, "read_gb_per_s", k->gb_per_s);
+			json_double(j, "read_bytes_per_cycle", k->bytes_per_cycle);
+		}
+		json_u64(j, "claim_bytes", k->claim_bytes);
+		json_string(j, "verdict", verdict_name(k->verdict));
+		json_bool(j, "noisy", k->noisy);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "tlbs");
+	for (size_t i = 0; i < c->ntlbs; i++) {
+		const struct card_tlb *t = &c->tlb[i];
+		json_object_begin(j, 0);
+		json_string(j, "name", t->name);
+		json_u64(j, "page_size", 1ull << t->page_shift);
+		json_u64(j, "entries", t->entries);
+		json_u64(j, "reach_bytes", t->reach_bytes);
+		json_string(j, "method", level_method_name(t->method));
+		json_u64(j, "range_lo_entries", t->range_lo);
+		json_u64(j, "range_hi_entries", t->range_hi);
+		json_bool(j, "smeared", t->smeared);
+		json_bool(j, "named_by_claim", t->named_by_claim);
+		json_double(j, "miss_ns", t->miss_ns);
+		json_double(j, "miss_cycles", t->miss_cycles);
+		json_u64(j, "claim_entries", t->claim_entries);
+		json_string(j, "verdict", verdict_name(t->verdict));
+		json_bool(j, "noisy", t->noisy);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	if (c->have_top) {
+		json_object_begin(j, "top");
+		json_string(j, "name", c->top_name);
+		json_u64(j, "from_bytes", c->top_from_bytes);
+		json_double(j, "ns", c->top_ns);
+		json_double(j, "cycles", c->top_cycles);
+		json_bool(j, "noisy", c->top_noisy);
+		json_object_end(j);
+	}
+	if (c->read_gb_one > 0) {
+		json_object_begin(j, "memory_read");
+		json_string(j, "variant", c->read_variant);
+		json_u64(j, "working_set_bytes", c->read_at_bytes);
+		json_double(j, "one_core_gb_per_s", c->read_gb_one);
+		if (c->read_gb_all > 0) {
+			json_double(j, "all_cores_gb_per_s", c->read_gb_all);
+			json_u64(j, "cores", c->all_cores);
+		}
+		json_object_end(j);
+	}
+	if (c->c2c_pairs) {
+		json_object_begin(j, probe_def_c2c.config.name);
+		json_u64(j, "pairs", c->c2c_pairs);
+		json_double(j, "min_ns", c->c2c_min);
+		json_double(j, "median_ns", c->c2c_median);
+		json_double(j, "max_ns", c->c2c_max);
+		json_object_end(j);
+	}
+	json_object_begin(j, "trust");
+	json_u64(j, "noisy_levels", c->noisy);
+	json_u64(j, "smeared_levels", c->smeared);
+	if (c->run.known) {
+		if (c->run.nmi_counted)
+			json_u64(j, "nmi", c->run.nmi);
+		if (c->run.smi_counted)
+			json_u64(j, "smi", c->run.smi);
+	}
+	json_bool(j, "hypervisor", c->hypervisor);
+	json_bool(j, "emulated", c->emulated);
+	json_object_end(j);
+}
+
+size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
+{
+	size_t n = 0;
+	char page[16];
+
+#define FIGURE(value_, ...) do {                                              \
+		if (n < max && (value_) > 0) {                                \
+			mp_snprintf(out[n].name, sizeof out[n].name, __VA_ARGS__); \
+			out[n++].value = (value_);                            \
+		}                                                             \
+	} while (0)
+	for (size_t i = 0; i < c->ncaches; i++) {
+		const struct card_cache *k = &c->cache[i];
+		FIGURE((double)k->size_bytes / 1024, "%s KiB", k->name);
+		FIGURE(k->ns, "%s ns", k->name);
+		FIGURE(k->cycles, "%s cycles", k->name);
+		FIGURE(k->gb_per_s, "%s read GB/s", k->name);
+	}
+	for (size_t i = 0; i < c->ntlbs; i++) {
+		const struct card_tlb *t = &c->tlb[i];
+		mp_format_bytes(page, sizeof page, 1ull << t->page_shift);
+		FIGURE((double)t->entries, "%s %s entries", t->name, page);
+		FIGURE(t->miss_cycles, "%s %s miss cycles", t->name, page);
+	}
+	if (c->have_top)
+		FIGURE(c->top_ns, "%s ns", c->top_name);
+	FIGURE(c->read_gb_one, "memory read GB/s, one core");
+	FIGURE(c->read_gb_all, "memory read GB/s, all cores");
+	FIGURE(c->c2c_median, "c2c median ns");
+#undef FIGURE
+	return n;
+}
+
+void card_take_row(const struct result_row *row)
+{
+	card_rows_add(&run_rows, row);
+}
+
+void card_add_geometry(struct card *c, const struct geometry_results *g)
+{
+	if (!g || !g->ran)
+		return;
+	for (unsigned i = 0; i < g->nlevels; i++) {
+		/* "L1d" is level 1, "L2" level 2: the digit after the L. */
+		unsigned number = (unsigned)(g->level[i].name[1] - '0');
+		char want[8];
+
+		if (!g->level[i].ways.measured || number < 1 || number > 9)
+			continue;
+		mp_snprintf(want, sizeof want, "L%u", number);
+		for (size_t k = 0; k < c->ncaches; k++)
+			if (!mp_strcmp(c->cache[k].name, want))
+				c->cache[k].ways = (unsigned)g->level[i].ways.measured;
+	}
+}
+
+void card_run(const struct card_run *run)
+{
+	card_build(&run_card, analysis_current(), &run_rows, run);
+	card_add_geometry(&run_card, geometry_results());
+	mp_strlcpy(run_card.machine, run_machine, sizeof run_card.machine);
+	mp_memset(&run_rows, 0, sizeof run_rows);   /* a later run starts afresh */
+	run_len = card_format(&run_card, run_text, sizeof run_text);
+	run_built = 1;
+	results_card(run_text, run_len);
+}
+
+void card_machine(const char *line)
+{
+	mp_strlcpy(run_machine, line, sizeof run_machine);
+}
+
+void card_print(void)
+{
+	if (!run_built)
+		return;
+	report_html_quiet(1);
+	report_printf("\n%s", run_text);
+	report_html_quiet(0);
+}
+
+void card_describe(struct json *j)
+{
+	if (!run_built)
+		return;
+	json_object_begin(j, "summary");
+	card_json(j, &run_card, run_text);
+	json_object_end(j);
+}

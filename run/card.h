@@ -1,0 +1,178 @@
+/* The card: the run's answer on one screen. Each cache level with its size,
+ * latency and read bandwidth, each TLB per page size with its entries,
+ * reach and miss cost, memory, core-to-core latency, each against CPUID's
+ * claim, and a line on how far the figures can be trusted.
+ *
+ * Built as plain data (struct card) from the analysis of the curves
+ * (analysis.h) and a few facts the analysis does not keep (the spread of
+ * the points that decide a level, c2c's pairs, the run's disturbances), so
+ * that one builder serves a run, `memprobe compare` (which rebuilds each
+ * run's card from its results.csv) and the tests. Then a pure formatter to
+ * at most CARD_LINES lines of at most CARD_COLUMNS characters (summary.txt,
+ * the console's last block, the first section of report.txt and
+ * report.html) and the `summary` member of system.json. docs/OUTPUT.md,
+ * "summary.txt".
+ */
+#ifndef MEMPROBE_CARD_H
+#define MEMPROBE_CARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "analysis/analysis.h"
+#include "results/columns.h"
+
+#define CARD_LINES 30
+#define CARD_COLUMNS 80
+/* A point decides a level when its spread is at most this: above, the
+   level's figures come from noisy trials. */
+#define CARD_NOISY_SPREAD 0.10
+
+#define CARD_MAX_CACHES 8
+#define CARD_MAX_TLBS 12
+#define CARD_MAX_POINTS 1024
+#define CARD_MAX_PAIRS 4096
+/* The formatted card: CARD_LINES lines of CARD_COLUMNS and a newline. */
+#define CARD_TEXT_MAX (CARD_LINES * (CARD_COLUMNS + 1) + 1)
+
+/* What the card needs of the results rows beyond the analysis: the spread
+   of each latency and tlb chase point, and c2c's one-way latencies. An
+   all-zero struct is empty. */
+struct card_point {
+	unsigned tlb;             /* 0: a latency chase point, 1: a tlb chase point */
+	unsigned page_shift;
+	uint64_t bytes;           /* the row's working_set_bytes */
+	double spread;
+};
+
+struct card_rows {
+	struct card_point pt[CARD_MAX_POINTS];
+	size_t npt;
+	double c2c_ns[CARD_MAX_PAIRS];  /* the first CARD_MAX_PAIRS pairs */
+	size_t nc2c;
+	unsigned c2c_pairs;       /* every pair measured */
+};
+
+/* Keeps what the card needs of one results row (others are ignored). */
+void card_rows_add(struct card_rows *r, const struct result_row *row);
+
+/* The run's facts: disturbances counted over the run, and the probes that
+   failed, each "NAME: why" (a line of its own, cut to the card's width). */
+#define CARD_MAX_FAILED 4
+struct card_run {
+	int known;                /* 0: not a run (compare, a test): no disturbance line */
+	uint64_t nmi, smi;
+	int nmi_counted, smi_counted;
+	uint64_t trials_discarded, disturbed_kept;
+	char failed[CARD_MAX_FAILED][CARD_COLUMNS];
+	unsigned nfailed;
+};
+
+struct card_cache {
+	char name[16];            /* "L1", "edge" */
+	uint64_t size_bytes;
+	uint64_t range_lo, range_hi;
+	int smeared;
+	int named_by_claim;       /* the size is CPUID's, inside the range */
+	enum level_method method;
+	double ns, cycles;
+	double gb_per_s, bytes_per_cycle;   /* 0: bandwidth did not run */
+	uint64_t claim_bytes;     /* 0: no claim */
+	enum verdict verdict;
+	int noisy;
+	unsigned ways;            /* measured by the geometry probe; 0: not measured */
+};
+
+struct card_tlb {
+	char name[16];            /* "L1 DTLB", "TLB" */
+	unsigned page_shift;
+	uint64_t entries, reach_bytes;
+	uint64_t range_lo, range_hi;  /* entries */
+	int smeared;
+	int named_by_claim;       /* the entries are CPUID's, inside the range */
+	enum level_method method;
+	double miss_ns, miss_cycles;
+	unsigned claim_entries;   /* 0: no claim */
+	enum verdict verdict;
+	int noisy;
+};
+
+struct card {
+	int have_levels;          /* latency or tlb rows were read */
+	struct card_cache cache[CARD_MAX_CACHES];
+	size_t ncaches;
+	struct card_tlb tlb[CARD_MAX_TLBS];
+	size_t ntlbs;
+	/* Above the last cache edge: "memory" when every claimed cache lies
+	   below it, else "beyond L2" and the like (the sweep stopped short). */
+	int have_top;
+	char top_name[16];
+	uint64_t top_from_bytes;
+	double top_ns, top_cycles;
+	int top_noisy;
+	/* Read bandwidth at the bandwidth sweep's largest working set. */
+	double read_gb_one;       /* one core; 0: not measured */
+	double read_gb_all;       /* all cores together; 0: not measured */
+	unsigned all_cores;
+	uint64_t read_at_bytes;
+	char read_variant[24];
+	uint64_t largest_claim;   /* the largest data or unified cache CPUID claims */
+	/* c2c. */
+	unsigned c2c_pairs;
+	double c2c_min, c2c_median, c2c_max;
+	/* Trust. */
+	unsigned noisy, smeared;  /* levels */
+	unsigned ranged;          /* levels shown with a range: smeared or named by CPUID */
+	struct card_run run;
+	int hypervisor;           /* CPUID says so */
+	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU */
+	char machine[CARD_COLUMNS];   /* the machine line (lib/smbios.h); "": none */
+};
+
+/* The card of an analysis (analysis_compute done; NULL: no latency, tlb
+   or bandwidth rows), the rows' extra facts (NULL: none) and the run's
+   (NULL: not a run). */
+void card_build(struct card *c, const struct analysis *a, const struct card_rows *rows,
+		const struct card_run *run);
+
+/* The card as text into buf: at most CARD_LINES lines, each at most
+   CARD_COLUMNS characters and ending in a newline; levels that do not fit
+   are counted in a line of their own. Returns the length (buf needs
+   CARD_TEXT_MAX bytes). */
+size_t card_format(const struct card *c, char *buf, size_t size);
+
+/* The "summary" object's members: the lines, and each figure as data. */
+struct json;
+void card_json(struct json *j, const struct card *c, const char *text);
+
+struct geometry_results;
+/* The ways the geometry probe measured, into the card's cache levels of
+   the same number (its "L1d" is the card's L1, "L2" L2); a level it could
+   not measure keeps 0, shown as "-". */
+void card_add_geometry(struct card *c, const struct geometry_results *g);
+
+/* One figure of the card, by a name that is the same in every run that has
+   it ("L1 ns", "L1 DTLB 4 KiB entries"), for memprobe compare. */
+struct card_figure {
+	char name[40];
+	double value;
+};
+#define CARD_MAX_FIGURES 96
+/* The card's figures, in the card's order; returns how many. */
+size_t card_figures(const struct card *c, struct card_figure *out, size_t max);
+
+/* ---- Inside a run ----------------------------------------------------- */
+
+/* Every results row, as it is written (card_run starts a fresh set). */
+void card_take_row(const struct result_row *row);
+/* After the analysis: builds the card and writes summary.txt. */
+void card_run(const struct card_run *run);
+/* The run card's machine line (card_run keeps it), at most CARD_COLUMNS - 1
+   characters. */
+void card_machine(const char *line);
+/* The card, on the console and in report.txt (not again on the page, which
+   begins with it): the run's last block before the verdict. */
+void card_print(void);
+/* The "summary" member of system.json, once card_run built the card. */
+void card_describe(struct json *j);
+
+#endif
