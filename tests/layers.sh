@@ -105,5 +105,38 @@ for node in sorted(deps):
         visit(node)
 report(cycle is None, "layers: no include circle among modules"
        + ("" if cycle is None else ": " + " -> ".join(cycle)))
+
+# docs/LAYOUT.md's tree names every folder of the checkout (two levels; a
+# test's corpus and CI's own folder aside), and no folder that is not there.
+def tree_in_doc():
+    text = open("docs/LAYOUT.md", encoding="utf-8").read()
+    block = text.split("## The tree", 1)[1].split("```", 2)[1]
+    names, parent = set(), None
+    for line in block.splitlines():
+        if not line.strip():
+            continue
+        name = line.split()[0].rstrip("/")
+        if line.startswith("  "):
+            names.add(parent + "/" + name)
+        else:
+            parent = name
+            names.add(name)
+    return names
+import subprocess
+try:
+    tracked = subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+except (OSError, subprocess.CalledProcessError):
+    tracked = [os.path.relpath(os.path.join(r, n)) for r, _, ns in os.walk(".") for n in ns]
+folders = set()
+for path in tracked:
+    parts = path.split("/")[:-1]
+    if parts and not parts[0].startswith(".") and parts[0] != "build":
+        folders.add(parts[0])
+        if len(parts) > 1 and not (parts[0] == "tests" and parts[1] == "fuzz" and len(parts) > 2 and parts[2] == "corpus"):
+            folders.add("/".join(parts[:2]))
+doc = tree_in_doc()
+report(doc == folders, "layers: docs/LAYOUT.md's tree names every folder"
+       + ("" if doc == folders else ": missing " + ", ".join(sorted(folders - doc))
+          + "; not in the checkout " + ", ".join(sorted(doc - folders))))
 sys.exit(1 if failed else 0)
 PY
