@@ -8,7 +8,6 @@
  */
 #include "core/config.h"
 #include "lib/fmt.h"
-#include "core/platform.h"
 
 #include <stdarg.h>
 
@@ -29,41 +28,72 @@ enum general_key {
 	GENERAL_KEYS
 };
 
+/* Why numa.node and numa.special are bare metal's alone. */
+#define NUMA_BARE_METAL_ONLY "numa.node and numa.special place buffers on bare metal only; " \
+	"on Linux run under numactl --membind=NODE instead"
+
 /* In the order config_describe prints them; profile first, because it is
-   resolved first. */
+   resolved first. Each key's defaults are the text a user would write, as
+   a probe's keys' are: full follows the seeds; quick must run every probe,
+   together, well under 30 s under QEMU's TCG (10-50x slower than hardware:
+   a chase read 4 ns at 4 KiB, 22 ns at 1 MiB, 370 ns at 64 MiB there) in
+   QEMU's default 1 GiB of RAM, so its buffers stay small and its trials
+   few. The profile has no default of its own (quick unless a source says
+   otherwise), the probes key takes the rows that say they run in the
+   profile (profile_probes), and end and upload.url are unset by default.
+   - pages: 1 GiB pages where available: a size the machine cannot give
+     (no pdpe1gb, no aligned free GiB, no hugetlb pool on Linux) is
+     reported and skipped, and the run goes on with the others.
+   - min_size, max_size: the latency sweep's grid (and the stop rule every
+     probe shares), from 4 KiB up to past four times the largest claimed
+     cache (auto; the floor per profile is LATENCY_TOP_*), so the last
+     cache's edge has memory's plateau past it: on a 32 MiB L3, 128 MiB.
+   - cpus.deadline: c2c and loaded: the deadline bounds the longest role,
+     a loaded chase: quick's 32 MiB takes under a second on hardware and a
+     few under TCG; full's 256 MiB is 4 Mi loads a lap, a warm-up lap and
+     three trials of a lap, 2 s at 100 ns a load and 8 s at the 500 ns a
+     saturated server's DRAM can read. Only a CPU that is not coming back
+     reaches either.
+   - numa.*: buffers beside the processor that runs the probes, in
+     ordinary memory: another domain or special-purpose memory only when
+     asked. */
 static const struct config_key keys[GENERAL_KEYS] = {
 	[KEY_PROFILE] = { "profile", KIND_PROFILE, FIELD(profile),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 	[KEY_PROBES] = { "probes", KIND_PROBES, FIELD(probes),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 	[KEY_PAGES] = { "pages", KIND_PAGES, FIELD(pages),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "4k,2m,1g", "4k,2m,1g", NULL, NULL, NULL },
 	[KEY_MIN_SIZE] = { "min_size", KIND_SIZE, FIELD(min_size),
-		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
+		64, PROBE_BUFFER_MAX, 64, "4K", "4K", NULL, NULL, NULL },
 	[KEY_MAX_SIZE] = { "max_size", KIND_SIZE_AUTO, FIELD(max_size),
-		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
+		64, PROBE_BUFFER_MAX, 64, "auto", "auto", NULL, NULL, NULL },
 	[KEY_TRIALS] = { "trials", KIND_UINT, FIELD(trials),
-		1, 1000, 0, NULL, NULL, NULL, NULL },
+		1, 1000, 0, "3", "3", NULL, NULL, NULL },
 	[KEY_MAX_TRIALS] = { "max_trials", KIND_UINT, FIELD(max_trials),
-		1, 100000, 0, NULL, NULL, NULL, NULL },
+		1, 100000, 0, "8", "20", NULL, NULL, NULL },
 	[KEY_PRECISION] = { "precision", KIND_FRACTION, FIELD(precision),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "0.05", "0.01", NULL, NULL, NULL },
 	[KEY_STEP_MS] = { "step_ms", KIND_MS, FIELD(step_ms),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "1", "2", NULL, NULL, NULL },
 	[KEY_CPUS_DEADLINE] = { "cpus.deadline", KIND_MS, FIELD(cpus_deadline_ms),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "10000", "60000", NULL, NULL, NULL },
 	[KEY_END] = { "end", KIND_END, FIELD(end),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 	[KEY_NUMA_NODE] = { "numa.node", KIND_NODE, FIELD(numa_node),
-		0, NUMA_NODE_AUTO - 1, 0, NULL, NULL, NULL, NULL },
+		0, NUMA_NODE_AUTO - 1, 0, "auto", "auto", NULL, NULL, NUMA_BARE_METAL_ONLY },
 	[KEY_NUMA_SPECIAL] = { "numa.special", KIND_YESNO, FIELD(numa_special),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "no", "no", NULL, NULL, NUMA_BARE_METAL_ONLY },
 	[KEY_PAGING_TEST_POOL] = { "paging.test_pool", KIND_UINT, FIELD(paging_test_pool),
-		0, 1u << 20, 0, NULL, NULL, NULL, NULL },
+		0, 1u << 20, 0, "0", "0", NULL, NULL,
+		"paging.test_pool sizes the bare-metal app's page-table pool; the kernel maps "
+		"a Linux run's pages" },
 	[KEY_CLOCK_REFERENCE] = { "clock.reference", KIND_REFERENCE, FIELD(clock_reference),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "auto", "auto", NULL, NULL,
+		"clock.reference chooses a bare-metal timer; the Linux build calibrates against "
+		"CLOCK_MONOTONIC_RAW" },
 	[KEY_UPLOAD_URL] = { "upload.url", KIND_URL, FIELD(upload_url),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 /* Every key: the general ones, then each probe's in run order. */
 #define KEYS_MAX 128
@@ -159,6 +189,7 @@ struct origin {
 
 struct loader {
 	struct config *c;
+	const struct config_platform *platform;  /* NULL: the defaults, no check */
 	const struct config_source *src;  /* the one being read */
 	struct config_error *err;
 	struct origin origin[KEYS_MAX];
@@ -430,9 +461,11 @@ static int check_architected(struct loader *l, const struct entry *e, unsigned p
 {
 	char why[160];
 
+	if (!l->platform)
+		return 0;
 	for (size_t i = 0; i < sizeof page_shifts / sizeof *page_shifts; i++)
 		if ((pages & page_shifts[i].bit) &&
-		    !plat_page_size_architected(page_shifts[i].shift, why, sizeof why))
+		    !l->platform->page_size_architected(page_shifts[i].shift, why, sizeof why))
 			return fail(l, e, "%s", why);
 	return 0;
 }
@@ -1123,12 +1156,70 @@ static const struct kind_ops kinds[] = {
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == KIND_COUNT, "every kind has its operations");
 
+/* The PROBE_* bits of the probes a profile runs when the probes key does
+   not name them: the rows that say so. */
+static unsigned profile_probes(enum profile profile)
+{
+	unsigned want = profile == PROFILE_FULL ? PROBE_IN_FULL : PROBE_IN_QUICK, set = 0;
+
+	for (unsigned i = 0; i < PROBE_COUNT; i++)
+		if (probe_configs[i]->profiles & want)
+			set |= 1u << i;
+	return set;
+}
+
+/* A key only bare metal runs, given a value other than its default on a
+   platform that is not: refused with the key's own reason, so a run never
+   quietly measures without what was asked (a NUMA domain, a reference
+   timer). */
+static int check_platform(struct loader *l)
+{
+	static struct config defaults;
+
+	if (!l->platform || l->platform->bare_metal)
+		return 0;
+	config_defaults(&defaults, l->c->profile);
+	for (unsigned k = 0; k < key_count; k++) {
+		const struct config_key *key = all_keys[k].def;
+
+		if (key->bare_metal_only &&
+		    !same_bytes(field_of(l->c, k), field_of(&defaults, k), kinds[key->kind].bytes)) {
+			mp_snprintf(l->err->text, sizeof l->err->text, "%s", key->bare_metal_only);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
-int config_load(struct config *c, const struct config_source *src, int nsrc,
-		struct config_error *err)
+void config_defaults(struct config *c, enum profile p)
 {
-	struct loader l = { .c = c, .err = err, .profile = PROFILE_QUICK };
+	struct config_error err;
+	struct config_source src = { p == PROFILE_FULL ? "the full profile's defaults"
+					       : "the quick profile's defaults", "", 0, 1 };
+	struct loader l = { .c = c, .src = &src, .err = &err, .profile = p };
+
+	/* Zeroed first so a field no default covers (end_set, the bytes of a
+	   settings block no key names) is 0, never the caller's garbage. */
+	mp_memset(c, 0, sizeof *c);
+	keys_fill();
+	c->profile = p;
+	c->probes = profile_probes(p);
+	for (unsigned k = 0; k < key_count; k++) {
+		const char *text = p == PROFILE_FULL ? all_keys[k].def->full : all_keys[k].def->quick;
+		struct entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
+				   { text, text ? mp_strlen(text) : 0 }, 0 };
+
+		if (text)
+			apply_value(&l, &e, (int)k);
+	}
+}
+
+int config_load(struct config *c, const struct config_source *src, int nsrc,
+		const struct config_platform *platform, struct config_error *err)
+{
+	struct loader l = { .c = c, .platform = platform, .err = err, .profile = PROFILE_QUICK };
 
 	err->text[0] = '\0';
 	keys_fill();
@@ -1139,35 +1230,15 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 		if (read_source(&l, check_entry))
 			return -1;
 	}
-	/* Zeroed first so a field the defaults leave alone (end_set) cannot
-	   carry garbage from the caller's stack. */
-	mp_memset(c, 0, sizeof *c);
 	config_defaults(c, l.profile);
-	c->profile = l.profile;
 	for (int i = 0; i < nsrc; i++) {
 		l.src = &src[i];
 		if (read_source(&l, apply_entry))
 			return -1;
 	}
-	return check_combinations(&l);
-}
-
-void config_probe_defaults(struct config *c, enum profile p)
-{
-	struct config_error err;
-	struct config_source src = { p == PROFILE_FULL ? "the full profile's defaults"
-					       : "the quick profile's defaults", "", 0, 1 };
-	struct loader l = { .c = c, .src = &src, .err = &err, .profile = p };
-
-	keys_fill();
-	for (unsigned k = GENERAL_KEYS; k < key_count; k++) {
-		const char *text = p == PROFILE_FULL ? all_keys[k].def->full : all_keys[k].def->quick;
-		struct entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
-				   { text, text ? mp_strlen(text) : 0 }, 0 };
-
-		if (text)
-			apply_value(&l, &e, (int)k);
-	}
+	if (check_combinations(&l))
+		return -1;
+	return check_platform(&l);
 }
 
 int config_describe(const struct config *c, char *buf, size_t size)

@@ -20,6 +20,7 @@
 #include "efi/volume.h"
 #include "arch/harness.h"
 #include "core/probe.h"
+#include "run/run.h"
 #include "results/results.h"
 #include "lib/fmt.h"
 #include "core/platform.h"

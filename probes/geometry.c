@@ -743,7 +743,7 @@ static unsigned geometry_holds(const struct config *c, unsigned page_shift,
    profiles; quick runs the probe only when asked. */
 static const struct config_key geometry_keys[] = {
 	{ "max_lines", KIND_UINT, SETTING(struct geometry_settings, max_lines), 0, KMAX, 0, "0",
-	  "0", 0, 0 },
+	  "0", 0, 0, NULL },
 };
 
 PROBE_DEFINE(geometry, 100) = {

@@ -257,13 +257,13 @@ static const struct config_word mix_words[] = {
 	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
 static const struct config_key loaded_keys[] = {
 	{ "size", KIND_SIZE, SETTING(struct loaded_settings, size), 4096, PROBE_BUFFER_MAX, 4096,
-	  "32MiB", "256MiB", 0, 0 },
+	  "32MiB", "256MiB", 0, 0, NULL },
 	{ "load_size", KIND_SIZE, SETTING(struct loaded_settings, load_size), 65536,
-	  PROBE_BUFFER_MAX, 65536, "8MiB", "64MiB", 0, 0 },
+	  PROBE_BUFFER_MAX, 65536, "8MiB", "64MiB", 0, 0, NULL },
 	{ "mix", KIND_WORD, SETTING(struct loaded_settings, mix), 0, 0, 0, "read", "read",
-	  mix_words, "load mix" },
+	  mix_words, "load mix", NULL },
 	{ "loaders", KIND_UINT, SETTING(struct loaded_settings, loaders), 0, CONFIG_CPUS_MAX - 1, 0,
-	  "0", "0", 0, 0 },
+	  "0", "0", 0, 0, NULL },
 };
 
 PROBE_DEFINE(loaded, 90) = {

@@ -19,9 +19,13 @@
 #include "core/config.h"
 #include "core/platform.h"
 #include "core/probe.h"
+#include "run/run.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
+
+/* The configuration read as the EFI app reads it. */
+static const struct config_platform metal = { 1, plat_page_size_architected };
 
 static struct analysis a;
 static struct card_rows rows;
@@ -401,7 +405,7 @@ static void test_run_folder(void)
 	size_t at, len;
 	const char *p;
 
-	if (!mkdtemp(root) || config_load(&c, &src, 1, &err)) {
+	if (!mkdtemp(root) || config_load(&c, &src, 1, &metal, &err)) {
 		CHECK(0, "a run folder and the configuration");
 		return;
 	}
