@@ -13,8 +13,6 @@
 
 /* ---- Constants -------------------------------------------------------- */
 
-#define LINE_MAX_CHARS 200
-#define ECHO_MAX 40                      /* characters of input quoted back */
 
 #define FIELD(f) __builtin_offsetof(struct config, f)
 
@@ -170,17 +168,6 @@ static void *field_of(const struct config *c, unsigned k)
 	return (void *)(uintptr_t)(base + r->def->offset);
 }
 
-/* A piece of the source text; never NUL-terminated. */
-struct span {
-	const char *p;
-	size_t n;
-};
-
-struct entry {
-	struct span key, value;
-	int line;                 /* 0 for one-line sources */
-};
-
 /* Where a key's effective value came from, for combination errors. */
 struct origin {
 	const char *source;       /* NULL: the profile's default */
@@ -198,84 +185,24 @@ struct loader {
 	enum profile profile;
 };
 
-static int is_blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r';
-}
-
-static char lower(char ch)
-{
-	return (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
-}
-
-static struct span trim(struct span s)
-{
-	while (s.n && is_blank(s.p[0])) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && is_blank(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-static int span_equals_nocase(struct span s, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < s.n; i++)
-		if (!word[i] || lower(s.p[i]) != word[i])
-			return 0;
-	return word[i] == '\0';
-}
-
-static void format_where(char *buf, size_t size, const char *source, int line)
-{
-	if (line)
-		mp_snprintf(buf, size, "%s:%d", source, line);
-	else
-		mp_snprintf(buf, size, "%s", source);
-}
-
 /* "<source>[:line]: key '<key>': <what>" */
-static int fail(struct loader *l, const struct entry *e, const char *fmt, ...)
+static int fail(struct loader *l, const struct config_entry *e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static int fail(struct loader *l, const struct entry *e, const char *fmt, ...)
+static int fail(struct loader *l, const struct config_entry *e, const char *fmt, ...)
 {
 	char where[160], what[200];
 	va_list ap;
 
-	format_where(where, sizeof where, l->src->name, e->line);
+	config_where(where, sizeof where, l->src->name, e->line);
 	va_start(ap, fmt);
 	mp_vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%.*s': %s", where,
-		    (int)(e->key.n < ECHO_MAX ? e->key.n : ECHO_MAX), e->key.p, what);
+		    config_echo_len(e->key), e->key.p, what);
 	return -1;
 }
 
-/* An error before any key is known: garbage, a line too long, no '='. */
-static int fail_at(struct loader *l, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail_at(struct loader *l, int line, const char *fmt, ...)
-{
-	char where[160], what[200];
-	va_list ap;
-
-	format_where(where, sizeof where, l->src->name, line);
-	va_start(ap, fmt);
-	mp_vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	mp_snprintf(l->err->text, sizeof l->err->text, "%s: %s", where, what);
-	return -1;
-}
-
-static int echo_len(struct span s)
-{
-	return (int)(s.n < ECHO_MAX ? s.n : ECHO_MAX);
-}
-
-static int find_key(struct span key)
+static int find_key(struct config_span key)
 {
 	for (unsigned k = 0; k < key_count; k++) {
 		size_t n = mp_strlen(all_keys[k].name);
@@ -285,137 +212,13 @@ static int find_key(struct span key)
 	return -1;
 }
 
-/* ---- Reading sources into entries ------------------------------------- */
-
-typedef int (*entry_fn)(struct loader *l, const struct entry *e);
-
-/* Bytes a text file may hold: printable ASCII, tab, CR, LF. Anything else
-   means the file is not the text it should be (a binary, UTF-16 from an
-   editor, a corrupted sector), and guessing at its meaning would be worse. */
-static int check_bytes(struct loader *l, struct span line, int line_no)
-{
-	for (size_t i = 0; i < line.n; i++) {
-		unsigned char ch = (unsigned char)line.p[i];
-		if ((ch < 0x20 || ch > 0x7e) && ch != '\t' && ch != '\r' && ch != '\n')
-			return fail_at(l, line_no, "binary garbage: byte 0x%02x at column %u; "
-				       "the configuration must be plain ASCII text",
-				       ch, (unsigned)i + 1);
-	}
-	return 0;
-}
-
-static int split_pair(struct loader *l, struct span text, int line_no, struct entry *e)
-{
-	size_t eq = 0;
-
-	while (eq < text.n && text.p[eq] != '=')
-		eq++;
-	if (eq == text.n)
-		return fail_at(l, line_no, "expected key = value, found '%.*s'",
-			       echo_len(text), text.p);
-	e->key = trim((struct span){ text.p, eq });
-	e->value = trim((struct span){ text.p + eq + 1, text.n - eq - 1 });
-	e->line = line_no;
-	if (e->key.n == 0)
-		return fail_at(l, line_no, "a value without a key: '%.*s'", echo_len(text), text.p);
-	return 0;
-}
-
-static int read_lines(struct loader *l, entry_fn fn)
-{
-	const char *p = l->src->text, *end = p + l->src->len;
-	int line_no = 0;
-
-	while (p < end) {
-		const char *eol = p;
-		while (eol < end && *eol != '\n')
-			eol++;
-		struct span line = { p, (size_t)(eol - p) };
-		p = eol < end ? eol + 1 : eol;
-		line_no++;
-
-		if (check_bytes(l, line, line_no))
-			return -1;
-		size_t visible = line.n;
-		if (visible && line.p[visible - 1] == '\r')
-			visible--;
-		if (visible > LINE_MAX_CHARS)
-			return fail_at(l, line_no, "overlong line: %u characters, at most %d",
-				       (unsigned)visible, LINE_MAX_CHARS);
-		for (size_t i = 0; i < line.n; i++)
-			if (line.p[i] == '#')
-				line.n = i;
-		line = trim(line);
-		if (line.n == 0)
-			continue;
-
-		struct entry e;
-		if (split_pair(l, line, line_no, &e) || fn(l, &e))
-			return -1;
-	}
-	return 0;
-}
-
-static struct span next_word(const char **p, const char *end)
-{
-	while (*p < end && (is_blank(**p) || **p == '\n'))
-		(*p)++;
-	const char *start = *p;
-	while (*p < end && !is_blank(**p) && **p != '\n')
-		(*p)++;
-	return (struct span){ start, (size_t)(*p - start) };
-}
-
-/* Load options: "key=value" words, or "key = value" with '=' a word of its
-   own. A blank right after '=' with no value ("trials= 5") is an empty value:
-   taking the next word would silently read another key as this one's value. */
-static int read_words(struct loader *l, entry_fn fn)
-{
-	const char *p = l->src->text, *end = p + l->src->len;
-
-	if (check_bytes(l, (struct span){ p, l->src->len }, 0))
-		return -1;
-	for (;;) {
-		struct span word = next_word(&p, end);
-		if (word.n == 0)
-			return 0;
-		if (word.n > LINE_MAX_CHARS)
-			return fail_at(l, 0, "overlong option: %u characters, at most %d",
-				       (unsigned)word.n, LINE_MAX_CHARS);
-
-		struct entry e;
-		int has_eq = 0;
-		for (size_t i = 0; i < word.n; i++)
-			has_eq |= word.p[i] == '=';
-		if (!has_eq) {
-			const char *after = p;
-			struct span eq = next_word(&after, end);
-			if (eq.n == 1 && eq.p[0] == '=') {
-				struct span value = next_word(&after, end);
-				p = after;
-				e = (struct entry){ word, value, 0 };
-				if (fn(l, &e))
-					return -1;
-				continue;
-			}
-		}
-		if (split_pair(l, word, 0, &e) || fn(l, &e))
-			return -1;
-	}
-}
-
-static int read_source(struct loader *l, entry_fn fn)
-{
-	return l->src->one_line ? read_words(l, fn) : read_lines(l, fn);
-}
-
 /* ---- Values ----------------------------------------------------------- */
 
-static int parse_word(struct loader *l, const struct entry *e, struct span s,
+static int parse_word(struct loader *l, const struct config_entry *e, struct config_span s,
 		      const struct config_word *words, const char *what, unsigned *out)
 {
 	for (const struct config_word *w = words; w->name; w++)
-		if (span_equals_nocase(s, w->name)) {
+		if (config_span_equals_nocase(s, w->name)) {
 			*out = w->value;
 			return 0;
 		}
@@ -425,24 +228,24 @@ static int parse_word(struct loader *l, const struct entry *e, struct span s,
 	choices[0] = '\0';
 	for (const struct config_word *w = words; w->name; w++)
 		mp_append(&t, "%s%s", w == words ? "" : ", ", w->name);
-	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, echo_len(s), s.p, choices);
+	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, config_echo_len(s), s.p, choices);
 }
 
-static int parse_list(struct loader *l, const struct entry *e,
+static int parse_list(struct loader *l, const struct config_entry *e,
 		      const struct config_word *words, const char *what, unsigned *out)
 {
-	struct span v = e->value;
+	struct config_span v = e->value;
 	unsigned bits = 0;
 
 	for (size_t start = 0; start <= v.n;) {
 		size_t stop = start;
 		while (stop < v.n && v.p[stop] != ',')
 			stop++;
-		struct span item = trim((struct span){ v.p + start, stop - start });
+		struct config_span item = config_span_trim((struct config_span){ v.p + start, stop - start });
 		unsigned bit;
 		if (item.n == 0)
 			return fail(l, e, "an empty item in the %s list '%.*s'", what,
-				    echo_len(v), v.p);
+				    config_echo_len(v), v.p);
 		if (parse_word(l, e, item, words, what, &bit))
 			return -1;
 		bits |= bit;
@@ -457,7 +260,7 @@ static int parse_list(struct loader *l, const struct entry *e,
 #define PAGE_SHIFT_ROW_(word, bit, shift) { bit, shift },
 static const struct { unsigned bit, shift; } page_shifts[] = { PAGE_SIZE_LIST(PAGE_SHIFT_ROW_) };
 
-static int check_architected(struct loader *l, const struct entry *e, unsigned pages)
+static int check_architected(struct loader *l, const struct config_entry *e, unsigned pages)
 {
 	char why[160];
 
@@ -471,7 +274,7 @@ static int check_architected(struct loader *l, const struct entry *e, unsigned p
 }
 
 /* Decimal digits only: no sign, no hex, so "-1" cannot wrap to 4 billion. */
-static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflow)
+static int parse_digits(struct config_span s, size_t *used, uint64_t *out, int *overflow)
 {
 	uint64_t v = 0;
 	size_t i = 0;
@@ -490,7 +293,7 @@ static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflo
 	return i > 0;
 }
 
-static int check_range(struct loader *l, const struct entry *e, const struct config_key *k,
+static int check_range(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       uint64_t v, int overflow)
 {
 	char low[32], high[32];
@@ -504,11 +307,11 @@ static int check_range(struct loader *l, const struct entry *e, const struct con
 		mp_snprintf(low, sizeof low, "%llu", (unsigned long long)k->min);
 		mp_snprintf(high, sizeof high, "%llu", (unsigned long long)k->max);
 	}
-	return fail(l, e, "out of range: '%.*s' (from %s to %s)", echo_len(e->value),
+	return fail(l, e, "out of range: '%.*s' (from %s to %s)", config_echo_len(e->value),
 		    e->value.p, low, high);
 }
 
-static int parse_count(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_count(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       uint64_t *out)
 {
 	size_t used;
@@ -516,7 +319,7 @@ static int parse_count(struct loader *l, const struct entry *e, const struct con
 
 	if (!parse_digits(e->value, &used, out, &overflow) || used != e->value.n)
 		return fail(l, e, "bad number '%.*s' (a whole number in decimal)",
-			    echo_len(e->value), e->value.p);
+			    config_echo_len(e->value), e->value.p);
 	return check_range(l, e, k, *out, overflow);
 }
 
@@ -525,7 +328,7 @@ static const struct { const char *name; unsigned shift; } size_units[] = {
 	{ "g", 30 }, { "gib", 30 },
 };
 
-static int parse_size(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_size(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		      uint64_t *out)
 {
 	size_t used;
@@ -534,15 +337,15 @@ static int parse_size(struct loader *l, const struct entry *e, const struct conf
 
 	if (!parse_digits(e->value, &used, &v, &overflow))
 		return fail(l, e, "bad number '%.*s' (a whole number of bytes, "
-			    "optionally with K, KiB, M, MiB, G or GiB)", echo_len(e->value), e->value.p);
-	struct span unit = trim((struct span){ e->value.p + used, e->value.n - used });
+			    "optionally with K, KiB, M, MiB, G or GiB)", config_echo_len(e->value), e->value.p);
+	struct config_span unit = config_span_trim((struct config_span){ e->value.p + used, e->value.n - used });
 	size_t u;
 	for (u = 0; u < sizeof size_units / sizeof *size_units; u++)
-		if (span_equals_nocase(unit, size_units[u].name))
+		if (config_span_equals_nocase(unit, size_units[u].name))
 			break;
 	if (u == sizeof size_units / sizeof *size_units)
 		return fail(l, e, "bad unit '%.*s' (none for bytes, or K, KiB, M, MiB, G, GiB)",
-			    echo_len(unit), unit.p);
+			    config_echo_len(unit), unit.p);
 	unsigned shift = size_units[u].shift;
 	if (v > (UINT64_MAX >> shift))
 		overflow = 1;
@@ -569,7 +372,7 @@ static const double powers_of_ten[] = {
    value is one exact integer divided by one exact power of ten: a single
    correctly rounded division, and config_describe can print it back in
    digits that read back to the very same double. Returns 0 on success. */
-static int parse_decimal(struct span s, double *out)
+static int parse_decimal(struct config_span s, double *out)
 {
 	uint64_t mantissa = 0;
 	int digits = 0, decimals = 0, seen_point = 0, any = 0;
@@ -603,18 +406,18 @@ static int parse_decimal(struct span s, double *out)
 	return 0;
 }
 
-static int parse_real(struct loader *l, const struct entry *e, double max,
+static int parse_real(struct loader *l, const struct config_entry *e, double max,
 		      const char *form, double *out)
 {
 	double v;
 
 	if (parse_decimal(e->value, &v))
-		return fail(l, e, "bad number '%.*s' (%s)", echo_len(e->value), e->value.p, form);
+		return fail(l, e, "bad number '%.*s' (%s)", config_echo_len(e->value), e->value.p, form);
 	if (!(v > 0.0 && v <= max)) {
 		char high[32];
 		mp_snprintf(high, sizeof high, "%g", max);
 		return fail(l, e, "out of range: '%.*s' (above 0, at most %s)",
-			    echo_len(e->value), e->value.p, high);
+			    config_echo_len(e->value), e->value.p, high);
 	}
 	*out = v;
 	return 0;
@@ -622,12 +425,12 @@ static int parse_real(struct loader *l, const struct entry *e, double max,
 
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below
    CONFIG_CPUS_MAX, a range low to high; at least one CPU. */
-static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
+static int parse_cpus(struct loader *l, const struct config_entry *e, uint64_t *set)
 {
-	struct span v = e->value;
+	struct config_span v = e->value;
 	uint64_t bits[CONFIG_CPU_WORDS] = { 0 };
 
-	if (span_equals_nocase(v, "all")) {
+	if (config_span_equals_nocase(v, "all")) {
 		for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
 			set[w] = ~0ull;
 		return 0;
@@ -639,26 +442,26 @@ static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
 
 		while (stop < v.n && v.p[stop] != ',')
 			stop++;
-		struct span item = trim((struct span){ v.p + start, stop - start });
+		struct config_span item = config_span_trim((struct config_span){ v.p + start, stop - start });
 		if (!parse_digits(item, &used, &low, &overflow))
 			return fail(l, e, "bad CPU list '%.*s' (all, or numbers and ranges like "
-				    "0-7,16)", echo_len(v), v.p);
+				    "0-7,16)", config_echo_len(v), v.p);
 		high = low;
 		overflow_high = overflow;
 		if (used < item.n && item.p[used] == '-') {
-			struct span rest = { item.p + used + 1, item.n - used - 1 };
+			struct config_span rest = { item.p + used + 1, item.n - used - 1 };
 			if (!parse_digits(rest, &used_high, &high, &overflow_high) ||
 			    used_high != rest.n)
 				return fail(l, e, "bad CPU range '%.*s' (like 0-7)",
-					    echo_len(item), item.p);
+					    config_echo_len(item), item.p);
 		} else if (used != item.n) {
-			return fail(l, e, "bad CPU number '%.*s'", echo_len(item), item.p);
+			return fail(l, e, "bad CPU number '%.*s'", config_echo_len(item), item.p);
 		}
 		if (overflow || overflow_high || high >= CONFIG_CPUS_MAX)
-			return fail(l, e, "CPU '%.*s' out of range (0 to %u)", echo_len(item),
+			return fail(l, e, "CPU '%.*s' out of range (0 to %u)", config_echo_len(item),
 				    item.p, CONFIG_CPUS_MAX - 1);
 		if (low > high)
-			return fail(l, e, "CPU range '%.*s' runs backwards", echo_len(item), item.p);
+			return fail(l, e, "CPU range '%.*s' runs backwards", config_echo_len(item), item.p);
 		for (uint64_t cpu = low; cpu <= high; cpu++)
 			bits[cpu / 64] |= 1ull << (cpu % 64);
 		start = stop + 1;
@@ -670,13 +473,13 @@ static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
 
 /* upload.url: off, or http://HOST[:PORT][/PATH] or tftp://HOST[/PATH],
    printable characters only (it goes into a request line as it is). */
-static int parse_url(struct loader *l, const struct entry *e, char *out)
+static int parse_url(struct loader *l, const struct config_entry *e, char *out)
 {
-	struct span v = e->value;
+	struct config_span v = e->value;
 	size_t scheme = 0;
 
 	mp_memset(out, 0, CONFIG_URL_MAX);
-	if (span_equals_nocase(v, "off"))
+	if (config_span_equals_nocase(v, "off"))
 		return 0;
 	if (v.n > 7 && mp_strncmp(v.p, "http://", 7) == 0)
 		scheme = 7;
@@ -684,7 +487,7 @@ static int parse_url(struct loader *l, const struct entry *e, char *out)
 		scheme = 7;
 	if (!scheme || v.p[scheme] == '/' || v.p[scheme] == ':')
 		return fail(l, e, "'%.*s' is not an http://HOST/PATH or tftp://HOST/PATH URL, "
-			    "nor off", echo_len(v), v.p);
+			    "nor off", config_echo_len(v), v.p);
 	if (v.n >= CONFIG_URL_MAX)
 		return fail(l, e, "the URL is longer than %d characters", CONFIG_URL_MAX - 1);
 	for (size_t i = 0; i < v.n; i++)
@@ -699,7 +502,7 @@ static int parse_url(struct loader *l, const struct entry *e, char *out)
 /* ---- The kinds: how each parses, prints and compares its value -------- */
 
 /* A key's value from e into field; 0, or -1 with the error set. */
-typedef int (*parse_fn)(struct loader *l, const struct entry *e, const struct config_key *k,
+typedef int (*parse_fn)(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			void *field);
 /* The value's canonical text, which parse reads back as the same value. */
 struct kind_ops;
@@ -716,7 +519,7 @@ struct kind_ops {
 static const struct kind_ops kinds[];
 
 /* One word of the key's list (KIND_WORD) or else the kind's. */
-static int parse_one_word(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_one_word(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			  void *field)
 {
 	return parse_word(l, e, e->value, k->words ? k->words : kinds[k->kind].words,
@@ -725,7 +528,7 @@ static int parse_one_word(struct loader *l, const struct entry *e, const struct 
 
 /* The profile is resolved in the first pass (check_entry) and skipped in
    the second (apply_entry): never here. */
-static int parse_profile(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_profile(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			 void *field)
 {
 	(void)field;
@@ -733,14 +536,14 @@ static int parse_profile(struct loader *l, const struct entry *e, const struct c
 	return fail(l, e, "internal error: the profile is resolved first");
 }
 
-static int parse_probes(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_probes(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			void *field)
 {
 	(void)k;
 	return parse_list(l, e, probe_words, "probe", (unsigned *)field);
 }
 
-static int parse_pages(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_pages(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       void *field)
 {
 	(void)k;
@@ -749,23 +552,23 @@ static int parse_pages(struct loader *l, const struct entry *e, const struct con
 	return check_architected(l, e, *(unsigned *)field);
 }
 
-static int parse_bytes(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_bytes(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       void *field)
 {
 	return parse_size(l, e, k, (uint64_t *)field);
 }
 
-static int parse_bytes_or_auto(struct loader *l, const struct entry *e,
+static int parse_bytes_or_auto(struct loader *l, const struct config_entry *e,
 			       const struct config_key *k, void *field)
 {
-	if (span_equals_nocase(e->value, "auto")) {
+	if (config_span_equals_nocase(e->value, "auto")) {
 		*(uint64_t *)field = 0;
 		return 0;
 	}
 	return parse_size(l, e, k, (uint64_t *)field);
 }
 
-static int parse_uint(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_uint(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		      void *field)
 {
 	uint64_t v;
@@ -776,13 +579,13 @@ static int parse_uint(struct loader *l, const struct entry *e, const struct conf
 	return 0;
 }
 
-static int parse_u64(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_u64(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		     void *field)
 {
 	return parse_count(l, e, k, (uint64_t *)field);
 }
 
-static int parse_fraction(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_fraction(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			  void *field)
 {
 	(void)k;
@@ -790,7 +593,7 @@ static int parse_fraction(struct loader *l, const struct entry *e, const struct 
 			  (double *)field);
 }
 
-static int parse_ms(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_ms(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		    void *field)
 {
 	(void)k;
@@ -798,7 +601,7 @@ static int parse_ms(struct loader *l, const struct entry *e, const struct config
 }
 
 /* The end action, and that it was given (end_set). */
-static int parse_end(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_end(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		     void *field)
 {
 	if (parse_one_word(l, e, k, field))
@@ -807,7 +610,7 @@ static int parse_end(struct loader *l, const struct entry *e, const struct confi
 	return 0;
 }
 
-static int parse_cpu_set(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_cpu_set(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			 void *field)
 {
 	(void)k;
@@ -817,30 +620,30 @@ static int parse_cpu_set(struct loader *l, const struct entry *e, const struct c
 /* Its one word (numa.node's auto, bandwidth.cores' all), or a count in
    range. Which domains and how many CPUs exist is the platform's to check
    (efi/numa.c; the bandwidth probe refuses a count above its CPUs). */
-static int parse_word_or_count(struct loader *l, const struct entry *e,
+static int parse_word_or_count(struct loader *l, const struct config_entry *e,
 			       const struct config_key *k, void *field)
 {
 	const struct config_word *w = kinds[k->kind].words;
 
-	if (span_equals_nocase(e->value, w->name)) {
+	if (config_span_equals_nocase(e->value, w->name)) {
 		*(unsigned *)field = w->value;
 		return 0;
 	}
 	if (e->value.p[0] < '0' || e->value.p[0] > '9')
 		return fail(l, e, "unknown value '%.*s' (%s, or a %s from %llu to %llu)",
-			    echo_len(e->value), e->value.p, w->name, kinds[k->kind].noun,
+			    config_echo_len(e->value), e->value.p, w->name, kinds[k->kind].noun,
 			    (unsigned long long)k->min, (unsigned long long)k->max);
 	return parse_uint(l, e, k, field);
 }
 
-static int parse_upload_url(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_upload_url(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			    void *field)
 {
 	(void)k;
 	return parse_url(l, e, (char *)field);
 }
 
-static int apply_value(struct loader *l, const struct entry *e, int key)
+static int apply_value(struct loader *l, const struct config_entry *e, int key)
 {
 	const struct config_key *k = all_keys[key].def;
 
@@ -851,8 +654,9 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 
 /* Pass 1, per source: the syntax, the keys, duplicates; and the profile,
    whose value must be known before any default is applied. */
-static int check_entry(struct loader *l, const struct entry *e)
+static int check_entry(void *ctx, const struct config_entry *e)
 {
+	struct loader *l = ctx;
 	int key = find_key(e->key);
 
 	if (key < 0)
@@ -878,8 +682,9 @@ static int check_entry(struct loader *l, const struct entry *e)
 }
 
 /* Pass 2, per source in order: every other key over the profile's defaults. */
-static int apply_entry(struct loader *l, const struct entry *e)
+static int apply_entry(void *ctx, const struct config_entry *e)
 {
+	struct loader *l = ctx;
 	int key = find_key(e->key);
 
 	if (key == KEY_PROFILE)
@@ -895,7 +700,7 @@ static void describe_origin(const struct loader *l, int key, char *buf, size_t s
 	const struct origin *o = &l->origin[key];
 
 	if (o->source)
-		format_where(buf, size, o->source, o->line);
+		config_where(buf, size, o->source, o->line);
 	else
 		mp_snprintf(buf, size, "the %s profile's default",
 			    l->profile == PROFILE_FULL ? "full" : "quick");
@@ -986,7 +791,7 @@ static void append_decimal(struct mp_text *t, double v)
 
 	for (int decimals = 0; decimals <= 22; decimals++) {
 		mp_snprintf(text, sizeof text, "%.*f", decimals, v);
-		if (parse_decimal((struct span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
+		if (parse_decimal((struct config_span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
 			mp_append(t, "%s", text);
 			return;
 		}
@@ -1208,7 +1013,7 @@ void config_defaults(struct config *c, enum profile p)
 	c->probes = profile_probes(p);
 	for (unsigned k = 0; k < key_count; k++) {
 		const char *text = p == PROFILE_FULL ? all_keys[k].def->full : all_keys[k].def->quick;
-		struct entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
+		struct config_entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
 				   { text, text ? mp_strlen(text) : 0 }, 0 };
 
 		if (text)
@@ -1227,13 +1032,13 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 		l.src = &src[i];
 		mp_memset(l.seen_any, 0, sizeof l.seen_any);
 		mp_memset(l.seen_line, 0, sizeof l.seen_line);
-		if (read_source(&l, check_entry))
+		if (config_text_read(l.src, check_entry, &l, err))
 			return -1;
 	}
 	config_defaults(c, l.profile);
 	for (int i = 0; i < nsrc; i++) {
 		l.src = &src[i];
-		if (read_source(&l, apply_entry))
+		if (config_text_read(l.src, apply_entry, &l, err))
 			return -1;
 	}
 	if (check_combinations(&l))

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/probe_registry.h"
+#include "core/config_text.h"
 
 enum profile { PROFILE_QUICK, PROFILE_FULL };
 enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
@@ -168,9 +169,6 @@ struct config {
 	_Generic((c), const struct config *: (const type *)(const void *)(c)->probe_settings[id], \
 		 struct config *: (type *)(void *)(c)->probe_settings[id])
 
-struct config_error {
-	char text[256];           /* "memprobe.cfg:3: key 'trials': not a number" */
-};
 
 /* The defaults of a profile: every key at its row's default text (the
    general keys' rows in config.c, each probe's in its registry row), the
@@ -197,12 +195,6 @@ struct config_platform {
    is resolved first across all sources, so its defaults never override an
    explicit key. Returns 0, or -1 with *err naming source, line and key (a
    key this platform does not run: the key's own reason, alone). */
-struct config_source {
-	const char *name;         /* "\\EFI\\BOOT\\memprobe.cfg", "load options" */
-	const char *text;
-	size_t len;
-	int one_line;             /* 1: pairs separated by blanks, not lines */
-};
 int config_load(struct config *c, const struct config_source *src, int nsrc,
 		const struct config_platform *platform, struct config_error *err);
 
