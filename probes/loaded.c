@@ -234,19 +234,15 @@ int probe_loaded(const struct config *c)
 	return status;
 }
 
-/* The chase's buffer, and beside it one 4 KiB-page buffer per loader, all
-   held at once. Before the platform has counted its CPUs (the EFI app
-   sizes its page-table pool first) "every other CPU" is every CPU it
-   could have: the pool is then capped by the free memory instead. */
+/* The chase's buffer, and beside it one 4 KiB-page buffer per loader the
+   run will use (loaders_wanted: the platform has counted its CPUs before
+   the EFI app sizes its page-table pool from this), all held at once. */
 static unsigned loaded_holds(const struct config *c, unsigned page_shift,
 			     struct probe_hold out[PROBE_HOLDS_MAX])
 {
-	unsigned known = plat_cpu_count();
-	unsigned loaders = LOADED_SETTINGS(c)->loaders ? LOADED_SETTINGS(c)->loaders
-			 : known ? known - 1 : PLAT_CPUS_MAX - 1;
-
 	out[0] = (struct probe_hold){ LOADED_SETTINGS(c)->size, page_shift, 1 };
-	out[1] = (struct probe_hold){ LOADED_SETTINGS(c)->load_size, PAGE_SHIFT_4K, loaders };
+	out[1] = (struct probe_hold){ LOADED_SETTINGS(c)->load_size, PAGE_SHIFT_4K,
+				      loaders_wanted(c) };
 	return 2;
 }
 
