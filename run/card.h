@@ -56,14 +56,15 @@ struct card_rows {
 void card_rows_add(struct card_rows *r, const struct result_row *row);
 
 /* The run's facts: disturbances counted over the run, and the probes that
-   failed, each "NAME: why" (a line of its own, cut to the card's width). */
+   failed, each "NAME: why" (a line of its own, wrapped between words onto
+   the card lines it takes). */
 #define CARD_MAX_FAILED 4
 struct card_run {
 	int known;                /* 0: not a run (compare, a test): no disturbance line */
 	uint64_t nmi, smi;
 	int nmi_counted, smi_counted;
 	uint64_t trials_discarded, disturbed_kept;
-	char failed[CARD_MAX_FAILED][CARD_COLUMNS];
+	char failed[CARD_MAX_FAILED][2 * CARD_COLUMNS - 16];
 	unsigned nfailed;
 };
 
