@@ -1,8 +1,9 @@
 /* The geometry probe: its layouts put every line where it is meant to go
- * (one set, one TLB set, slots straddling an odd multiple of S or on it); its readings name
- * the line size, ways and sets from curves a cache simulator makes through
- * those very layouts (tests/unit/cachesim.h: LRU and random victims,
- * contiguous and random frames), from synthetic and recorded curves with
+ * (one set, one TLB set, slots straddling an odd multiple of S or on it);
+ * its readings name the line size, ways and sets from curves a cache
+ * simulator makes through those very layouts (tests/unit/cachesim.h: LRU
+ * and random victims, contiguous and random frames, a split load costing
+ * a second access), from synthetic and recorded curves with
  * noise and spikes, and say "not measurable" for curves with no clean step;
  * and a run through the host platform writes its rows, table and chart.
  * No timing thresholds: these machines are shared.
