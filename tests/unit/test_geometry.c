@@ -2,8 +2,8 @@
  * (one set, one TLB set, slots straddling an odd multiple of S or on it);
  * its readings name the line size, ways and sets from curves a cache
  * simulator makes through those very layouts (tests/unit/cachesim.h: LRU
- * and random victims, contiguous and random frames, a split load costing
- * a second access), from synthetic and recorded curves with
+ * and random victims, contiguous and random frames; here, a load split
+ * over two lines costing more), from synthetic and recorded curves with
  * noise and spikes, and say "not measurable" for curves with no clean step;
  * and a run through the host platform writes its rows, table and chart.
  * No timing thresholds: these machines are shared.
