@@ -66,6 +66,7 @@ static int take_over(struct config *c)
 	if (clock_init(c))
 		return -1;
 	core_clock_init();
+	cpus_count();
 	if (paging_init(c) || numa_init(c) || timed_init())
 		return -1;
 	cpus_init();

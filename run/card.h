@@ -56,7 +56,8 @@ struct card_rows {
 void card_rows_add(struct card_rows *r, const struct result_row *row);
 
 /* The run's facts: disturbances counted over the run, and the probes that
-   failed, each "NAME: why" (a line of its own, cut to the card's width). */
+   failed, each "NAME: why" (a line of its own, wrapped between words onto
+   the card lines it takes). */
 #define CARD_MAX_FAILED 4
 struct geometry_results;
 struct card_run {
@@ -64,7 +65,7 @@ struct card_run {
 	uint64_t nmi, smi;
 	int nmi_counted, smi_counted;
 	uint64_t trials_discarded, disturbed_kept;
-	char failed[CARD_MAX_FAILED][CARD_COLUMNS];
+	char failed[CARD_MAX_FAILED][2 * CARD_COLUMNS - 16];
 	unsigned nfailed;
 	/* The geometry probe's results when it ran (its ways on the cache
 	   lines), else NULL: handed in by the run, never fetched. */
