@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/platform.h"
 #include "results/results.h"
+#include "core/identity.h"
 
 /* ---- Private Data ----------------------------------------------------- */
 
@@ -93,7 +94,7 @@ void upload_start(const struct config *c)
 			      "and the console\n", why);
 		return;
 	}
-	smbios_machine_id(plat_smbios(), plat_mac(), id, sizeof id);
+	smbios_machine_id(identity_smbios(), identity_mac(), id, sizeof id);
 	plat_upload_run_name(run, sizeof run);
 	mp_snprintf(base, sizeof base, "%s%s%s/%s/", c->upload_url,
 		    c->upload_url[mp_strlen(c->upload_url) - 1] == '/' ? "" : "/", id, run);
