@@ -18,7 +18,12 @@ struct cpuinfo {
 	unsigned phys_addr_bits;  /* the physical address width (MAXPHYADDR) */
 	unsigned virt_addr_bits;
 	int has_1g_pages;         /* the CPU maps 1 GiB pages */
-	int has_pat, has_mtrr;
+	/* Page-table entries pick their memory type from a table the CPU holds
+	   (x86-64: the PAT; AArch64: MAIR, always there). */
+	int has_attr_table;
+	/* Registers that set the memory type of physical ranges under the
+	   page tables' choice (x86-64: the MTRRs; AArch64 has none). */
+	int has_range_types;
 	int hypervisor;           /* running under a hypervisor */
 	char hypervisor_id[13];   /* "TCGTCGTCGTCG", "KVMKVMKVM" */
 };
