@@ -241,9 +241,10 @@ static void opening(const struct writer *w)
 	    : "each machine's newest run, by system.json's date_time, else by its folder name");
 	say(w, 1, "Each figure of a run's card (rebuilt from its results.csv, as memprobe "
 	    "compare does), and its memory's count, size and configured speed (SMBIOS), is held against the median of that figure over the %s of the same "
-	    "CPU model (cpu.brand); more than %g%% from it is marked. A figure fewer than two "
-	    "of them have is not compared, and with two both are marked alike. %zu marked.",
-	    s->all ? "runs" : "machines", s->threshold, marked);
+	    "CPU model (cpu.brand); more than %g%% from it is marked. A figure fewer than %u "
+	    "of them have is not compared: with two, the median would be their mean and a gap "
+	    "would mark both. %zu marked.",
+	    s->all ? "runs" : "machines", s->threshold, FLEET_MEDIAN_MIN, marked);
 }
 
 /* The marked machines first: one row per figure off its median. */
@@ -329,7 +330,7 @@ static void machines_table(const struct writer *w)
 	fitted_table_free(&t);
 }
 
-/* The CPU model's median of figure name, or NAN when fewer than two of its
+/* The CPU model's median of figure name, or NAN when fewer than FLEET_MEDIAN_MIN of its
    runs have it (fleet_mark left it so on every run). */
 static double model_median(const struct writer *w, const char *cpu, const char *name)
 {
@@ -388,8 +389,9 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 		}
 	}
 	snprintf(caption, sizeof caption, "%s: figures %zu to %zu of %zu, the model's median "
-		 "first ('-': fewer than two have it); '!': off the median by more than %g%%, "
-		 "'-': not on this card", cpu, from + 1, to, w->names.n, w->s->threshold);
+		 "first ('-': fewer than %u have it); '!': off the median by more than %g%%, "
+		 "'-': not on this card", cpu, from + 1, to, w->names.n, FLEET_MEDIAN_MIN,
+		 w->s->threshold);
 	fitted_table_html(&t, &w->html, caption);
 	fitted_table_free(&t);
 }

@@ -208,5 +208,12 @@ python3 - "$work/broken/system.json" <<'PY'
 import json, sys
 json.dump({'machine': {'id': 'unknown'}, 'cpu': {'brand': 'x'}}, open(sys.argv[1], 'w'))
 PY
-check "fleet: a run of machine id 'unknown' is left out, said why" refused 1 \
-	"broken: machine.id is \"unknown\"" "$up" "$work/broken" --out "$work/o-unknown"
+"$HOST_APP" fleet "$work/broken" --out "$work/o-unknown" > /dev/null 2>&1
+check "fleet: a run of machine id 'unknown' is kept under a stand-in id for its folder, said so" \
+	python3 - "$work/o-unknown/fleet.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 1, rows
+assert rows[0]['machine_id'].startswith('folder-') and len(rows[0]['machine_id']) == 23, rows[0]
+assert rows[0]['id_from'] == 'stand-in: the folder its runs are in', rows[0]
+PY
