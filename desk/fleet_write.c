@@ -17,6 +17,7 @@
 #include "lib/fmt.h"
 #include "lib/html.h"
 #include "desk/desk.h"
+#include "lib/bar_chart.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
@@ -396,6 +397,16 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 	fitted_table_free(&t);
 }
 
+/* 1 when run i is the first of its CPU model in w's order: where the
+   model's tables and charts are written. */
+static int first_of_model(const struct writer *w, size_t i)
+{
+	for (size_t first = 0; first < i; first++)
+		if (!strcmp(w->run[first]->cpu, w->run[i]->cpu))
+			return 0;
+	return 1;
+}
+
 /* Per CPU model, every run's figures, in tables of at most
    FIGURES_PER_TABLE figure columns. */
 static void figures_tables(const struct writer *w)
@@ -405,17 +416,56 @@ static void figures_tables(const struct writer *w)
 	    "cycles, as memprobe compare's card table names them; then the memory SMBIOS "
 	    "lists: devices installed, GiB, the lowest configured MT/s.");
 	for (size_t i = 0; i < w->n; i++) {
-		size_t first = 0;
-
-		while (first < i && strcmp(w->run[first]->cpu, w->run[i]->cpu))
-			first++;
-		if (first < i)
+		if (!first_of_model(w, i))
 			continue;   /* its model's tables are written */
 		for (size_t j = 0; j < w->names.n; j += FIGURES_PER_TABLE)
 			figures_chunk(w, w->run[i]->cpu, j,
 				      j + FIGURES_PER_TABLE < w->names.n ? j + FIGURES_PER_TABLE
 				      : w->names.n);
 	}
+}
+
+/* One chart of figure `name` across the runs of CPU model cpu: a bar per
+   run, marked ones in their own colour, the model's median as a line
+   (none from fewer than FLEET_MEDIAN_MIN). None when no run has it. */
+static void figure_chart(const struct writer *w, const char *cpu, const char *name,
+			 struct svg_bar *bar)
+{
+	char title[256];
+	size_t n = 0, have = 0;
+
+	for (size_t i = 0; i < w->n; i++) {
+		const struct fleet_run *r = w->run[i];
+		int k = fleet_figure(r, name);
+
+		if (strcmp(r->cpu, cpu))
+			continue;
+		bar[n++] = (struct svg_bar){ r->machine_id, k < 0 ? NAN : r->fig[k].value,
+					     k >= 0 && r->marked[k] };
+		have += k >= 0;
+	}
+	if (!have)
+		return;
+	snprintf(title, sizeof title, "%s: %s", cpu, name);
+	svg_write_bar_chart(&(struct svg_bar_chart){ title, name, bar, n,
+						     model_median(w, cpu, name), "median" },
+			    html_svg_write, (void *)&w->html);
+}
+
+/* Per CPU model, one chart per figure across its runs. */
+static void figure_charts(const struct writer *w)
+{
+	struct svg_bar *bar = desk_must(calloc(w->n ? w->n : 1, sizeof *bar));
+
+	html_element(&w->html, "h2", "charts, by figure");
+	say(w, 0, "each figure across the %s of a CPU model, the model's median dashed; a "
+	    "marked figure's bar in orange with '!'; '-' where a card has none.",
+	    w->s->all ? "runs" : "machines");
+	for (size_t i = 0; i < w->n; i++)
+		if (first_of_model(w, i))
+			for (size_t j = 0; j < w->names.n; j++)
+				figure_chart(w, w->run[i]->cpu, w->names.name[j], bar);
+	free(bar);
 }
 
 /* The run folders that could not be read, each with why. */
@@ -431,7 +481,7 @@ static void skipped_list(const struct writer *w)
 }
 
 /* fleet.html: the opening lines, the marked machines, every machine, the
-   figures by CPU model, what was left out. */
+   figures by CPU model and their charts, what was left out. */
 static int write_html(const char *out, struct writer *w)
 {
 	FILE *f = create(out, "fleet.html");
@@ -444,6 +494,7 @@ static int write_html(const char *out, struct writer *w)
 	marked_table(w);
 	machines_table(w);
 	figures_tables(w);
+	figure_charts(w);
 	skipped_list(w);
 	html_page_end(&w->html);
 	return finish(f, out, "fleet.html");
