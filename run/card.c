@@ -152,7 +152,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->ns = l->ns;
 	k->cycles = l->cycles;
 	k->claim_bytes = chk->cache ? chk->cache->size_bytes : 0;
-	k->verdict = chk->verdict;
+	k->verdict = analysis_verdict(a, i);
 	k->noisy = level_noisy(rows, l);
 	if (s) {
 		/* Within the level, clear of the edges: above the level below,
@@ -194,7 +194,7 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->miss_cycles = l->increase_cycles;
 	t->claim_entries = chk->tlb ? chk->tlb->entries
 		: a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
-	t->verdict = chk->verdict;
+	t->verdict = analysis_verdict(a, i);
 	t->noisy = level_noisy(rows, l);
 	c->noisy += t->noisy;
 	c->smeared += t->smeared;
@@ -392,8 +392,6 @@ static void trust_lines(struct lines *ls, const struct card *c)
 			  (unsigned long long)c->run.trials_discarded);
 	if (c->hypervisor)
 		mp_append(&t, "%sunder a hypervisor", t.len ? "; " : "");
-	if (c->emulated)
-		mp_append(&t, "%semulated CPU: the timings are the emulator's", t.len ? "; " : "");
 	if (!t.len)
 		return;
 	/* Words into lines: "trust: " and then an indent; at most
@@ -501,7 +499,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	if (!a)
 		return;
 	c->hypervisor = a->have_claims && a->claims.hypervisor;
-	c->emulated = a->have_claims && same(a->claims.hypervisor_id, "TCGTCGTCGTCG");
+	c->emulated = analysis_emulated(a);
 	c->have_levels = a->ncurves || a->tlb.n;
 	for (unsigned i = 0; a->have_claims && i < a->claims.ncaches; i++)
 		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
@@ -550,8 +548,8 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 	/* The heading, the two tables' headings, the bottom and the trust
 	   lines are always shown; levels fill what is left, one line kept to
 	   count those that did not fit. */
-	room = CARD_LINES - 1 - (c->ncaches ? 1 : 0) - (c->ntlbs ? 1 : 0) - body.n - trust.n -
-	       (c->have_levels ? 0 : 1);
+	room = CARD_LINES - 1 - (c->emulated ? 1 : 0) - (c->ncaches ? 1 : 0) - (c->ntlbs ? 1 : 0) -
+	       body.n - trust.n - (c->have_levels ? 0 : 1);
 	show_caches = c->ncaches;
 	show_tlbs = c->ntlbs;
 	if (show_caches + show_tlbs > room) {
@@ -560,6 +558,9 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		show_tlbs = room - show_caches;
 	}
 
+	/* Before anything else: no figure below is the hardware's. */
+	if (c->emulated)
+		mp_append(&out, "%s\n", CARD_EMULATED_LINE);
 	mp_append(&out, "== summary: the memory hierarchy, measured ==\n");
 	if (!c->have_levels)
 		mp_append(&out, "no latency or tlb rows: no cache or TLB level measured\n");

@@ -31,6 +31,10 @@
 #define CARD_MAX_TLBS 12
 #define CARD_MAX_POINTS 1024
 #define CARD_MAX_PAIRS 4096
+/* The card's first line on an emulated CPU (QEMU's TCG), CARD_COLUMNS wide
+   at most. */
+#define CARD_EMULATED_LINE \
+	"EMULATED CPU (QEMU TCG): timings are the emulator's; `make host` gives real ones"
 /* The formatted card: CARD_LINES lines of CARD_COLUMNS and a newline. */
 #define CARD_TEXT_MAX (CARD_LINES * (CARD_COLUMNS + 1) + 1)
 
@@ -124,7 +128,8 @@ struct card {
 	unsigned ranged;          /* levels shown with a range: smeared or named by CPUID */
 	struct card_run run;
 	int hypervisor;           /* CPUID says so */
-	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU */
+	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU (the
+				     card's first line says so; verdicts say emulated) */
 	char machine[CARD_COLUMNS];   /* the machine line (lib/smbios.h); "": none */
 };
 

@@ -89,7 +89,7 @@ check "quick: locality.svg is well-formed with a row and a column curve" \
 	bash -c "xmllint --noout '$run/locality.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/locality.svg') -eq 2 ]"
 check "quick: cost.svg is well-formed with a curve per variant" \
 	bash -c "xmllint --noout '$run/cost.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/cost.svg') -eq 4 ]"
-check "quick: the report names cache levels beside the CPU's claims" grep -Eq '^  L1 +[0-9.]+ KiB .*(agrees|differs)$' "$run/report.txt"
+check "quick: the report names cache levels beside the CPU's claims" grep -Eq '^  L1 +[0-9.]+ KiB .*(agrees|differs|emulated)$' "$run/report.txt"
 check "quick: report.txt is the card, then what the console showed, from the banner on" python3 -c "
 log = open('$LOG').read(); rep = open('$run/report.txt').read(); card = open('$run/summary.txt').read()
 assert rep.startswith(card + '\\n'), 'report.txt does not begin with summary.txt'

@@ -87,7 +87,7 @@ static void add_bandwidth(const char *variant, double gb_scale)
 	}
 }
 
-/* A Zen 4-like machine under QEMU's emulator: L1 48 KiB, a smeared L2 of
+/* A Zen 4-like machine under KVM: L1 48 KiB, a smeared L2 of
    1 MiB, L3 32 MiB, memory at 95 ns; three TLB levels; bandwidth on one
    core and two; three c2c pairs; two NMIs. */
 static void synthetic(void)
@@ -100,7 +100,7 @@ static void synthetic(void)
 	a.tlb.n = 2;
 	a.have_claims = 1;
 	a.claims.hypervisor = 1;
-	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
+	strcpy(a.claims.hypervisor_id, "KVMKVMKVM");
 	a.claims.cache[0] = (struct cache_desc){ 1, CACHE_DATA, 48 * KIB, 12, 0, 64, 64, 1, "t" };
 	a.claims.cache[1] = (struct cache_desc){ 2, CACHE_UNIFIED, 1 * MIB, 16, 0, 64, 1024, 1, "t" };
 	a.claims.cache[2] = (struct cache_desc){ 3, CACHE_UNIFIED, 32 * MIB, 16, 0, 64, 0, 2, "t" };
@@ -259,15 +259,45 @@ static void test_synthetic_card(void)
 	      "a level named by its claim: ~96 entries, its range and claimed on the trust line");
 	CHECK(strstr(trust, "NMIs seen: 2, SMIs: 0"), "trust: the NMIs and SMIs counted");
 	CHECK(strstr(trust, "under a hypervisor"), "trust: under a hypervisor");
-	CHECK(strstr(trust, "emulated CPU: the timings are the emulator's"),
-	      "trust: QEMU's TCG is named as an emulated CPU");
+	CHECK(!strncmp(text, "== summary", 10) && !strstr(text, "emulated") &&
+	      !strstr(text, "EMULATED"), "KVM: no word of an emulator");
 
-	strcpy(a.claims.hypervisor_id, "KVMKVMKVM");
 	card_build(&card, &a, &rows, 0);
 	card_format(&card, text, sizeof text);
 	trust_text(text, trust, sizeof trust);
-	CHECK(strstr(trust, "under a hypervisor") && !strstr(trust, "emulated") &&
-	      !strstr(trust, "NMIs"), "KVM and no run: a hypervisor, no emulator, no NMI count");
+	CHECK(strstr(trust, "under a hypervisor") && !strstr(trust, "NMIs"),
+	      "no run: a hypervisor, no NMI count");
+}
+
+/* Under QEMU's emulator the card's first line says so, before any figure,
+   and no level agrees with or differs from its claim: each says emulated
+   (analysis_verdict, which the report's tables and system.json's hierarchy
+   show too). */
+static void test_emulated(void)
+{
+	int lines, widest, ended;
+
+	synthetic();
+	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1 });
+	card_format(&card, text, sizeof text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(!strncmp(text, "EMULATED CPU (QEMU TCG): timings are the emulator's; `make host` "
+		       "gives real ones\n== summary", 91),
+	      "the first line names the emulated CPU and make host, the heading next");
+	CHECK(lines <= CARD_LINES && widest <= CARD_COLUMNS, "still 30 lines (%d) of 80 (%d)",
+	      lines, widest);
+	CHECK(!strstr(text, "agrees") && !strstr(text, "differs") &&
+	      strstr(line_of(text, "L1 "), "emulated") && strstr(line_of(text, "TLB "), "emulated"),
+	      "every claimed level's verdict: emulated");
+	CHECK(card.emulated && analysis_verdict(&a, 0) == VERDICT_EMULATED &&
+	      a.check[0].verdict == VERDICT_AGREES,
+	      "the analysis keeps what the readings said, and shows emulated");
+	for (size_t i = 0; i < a.h.nlevels; i++)
+		if (a.h.level[i].kind == LEVEL_TLB)
+			a.check[i].verdict = VERDICT_NO_CLAIM;
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.tlb[0].verdict == VERDICT_NO_CLAIM, "a level with no claim stays without one");
 }
 
 /* A VM's usable L3, read at 4 MiB with memory from 4 MiB on, named 32 MiB
@@ -354,6 +384,7 @@ static void test_json_and_figures(void)
 	char got[96];
 
 	synthetic();
+	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
 	card_build(&card, &a, &rows, &(struct card_run){ .known = 1, .nmi = 2, .nmi_counted = 1,
 						       .smi_counted = 1 });
 	card_format(&card, text, sizeof text);
@@ -364,8 +395,10 @@ static void test_json_and_figures(void)
 	json_object_end(&j);
 	json_object_end(&j);
 	CHECK(!j.overflow && json_check(buf, j.len, &at) == 0, "summary is well-formed JSON");
-	CHECK(strstr(buf, "\"lines\": [\"== summary") || strstr(buf, "\"lines\":[\"== summary"),
-	      "its lines are the card's");
+	CHECK(json_get_string(buf, j.len, "summary.lines.0", got, sizeof got) == 0 &&
+	      !strncmp(got, "EMULATED CPU", 12) &&
+	      json_get_string(buf, j.len, "summary.lines.1", got, sizeof got) == 0 &&
+	      !strncmp(got, "== summary", 10), "its lines are the card's, the emulated CPU's first");
 	CHECK(json_get_string(buf, j.len, "summary.top.name", got, sizeof got) == 0 &&
 	      !strcmp(got, "memory"), "summary.top.name is memory");
 	CHECK(strstr(buf, "\"emulated\": true") || strstr(buf, "\"emulated\":true"),
@@ -468,6 +501,7 @@ static void test_ways_column(void)
 int main(void)
 {
 	test_synthetic_card();
+	test_emulated();
 	test_claimed_level_bandwidth();
 	test_ways_column();
 	test_too_many_levels();
