@@ -610,7 +610,6 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	c->hypervisor = a->have_claims && a->claims.hypervisor;
 	c->emulated = analysis_emulated(a);
 	c->have_levels = a->ncurves || a->tlb.n;
-	c->largest_claim = a->have_claims ? sweep_largest_cache(&a->claims) : 0;
 	c->memory_floor = card_memory_floor(a);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];

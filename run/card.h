@@ -111,7 +111,6 @@ struct card {
 	   and the largest found (card_memory_floor; 0: neither, so no size is
 	   known to be past every cache). */
 	uint64_t memory_floor;
-	uint64_t largest_claim;   /* the largest data or unified cache CPUID claims */
 	/* Latency above the caches, from the analysis's top curve. Not cached:
 	   "memory", the median of the points from top_from_bytes (the first at
 	   or past memory_floor) to top_to_bytes. Cached (no point reached the
