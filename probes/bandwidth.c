@@ -318,8 +318,11 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	if (status != 0)
 		return status;
 	/* Memory's point needs its whole buffer; a smaller one caps the grid. */
-	if (g.memory && last < g.memory)
+	if (g.memory && last < g.memory) {
+		report_printf("%s, %s: memory's point does not fit: memory's bandwidth is not "
+			      "measured with these pages\n", PROBE_NAME, page_name);
 		g.memory = 0;
+	}
 	if (last < g.last)
 		g.last = last;
 	page_buffer_report(PROBE_NAME, page_name, &buf);
