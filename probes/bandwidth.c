@@ -378,31 +378,6 @@ static int report_sets(const struct config *c)
 	return sets.usable ? 0 : -1;
 }
 
-/* ---- Public Functions ------------------------------------------------- */
-
-int bandwidth_grid_plan(const struct bandwidth_settings *s, enum profile profile,
-			uint64_t largest, struct bandwidth_grid *g)
-{
-	uint64_t top = s->max_size, memory;
-	unsigned first = 0, last = 0;
-
-	*g = (struct bandwidth_grid){ 0, 0, 0, 0 };
-	if (!top) {
-		top = profile == PROFILE_FULL ? BANDWIDTH_TOP_FULL : BANDWIDTH_TOP_QUICK;
-		top = top > s->min_size ? top : s->min_size;
-	}
-	if (!sweep_range(s->min_size, top, &g->first, &g->last))
-		return 0;
-	memory = !s->max_size && largest ? sweep_auto_top(0, largest) : 0;
-	if (memory <= sweep_bytes(g->last))
-		return 1;
-	if (profile != PROFILE_FULL && memory > BANDWIDTH_MEMORY_CAP_QUICK)
-		g->capped = memory;
-	else if (sweep_range(memory, memory, &first, &last))
-		g->memory = first;
-	return 1;
-}
-
 /* The sweep's top and memory's point, in a line. */
 static void report_grid(const struct config *c, const struct bandwidth_grid *g,
 			uint64_t largest)
@@ -431,6 +406,31 @@ static void report_grid(const struct config *c, const struct bandwidth_grid *g,
 			      c->profile == PROFILE_FULL ? "full" : "quick",
 			      largest ? ", at or past 4 x the largest cache CPUID claims"
 				      : ": CPUID claims no cache, so no size is known to be memory");
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+int bandwidth_grid_plan(const struct bandwidth_settings *s, enum profile profile,
+			uint64_t largest, struct bandwidth_grid *g)
+{
+	uint64_t top = s->max_size, memory;
+	unsigned first = 0, last = 0;
+
+	*g = (struct bandwidth_grid){ 0, 0, 0, 0 };
+	if (!top) {
+		top = profile == PROFILE_FULL ? BANDWIDTH_TOP_FULL : BANDWIDTH_TOP_QUICK;
+		top = top > s->min_size ? top : s->min_size;
+	}
+	if (!sweep_range(s->min_size, top, &g->first, &g->last))
+		return 0;
+	memory = !s->max_size && largest ? sweep_auto_top(0, largest) : 0;
+	if (memory <= sweep_bytes(g->last))
+		return 1;
+	if (profile != PROFILE_FULL && memory > BANDWIDTH_MEMORY_CAP_QUICK)
+		g->capped = memory;
+	else if (sweep_range(memory, memory, &first, &last))
+		g->memory = first;
+	return 1;
 }
 
 int probe_bandwidth(const struct config *c)
