@@ -70,6 +70,11 @@ static void add_source(struct mp_text *t, const struct cache_claims *c, unsigned
 	mp_append(t, "%s%s", t->len ? ", " : "", source);
 }
 
+int claims_emulated(const struct cache_claims *c)
+{
+	return mp_strcmp(c->hypervisor_id, "TCGTCGTCGTCG") == 0;
+}
+
 void claims_sources(const struct cache_claims *c, char *buf, size_t size)
 {
 	struct mp_text t = { buf, size, 0 };

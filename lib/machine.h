@@ -99,6 +99,11 @@ const char *tlb_kind_name(enum tlb_kind k);
 /* Writes "4K+2M+4M" and the like; returns the length (buf needs 16 bytes). */
 size_t tlb_pages_name(unsigned pages, char *buf);
 
+/* Whether the claims are those of QEMU's emulated CPU (the hypervisor
+   signature "TCGTCGTCGTCG"): every timing is then the emulator's, and
+   says nothing of the hardware the registers describe. */
+int claims_emulated(const struct cache_claims *c);
+
 /* Where the claims came from, for the report: each distinct source of the
    caches and TLBs listed, in order, ", "-separated ("CPUID 8000_001Dh,
    CPUID 8000_0005h", "CLIDR_EL1/CCSIDR_EL1"), or "" when none is listed. */
