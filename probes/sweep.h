@@ -37,7 +37,7 @@ struct cache_claims;
 uint64_t sweep_largest_cache(const struct cache_claims *claims);
 /* The latency sweep's top before memory caps it: max_size, or with max_size
    = auto, sweep_auto_top of the profile's LATENCY_TOP_* and the largest
-   cache CPUID claims (that claim in *largest; 0 when max_size is set or
+   cache the CPU claims (that claim in *largest; 0 when max_size is set or
    nothing is claimed). */
 uint64_t latency_sweep_top(const struct config *c, uint64_t *largest);
 
