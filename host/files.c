@@ -105,22 +105,63 @@ static void make_run_folder(void)
 		 results_root, RUN_NUMBER_MAX);
 }
 
-/* The name of each open file, by handle, for rename and delete. */
-#define NAMED_HANDLES 64
-static char handle_names[NAMED_HANDLES][64];
+/* The name of each open file of the run folder, for rename, delete and
+   upload: one entry per handle, however high the descriptor number (a
+   launcher may leave dozens open). */
+struct named_handle {
+	int fd;
+	char name[64];
+	struct named_handle *next;
+};
+static struct named_handle *named_handles;
 
-static void handle_name_set(int fd, const char *name)
+static struct named_handle *handle_entry(int fd)
 {
-	if (fd >= 0 && fd < NAMED_HANDLES)
-		snprintf(handle_names[fd], sizeof handle_names[fd], "%s", name);
+	struct named_handle *h;
+
+	for (h = named_handles; h; h = h->next)
+		if (h->fd == fd)
+			return h;
+	return NULL;
+}
+
+/* 0, or -1 when no entry could be made (out of memory). */
+static int handle_name_set(int fd, const char *name)
+{
+	struct named_handle *h = handle_entry(fd);
+
+	if (!h) {
+		h = malloc(sizeof *h);
+		if (!h)
+			return -1;
+		h->fd = fd;
+		h->next = named_handles;
+		named_handles = h;
+	}
+	snprintf(h->name, sizeof h->name, "%s", name);
+	return 0;
+}
+
+static void handle_forget(int fd)
+{
+	struct named_handle **at, *h;
+
+	for (at = &named_handles; (h = *at); at = &h->next)
+		if (h->fd == fd) {
+			*at = h->next;
+			free(h);
+			return;
+		}
 }
 
 /* The path of an open file of the run folder; -1 for a handle not known. */
 static int handle_path(int fd, char *path, size_t size)
 {
-	if (fd < 0 || fd >= NAMED_HANDLES || !handle_names[fd][0] || folder_state != 1)
+	const struct named_handle *h = handle_entry(fd);
+
+	if (!h || folder_state != 1)
 		return -1;
-	snprintf(path, size, "%s/%s", run_folder, handle_names[fd]);
+	snprintf(path, size, "%s/%s", run_folder, h->name);
 	return 0;
 }
 
@@ -242,11 +283,16 @@ int plat_file_open(const char *name)
 	snprintf(path, sizeof path, "%s/%s", run_folder, name);
 	/* O_EXCL: a file of this run is written once, never over another. */
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0 && handle_name_set(fd, name) != 0) {
+		close(fd);
+		unlink(path);
+		errno = ENOMEM;
+		fd = -1;
+	}
 	if (fd < 0) {
 		fprintf(stderr, "memprobe: cannot create %s: %s\n", path, strerror(errno));
 		file_lost = 1;
 	}
-	handle_name_set(fd, name);
 	return fd;
 }
 
@@ -305,7 +351,7 @@ int plat_files_complete(void)
 static void close_handle(int handle)
 {
 	if (handle >= 0) {
-		handle_name_set(handle, "");
+		handle_forget(handle);
 		close(handle);
 	}
 }
@@ -313,10 +359,11 @@ static void close_handle(int handle)
 /* A file closed whole is sent on where upload.url asks (results/upload.c). */
 void plat_file_close(int handle)
 {
+	const struct named_handle *h = handle_entry(handle);
 	char name[64] = "";
 
-	if (handle >= 0 && handle < NAMED_HANDLES)
-		snprintf(name, sizeof name, "%s", handle_names[handle]);
+	if (h)
+		snprintf(name, sizeof name, "%s", h->name);
 	close_handle(handle);
 	upload_file_closed(name);
 }
@@ -347,8 +394,7 @@ int plat_file_rename(int handle, const char *new_name)
 		unlink(to);
 		return -1;
 	}
-	handle_name_set(handle, new_name);
-	return 0;
+	return handle_name_set(handle, new_name);
 }
 
 int plat_file_delete(int handle)

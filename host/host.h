@@ -39,6 +39,14 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len);
    report.txt, results.csv's header and system.json would fit. */
 #define HOST_ROOM_MIN (64u * 1024)
 
+/* First thing in main: SIGPIPE ignored, so a closed pipe on the console
+   fails a write (plat_console then stops writing there) instead of ending
+   the run before its files are closed; and each of descriptors 0, 1 and 2
+   that is closed opened on /dev/null, so no result file is given a
+   standard number and then written into by printf. -1 when that failed
+   (the caller exits: files could be corrupted), else 0. */
+int host_standard_streams(void);
+
 /* SIGINT, SIGTERM and SIGHUP from here on ask the run to stop after its
    current trial (plat_stop_signal, plat_fatal); a second one ends the
    process at once (host/signals.c). */

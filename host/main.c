@@ -5,12 +5,10 @@
  *   memprobe [--out DIR] [--config FILE] [key=value ...]
  */
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "host/host.h"
 #include "core/config.h"
@@ -50,47 +48,6 @@ static void usage(FILE *to, const char *more_usage)
 		more_usage);
 }
 
-/* The whole file, NUL-terminated; NULL with errno set on failure. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t size = 0, used = 0, n;
-	struct stat st;
-
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
-		return NULL;
-	}
-	do {
-		if (used + 4096 + 1 > size) {
-			char *bigger = realloc(text, size = size ? size * 2 : 8192);
-			if (!bigger) {
-				free(text);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			text = bigger;
-		}
-		n = fread(text + used, 1, 4096, f);
-		used += n;
-	} while (n == 4096);
-	if (ferror(f)) {
-		free(text);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	text[used] = '\0';
-	*len = used;
-	return text;
-}
-
 /* Before the first probe: a results folder that cannot take the files
    fails now (-1, said on stderr), not after minutes of measuring; one
    short of room for this run's files is a warning[] for the report (each
@@ -110,53 +67,54 @@ static int results_root_check(const struct config *c, char *warning, size_t size
 	return 0;
 }
 
-/* ---- Public Functions ------------------------------------------------- */
-
-int host_main(int argc, char **argv, const char *more_usage)
+/* The command line's --config file, --out folder and key=value pairs,
+   over memprobe's Linux default, into *c: 0; 1 after --help was printed;
+   -1 after saying on stderr what was wrong. Every buffer is freed before
+   it returns, whichever way (LeakSanitizer checks each exit). */
+static int load_command_line(int argc, char **argv, const char *more_usage, struct config *c)
 {
-	static char room_warning[PATH_MAX + 256];   /* a path and its words */
 	struct config_source sources[3];
 	struct config_error err;
-	struct config c;
-	char *file_text = NULL, *pairs;
+	char *file_text = NULL, *pairs = calloc(1, 1);
 	size_t pairs_len = 0, file_len = 0;
-	int nsrc = 0, i, rc;
+	int nsrc = 0, i, rc = -1;
+	const char *why;
 
 	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
 						  sizeof linux_default - 1, 0 };
-	pairs = calloc(1, 1);
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && pairs; i++) {
 		const char *arg = argv[i];
 
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			usage(stdout, more_usage);
-			return 0;
+			rc = 1;
+			goto done;
 		}
 		if (!strcmp(arg, "--out") || !strcmp(arg, "--config")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "memprobe: %s needs a value\n", arg);
-				return 2;
+				goto done;
 			}
 			if (!strcmp(arg, "--out")) {
-				char why[256];
+				char refusal[256];
 
-				if (host_results_root_refusal(argv[++i], why, sizeof why)) {
-					fprintf(stderr, "memprobe: %s\n", why);
-					return 2;
+				if (host_results_root_refusal(argv[++i], refusal, sizeof refusal)) {
+					fprintf(stderr, "memprobe: %s\n", refusal);
+					goto done;
 				}
 				host_set_results_root(argv[i]);
 				continue;
 			}
 			if (file_text) {
 				fprintf(stderr, "memprobe: --config given twice\n");
-				return 2;
+				goto done;
 			}
-			file_text = read_file(argv[++i], &file_len);
+			/* A FIFO or a device is refused before it is opened:
+			   it could block for good, or never end. */
+			file_text = host_slurp(argv[++i], &file_len, &why);
 			if (!file_text) {
-				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i],
-					errno == EISDIR ? "is a folder, not a configuration file"
-							: strerror(errno));
-				return 2;
+				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i], why);
+				goto done;
 			}
 			sources[nsrc++] = (struct config_source){ argv[i], file_text, file_len, 0 };
 			continue;
@@ -164,44 +122,66 @@ int host_main(int argc, char **argv, const char *more_usage)
 		if (arg[0] == '-' || !strchr(arg, '=')) {
 			fprintf(stderr, "memprobe: '%s' is neither an option nor a key=value pair "
 				"(memprobe --help)\n", arg);
-			return 2;
+			goto done;
 		}
 		/* One pair per line, so an error names the pair by its position. */
-		pairs = realloc(pairs, pairs_len + strlen(arg) + 2);
-		if (!pairs) {
-			fprintf(stderr, "memprobe: out of memory\n");
-			return 2;
-		}
+		char *longer = realloc(pairs, pairs_len + strlen(arg) + 2);
+		if (!longer)
+			break;
+		pairs = longer;
 		pairs_len += (size_t)sprintf(pairs + pairs_len, "%s\n", arg);
 	}
+	if (i < argc || !pairs) {
+		fprintf(stderr, "memprobe: out of memory\n");
+		goto done;
+	}
 	sources[nsrc++] = (struct config_source){ "command line", pairs, pairs_len, 0 };
-
-	if (config_load(&c, sources, nsrc, &err) != 0) {
+	if (config_load(c, sources, nsrc, &err) != 0)
 		fprintf(stderr, "memprobe: %s\n", err.text);
-		return 2;
-	}
-	/* Linux places pages by its own memory policy and calibrates against
-	   CLOCK_MONOTONIC_RAW: a run that asked for a domain or a reference
-	   timer must not quietly measure with another. */
-	if (c.numa_node != NUMA_NODE_AUTO || c.numa_special) {
-		fprintf(stderr, "memprobe: numa.node and numa.special place buffers on bare metal "
-			"only; on Linux run under numactl --membind=NODE instead\n");
-		return 2;
-	}
-	if (FAULT_SETTINGS(&c)->cpu) {
-		fprintf(stderr, "memprobe: fault.cpu raises a fault in another CPU's role on bare "
-			"metal only; on Linux a role's fault is the kernel's signal to the whole "
-			"process\n");
-		return 2;
-	}
-	if (c.paging_test_pool) {
-		fprintf(stderr, "memprobe: paging.test_pool sizes the bare-metal app's page-table "
-			"pool; the kernel maps a Linux run's pages\n");
-		return 2;
-	}
-	if (c.clock_reference != CLOCK_REF_AUTO) {
-		fprintf(stderr, "memprobe: clock.reference chooses a bare-metal timer; the Linux "
-			"build calibrates against CLOCK_MONOTONIC_RAW\n");
+	else
+		rc = 0;
+done:
+	free(file_text);
+	free(pairs);
+	return rc;
+}
+
+/* Keys that ask for what only bare metal does: why the Linux build
+   refuses them, or NULL. Linux places pages by its own memory policy and
+   calibrates against CLOCK_MONOTONIC_RAW: a run that asked for a domain
+   or a reference timer must not quietly measure with another. */
+static const char *bare_metal_only(const struct config *c)
+{
+	if (c->numa_node != NUMA_NODE_AUTO || c->numa_special)
+		return "numa.node and numa.special place buffers on bare metal only; on Linux "
+		       "run under numactl --membind=NODE instead";
+	if (FAULT_SETTINGS(c)->cpu)
+		return "fault.cpu raises a fault in another CPU's role on bare metal only; on "
+		       "Linux a role's fault is the kernel's signal to the whole process";
+	if (c->paging_test_pool)
+		return "paging.test_pool sizes the bare-metal app's page-table pool; the kernel "
+		       "maps a Linux run's pages";
+	if (c->clock_reference != CLOCK_REF_AUTO)
+		return "clock.reference chooses a bare-metal timer; the Linux build calibrates "
+		       "against CLOCK_MONOTONIC_RAW";
+	return NULL;
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+int host_main(int argc, char **argv, const char *more_usage)
+{
+	static char room_warning[PATH_MAX + 256];   /* a path and its words */
+	struct config c;
+	const char *refusal;
+	int rc;
+
+	rc = load_command_line(argc, argv, more_usage, &c);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	refusal = bare_metal_only(&c);
+	if (refusal) {
+		fprintf(stderr, "memprobe: %s\n", refusal);
 		return 2;
 	}
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
@@ -218,8 +198,6 @@ int host_main(int argc, char **argv, const char *more_usage)
 		printf("memprobe: verdict: STOPPED by %s\n", plat_stop_signal());
 	else
 		printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
-	free(file_text);
-	free(pairs);
 	if (plat_stop_signal()) {
 		fprintf(stderr, "memprobe: stopped by %s: the rows measured are kept and every file "
 			"is closed (exit status %d)\n", plat_stop_signal(), HOST_EXIT_STOPPED);
