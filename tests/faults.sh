@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The Linux build against the faults of its surroundings: a console pipe
+# that closes, closed and crowded descriptors, configuration that is not a
+# file, run numbers used up, CPUs that do not exist, upload URLs that
+# cannot be meant, small volumes, a memory cgroup, a slow upload server
+# (docs/OUTPUT.md, "When files cannot be written"; docs/BUILD.md, "Exit
+# status").
+#
+# Short runs only: every file left is read back with a real parser
+# (python3's json and csv, tests/page_check.py for the HTML, with its
+# closing tag) and every exit status checked.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. tests/host_lib.bash faults-test
+
+# A run of a fraction of a second, that still writes every kind of file.
+SHORT="profile=quick probes=latency max_size=256K"
+
+# files_parse RUN [--no-summary]: system.json loads as JSON, results.csv is
+# a CSV whose rows all have the header's fields, report.html ends with
+# </html> and parses whole, summary.txt is there (unless --no-summary)
+# and report.txt ends with a whole line.
+files_parse() {
+	local run=$1
+	[[ -d $run ]] || { echo "no run folder $run"; return 1; }
+	python3 - "$run" "${2:-}" <<'PY' || return 1
+import csv, json, sys, os
+run, opt = sys.argv[1], sys.argv[2]
+json.load(open(run + "/system.json"))
+rows = list(csv.reader(open(run + "/results.csv", newline="")))
+assert rows and all(len(r) == len(rows[0]) for r in rows), "results.csv: ragged rows"
+txt = open(run + "/report.txt", "rb").read()
+assert txt.endswith(b"\n"), "report.txt: not ended by a whole line"
+if opt != "--no-summary":
+    assert os.path.getsize(run + "/summary.txt") > 0, "summary.txt empty"
+PY
+	[[ $(tail -n 1 "$run/report.html") == "</html>" ]] || { echo "$run/report.html: no </html>"; return 1; }
+	python3 tests/page_check.py "$run/report.html" > "$run.page-check" 2>&1 ||
+		{ cat "$run.page-check"; return 1; }
+}
+
+# refused WHAT PATTERN ARGS...: exit status 2 within 10 s, stderr matching
+# PATTERN, and no probe started.
+refused() {
+	local what=$1 pattern=$2; shift 2
+	local out=$work/refused.out err=$work/refused.err rc
+	timeout 10 "$HOST_APP" "$@" > "$out" 2> "$err"
+	rc=$?
+	check "$what: exit status 2 at once (got $rc)" test "$rc" -eq 2
+	check "$what: says '$pattern'" grep -q -- "$pattern" "$err"
+	check "$what: before any probe ran" bash -c "! grep -q '^== latency' '$out'"
+}
+
+# ---- The console: a pipe that closes ----------------------------------------
+
+dir=$work/head
+"$HOST_APP" --out "$dir" $SHORT | head -1 > "$dir.head"
+rc=${PIPESTATUS[0]}
+check "| head -1: the run finishes, status 0 (got $rc; 141 is death by SIGPIPE)" test "$rc" -eq 0
+check "| head -1: every file of the run parses" files_parse "$dir/run-0001"
+
+# A tee killed once the run has written its first row: the console is
+# gone from then on, the files are not.
+dir=$work/tee
+mkdir -p "$dir"
+( "$HOST_APP" --out "$dir" profile=quick probes=latency max_size=2M 2> "$dir.err"; echo $? > "$dir.rc" ) |
+	tee "$dir.log" > /dev/null &
+for _ in $(seq 1 200); do
+	[[ $(cat "$dir/run-0001/results.csv" 2> /dev/null | wc -l) -ge 2 ]] && break
+	sleep 0.05
+done
+kill -KILL $! 2> /dev/null
+wait 2> /dev/null
+check "tee killed mid-run: the run finishes, status 0 (got $(cat "$dir.rc"))" test "$(cat "$dir.rc")" = 0
+check "tee killed mid-run: every file of the run parses" files_parse "$dir/run-0001"
+check "tee killed mid-run: stderr says the console failed and the run went on" \
+	grep -q '^memprobe: the console (standard output) failed: Broken pipe; the run goes on' "$dir.err"
+
+# ---- Descriptors: closed standard ones, and many inherited -----------------
+
+dir=$work/closed
+"$HOST_APP" --out "$dir" $SHORT <&- >&- 2>&-
+rc=$?
+check "<&- >&- 2>&-: status 0 (got $rc)" test "$rc" -eq 0
+check "<&- >&- 2>&-: every file of the run parses" files_parse "$dir/run-0001"
+check "<&- >&- 2>&-: report.txt holds the version line once (no console text in it twice)" \
+	test "$(grep -c '^memprobe .* (build ' "$dir/run-0001/report.txt")" -eq 1
+check "<&- >&- 2>&-: report.txt begins with the card, as a whole report does" \
+	bash -c "head -n 1 '$dir/run-0001/report.txt' | grep -q '^== summary'"
+
+dir=$work/crowded
+python3 - "$HOST_APP" "$dir" $SHORT > "$dir.out" <<'PY'
+import os, sys
+fds = [os.open("/dev/null", os.O_RDONLY) for _ in range(70)]
+for fd in fds:
+    os.set_inheritable(fd, True)
+app, out = sys.argv[1], sys.argv[2]
+os.execv(app, [app, "--out", out] + sys.argv[3:])
+PY
+
+rc=$?
+check "70 inherited descriptors: status 0 (got $rc)" test "$rc" -eq 0
+check "70 inherited descriptors: every file of the run parses" files_parse "$dir/run-0001"
+check "70 inherited descriptors: no draft left beside report.txt and report.html" \
+	test -z "$(find "$dir/run-0001" -name 'report.draft.*')"
+check "70 inherited descriptors: report.txt and report.html begin with the card" \
+	bash -c "head -n 1 '$dir/run-0001/report.txt' | grep -q '^== summary' && grep -q 'id=\"summary\"' '$dir/run-0001/report.html'"
+
+# ---- Refused at start --------------------------------------------------------
+
+mkfifo "$work/fifo"
+refused "--config on a FIFO" "^memprobe: --config $work/fifo: not a regular file: a FIFO" \
+	--config "$work/fifo" $SHORT
+refused "--config /dev/zero" "^memprobe: --config /dev/zero: not a regular file: a device" \
+	--config /dev/zero $SHORT
