@@ -215,8 +215,21 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len)
 			 strerror(errno));
 		return -1;
 	}
-	if (stat(results_root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(results_root, &st) != 0) {
+		/* A symbolic link to nowhere, or a loop of them (ELOOP). */
+		snprintf(why, why_len, "--out %s: %s", results_root, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
 		snprintf(why, why_len, "--out %s: not a folder", results_root);
+		return -1;
+	}
+	/* Numbers below the highest are never reused (a deleted run's number
+	   stays its own), so run-9999 there leaves this run no folder. */
+	if (highest_run_number(results_root) == RUN_NUMBER_MAX) {
+		snprintf(why, why_len, "--out %s: already holds run-%04d, the last number memprobe "
+			 "uses: move its run folders away, or give another --out", results_root,
+			 RUN_NUMBER_MAX);
 		return -1;
 	}
 	/* Only a file actually made proves the folder takes one (/proc and

@@ -69,7 +69,7 @@ void *host_must(void *p);
 
 /* A recorded file (results.csv, system.json) read whole and NUL-terminated,
    in one allocation the caller frees; NULL with *why set (errno's words,
-   "not a regular file: a FIFO ...", "larger than any results file") on
+   "not a regular file: a FIFO ...", "larger than 64 MiB, ...") on
    failure. Anything but a regular file is refused before it is opened, so
    a FIFO never blocks; a file whose stated size is 0 (procfs) is read to
    its end all the same. errno is ENOENT only for a name that is not there. */

@@ -15,6 +15,7 @@
 #include "core/platform.h"
 #include "core/probe.h"
 #include "results/results.h"
+#include "probes/c2c_chart.h"
 #include "probes/fault_settings.h"
 
 /* ---- Constants -------------------------------------------------------- */
@@ -167,6 +168,26 @@ static const char *bare_metal_only(const struct config *c)
 	return NULL;
 }
 
+/* c2c.cpus naming CPUs this process cannot run on (when c2c runs): a list
+   meant for another machine, refused now rather than after the probes
+   before it. 0, or -1 after saying so on stderr. */
+static int c2c_cpus_check(const struct config *c)
+{
+	unsigned count = plat_cpu_count(), missing;
+
+	for (unsigned i = 0; i < PROBE_COUNT; i++)
+		if ((c->probes & (1u << i)) && probe_registry[i] == probe_by_name("c2c")) {
+			missing = c2c_cpus_missing(c, count);
+			if (!missing)
+				return 0;
+			fprintf(stderr, "memprobe: c2c.cpus names %u CPU%s that do%s not exist here: "
+				"this process may run on %u (logical CPUs 0-%u)\n", missing,
+				missing == 1 ? "" : "s", missing == 1 ? "es" : "", count, count - 1);
+			return -1;
+		}
+	return 0;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 int host_main(int argc, char **argv, const char *more_usage)
@@ -184,6 +205,8 @@ int host_main(int argc, char **argv, const char *more_usage)
 		fprintf(stderr, "memprobe: %s\n", refusal);
 		return 2;
 	}
+	if (c2c_cpus_check(&c) != 0)
+		return 2;
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
 		return 2;
 	memprobe_report_version();
