@@ -113,3 +113,15 @@ refused "--config on a FIFO" "^memprobe: --config $work/fifo: not a regular file
 	--config "$work/fifo" $SHORT
 refused "--config /dev/zero" "^memprobe: --config /dev/zero: not a regular file: a device" \
 	--config /dev/zero $SHORT
+mkdir -p "$work/used-up/run-9999"
+refused "--out whose run numbers are used up (run-9999 there)" \
+	"^memprobe: --out $work/used-up: already holds run-9999, the last number memprobe uses" \
+	--out "$work/used-up" $SHORT
+check "run numbers used up: no folder made past run-9999" \
+	test "$(ls "$work/used-up")" = run-9999
+refused "c2c.cpus=5-255 on a machine with fewer CPUs" "^memprobe: c2c.cpus names [0-9]* CPUs that do not exist here" \
+	--out "$work/c2c" profile=quick probes=latency,c2c c2c.cpus=5-255 max_size=8K
+ln -s loop-b "$work/loop-a"
+ln -s loop-a "$work/loop-b"
+refused "--out on a loop of symbolic links" \
+	"^memprobe: --out $work/loop-a: Too many levels of symbolic links" --out "$work/loop-a" $SHORT
