@@ -59,6 +59,23 @@ int host_read_text(const char *path, char *buf, size_t size);
 int host_read_u64(const char *path, uint64_t *value);
 /* A /proc/meminfo field ("MemAvailable") in bytes; 0 when absent. */
 uint64_t host_meminfo_bytes(const char *field);
+/* The memory a run's buffers may take now (host/memlimit.c): the smaller
+   of /proc/meminfo's MemAvailable and, for this process's memory cgroup
+   and each group above it, the limit less the group's usage (v2:
+   memory.max and memory.current under the unified root; v1:
+   memory.limit_in_bytes and memory.usage_in_bytes under the memory
+   controller's root), less an eighth for everything else; how says which
+   limit applied, with its figure and file. */
+struct host_memory_room {
+	uint64_t bytes;
+	char how[4600];
+};
+void host_memory_room(struct host_memory_room *r);
+/* The same from the given MemAvailable and files (a test's fake cgroup
+   tree): proc_cgroup in /proc/self/cgroup's format, the v2 and v1 roots. */
+void host_memory_room_at(uint64_t available, const char *proc_cgroup, const char *v2_root,
+			 const char *v1_root, struct host_memory_room *r);
+
 /* The bracketed choice of a /sys policy file ("always [madvise] never"). */
 int host_read_policy(const char *path, char *buf, size_t size);
 
@@ -94,8 +111,11 @@ const char *host_run_folder_path(void);
    not there answers 409 (Apache mod_dav) or 500 (nginx without
    create_full_put_path; 404 on some others): then each collection of the
    path is made with MKCOL, and the PUT is tried once more.
-   Each step waits at most timeout_ms. */
+   All of it, connects, sends and answers, ends by deadline_ms (on
+   plat_elapsed_ms's clock), however slowly a server trickles; and within
+   a tenth of a second of give_up() (may be NULL) saying nonzero. */
 int host_http_put(const char *host, unsigned port, const char *path, const void *data,
-		  size_t len, unsigned timeout_ms, char *why, size_t why_size);
+		  size_t len, uint64_t deadline_ms, int (*give_up)(void), char *why,
+		  size_t why_size);
 
 #endif

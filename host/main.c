@@ -194,7 +194,8 @@ int host_main(int argc, char **argv, const char *more_usage)
 {
 	static char room_warning[PATH_MAX + 256];   /* a path and its words */
 	struct config c;
-	const char *refusal;
+	const char *refusal, *stopped_by;
+	char verdict[96];
 	int rc;
 
 	rc = load_command_line(argc, argv, more_usage, &c);
@@ -214,17 +215,25 @@ int host_main(int argc, char **argv, const char *more_usage)
 		report_printf("memprobe: %s\n", room_warning);
 	host_stop_on_signals();
 	rc = memprobe_run(&c);
+	stopped_by = memprobe_stopped_by();
 	/* As the EFI app's last line: the verdict, after the card. */
 	if (rc == 0 && !plat_files_complete())
 		rc = -1;
-	if (plat_stop_signal())
-		printf("memprobe: verdict: STOPPED by %s\n", plat_stop_signal());
+	if (stopped_by)
+		snprintf(verdict, sizeof verdict, "memprobe: verdict: STOPPED by %s\n", stopped_by);
 	else
-		printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
-	if (plat_stop_signal()) {
+		snprintf(verdict, sizeof verdict, "memprobe: verdict: %s\n",
+			 rc == 0 ? "success" : "FAILURE");
+	plat_console(verdict);
+	if (stopped_by) {
 		fprintf(stderr, "memprobe: stopped by %s: the rows measured are kept and every file "
-			"is closed (exit status %d)\n", plat_stop_signal(), HOST_EXIT_STOPPED);
+			"is closed (exit status %d)\n", stopped_by, HOST_EXIT_STOPPED);
 		return HOST_EXIT_STOPPED;
 	}
+	/* A signal after the last probe stopped nothing: every file says the
+	   run as it was, and so does the exit status. */
+	if (plat_stop_signal())
+		fprintf(stderr, "memprobe: %s came after the last probe had run: nothing was left "
+			"to stop, and the files say the run as it was\n", plat_stop_signal());
 	return rc == 0 ? 0 : 1;
 }

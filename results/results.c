@@ -382,7 +382,7 @@ void results_chart_inline(const char *name,
 	report_html_chart(name, produce, arg);
 }
 
-void results_verdict(int probes_ok, int files_ok)
+void results_verdict(int probes_ok, int files_ok, const char *stopped_by)
 {
 	static const char probe_failed[] = "a probe did not measure what was asked (its "
 					   "section says why)";
@@ -390,10 +390,10 @@ void results_verdict(int probes_ok, int files_ok)
 					 "report says which)";
 	char text[256];
 
-	if (plat_stop_signal())
+	if (stopped_by)
 		mp_snprintf(text, sizeof text, "verdict: STOPPED by %s: every row measured until "
 			    "then is kept; the probes after the one running did not run%s",
-			    plat_stop_signal(), files_ok ? "" : "; and the result files are "
+			    stopped_by, files_ok ? "" : "; and the result files are "
 			    "missing or incomplete (the report says which)");
 	else if (probes_ok && files_ok)
 		mp_strlcpy(text, "verdict: every probe measured what was asked", sizeof text);

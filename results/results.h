@@ -36,8 +36,9 @@ void results_chart_inline(const char *name,
 /* The run's verdict, closing report.html: a failure when a probe failed
    or a result file is missing or incomplete, saying which, as the
    platform's own verdict (the console's line, the exit status) counts
-   both; "STOPPED" when a signal asked the run to stop (plat_stop_signal). */
-void results_verdict(int probes_ok, int files_ok);
+   both; "STOPPED by NAME" when stopped_by (memprobe_stopped_by: a signal
+   that stopped the probes) is not NULL. */
+void results_verdict(int probes_ok, int files_ok, const char *stopped_by);
 /* report.html's system summary, near the top of the page: fill gives
    system.json's members, as results_system's does (system_summary.h). */
 void results_summary(void (*fill)(struct json *j, void *arg), void *arg);

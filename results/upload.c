@@ -5,6 +5,7 @@
 #include "lib/smbios.h"
 #include "core/config.h"
 #include "core/platform.h"
+#include "core/probe.h"
 #include "results/results.h"
 
 /* ---- Private Data ----------------------------------------------------- */
@@ -47,6 +48,14 @@ static void send(struct sent *f)
 	mp_snprintf(url, sizeof url, "%s%s", base, f->name);
 	if (f->gone)
 		return;
+	/* A file sent whole before the signal stays sent. */
+	if (upload_cut_short()) {
+		if (!f->ok)
+			mp_snprintf(f->why, sizeof f->why, "not sent: %s asked the run to stop "
+				    "during the upload", plat_stop_signal());
+		f->tries = f->ok ? f->tries : 0;
+		return;
+	}
 	f->ok = 0;
 	for (f->tries = 1; f->tries <= tries; f->tries++) {
 		int rc = plat_upload_put(url, f->name, f->why, sizeof f->why);
@@ -58,6 +67,10 @@ static void send(struct sent *f)
 		}
 		if (rc > 0) {
 			f->gone = 1;
+			return;
+		}
+		if (upload_cut_short()) {
+			server_gone = 1;
 			return;
 		}
 	}
@@ -102,6 +115,11 @@ void upload_start(const struct config *c)
 		      "again at the end\n", base);
 }
 
+int upload_cut_short(void)
+{
+	return plat_stop_signal() && !memprobe_stopped_by();
+}
+
 int upload_active(void)
 {
 	return active;
@@ -127,7 +145,9 @@ void upload_file_closed(const char *name)
 	if (!f)
 		return;
 	send(f);
-	if (!f->ok && !f->gone)
+	if (!f->ok && !f->gone && !f->tries)
+		say("upload: %s: NOT SENT: %s (kept in the run folder, if any)\n", f->name, f->why);
+	else if (!f->ok && !f->gone)
 		say("upload: %s: not sent after %u tr%s: %s (kept in the run folder, if any; "
 		    "tried again at the end)\n", f->name, f->tries, f->tries == 1 ? "y" : "ies",
 		    f->why);
@@ -147,6 +167,9 @@ void upload_finish(void)
 		} else if (files[i].ok) {
 			ok++;
 			say("upload: %s: sent\n", files[i].name);
+		} else if (!files[i].tries) {
+			say("upload: %s: NOT SENT: %s (kept in the run folder, if any)\n",
+			    files[i].name, files[i].why);
 		} else {
 			say("upload: %s: FAILED after %u tr%s: %s (kept in the run folder, if any)\n",
 			    files[i].name, files[i].tries, files[i].tries == 1 ? "y" : "ies",

@@ -45,6 +45,9 @@ static int running = -1;
 /* The counts when the last probe ended: what the console's total said, and
    system.json repeats (an NMI during the analysis belongs to no probe). */
 static struct plat_disturbances run_disturbed;
+/* What stopped the probe loop, taken once when it broke (NULL: it ran to
+   its end): the signal's name, and plat_fatal's text. */
+static const char *stopped_signal, *stopped_fatal;
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -178,8 +181,8 @@ static void fill_system(struct json *j, void *arg)
 	json_string(j, "probe_flags", memprobe_probe_flags);
 	json_object_end(j);
 	json_string(j, "config", config_text);
-	json_string(j, "stopped_by", plat_stop_signal() ? plat_stop_signal() :
-				     plat_fatal() ? plat_fatal() : "");
+	json_string(j, "stopped_by", stopped_signal ? stopped_signal :
+				     stopped_fatal ? stopped_fatal : "");
 	json_object_begin(j, "clock");
 	json_string(j, "counter", clk->counter);
 	json_u64(j, "ticks_per_s", clk->ticks_per_s);
@@ -245,6 +248,11 @@ void probe_failed_because(const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *memprobe_stopped_by(void)
+{
+	return stopped_signal;
+}
+
 void memprobe_report_version(void)
 {
 	report_printf("memprobe %s (build %s)\n", memprobe_version, memprobe_build_id);
@@ -256,6 +264,7 @@ int memprobe_run(const struct config *c)
 	int status = 0, files_ok;
 	unsigned i;
 
+	stopped_signal = stopped_fatal = 0;
 	config_describe(c, config_text, sizeof config_text);
 	emit_set_row_sink(take_row);
 	results_open();
@@ -299,6 +308,8 @@ int memprobe_run(const struct config *c)
 		if (rc != 0)
 			status = -1;
 		if (plat_fatal()) {
+			stopped_signal = plat_stop_signal();
+			stopped_fatal = plat_fatal();
 			report_stopped(c, i);
 			status = -1;
 			break;
@@ -317,7 +328,7 @@ int memprobe_run(const struct config *c)
 		report_printf("memprobe: the result files are missing or incomplete (see above)\n");
 	/* The answer last, just before the verdict (the page begins with it). */
 	card_print();
-	results_verdict(status == 0, files_ok);
+	results_verdict(status == 0, files_ok, stopped_signal);
 	if (!files_ok)
 		status = -1;
 	results_close();

@@ -125,3 +125,98 @@ ln -s loop-b "$work/loop-a"
 ln -s loop-a "$work/loop-b"
 refused "--out on a loop of symbolic links" \
 	"^memprobe: --out $work/loop-a: Too many levels of symbolic links" --out "$work/loop-a" $SHORT
+
+# ---- Upload: strict URLs, unique folders, a server that stalls -------------
+
+refused "upload.url with user:pass@" "key 'upload.url'.*user information (user:password@) is not taken" \
+	--out "$work/url" upload.url=http://user:pass@127.0.0.1:1/x $SHORT
+refused "upload.url with a ?query" "key 'upload.url'.*a query (?...) is not taken" \
+	--out "$work/url" "upload.url=http://127.0.0.1:1/x?a=b" $SHORT
+refused "upload.url with port 0" "key 'upload.url'.*the port is not a number from 1 to 65535" \
+	--out "$work/url" upload.url=http://127.0.0.1:0/x $SHORT
+refused "upload.url with port 99999" "key 'upload.url'.*the port is not a number from 1 to 65535" \
+	--out "$work/url" upload.url=http://127.0.0.1:99999/x $SHORT
+
+# A PUT server on the loopback (MODE put: stores each file under ROOT and
+# answers 201; MODE stall: takes the connection and never answers). It
+# writes its port into ROOT/port once it listens.
+cat > "$work/server.py" <<'PY'
+import http.server, os, sys, time
+mode, root = sys.argv[1], sys.argv[2]
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+    def do_PUT(self):
+        if mode == "stall":
+            time.sleep(3600)
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        path = os.path.join(root, "files", self.path.lstrip("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(body)
+        self.send_response(201)
+        self.end_headers()
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+open(os.path.join(root, "port.tmp"), "w").write(str(s.server_address[1]))
+os.rename(os.path.join(root, "port.tmp"), os.path.join(root, "port"))
+s.serve_forever()
+PY
+
+# start_server MODE DIR: sets SERVER_PID and SERVER_PORT.
+start_server() {
+	mkdir -p "$2"
+	python3 "$work/server.py" "$1" "$2" &
+	SERVER_PID=$!
+	for _ in $(seq 1 100); do [[ -f $2/port ]] && break; sleep 0.05; done
+	SERVER_PORT=$(cat "$2/port" 2> /dev/null || echo 1)
+}
+
+srv=$work/server-put
+start_server put "$srv"
+dir=$work/together
+"$HOST_APP" --out "$dir" $SHORT upload.url=http://127.0.0.1:$SERVER_PORT/fleet > "$dir.1.out" 2>&1 &
+"$HOST_APP" --out "$dir" $SHORT upload.url=http://127.0.0.1:$SERVER_PORT/fleet > "$dir.2.out" 2>&1 &
+wait %2 %3
+kill "$SERVER_PID"
+check "two runs in one second with one upload.url: two folders on the server" \
+	test "$(find "$srv/files/fleet" -mindepth 2 -maxdepth 2 -type d -name 'run-*' | wc -l)" -eq 2
+check "two runs with one upload.url: each says every file sent" \
+	bash -c "grep -q '^upload: \([0-9]*\) of \1 files sent to' '$dir.1.out' && grep -q '^upload: \([0-9]*\) of \1 files sent to' '$dir.2.out'"
+check "two runs with one upload.url: each server folder holds a system.json that parses" \
+	python3 -c 'import glob,json,sys; f=glob.glob(sys.argv[1]+"/files/fleet/*/run-*/system.json"); assert len(f)==2; [json.load(open(x)) for x in f]' "$srv"
+
+srv=$work/server-stall
+start_server stall "$srv"
+dir=$work/stall
+start=$(date +%s.%N)
+"$HOST_APP" --out "$dir" $SHORT upload.url=http://127.0.0.1:$SERVER_PORT/x > "$dir.out" 2>&1
+rc=$?
+took=$(echo "$(date +%s.%N) - $start" | bc)
+check "a server that never answers: the run still ends with status 0 (got $rc)" test "$rc" -eq 0
+check "a server that never answers: the run ends within the upload's 30 s and 5 s more ($took s)" \
+	test "$(echo "$took < 35" | bc)" -eq 1
+check "a server that never answers: every file of the run parses" files_parse "$dir/run-0001"
+check "a server that never answers: the console says the upload failed, by file" \
+	bash -c "grep -q '^upload: 0 of [0-9]* files sent to .*the upload FAILED for the rest' '$dir.out' && grep -q 'upload: system.json: .*the upload.s 30 s for the whole run are spent' '$dir.out'"
+
+# SIGINT during the upload ends it at once, and says what was not sent.
+dir=$work/stall-int
+"$HOST_APP" --out "$dir" $SHORT upload.url=http://127.0.0.1:$SERVER_PORT/x > "$dir.out" 2> "$dir.err" &
+RUN_PID=$!
+for _ in $(seq 1 400); do grep -q '^== latency: done' "$dir.out" 2> /dev/null && break; sleep 0.05; done
+sleep 1
+start=$(date +%s.%N)
+kill -INT "$RUN_PID"
+wait "$RUN_PID"
+rc=$?
+took=$(echo "$(date +%s.%N) - $start" | bc)
+kill "$SERVER_PID"
+check "SIGINT during the upload: the run ends within 1 s ($took s)" test "$(echo "$took < 1" | bc)" -eq 1
+check "SIGINT after the last probe: exit status as measured, 0 (got $rc)" test "$rc" -eq 0
+check "SIGINT during the upload: every file of the run parses" files_parse "$dir/run-0001"
+check "SIGINT after the last probe: system.json's stopped_by is empty, as every probe ran" \
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["stopped_by"] == ""' "$dir/run-0001/system.json"
+check "SIGINT during the upload: the console names the files not sent" \
+	grep -q '^upload: .*: NOT SENT: not sent: SIGINT asked the run to stop during the upload' "$dir.out"
+check "SIGINT after the last probe: stderr says it stopped nothing" \
+	grep -q '^memprobe: SIGINT came after the last probe had run' "$dir.err"

@@ -159,7 +159,7 @@ static void test_report_page(void)
 	read_file(path, mid, sizeof mid);
 	results_section("cost");
 	report_printf("a second probe\n");
-	results_verdict(0, 1);
+	results_verdict(0, 1, NULL);
 	results_close();
 	read_file(path, text, sizeof text);
 	fflush(stdout);
@@ -281,7 +281,7 @@ static void test_report_tables(void)
 	report_table_end();
 	report_printf("after the table\n");
 	results_probe_done();
-	results_verdict(1, 0);
+	results_verdict(1, 0, NULL);
 	snprintf(folder, sizeof folder, "%s", plat_run_folder());
 	results_close();
 	fflush(stdout);

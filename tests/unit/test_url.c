@@ -37,6 +37,12 @@ int main(void)
 	refused("http://h:0/x", "port");
 	refused("http://h:65536/x", "port");
 	refused("http://h:8x/x", "port");
+	refused("http://h:99999/x", "port");
+	refused("http://user:pass@h/x", "user information");
+	refused("http://user@h:8080/x", "user information");
+	refused("http://h/x?a=b", "a query");
+	refused("http://h/x#top", "a fragment");
+	refused("http://h:80#top", "a fragment");
 	refused("http://[::1]:80/x", "IPv6");
 	refused("http://user@h/x", "character");
 	refused("http://h/a b", "blank");
