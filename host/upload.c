@@ -24,7 +24,7 @@
 #define REQUEST_MS 10000u
 /* All of a run's requests together wait at most this long: a server that
    stalls delays the run's end by no more (docs/OUTPUT.md, "Upload"). */
-#define UPLOAD_BUDGET_MS 30000u
+#define UPLOAD_BUDGET_MS 20000u
 
 /* ---- Private Data ----------------------------------------------------- */
 

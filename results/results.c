@@ -32,6 +32,9 @@ struct out_file {
 static struct out_file report_file = { "report.txt", -1, 0, 0, 0 };
 static struct out_file csv_file = { "results.csv", -1, 0, 0, 0 };
 static struct out_file html_file = { "report.html", -1, 0, 0, 0 };
+/* Written at the start (results_system_early) and kept open until the
+   final one takes its place. */
+static struct out_file system_file = { "system.json", -1, 0, 0, 0 };
 
 static int files_opened;
 
@@ -438,29 +441,86 @@ void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
 	file_flush(&html_file);
 }
 
+void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
+{
+	char why[96];
+	size_t len = system_document(fill, arg, why, sizeof why);
+
+	if (!len)
+		return;   /* the final one says why, if it fails too */
+	file_open(&system_file);
+	file_write(&system_file, system_json, len);
+	file_write(&system_file, "\n", 1);
+	file_flush(&system_file);
+}
+
+/* The final description, whole, in place of the one written at the start:
+   to system.draft.json first, and only once that is flushed whole is the
+   early one deleted and the draft given its name. 0, or -1 (the early
+   one, whole, is kept, and the report says so). */
+static int system_replace(size_t len)
+{
+	struct out_file to = { "system.draft.json", -1, 0, 0, 1 };
+
+	to.handle = plat_file_open(to.name);
+	if (to.handle < 0)
+		return -1;
+	file_write(&to, system_json, len);
+	file_write(&to, "\n", 1);
+	if (to.failed || plat_file_flush(to.handle) != 0) {
+		plat_file_delete(to.handle);
+		return -1;
+	}
+	if (plat_file_delete(system_file.handle) != 0 ||
+	    plat_file_rename(to.handle, system_file.name) != 0) {
+		system_file.handle = -1;
+		plat_file_close(to.handle);
+		report_printf("system.json: the final description is in system.draft.json (it could "
+			      "not take system.json's name)\n");
+		return 0;
+	}
+	system_file.handle = -1;
+	plat_file_close(to.handle);
+	return 0;
+}
+
 void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 {
-	struct out_file system_file = { "system.json", -1, 0, 0, 0 };
 	char why[96];
 	size_t len = system_document(fill, arg, why, sizeof why);
 
 	if (!len) {
-		report_printf("no results file written: system.json: %s; the run goes on, on the "
-			      "console\n", why);
+		report_printf("%s: system.json: %s; the run goes on, on the console\n",
+			      system_file.handle >= 0 ? "the final description is not written, and "
+			      "the one from the run's start is kept" : "no results file written", why);
+		file_close(&system_file);
 		return;
 	}
-	file_open(&system_file);
-	file_write(&system_file, system_json, len);
-	file_write(&system_file, "\n", 1);
-	file_close(&system_file);
+	if (system_file.handle >= 0) {
+		if (system_replace(len) != 0) {
+			report_printf("system.json: the final description could not be written (volume "
+				      "full?); system.json keeps the one written at the run's start, "
+				      "whole (\"state\": \"running\")\n");
+			file_close(&system_file);
+		}
+	} else {
+		file_open(&system_file);
+		file_write(&system_file, system_json, len);
+		file_write(&system_file, "\n", 1);
+		file_close(&system_file);
+	}
+	system_file.failed = 0;
+	system_file.written = 0;
 	report_html_folded("system.json: the machine, its firmware or kernel, the CPU and what it "
 			   "claims", system_json, len);
 }
 
 /* Leaves the module as before results_open, so a later open (a second run
    in one process, as the unit tests do) starts with fresh files. */
-void results_close(void)
+int results_close(void)
 {
+	int lost;
+
 	results_probe_done();
 	report_html_end();
 	file_flush(&html_file);
@@ -472,12 +532,14 @@ void results_close(void)
 	file_close(&html_file);
 	file_close(&csv_file);
 	file_close(&report_file);
+	lost = csv_file.failed || report_file.failed || html_file.failed;
 	csv_file.failed = report_file.failed = html_file.failed = 0;
 	csv_file.written = report_file.written = html_file.written = 0;
 	files_opened = 0;
 	early_len = 0;
 	early_cut = 0;
 	card_len = 0;
+	return lost ? -1 : 0;
 }
 
 void results_card(const char *text, size_t len)

@@ -169,9 +169,17 @@ static void disturbances_json(struct json *j)
 	json_object_end(j);
 }
 
+/* What fill_system is given: the clock, and whether the run is over (the
+   early system.json has no analysis and no card yet). */
+struct system_fill {
+	const struct plat_clock *clk;
+	int final;
+};
+
 static void fill_system(struct json *j, void *arg)
 {
-	const struct plat_clock *clk = arg;
+	const struct system_fill *f = arg;
+	const struct plat_clock *clk = f->clk;
 
 	json_object_begin(j, "app");
 	json_string(j, "name", "memprobe");
@@ -181,6 +189,7 @@ static void fill_system(struct json *j, void *arg)
 	json_string(j, "probe_flags", memprobe_probe_flags);
 	json_object_end(j);
 	json_string(j, "config", config_text);
+	json_string(j, "state", f->final ? "final" : "running");
 	json_string(j, "stopped_by", stopped_signal ? stopped_signal :
 				     stopped_fatal ? stopped_fatal : "");
 	json_object_begin(j, "clock");
@@ -200,6 +209,8 @@ static void fill_system(struct json *j, void *arg)
 	disturbances_json(j);
 	plat_describe(j);
 	smbios_json(j, plat_smbios(), plat_mac());
+	if (!f->final)
+		return;
 	analysis_describe(j);
 	card_describe(j);
 }
@@ -261,6 +272,7 @@ void memprobe_report_version(void)
 int memprobe_run(const struct config *c)
 {
 	const struct plat_clock *clk;
+	static struct system_fill fill;
 	int status = 0, files_ok;
 	unsigned i;
 
@@ -271,7 +283,9 @@ int memprobe_run(const struct config *c)
 	clk = plat_clock();
 	report_header(clk);
 	upload_start(c);
-	results_summary(fill_system, (void *)clk);
+	fill = (struct system_fill){ clk, 0 };
+	results_summary(fill_system, &fill);
+	results_system_early(fill_system, &fill);
 
 	for (i = 0; i < PROBE_COUNT; i++) {
 		struct plat_disturbances before, after;
@@ -320,7 +334,8 @@ int memprobe_run(const struct config *c)
 	emit_set_row_sink(0);
 	analysis_run();
 	card_of_run();
-	results_system(fill_system, (void *)clk);
+	fill.final = 1;
+	results_system(fill_system, &fill);
 	/* Results that could not be saved are results lost: a harness, the
 	   console and the page all hear it, from this one status. */
 	files_ok = plat_files_complete();
@@ -331,7 +346,10 @@ int memprobe_run(const struct config *c)
 	results_verdict(status == 0, files_ok, stopped_signal);
 	if (!files_ok)
 		status = -1;
-	results_close();
+	/* The card-first copies made in closing are no result files: one
+	   that does not fit leaves each file whole as streamed (said so). */
+	if (results_close() != 0)
+		status = -1;
 	upload_finish();
 	return status;
 }

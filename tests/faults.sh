@@ -193,11 +193,11 @@ start=$(date +%s.%N)
 rc=$?
 took=$(echo "$(date +%s.%N) - $start" | bc)
 check "a server that never answers: the run still ends with status 0 (got $rc)" test "$rc" -eq 0
-check "a server that never answers: the run ends within the upload's 30 s and 5 s more ($took s)" \
-	test "$(echo "$took < 35" | bc)" -eq 1
+check "a server that never answers: the run ends within the upload's 20 s and 5 s more ($took s)" \
+	test "$(echo "$took < 25" | bc)" -eq 1
 check "a server that never answers: every file of the run parses" files_parse "$dir/run-0001"
 check "a server that never answers: the console says the upload failed, by file" \
-	bash -c "grep -q '^upload: 0 of [0-9]* files sent to .*the upload FAILED for the rest' '$dir.out' && grep -q 'upload: system.json: .*the upload.s 30 s for the whole run are spent' '$dir.out'"
+	bash -c "grep -q '^upload: 0 of [0-9]* files sent to .*the upload FAILED for the rest' '$dir.out' && grep -q 'upload: system.json: .*the upload.s 20 s for the whole run are spent' '$dir.out'"
 
 # SIGINT during the upload ends it at once, and says what was not sent.
 dir=$work/stall-int
@@ -220,3 +220,48 @@ check "SIGINT during the upload: the console names the files not sent" \
 	grep -q '^upload: .*: NOT SENT: not sent: SIGINT asked the run to stop during the upload' "$dir.out"
 check "SIGINT after the last probe: stderr says it stopped nothing" \
 	grep -q '^memprobe: SIGINT came after the last probe had run' "$dir.err"
+
+# ---- Small volumes: every file left parses, system.json always there --------
+
+# A run whose files take about 250 KiB: 100 KiB cuts them, 300 KiB holds
+# them but not report.html's card-first copy, 800 KiB holds everything.
+VOLUME_ARGS="profile=quick probes=latency,tlb max_size=1M pages=4k,2m"
+mnt=$work/volume
+mkdir -p "$mnt"
+for kb in 100 300 800; do
+	if ! mount -t tmpfs -o size=${kb}k memprobe-faults "$mnt" 2> /dev/null; then
+		echo "ok - # skipped: the small-volume checks need root (mount -t tmpfs)"
+		break
+	fi
+	out=$work/volume-$kb.out
+	"$HOST_APP" --out "$mnt" $VOLUME_ARGS > "$out" 2>&1
+	rc=$?
+	run=$mnt/run-0001
+	check "$kb KiB volume: system.json is there and parses as JSON" \
+		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$run/system.json"
+	check "$kb KiB volume: results.csv, if there, holds whole rows only" \
+		python3 -c 'import csv,os,sys; p=sys.argv[1]; r=list(csv.reader(open(p,newline=""))) if os.path.exists(p) else [[]]; assert all(len(x)==len(r[0]) for x in r)' "$run/results.csv"
+	check "$kb KiB volume: report.txt, if there, ends with a whole line" \
+		bash -c "[[ ! -s '$run/report.txt' ]] || [[ \$(tail -c 1 '$run/report.txt' | od -An -c | tr -d ' ') == '\\n' ]]"
+	check "$kb KiB volume: no empty file and no draft left" \
+		test -z "$(find "$run" -type f \( -empty -o -name '*.draft.*' \))"
+	if [[ $kb == 100 ]]; then
+		check "100 KiB volume: exit status 1 (got $rc), with the reason line" \
+			bash -c "[[ $rc == 1 ]] && grep -q '^memprobe: the result files are missing or incomplete' '$out'"
+		check "100 KiB volume: the console names the files cut" \
+			grep -Eq '^(no results file written|results file cut): [a-z.]*: writing failed' "$out"
+		check "100 KiB volume: the console says the early system.json is kept" \
+			grep -q '^system.json: the final description could not be written (volume full?); system.json keeps the one written at the run.s start' "$out"
+		check "100 KiB volume: report.html, cut, still parses as a page cut short" \
+			bash -c "python3 tests/page_check.py '$run/report.html' --cut > '$out.page' 2>&1"
+	else
+		check "$kb KiB volume: exit status 0, every probe measured (got $rc)" test "$rc" -eq 0
+		check "$kb KiB volume: every file of the run parses, system.json the final one" \
+			bash -c "$(declare -f files_parse); files_parse '$run' && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"state\"] == \"final\"' '$run/system.json'"
+	fi
+	if [[ $kb == 300 ]]; then
+		check "300 KiB volume: the card-first copy that did not fit is said, the run still succeeds" \
+			bash -c "grep -q '^report.html: the summary could not be put first (writing the copy failed); the report is whole as it was written' '$out' && tail -n 1 '$out' | grep -q '^memprobe: verdict: success'"
+	fi
+	umount "$mnt"
+done

@@ -44,7 +44,7 @@ int main(void)
 	refused("http://h/x#top", "a fragment");
 	refused("http://h:80#top", "a fragment");
 	refused("http://[::1]:80/x", "IPv6");
-	refused("http://user@h/x", "character");
+	refused("http://user@h/x", "user information");
 	refused("http://h/a b", "blank");
 	CHECK(url_ipv4("10.0.2.2", ip) && ip[0] == 10 && ip[1] == 0 && ip[2] == 2 && ip[3] == 2,
 	      "10.0.2.2 is an IPv4 address");
