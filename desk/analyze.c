@@ -252,7 +252,7 @@ int analyze_main(int argc, char **argv)
 	}
 	/* --out names a folder for the charts and the page: made if it is not
 	   there yet. */
-	if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+	if (host_make_path(out_dir) != 0) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
 		free(text);
 		return 2;

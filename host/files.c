@@ -36,25 +36,6 @@ static int file_lost;             /* a file of the run could not be made, writte
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* mkdir -p: the root may be several levels that do not exist yet. */
-static int make_path(const char *path)
-{
-	char partial[PATH_MAX];
-	size_t i, len = strlen(path);
-
-	if (len >= sizeof partial)
-		return -1;
-	for (i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		memcpy(partial, path, i);
-		partial[i] = '\0';
-		if (mkdir(partial, 0755) != 0 && errno != EEXIST)
-			return -1;
-	}
-	return 0;
-}
-
 static int highest_run_number(const char *root)
 {
 	DIR *d = opendir(root);
@@ -82,7 +63,7 @@ static void make_run_folder(void)
 	int n;
 
 	folder_state = -1;
-	if (make_path(results_root) != 0) {
+	if (host_make_path(results_root) != 0) {
 		snprintf(folder_text, sizeof folder_text, "no files: cannot create %s: %s",
 			 results_root, strerror(errno));
 		return;
@@ -167,6 +148,25 @@ static int handle_path(int fd, char *path, size_t size)
 
 /* ---- Public Functions ------------------------------------------------- */
 
+int host_make_path(const char *path)
+{
+	char partial[PATH_MAX];
+	size_t i, len = strlen(path);
+
+	if (len >= sizeof partial)
+		return -1;
+	for (i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		memcpy(partial, path, i);
+		partial[i] = '\0';
+		if (mkdir(partial, 0755) != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+
 const char *host_results_root_refusal(const char *dir, char *why, size_t why_len)
 {
 	size_t len = strlen(dir);
@@ -210,7 +210,7 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len)
 		snprintf(why, why_len, "%s", folder_text);
 		return -1;
 	}
-	if (make_path(results_root) != 0) {
+	if (host_make_path(results_root) != 0) {
 		snprintf(why, why_len, "--out %s: cannot create it: %s", results_root,
 			 strerror(errno));
 		return -1;

@@ -52,6 +52,12 @@ int host_standard_streams(void);
    process at once (host/signals.c). */
 void host_stop_on_signals(void);
 
+/* mkdir -p: path and every folder above it that is not there yet,
+   mode 0755; 0, or -1 with errno set (ENOTDIR under a file). An --out
+   folder of any depth is made with it, for a run and the desk commands
+   alike. */
+int host_make_path(const char *path);
+
 /* The whole of a small text file (a /proc or /sys entry), NUL-terminated and
    with a trailing newline dropped; -1 when it cannot be read. */
 int host_read_text(const char *path, char *buf, size_t size);

@@ -51,6 +51,8 @@ static char card_text[4096];
 static size_t card_len;
 static uint64_t html_head_len;
 static char copy_buffer[16 * 1024];
+/* summary.txt was written whole (results_card). */
+static int summary_kept;
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -269,8 +271,10 @@ static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
 	if (to.handle >= 0)
 		plat_file_delete(to.handle);
 	mp_snprintf(line, sizeof line, "%s: the summary could not be put first (%s); the report "
-		    "is whole as it was written, and summary.txt holds the summary\n", f->name,
-		    to.handle >= 0 ? "writing the copy failed" : "the copy could not be created");
+		    "is whole as it was written, and %s\n", f->name,
+		    to.handle >= 0 ? "writing the copy failed" : "the copy could not be created",
+		    summary_kept ? "summary.txt holds the summary" :
+		    "summary.txt could not be written either: the summary is on the console");
 	plat_console(line);
 }
 
@@ -552,6 +556,7 @@ void results_card(const char *text, size_t len)
 	file_open(&summary_file);
 	file_write(&summary_file, card_text, card_len);
 	file_close(&summary_file);
+	summary_kept = !summary_file.failed;
 }
 
 void report_printf(const char *fmt, ...)
