@@ -410,6 +410,13 @@ int plat_file_rename(int handle, const char *new_name)
 	return handle_name_set(handle, new_name);
 }
 
+int plat_file_cut(int handle, uint64_t size)
+{
+	if (ftruncate(handle, (off_t)size) != 0 || lseek(handle, (off_t)size, SEEK_SET) < 0)
+		return -1;
+	return 0;
+}
+
 int plat_file_delete(int handle)
 {
 	char path[PATH_MAX + 64];

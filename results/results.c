@@ -51,6 +51,12 @@ static char card_text[4096];
 static size_t card_len;
 static uint64_t html_head_len;
 static char copy_buffer[16 * 1024];
+/* report.html's closing tail, kept written after each whole section so
+   the page on the medium is always whole: where it begins (0: none yet)
+   and whether it is there now (the next write goes over it). */
+static const char html_tail[] = "</body>\n</html>\n";
+static uint64_t html_tail_at;
+static int html_tail_on;
 /* summary.txt was written whole (results_card). */
 static int summary_kept;
 
@@ -63,6 +69,13 @@ static void give_up(struct out_file *f, const char *why)
 {
 	char line[256];
 
+	/* The page back to its last whole section, closed. */
+	if (f == &html_file && f->handle >= 0 && html_tail_at &&
+	    plat_file_cut(f->handle, html_tail_at) == 0) {
+		f->written = html_tail_at;
+		if (plat_file_write(f->handle, html_tail, sizeof html_tail - 1) == 0)
+			f->written += sizeof html_tail - 1;
+	}
 	if (f->handle >= 0)
 		plat_file_close(f->handle);
 	f->handle = -1;
@@ -191,9 +204,32 @@ static void row_fields(struct csv_row *r, const struct result_row *row)
 	row_put(r, '\n');
 }
 
+/* Every write to report.html: over the closing tail, if it is there. */
 static void html_sink(void *ctx, const char *data, size_t len)
 {
-	file_write(ctx, data, len);
+	struct out_file *f = ctx;
+
+	if (html_tail_on && f->handle >= 0) {
+		html_tail_on = 0;
+		if (plat_file_cut(f->handle, html_tail_at) == 0)
+			f->written = html_tail_at;
+		else
+			give_up(f, "its closing tail could not be taken back");
+	}
+	file_write(f, data, len);
+}
+
+/* A whole section written: blocks closed, then the page's closing tail
+   (written over by the next section), flushed. */
+static void html_checkpoint(void)
+{
+	report_html_checkpoint();
+	if (html_file.handle < 0)
+		return;
+	html_tail_at = html_file.written;
+	file_write(&html_file, html_tail, sizeof html_tail - 1);
+	html_tail_on = html_file.handle >= 0;
+	file_flush(&html_file);
 }
 
 static const struct html_out html_page = { html_sink, &html_file };
@@ -340,8 +376,7 @@ void results_open(void)
 	report_html_begin(&html_page, title);
 	html_head_len = html_file.written;
 	report_html_text(early_text, early_len);
-	report_html_checkpoint();
-	file_flush(&html_file);
+	html_checkpoint();
 
 	file_open(&csv_file);
 	row_header(&row_text);
@@ -372,8 +407,7 @@ void results_probe_done(void)
 		report_write_pending();
 	file_flush(&report_file);
 	report_html_rows_done();
-	report_html_checkpoint();
-	file_flush(&html_file);
+	html_checkpoint();
 }
 
 void results_section(const char *title)
@@ -441,8 +475,7 @@ void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
 		system_summary_html(system_json, len);
 	else
 		report_html_text(why, mp_strlen(why));
-	report_html_checkpoint();
-	file_flush(&html_file);
+	html_checkpoint();
 }
 
 void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
@@ -543,6 +576,8 @@ int results_close(void)
 	early_len = 0;
 	early_cut = 0;
 	card_len = 0;
+	html_tail_at = 0;
+	html_tail_on = 0;
 	return lost ? -1 : 0;
 }
 
