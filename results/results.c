@@ -55,6 +55,8 @@ static char copy_buffer[16 * 1024];
    the page on the medium is always whole: where it begins (0: none yet)
    and whether it is there now (the next write goes over it). */
 static const char html_tail[] = "</body>\n</html>\n";
+/* Where report.txt's last whole line ends. */
+static uint64_t report_whole_at;
 static uint64_t html_tail_at;
 static int html_tail_on;
 /* summary.txt was written whole (results_card). */
@@ -65,10 +67,17 @@ static int summary_kept;
 /* Says once per file, on the console and in the report, that the file is not
    (or no longer) being written, then stops using it: the run goes on. A
    file cut part way keeps what was written before, and says so. */
+static void file_write(struct out_file *f, const char *data, size_t len);
+
 static void give_up(struct out_file *f, const char *why)
 {
 	char line[256];
 
+	/* report.txt back to its last whole line (a line's start is written
+	   at a probe's end, its rest later). */
+	if (f == &report_file && f->handle >= 0 && f->written > report_whole_at &&
+	    plat_file_cut(f->handle, report_whole_at) == 0)
+		f->written = report_whole_at;
 	/* The page back to its last whole section, closed. */
 	if (f == &html_file && f->handle >= 0 && html_tail_at &&
 	    plat_file_cut(f->handle, html_tail_at) == 0) {
@@ -92,7 +101,7 @@ static void give_up(struct out_file *f, const char *why)
 			    f->name, why);
 	plat_console(line);
 	if (f != &report_file && report_file.handle >= 0)
-		plat_file_write(report_file.handle, line, mp_strlen(line));
+		file_write(&report_file, line, mp_strlen(line));
 }
 
 static void file_open(struct out_file *f)
@@ -106,8 +115,11 @@ static void file_write(struct out_file *f, const char *data, size_t len)
 {
 	if (f->handle < 0 || len == 0 || (f->draft && f->failed))
 		return;
-	if (plat_file_write(f->handle, data, len) == 0)
+	if (plat_file_write(f->handle, data, len) == 0) {
 		f->written += len;
+		if (f == &report_file && data[len - 1] == '\n')
+			report_whole_at = f->written;
+	}
 	else if (f->draft)
 		f->failed = 1;
 	else
@@ -578,6 +590,7 @@ int results_close(void)
 	card_len = 0;
 	html_tail_at = 0;
 	html_tail_on = 0;
+	report_whole_at = 0;
 	return lost ? -1 : 0;
 }
 

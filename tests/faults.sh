@@ -35,8 +35,8 @@ if opt != "--no-summary":
     assert os.path.getsize(run + "/summary.txt") > 0, "summary.txt empty"
 PY
 	[[ $(tail -n 1 "$run/report.html") == "</html>" ]] || { echo "$run/report.html: no </html>"; return 1; }
-	python3 tests/page_check.py "$run/report.html" > "$run.page-check" 2>&1 ||
-		{ cat "$run.page-check"; return 1; }
+	python3 tests/page_check.py "$run/report.html" > "$work/page-check.log" 2>&1 ||
+		{ cat "$work/page-check.log"; return 1; }
 }
 
 # refused WHAT PATTERN ARGS...: exit status 2 within 10 s, stderr matching
@@ -226,17 +226,21 @@ check "SIGINT after the last probe: stderr says it stopped nothing" \
 # A run whose files take about 250 KiB: 100 KiB cuts them, 300 KiB holds
 # them but not report.html's card-first copy, 800 KiB holds everything.
 VOLUME_ARGS="profile=quick probes=latency,tlb max_size=1M pages=4k,2m"
-mnt=$work/volume
-mkdir -p "$mnt"
+# The three runs go together, each on its own volume.
+mounted=()
 for kb in 100 300 800; do
-	if ! mount -t tmpfs -o size=${kb}k memprobe-faults "$mnt" 2> /dev/null; then
-		echo "ok - # skipped: the small-volume checks need root (mount -t tmpfs)"
-		break
-	fi
+	mkdir -p "$work/volume-$kb"
+	mount -t tmpfs -o size=${kb}k memprobe-faults "$work/volume-$kb" 2> /dev/null || break
+	mounted+=("$kb")
+	( "$HOST_APP" --out "$work/volume-$kb" $VOLUME_ARGS > "$work/volume-$kb.out" 2>&1
+	  echo $? > "$work/volume-$kb.rc" ) &
+done
+wait
+[[ ${#mounted[@]} -eq 3 ]] || echo "ok - # skipped: the small-volume checks need root (mount -t tmpfs)"
+for kb in "${mounted[@]}"; do
 	out=$work/volume-$kb.out
-	"$HOST_APP" --out "$mnt" $VOLUME_ARGS > "$out" 2>&1
-	rc=$?
-	run=$mnt/run-0001
+	rc=$(cat "$work/volume-$kb.rc")
+	run=$work/volume-$kb/run-0001
 	check "$kb KiB volume: system.json is there and parses as JSON" \
 		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$run/system.json"
 	check "$kb KiB volume: results.csv, if there, holds whole rows only" \
@@ -253,17 +257,17 @@ for kb in 100 300 800; do
 		check "100 KiB volume: the console says the early system.json is kept" \
 			grep -q '^system.json: the final description could not be written (volume full?); system.json keeps the one written at the run.s start' "$out"
 		check "100 KiB volume: report.html ends with </html> and parses whole, cut at its last whole section" \
-			bash -c "[[ \$(tail -n 1 '$run/report.html') == '</html>' ]] && python3 tests/page_check.py '$run/report.html' --no-chart > '$out.page' 2>&1"
+			bash -c "[[ \$(tail -n 1 '$run/report.html') == '</html>' ]] && python3 tests/page_check.py '$run/report.html' --no-chart > '$work/page-check.log' 2>&1"
 	else
 		check "$kb KiB volume: exit status 0, every probe measured (got $rc)" test "$rc" -eq 0
 		check "$kb KiB volume: every file of the run parses, system.json the final one" \
-			bash -c "$(declare -f files_parse); files_parse '$run' && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"state\"] == \"final\"' '$run/system.json'"
+			bash -c "work='$work'; $(declare -f files_parse); files_parse '$run' && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"state\"] == \"final\"' '$run/system.json'"
 	fi
 	if [[ $kb == 300 ]]; then
 		check "300 KiB volume: the card-first copy that did not fit is said, the run still succeeds" \
 			bash -c "grep -q '^report.html: the summary could not be put first (writing the copy failed); the report is whole as it was written' '$out' && tail -n 1 '$out' | grep -q '^memprobe: verdict: success'"
 	fi
-	umount "$mnt"
+	umount "$work/volume-$kb"
 done
 
 # ---- LeakSanitizer on every refusal exit --------------------------------------
