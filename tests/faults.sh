@@ -16,26 +16,26 @@ cd "$(dirname "$0")/.."
 # A run of a fraction of a second, that still writes every kind of file.
 SHORT="profile=quick probes=latency max_size=256K"
 
-# files_parse RUN [--no-summary]: system.json loads as JSON, results.csv is
+# files_parse RUN [--no-chart]: system.json loads as JSON, results.csv is
 # a CSV whose rows all have the header's fields, report.html ends with
-# </html> and parses whole, summary.txt is there (unless --no-summary)
-# and report.txt ends with a whole line.
+# </html> and parses whole (holding a chart, unless --no-chart: a run
+# that measured nothing), summary.txt is there and report.txt ends with a
+# whole line.
 files_parse() {
 	local run=$1
 	[[ -d $run ]] || { echo "no run folder $run"; return 1; }
-	python3 - "$run" "${2:-}" <<'PY' || return 1
+	python3 - "$run" <<'PY' || return 1
 import csv, json, sys, os
-run, opt = sys.argv[1], sys.argv[2]
+run = sys.argv[1]
 json.load(open(run + "/system.json"))
 rows = list(csv.reader(open(run + "/results.csv", newline="")))
 assert rows and all(len(r) == len(rows[0]) for r in rows), "results.csv: ragged rows"
 txt = open(run + "/report.txt", "rb").read()
 assert txt.endswith(b"\n"), "report.txt: not ended by a whole line"
-if opt != "--no-summary":
-    assert os.path.getsize(run + "/summary.txt") > 0, "summary.txt empty"
+assert os.path.getsize(run + "/summary.txt") > 0, "summary.txt empty"
 PY
 	[[ $(tail -n 1 "$run/report.html") == "</html>" ]] || { echo "$run/report.html: no </html>"; return 1; }
-	python3 tests/page_check.py "$run/report.html" > "$work/page-check.log" 2>&1 ||
+	python3 tests/page_check.py "$run/report.html" ${2:-} > "$work/page-check.log" 2>&1 ||
 		{ cat "$work/page-check.log"; return 1; }
 }
 
@@ -220,6 +220,68 @@ check "SIGINT during the upload: the console names the files not sent" \
 	grep -q '^upload: .*: NOT SENT: not sent: SIGINT asked the run to stop during the upload' "$dir.out"
 check "SIGINT after the last probe: stderr says it stopped nothing" \
 	grep -q '^memprobe: SIGINT came after the last probe had run' "$dir.err"
+
+# ---- Stopping while a large buffer is faulted in ---------------------------
+
+# A 1 GiB buffer takes seconds to fault in here; SIGINT as soon as the
+# probe starts must stop the run within a second, not after the buffer.
+dir=$work/faulting
+"$HOST_APP" --out "$dir" profile=quick probes=latency pages=4k min_size=1G max_size=1G \
+	latency.max_buffer=1G > "$dir.out" 2> "$dir.err" &
+RUN_PID=$!
+for _ in $(seq 1 400); do grep -q '^== latency ==' "$dir.out" 2> /dev/null && break; sleep 0.02; done
+start=$(date +%s.%N)
+kill -INT "$RUN_PID"
+wait "$RUN_PID"
+rc=$?
+took=$(echo "$(date +%s.%N) - $start" | bc)
+check "SIGINT while a 1 GiB buffer is faulted in: the run ends within 1 s ($took s)" \
+	test "$(echo "$took < 1" | bc)" -eq 1
+check "SIGINT while faulting in: exit status 3, stopped (got $rc)" test "$rc" -eq 3
+check "SIGINT while faulting in: the report says the buffer was not made, and why" \
+	grep -q 'not made: SIGINT asked the run to stop while its 1024 MiB were faulted in' "$dir.out"
+check "SIGINT while faulting in: every file parses, system.json says stopped_by SIGINT" \
+	bash -c "$(declare -f files_parse); work='$work'; files_parse '$dir/run-0001' --no-chart && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"stopped_by\"] == \"SIGINT\"' '$dir/run-0001/system.json'"
+
+# ---- A memory cgroup: buffers sized from its limit, never killed -----------
+
+# make_cgroup LIMIT: a child of this shell's memory cgroup (v2 memory.max,
+# else v1 memory.limit_in_bytes) limited to LIMIT bytes; its folder in
+# CGROUP, or 1 when none can be made here.
+make_cgroup() {
+	local own
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	CGROUP=/sys/fs/cgroup$own/memprobe-faults-$$
+	if [[ -n $own && -f /sys/fs/cgroup$own/memory.max ]] && mkdir "$CGROUP" 2> /dev/null &&
+		echo "$1" > "$CGROUP/memory.max" 2> /dev/null; then
+		return 0
+	fi
+	rmdir "$CGROUP" 2> /dev/null
+	own=$(sed -n 's/^[0-9]*:[^:]*memory[^:]*://p' /proc/self/cgroup)
+	CGROUP=/sys/fs/cgroup/memory$own/memprobe-faults-$$
+	[[ -n $own ]] && mkdir "$CGROUP" 2> /dev/null &&
+		echo "$1" > "$CGROUP/memory.limit_in_bytes" 2> /dev/null && return 0
+	rmdir "$CGROUP" 2> /dev/null
+	return 1
+}
+
+if make_cgroup $((160 << 20)); then
+	dir=$work/cgroup
+	# A 256 MiB buffer in a 160 MiB group: sized from MemAvailable alone,
+	# it was faulted in and the kernel killed the run (137).
+	bash -c "echo \$\$ > '$CGROUP/cgroup.procs' && exec '$HOST_APP' --out '$dir' profile=quick \
+		probes=bandwidth pages=4k bandwidth.min_size=256M bandwidth.max_size=256M" > "$dir.out" 2>&1
+	rc=$?
+	rmdir "$CGROUP"
+	check "a 256 MiB buffer in a 160 MiB memory cgroup: not killed, exit status 1 (got $rc)" \
+		test "$rc" -eq 1
+	check "memory cgroup: the report says the largest buffer that fits is below the sweep" \
+		grep -q 'the largest buffer that fits now, [0-9]* KiB, is below the smallest size of the sweep' "$dir.out"
+	check "memory cgroup: every file parses, system.json says the cgroup's limit applied" \
+		bash -c "$(declare -f files_parse); work='$work'; files_parse '$dir/run-0001' --no-chart && python3 -c 'import json,sys; assert \"cgroup\" in json.load(open(sys.argv[1]))[\"platform\"][\"buffer_room_from\"]' '$dir/run-0001/system.json'"
+else
+	echo "ok - # skipped: no memory cgroup can be made here (the memory-limit checks need one)"
+fi
 
 # ---- Small volumes: every file left parses, system.json always there --------
 
