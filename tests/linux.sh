@@ -128,7 +128,8 @@ if wait_rows "$dir" 1; then
 	wait "$RUN_PID"
 	rc=$?
 	check "a second signal ends the run at once, by that signal (status $rc)" test "$rc" -eq 143
-	check "a second signal: no system.json, as after a kill" test ! -e "$dir/run-0001/system.json"
+	check "a second signal: system.json is the one written at the start (state running), as after a kill" \
+		test "$(json_member "$dir/run-0001/system.json" state 2> /dev/null)" = running
 else
 	wait "$RUN_PID"
 	fail "a second signal: the slow run wrote no row (see $dir.out)"
