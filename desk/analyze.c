@@ -94,7 +94,8 @@ static int load_claims(struct analysis *a, const char *dir)
 	}
 	if (json_check(text, len, &at) != 0) {
 		fprintf(stderr, "memprobe analyze: %s is not well-formed JSON (reading failed at "
-			"byte %zu of %zu): a run cut short, or not a system.json\n", path, at, len);
+			"byte %zu of %zu), or nests deeper than the %d levels memprobe reads: a run "
+			"cut short, or not a system.json\n", path, at, len, JSON_READ_MAX_DEPTH);
 		free(text);
 		return 2;
 	}

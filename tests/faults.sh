@@ -126,6 +126,26 @@ ln -s loop-a "$work/loop-b"
 refused "--out on a loop of symbolic links" \
 	"^memprobe: --out $work/loop-a: Too many levels of symbolic links" --out "$work/loop-a" $SHORT
 
+# ---- The desk commands on odd inputs ---------------------------------------
+
+desk=$work/desk
+mkdir -p "$desk/fleet/fifo-run"
+cp -r "$work/head/run-0001" "$desk/fleet/good-run"
+mkfifo "$desk/fleet/fifo-run/results.csv"
+timeout 20 "$HOST_APP" fleet "$desk/fleet" --out "$desk/fleet-out" > "$desk/fleet.out" 2>&1
+rc=$?
+check "fleet with a run folder whose results.csv is a FIFO: finishes, status 1 as for any folder left out (got $rc)" test "$rc" -eq 1
+check "fleet: the FIFO's folder is named as left out, and why" \
+	grep -q "left out: $desk/fleet/fifo-run: its results.csv is not a regular file" "$desk/fleet.out"
+timeout 20 "$HOST_APP" fleet "$desk/fleet" --db /dev/null --out "$desk/fleet-db" > "$desk/db.out" 2>&1
+rc=$?
+check "fleet --db /dev/null: refused, status 2 (got $rc), no /dev/null-journal left" \
+	bash -c "[[ $rc == 2 ]] && [[ ! -e /dev/null-journal ]] && grep -q 'not a regular file' '$desk/db.out'"
+timeout 20 "$HOST_APP" analyze "$work/head/run-0001/results.csv" --out "$desk/a/b/c" > /dev/null 2>&1
+rc=$?
+check "analyze --out a/b/c: the folders are made (status $rc)" \
+	bash -c "[[ $rc == 0 ]] && [[ -f '$desk/a/b/c/report.html' ]]"
+
 # ---- Upload: strict URLs, unique folders, a server that stalls -------------
 
 refused "upload.url with user:pass@" "key 'upload.url'.*user information (user:password@) is not taken" \
