@@ -278,12 +278,14 @@ void plat_upload_run_name(char *buf, size_t size);
    since), or -1 with why. */
 int plat_upload_put(const char *file_url, const char *name, char *why, size_t why_size);
 
-/* The machine's identity, read once and kept: its SMBIOS tables
-   (lib/smbios.h; not present says why) and the first NIC's MAC (NULL:
-   none known; bare metal: the NIC that booted the app, else the first
-   one). system.json's `machine` and the card's machine line. */
+/* The machine's identity as the platform finds it, read each call
+   (core/identity.h reads it once and keeps it): its SMBIOS tables into
+   *info (lib/smbios.h; not present says why), and the first NIC's MAC
+   into mac, 1 when one was found, else 0 (bare metal: the NIC that
+   booted the app, else the first one; Linux: the first interface in name
+   order that is a device, else any with a non-zero MAC). */
 struct smbios_info;
-const struct smbios_info *plat_smbios(void);
-const uint8_t *plat_mac(void);
+void plat_smbios_read(struct smbios_info *info);
+int plat_mac_read(uint8_t mac[6]);
 
 #endif

@@ -14,15 +14,22 @@
 #include "core/config.h"
 #include "core/platform.h"
 #include "core/probe.h"
+#include "run/run.h"
 #include "results/results.h"
 #include "probes/c2c_chart.h"
-#include "probes/fault_settings.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
 /* Like the image built for hardware, the Linux build measures with the full
    profile unless told otherwise; any source may still say profile=quick. */
 static const char linux_default[] = "profile = full\n";
+
+/* The Linux build to the configuration: not bare metal (its keys' own
+   reasons refuse numa.*, fault.cpu, paging.test_pool and clock.reference:
+   Linux places pages by its own policy and calibrates against
+   CLOCK_MONOTONIC_RAW, and a run must not quietly measure with another),
+   and the architecture's page sizes. */
+static const struct config_platform linux_platform = { 0, plat_page_size_architected };
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -137,7 +144,7 @@ static int load_command_line(int argc, char **argv, const char *more_usage, stru
 		goto done;
 	}
 	sources[nsrc++] = (struct config_source){ "command line", pairs, pairs_len, 0 };
-	if (config_load(c, sources, nsrc, &err) != 0)
+	if (config_load(c, sources, nsrc, &linux_platform, &err) != 0)
 		fprintf(stderr, "memprobe: %s\n", err.text);
 	else
 		rc = 0;
@@ -145,27 +152,6 @@ done:
 	free(file_text);
 	free(pairs);
 	return rc;
-}
-
-/* Keys that ask for what only bare metal does: why the Linux build
-   refuses them, or NULL. Linux places pages by its own memory policy and
-   calibrates against CLOCK_MONOTONIC_RAW: a run that asked for a domain
-   or a reference timer must not quietly measure with another. */
-static const char *bare_metal_only(const struct config *c)
-{
-	if (c->numa_node != NUMA_NODE_AUTO || c->numa_special)
-		return "numa.node and numa.special place buffers on bare metal only; on Linux "
-		       "run under numactl --membind=NODE instead";
-	if (FAULT_SETTINGS(c)->cpu)
-		return "fault.cpu raises a fault in another CPU's role on bare metal only; on "
-		       "Linux a role's fault is the kernel's signal to the whole process";
-	if (c->paging_test_pool)
-		return "paging.test_pool sizes the bare-metal app's page-table pool; the kernel "
-		       "maps a Linux run's pages";
-	if (c->clock_reference != CLOCK_REF_AUTO)
-		return "clock.reference chooses a bare-metal timer; the Linux build calibrates "
-		       "against CLOCK_MONOTONIC_RAW";
-	return NULL;
 }
 
 /* c2c.cpus naming CPUs this process cannot run on (when c2c runs): a list
@@ -194,18 +180,13 @@ int host_main(int argc, char **argv, const char *more_usage)
 {
 	static char room_warning[PATH_MAX + 256];   /* a path and its words */
 	struct config c;
-	const char *refusal, *stopped_by;
+	const char *stopped_by;
 	char verdict[96];
 	int rc;
 
 	rc = load_command_line(argc, argv, more_usage, &c);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
-	refusal = bare_metal_only(&c);
-	if (refusal) {
-		fprintf(stderr, "memprobe: %s\n", refusal);
-		return 2;
-	}
 	if (c2c_cpus_check(&c) != 0)
 		return 2;
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)

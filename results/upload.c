@@ -5,8 +5,8 @@
 #include "lib/smbios.h"
 #include "core/config.h"
 #include "core/platform.h"
-#include "core/probe.h"
 #include "results/results.h"
+#include "core/identity.h"
 
 /* ---- Private Data ----------------------------------------------------- */
 
@@ -24,6 +24,7 @@ static char base[CONFIG_URL_MAX + 128];   /* URL/<id>/<run>/ */
 static struct sent files[UPLOAD_FILES_MAX];
 static unsigned nfiles, dropped;
 static int server_gone;         /* the last send failed every try */
+static int probes_stopped;      /* upload_probes_stopped was called this run */
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -97,6 +98,7 @@ void upload_start(const struct config *c)
 	char why[200], id[64], run[64];
 
 	active = started = 0;
+	probes_stopped = 0;
 	nfiles = dropped = 0;
 	server_gone = 0;
 	if (!c->upload_url[0])
@@ -106,7 +108,7 @@ void upload_start(const struct config *c)
 			      "and the console\n", why);
 		return;
 	}
-	smbios_machine_id(plat_smbios(), plat_mac(), id, sizeof id);
+	smbios_machine_id(identity_smbios(), identity_mac(), id, sizeof id);
 	plat_upload_run_name(run, sizeof run);
 	mp_snprintf(base, sizeof base, "%s%s%s/%s/", c->upload_url,
 		    c->upload_url[mp_strlen(c->upload_url) - 1] == '/' ? "" : "/", id, run);
@@ -117,7 +119,12 @@ void upload_start(const struct config *c)
 
 int upload_cut_short(void)
 {
-	return plat_stop_signal() && !memprobe_stopped_by();
+	return plat_stop_signal() && !probes_stopped;
+}
+
+void upload_probes_stopped(void)
+{
+	probes_stopped = 1;
 }
 
 int upload_active(void)

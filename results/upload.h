@@ -35,6 +35,9 @@ void upload_finish(void);
    was not sent is said. A signal that stopped the probes does not stop
    the upload of the files it leaves: a second signal ends the process. */
 int upload_cut_short(void);
+/* The run driver's word that a signal stopped the probes (run/run.c):
+   from then on that signal does not cut the upload short. */
+void upload_probes_stopped(void);
 
 /* 1 while uploads are on (upload_start accepted the URL). */
 int upload_active(void);

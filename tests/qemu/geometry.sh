@@ -13,6 +13,8 @@ check "geometry: success" test "$BOOT_RC" -eq 0
 check "geometry: the probe reported done" log_has '^== geometry: done in'
 check "geometry: one line row per spacing, 8 to 512 bytes apart, on 4 KiB pages" \
 	test "$(csv_count "$csv" "r['probe']=='geometry' and r['variant']=='line' and r['page_size']=='4096' and r['stride_bytes'] in ('8','16','32','64','128','256','512')")" -eq 7
+check "geometry: one line_aligned row per spacing too (the control)" \
+	test "$(csv_count "$csv" "r['probe']=='geometry' and r['variant']=='line_aligned' and r['page_size']=='4096'")" -eq 7
 check "geometry: ways rows, k lines stride_bytes apart (working set k x stride)" \
 	csv_all "$csv" "r['variant']!='ways' or (int(r['working_set_bytes']) % int(r['stride_bytes']) == 0 and 1 <= int(r['working_set_bytes']) // int(r['stride_bytes']) <= 20)"
 check "geometry: at least the L1d sweep's rows" \
@@ -20,7 +22,7 @@ check "geometry: at least the L1d sweep's rows" \
 check "geometry: the geometry table's header" log_has '^  what +measured +claimed +verdict +how it was read'
 for what in "line size" "L1d ways" "L1d sets" "L2 ways" "L2 sets"; do
 	check "geometry: the table's $what row has a verdict" \
-		log_has "^  $what +(-|[0-9]+( B)?|full) +(-|[0-9]+( B)?|full) (agrees|differs|no claim|not measurable) "
+		log_has "^  $what +(-|[0-9]+( B)?|full) +(-|[0-9]+( B)?|full) (agrees|differs|emulated|no claim|not measurable) "
 done
 check "geometry: L2 is not refused for contiguity on bare metal" \
 	bash -c "! grep -q 'physically contiguous over' '$LOG'"
