@@ -642,13 +642,13 @@ static void name_cache_step(struct level *l, const struct curve *c, const struct
 	/* One point part way up is as well explained by a sharp step anywhere
 	   between the points either side of it as by any smear: the crossing
 	   names it (a point read part way up may be the capacity itself,
-	   filled exactly), and the range takes in both. Unless every model
-	   that fits the point rules the crossing's size out: where loads fall
-	   at random inside the working set (another program's pattern) a
-	   point part way up lies past the capacity, its loads hitting C/S of
-	   the time, and the crossing half way up that spread names too large
-	   a size (a 48 KiB L1 read at 32 and 64 KiB named 64 KiB); the
-	   simplest size in the middle of the fit's range is named then. */
+	   filled exactly), and the range takes in both. Where loads fall at
+	   random inside the working set (another program's pattern) such a
+	   point lies past the capacity, its loads hitting C/S of the time,
+	   and the crossing names too large a size (tinymembench's 48 KiB L1,
+	   read at 32 and 64 KiB, is named 64 KiB); the range still holds it.
+	   Naming the middle of the fit's range instead broke the chase's
+	   case, a capacity point read part way up (tests/unit/test_edges.c). */
 	fit.range_lo = round_sixteenth(fit.range_lo, 0);
 	fit.range_hi = round_sixteenth(fit.range_hi, 1);
 	if (part_way == 1) {
