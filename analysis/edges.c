@@ -3,8 +3,9 @@
  */
 #include "analysis/edges.h"
 #include "lib/fmt.h"
-#include "lib/svg.h"
 #include "analysis/placement.h"
+#include "lib/median.h"
+#include "lib/base2.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
@@ -42,26 +43,15 @@ static int is_finite_positive(double v)
 
 /* The median of v[first..last] over the points with use[k] set (at most
    EDGES_MAX_POINTS); 0 when none is. */
-static double median_of(const double *v, const unsigned char *use, size_t first, size_t last)
+static double median_used(const double *v, const unsigned char *use, size_t first, size_t last)
 {
 	double w[EDGES_MAX_POINTS];
-	size_t n = 0, mid;
+	size_t n = 0;
 
-	for (size_t k = first; k <= last; k++) {
-		double x = v[k];
-		size_t j = n++;
-		if (!use[k]) {
-			n--;
-			continue;
-		}
-		for (; j > 0 && w[j - 1] > x; j--)
-			w[j] = w[j - 1];
-		w[j] = x;
-	}
-	if (!n)
-		return 0.0;
-	mid = n / 2;
-	return (n & 1) ? w[mid] : (w[mid - 1] + w[mid]) / 2.0;
+	for (size_t k = first; k <= last; k++)
+		if (use[k])
+			w[n++] = v[k];
+	return n ? median_of(w, n) : 0.0;
 }
 
 /* A lone spike: a reading above both neighbours, which agree with each
@@ -196,7 +186,7 @@ static uint64_t plausible_below(uint64_t v)
 
 static double log_distance(double a, double b)
 {
-	double d = svg_log2(a) - svg_log2(b);
+	double d = base2_log(a) - base2_log(b);
 
 	return d < 0.0 ? -d : d;
 }
@@ -283,8 +273,8 @@ static uint64_t name_capacity(const struct curve *c, size_t fit, size_t miss, do
 static void set_level(struct plateau *p, const double *ns, const double *cycles,
 		      const unsigned char *steady)
 {
-	p->ns = median_of(ns, steady, p->first, p->last);
-	p->cycles = median_of(cycles, steady, p->first, p->last);
+	p->ns = median_used(ns, steady, p->first, p->last);
+	p->cycles = median_used(cycles, steady, p->first, p->last);
 }
 
 /* The same step seen through two curves: their transitions overlap, from
@@ -322,7 +312,7 @@ static void gap_crossing(const struct curve *c, const struct plateau *lower,
 {
 	double a = (double)c->pt[lower->last].bytes, b = (double)c->pt[upper->first].bytes;
 
-	x->at = a * svg_exp2((svg_log2(b) - svg_log2(a)) / 2.0);
+	x->at = a * base2_exp((base2_log(b) - base2_log(a)) / 2.0);
 	x->below = c->pt[lower->last].bytes;
 	x->next = c->pt[upper->first].bytes;
 	x->below_index = lower->last;
@@ -605,8 +595,8 @@ static int fit_step(const struct curve *c, const struct plateau *lower,
 /* The simplest capacity nearest the middle (in log2) of [lo, hi]. */
 static uint64_t middle_capacity(uint64_t lo, uint64_t hi)
 {
-	return simplest_capacity(lo, hi, (uint64_t)svg_exp2((svg_log2((double)lo) +
-							       svg_log2((double)hi)) / 2.0));
+	return simplest_capacity(lo, hi, (uint64_t)base2_exp((base2_log((double)lo) +
+							       base2_log((double)hi)) / 2.0));
 }
 
 /* Names a cache level's capacity from its step in curve c. A sharp step
@@ -955,17 +945,17 @@ int edges_crossing(const struct curve *c, const struct plateau *lower,
 		return -1;
 
 	/* Linear in log2(x) against log(latency) between j-1 and j. */
-	half = (svg_log2(lo) + svg_log2(hi)) / 2.0;
-	y0 = svg_log2(ns[j - 1]);
-	y1 = svg_log2(ns[j]);
+	half = (base2_log(lo) + base2_log(hi)) / 2.0;
+	y0 = base2_log(ns[j - 1]);
+	y1 = base2_log(ns[j]);
 	t = y1 > y0 ? (half - y0) / (y1 - y0) : 1.0;
 	if (t < 0.0)
 		t = 0.0;
 	if (t > 1.0)
 		t = 1.0;
-	x0 = svg_log2((double)c->pt[j - 1].bytes);
-	x1 = svg_log2((double)c->pt[j].bytes);
-	at = (double)c->pt[j - 1].bytes * svg_exp2(t * (x1 - x0));
+	x0 = base2_log((double)c->pt[j - 1].bytes);
+	x1 = base2_log((double)c->pt[j].bytes);
+	at = (double)c->pt[j - 1].bytes * base2_exp(t * (x1 - x0));
 
 	/* What fit and what missed: the points whose readings (outliers
 	   smoothed away, before the envelope, as the levels are taken) lie

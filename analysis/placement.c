@@ -2,7 +2,7 @@
  * placement.h; the method in docs/METHOD.md).
  */
 #include "analysis/placement.h"
-#include "lib/svg.h"
+#include "lib/base2.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
@@ -42,7 +42,7 @@ struct set_misses {
 
 static double ln(double x)
 {
-	return svg_log2(x) * 0.69314718055994530942;
+	return base2_log(x) * 0.69314718055994530942;
 }
 
 /* The share of a set's loads that miss when it holds `lines` lines. */
@@ -97,7 +97,7 @@ static double binomial_miss_fraction(const struct cache_model *m, const struct s
 
 	if (mean > MEAN_LOAD_EXACT_LIMIT)
 		return even_miss_fraction(m, t, mean);
-	pk = svg_exp2(frames * svg_log2(1.0 - p));
+	pk = base2_exp(frames * base2_log(1.0 - p));
 	for (double k = 0.0; k <= frames; k += 1.0) {
 		sum += pk * k * tabled_share(t, m, k);
 		seen += pk;
@@ -148,7 +148,7 @@ static double model_rms(const struct cache_model *m, const struct set_misses *t,
 
 static uint64_t candidate_capacity(uint64_t x0, unsigned j)
 {
-	return (uint64_t)((double)x0 * svg_exp2((double)j / STEPS_PER_OCTAVE) + 0.5);
+	return (uint64_t)((double)x0 * base2_exp((double)j / STEPS_PER_OCTAVE) + 0.5);
 }
 
 /* The capacities whose best residual, per[j], lies within allowance of
@@ -178,12 +178,12 @@ double placement_random_hit_rate(double lines, unsigned ways)
 		return 1.0;
 	if (ways <= 1)
 		return 0.0;
-	keep = svg_log2(1.0 - 1.0 / (double)ways);
+	keep = base2_log(1.0 - 1.0 / (double)ways);
 	/* From h = 0 the iteration climbs to the smallest fixed point: the
 	   steady state. h = 1 is a fixed point too (nothing ever evicted),
 	   reached only when the others' misses cannot keep it down. */
 	for (int i = 0; i < 500; i++) {
-		double next = svg_exp2((lines - 1.0) * (1.0 - h) * keep);
+		double next = base2_exp((lines - 1.0) * (1.0 - h) * keep);
 		if (next - h < 1e-12 && h - next < 1e-12)
 			return next;
 		h = next;
@@ -227,7 +227,7 @@ int placement_fit(const uint64_t *x, const double *ns, size_t n, double lo_ns, d
 	granules[ngranules++] = 4096;
 	if (page_bytes > 4096)
 		granules[ngranules++] = page_bytes;
-	octaves_x32 = (unsigned)(svg_log2((double)x[n - 1] / (double)x[0]) * STEPS_PER_OCTAVE);
+	octaves_x32 = (unsigned)(base2_log((double)x[n - 1] / (double)x[0]) * STEPS_PER_OCTAVE);
 	ncand = octaves_x32 + 1 < MAX_CANDIDATES ? octaves_x32 + 1 : MAX_CANDIDATES;
 	for (size_t j = 0; j < ncand; j++)
 		per_capacity[j] = 1e300;

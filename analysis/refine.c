@@ -1,7 +1,7 @@
 /* The adaptive sweep's decision (see refine.h). */
 
 #include "analysis/refine.h"
-#include "lib/svg.h"
+#include "lib/base2.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
@@ -38,15 +38,15 @@ static void envelope(const struct refine_point *pt, size_t n, double *level)
 
 		if (i == n - 1 || y < low)
 			low = y;
-		level[i] = svg_log2(low);
+		level[i] = base2_log(low);
 	}
 }
 
 static int read_intervals(const struct refine_point *pt, size_t n, uint64_t unit,
 			  struct intervals *iv)
 {
-	double step = svg_log2(REFINE_STEP_RISE), window_rise = svg_log2(REFINE_WINDOW_RISE);
-	double rising = svg_log2(REFINE_RISING);
+	double step = base2_log(REFINE_STEP_RISE), window_rise = base2_log(REFINE_WINDOW_RISE);
+	double rising = base2_log(REFINE_RISING);
 
 	iv->n = n;
 	if (n < 2 || n > REFINE_MAX_INPUT)
@@ -98,7 +98,7 @@ uint64_t refine_split(uint64_t a, uint64_t b, uint64_t unit)
 
 	if (!unit || a >= b || b - a < 2)
 		return 0;
-	mid = (svg_log2((double)a) + svg_log2((double)b)) / 2;
+	mid = (base2_log((double)a) + base2_log((double)b)) / 2;
 	for (k = 0; k < 63 && (1ull << k) <= b; k++) {
 		if ((2ull << k) <= a)
 			continue;
@@ -112,7 +112,7 @@ uint64_t refine_split(uint64_t a, uint64_t b, uint64_t unit)
 			g = ((uint64_t)m << k) / 8;
 			if (g <= a || g >= b || g % unit)
 				continue;
-			off = distance(svg_log2((double)g), mid);
+			off = distance(base2_log((double)g), mid);
 			if (!best || off < best_off) {
 				best = g;
 				best_off = off;
@@ -140,7 +140,7 @@ size_t refine_edges(const struct refine_point *pt, size_t n, uint64_t unit,
 		    struct refine_edge *out, size_t max)
 {
 	static struct intervals iv;
-	double window_rise = svg_log2(REFINE_WINDOW_RISE);
+	double window_rise = base2_log(REFINE_WINDOW_RISE);
 	size_t count = 0, i = 0;
 
 	if (read_intervals(pt, n, unit, &iv) != 0)

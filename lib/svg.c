@@ -2,6 +2,7 @@
 #include "lib/svg.h"
 #include "lib/svg_out.h"
 #include "lib/fmt.h"
+#include "lib/base2.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
@@ -53,10 +54,10 @@ static int find_axes(const struct svg_chart *c, struct axes *a)
 		}
 	if (!any)
 		return -1;
-	a->x_lo = floor_d(svg_log2(xmin));
-	a->x_hi = ceil_d(svg_log2(xmax));
-	a->y_lo = floor_d(svg_log2(ymin) / LOG2_10);
-	a->y_hi = ceil_d(svg_log2(ymax) / LOG2_10);
+	a->x_lo = floor_d(base2_log(xmin));
+	a->x_hi = ceil_d(base2_log(xmax));
+	a->y_lo = floor_d(base2_log(ymin) / LOG2_10);
+	a->y_hi = ceil_d(base2_log(ymax) / LOG2_10);
 	if (a->x_hi <= a->x_lo)
 		a->x_hi = a->x_lo + 1;
 	if (a->y_hi <= a->y_lo)
@@ -66,12 +67,12 @@ static int find_axes(const struct svg_chart *c, struct axes *a)
 
 static double px_x(const struct axes *a, double x)
 {
-	return SVG_PLOT_LEFT + (svg_log2(x) - a->x_lo) / (a->x_hi - a->x_lo) * (SVG_PLOT_RIGHT - SVG_PLOT_LEFT);
+	return SVG_PLOT_LEFT + (base2_log(x) - a->x_lo) / (a->x_hi - a->x_lo) * (SVG_PLOT_RIGHT - SVG_PLOT_LEFT);
 }
 
 static double px_y(const struct axes *a, double y)
 {
-	double d = svg_log2(y) / LOG2_10;
+	double d = base2_log(y) / LOG2_10;
 
 	return SVG_PLOT_BOTTOM - (d - a->y_lo) / (a->y_hi - a->y_lo) * (SVG_PLOT_BOTTOM - SVG_PLOT_TOP);
 }
@@ -227,47 +228,6 @@ static int draw_panel(const struct svg_out *o, const struct svg_chart *c)
 
 /* ---- Public Functions ------------------------------------------------- */
 
-double svg_log2(double x)
-{
-	union { double d; uint64_t u; } v = { x };
-	double m, z, z2, term, sum;
-	int e;
-
-	if (x != x || x < 0.0)
-		return 0.0 / 0.0;
-	if (x == 0.0)
-		return -1.0 / 0.0;
-	if (x > 1.7976931348623157e308)
-		return x;
-	e = 0;
-	if (!(v.u >> 52)) {           /* subnormal: scale into the normal range */
-		v.d *= 18446744073709551616.0;
-		e = -64;
-	}
-	e += (int)(v.u >> 52) - 1023;
-	v.u = (v.u & 0x000fffffffffffffull) | 0x3ff0000000000000ull;
-	m = v.d;                      /* in [1, 2) */
-	if (m > 1.4142135623730951) { /* into [0.707, 1.414): the series converges faster */
-		m /= 2.0;
-		e++;
-	}
-	if (m == 1.0)
-		return (double)e;
-	/* ln m = 2 atanh(z), z = (m-1)/(m+1), |z| < 0.172 */
-	z = (m - 1.0) / (m + 1.0);
-	z2 = z * z;
-	term = z;
-	sum = 0.0;
-	for (int k = 1; k < 60; k += 2) {
-		double add = term / k;
-		sum += add;
-		if (add < 1e-18 && add > -1e-18)
-			break;
-		term *= z2;
-	}
-	return (double)e + 2.0 * sum * 1.44269504088896340736;
-}
-
 int svg_write_chart(const struct svg_chart *c, svg_write_fn write, void *ctx)
 {
 	return svg_write_panels(c, 1, write, ctx);
@@ -292,28 +252,3 @@ int svg_write_panels(const struct svg_chart *panels, size_t n, svg_write_fn writ
 	return drawn ? 0 : -1;
 }
 
-/* 2^y without libm: whole powers by doubling, the rest as e^(f ln 2) by its
-   series (f in [0, 1): 20 terms leave under 1e-16 relative). */
-double svg_exp2(double y)
-{
-	const double ln2 = 0.69314718055994530942;
-	double whole = 1.0, term = 1.0, sum = 1.0, f;
-	int k = 0;
-
-	if (!(y > -1000.0 && y < 1000.0))      /* NaN or far out: not used here */
-		return y > 0.0 ? 1e300 : 0.0;
-	while (y >= 1.0) {
-		y -= 1.0;
-		whole *= 2.0;
-	}
-	while (y < 0.0) {
-		y += 1.0;
-		whole /= 2.0;
-	}
-	f = y * ln2;
-	for (k = 1; k <= 20; k++) {
-		term *= f / (double)k;
-		sum += term;
-	}
-	return whole * sum;
-}

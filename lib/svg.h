@@ -5,7 +5,7 @@
  * it is plain SVG 1.1 with inline styles: no script, no external font or
  * stylesheet. Freestanding (written by the EFI app too): text goes to a
  * caller's write function, numbers through mp_snprintf, logarithms by
- * svg_log2 since there is no libm.
+ * base2_log since there is no libm.
  */
 #ifndef MEMPROBE_SVG_H
 #define MEMPROBE_SVG_H
@@ -46,13 +46,5 @@ int svg_write_chart(const struct svg_chart *c, svg_write_fn write, void *ctx);
    the size a lone chart has. 0, or -1 when no panel had a point to draw
    (each empty panel says so). svg_write_chart is the one-panel case. */
 int svg_write_panels(const struct svg_chart *panels, size_t n, svg_write_fn write, void *ctx);
-
-/* log2 for doubles without libm: exact at powers of two, within 1e-12
-   elsewhere; -infinity for 0, NaN for negatives and NaN. */
-double svg_log2(double x);
-
-/* 2^y without libm, within 1e-15 relative for |y| < 1000; 0 below that
-   range (and for NaN), 1e300 above. */
-double svg_exp2(double y);
 
 #endif
