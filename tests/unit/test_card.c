@@ -59,7 +59,8 @@ static void check_claim(size_t i, enum verdict v, const struct cache_desc *c,
 	a.check[i] = (struct level_check){ v, c, t };
 }
 
-static void add_point(unsigned tlb, unsigned page_shift, uint64_t bytes, double spread)
+static void add_point(unsigned tlb, unsigned page_shift, uint64_t bytes, double ns,
+		      double spread)
 {
 	struct result_row row = { 0 };
 
@@ -67,6 +68,7 @@ static void add_point(unsigned tlb, unsigned page_shift, uint64_t bytes, double 
 	row.variant = "chase";
 	row.page_shift = page_shift;
 	row.working_set_bytes = bytes;
+	row.ns = ns;
 	row.spread = spread;
 	card_rows_add(&rows, &row);
 }
@@ -137,17 +139,23 @@ static void synthetic(void)
 	add_bandwidth("write_avx2", 0.5);
 	snprintf(a.bw.levels_from, sizeof a.bw.levels_from, "read_avx2");
 
-	add_point(0, 12, 48 * KIB, 0.01);
-	add_point(0, 12, 64 * KIB, 0.02);
-	add_point(0, 12, 768 * KIB, 0.25);   /* noisy: decides L2 */
-	add_point(0, 12, 1536 * KIB, 0.03);
-	add_point(1, 12, 96 * 4 * KIB, 0.01);
-	add_point(1, 12, 128 * 4 * KIB, 0.01);
+	add_point(0, 12, 32 * KIB, 1.0, 0.01);
+	add_point(0, 12, 48 * KIB, 1.0, 0.01);
+	for (uint64_t b = 4 * KIB; b <= 16 * KIB; b *= 2)
+		add_point(0, 12, b, 1.0, 0.01);
+	add_point(0, 12, 64 * KIB, 3.0, 0.02);
+	/* Noisy: L2's plateau is 64 KiB and 768 KiB, whose median 3.3 ns its
+	   trials could move to 3.78. */
+	add_point(0, 12, 768 * KIB, 3.6, 0.25);
+	add_point(0, 12, 1536 * KIB, 11.0, 0.03);
+	add_point(1, 12, 96 * 4 * KIB, 1.0, 0.01);
+	add_point(1, 12, 128 * 4 * KIB, 3.0, 0.01);
 	for (int i = 0; i < 3; i++) {
 		struct result_row row = { 0 };
 		row.probe = "c2c";
 		row.variant = "pingpong";
 		row.ns = 40 + 10 * i;
+		row.spread = 0.01;
 		card_rows_add(&rows, &row);
 	}
 }
@@ -181,6 +189,14 @@ static const char *line_of(const char *t, const char *prefix)
 		if (!strncmp(p, prefix, n))
 			return p;
 	return NULL;
+}
+
+/* Whether needle stands in the line that l begins (up to its newline). */
+static int in_line(const char *l, const char *needle)
+{
+	const char *at = l ? strstr(l, needle) : NULL, *end = l ? strchr(l, '\n') : NULL;
+
+	return at && (!end || at < end);
 }
 
 /* The whole trust text, lines joined back with blanks. */
@@ -245,7 +261,12 @@ static void test_synthetic_card(void)
 	CHECK(l && strstr(l, "40.0 / 50.0 / 60.0 ns") && strstr(l, "3 pairs"),
 	      "c2c: min / median / max of three pairs");
 	trust_text(text, trust, sizeof trust);
-	CHECK(strstr(trust, "noisy") && strstr(trust, "(1 level)"), "trust: one noisy level");
+	CHECK(strstr(trust, "* the trials that decided it could move its size or latency by "
+		     "over 10%: another run may read it otherwise (1 figure)"),
+	      "trust: the star in words, one figure marked");
+	CHECK(!in_line(line_of(text, "L1 "), "*") && !in_line(line_of(text, "c2c "), "*") &&
+	      in_line(line_of(text, "L2 "), "agrees *"),
+	      "L1 and c2c, whose trials agree, carry no star; L2 does");
 	a.bw.series[0].n = a.bw.series[1].n = 12;   /* the sweep ends at 8 MiB */
 	card_build(&card, &a, &rows, 0);
 	card_format(&card, text, sizeof text);
@@ -291,6 +312,65 @@ static void test_claimed_level_bandwidth(void)
 	CHECK(l && !strncmp(l + 12, "~32 MiB   12.25   49.0    -    50.0", 35),
 	      "an L3 named by its claim: ~32 MiB, its bandwidth from 2 MiB (50 GB/s), not "
 	      "memory's 20 (%.80s)", l ? l : "-");
+}
+
+/* The star: only where the trials that decided a level could move its
+   size or latency by more than 10%. */
+static void test_noise_marks(void)
+{
+	static char json_text[16384];
+	struct json j;
+	const char *l, *c2c, *noisy;
+
+	/* Four more points on L2's plateau; one of them had two trials
+	   preempted (spread 4000%): the median of five does not move. */
+	synthetic();
+	for (int k = 0; k < 4; k++)
+		add_point(0, 12, (128 + 128 * k) * KIB, 3.4, k ? 0.01 : 40);
+	card_build(&card, &a, &rows, 0);
+	CHECK(!card.cache[1].noisy && !card.noisy,
+	      "one disturbed point among L2's plateau of six: no star (%d)", card.cache[1].noisy);
+
+	/* L1's last point inside, 48 KiB at 1.0 ns, with trials as far as
+	   1.9 ns: past the half height to L2 (1.87 ns), so the edge could
+	   stand at 32 KiB, 33% from 48. */
+	synthetic();
+	rows.pt[1].spread = 0.9;
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.cache[0].noisy, "L1's deciding point could carry its edge a grid step: star");
+	/* The same, with a refined point at 46 KiB: the edge moves 4%. */
+	synthetic();
+	rows.pt[0].bytes = 46 * KIB;
+	rows.pt[1].spread = 0.9;
+	card_build(&card, &a, &rows, 0);
+	CHECK(!card.cache[0].noisy, "the same trials with a point at 46 KiB move it 4%%: no star");
+
+	/* 768 KiB measured again (revisited): 3.6 ns, then 7.0, past the
+	   half height to L3 (6.55 ns): L2's size could read 768 KiB. */
+	synthetic();
+	rows.pt[6].spread = 0.01;
+	add_point(0, 12, 768 * KIB, 7.0, 0.01);
+	CHECK(rows.npt == 10 && rows.pt[6].ns == 3.6 && rows.pt[6].ns_hi == 7.0,
+	      "a size's second row joins its point: the least reading, and the greatest");
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.cache[1].noisy, "a size read 3.6 and 7.0 ns decides L2's edge: star");
+
+	/* c2c: the median pair's trials could move it 20%. */
+	synthetic();
+	rows.c2c_spread[0] = rows.c2c_spread[1] = 0.3;
+	rows.c2c_spread[2] = 0;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "c2c ");
+	CHECK(card.c2c_noisy && in_line(l, "3 pairs *"), "c2c that could move 20%%: starred");
+	json_init(&j, json_text, sizeof json_text);
+	json_object_begin(&j, 0);
+	card_json(&j, &card, text);
+	json_object_end(&j);
+	c2c = strstr(json_text, "\"c2c\"");
+	noisy = c2c ? strstr(c2c, "\"noisy\"") : 0;
+	CHECK(noisy && noisy < strchr(c2c, '}') && strstr(noisy, "true") <= noisy + 9,
+	      "summary.c2c says noisy: true (%.120s)", c2c ? c2c : "none");
 }
 
 static void test_too_many_levels(void)
@@ -469,6 +549,7 @@ int main(void)
 {
 	test_synthetic_card();
 	test_claimed_level_bandwidth();
+	test_noise_marks();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
