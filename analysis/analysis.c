@@ -190,29 +190,60 @@ static int tlb_claim_found(const struct analysis *a, unsigned page_shift, unsign
 	return 0;
 }
 
-/* Past the largest TLB that CPUID claims for a page size, once a level has
-   agreed with it, no TLB is left to miss: a later step that matches no
-   claim is the page walks' own entries leaving the data caches as the
-   pages grow (on this project's Zen 4 VM, past its 3072-entry L2 TLB, a
-   step at 4608, 6144 or 8192 pages from one run to the next, or none). It
-   is named "walks", held against no claim, and left off the card; where
-   the largest claim found no level (a hypervisor's wrong claim, none at
-   all) every step stays a TLB level. */
+/* Whether TLB level i steps out of a climb: a TLB level of its pages lies
+   below it, and its own lower plateau, from that level's edge to its own,
+   spans less than an octave. Past the last TLB the walks' entries leave
+   the caches one after another as the pages grow, so the curve climbs
+   with no plateau worth the name; a real TLB has a plateau below its edge
+   from the reach of the TLB below it (an octave or more: 64 to 2048
+   entries, 72 to 3072). */
+static int steps_in_climb(const struct analysis *a, size_t i)
+{
+	const struct level *l = &a->h.level[i], *below = 0;
+
+	for (size_t k = 0; k < a->h.nlevels; k++) {
+		const struct level *o = &a->h.level[k];
+
+		if (o->kind == LEVEL_TLB && o->page_shift == l->page_shift &&
+		    o->entries < l->entries && (!below || o->entries > below->entries))
+			below = o;
+	}
+	return below && below->next_bytes && l->below_bytes < 2 * below->next_bytes;
+}
+
+/* A TLB step that is the page walks' and no TLB's is named "walks", held
+   against no claim, listed in system.json apart from the levels and left
+   off the card. Two ways to tell:
+   - past the largest TLB that CPUID claims for its pages, once a level
+     has agreed with that claim (its whole range above the claim): no TLB
+     is left to miss (on this project's Zen 4 VM, past its 3072-entry L2
+     TLB, a step at 4608, 6144 or 8192 pages from one run to the next, or
+     none);
+   - where no level agreed with the largest claim (no claims, or a
+     hypervisor's wrong ones: a Zen 5 VM's CPUID says 128 entries for a
+     4096-entry L2 TLB), from the curve alone: a step out of a climb
+     (steps_in_climb). */
 static void name_walk_steps(struct analysis *a)
 {
-	for (size_t i = 0; a->have_claims && i < a->h.nlevels; i++) {
+	for (size_t i = 0; i < a->h.nlevels; i++) {
 		struct level *l = &a->h.level[i];
 		unsigned largest;
 
 		if (l->kind != LEVEL_TLB || a->check[i].verdict == VERDICT_AGREES)
 			continue;
-		largest = tlb_claimed_entries(&a->claims, l->page_shift);
-		if (!largest || l->entries <= largest ||
-		    !tlb_claim_found(a, l->page_shift, largest))
+		largest = a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
+		if (largest && tlb_claim_found(a, l->page_shift, largest)) {
+			if ((l->range_lo >> l->page_shift) <= largest)
+				continue;
+			l->walk = "past the largest claimed TLB, which a level matched";
+		} else if (steps_in_climb(a, i)) {
+			l->walk = "a step out of a climb with no plateau below it";
+		} else {
 			continue;
+		}
 		mp_strlcpy(l->name, "walks", sizeof l->name);
-		l->past_claims = 1;
 		a->check[i].verdict = VERDICT_NO_CLAIM;
+		a->check[i].tlb = 0;
 	}
 }
 
@@ -574,6 +605,30 @@ static int run_chart(void *ctx, const char *file, chart_produce_fn produce,
 	return 0;
 }
 
+/* The "walks" array: the TLB steps that are the page walks' (name_walk_steps),
+   apart from the levels. */
+static void walks_json(struct json *j, const struct analysis *a)
+{
+	json_array_begin(j, "walks");
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+		if (!l->walk)
+			continue;
+		json_object_begin(j, 0);
+		json_u64(j, "page_size", 1ull << l->page_shift);
+		json_u64(j, "pages", l->entries);
+		json_u64(j, "size_bytes", l->size_bytes);
+		json_u64(j, "edge_below_bytes", l->below_bytes);
+		json_u64(j, "edge_next_bytes", l->next_bytes);
+		json_double(j, "ns", l->ns);
+		json_double(j, "increase_ns", l->increase_ns);
+		json_double(j, "increase_cycles", l->increase_cycles);
+		json_string(j, "why", l->walk);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void analysis_init(struct analysis *a)
@@ -821,6 +876,8 @@ void analysis_json(struct json *j, const struct analysis *a)
 	json_array_begin(j, "levels");
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
+		if (l->walk)
+			continue;   /* no level: in "walks" below */
 		json_object_begin(j, 0);
 		json_string(j, "name", l->name);
 		json_string(j, "kind", level_kind_name(l->kind));
@@ -854,6 +911,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 			first = 0;
 	}
 	json_array_end(j);
+	walks_json(j, a);
 	if (a->host_page_signs)
 		json_string(j, "host_pages_may_cap_reach", a->host_pages);
 	pagewalk_json(j, &a->pw);

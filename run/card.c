@@ -323,8 +323,9 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->method = l->method;
 	t->miss_ns = l->increase_ns;
 	t->miss_cycles = l->increase_cycles;
-	t->claim_entries = chk->tlb ? chk->tlb->entries
-		: a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
+	/* Only the claim of this level: a TLB no claim matched shows none
+	   (its verdict says it differs from every claim for its pages). */
+	t->claim_entries = chk->tlb ? chk->tlb->entries : 0;
 	t->verdict = chk->verdict;
 	t->noisy = level_noisy(rows, a, i);
 	c->noisy += t->noisy;
@@ -660,9 +661,9 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		if (l->kind == LEVEL_CACHE || l->kind == LEVEL_EDGE) {
 			add_cache(c, a, i, rows);
 		} else if (l->kind == LEVEL_TLB) {
-			/* The walks past the last claimed TLB are no TLB's:
-			   the report lists them, the card does not. */
-			if (!l->past_claims)
+			/* The walks are no TLB's: the report lists them,
+			   system.json apart, the card not at all. */
+			if (!l->walk)
 				add_tlb(c, a, i, rows);
 		} else if (!c->have_top) {
 			c->have_top = 1;

@@ -455,6 +455,13 @@ static void test_recording(void)
 	      "named as a sign of smaller host pages (%u)", a.host_page_signs);
 }
 
+/* The five Zen 4 runs (test_budget_pair says what each shows). */
+static const char *const runs[] = { "tests/data/zen4-vm-tlb-full.csv",
+				    "tests/data/zen4-vm-tlb-long.csv",
+				    "tests/data/zen4-vm-tlb-again.csv",
+				    "tests/data/zen4-vm-tlb-loaded.csv",
+				    "tests/data/zen4-vm-tlb-quick.csv" };
+
 /* The first TLB level of a page size in a, or NULL. */
 static const struct level *first_tlb_of(const struct analysis *a, unsigned shift, size_t *index)
 {
@@ -481,11 +488,6 @@ static const struct level *first_tlb_of(const struct analysis *a, unsigned shift
    ns between 6 and a climb from 20 at 4096) with no plateau past it. */
 static void test_budget_pair(void)
 {
-	static const char *const runs[] = { "tests/data/zen4-vm-tlb-full.csv",
-					     "tests/data/zen4-vm-tlb-long.csv",
-					     "tests/data/zen4-vm-tlb-again.csv",
-					     "tests/data/zen4-vm-tlb-loaded.csv",
-					     "tests/data/zen4-vm-tlb-quick.csv" };
 	static struct analysis a;
 	static struct cache_claims claims;
 	size_t len;
@@ -529,12 +531,58 @@ static void test_budget_pair(void)
 				if (l->page_shift != PAGE_SHIFT_4K || l->entries <= 3072)
 					continue;
 				past++;
-				walks += l->past_claims && !strcmp(l->name, "walks");
+				walks += l->walk && !strcmp(l->name, "walks");
 			}
 			CHECK(past == walks && (r != 3 || walks == 1),
 			      "%s: every 4 KiB step past the L2 TLB is the walks' (%u of %u)",
 			      runs[r], walks, past);
 		}
+	}
+}
+
+/* The same five Zen 4 runs read without claims (a CPU whose CPUID states
+   no TLB, or a hypervisor's wrong ones): the walks are told from the curve
+   alone. The loaded run's step at 6144 pages comes out of a climb (its
+   lower stretch, 3072 .. 5632 pages, spans less than an octave): walks;
+   the L1 DTLB and the L2 TLB, each with a plateau of octaves below its
+   edge, stay levels in every run; system.json lists the walks apart. */
+static void test_walks_without_claims(void)
+{
+	static struct analysis a;
+	static char json_text[65536];
+
+	for (size_t r = 0; r < 5; r++) {
+		struct csv_summary sum;
+		struct json j;
+		size_t len;
+		char *text = read_all(runs[r], &len);
+		unsigned levels4k = 0, walks = 0, big = 0;
+		const char *w;
+
+		analysis_init(&a);
+		CHECK(results_csv_read(text, len, take, &a, &sum) == 0, "%s reads back", runs[r]);
+		analysis_compute(&a);
+		for (size_t k = 0; tlb_level(&a, k, NULL); k++) {
+			const struct level *l = tlb_level(&a, k, NULL);
+			if (l->page_shift != PAGE_SHIFT_4K)
+				continue;
+			walks += l->walk != NULL;
+			levels4k += !l->walk;
+			big += !l->walk && l->entries >= 1536 && l->entries <= 4096;
+		}
+		CHECK(levels4k == 2 && big == 1 && walks == (r == 3),
+		      "%s, no claims: two 4 KiB TLB levels, the second at 1536-4096 entries, and "
+		      "walks only in the loaded run (%u levels, %u walks)", runs[r], levels4k, walks);
+		json_init(&j, json_text, sizeof json_text);
+		json_object_begin(&j, 0);
+		analysis_json(&j, &a);
+		json_object_end(&j);
+		w = strstr(json_text, "\"walks\"");
+		CHECK(!j.overflow && w && (r != 3 || (strstr(w, "\"pages\":6144") &&
+						      strstr(w, "climb"))) &&
+		      !strstr(json_text, "\"name\":\"walks\""),
+		      "%s: system.json's walks apart, none among the levels (%.160s)", runs[r],
+		      w ? w : "no walks member");
 	}
 }
 
@@ -549,5 +597,6 @@ int main(void)
 	test_json_and_svg();
 	test_recording();
 	test_budget_pair();
+	test_walks_without_claims();
 	return check_summary();
 }
