@@ -261,6 +261,34 @@ static void level_bandwidth(const struct bandwidth_series *s, uint64_t lo, uint6
 	*cycles = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 }
 
+/* Whether two ranges [lo, hi] meet. */
+static int ranges_meet(uint64_t lo1, uint64_t hi1, uint64_t lo2, uint64_t hi2)
+{
+	return lo1 <= hi2 && lo2 <= hi1;
+}
+
+/* The latency and bandwidth edges of a cache level, held against each
+   other: they agree when their ranges meet or they lie within
+   BANDWIDTH_AGREE_FACTOR (the report's rule: one step of the bandwidth
+   grid); else the level is uncertain, whatever the claim says (the two
+   methods read two sizes, and the claim cannot choose between them). */
+static void hold_bandwidth_edge(struct card_cache *k, const struct analysis *a,
+				const struct level *l)
+{
+	const struct level *bw = bandwidth_edge_of(&a->bw, &a->h, l);
+	uint64_t lat = l->named_by_claim ? l->read_bytes : l->size_bytes;
+	uint64_t lo = l->range_lo ? l->range_lo : lat, hi = l->range_hi ? l->range_hi : lat;
+
+	if (!bw || !bw->size_bytes || !lat)
+		return;
+	k->bw_edge_bytes = bw->size_bytes;
+	if (ranges_meet(lo, hi, bw->range_lo ? bw->range_lo : bw->size_bytes,
+			bw->range_hi ? bw->range_hi : bw->size_bytes))
+		return;
+	k->uncertain = (double)lat * BANDWIDTH_AGREE_FACTOR < (double)bw->size_bytes ||
+		       (double)bw->size_bytes * BANDWIDTH_AGREE_FACTOR < (double)lat;
+}
+
 static void add_cache(struct card *c, const struct analysis *a, size_t i,
 		      const struct card_rows *rows)
 {
@@ -285,6 +313,8 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->claim_bytes = chk->cache ? chk->cache->size_bytes : 0;
 	k->verdict = chk->verdict;
 	k->noisy = level_noisy(rows, a, i);
+	hold_bandwidth_edge(k, a, l);
+	c->uncertain += k->uncertain;
 	if (s) {
 		/* Within the level, clear of the edges: above the level below,
 		   up to half this one as its readings named it (a claim that
@@ -420,6 +450,13 @@ static const char *method_word(enum level_method m)
 	return "-";
 }
 
+/* A cache level's verdict word: "uncertain" where its latency and
+   bandwidth edges disagree, else the claim's verdict. */
+static const char *cache_verdict(const struct card_cache *k)
+{
+	return k->uncertain ? "uncertain" : verdict_name(k->verdict);
+}
+
 static void cache_line(struct lines *ls, const struct card_cache *k)
 {
 	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24], ways[12];
@@ -441,7 +478,7 @@ static void cache_line(struct lines *ls, const struct card_cache *k)
 	real_or_dash(bpc, sizeof bpc, "%.2f", k->bytes_per_cycle);
 	bytes_or_dash(claim, sizeof claim, k->claim_bytes);
 	line_add(ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s%s", name, size, ns, cyc, ways, gb,
-		 bpc, claim, verdict_name(k->verdict), k->noisy ? " *" : "");
+		 bpc, claim, cache_verdict(k), k->noisy ? " *" : "");
 }
 
 static void tlb_line(struct lines *ls, const struct card_tlb *t)
@@ -506,6 +543,20 @@ static void trust_lines(struct lines *ls, const struct card *c)
 				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
 			first = 0;
 		}
+	}
+	for (size_t i = 0; i < c->ncaches; i++) {
+		const struct card_cache *k = &c->cache[i];
+		char bw[24], claim[24];
+
+		if (!k->uncertain)
+			continue;
+		short_bytes(lo, sizeof lo, k->range_lo);
+		short_bytes(hi, sizeof hi, k->range_hi);
+		short_bytes(bw, sizeof bw, k->bw_edge_bytes);
+		if (k->claim_bytes)
+			short_bytes(claim, sizeof claim, k->claim_bytes);
+		mp_append(&t, "%s%s uncertain: latency edge %s-%s, bandwidth edge %s, claim %s",
+			  t.len ? "; " : "", k->name, lo, hi, bw, k->claim_bytes ? claim : "none");
 	}
 	if (c->run.known && !c->run.nmi_counted && !c->run.smi_counted)
 		mp_append(&t, "%sNMIs and SMIs not counted", t.len ? "; " : "");
@@ -778,7 +829,9 @@ void card_json(struct json *j, const struct card *c, const char *text)
 			json_double(j, "read_bytes_per_cycle", k->bytes_per_cycle);
 		}
 		json_u64(j, "claim_bytes", k->claim_bytes);
-		json_string(j, "verdict", verdict_name(k->verdict));
+		if (k->bw_edge_bytes)
+			json_u64(j, "bandwidth_edge_bytes", k->bw_edge_bytes);
+		json_string(j, "verdict", cache_verdict(k));
 		json_bool(j, "noisy", k->noisy);
 		json_object_end(j);
 	}

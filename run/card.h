@@ -83,6 +83,12 @@ struct card_cache {
 	double gb_per_s, bytes_per_cycle;   /* 0: bandwidth did not run */
 	uint64_t claim_bytes;     /* 0: no claim */
 	enum verdict verdict;
+	/* The bandwidth curves' edge the report holds this level against (0:
+	   none), and whether it and the latency edge disagree by more than
+	   their ranges: then the card says "uncertain" and names the latency
+	   edge, the bandwidth edge and the claim. */
+	uint64_t bw_edge_bytes;
+	int uncertain;
 	int noisy;
 	unsigned ways;            /* measured by the geometry probe; 0: not measured */
 };
@@ -128,6 +134,7 @@ struct card {
 				     more than CARD_NOISY_MOVE */
 	/* Trust. */
 	unsigned noisy, smeared;  /* levels */
+	unsigned uncertain;       /* cache levels whose edges disagree */
 	unsigned ranged;          /* levels shown with a range: smeared or named by CPUID */
 	struct card_run run;
 	int hypervisor;           /* CPUID says so */

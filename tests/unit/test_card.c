@@ -374,6 +374,51 @@ static void test_noise_marks(void)
 	      "summary.c2c says noisy: true (%.120s)", c2c ? c2c : "none");
 }
 
+/* Disagreement shown: a VM's L3 read at 6 MiB by the latency curve
+   (range 4-8 MiB), at 16 MiB by the bandwidth curve, claimed 32 MiB: the
+   card says uncertain and names the three; where the bandwidth edge
+   stands within the latency range the claim alone differs. */
+static void test_uncertain(void)
+{
+	static char trust[2048];
+	struct level *l3, *bw;
+	const char *l;
+
+	synthetic();
+	l3 = &a.h.level[2];
+	l3->size_bytes = 6 * MIB;
+	l3->below_bytes = l3->range_lo = 4 * MIB;
+	l3->next_bytes = l3->range_hi = 8 * MIB;
+	l3->smeared = 1;
+	check_claim(2, VERDICT_DIFFERS, &a.claims.cache[2], 0);
+	a.bw.h.nlevels = 0;
+	bw = &a.bw.h.level[a.bw.h.nlevels++];
+	*bw = a.h.level[0];   /* L1 seen by both */
+	bw = &a.bw.h.level[a.bw.h.nlevels++];
+	*bw = (struct level){ .kind = LEVEL_CACHE, .size_bytes = 16 * MIB, .range_lo = 12 * MIB,
+			      .range_hi = 24 * MIB };
+	a.bw.h.attributed = 1;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	trust_text(text, trust, sizeof trust);
+	l = line_of(text, "L3 ");
+	CHECK(in_line(l, "uncertain") && card.uncertain == 1 && card.cache[2].bw_edge_bytes == 16 * MIB,
+	      "L3: latency 6 MiB, bandwidth 16 MiB, claim 32 MiB: uncertain (%.79s)", l ? l : "-");
+	CHECK(strstr(trust, "L3 uncertain: latency edge 4M-8M, bandwidth edge 16M, claim 32M"),
+	      "the trust line names the candidates: %s", trust);
+	CHECK(in_line(line_of(text, "L1 "), "agrees"), "L1, where both edges stand, still agrees");
+
+	bw->size_bytes = 8 * MIB;
+	bw->range_lo = 6 * MIB;
+	bw->range_hi = 12 * MIB;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "L3 ");
+	CHECK(in_line(l, "differs") && !in_line(l, "uncertain") && !card.uncertain,
+	      "bandwidth at 8 MiB, inside the latency range: the two agree and the claim "
+	      "differs (%.79s)", l ? l : "-");
+}
+
 static void test_too_many_levels(void)
 {
 	int lines, widest, ended;
@@ -551,6 +596,7 @@ int main(void)
 	test_synthetic_card();
 	test_claimed_level_bandwidth();
 	test_noise_marks();
+	test_uncertain();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();

@@ -586,6 +586,41 @@ static void test_walks_without_claims(void)
 	}
 }
 
+/* One 4 KiB curve alone (a run stopped before its 2 MiB curve), with Zen 3's
+   claims and an edge whose range, 6 .. 12 MiB, holds the L2 TLB's 8 MiB
+   reach and no cache's claim: it is shown as the next cache level, L3, so
+   it is never held against the TLB's claim (it once printed "agrees"). */
+static void test_edge_not_against_tlb(void)
+{
+	static struct analysis a;
+	static const struct { uint64_t kib; double ns; } pts[] = {
+		{ 4, 1.3 }, { 8, 1.3 }, { 16, 1.3 }, { 32, 1.3 }, { 48, 4 }, { 64, 4 },
+		{ 128, 4 }, { 256, 4 }, { 512, 4.2 }, { 1024, 15 }, { 2048, 15 }, { 4096, 15 },
+		{ 6144, 15.5 }, { 12288, 150 }, { 16384, 150 }, { 32768, 152 }, { 65536, 155 },
+	};
+	size_t found = 0;
+
+	analysis_init(&a);
+	analysis_set_claims(&a, zen3_claims(), "tests/data/zen3-vm-cpuid.json");
+	for (size_t i = 0; i < sizeof pts / sizeof *pts; i++) {
+		struct result_row row = { .probe = "latency", .variant = "chase", .page_shift = 12,
+					  .working_set_bytes = pts[i].kib * 1024, .ns = pts[i].ns };
+		analysis_add_row(&a, &row);
+	}
+	analysis_compute(&a);
+	for (size_t i = 0; i < a.h.nlevels; i++) {
+		const struct level *l = &a.h.level[i];
+		if (l->kind != LEVEL_EDGE || l->range_lo > (8ull << 20) || l->range_hi < (8ull << 20))
+			continue;
+		found++;
+		CHECK(!a.check[i].tlb && a.check[i].verdict != VERDICT_AGREES,
+		      "the edge %s at %llu KiB (holding the L2 TLB's 8 MiB reach) is not held "
+		      "against the TLB's claim (%s)", l->name,
+		      (unsigned long long)(l->size_bytes >> 10), verdict_name(a.check[i].verdict));
+	}
+	CHECK(found == 1, "one unattributed edge holds 8 MiB (%zu)", found);
+}
+
 int main(void)
 {
 	test_zen3_shapes();
@@ -598,5 +633,6 @@ int main(void)
 	test_recording();
 	test_budget_pair();
 	test_walks_without_claims();
+	test_edge_not_against_tlb();
 	return check_summary();
 }
