@@ -5,6 +5,7 @@
  * summary.txt, a report.txt and report.html that begin with it, and a
  * system.json with its summary member.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "lib/json.h"
 #include "lib/json_read.h"
 #include "run/card.h"
+#include "desk/analyze.h"
+#include "results/csvread.h"
 #include "probes/geometry.h"
 #include "core/config.h"
 #include "core/platform.h"
@@ -419,6 +422,107 @@ static void test_uncertain(void)
 	      "differs (%.79s)", l ? l : "-");
 }
 
+/* Each results row of a recording into the analysis and the card's rows,
+   as memprobe compare rebuilds a card. */
+static void take_row(const struct result_row *row, void *ctx)
+{
+	(void)ctx;
+	analysis_add_row(&a, row);
+	card_rows_add(&rows, row);
+}
+
+/* The card of a recorded run (tests/data), built as a run builds it. */
+static void recorded_card(const char *csv, const struct cache_claims *claims, struct card *out)
+{
+	static char buf[1 << 18];
+	struct csv_summary sum;
+	size_t len = read_file(csv, buf, sizeof buf);
+
+	analysis_init(&a);
+	memset(&rows, 0, sizeof rows);
+	CHECK(len > 0 && results_csv_read(buf, len, take_row, 0, &sum) == 0, "%s reads back", csv);
+	analysis_set_claims(&a, claims, "tests/data/zen5-vm-cpuid.json");
+	analysis_compute(&a);
+	card_build(out, &a, &rows, 0);
+}
+
+/* The same level on another card (a cache by name; a TLB by name and
+   pages), its ns through *ns; 0 when it has none. */
+static int level_ns(const struct card *c, const char *name, unsigned page_shift, int tlb,
+		    double *ns)
+{
+	for (size_t i = 0; !tlb && i < c->ncaches; i++)
+		if (!strcmp(c->cache[i].name, name))
+			return *ns = c->cache[i].ns, 1;
+	for (size_t i = 0; tlb && i < c->ntlbs; i++)
+		if (!strcmp(c->tlb[i].name, name) && c->tlb[i].page_shift == page_shift)
+			return *ns = c->tlb[i].miss_ns, 1;
+	return 0;
+}
+
+/* Every level the first card leaves unstarred reads within 10% on the
+   second (a cache its latency, a TLB its miss cost); returns how many
+   were compared. */
+static unsigned unstarred_hold(const struct card *c1, const struct card *c2, const char *what)
+{
+	unsigned n = 0;
+	double other;
+
+	for (size_t i = 0; i < c1->ncaches; i++) {
+		const struct card_cache *k = &c1->cache[i];
+		if (k->noisy || !level_ns(c2, k->name, 0, 0, &other))
+			continue;
+		n++;
+		CHECK(fabs(other / k->ns - 1) <= 0.10, "%s: %s, unstarred, %.2f ns; the other run "
+		      "%.2f", what, k->name, k->ns, other);
+	}
+	for (size_t i = 0; i < c1->ntlbs; i++) {
+		const struct card_tlb *t = &c1->tlb[i];
+		if (t->noisy || !level_ns(c2, t->name, t->page_shift, 1, &other))
+			continue;
+		n++;
+		CHECK(fabs(other / t->miss_ns - 1) <= 0.10, "%s: %s %u, unstarred, misses %.2f ns; "
+		      "the other run %.2f", what, t->name, t->page_shift, t->miss_ns, other);
+	}
+	return n;
+}
+
+/* Two quick latency,tlb runs on this project's Zen 5 VM (EPYC family 1Ah,
+   2 vCPUs, load 8-11 from other builds: most points' best three trials
+   lay far apart, so most levels carry a star). Whatever is not starred
+   must read the same in the other run; neither card shows a walk or a
+   claim that is not its level's. */
+static void test_recorded_zen5(void)
+{
+	static struct card c1, c2;
+	static struct cache_claims claims;
+	static char buf[8192];
+	size_t len = read_file("tests/data/zen5-vm-cpuid.json", buf, sizeof buf);
+	unsigned compared;
+
+	CHECK(claims_from_system_json(buf, len, &claims) == 0 && claims.ntlbs >= 4,
+	      "Zen 5's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
+	recorded_card("tests/data/zen5-vm-quick-1.csv", &claims, &c1);
+	recorded_card("tests/data/zen5-vm-quick-2.csv", &claims, &c2);
+	compared = unstarred_hold(&c1, &c2, "run 1") + unstarred_hold(&c2, &c1, "run 2");
+	printf("# Zen 5 recordings: %u and %u of %zu and %zu levels starred, %u unstarred compared\n",
+	       c1.noisy, c2.noisy, c1.ncaches + c1.ntlbs, c2.ncaches + c2.ntlbs, compared);
+	CHECK(compared >= 1, "at least one unstarred level to compare (%u)", compared);
+	for (int r = 0; r < 2; r++) {
+		const struct card *c = r ? &c2 : &c1;
+		unsigned l1 = 0;
+		for (size_t i = 0; i < c->ntlbs; i++) {
+			const struct card_tlb *t = &c->tlb[i];
+			CHECK(strcmp(t->name, "walks") != 0, "run %d: no walks on the card", r + 1);
+			CHECK(t->claim_entries == 0 || t->verdict == VERDICT_AGREES,
+			      "run %d: %s %llu shows a claim only where it is this level's (%u)", r + 1,
+			      t->name, (unsigned long long)t->entries, t->claim_entries);
+			l1 += !strcmp(t->name, "L1 DTLB") && t->entries == 96;
+		}
+		CHECK(l1 == 2, "run %d: L1 DTLB 96 with 4 KiB and 2 MiB pages (%u)", r + 1, l1);
+	}
+}
+
 static void test_too_many_levels(void)
 {
 	int lines, widest, ended;
@@ -597,6 +701,7 @@ int main(void)
 	test_claimed_level_bandwidth();
 	test_noise_marks();
 	test_uncertain();
+	test_recorded_zen5();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
