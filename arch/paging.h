@@ -174,6 +174,12 @@ struct pt_translation {
    value) points at, built for cfg; also the firmware's own. */
 void pt_walk(const struct pt_config *cfg, uint64_t root, uint64_t va, struct pt_translation *t);
 
+/* 1 when page_size is one of the architecture's page or block sizes at all
+   (whether this CPU offers it is pt_page_size_offered's question): the
+   walker's, which the generic verifier asks through this header, so the
+   verifier calls the architecture's code only through its neutral seam. */
+int pt_page_size_known(uint64_t page_size);
+
 /* 1 when every byte of [base, base + length) lies in a page the tables at
    root identity-map writable (what exception delivery needs of a stack, a
    descriptor table or a handler's data), whatever the page sizes; else 0

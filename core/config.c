@@ -8,14 +8,11 @@
  */
 #include "core/config.h"
 #include "lib/fmt.h"
-#include "core/platform.h"
 
 #include <stdarg.h>
 
 /* ---- Constants -------------------------------------------------------- */
 
-#define LINE_MAX_CHARS 200
-#define ECHO_MAX 40                      /* characters of input quoted back */
 
 #define FIELD(f) __builtin_offsetof(struct config, f)
 
@@ -29,41 +26,72 @@ enum general_key {
 	GENERAL_KEYS
 };
 
+/* Why numa.node and numa.special are bare metal's alone. */
+#define NUMA_BARE_METAL_ONLY "numa.node and numa.special place buffers on bare metal only; " \
+	"on Linux run under numactl --membind=NODE instead"
+
 /* In the order config_describe prints them; profile first, because it is
-   resolved first. */
+   resolved first. Each key's defaults are the text a user would write, as
+   a probe's keys' are: full follows the seeds; quick must run every probe,
+   together, well under 30 s under QEMU's TCG (10-50x slower than hardware:
+   a chase read 4 ns at 4 KiB, 22 ns at 1 MiB, 370 ns at 64 MiB there) in
+   QEMU's default 1 GiB of RAM, so its buffers stay small and its trials
+   few. The profile has no default of its own (quick unless a source says
+   otherwise), the probes key takes the rows that say they run in the
+   profile (profile_probes), and end and upload.url are unset by default.
+   - pages: 1 GiB pages where available: a size the machine cannot give
+     (no pdpe1gb, no aligned free GiB, no hugetlb pool on Linux) is
+     reported and skipped, and the run goes on with the others.
+   - min_size, max_size: the latency sweep's grid (and the stop rule every
+     probe shares), from 4 KiB up to past four times the largest claimed
+     cache (auto; the floor per profile is LATENCY_TOP_*), so the last
+     cache's edge has memory's plateau past it: on a 32 MiB L3, 128 MiB.
+   - cpus.deadline: c2c and loaded: the deadline bounds the longest role,
+     a loaded chase: quick's 32 MiB takes under a second on hardware and a
+     few under TCG; full's 256 MiB is 4 Mi loads a lap, a warm-up lap and
+     three trials of a lap, 2 s at 100 ns a load and 8 s at the 500 ns a
+     saturated server's DRAM can read. Only a CPU that is not coming back
+     reaches either.
+   - numa.*: buffers beside the processor that runs the probes, in
+     ordinary memory: another domain or special-purpose memory only when
+     asked. */
 static const struct config_key keys[GENERAL_KEYS] = {
 	[KEY_PROFILE] = { "profile", KIND_PROFILE, FIELD(profile),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 	[KEY_PROBES] = { "probes", KIND_PROBES, FIELD(probes),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 	[KEY_PAGES] = { "pages", KIND_PAGES, FIELD(pages),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "4k,2m,1g", "4k,2m,1g", NULL, NULL, NULL },
 	[KEY_MIN_SIZE] = { "min_size", KIND_SIZE, FIELD(min_size),
-		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
+		64, PROBE_BUFFER_MAX, 64, "4K", "4K", NULL, NULL, NULL },
 	[KEY_MAX_SIZE] = { "max_size", KIND_SIZE_AUTO, FIELD(max_size),
-		64, PROBE_BUFFER_MAX, 64, NULL, NULL, NULL, NULL },
+		64, PROBE_BUFFER_MAX, 64, "auto", "auto", NULL, NULL, NULL },
 	[KEY_TRIALS] = { "trials", KIND_UINT, FIELD(trials),
-		1, 1000, 0, NULL, NULL, NULL, NULL },
+		1, 1000, 0, "3", "3", NULL, NULL, NULL },
 	[KEY_MAX_TRIALS] = { "max_trials", KIND_UINT, FIELD(max_trials),
-		1, 100000, 0, NULL, NULL, NULL, NULL },
+		1, 100000, 0, "8", "20", NULL, NULL, NULL },
 	[KEY_PRECISION] = { "precision", KIND_FRACTION, FIELD(precision),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "0.05", "0.01", NULL, NULL, NULL },
 	[KEY_STEP_MS] = { "step_ms", KIND_MS, FIELD(step_ms),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "1", "2", NULL, NULL, NULL },
 	[KEY_CPUS_DEADLINE] = { "cpus.deadline", KIND_MS, FIELD(cpus_deadline_ms),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "10000", "60000", NULL, NULL, NULL },
 	[KEY_END] = { "end", KIND_END, FIELD(end),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 	[KEY_NUMA_NODE] = { "numa.node", KIND_NODE, FIELD(numa_node),
-		0, NUMA_NODE_AUTO - 1, 0, NULL, NULL, NULL, NULL },
+		0, NUMA_NODE_AUTO - 1, 0, "auto", "auto", NULL, NULL, NUMA_BARE_METAL_ONLY },
 	[KEY_NUMA_SPECIAL] = { "numa.special", KIND_YESNO, FIELD(numa_special),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "no", "no", NULL, NULL, NUMA_BARE_METAL_ONLY },
 	[KEY_PAGING_TEST_POOL] = { "paging.test_pool", KIND_UINT, FIELD(paging_test_pool),
-		0, 1u << 20, 0, NULL, NULL, NULL, NULL },
+		0, 1u << 20, 0, "0", "0", NULL, NULL,
+		"paging.test_pool sizes the bare-metal app's page-table pool; the kernel maps "
+		"a Linux run's pages" },
 	[KEY_CLOCK_REFERENCE] = { "clock.reference", KIND_REFERENCE, FIELD(clock_reference),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, "auto", "auto", NULL, NULL,
+		"clock.reference chooses a bare-metal timer; the Linux build calibrates against "
+		"CLOCK_MONOTONIC_RAW" },
 	[KEY_UPLOAD_URL] = { "upload.url", KIND_URL, FIELD(upload_url),
-		0, 0, 0, NULL, NULL, NULL, NULL },
+		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 /* Every key: the general ones, then each probe's in run order. */
 #define KEYS_MAX 128
@@ -140,17 +168,6 @@ static void *field_of(const struct config *c, unsigned k)
 	return (void *)(uintptr_t)(base + r->def->offset);
 }
 
-/* A piece of the source text; never NUL-terminated. */
-struct span {
-	const char *p;
-	size_t n;
-};
-
-struct entry {
-	struct span key, value;
-	int line;                 /* 0 for one-line sources */
-};
-
 /* Where a key's effective value came from, for combination errors. */
 struct origin {
 	const char *source;       /* NULL: the profile's default */
@@ -159,6 +176,7 @@ struct origin {
 
 struct loader {
 	struct config *c;
+	const struct config_platform *platform;  /* NULL: the defaults, no check */
 	const struct config_source *src;  /* the one being read */
 	struct config_error *err;
 	struct origin origin[KEYS_MAX];
@@ -167,84 +185,24 @@ struct loader {
 	enum profile profile;
 };
 
-static int is_blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r';
-}
-
-static char lower(char ch)
-{
-	return (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
-}
-
-static struct span trim(struct span s)
-{
-	while (s.n && is_blank(s.p[0])) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && is_blank(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-static int span_equals_nocase(struct span s, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < s.n; i++)
-		if (!word[i] || lower(s.p[i]) != word[i])
-			return 0;
-	return word[i] == '\0';
-}
-
-static void format_where(char *buf, size_t size, const char *source, int line)
-{
-	if (line)
-		mp_snprintf(buf, size, "%s:%d", source, line);
-	else
-		mp_snprintf(buf, size, "%s", source);
-}
-
 /* "<source>[:line]: key '<key>': <what>" */
-static int fail(struct loader *l, const struct entry *e, const char *fmt, ...)
+static int fail(struct loader *l, const struct config_entry *e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static int fail(struct loader *l, const struct entry *e, const char *fmt, ...)
+static int fail(struct loader *l, const struct config_entry *e, const char *fmt, ...)
 {
 	char where[160], what[200];
 	va_list ap;
 
-	format_where(where, sizeof where, l->src->name, e->line);
+	config_where(where, sizeof where, l->src->name, e->line);
 	va_start(ap, fmt);
 	mp_vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	mp_snprintf(l->err->text, sizeof l->err->text, "%s: key '%.*s': %s", where,
-		    (int)(e->key.n < ECHO_MAX ? e->key.n : ECHO_MAX), e->key.p, what);
+		    config_echo_len(e->key), e->key.p, what);
 	return -1;
 }
 
-/* An error before any key is known: garbage, a line too long, no '='. */
-static int fail_at(struct loader *l, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail_at(struct loader *l, int line, const char *fmt, ...)
-{
-	char where[160], what[200];
-	va_list ap;
-
-	format_where(where, sizeof where, l->src->name, line);
-	va_start(ap, fmt);
-	mp_vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	mp_snprintf(l->err->text, sizeof l->err->text, "%s: %s", where, what);
-	return -1;
-}
-
-static int echo_len(struct span s)
-{
-	return (int)(s.n < ECHO_MAX ? s.n : ECHO_MAX);
-}
-
-static int find_key(struct span key)
+static int find_key(struct config_span key)
 {
 	for (unsigned k = 0; k < key_count; k++) {
 		size_t n = mp_strlen(all_keys[k].name);
@@ -254,137 +212,13 @@ static int find_key(struct span key)
 	return -1;
 }
 
-/* ---- Reading sources into entries ------------------------------------- */
-
-typedef int (*entry_fn)(struct loader *l, const struct entry *e);
-
-/* Bytes a text file may hold: printable ASCII, tab, CR, LF. Anything else
-   means the file is not the text it should be (a binary, UTF-16 from an
-   editor, a corrupted sector), and guessing at its meaning would be worse. */
-static int check_bytes(struct loader *l, struct span line, int line_no)
-{
-	for (size_t i = 0; i < line.n; i++) {
-		unsigned char ch = (unsigned char)line.p[i];
-		if ((ch < 0x20 || ch > 0x7e) && ch != '\t' && ch != '\r' && ch != '\n')
-			return fail_at(l, line_no, "binary garbage: byte 0x%02x at column %u; "
-				       "the configuration must be plain ASCII text",
-				       ch, (unsigned)i + 1);
-	}
-	return 0;
-}
-
-static int split_pair(struct loader *l, struct span text, int line_no, struct entry *e)
-{
-	size_t eq = 0;
-
-	while (eq < text.n && text.p[eq] != '=')
-		eq++;
-	if (eq == text.n)
-		return fail_at(l, line_no, "expected key = value, found '%.*s'",
-			       echo_len(text), text.p);
-	e->key = trim((struct span){ text.p, eq });
-	e->value = trim((struct span){ text.p + eq + 1, text.n - eq - 1 });
-	e->line = line_no;
-	if (e->key.n == 0)
-		return fail_at(l, line_no, "a value without a key: '%.*s'", echo_len(text), text.p);
-	return 0;
-}
-
-static int read_lines(struct loader *l, entry_fn fn)
-{
-	const char *p = l->src->text, *end = p + l->src->len;
-	int line_no = 0;
-
-	while (p < end) {
-		const char *eol = p;
-		while (eol < end && *eol != '\n')
-			eol++;
-		struct span line = { p, (size_t)(eol - p) };
-		p = eol < end ? eol + 1 : eol;
-		line_no++;
-
-		if (check_bytes(l, line, line_no))
-			return -1;
-		size_t visible = line.n;
-		if (visible && line.p[visible - 1] == '\r')
-			visible--;
-		if (visible > LINE_MAX_CHARS)
-			return fail_at(l, line_no, "overlong line: %u characters, at most %d",
-				       (unsigned)visible, LINE_MAX_CHARS);
-		for (size_t i = 0; i < line.n; i++)
-			if (line.p[i] == '#')
-				line.n = i;
-		line = trim(line);
-		if (line.n == 0)
-			continue;
-
-		struct entry e;
-		if (split_pair(l, line, line_no, &e) || fn(l, &e))
-			return -1;
-	}
-	return 0;
-}
-
-static struct span next_word(const char **p, const char *end)
-{
-	while (*p < end && (is_blank(**p) || **p == '\n'))
-		(*p)++;
-	const char *start = *p;
-	while (*p < end && !is_blank(**p) && **p != '\n')
-		(*p)++;
-	return (struct span){ start, (size_t)(*p - start) };
-}
-
-/* Load options: "key=value" words, or "key = value" with '=' a word of its
-   own. A blank right after '=' with no value ("trials= 5") is an empty value:
-   taking the next word would silently read another key as this one's value. */
-static int read_words(struct loader *l, entry_fn fn)
-{
-	const char *p = l->src->text, *end = p + l->src->len;
-
-	if (check_bytes(l, (struct span){ p, l->src->len }, 0))
-		return -1;
-	for (;;) {
-		struct span word = next_word(&p, end);
-		if (word.n == 0)
-			return 0;
-		if (word.n > LINE_MAX_CHARS)
-			return fail_at(l, 0, "overlong option: %u characters, at most %d",
-				       (unsigned)word.n, LINE_MAX_CHARS);
-
-		struct entry e;
-		int has_eq = 0;
-		for (size_t i = 0; i < word.n; i++)
-			has_eq |= word.p[i] == '=';
-		if (!has_eq) {
-			const char *after = p;
-			struct span eq = next_word(&after, end);
-			if (eq.n == 1 && eq.p[0] == '=') {
-				struct span value = next_word(&after, end);
-				p = after;
-				e = (struct entry){ word, value, 0 };
-				if (fn(l, &e))
-					return -1;
-				continue;
-			}
-		}
-		if (split_pair(l, word, 0, &e) || fn(l, &e))
-			return -1;
-	}
-}
-
-static int read_source(struct loader *l, entry_fn fn)
-{
-	return l->src->one_line ? read_words(l, fn) : read_lines(l, fn);
-}
-
 /* ---- Values ----------------------------------------------------------- */
 
-static int parse_word(struct loader *l, const struct entry *e, struct span s,
+static int parse_word(struct loader *l, const struct config_entry *e, struct config_span s,
 		      const struct config_word *words, const char *what, unsigned *out)
 {
 	for (const struct config_word *w = words; w->name; w++)
-		if (span_equals_nocase(s, w->name)) {
+		if (config_span_equals_nocase(s, w->name)) {
 			*out = w->value;
 			return 0;
 		}
@@ -394,24 +228,24 @@ static int parse_word(struct loader *l, const struct entry *e, struct span s,
 	choices[0] = '\0';
 	for (const struct config_word *w = words; w->name; w++)
 		mp_append(&t, "%s%s", w == words ? "" : ", ", w->name);
-	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, echo_len(s), s.p, choices);
+	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, config_echo_len(s), s.p, choices);
 }
 
-static int parse_list(struct loader *l, const struct entry *e,
+static int parse_list(struct loader *l, const struct config_entry *e,
 		      const struct config_word *words, const char *what, unsigned *out)
 {
-	struct span v = e->value;
+	struct config_span v = e->value;
 	unsigned bits = 0;
 
 	for (size_t start = 0; start <= v.n;) {
 		size_t stop = start;
 		while (stop < v.n && v.p[stop] != ',')
 			stop++;
-		struct span item = trim((struct span){ v.p + start, stop - start });
+		struct config_span item = config_span_trim((struct config_span){ v.p + start, stop - start });
 		unsigned bit;
 		if (item.n == 0)
 			return fail(l, e, "an empty item in the %s list '%.*s'", what,
-				    echo_len(v), v.p);
+				    config_echo_len(v), v.p);
 		if (parse_word(l, e, item, words, what, &bit))
 			return -1;
 		bits |= bit;
@@ -426,19 +260,21 @@ static int parse_list(struct loader *l, const struct entry *e,
 #define PAGE_SHIFT_ROW_(word, bit, shift) { bit, shift },
 static const struct { unsigned bit, shift; } page_shifts[] = { PAGE_SIZE_LIST(PAGE_SHIFT_ROW_) };
 
-static int check_architected(struct loader *l, const struct entry *e, unsigned pages)
+static int check_architected(struct loader *l, const struct config_entry *e, unsigned pages)
 {
 	char why[160];
 
+	if (!l->platform)
+		return 0;
 	for (size_t i = 0; i < sizeof page_shifts / sizeof *page_shifts; i++)
 		if ((pages & page_shifts[i].bit) &&
-		    !plat_page_size_architected(page_shifts[i].shift, why, sizeof why))
+		    !l->platform->page_size_architected(page_shifts[i].shift, why, sizeof why))
 			return fail(l, e, "%s", why);
 	return 0;
 }
 
 /* Decimal digits only: no sign, no hex, so "-1" cannot wrap to 4 billion. */
-static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflow)
+static int parse_digits(struct config_span s, size_t *used, uint64_t *out, int *overflow)
 {
 	uint64_t v = 0;
 	size_t i = 0;
@@ -457,7 +293,7 @@ static int parse_digits(struct span s, size_t *used, uint64_t *out, int *overflo
 	return i > 0;
 }
 
-static int check_range(struct loader *l, const struct entry *e, const struct config_key *k,
+static int check_range(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       uint64_t v, int overflow)
 {
 	char low[32], high[32];
@@ -471,11 +307,11 @@ static int check_range(struct loader *l, const struct entry *e, const struct con
 		mp_snprintf(low, sizeof low, "%llu", (unsigned long long)k->min);
 		mp_snprintf(high, sizeof high, "%llu", (unsigned long long)k->max);
 	}
-	return fail(l, e, "out of range: '%.*s' (from %s to %s)", echo_len(e->value),
+	return fail(l, e, "out of range: '%.*s' (from %s to %s)", config_echo_len(e->value),
 		    e->value.p, low, high);
 }
 
-static int parse_count(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_count(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       uint64_t *out)
 {
 	size_t used;
@@ -483,7 +319,7 @@ static int parse_count(struct loader *l, const struct entry *e, const struct con
 
 	if (!parse_digits(e->value, &used, out, &overflow) || used != e->value.n)
 		return fail(l, e, "bad number '%.*s' (a whole number in decimal)",
-			    echo_len(e->value), e->value.p);
+			    config_echo_len(e->value), e->value.p);
 	return check_range(l, e, k, *out, overflow);
 }
 
@@ -492,7 +328,7 @@ static const struct { const char *name; unsigned shift; } size_units[] = {
 	{ "g", 30 }, { "gib", 30 },
 };
 
-static int parse_size(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_size(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		      uint64_t *out)
 {
 	size_t used;
@@ -501,15 +337,15 @@ static int parse_size(struct loader *l, const struct entry *e, const struct conf
 
 	if (!parse_digits(e->value, &used, &v, &overflow))
 		return fail(l, e, "bad number '%.*s' (a whole number of bytes, "
-			    "optionally with K, KiB, M, MiB, G or GiB)", echo_len(e->value), e->value.p);
-	struct span unit = trim((struct span){ e->value.p + used, e->value.n - used });
+			    "optionally with K, KiB, M, MiB, G or GiB)", config_echo_len(e->value), e->value.p);
+	struct config_span unit = config_span_trim((struct config_span){ e->value.p + used, e->value.n - used });
 	size_t u;
 	for (u = 0; u < sizeof size_units / sizeof *size_units; u++)
-		if (span_equals_nocase(unit, size_units[u].name))
+		if (config_span_equals_nocase(unit, size_units[u].name))
 			break;
 	if (u == sizeof size_units / sizeof *size_units)
 		return fail(l, e, "bad unit '%.*s' (none for bytes, or K, KiB, M, MiB, G, GiB)",
-			    echo_len(unit), unit.p);
+			    config_echo_len(unit), unit.p);
 	unsigned shift = size_units[u].shift;
 	if (v > (UINT64_MAX >> shift))
 		overflow = 1;
@@ -536,7 +372,7 @@ static const double powers_of_ten[] = {
    value is one exact integer divided by one exact power of ten: a single
    correctly rounded division, and config_describe can print it back in
    digits that read back to the very same double. Returns 0 on success. */
-static int parse_decimal(struct span s, double *out)
+static int parse_decimal(struct config_span s, double *out)
 {
 	uint64_t mantissa = 0;
 	int digits = 0, decimals = 0, seen_point = 0, any = 0;
@@ -570,18 +406,18 @@ static int parse_decimal(struct span s, double *out)
 	return 0;
 }
 
-static int parse_real(struct loader *l, const struct entry *e, double max,
+static int parse_real(struct loader *l, const struct config_entry *e, double max,
 		      const char *form, double *out)
 {
 	double v;
 
 	if (parse_decimal(e->value, &v))
-		return fail(l, e, "bad number '%.*s' (%s)", echo_len(e->value), e->value.p, form);
+		return fail(l, e, "bad number '%.*s' (%s)", config_echo_len(e->value), e->value.p, form);
 	if (!(v > 0.0 && v <= max)) {
 		char high[32];
 		mp_snprintf(high, sizeof high, "%g", max);
 		return fail(l, e, "out of range: '%.*s' (above 0, at most %s)",
-			    echo_len(e->value), e->value.p, high);
+			    config_echo_len(e->value), e->value.p, high);
 	}
 	*out = v;
 	return 0;
@@ -589,12 +425,12 @@ static int parse_real(struct loader *l, const struct entry *e, double max,
 
 /* "all", or logical CPUs and ranges: "0-7,16". Each number below
    CONFIG_CPUS_MAX, a range low to high; at least one CPU. */
-static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
+static int parse_cpus(struct loader *l, const struct config_entry *e, uint64_t *set)
 {
-	struct span v = e->value;
+	struct config_span v = e->value;
 	uint64_t bits[CONFIG_CPU_WORDS] = { 0 };
 
-	if (span_equals_nocase(v, "all")) {
+	if (config_span_equals_nocase(v, "all")) {
 		for (unsigned w = 0; w < CONFIG_CPU_WORDS; w++)
 			set[w] = ~0ull;
 		return 0;
@@ -606,26 +442,26 @@ static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
 
 		while (stop < v.n && v.p[stop] != ',')
 			stop++;
-		struct span item = trim((struct span){ v.p + start, stop - start });
+		struct config_span item = config_span_trim((struct config_span){ v.p + start, stop - start });
 		if (!parse_digits(item, &used, &low, &overflow))
 			return fail(l, e, "bad CPU list '%.*s' (all, or numbers and ranges like "
-				    "0-7,16)", echo_len(v), v.p);
+				    "0-7,16)", config_echo_len(v), v.p);
 		high = low;
 		overflow_high = overflow;
 		if (used < item.n && item.p[used] == '-') {
-			struct span rest = { item.p + used + 1, item.n - used - 1 };
+			struct config_span rest = { item.p + used + 1, item.n - used - 1 };
 			if (!parse_digits(rest, &used_high, &high, &overflow_high) ||
 			    used_high != rest.n)
 				return fail(l, e, "bad CPU range '%.*s' (like 0-7)",
-					    echo_len(item), item.p);
+					    config_echo_len(item), item.p);
 		} else if (used != item.n) {
-			return fail(l, e, "bad CPU number '%.*s'", echo_len(item), item.p);
+			return fail(l, e, "bad CPU number '%.*s'", config_echo_len(item), item.p);
 		}
 		if (overflow || overflow_high || high >= CONFIG_CPUS_MAX)
-			return fail(l, e, "CPU '%.*s' out of range (0 to %u)", echo_len(item),
+			return fail(l, e, "CPU '%.*s' out of range (0 to %u)", config_echo_len(item),
 				    item.p, CONFIG_CPUS_MAX - 1);
 		if (low > high)
-			return fail(l, e, "CPU range '%.*s' runs backwards", echo_len(item), item.p);
+			return fail(l, e, "CPU range '%.*s' runs backwards", config_echo_len(item), item.p);
 		for (uint64_t cpu = low; cpu <= high; cpu++)
 			bits[cpu / 64] |= 1ull << (cpu % 64);
 		start = stop + 1;
@@ -637,13 +473,13 @@ static int parse_cpus(struct loader *l, const struct entry *e, uint64_t *set)
 
 /* upload.url: off, or http://HOST[:PORT][/PATH] or tftp://HOST[/PATH],
    printable characters only (it goes into a request line as it is). */
-static int parse_url(struct loader *l, const struct entry *e, char *out)
+static int parse_url(struct loader *l, const struct config_entry *e, char *out)
 {
-	struct span v = e->value;
+	struct config_span v = e->value;
 	size_t scheme = 0;
 
 	mp_memset(out, 0, CONFIG_URL_MAX);
-	if (span_equals_nocase(v, "off"))
+	if (config_span_equals_nocase(v, "off"))
 		return 0;
 	if (v.n > 7 && mp_strncmp(v.p, "http://", 7) == 0)
 		scheme = 7;
@@ -651,7 +487,7 @@ static int parse_url(struct loader *l, const struct entry *e, char *out)
 		scheme = 7;
 	if (!scheme || v.p[scheme] == '/' || v.p[scheme] == ':')
 		return fail(l, e, "'%.*s' is not an http://HOST/PATH or tftp://HOST/PATH URL, "
-			    "nor off", echo_len(v), v.p);
+			    "nor off", config_echo_len(v), v.p);
 	if (v.n >= CONFIG_URL_MAX)
 		return fail(l, e, "the URL is longer than %d characters", CONFIG_URL_MAX - 1);
 	for (size_t i = 0; i < v.n; i++)
@@ -666,7 +502,7 @@ static int parse_url(struct loader *l, const struct entry *e, char *out)
 /* ---- The kinds: how each parses, prints and compares its value -------- */
 
 /* A key's value from e into field; 0, or -1 with the error set. */
-typedef int (*parse_fn)(struct loader *l, const struct entry *e, const struct config_key *k,
+typedef int (*parse_fn)(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			void *field);
 /* The value's canonical text, which parse reads back as the same value. */
 struct kind_ops;
@@ -683,7 +519,7 @@ struct kind_ops {
 static const struct kind_ops kinds[];
 
 /* One word of the key's list (KIND_WORD) or else the kind's. */
-static int parse_one_word(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_one_word(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			  void *field)
 {
 	return parse_word(l, e, e->value, k->words ? k->words : kinds[k->kind].words,
@@ -692,7 +528,7 @@ static int parse_one_word(struct loader *l, const struct entry *e, const struct 
 
 /* The profile is resolved in the first pass (check_entry) and skipped in
    the second (apply_entry): never here. */
-static int parse_profile(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_profile(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			 void *field)
 {
 	(void)field;
@@ -700,14 +536,14 @@ static int parse_profile(struct loader *l, const struct entry *e, const struct c
 	return fail(l, e, "internal error: the profile is resolved first");
 }
 
-static int parse_probes(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_probes(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			void *field)
 {
 	(void)k;
 	return parse_list(l, e, probe_words, "probe", (unsigned *)field);
 }
 
-static int parse_pages(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_pages(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       void *field)
 {
 	(void)k;
@@ -716,23 +552,23 @@ static int parse_pages(struct loader *l, const struct entry *e, const struct con
 	return check_architected(l, e, *(unsigned *)field);
 }
 
-static int parse_bytes(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_bytes(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       void *field)
 {
 	return parse_size(l, e, k, (uint64_t *)field);
 }
 
-static int parse_bytes_or_auto(struct loader *l, const struct entry *e,
+static int parse_bytes_or_auto(struct loader *l, const struct config_entry *e,
 			       const struct config_key *k, void *field)
 {
-	if (span_equals_nocase(e->value, "auto")) {
+	if (config_span_equals_nocase(e->value, "auto")) {
 		*(uint64_t *)field = 0;
 		return 0;
 	}
 	return parse_size(l, e, k, (uint64_t *)field);
 }
 
-static int parse_uint(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_uint(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		      void *field)
 {
 	uint64_t v;
@@ -743,13 +579,13 @@ static int parse_uint(struct loader *l, const struct entry *e, const struct conf
 	return 0;
 }
 
-static int parse_u64(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_u64(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		     void *field)
 {
 	return parse_count(l, e, k, (uint64_t *)field);
 }
 
-static int parse_fraction(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_fraction(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			  void *field)
 {
 	(void)k;
@@ -757,7 +593,7 @@ static int parse_fraction(struct loader *l, const struct entry *e, const struct 
 			  (double *)field);
 }
 
-static int parse_ms(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_ms(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		    void *field)
 {
 	(void)k;
@@ -765,7 +601,7 @@ static int parse_ms(struct loader *l, const struct entry *e, const struct config
 }
 
 /* The end action, and that it was given (end_set). */
-static int parse_end(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_end(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		     void *field)
 {
 	if (parse_one_word(l, e, k, field))
@@ -774,7 +610,7 @@ static int parse_end(struct loader *l, const struct entry *e, const struct confi
 	return 0;
 }
 
-static int parse_cpu_set(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_cpu_set(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			 void *field)
 {
 	(void)k;
@@ -784,30 +620,30 @@ static int parse_cpu_set(struct loader *l, const struct entry *e, const struct c
 /* Its one word (numa.node's auto, bandwidth.cores' all), or a count in
    range. Which domains and how many CPUs exist is the platform's to check
    (efi/numa.c; the bandwidth probe refuses a count above its CPUs). */
-static int parse_word_or_count(struct loader *l, const struct entry *e,
+static int parse_word_or_count(struct loader *l, const struct config_entry *e,
 			       const struct config_key *k, void *field)
 {
 	const struct config_word *w = kinds[k->kind].words;
 
-	if (span_equals_nocase(e->value, w->name)) {
+	if (config_span_equals_nocase(e->value, w->name)) {
 		*(unsigned *)field = w->value;
 		return 0;
 	}
 	if (e->value.p[0] < '0' || e->value.p[0] > '9')
 		return fail(l, e, "unknown value '%.*s' (%s, or a %s from %llu to %llu)",
-			    echo_len(e->value), e->value.p, w->name, kinds[k->kind].noun,
+			    config_echo_len(e->value), e->value.p, w->name, kinds[k->kind].noun,
 			    (unsigned long long)k->min, (unsigned long long)k->max);
 	return parse_uint(l, e, k, field);
 }
 
-static int parse_upload_url(struct loader *l, const struct entry *e, const struct config_key *k,
+static int parse_upload_url(struct loader *l, const struct config_entry *e, const struct config_key *k,
 			    void *field)
 {
 	(void)k;
 	return parse_url(l, e, (char *)field);
 }
 
-static int apply_value(struct loader *l, const struct entry *e, int key)
+static int apply_value(struct loader *l, const struct config_entry *e, int key)
 {
 	const struct config_key *k = all_keys[key].def;
 
@@ -818,8 +654,9 @@ static int apply_value(struct loader *l, const struct entry *e, int key)
 
 /* Pass 1, per source: the syntax, the keys, duplicates; and the profile,
    whose value must be known before any default is applied. */
-static int check_entry(struct loader *l, const struct entry *e)
+static int check_entry(void *ctx, const struct config_entry *e)
 {
+	struct loader *l = ctx;
 	int key = find_key(e->key);
 
 	if (key < 0)
@@ -845,8 +682,9 @@ static int check_entry(struct loader *l, const struct entry *e)
 }
 
 /* Pass 2, per source in order: every other key over the profile's defaults. */
-static int apply_entry(struct loader *l, const struct entry *e)
+static int apply_entry(void *ctx, const struct config_entry *e)
 {
+	struct loader *l = ctx;
 	int key = find_key(e->key);
 
 	if (key == KEY_PROFILE)
@@ -862,7 +700,7 @@ static void describe_origin(const struct loader *l, int key, char *buf, size_t s
 	const struct origin *o = &l->origin[key];
 
 	if (o->source)
-		format_where(buf, size, o->source, o->line);
+		config_where(buf, size, o->source, o->line);
 	else
 		mp_snprintf(buf, size, "the %s profile's default",
 			    l->profile == PROFILE_FULL ? "full" : "quick");
@@ -953,7 +791,7 @@ static void append_decimal(struct mp_text *t, double v)
 
 	for (int decimals = 0; decimals <= 22; decimals++) {
 		mp_snprintf(text, sizeof text, "%.*f", decimals, v);
-		if (parse_decimal((struct span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
+		if (parse_decimal((struct config_span){ text, mp_strlen(text) }, &back) == 0 && back == v) {
 			mp_append(t, "%s", text);
 			return;
 		}
@@ -1123,12 +961,70 @@ static const struct kind_ops kinds[] = {
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == KIND_COUNT, "every kind has its operations");
 
+/* The PROBE_* bits of the probes a profile runs when the probes key does
+   not name them: the rows that say so. */
+static unsigned profile_probes(enum profile profile)
+{
+	unsigned want = profile == PROFILE_FULL ? PROBE_IN_FULL : PROBE_IN_QUICK, set = 0;
+
+	for (unsigned i = 0; i < PROBE_COUNT; i++)
+		if (probe_configs[i]->profiles & want)
+			set |= 1u << i;
+	return set;
+}
+
+/* A key only bare metal runs, given a value other than its default on a
+   platform that is not: refused with the key's own reason, so a run never
+   quietly measures without what was asked (a NUMA domain, a reference
+   timer). */
+static int check_platform(struct loader *l)
+{
+	static struct config defaults;
+
+	if (!l->platform || l->platform->bare_metal)
+		return 0;
+	config_defaults(&defaults, l->c->profile);
+	for (unsigned k = 0; k < key_count; k++) {
+		const struct config_key *key = all_keys[k].def;
+
+		if (key->bare_metal_only &&
+		    !same_bytes(field_of(l->c, k), field_of(&defaults, k), kinds[key->kind].bytes)) {
+			mp_snprintf(l->err->text, sizeof l->err->text, "%s", key->bare_metal_only);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
-int config_load(struct config *c, const struct config_source *src, int nsrc,
-		struct config_error *err)
+void config_defaults(struct config *c, enum profile p)
 {
-	struct loader l = { .c = c, .err = err, .profile = PROFILE_QUICK };
+	struct config_error err;
+	struct config_source src = { p == PROFILE_FULL ? "the full profile's defaults"
+					       : "the quick profile's defaults", "", 0, 1 };
+	struct loader l = { .c = c, .src = &src, .err = &err, .profile = p };
+
+	/* Zeroed first so a field no default covers (end_set, the bytes of a
+	   settings block no key names) is 0, never the caller's garbage. */
+	mp_memset(c, 0, sizeof *c);
+	keys_fill();
+	c->profile = p;
+	c->probes = profile_probes(p);
+	for (unsigned k = 0; k < key_count; k++) {
+		const char *text = p == PROFILE_FULL ? all_keys[k].def->full : all_keys[k].def->quick;
+		struct config_entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
+				   { text, text ? mp_strlen(text) : 0 }, 0 };
+
+		if (text)
+			apply_value(&l, &e, (int)k);
+	}
+}
+
+int config_load(struct config *c, const struct config_source *src, int nsrc,
+		const struct config_platform *platform, struct config_error *err)
+{
+	struct loader l = { .c = c, .platform = platform, .err = err, .profile = PROFILE_QUICK };
 
 	err->text[0] = '\0';
 	keys_fill();
@@ -1136,38 +1032,18 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
 		l.src = &src[i];
 		mp_memset(l.seen_any, 0, sizeof l.seen_any);
 		mp_memset(l.seen_line, 0, sizeof l.seen_line);
-		if (read_source(&l, check_entry))
+		if (config_text_read(l.src, check_entry, &l, err))
 			return -1;
 	}
-	/* Zeroed first so a field the defaults leave alone (end_set) cannot
-	   carry garbage from the caller's stack. */
-	mp_memset(c, 0, sizeof *c);
 	config_defaults(c, l.profile);
-	c->profile = l.profile;
 	for (int i = 0; i < nsrc; i++) {
 		l.src = &src[i];
-		if (read_source(&l, apply_entry))
+		if (config_text_read(l.src, apply_entry, &l, err))
 			return -1;
 	}
-	return check_combinations(&l);
-}
-
-void config_probe_defaults(struct config *c, enum profile p)
-{
-	struct config_error err;
-	struct config_source src = { p == PROFILE_FULL ? "the full profile's defaults"
-					       : "the quick profile's defaults", "", 0, 1 };
-	struct loader l = { .c = c, .src = &src, .err = &err, .profile = p };
-
-	keys_fill();
-	for (unsigned k = GENERAL_KEYS; k < key_count; k++) {
-		const char *text = p == PROFILE_FULL ? all_keys[k].def->full : all_keys[k].def->quick;
-		struct entry e = { { all_keys[k].name, mp_strlen(all_keys[k].name) },
-				   { text, text ? mp_strlen(text) : 0 }, 0 };
-
-		if (text)
-			apply_value(&l, &e, (int)k);
-	}
+	if (check_combinations(&l))
+		return -1;
+	return check_platform(&l);
 }
 
 int config_describe(const struct config *c, char *buf, size_t size)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/probe_registry.h"
+#include "core/config_text.h"
 
 enum profile { PROFILE_QUICK, PROFILE_FULL };
 enum end_action { END_OFF, END_REBOOT, END_RETURN, END_WAIT };
@@ -62,6 +63,10 @@ struct config_key {
 	const char *quick, *full; /* a probe's key: its defaults; a general key: NULL */
 	const struct config_word *words;  /* KIND_WORD: its words, ending in { 0, 0 } */
 	const char *noun;         /* KIND_WORD: what an error calls one of its values */
+	/* NULL where every platform runs the key; else why only bare metal
+	   does, which a platform that is not refuses a value other than the
+	   default with (config_platform.bare_metal). */
+	const char *bare_metal_only;
 };
 
 /* A combination of a probe's settings that cannot be run: NULL when they
@@ -164,31 +169,34 @@ struct config {
 	_Generic((c), const struct config *: (const type *)(const void *)(c)->probe_settings[id], \
 		 struct config *: (type *)(void *)(c)->probe_settings[id])
 
-struct config_error {
-	char text[256];           /* "memprobe.cfg:3: key 'trials': not a number" */
-};
 
-/* The defaults of a profile. */
+/* The defaults of a profile: every key at its row's default text (the
+   general keys' rows in config.c, each probe's in its registry row), the
+   probes the rows say run in it. A default that does not parse is a bug
+   in its row, which tests/unit/test_config.c holds every row to; such a
+   key is left 0. */
 void config_defaults(struct config *c, enum profile p);
 
-/* Every probe's keys at its row's default for profile p (config.c; called
-   by config_defaults). A default that does not parse is a bug in its row,
-   which tests/unit/test_config.c holds every row to; such a key is left 0. */
-void config_probe_defaults(struct config *c, enum profile p);
+/* What the configuration needs to know of the platform it is read on,
+   passed in by the platform's entry rather than asked for, so the loader
+   runs alike in a host test for either: whether it is bare metal (a key
+   with a bare_metal_only reason is refused elsewhere unless left at its
+   default), and which page sizes its architecture has at all (the pages
+   key refuses the others by name; core/platform.h's
+   plat_page_size_architected). */
+struct config_platform {
+	int bare_metal;
+	int (*page_size_architected)(unsigned page_shift, char *why, size_t why_len);
+};
 
 /* Applies sources in order (later ones override earlier ones). Each source is
    text of key = value lines ('#' comments; load options may separate pairs
    with spaces instead of newlines), with a name for messages. The profile key
    is resolved first across all sources, so its defaults never override an
-   explicit key. Returns 0, or -1 with *err naming source, line and key. */
-struct config_source {
-	const char *name;         /* "\\EFI\\BOOT\\memprobe.cfg", "load options" */
-	const char *text;
-	size_t len;
-	int one_line;             /* 1: pairs separated by blanks, not lines */
-};
+   explicit key. Returns 0, or -1 with *err naming source, line and key (a
+   key this platform does not run: the key's own reason, alone). */
 int config_load(struct config *c, const struct config_source *src, int nsrc,
-		struct config_error *err);
+		const struct config_platform *platform, struct config_error *err);
 
 /* The effective configuration as canonical key = value lines, for the report
    and system.json; returns the length as mp_snprintf does. */

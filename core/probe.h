@@ -78,19 +78,27 @@ enum probe_rows_read probe_rows_read(const char *name);
 unsigned probe_holds_of(const struct probe_def *p, const struct config *c,
 			unsigned page_shift, struct probe_hold out[PROBE_HOLDS_MAX]);
 
+/* ---- A probe's failure ---------------------------------------------- */
+
+/* The longest reason kept, its NUL included: a card line's width. */
+#define PROBE_FAILURE_BYTES 80u
+
 /* The reason the running probe failed, in one line, for the card (the
    report already says it where it happened); the first reason a probe
-   gives is kept. */
+   gives is kept. Between probes (probe_run_begin not called) it is
+   dropped. */
 void probe_failed_because(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Runs every probe the configuration names, in the registry's order, each
-   guarded so a failing probe does not stop the next. Returns 0 only if all
-   succeeded. The platform adds its own members to system.json through
-   plat_describe (platform.h). */
-int memprobe_run(const struct config *c);
+/* Probe `id` (PROBE_ID_*) starts: reasons given until probe_run_end are
+   its own, and any reason of an earlier run of it is forgotten. */
+void probe_run_begin(unsigned id);
 
-/* "memprobe VERSION (build ID)": the first line a platform prints, before
-   anything can stop the run, and the only version line of the report. */
-void memprobe_report_version(void);
+/* Probe `id` ended with status rc: a success drops any reason it gave on
+   the way (fewer loader buffers than wanted is no failure); a failure
+   with no reason gets "report.txt says why". */
+void probe_run_end(unsigned id, int rc);
+
+/* Why probe `id` failed in this run: "" when it did not, or did not run. */
+const char *probe_failure(unsigned id);
 
 #endif

@@ -74,6 +74,8 @@ struct cpu_fault {
 /* ---- Private Data ----------------------------------------------------- */
 
 static struct mp_services *mp;
+static EFI_STATUS mp_status = EFI_NOT_FOUND;  /* cpus_count's search for mp */
+static UINTN mp_total, mp_enabled;           /* the CPUs the firmware reports */
 static unsigned cpu_count = 1;
 static UINTN processor[PLAT_CPUS_MAX];       /* logical -> firmware number */
 static uint64_t processor_id[PLAT_CPUS_MAX];  /* the firmware's CPU id (cpu_id_name) */
@@ -316,24 +318,31 @@ static int give_ap_tables(char *why, size_t why_len)
 
 /* ---- Public Functions ------------------------------------------------- */
 
+void cpus_count(void)
+{
+	mp_status = uefi_call_wrapper(fw_bs->LocateProtocol, 3, &mp_services_guid, NULL,
+				      (VOID **)&mp);
+	if (mp_status != EFI_SUCCESS) {
+		mp = 0;
+		return;
+	}
+	if (uefi_call_wrapper(mp->get_number_of_processors, 3, mp, &mp_total, &mp_enabled) ==
+	    EFI_SUCCESS)
+		list_cpus(mp_total);
+}
+
 void cpus_init(void)
 {
 	static struct plat_role roles[PLAT_CPUS_MAX];
-	UINTN total = 0, enabled = 0;
-	EFI_STATUS s;
+	UINTN total = mp_total, enabled = mp_enabled;
 	char why[160];
 
-	s = uefi_call_wrapper(fw_bs->LocateProtocol, 3, &mp_services_guid, NULL, (VOID **)&mp);
-	if (s != EFI_SUCCESS) {
-		mp = 0;
+	if (!mp) {
 		mp_snprintf(conditions, sizeof conditions, "other CPUs: none reachable: the "
 			    "firmware has no MP services protocol (%s); c2c has no pair to measure, "
-			    "loaded no CPU to load with", fw_status_text(s));
+			    "loaded no CPU to load with", fw_status_text(mp_status));
 		return;
 	}
-	s = uefi_call_wrapper(mp->get_number_of_processors, 3, mp, &total, &enabled);
-	if (s == EFI_SUCCESS)
-		list_cpus(total);
 	if (cpu_count > 1 && give_ap_tables(why, sizeof why)) {
 		mp_snprintf(conditions, sizeof conditions, "other CPUs: none used of the %u the "
 			    "firmware's MP services report: %s; c2c has no pair to measure, loaded "

@@ -20,6 +20,7 @@
 #include "efi/volume.h"
 #include "arch/harness.h"
 #include "core/probe.h"
+#include "run/run.h"
 #include "results/results.h"
 #include "lib/fmt.h"
 #include "core/platform.h"
@@ -65,6 +66,7 @@ static int take_over(struct config *c)
 	if (clock_init(c))
 		return -1;
 	core_clock_init();
+	cpus_count();
 	if (paging_init(c) || numa_init(c) || timed_init())
 		return -1;
 	cpus_init();

@@ -12,6 +12,10 @@
 #define CONFIG_NAME "memprobe.cfg"
 #define CONFIG_MAX 16384
 
+/* The app to the configuration: bare metal, which runs every key, with
+   the architecture's page sizes. */
+static const struct config_platform bare_metal = { 1, plat_page_size_architected };
+
 static char file_text[CONFIG_MAX];
 static char file_name[300];
 /* Where the file was looked for, when it was not found or not read. */
@@ -92,7 +96,7 @@ int settings_load(struct config *c)
 		      rc == 0 ? "" : file_absent, rc == 0 ? "" : ")",
 		      volume_load_options()[0] ? ", load options: " : ", no load options",
 		      volume_load_options());
-	if (config_load(c, src, n, &err)) {
+	if (config_load(c, src, n, &bare_metal, &err)) {
 		mp_snprintf(line, sizeof line, "memprobe: configuration error: %s\n"
 			    "memprobe: the run does not start\n", err.text);
 		plat_console(line);

@@ -16,14 +16,21 @@
 #include "core/config.h"
 #include "core/platform.h"
 #include "core/probe.h"
+#include "run/run.h"
 #include "results/results.h"
-#include "probes/fault_settings.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
 /* Like the image built for hardware, the Linux build measures with the full
    profile unless told otherwise; any source may still say profile=quick. */
 static const char linux_default[] = "profile = full\n";
+
+/* The Linux build to the configuration: not bare metal (its keys' own
+   reasons refuse numa.*, fault.cpu, paging.test_pool and clock.reference:
+   Linux places pages by its own policy and calibrates against
+   CLOCK_MONOTONIC_RAW, and a run must not quietly measure with another),
+   and the architecture's page sizes. */
+static const struct config_platform linux_platform = { 0, plat_page_size_architected };
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -176,32 +183,8 @@ int host_main(int argc, char **argv, const char *more_usage)
 	}
 	sources[nsrc++] = (struct config_source){ "command line", pairs, pairs_len, 0 };
 
-	if (config_load(&c, sources, nsrc, &err) != 0) {
+	if (config_load(&c, sources, nsrc, &linux_platform, &err) != 0) {
 		fprintf(stderr, "memprobe: %s\n", err.text);
-		return 2;
-	}
-	/* Linux places pages by its own memory policy and calibrates against
-	   CLOCK_MONOTONIC_RAW: a run that asked for a domain or a reference
-	   timer must not quietly measure with another. */
-	if (c.numa_node != NUMA_NODE_AUTO || c.numa_special) {
-		fprintf(stderr, "memprobe: numa.node and numa.special place buffers on bare metal "
-			"only; on Linux run under numactl --membind=NODE instead\n");
-		return 2;
-	}
-	if (FAULT_SETTINGS(&c)->cpu) {
-		fprintf(stderr, "memprobe: fault.cpu raises a fault in another CPU's role on bare "
-			"metal only; on Linux a role's fault is the kernel's signal to the whole "
-			"process\n");
-		return 2;
-	}
-	if (c.paging_test_pool) {
-		fprintf(stderr, "memprobe: paging.test_pool sizes the bare-metal app's page-table "
-			"pool; the kernel maps a Linux run's pages\n");
-		return 2;
-	}
-	if (c.clock_reference != CLOCK_REF_AUTO) {
-		fprintf(stderr, "memprobe: clock.reference chooses a bare-metal timer; the Linux "
-			"build calibrates against CLOCK_MONOTONIC_RAW\n");
 		return 2;
 	}
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)

@@ -405,13 +405,13 @@ static const struct config_word sets_words[] = {
 	{ "widest", BANDWIDTH_WIDEST }, { "all", BANDWIDTH_ALL }, { 0, 0 } };
 static const struct config_key bandwidth_keys[] = {
 	{ "min_size", KIND_SIZE, SETTING(struct bandwidth_settings, min_size), 4096,
-	  PROBE_BUFFER_MAX, 4096, "4KiB", "4KiB", 0, 0 },
+	  PROBE_BUFFER_MAX, 4096, "4KiB", "4KiB", 0, 0, NULL },
 	{ "max_size", KIND_SIZE, SETTING(struct bandwidth_settings, max_size), 4096,
-	  PROBE_BUFFER_MAX, 4096, "8MiB", "512MiB", 0, 0 },
+	  PROBE_BUFFER_MAX, 4096, "8MiB", "512MiB", 0, 0, NULL },
 	{ "sets", KIND_WORD, SETTING(struct bandwidth_settings, sets), 0, 0, 0, "widest", "widest",
-	  sets_words, "kernel set choice" },
+	  sets_words, "kernel set choice", NULL },
 	{ "cores", KIND_CORES, SETTING(struct bandwidth_settings, cores), 1, CONFIG_CPUS_MAX, 0,
-	  "1", "1", 0, 0 },
+	  "1", "1", 0, 0, NULL },
 };
 
 static const char *bandwidth_check(const void *settings, const char **a, const char **b)

@@ -274,9 +274,9 @@ static unsigned c2c_holds(const struct config *c, unsigned page_shift,
 
 /* Every pair of every CPU. */
 static const struct config_key c2c_keys[] = {
-	{ "cpus", KIND_CPUS, SETTING(struct c2c_settings, cpus), 0, 0, 0, "all", "all", 0, 0 },
+	{ "cpus", KIND_CPUS, SETTING(struct c2c_settings, cpus), 0, 0, 0, "all", "all", 0, 0, NULL },
 	{ "test_late", KIND_UINT, SETTING(struct c2c_settings, test_late), 0, CONFIG_CPUS_MAX - 1,
-	  0, "0", "0", 0, 0 },
+	  0, "0", "0", 0, 0, NULL },
 };
 
 PROBE_DEFINE(c2c, 80) = {

@@ -110,7 +110,10 @@ int chase_scan_links(const void *base, size_t slots, char *why, size_t why_len)
 	return 0;
 }
 
-#define HOP p = *(void *const *)p
+/* Copied, not loaded through a pointer type: the same one load (x86-64:
+   mov; AArch64: ldr), and a slot may be unaligned on purpose (geometry's
+   line-size slots straddle a boundary), which a typed load may not be. */
+#define HOP __builtin_memcpy(&p, p, sizeof p)
 #define HOP4 HOP; HOP; HOP; HOP
 
 /* noinline: the timed caller brackets exactly this loop, and the chain's

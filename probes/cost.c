@@ -373,8 +373,8 @@ int probe_cost(const struct config *c)
    fixed count instead (the seed's 7). */
 static const struct config_key cost_keys[] = {
 	{ "reps", KIND_U64, SETTING(struct cost_settings, reps), 1, 1000000000000ull, 0, "100000",
-	  "1000000", 0, 0 },
-	{ "trials", KIND_UINT, SETTING(struct cost_settings, trials), 0, 1000, 0, "0", "0", 0, 0 },
+	  "1000000", 0, 0, NULL },
+	{ "trials", KIND_UINT, SETTING(struct cost_settings, trials), 0, 1000, 0, "0", "0", 0, 0, NULL },
 };
 
 PROBE_DEFINE(cost, 70) = {

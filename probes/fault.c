@@ -108,9 +108,10 @@ static const struct config_word vector_words[] = {
 
 static const struct config_key fault_keys[] = {
 	{ "vector", KIND_WORD, SETTING(struct fault_settings, vector), 0, 0, 0, "pf", "pf",
-	  vector_words, "vector" },
+	  vector_words, "vector", NULL },
 	{ "cpu", KIND_UINT, SETTING(struct fault_settings, cpu), 0, CONFIG_CPUS_MAX - 1, 0, "0",
-	  "0", 0, 0 },
+	  "0", 0, 0, "fault.cpu raises a fault in another CPU's role on bare metal only; on "
+	  "Linux a role's fault is the kernel's signal to the whole process" },
 };
 
 PROBE_DEFINE(fault, 20) = {

@@ -44,10 +44,11 @@
 
 static const struct table_column line_columns[] = {
 	{ "spacing", NULL, 8, 0, 0 },
-	{ "ns/load", NULL, 9, 0, 0 },
+	{ "straddling", "ns/load", 10, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "aligned", "ns/load", 9, 0, 0 },
 	{ "cycles", NULL, 8, 0, 0 },
 	{ "trials", NULL, 7, 0, 0 },
-	{ "stopped by", NULL, 10, 1, 0 },
 };
 static const struct table line_table = TABLE_OF(line_columns, "  ");
 
@@ -163,55 +164,68 @@ static void not_measurable(struct geometry_figure *f, uint64_t claimed, const ch
 	mp_strlcpy(f->why, why, sizeof f->why);
 }
 
+/* One spacing's chase through the line-size slots, straddling or aligned;
+   *best keeps the pass with the least figure. 0, or -1 when it failed
+   (reported). */
+static int measure_spacing(const struct config *c, const struct plat_buffer *buf,
+			   unsigned spacing, int straddle, unsigned pass, struct chase_run *best)
+{
+	struct chase_run run;
+	char what[80];
+	size_t n = geometry_line_offsets(offsets, spacing, straddle, LINE_SEED + spacing);
+
+	mp_snprintf(what, sizeof what, "geometry, line, %s %u bytes apart",
+		    straddle ? "straddling" : "aligned", spacing);
+	if (measure(c, buf, n, what, &run) != 0)
+		return -1;
+	if (pass == 0 || trials_best(&run.trials) < trials_best(&best->trials))
+		*best = run;
+	return 0;
+}
+
 /* 1: line size. */
 static int measure_line(const struct config *c, const struct cache_claims *cl)
 {
 	const struct cache_desc *l1 = claimed_cache(cl, 1);
 	unsigned spacing[GEOMETRY_LINE_POINTS];
-	double ns[GEOMETRY_LINE_POINTS];
+	double ns[GEOMETRY_LINE_POINTS], aligned_ns[GEOMETRY_LINE_POINTS];
 	struct geometry_line_reading r;
-	struct chase_run best[GEOMETRY_LINE_POINTS];
+	static struct chase_run straddling[GEOMETRY_LINE_POINTS], aligned[GEOMETRY_LINE_POINTS];
 	struct plat_buffer buf;
-	char what[64];
 	int status = 0;
 
-	if (page_buffer_get(PROBE_NAME, &buf, (uint64_t)GEOMETRY_LINE_BLOCKS *
-			    GEOMETRY_LINE_BLOCK, PAGE_SHIFT_4K) != 0) {
+	if (page_buffer_get(PROBE_NAME, &buf, GEOMETRY_LINE_BUFFER, PAGE_SHIFT_4K) != 0) {
 		not_measurable(&results.line, l1 ? l1->line_bytes : 0,
 			       "not measured: no 4 KiB buffer");
 		return -1;
 	}
-	report_printf("geometry, line: %u blocks of %u bytes in a random order, two slots S "
-		      "bytes apart in each, one after the other (which first drawn at random); "
-		      "4 KiB pages; %u passes, each spacing's figure the least\n",
-		      GEOMETRY_LINE_BLOCKS, GEOMETRY_LINE_BLOCK, GEOMETRY_LINE_PASSES);
-	/* Passes over every spacing, each spacing's figure the least of them:
-	   a slow drift on a busy machine moves every point alike. */
+	report_printf("geometry, line: %u slots at odd multiples of S, (2i + 1) x S, each "
+		      "8-byte pointer straddling that boundary (starting %u bytes before it) or, "
+		      "as the control, aligned on it; one random cycle, all in L1d; 4 KiB pages; "
+		      "%u passes, each figure the least\n", GEOMETRY_LINE_SLOTS,
+		      GEOMETRY_LINE_STRADDLE, GEOMETRY_LINE_PASSES);
+	/* Passes over every spacing, each figure the least of them: a slow
+	   drift on a busy machine moves every point alike. */
 	for (unsigned pass = 0; pass < GEOMETRY_LINE_PASSES && status == 0; pass++)
-		for (unsigned i = 0; i < GEOMETRY_LINE_POINTS; i++) {
-			struct chase_run run;
-			size_t n;
-
+		for (unsigned i = 0; i < GEOMETRY_LINE_POINTS && status == 0; i++) {
 			spacing[i] = GEOMETRY_LINE_MIN << i;
-			n = geometry_line_offsets(offsets, spacing[i], LINE_SEED + i);
-			mp_snprintf(what, sizeof what, "geometry, line, %u bytes apart", spacing[i]);
-			if (measure(c, &buf, n, what, &run) != 0) {
+			if (measure_spacing(c, &buf, spacing[i], 1, pass, &straddling[i]) != 0 ||
+			    measure_spacing(c, &buf, spacing[i], 0, pass, &aligned[i]) != 0)
 				status = -1;
-				break;
-			}
-			if (pass == 0 || trials_best(&run.trials) < trials_best(&best[i].trials))
-				best[i] = run;
 		}
 	report_table_begin(&line_table, "geometry, line size", NULL);
 	for (unsigned i = 0; i < GEOMETRY_LINE_POINTS && status == 0; i++) {
-		double cycles = emit(&buf, "line", spacing[i], (uint64_t)GEOMETRY_LINE_BLOCKS *
-				     GEOMETRY_LINE_BLOCK, &best[i], &ns[i]);
+		uint64_t span = 2ull * GEOMETRY_LINE_SLOTS * spacing[i];
+		double cycles = emit(&buf, "line", spacing[i], span, &straddling[i], &ns[i]);
+		double aligned_cycles = emit(&buf, "line_aligned", spacing[i], span, &aligned[i],
+					     &aligned_ns[i]);
 
 		report_table_cell("%u B", spacing[i]);
 		report_table_cell("%.3f", ns[i]);
 		report_table_cell("%.2f", cycles);
-		report_table_cell("%u", best[i].trials.count);
-		report_table_cell("%s", best[i].stopped_by);
+		report_table_cell("%.3f", aligned_ns[i]);
+		report_table_cell("%.2f", aligned_cycles);
+		report_table_cell("%u+%u", straddling[i].trials.count, aligned[i].trials.count);
 		report_table_row(0);
 	}
 	report_table_end();
@@ -220,7 +234,7 @@ static int measure_line(const struct config *c, const struct cache_claims *cl)
 		not_measurable(&results.line, l1 ? l1->line_bytes : 0, "not measured: the chase failed");
 		return -1;
 	}
-	geometry_read_line(spacing, ns, GEOMETRY_LINE_POINTS, &r);
+	geometry_read_line(spacing, ns, aligned_ns, GEOMETRY_LINE_POINTS, &r);
 	if (r.line_bytes)
 		figure_set(&results.line, r.line_bytes, l1 ? l1->line_bytes : 0, 0, r.why);
 	else
@@ -720,12 +734,12 @@ int probe_geometry(const struct config *profile)
 /* One buffer at a time, the largest of: a TLB's sweep (never over
    tlb.max_buffer), L1d's and L2's k lines two way spans apart (at most
    KMAX, each span at most the largest claimed cache's size), the line
-   probe's blocks. */
+   probe's 16 KiB of slots. */
 static unsigned geometry_holds(const struct config *c, unsigned page_shift,
 			       struct probe_hold out[PROBE_HOLDS_MAX])
 {
 	static struct cache_claims cl;
-	uint64_t span = 4096, bytes = (uint64_t)GEOMETRY_LINE_BLOCKS * GEOMETRY_LINE_BLOCK;
+	uint64_t span = 4096, bytes = GEOMETRY_LINE_BUFFER;
 
 	plat_cache_claims(&cl);
 	for (unsigned level = 1; level <= 2; level++)
@@ -743,7 +757,7 @@ static unsigned geometry_holds(const struct config *c, unsigned page_shift,
    profiles; quick runs the probe only when asked. */
 static const struct config_key geometry_keys[] = {
 	{ "max_lines", KIND_UINT, SETTING(struct geometry_settings, max_lines), 0, KMAX, 0, "0",
-	  "0", 0, 0 },
+	  "0", 0, 0, NULL },
 };
 
 PROBE_DEFINE(geometry, 100) = {

@@ -29,10 +29,14 @@ struct geometry_settings {
 #define GEOMETRY_LINE_POINTS 7u
 #define GEOMETRY_LINE_MIN 8u
 #define GEOMETRY_LINE_MAX 512u
-/* Blocks of the line-size chase: each holds two slots S apart, S <= 512,
-   at the start of a block of twice that, so no S reaches the next block. */
-#define GEOMETRY_LINE_BLOCK 1024u
-#define GEOMETRY_LINE_BLOCKS 256u
+/* The line-size chase's slots: slot i at an odd multiple of S, (2i + 1) x S,
+   so all of them lie in the first 32 x 512 bytes = 16 KiB (the buffer):
+   at most 32 lines, in any L1d of 4 ways or more after the first lap. */
+#define GEOMETRY_LINE_SLOTS 16u
+#define GEOMETRY_LINE_BUFFER (2u * GEOMETRY_LINE_SLOTS * GEOMETRY_LINE_MAX)
+/* A straddling slot starts this far before its odd multiple of S: its
+   8-byte pointer then holds bytes on both sides of that boundary. */
+#define GEOMETRY_LINE_STRADDLE 4u
 
 /* A step: the first point at least this much above the plateau before it
    (1.15 x: an L1 hit of 4 cycles against even a 10 % share of 14-cycle L2
@@ -87,26 +91,32 @@ void geometry_link(void *base, const uint64_t *offsets, size_t n);
    stride for a prefetcher to follow). */
 void geometry_shuffle(uint64_t *offsets, size_t n, uint64_t seed);
 
-/* The line-size chase's slot offsets for spacing S: GEOMETRY_LINE_BLOCKS
-   blocks in a random order, and in each its two slots (offset 0 and S)
-   one after the other, which of them first drawn at random. Writes
-   2 * GEOMETRY_LINE_BLOCKS offsets. */
-size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, uint64_t seed);
+/* The line-size chase's slot offsets for spacing S: GEOMETRY_LINE_SLOTS
+   slots, slot i at (2i + 1) x S, less GEOMETRY_LINE_STRADDLE when
+   `straddle` (its 8 bytes then cross that odd multiple of S, which is a
+   line boundary exactly when the line is at most S), in a random order.
+   No slot crosses a 4 KiB page (an odd multiple of S <= 512 never is
+   one). Writes GEOMETRY_LINE_SLOTS offsets. */
+size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, int straddle, uint64_t seed);
 
 /* ---- Readings --------------------------------------------------------- */
 
-/* The line size from per-load figures ns[i] at spacings[i] (ascending
-   powers of two): the second load of a block hits the line the first
-   brought while S is under the line, and misses with it from S = line on.
-   line_bytes is the first spacing of the high plateau, 0 when not
-   measurable, why[] says why (the curve is given in the text). */
+/* The line size from per-load figures at spacings[i] (ascending powers of
+   two): straddling[i] for slots that straddle an odd multiple of the
+   spacing, aligned[i] for the same slots on it. A straddling load reads
+   one L1d line while the boundary it crosses lies inside a line, and two
+   from S = line on, so its curve has one step, at the line; the aligned
+   curve, the same lines read whole, stays flat (else the step is not the
+   straddle's). line_bytes is the first spacing of the straddling curve's
+   high plateau, 0 when not measurable, why[] says why (the curve is given
+   in the text). */
 struct geometry_line_reading {
 	unsigned line_bytes;      /* 0: not measurable */
 	double low_ns, high_ns;   /* the two plateaus' smallest points */
 	char why[192];
 };
-void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
-			struct geometry_line_reading *out);
+void geometry_read_line(const unsigned *spacings, const double *straddling,
+			const double *aligned, unsigned n, struct geometry_line_reading *out);
 
 /* A ways curve: ns[i] for k[i] lines in one set (k ascending by one).
    `after`: the step looked for is the first past this many lines (0 for

@@ -56,8 +56,13 @@ void geometry_link(void *base, const uint64_t *offsets, size_t n)
 {
 	char *b = base;
 
-	for (size_t i = 0; i < n; i++)
-		*(void **)(b + offsets[i]) = b + offsets[(i + 1) % n];
+	/* Copied, not stored through a pointer type: a line-size slot
+	   straddles a boundary on purpose, so it is not 8-byte aligned. */
+	for (size_t i = 0; i < n; i++) {
+		void *next = b + offsets[(i + 1) % n];
+
+		__builtin_memcpy(b + offsets[i], &next, sizeof next);
+	}
 }
 
 void geometry_shuffle(uint64_t *offsets, size_t n, uint64_t seed)
@@ -74,30 +79,20 @@ void geometry_shuffle(uint64_t *offsets, size_t n, uint64_t seed)
 	}
 }
 
-size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, uint64_t seed)
+size_t geometry_line_offsets(uint64_t *offsets, unsigned spacing, int straddle, uint64_t seed)
 {
-	uint64_t order[GEOMETRY_LINE_BLOCKS];
-	struct chase_rng rng;
-	size_t n = 0;
-
-	for (unsigned b = 0; b < GEOMETRY_LINE_BLOCKS; b++)
-		order[b] = (uint64_t)b * GEOMETRY_LINE_BLOCK;
-	geometry_shuffle(order, GEOMETRY_LINE_BLOCKS, seed);
-	chase_rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ull);
-	for (unsigned b = 0; b < GEOMETRY_LINE_BLOCKS; b++) {
-		int second_first = (int)(chase_rng_next(&rng) >> 63);
-
-		offsets[n++] = order[b] + (second_first ? spacing : 0);
-		offsets[n++] = order[b] + (second_first ? 0 : spacing);
-	}
-	return n;
+	for (unsigned i = 0; i < GEOMETRY_LINE_SLOTS; i++)
+		offsets[i] = (uint64_t)(2 * i + 1) * spacing - (straddle ? GEOMETRY_LINE_STRADDLE : 0);
+	geometry_shuffle(offsets, GEOMETRY_LINE_SLOTS, seed);
+	return GEOMETRY_LINE_SLOTS;
 }
 
 /* ---- Public Functions: readings --------------------------------------- */
 
-void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
-			struct geometry_line_reading *out)
+void geometry_read_line(const unsigned *spacings, const double *straddling,
+			const double *aligned, unsigned n, struct geometry_line_reading *out)
 {
+	const double *ns = straddling;
 	char curve[120];
 	unsigned found = 0, at = 0;
 	double lo = 0, hi = 0;
@@ -105,13 +100,22 @@ void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
 	out->line_bytes = 0;
 	out->low_ns = out->high_ns = 0;
 	out->why[0] = '\0';
-	curve_text(curve, sizeof curve, spacings, ns, n);
 	for (unsigned i = 0; i < n; i++)
-		if (!(ns[i] > 0)) {
+		if (!(ns[i] > 0) || !(aligned[i] > 0)) {
 			mp_snprintf(out->why, sizeof out->why, "not measurable here: spacing %u "
 				    "bytes has no figure", spacings[i]);
 			return;
 		}
+	/* The control: the same lines read whole cost the same at every
+	   spacing; a step there (sets, banks, a page) is not the straddle's. */
+	range_of(aligned, 0, n, &lo, &hi);
+	if (hi > lo * (1 + GEOMETRY_PLATEAU_TOL)) {
+		curve_text(curve, sizeof curve, spacings, aligned, n);
+		mp_snprintf(out->why, sizeof out->why, "not measurable here: the aligned loads' "
+			    "own curve is not flat (%s), so a step would not be the line's", curve);
+		return;
+	}
+	curve_text(curve, sizeof curve, spacings, ns, n);
 	/* Every split into a low plateau [0, i) and a high one [i, n): each
 	   plateau within GEOMETRY_LINE_BAND of the step's height (so noise is
 	   judged against the step, not against the figure). */
@@ -134,8 +138,9 @@ void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
 		out->line_bytes = spacings[at];
 		out->low_ns = lo;
 		out->high_ns = hi;
-		mp_snprintf(out->why, sizeof out->why, "one step, %.2f to %.2f ns, between "
-			    "%u and %u bytes apart", lo, hi, spacings[at - 1], spacings[at]);
+		mp_snprintf(out->why, sizeof out->why, "straddling loads: one step, %.2f to "
+			    "%.2f ns, between %u and %u bytes apart; aligned ones flat", lo, hi,
+			    spacings[at - 1], spacings[at]);
 		return;
 	}
 	range_of(ns, 0, n, &lo, &hi);
@@ -145,7 +150,7 @@ void geometry_read_line(const unsigned *spacings, const double *ns, unsigned n,
 			    GEOMETRY_PLATEAU_TOL * 100, curve);
 	else
 		mp_snprintf(out->why, sizeof out->why, "not measurable here: no single clean "
-			    "step (a prefetcher, or noise): %s", curve);
+			    "step (noise, or a cost at a second boundary): %s", curve);
 }
 
 void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigned after,

@@ -236,7 +236,7 @@ static unsigned latency_holds(const struct config *c, unsigned page_shift,
    tlb's). */
 static const struct config_key latency_keys[] = {
 	{ "max_buffer", KIND_SIZE, SETTING(struct latency_settings, max_buffer), 4096,
-	  PROBE_BUFFER_MAX, 4096, "1GiB", "8GiB", 0, 0 },
+	  PROBE_BUFFER_MAX, 4096, "1GiB", "8GiB", 0, 0, NULL },
 };
 
 PROBE_DEFINE(latency, 10) = {

@@ -545,19 +545,19 @@ static unsigned later_holds(const struct config *c, unsigned page_shift,
    read under half the memory latency on Zen 3 (docs/METHOD.md). */
 static const struct config_key later_keys[] = {
 	{ "table", KIND_SIZE, SETTING(struct later_settings, table), 64, LATER_TABLE_BYTES_MAX, 64,
-	  "8MiB", "256MiB", 0, 0 },
+	  "8MiB", "256MiB", 0, 0, NULL },
 	{ "block", KIND_SIZE, SETTING(struct later_settings, block), 64, LATER_TABLE_BYTES_MAX, 64,
-	  "128KiB", "128KiB", 0, 0 },
+	  "128KiB", "128KiB", 0, 0, NULL },
 	{ "stride", KIND_SIZE, SETTING(struct later_settings, stride), 4, LATER_TABLE_BYTES_MAX, 4,
-	  "64", "64", 0, 0 },
+	  "64", "64", 0, 0, NULL },
 	{ "steps", KIND_U64, SETTING(struct later_settings, steps), 1, 1000000000000ull, 0,
-	  "100000", "1000000", 0, 0 },
+	  "100000", "1000000", 0, 0, NULL },
 	{ "precision", KIND_FRACTION, SETTING(struct later_settings, precision), 0, 0, 0, "0.05",
-	  "0.01", 0, 0 },
+	  "0.01", 0, 0, NULL },
 	{ "min_repeat", KIND_UINT, SETTING(struct later_settings, min_repeat), 1, 10000, 0, "3",
-	  "3", 0, 0 },
+	  "3", 0, 0, NULL },
 	{ "max_repeat", KIND_UINT, SETTING(struct later_settings, max_repeat), 1, 10000, 0, "10",
-	  "100", 0, 0 },
+	  "100", 0, 0, NULL },
 };
 
 /* The tables are whole blocks of whole strides, and the repeats a range. */

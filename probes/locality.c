@@ -359,10 +359,10 @@ static unsigned locality_holds(const struct config *c, unsigned page_shift,
    length that is not a power of two. */
 static const struct config_key locality_keys[] = {
 	{ "rows", KIND_UINT, SETTING(struct locality_settings, rows), 2, 1000000, 0, "2000",
-	  "13000", 0, 0 },
+	  "13000", 0, 0, NULL },
 	{ "cols", KIND_UINT, SETTING(struct locality_settings, cols), 2, 1000000, 0, "2001",
-	  "13000", 0, 0 },
-	{ "reps", KIND_UINT, SETTING(struct locality_settings, reps), 1, 1000, 0, "3", "24", 0, 0 },
+	  "13000", 0, 0, NULL },
+	{ "reps", KIND_UINT, SETTING(struct locality_settings, reps), 1, 1000, 0, "3", "24", 0, 0, NULL },
 };
 
 static const char *locality_check(const void *settings, const char **a, const char **b)

@@ -272,11 +272,11 @@ static unsigned tlb_holds(const struct config *c, unsigned page_shift,
    -m 4G offers, still make a curve, and its buffers stop at 2 GiB. */
 static const struct config_key tlb_keys[] = {
 	{ "min_pages", KIND_UINT, SETTING(struct tlb_settings, min_pages), 1, TLB_PAGES_MAX, 0,
-	  "1", "8", 0, 0 },
+	  "1", "8", 0, 0, NULL },
 	{ "max_pages", KIND_UINT, SETTING(struct tlb_settings, max_pages), 0, TLB_PAGES_MAX, 0,
-	  "0", "0", 0, 0 },
+	  "0", "0", 0, 0, NULL },
 	{ "max_buffer", KIND_SIZE, SETTING(struct tlb_settings, max_buffer), 4096,
-	  PROBE_BUFFER_MAX, 4096, "2GiB", "8GiB", 0, 0 },
+	  PROBE_BUFFER_MAX, 4096, "2GiB", "8GiB", 0, 0, NULL },
 };
 
 static const char *tlb_check(const void *settings, const char **a, const char **b)

@@ -384,23 +384,55 @@ static void add_c2c(struct card *c, const struct card_rows *r)
 	c->c2c_noisy = median_move(r->c2c_ns, r->c2c_spread, n) > CARD_NOISY_MOVE;
 }
 
-/* One line of at most CARD_COLUMNS characters, cut there. */
+/* Lines of at most CARD_COLUMNS characters. */
 struct lines {
 	char line[2 * CARD_LINES][CARD_COLUMNS + 1];
 	size_t n;
 };
 
+/* A line's text after its first card line, under the second column. */
+#define CARD_INDENT "         "
+
+/* How much of p goes on a line with `room` columns: all of it when it
+   fits, else up to the last blank within room, so no word is cut (a
+   single word longer than the line is cut at room: nothing else fits). */
+static size_t wrap_cut(const char *p, size_t room)
+{
+	size_t cut = mp_strlen(p);
+
+	if (cut <= room)
+		return cut;
+	for (cut = room; cut > 0 && p[cut] != ' '; cut--)
+		;
+	return cut ? cut : room;
+}
+
+/* One line of the card, or, when its text is longer than CARD_COLUMNS,
+   as many as it takes, cut between words, each after the first under the
+   second column (CARD_INDENT). */
 static void line_add(struct lines *ls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line_add(struct lines *ls, const char *fmt, ...)
 {
+	char text[4 * CARD_COLUMNS];
+	const char *p = text, *lead = "";
 	va_list ap;
 
-	if (ls->n >= sizeof ls->line / sizeof *ls->line)
-		return;
 	va_start(ap, fmt);
-	mp_vsnprintf(ls->line[ls->n], sizeof ls->line[ls->n], fmt, ap);
+	mp_vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	ls->n++;
+	do {
+		size_t cut = wrap_cut(p, CARD_COLUMNS - mp_strlen(lead)), at;
+
+		if (ls->n >= sizeof ls->line / sizeof *ls->line)
+			return;
+		mp_strlcpy(ls->line[ls->n], lead, sizeof ls->line[ls->n]);
+		at = mp_strlen(lead);
+		mp_strlcpy(ls->line[ls->n++] + at, p, cut + 1);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		lead = CARD_INDENT;
+	} while (*p);
 }
 
 /* "48 KiB", "-" for 0. */
@@ -593,15 +625,7 @@ static void trust_lines(struct lines *ls, const struct card *c)
 			break;
 		}
 		const char *lead = first ? "trust: " : "       ";
-		size_t room = CARD_COLUMNS - mp_strlen(lead), n = mp_strlen(p), cut = n;
-
-		if (n > room) {
-			cut = room;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (!cut)
-				cut = room;
-		}
+		size_t cut = wrap_cut(p, CARD_COLUMNS - mp_strlen(lead));
 		char piece[CARD_COLUMNS + 1];
 
 		mp_strlcpy(piece, p, cut + 1 < sizeof piece ? cut + 1 : sizeof piece);
@@ -770,7 +794,8 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		for (size_t i = 0; i < show_caches; i++) {
 			ls.n = 0;
 			cache_line(&ls, &c->cache[i]);
-			mp_append(&out, "%s\n", ls.line[0]);
+			for (size_t k = 0; k < ls.n; k++)
+				mp_append(&out, "%s\n", ls.line[k]);
 		}
 	}
 	if (c->ntlbs) {
@@ -781,7 +806,8 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		for (size_t i = 0; i < show_tlbs; i++) {
 			ls.n = 0;
 			tlb_line(&ls, &c->tlb[i]);
-			mp_append(&out, "%s\n", ls.line[0]);
+			for (size_t k = 0; k < ls.n; k++)
+				mp_append(&out, "%s\n", ls.line[k]);
 		}
 	}
 	if (show_caches + show_tlbs < c->ncaches + c->ntlbs)
@@ -959,7 +985,7 @@ void card_add_geometry(struct card *c, const struct geometry_results *g)
 void card_run(const struct card_run *run)
 {
 	card_build(&run_card, analysis_current(), &run_rows, run);
-	card_add_geometry(&run_card, geometry_results());
+	card_add_geometry(&run_card, run->geometry);
 	mp_strlcpy(run_card.machine, run_machine, sizeof run_card.machine);
 	mp_memset(&run_rows, 0, sizeof run_rows);   /* a later run starts afresh */
 	run_len = card_format(&run_card, run_text, sizeof run_text);

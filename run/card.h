@@ -61,15 +61,20 @@ struct card_rows {
 void card_rows_add(struct card_rows *r, const struct result_row *row);
 
 /* The run's facts: disturbances counted over the run, and the probes that
-   failed, each "NAME: why" (a line of its own, cut to the card's width). */
+   failed, each "NAME: why" (a line of its own, wrapped between words onto
+   the card lines it takes). */
 #define CARD_MAX_FAILED 4
+struct geometry_results;
 struct card_run {
 	int known;                /* 0: not a run (compare, a test): no disturbance line */
 	uint64_t nmi, smi;
 	int nmi_counted, smi_counted;
 	uint64_t trials_discarded, disturbed_kept;
-	char failed[CARD_MAX_FAILED][CARD_COLUMNS];
+	char failed[CARD_MAX_FAILED][2 * CARD_COLUMNS - 16];
 	unsigned nfailed;
+	/* The geometry probe's results when it ran (its ways on the cache
+	   lines), else NULL: handed in by the run, never fetched. */
+	const struct geometry_results *geometry;
 };
 
 struct card_cache {
@@ -158,7 +163,6 @@ size_t card_format(const struct card *c, char *buf, size_t size);
 struct json;
 void card_json(struct json *j, const struct card *c, const char *text);
 
-struct geometry_results;
 /* The ways the geometry probe measured, into the card's cache levels of
    the same number (its "L1d" is the card's L1, "L2" L2); a level it could
    not measure keeps 0, shown as "-". */

@@ -29,8 +29,4 @@ static inline uint64_t pt_align_up_4k(uint64_t x)
 	return x > ~0ull - (PT_SIZE_4K - 1) ? ~(PT_SIZE_4K - 1) : (x + PT_SIZE_4K - 1) & ~(PT_SIZE_4K - 1);
 }
 
-/* Each architecture's: 1 when page_size is one of its page or block sizes
-   at all (whether this CPU offers it is pt_page_size_offered's question). */
-int pt_page_size_known(uint64_t page_size);
-
 #endif

@@ -29,6 +29,9 @@
 const char memprobe_version[] = "fuzz", memprobe_build_id[] = "fuzz",
 	memprobe_compiler[] = "clang", memprobe_probe_flags[] = "";
 
+/* Read as the EFI app reads it, which runs every key. */
+static const struct config_platform metal = { 1, plat_page_size_architected };
+
 static void load_and_check(const struct config_source *src, int n)
 {
 	struct config c, back;
@@ -36,7 +39,7 @@ static void load_and_check(const struct config_source *src, int n)
 	char text[4096];
 
 	memset(&err, 0x55, sizeof err);
-	if (config_load(&c, src, n, &err) != 0) {
+	if (config_load(&c, src, n, &metal, &err) != 0) {
 		if (err.text[0] == '\0' || memchr(err.text, '\0', sizeof err.text) == NULL)
 			__builtin_trap();     /* a rejection without a message */
 		return;
@@ -45,7 +48,7 @@ static void load_and_check(const struct config_source *src, int n)
 	if (len <= 0 || (size_t)len >= sizeof text)
 		__builtin_trap();
 	struct config_source again = { "described", text, (size_t)len, 0 };
-	if (config_load(&back, &again, 1, &err) != 0 || !config_equal(&c, &back))
+	if (config_load(&back, &again, 1, &metal, &err) != 0 || !config_equal(&c, &back))
 		__builtin_trap();             /* describe printed what load cannot read back */
 }
 

@@ -13,6 +13,8 @@ check "geometry: success" test "$BOOT_RC" -eq 0
 check "geometry: the probe reported done" log_has '^== geometry: done in'
 check "geometry: one line row per spacing, 8 to 512 bytes apart, on 4 KiB pages" \
 	test "$(csv_count "$csv" "r['probe']=='geometry' and r['variant']=='line' and r['page_size']=='4096' and r['stride_bytes'] in ('8','16','32','64','128','256','512')")" -eq 7
+check "geometry: one line_aligned row per spacing too (the control)" \
+	test "$(csv_count "$csv" "r['probe']=='geometry' and r['variant']=='line_aligned' and r['page_size']=='4096'")" -eq 7
 check "geometry: ways rows, k lines stride_bytes apart (working set k x stride)" \
 	csv_all "$csv" "r['variant']!='ways' or (int(r['working_set_bytes']) % int(r['stride_bytes']) == 0 and 1 <= int(r['working_set_bytes']) // int(r['stride_bytes']) <= 20)"
 check "geometry: at least the L1d sweep's rows" \

@@ -22,9 +22,13 @@
 #include "core/config.h"
 #include "core/platform.h"
 #include "core/probe.h"
+#include "run/run.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
+
+/* The configuration read as the EFI app reads it. */
+static const struct config_platform metal = { 1, plat_page_size_architected };
 
 static struct analysis a;
 static struct card_rows rows;
@@ -202,14 +206,14 @@ static int in_line(const char *l, const char *needle)
 	return at && (!end || at < end);
 }
 
-/* The whole trust text, lines joined back with blanks. */
-static void trust_text(const char *t, char *out, size_t size)
+/* The text from p up to end (NULL: its end), its lines joined back with
+   one blank in place of each line break and the indent after it. */
+static void join_lines(const char *p, const char *end, char *out, size_t size)
 {
-	const char *p = line_of(t, "trust: ");
 	size_t n = 0;
 
 	out[0] = 0;
-	for (; p && *p && n + 1 < size; p++) {
+	for (; p && *p && (!end || p < end) && n + 1 < size; p++) {
 		if (*p == '\n') {
 			while (p[1] == ' ')
 				p++;
@@ -219,6 +223,12 @@ static void trust_text(const char *t, char *out, size_t size)
 		out[n++] = *p;
 	}
 	out[n] = 0;
+}
+
+/* The whole trust text, lines joined back with blanks. */
+static void trust_text(const char *t, char *out, size_t size)
+{
+	join_lines(line_of(t, "trust: "), NULL, out, size);
 }
 
 static void test_synthetic_card(void)
@@ -575,6 +585,35 @@ static void test_failed_probe(void)
 	CHECK(strstr(text, "FAILED") == NULL, "no failed probe, no FAILED line");
 }
 
+/* A line longer than the card goes on over more lines, cut between words
+   (issue 31: loaded's reason was cut mid-word at 80 columns). */
+static void test_wrapped_line(void)
+{
+	static const char reason[] = "loaded: no 32 MiB buffer with 4 KiB pages: pages NOT "
+		"mapped: out of page-table memory";
+	struct card_run run = { .known = 1, .nfailed = 1 };
+	char joined[sizeof text];
+	const char *first, *second;
+	int lines, widest, ended, whole;
+
+	snprintf(run.failed[0], sizeof run.failed[0], "%s", reason);
+	card_build(&card, 0, 0, &run);
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	measure(text, &lines, &widest, &ended);
+	first = line_of(text, "FAILED   loaded: ");
+	second = first ? strchr(first, '\n') + 1 : NULL;
+	CHECK(widest <= CARD_COLUMNS && first && second && !strncmp(second, "         ", 9) &&
+	      second[9] != ' ', "the 94-character FAILED line goes on under the second column "
+	      "(widest %d)", widest);
+	/* Every line ends at a word's end and the next starts at a word's
+	   start: joined with one blank, the reason is whole again. */
+	whole = strstr(text, " \n") == NULL;
+	join_lines(first, second ? second + strcspn(second, "\n") : NULL, joined, sizeof joined);
+	CHECK(whole && !strcmp(joined + 9, reason), "no word is cut: joined back, the reason "
+	      "reads whole (\"%s\")", joined);
+}
+
 static void test_json_and_figures(void)
 {
 	static char buf[32768];
@@ -631,7 +670,7 @@ static void test_run_folder(void)
 	size_t at, len;
 	const char *p;
 
-	if (!mkdtemp(root) || config_load(&c, &src, 1, &err)) {
+	if (!mkdtemp(root) || config_load(&c, &src, 1, &metal, &err)) {
 		CHECK(0, "a run folder and the configuration");
 		return;
 	}
@@ -706,6 +745,7 @@ int main(void)
 	test_too_many_levels();
 	test_empty_card();
 	test_failed_probe();
+	test_wrapped_line();
 	test_json_and_figures();
 	test_run_folder();
 	return check_summary();

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "core/config.h"
+#include "core/platform.h"
 #include "core/probe.h"
 #include "probes/fault_settings.h"
 #include "probes/c2c_settings.h"
@@ -23,6 +24,11 @@
 #define FILE_NAME "memprobe.cfg"
 #define OPTIONS_NAME "load options"
 
+/* Read as the EFI app reads it, which runs every key; and as the Linux
+   build reads it, which refuses the bare-metal keys' values. */
+static const struct config_platform metal = { 1, plat_page_size_architected };
+static const struct config_platform linux_box = { 0, plat_page_size_architected };
+
 static int load2(struct config *c, struct config_error *err,
 		 const char *file_text, const char *options)
 {
@@ -33,7 +39,7 @@ static int load2(struct config *c, struct config_error *err,
 		src[n++] = (struct config_source){ FILE_NAME, file_text, strlen(file_text), 0 };
 	if (options)
 		src[n++] = (struct config_source){ OPTIONS_NAME, options, strlen(options), 1 };
-	return config_load(c, src, n, err);
+	return config_load(c, src, n, &metal, err);
 }
 
 /* Loads text as a file and expects exactly the error message want. */
@@ -71,7 +77,7 @@ static void test_defaults(void)
 	struct config_error err;
 	memset(&quick, 0, sizeof quick);
 	config_defaults(&quick, PROFILE_QUICK);
-	CHECK(config_load(&none, NULL, 0, &err) == 0 && config_equal(&none, &quick),
+	CHECK(config_load(&none, NULL, 0, &metal, &err) == 0 && config_equal(&none, &quick),
 	      "no source at all means the quick defaults");
 }
 
@@ -382,7 +388,7 @@ static void test_errors(void)
 		"load options: binary garbage: byte 0x80 at column 10; the configuration must be plain ASCII text",
 	};
 	for (int i = 0; i < 4; i++) {
-		int rc = config_load(&c, &garbage[i], 1, &err);
+		int rc = config_load(&c, &garbage[i], 1, &metal, &err);
 		CHECK(rc == -1 && strcmp(err.text, garbage_want[i]) == 0, "garbage %d: \"%s\"", i, err.text);
 	}
 }
@@ -452,7 +458,7 @@ static int round_trip(const struct config *c, char *why, size_t why_len)
 		return 0;
 	}
 	struct config_source src = { "described", text, (size_t)n, 0 };
-	if (config_load(&back, &src, 1, &err)) {
+	if (config_load(&back, &src, 1, &metal, &err)) {
 		snprintf(why, why_len, "reload failed: %s", err.text);
 		return 0;
 	}
@@ -927,6 +933,43 @@ static void test_upload_url_key(void)
 		     "http://HOST/PATH or tftp://HOST/PATH URL, nor off");
 }
 
+/* A platform that is not bare metal refuses a bare-metal key's value
+   other than its default, with the key's own reason and nothing else, and
+   takes the default written out; bare metal takes both. */
+static void test_bare_metal_keys(void)
+{
+	static const struct { const char *text, *reason; } cases[] = {
+		{ "numa.node = 1", "numa.node and numa.special place buffers on bare metal only; "
+		  "on Linux run under numactl --membind=NODE instead" },
+		{ "numa.special = yes", "numa.node and numa.special place buffers on bare metal "
+		  "only; on Linux run under numactl --membind=NODE instead" },
+		{ "fault.cpu = 1", "fault.cpu raises a fault in another CPU's role on bare metal "
+		  "only; on Linux a role's fault is the kernel's signal to the whole process" },
+		{ "paging.test_pool = 8", "paging.test_pool sizes the bare-metal app's page-table "
+		  "pool; the kernel maps a Linux run's pages" },
+		{ "clock.reference = pm", "clock.reference chooses a bare-metal timer; the Linux "
+		  "build calibrates against CLOCK_MONOTONIC_RAW" },
+	};
+	struct config_error err;
+	struct config c;
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct config_source src = { FILE_NAME, cases[i].text, strlen(cases[i].text), 0 };
+
+		CHECK(config_load(&c, &src, 1, &linux_box, &err) == -1 &&
+		      !strcmp(err.text, cases[i].reason), "Linux refuses '%s': %s", cases[i].text,
+		      err.text);
+		CHECK(config_load(&c, &src, 1, &metal, &err) == 0, "bare metal takes '%s'",
+		      cases[i].text);
+	}
+	const char *defaults = "numa.node = auto\nnuma.special = no\nfault.cpu = 0\n"
+			       "paging.test_pool = 0\nclock.reference = auto\n";
+	struct config_source src = { FILE_NAME, defaults, strlen(defaults), 0 };
+
+	CHECK(config_load(&c, &src, 1, &linux_box, &err) == 0,
+	      "Linux takes every bare-metal key at its default (%s)", err.text);
+}
+
 int main(void)
 {
 	test_max_size_auto();
@@ -946,5 +989,6 @@ int main(void)
 	test_numa_keys();
 	test_bandwidth_cores_key();
 	test_upload_url_key();
+	test_bare_metal_keys();
 	return check_summary();
 }
