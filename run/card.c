@@ -915,6 +915,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 	json_object_begin(j, "trust");
 	json_u64(j, "noisy_levels", c->noisy);
 	json_u64(j, "smeared_levels", c->smeared);
+	json_u64(j, "uncertain_levels", c->uncertain);
 	if (c->run.known) {
 		if (c->run.nmi_counted)
 			json_u64(j, "nmi", c->run.nmi);

@@ -420,6 +420,23 @@ static void test_uncertain(void)
 	CHECK(strstr(trust, "L3 uncertain: latency edge 4M-8M, bandwidth edge 16M, claim 32M"),
 	      "the trust line names the candidates: %s", trust);
 	CHECK(in_line(line_of(text, "L1 "), "agrees"), "L1, where both edges stand, still agrees");
+	{
+		static char json_text[16384];
+		struct json j;
+		char got[32];
+
+		json_init(&j, json_text, sizeof json_text);
+		json_object_begin(&j, 0);
+		json_object_begin(&j, "summary");
+		card_json(&j, &card, text);
+		json_object_end(&j);
+		json_object_end(&j);
+		CHECK(json_get_scalar(json_text, j.len, "summary.trust.uncertain_levels", got,
+				      sizeof got) == 0 && !strcmp(got, "1") &&
+		      strstr(json_text, "\"verdict\":\"uncertain\"") &&
+		      strstr(json_text, "\"bandwidth_edge_bytes\":16777216"),
+		      "summary: L3's verdict uncertain, its bandwidth edge, one uncertain level");
+	}
 
 	bw->size_bytes = 8 * MIB;
 	bw->range_lo = 6 * MIB;
