@@ -621,6 +621,53 @@ static void test_edge_not_against_tlb(void)
 	CHECK(found == 1, "one unattributed edge holds 8 MiB (%zu)", found);
 }
 
+/* Three quick runs of the Zen 5 VM, whose CPUID (the hypervisor's) claims
+   a 128-entry L2 TLB for a core whose L2 DTLB holds 4096: no level matches
+   the largest claim, so the curve alone tells the walks. Each run names a
+   96-entry L1 DTLB and one more 4 KiB level whose range holds 4096, and
+   no other 4 KiB TLB level; the third run's step at 12288 pages, out of a
+   climb (6144 .. 8192 pages at 66 ns, 82 at 12288), is the walks'. */
+static void test_zen5_walks(void)
+{
+	static const char *const zen5[] = { "tests/data/zen5-vm-quick-1.csv",
+					     "tests/data/zen5-vm-quick-2.csv",
+					     "tests/data/zen5-vm-quick-3.csv" };
+	static struct analysis a;
+	static struct cache_claims claims;
+	size_t len;
+	char *text = read_all("tests/data/zen5-vm-cpuid.json", &len);
+
+	CHECK(claims_from_system_json(text, len, &claims) == 0 &&
+	      tlb_claimed_entries(&claims, PAGE_SHIFT_4K) == 128,
+	      "Zen 5's recorded CPUID claims 128 entries at most for 4 KiB pages");
+	for (size_t r = 0; r < 3; r++) {
+		struct csv_summary sum;
+		unsigned l1 = 0, l2 = 0, other = 0, walks = 0;
+
+		text = read_all(zen5[r], &len);
+		analysis_init(&a);
+		CHECK(results_csv_read(text, len, take, &a, &sum) == 0, "%s reads back", zen5[r]);
+		analysis_set_claims(&a, &claims, "tests/data/zen5-vm-cpuid.json");
+		analysis_compute(&a);
+		for (size_t k = 0; tlb_level(&a, k, NULL); k++) {
+			const struct level *l = tlb_level(&a, k, NULL);
+			if (l->page_shift != PAGE_SHIFT_4K)
+				continue;
+			if (l->walk)
+				walks++;
+			else if (l->entries == 96)
+				l1++;
+			else if ((l->range_lo >> 12) <= 4096 && (l->range_hi >> 12) >= 4096)
+				l2++;
+			else
+				other++;
+		}
+		CHECK(l1 == 1 && l2 == 1 && other == 0 && walks == (r == 2),
+		      "%s: 4 KiB TLB levels L1 DTLB 96 and one holding 4096, no other; walks %u "
+		      "(%u, %u, %u)", zen5[r], walks, l1, l2, other);
+	}
+}
+
 int main(void)
 {
 	test_zen3_shapes();
@@ -634,5 +681,6 @@ int main(void)
 	test_budget_pair();
 	test_walks_without_claims();
 	test_edge_not_against_tlb();
+	test_zen5_walks();
 	return check_summary();
 }
