@@ -234,6 +234,11 @@ long plat_file_read(int handle, uint64_t offset, char *buf, size_t len);
 /* Renames an open file of the run folder, never over another file: 0 or -1.
    The handle stays open under the new name. */
 int plat_file_rename(int handle, const char *new_name);
+/* Cuts an open file back to its first size bytes (no more than it holds);
+   the next write goes at the new end: 0 or -1. How report.html keeps its
+   closing tail written between sections and writes each new one over it
+   (results/results.c). */
+int plat_file_cut(int handle, uint64_t size);
 /* Deletes an open file and closes its handle: 0 or -1 (the handle is
    closed either way). Also how a document cut by a failed write (a chart)
    becomes no file rather than a broken one. */
@@ -273,12 +278,14 @@ void plat_upload_run_name(char *buf, size_t size);
    since), or -1 with why. */
 int plat_upload_put(const char *file_url, const char *name, char *why, size_t why_size);
 
-/* The machine's identity, read once and kept: its SMBIOS tables
-   (lib/smbios.h; not present says why) and the first NIC's MAC (NULL:
-   none known; bare metal: the NIC that booted the app, else the first
-   one). system.json's `machine` and the card's machine line. */
+/* The machine's identity as the platform finds it, read each call
+   (core/identity.h reads it once and keeps it): its SMBIOS tables into
+   *info (lib/smbios.h; not present says why), and the first NIC's MAC
+   into mac, 1 when one was found, else 0 (bare metal: the NIC that
+   booted the app, else the first one; Linux: the first interface in name
+   order that is a device, else any with a non-zero MAC). */
 struct smbios_info;
-const struct smbios_info *plat_smbios(void);
-const uint8_t *plat_mac(void);
+void plat_smbios_read(struct smbios_info *info);
+int plat_mac_read(uint8_t mac[6]);
 
 #endif

@@ -94,7 +94,8 @@ static int load_claims(struct analysis *a, const char *dir)
 	}
 	if (json_check(text, len, &at) != 0) {
 		fprintf(stderr, "memprobe analyze: %s is not well-formed JSON (reading failed at "
-			"byte %zu of %zu): a run cut short, or not a system.json\n", path, at, len);
+			"byte %zu of %zu), or nests deeper than the %d levels memprobe reads: a run "
+			"cut short, or not a system.json\n", path, at, len, JSON_READ_MAX_DEPTH);
 		free(text);
 		return 2;
 	}
@@ -252,7 +253,7 @@ int analyze_main(int argc, char **argv)
 	}
 	/* --out names a folder for the charts and the page: made if it is not
 	   there yet. */
-	if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+	if (host_make_path(out_dir) != 0) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
 		free(text);
 		return 2;

@@ -32,14 +32,37 @@
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* 1 when dir/name is a regular file. */
+/* A machine with no identity of its own (machine.id "unknown": no SMBIOS
+   UUID, no MAC; `make run` under QEMU) filed under the folder its run
+   folder sits in, its real path hashed (FNV-1a), so the runs of one
+   results folder are one machine's and those of two folders two. Said in
+   id_from, which fleet.csv and the page show. */
+static void stand_in_id(struct fleet_run *run, const char *path)
+{
+	char *real = realpath(path, NULL), *slash;
+	const char *at = real ? real : path;
+	uint64_t hash = 0xcbf29ce484222325ull;
+
+	slash = strrchr(at, '/');
+	for (const char *p = at; *p && p != slash; p++)
+		hash = (hash ^ (unsigned char)*p) * 0x100000001b3ull;
+	snprintf(run->machine_id, sizeof run->machine_id, "folder-%016llx",
+		 (unsigned long long)hash);
+	snprintf(run->id_from, sizeof run->id_from, "stand-in: the folder its runs are in");
+	free(real);
+}
+
+/* 1 when dir/name is a regular file, 0 when there is none, -1 when the
+   name is something else (a FIFO, a device, a folder). */
 static int has_file(const char *dir, const char *name)
 {
 	char path[PATH_LEN];
 	struct stat st;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path, &st) != 0)
+		return 0;
+	return S_ISREG(st.st_mode) ? 1 : -1;
 }
 
 /* The run folders under dir, depth levels down at most; a run folder is
@@ -51,8 +74,15 @@ static void search(const char *dir, unsigned depth, struct fleet_list *runs,
 	struct dirent *e;
 	DIR *d;
 
-	if (has_file(dir, "results.csv")) {
+	switch (has_file(dir, "results.csv")) {
+	case 1:
 		fleet_list_add(runs, dir);
+		return;
+	case -1:
+		/* Never opened: a FIFO would block the whole search. */
+		snprintf(why, sizeof why, "%s: its results.csv is not a regular file (a FIFO, a "
+			 "device or a folder): not read as a run folder", dir);
+		fleet_list_add(unsearched, why);
 		return;
 	}
 	if (depth == MAX_DEPTH)
@@ -360,14 +390,11 @@ int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *f, cha
 			 "from before machine identity): no machine to file it under", f->path);
 		return -1;
 	}
+	member(f, "machine.id_from", run->id_from, sizeof run->id_from);
 	/* Every machine without an SMBIOS UUID and a MAC is "unknown": filed
 	   under it, unrelated machines would pass for one machine's runs. */
-	if (!strcmp(run->machine_id, "unknown")) {
-		snprintf(why, size, "%s: machine.id is \"unknown\" (no SMBIOS UUID and no MAC "
-			 "were found): no machine to file it under", f->path);
-		return -1;
-	}
-	member(f, "machine.id_from", run->id_from, sizeof run->id_from);
+	if (!strcmp(run->machine_id, "unknown"))
+		stand_in_id(run, f->path);
 	member(f, "machine.system.manufacturer", run->manufacturer, sizeof run->manufacturer);
 	member(f, "machine.system.product", run->product, sizeof run->product);
 	member(f, "machine.system.serial", run->serial, sizeof run->serial);

@@ -12,6 +12,7 @@
 #include "efi/guarded.h"
 #include "arch/cpu.h"
 #include "arch/guard.h"
+#include "arch/memtype.h"
 #include "arch/paging.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -67,6 +68,18 @@ static void time_json(struct json *j)
 			? "unspecified (firmware clock, usually local or UTC)" : "offset given");
 }
 
+/* The architecture's named facts as members of the open object: a text,
+   or else a number. */
+static void facts_json(struct json *j, const struct arch_fact *facts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (facts[i].text)
+			json_string(j, facts[i].name, facts[i].text);
+		else
+			json_u64(j, facts[i].name, facts[i].value);
+	}
+}
+
 static void paging_json(struct json *j)
 {
 	const struct pt_config *cfg = paging_config();
@@ -77,12 +90,18 @@ static void paging_json(struct json *j)
 	json_u64(j, "levels", cfg->levels);
 	json_u64(j, "phys_addr_bits", cfg->phys_bits);
 	json_bool(j, "pages_1g", cfg->has_1g);
-	for (size_t i = 0; i < n; i++) {
-		if (facts[i].text)
-			json_string(j, facts[i].name, facts[i].text);
-		else
-			json_u64(j, facts[i].name, facts[i].value);
-	}
+	facts_json(j, facts, n);
+	json_object_end(j);
+}
+
+/* The memory-type registers as the architecture names them (arch/memtype.h). */
+static void memtypes_json(struct json *j)
+{
+	struct arch_fact facts[16];
+	size_t n = memtype_facts(facts, sizeof facts / sizeof *facts);
+
+	json_object_begin(j, "memory_types");
+	facts_json(j, facts, n);
 	json_object_end(j);
 }
 

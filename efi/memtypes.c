@@ -1,12 +1,11 @@
 /* The memory types of the app's buffers: arch/memtype.h reads the registers
- * and names what they make of a range; this file gives it the guard and
- * writes its facts into system.json. */
+ * and names what they make of a range; this file gives it the guard
+ * (efi/describe.c writes its facts into system.json). */
 
 #include "efi/memtypes.h"
 #include "efi/fw.h"
 #include "efi/guarded.h"
 #include "arch/memtype.h"
-#include "lib/json.h"
 
 void memtypes_init(void)
 {
@@ -21,19 +20,4 @@ void memtypes_describe(uint64_t base, uint64_t bytes, unsigned attr_index, char 
 int memtypes_write_back(uint64_t base, uint64_t bytes, unsigned attr_index)
 {
 	return memtype_write_back(base, bytes, attr_index);
-}
-
-void memtypes_json(struct json *j)
-{
-	struct arch_fact facts[16];
-	size_t n = memtype_facts(facts, sizeof facts / sizeof *facts);
-
-	json_object_begin(j, "memory_types");
-	for (size_t i = 0; i < n; i++) {
-		if (facts[i].text)
-			json_string(j, facts[i].name, facts[i].text);
-		else
-			json_u64(j, facts[i].name, facts[i].value);
-	}
-	json_object_end(j);
 }

@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct json;
-
 /* Reads the registers that decide memory types once; later calls use what
    was read. */
 void memtypes_init(void);
@@ -17,7 +15,5 @@ void memtypes_init(void);
 void memtypes_describe(uint64_t base, uint64_t bytes, unsigned attr_index, char *buf, size_t size);
 /* 1 when the effective type of the whole range is write-back. */
 int memtypes_write_back(uint64_t base, uint64_t bytes, unsigned attr_index);
-/* The "memory_types" members of system.json. */
-void memtypes_json(struct json *j);
 
 #endif

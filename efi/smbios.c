@@ -32,10 +32,8 @@ static EFI_GUID snp_guid = EFI_SIMPLE_NETWORK_PROTOCOL_GUID;
 
 /* ---- Private Data ----------------------------------------------------- */
 
-static struct smbios_info info;
-static int info_read;
 static uint8_t mac[6];
-static int mac_state;            /* 0: not read, 1: found, -1: none */
+static int mac_state;            /* 1: found, -1: none */
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -45,34 +43,6 @@ static const uint8_t *config_table(const EFI_GUID *g)
 		if (CompareGuid(&fw_st->ConfigurationTable[i].VendorGuid, (EFI_GUID *)g) == 0)
 			return fw_st->ConfigurationTable[i].VendorTable;
 	return NULL;
-}
-
-static void read_tables(void)
-{
-	const uint8_t *ep3 = config_table(&smbios3_guid), *ep2 = config_table(&smbios_guid);
-	struct smbios_entry e;
-	char why[160], why3[96] = "";
-	const char *source = "EFI configuration table, SMBIOS3 entry point";
-	uint32_t bytes;
-
-	if (!ep3 && !ep2) {
-		smbios_absent(&info, "EFI configuration table",
-			      "the firmware publishes no SMBIOS or SMBIOS3 entry point");
-		return;
-	}
-	if (!ep3 || smbios_entry_parse(ep3, EP3_BYTES, &e, why3, sizeof why3) != 0) {
-		source = "EFI configuration table, SMBIOS 2 entry point";
-		if (!ep2 || smbios_entry_parse(ep2, EP2_BYTES, &e, why, sizeof why) != 0) {
-			char text[160];
-			mp_snprintf(text, sizeof text, "entry point unusable: %s%s%s",
-				    ep2 ? why : "", ep2 && why3[0] ? "; " : "", why3);
-			smbios_absent(&info, "EFI configuration table", text);
-			return;
-		}
-	}
-	bytes = e.table_bytes > TABLE_MAX ? TABLE_MAX : e.table_bytes;
-	smbios_parse((const uint8_t *)(uintptr_t)e.table_address, bytes, e.major, e.minor, source,
-		     &info);
 }
 
 /* The MAC node of a device path, walked node by node with every length
@@ -145,18 +115,38 @@ static void read_mac(void)
 
 /* ---- Public Functions ------------------------------------------------- */
 
-const struct smbios_info *plat_smbios(void)
+void plat_smbios_read(struct smbios_info *info)
 {
-	if (!info_read) {
-		read_tables();
-		info_read = 1;
+	const uint8_t *ep3 = config_table(&smbios3_guid), *ep2 = config_table(&smbios_guid);
+	struct smbios_entry e;
+	char why[160], why3[96] = "";
+	const char *source = "EFI configuration table, SMBIOS3 entry point";
+	uint32_t bytes;
+
+	if (!ep3 && !ep2) {
+		smbios_absent(info, "EFI configuration table",
+			      "the firmware publishes no SMBIOS or SMBIOS3 entry point");
+		return;
 	}
-	return &info;
+	if (!ep3 || smbios_entry_parse(ep3, EP3_BYTES, &e, why3, sizeof why3) != 0) {
+		source = "EFI configuration table, SMBIOS 2 entry point";
+		if (!ep2 || smbios_entry_parse(ep2, EP2_BYTES, &e, why, sizeof why) != 0) {
+			char text[160];
+			mp_snprintf(text, sizeof text, "entry point unusable: %s%s%s",
+				    ep2 ? why : "", ep2 && why3[0] ? "; " : "", why3);
+			smbios_absent(info, "EFI configuration table", text);
+			return;
+		}
+	}
+	bytes = e.table_bytes > TABLE_MAX ? TABLE_MAX : e.table_bytes;
+	smbios_parse((const uint8_t *)(uintptr_t)e.table_address, bytes, e.major, e.minor, source,
+		     info);
 }
 
-const uint8_t *plat_mac(void)
+int plat_mac_read(uint8_t out[6])
 {
-	if (!mac_state)
-		read_mac();
-	return mac_state > 0 ? mac : NULL;
+	read_mac();
+	if (mac_state > 0)
+		mp_memcpy(out, mac, sizeof mac);
+	return mac_state > 0;
 }

@@ -5,12 +5,10 @@
  *   memprobe [--out DIR] [--config FILE] [key=value ...]
  */
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "host/host.h"
 #include "core/config.h"
@@ -18,6 +16,7 @@
 #include "core/probe.h"
 #include "run/run.h"
 #include "results/results.h"
+#include "probes/c2c_chart.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
@@ -57,47 +56,6 @@ static void usage(FILE *to, const char *more_usage)
 		more_usage);
 }
 
-/* The whole file, NUL-terminated; NULL with errno set on failure. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t size = 0, used = 0, n;
-	struct stat st;
-
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
-		return NULL;
-	}
-	do {
-		if (used + 4096 + 1 > size) {
-			char *bigger = realloc(text, size = size ? size * 2 : 8192);
-			if (!bigger) {
-				free(text);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			text = bigger;
-		}
-		n = fread(text + used, 1, 4096, f);
-		used += n;
-	} while (n == 4096);
-	if (ferror(f)) {
-		free(text);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	text[used] = '\0';
-	*len = used;
-	return text;
-}
-
 /* Before the first probe: a results folder that cannot take the files
    fails now (-1, said on stderr), not after minutes of measuring; one
    short of room for this run's files is a warning[] for the report (each
@@ -117,53 +75,54 @@ static int results_root_check(const struct config *c, char *warning, size_t size
 	return 0;
 }
 
-/* ---- Public Functions ------------------------------------------------- */
-
-int host_main(int argc, char **argv, const char *more_usage)
+/* The command line's --config file, --out folder and key=value pairs,
+   over memprobe's Linux default, into *c: 0; 1 after --help was printed;
+   -1 after saying on stderr what was wrong. Every buffer is freed before
+   it returns, whichever way (LeakSanitizer checks each exit). */
+static int load_command_line(int argc, char **argv, const char *more_usage, struct config *c)
 {
-	static char room_warning[PATH_MAX + 256];   /* a path and its words */
 	struct config_source sources[3];
 	struct config_error err;
-	struct config c;
-	char *file_text = NULL, *pairs;
+	char *file_text = NULL, *pairs = calloc(1, 1);
 	size_t pairs_len = 0, file_len = 0;
-	int nsrc = 0, i, rc;
+	int nsrc = 0, i, rc = -1;
+	const char *why;
 
 	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
 						  sizeof linux_default - 1, 0 };
-	pairs = calloc(1, 1);
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && pairs; i++) {
 		const char *arg = argv[i];
 
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			usage(stdout, more_usage);
-			return 0;
+			rc = 1;
+			goto done;
 		}
 		if (!strcmp(arg, "--out") || !strcmp(arg, "--config")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "memprobe: %s needs a value\n", arg);
-				return 2;
+				goto done;
 			}
 			if (!strcmp(arg, "--out")) {
-				char why[256];
+				char refusal[256];
 
-				if (host_results_root_refusal(argv[++i], why, sizeof why)) {
-					fprintf(stderr, "memprobe: %s\n", why);
-					return 2;
+				if (host_results_root_refusal(argv[++i], refusal, sizeof refusal)) {
+					fprintf(stderr, "memprobe: %s\n", refusal);
+					goto done;
 				}
 				host_set_results_root(argv[i]);
 				continue;
 			}
 			if (file_text) {
 				fprintf(stderr, "memprobe: --config given twice\n");
-				return 2;
+				goto done;
 			}
-			file_text = read_file(argv[++i], &file_len);
+			/* A FIFO or a device is refused before it is opened:
+			   it could block for good, or never end. */
+			file_text = host_slurp(argv[++i], &file_len, &why);
 			if (!file_text) {
-				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i],
-					errno == EISDIR ? "is a folder, not a configuration file"
-							: strerror(errno));
-				return 2;
+				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i], why);
+				goto done;
 			}
 			sources[nsrc++] = (struct config_source){ argv[i], file_text, file_len, 0 };
 			continue;
@@ -171,22 +130,65 @@ int host_main(int argc, char **argv, const char *more_usage)
 		if (arg[0] == '-' || !strchr(arg, '=')) {
 			fprintf(stderr, "memprobe: '%s' is neither an option nor a key=value pair "
 				"(memprobe --help)\n", arg);
-			return 2;
+			goto done;
 		}
 		/* One pair per line, so an error names the pair by its position. */
-		pairs = realloc(pairs, pairs_len + strlen(arg) + 2);
-		if (!pairs) {
-			fprintf(stderr, "memprobe: out of memory\n");
-			return 2;
-		}
+		char *longer = realloc(pairs, pairs_len + strlen(arg) + 2);
+		if (!longer)
+			break;
+		pairs = longer;
 		pairs_len += (size_t)sprintf(pairs + pairs_len, "%s\n", arg);
 	}
-	sources[nsrc++] = (struct config_source){ "command line", pairs, pairs_len, 0 };
-
-	if (config_load(&c, sources, nsrc, &linux_platform, &err) != 0) {
-		fprintf(stderr, "memprobe: %s\n", err.text);
-		return 2;
+	if (i < argc || !pairs) {
+		fprintf(stderr, "memprobe: out of memory\n");
+		goto done;
 	}
+	sources[nsrc++] = (struct config_source){ "command line", pairs, pairs_len, 0 };
+	if (config_load(c, sources, nsrc, &linux_platform, &err) != 0)
+		fprintf(stderr, "memprobe: %s\n", err.text);
+	else
+		rc = 0;
+done:
+	free(file_text);
+	free(pairs);
+	return rc;
+}
+
+/* c2c.cpus naming CPUs this process cannot run on (when c2c runs): a list
+   meant for another machine, refused now rather than after the probes
+   before it. 0, or -1 after saying so on stderr. */
+static int c2c_cpus_check(const struct config *c)
+{
+	unsigned count = plat_cpu_count(), missing;
+
+	for (unsigned i = 0; i < PROBE_COUNT; i++)
+		if ((c->probes & (1u << i)) && probe_registry[i] == probe_by_name("c2c")) {
+			missing = c2c_cpus_missing(c, count);
+			if (!missing)
+				return 0;
+			fprintf(stderr, "memprobe: c2c.cpus names %u CPU%s that do%s not exist here: "
+				"this process may run on %u (logical CPUs 0-%u)\n", missing,
+				missing == 1 ? "" : "s", missing == 1 ? "es" : "", count, count - 1);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+int host_main(int argc, char **argv, const char *more_usage)
+{
+	static char room_warning[PATH_MAX + 256];   /* a path and its words */
+	struct config c;
+	const char *stopped_by;
+	char verdict[96];
+	int rc;
+
+	rc = load_command_line(argc, argv, more_usage, &c);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	if (c2c_cpus_check(&c) != 0)
+		return 2;
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
 		return 2;
 	memprobe_report_version();
@@ -194,19 +196,25 @@ int host_main(int argc, char **argv, const char *more_usage)
 		report_printf("memprobe: %s\n", room_warning);
 	host_stop_on_signals();
 	rc = memprobe_run(&c);
-	/* As the EFI app's last line: the verdict, after the card. */
-	if (rc == 0 && !plat_files_complete())
-		rc = -1;
-	if (plat_stop_signal())
-		printf("memprobe: verdict: STOPPED by %s\n", plat_stop_signal());
+	stopped_by = memprobe_stopped_by();
+	/* As the EFI app's last line: the verdict, after the card. rc counts
+	   the files as results_close found them (a card-first copy that did
+	   not fit is no lost file). */
+	if (stopped_by)
+		snprintf(verdict, sizeof verdict, "memprobe: verdict: STOPPED by %s\n", stopped_by);
 	else
-		printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
-	free(file_text);
-	free(pairs);
-	if (plat_stop_signal()) {
+		snprintf(verdict, sizeof verdict, "memprobe: verdict: %s\n",
+			 rc == 0 ? "success" : "FAILURE");
+	plat_console(verdict);
+	if (stopped_by) {
 		fprintf(stderr, "memprobe: stopped by %s: the rows measured are kept and every file "
-			"is closed (exit status %d)\n", plat_stop_signal(), HOST_EXIT_STOPPED);
+			"is closed (exit status %d)\n", stopped_by, HOST_EXIT_STOPPED);
 		return HOST_EXIT_STOPPED;
 	}
+	/* A signal after the last probe stopped nothing: every file says the
+	   run as it was, and so does the exit status. */
+	if (plat_stop_signal())
+		fprintf(stderr, "memprobe: %s came after the last probe had run: nothing was left "
+			"to stop, and the files say the run as it was\n", plat_stop_signal());
 	return rc == 0 ? 0 : 1;
 }

@@ -26,10 +26,8 @@
 
 /* ---- Private Data ----------------------------------------------------- */
 
-static struct smbios_info info;
-static int info_read;
 static uint8_t mac[6];
-static int mac_state;            /* 0: not read, 1: found, -1: none */
+static int mac_state;            /* 1: found, -1: none */
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -50,37 +48,6 @@ static long read_all(const char *path, uint8_t *buf, size_t max)
 	}
 	fclose(f);
 	return (long)n;
-}
-
-static void read_tables(void)
-{
-	static uint8_t table[TABLE_MAX];
-	uint8_t ep[64];
-	struct smbios_entry e;
-	char why[160];
-	long n, en;
-
-	n = read_all(DMI_TABLE, table, sizeof table);
-	if (n < 0) {
-		int e = errno;
-		snprintf(why, sizeof why, "%s (%s: %s)",
-			 e == EACCES || e == EPERM ? "readable by root only: run as root for the "
-			 "machine's identity" : e == ENOENT ? "this kernel exports none"
-			 : "unreadable", DMI_TABLE, strerror(e));
-		smbios_absent(&info, DMI_TABLE, why);
-		return;
-	}
-	/* The entry point gives the version (the UUID's byte order depends
-	   on it); without it assume 3.0, what every current machine has. */
-	en = read_all(DMI_ENTRY, ep, sizeof ep);
-	if (en > 0 && smbios_entry_parse(ep, (size_t)en, &e, why, sizeof why) == 0) {
-		if (e.table_bytes < n && !e.v3)
-			n = e.table_bytes;
-		smbios_parse(table, (size_t)n, e.major, e.minor, DMI_TABLE, &info);
-	} else {
-		smbios_parse(table, (size_t)n, 3, 0, DMI_TABLE " (no entry point: read as 3.0)",
-			     &info);
-	}
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -140,18 +107,41 @@ static void read_mac(void)
 
 /* ---- Public Functions ------------------------------------------------- */
 
-const struct smbios_info *plat_smbios(void)
+void plat_smbios_read(struct smbios_info *info)
 {
-	if (!info_read) {
-		read_tables();
-		info_read = 1;
+	static uint8_t table[TABLE_MAX];
+	uint8_t ep[64];
+	struct smbios_entry e;
+	char why[160];
+	long n, en;
+
+	n = read_all(DMI_TABLE, table, sizeof table);
+	if (n < 0) {
+		int e = errno;
+		snprintf(why, sizeof why, "%s (%s: %s)",
+			 e == EACCES || e == EPERM ? "readable by root only: run as root for the "
+			 "machine's identity" : e == ENOENT ? "this kernel exports none"
+			 : "unreadable", DMI_TABLE, strerror(e));
+		smbios_absent(info, DMI_TABLE, why);
+		return;
 	}
-	return &info;
+	/* The entry point gives the version (the UUID's byte order depends
+	   on it); without it assume 3.0, what every current machine has. */
+	en = read_all(DMI_ENTRY, ep, sizeof ep);
+	if (en > 0 && smbios_entry_parse(ep, (size_t)en, &e, why, sizeof why) == 0) {
+		if (e.table_bytes < n && !e.v3)
+			n = e.table_bytes;
+		smbios_parse(table, (size_t)n, e.major, e.minor, DMI_TABLE, info);
+	} else {
+		smbios_parse(table, (size_t)n, 3, 0, DMI_TABLE " (no entry point: read as 3.0)",
+			     info);
+	}
 }
 
-const uint8_t *plat_mac(void)
+int plat_mac_read(uint8_t out[6])
 {
-	if (!mac_state)
-		read_mac();
-	return mac_state > 0 ? mac : NULL;
+	read_mac();
+	if (mac_state > 0)
+		memcpy(out, mac, sizeof mac);
+	return mac_state > 0;
 }

@@ -104,10 +104,6 @@ void smbios_machine_id(const struct smbios_info *s, const uint8_t *mac, char *bu
 /* system.json's `machine` object (docs/OUTPUT.md). mac as above. */
 void smbios_json(struct json *j, const struct smbios_info *s, const uint8_t *mac);
 
-/* The card's one line, at most width characters: "machine  QEMU Standard
-   PC (Q35 + ICH9, 2009), 2 x 512 MiB DDR4 3200" or why there is none. */
-void smbios_card_line(const struct smbios_info *s, char *buf, size_t size, size_t width);
-
 /* The name of a memory type code; "unknown" for those not defined. */
 const char *smbios_memory_type(unsigned code);
 

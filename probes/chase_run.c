@@ -76,6 +76,19 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 	return p;
 }
 
+/* A run's record emptied before a measurement: what a fault or a broken
+   cycle leaves behind must never read as this size's result. */
+static void run_reset(struct chase_run *run)
+{
+	run->cycle_broken = 0;
+	run->broken_why[0] = '\0';
+	run->stopped_by = "-";
+	run->laps_per_trial = 0;
+	run->loads_per_trial = 0;
+	run->form = CHASE_FORM_LAPS;
+	trials_init(&run->trials);
+}
+
 /* The timed section. max_trials bounds the time as well as the count: past
    the first `trials`, a size gets no more trial time than max_trials *
    step_ms (trials_stop). */
@@ -87,13 +100,7 @@ void chase_run_trials(void *arg)
 	struct plat_disturbances before, after;
 	void *p;
 
-	run->cycle_broken = 0;
-	run->broken_why[0] = '\0';
-	run->stopped_by = "-";
-	run->laps_per_trial = 0;
-	run->loads_per_trial = 0;
-	run->form = CHASE_FORM_LAPS;
-	trials_init(&run->trials);
+	run_reset(run);
 	p = warm_up(run, &lap_ticks);
 	if (!p)
 		return;
@@ -149,13 +156,7 @@ int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what
 {
 	struct plat_fault fault;
 
-	run->cycle_broken = 0;
-	run->broken_why[0] = '\0';
-	run->stopped_by = "-";
-	run->laps_per_trial = 0;
-	run->loads_per_trial = 0;
-	run->form = CHASE_FORM_LAPS;
-	trials_init(&run->trials);
+	run_reset(run);
 	if (plat_timed(chase_run_trials, run, &fault) != 0) {
 		report_printf("%s: FAULT: %s\n", what, fault.text);
 		return -1;

@@ -1,7 +1,7 @@
 /* libFuzzer target: the SMBIOS entry point and structure table parsers
  * over arbitrary bytes.
  *
- * fuzz-sources: lib/smbios.c lib/fmt.c lib/json.c
+ * fuzz-sources: lib/smbios.c lib/fmt.c lib/json.c run/machine_line.c
  *
  * The first byte picks the version the table is read as (and, when odd,
  * the entry point parser instead, with its checksum fixed half the time so
@@ -18,6 +18,7 @@
 
 #include "lib/json.h"
 #include "lib/smbios.h"
+#include "run/machine_line.h"
 
 static void check(int ok)
 {
@@ -113,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(text[0] == '\0' || strlen(text) == 36);
 	smbios_machine_id(&s, size > 6 ? data + 1 : NULL, text, sizeof text);
 	check(text[0] != '\0');
-	smbios_card_line(&s, text, sizeof text, 79);
+	machine_line(&s, text, sizeof text, 79);
 	check(strlen(text) <= 79);
 	json_init(&j, buf, sizeof buf);
 	json_object_begin(&j, 0);

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "lib/json.h"
 #include "lib/smbios.h"
+#include "run/machine_line.h"
 
 static uint8_t table[16384];
 static size_t used;
@@ -143,11 +144,11 @@ static void test_qemu_like(void)
 	CHECK(info.mem_total_bytes == 80ULL << 30, "installed total 80 GiB (%llu)",
 	      (unsigned long long)info.mem_total_bytes);
 
-	smbios_card_line(&info, text, sizeof text, 79);
+	machine_line(&info, text, sizeof text, 79);
 	CHECK(strncmp(text, "machine  QEMU Standard PC (Q35 + ICH9, 2009), 2 DIMMs 80 GiB DDR4",
 		      66) == 0 && strlen(text) <= 79,
 	      "card line: '%s' (%zu)", text, strlen(text));
-	smbios_card_line(&info, text, sizeof text, 30);
+	machine_line(&info, text, sizeof text, 30);
 	CHECK(strlen(text) == 30, "card line cut to its width (%zu)", strlen(text));
 
 	{
@@ -217,7 +218,7 @@ static void test_uuid_order_and_fallback(void)
 	      "a 2.0 type 1 has no UUID; a string number past the set reads empty and is counted");
 
 	smbios_absent(&info, "/sys/firmware/dmi/tables/DMI", "not readable: run as root");
-	smbios_card_line(&info, text, sizeof text, 79);
+	machine_line(&info, text, sizeof text, 79);
 	CHECK(strstr(text, "no SMBIOS: not readable: run as root") != 0, "absent: %s", text);
 }
 
