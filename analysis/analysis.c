@@ -123,13 +123,17 @@ static void check_cache(struct analysis *a, struct level *l, struct level_check 
 		name_by_claim(l, chk->cache->size_bytes);
 }
 
-/* An edge seen with one page size only may be either; it agrees with
-   whichever claim lies in its bracket, if any does. The claim of the
-   cache of its own number (the n-th level, Ln) is looked at first and,
-   lying in the range, names it as check_cache's does: another program's
-   curve, read alone, places a smeared step only to a range, and the
-   cache of that number is what it most likely is. A claim of another
-   number, or a TLB's, agrees without naming it. */
+/* An edge seen with one page size only may be a cache's or a TLB's; it is
+   named and shown as the next cache level, so it agrees with the cache
+   claim that lies in its bracket, if any does, and is never held against
+   a TLB's claim: a run stopped before its 2 MiB curve once matched an "L3
+   ~16 MiB" against the L2 TLB's 8 MiB reach and printed "agrees". The
+   claim of the cache of its own number (the n-th level, Ln) is looked at
+   first and, lying in the range, names it as check_cache's does: another
+   program's curve, read alone, places a smeared step only to a range, and
+   the cache of that number is what it most likely is. A claim of another
+   number agrees without naming it. The report's claims with no edge list
+   the TLBs it did not match. */
 static void check_edge(struct analysis *a, struct level *l, struct level_check *chk,
 		       unsigned number)
 {
@@ -148,13 +152,6 @@ static void check_edge(struct analysis *a, struct level *l, struct level_check *
 		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
 		    in_bracket(a->claims.cache[i].size_bytes, l)) {
 			chk->cache = &a->claims.cache[i];
-			chk->verdict = VERDICT_AGREES;
-			return;
-		}
-	for (unsigned i = 0; i < a->claims.ntlbs; i++)
-		if (tlb_loads_use(&a->claims.tlb[i], l->page_shift) &&
-		    in_bracket(tlb_reach(&a->claims.tlb[i], l->page_shift), l)) {
-			chk->tlb = &a->claims.tlb[i];
 			chk->verdict = VERDICT_AGREES;
 			return;
 		}
@@ -205,29 +202,64 @@ static int tlb_claim_found(const struct analysis *a, unsigned page_shift, unsign
 	return 0;
 }
 
-/* Past the largest TLB that CPUID claims for a page size, once a level has
-   agreed with it, no TLB is left to miss: a later step that matches no
-   claim is the page walks' own entries leaving the data caches as the
-   pages grow (on this project's Zen 4 VM, past its 3072-entry L2 TLB, a
-   step at 4608, 6144 or 8192 pages from one run to the next, or none). It
-   is named "walks", held against no claim, and left off the card; where
-   the largest claim found no level (a hypervisor's wrong claim, none at
-   all) every step stays a TLB level. */
+/* Whether TLB level i steps out of a climb: a TLB level of its pages lies
+   below it, and the stretch between the two steps, from the first count
+   that fully missed the TLB below (its range's top) to the last that fit
+   this level (its range's bottom), spans less than an octave. Past the
+   last TLB the walks' entries leave the caches one after another as the
+   pages grow, so the curve climbs with at most short pauses; a real TLB
+   has a plateau below its edge from the reach of the TLB below it (an
+   octave or more: 64 to 2048 entries, 72 to 3072, 96 to 4096). A Zen 5
+   run read 66 ns at 6144 and 8192 pages, 82 at 12288 and 518 at 16384,
+   past its 4096-entry L2 TLB: a level at 12288 whose plateau is 6144 ..
+   8192. */
+static int steps_in_climb(const struct analysis *a, size_t i)
+{
+	const struct level *l = &a->h.level[i], *below = 0;
+
+	for (size_t k = 0; k < a->h.nlevels; k++) {
+		const struct level *o = &a->h.level[k];
+
+		if (o->kind == LEVEL_TLB && o->page_shift == l->page_shift &&
+		    o->entries < l->entries && (!below || o->entries > below->entries))
+			below = o;
+	}
+	return below && below->range_hi && l->range_lo < 2 * below->range_hi;
+}
+
+/* A TLB step that is the page walks' and no TLB's is named "walks", held
+   against no claim, listed in system.json apart from the levels and left
+   off the card. Two ways to tell:
+   - past the largest TLB that CPUID claims for its pages, once a level
+     has agreed with that claim (its whole range above the claim): no TLB
+     is left to miss (on this project's Zen 4 VM, past its 3072-entry L2
+     TLB, a step at 4608, 6144 or 8192 pages from one run to the next, or
+     none);
+   - where no level agreed with the largest claim (no claims, or a
+     hypervisor's wrong ones: a Zen 5 VM's CPUID says 128 entries for a
+     4096-entry L2 TLB), from the curve alone: a step out of a climb
+     (steps_in_climb). */
 static void name_walk_steps(struct analysis *a)
 {
-	for (size_t i = 0; a->have_claims && i < a->h.nlevels; i++) {
+	for (size_t i = 0; i < a->h.nlevels; i++) {
 		struct level *l = &a->h.level[i];
 		unsigned largest;
 
 		if (l->kind != LEVEL_TLB || a->check[i].verdict == VERDICT_AGREES)
 			continue;
-		largest = tlb_claimed_entries(&a->claims, l->page_shift);
-		if (!largest || l->entries <= largest ||
-		    !tlb_claim_found(a, l->page_shift, largest))
+		largest = a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
+		if (largest && tlb_claim_found(a, l->page_shift, largest)) {
+			if ((l->range_lo >> l->page_shift) <= largest)
+				continue;
+			l->walk = "past the largest claimed TLB, which a level matched";
+		} else if (steps_in_climb(a, i)) {
+			l->walk = "a step out of a climb with no plateau below it";
+		} else {
 			continue;
+		}
 		mp_strlcpy(l->name, "walks", sizeof l->name);
-		l->past_claims = 1;
 		a->check[i].verdict = VERDICT_NO_CLAIM;
+		a->check[i].tlb = 0;
 	}
 }
 
@@ -590,6 +622,30 @@ static int run_chart(void *ctx, const char *file, chart_produce_fn produce,
 	return 0;
 }
 
+/* The "walks" array: the TLB steps that are the page walks' (name_walk_steps),
+   apart from the levels. */
+static void walks_json(struct json *j, const struct analysis *a)
+{
+	json_array_begin(j, "walks");
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+		if (!l->walk)
+			continue;
+		json_object_begin(j, 0);
+		json_u64(j, "page_size", 1ull << l->page_shift);
+		json_u64(j, "pages", l->entries);
+		json_u64(j, "size_bytes", l->size_bytes);
+		json_u64(j, "edge_below_bytes", l->below_bytes);
+		json_u64(j, "edge_next_bytes", l->next_bytes);
+		json_double(j, "ns", l->ns);
+		json_double(j, "increase_ns", l->increase_ns);
+		json_double(j, "increase_cycles", l->increase_cycles);
+		json_string(j, "why", l->walk);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void analysis_init(struct analysis *a)
@@ -852,6 +908,8 @@ void analysis_json(struct json *j, const struct analysis *a)
 	json_array_begin(j, "levels");
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
+		if (l->walk)
+			continue;   /* no level: in "walks" below */
 		json_object_begin(j, 0);
 		json_string(j, "name", l->name);
 		json_string(j, "kind", level_kind_name(l->kind));
@@ -885,6 +943,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 			first = 0;
 	}
 	json_array_end(j);
+	walks_json(j, a);
 	if (a->host_page_signs)
 		json_string(j, "host_pages_may_cap_reach", a->host_pages);
 	pagewalk_json(j, &a->pw);

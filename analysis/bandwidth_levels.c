@@ -236,6 +236,18 @@ void bandwidth_levels_find(struct bandwidth_curves *b)
 	hierarchy_find(b->curve, b->ncurves, &b->h);
 }
 
+const struct level *bandwidth_edge_of(const struct bandwidth_curves *b,
+				      const struct hierarchy *latency, const struct level *l)
+{
+	static struct edge_pair pairs[MAX_PAIRS];
+	size_t n = pair_edges(b, latency, pairs);
+
+	for (size_t i = 0; i < n; i++)
+		if (pairs[i].latency == l)
+			return pairs[i].bandwidth;
+	return 0;
+}
+
 void bandwidth_levels_print(const struct bandwidth_curves *b, const struct hierarchy *latency,
 			    const struct mp_printer *p)
 {

@@ -69,6 +69,12 @@ void bandwidth_levels_find(struct bandwidth_curves *b);
 void bandwidth_levels_print(const struct bandwidth_curves *b, const struct hierarchy *latency,
 			    const struct mp_printer *p);
 
+/* The bandwidth edge the report holds latency level l (one of latency's
+   cache edges) against: the nearest one, within 4x, that no smaller
+   latency edge took. NULL when none. */
+const struct level *bandwidth_edge_of(const struct bandwidth_curves *b,
+				      const struct hierarchy *latency, const struct level *l);
+
 /* The hierarchy's bandwidth object's members: levels_from, and each edge with its
    capacity, GB/s below it and the latency edge it was held against. */
 struct json;

@@ -207,9 +207,9 @@ struct level {
 				     [range_lo, range_hi]; the readings alone
 				     named another size there (analysis/analysis.c) */
 	uint64_t read_bytes;      /* named_by_claim: the size the readings named */
-	int past_claims;          /* TLB: a step past the largest claimed TLB,
-				     which a level matched: the page walks
-				     leaving the caches ("walks") */
+	const char *walk;         /* TLB: NULL, or why this step is the page
+				     walks' entries leaving the caches and not
+				     a TLB (named "walks"; analysis/analysis.c) */
 };
 
 struct hierarchy {

@@ -9,7 +9,6 @@ static struct trials_tally tally;
 void trials_init(struct trials *t)
 {
 	t->best3[0] = t->best3[1] = t->best3[2] = 0;
-	t->worst = 0;
 	t->count = 0;
 	t->discarded = 0;
 	t->disturbed_kept = 0;
@@ -29,8 +28,6 @@ void trials_add(struct trials *t, double value)
 	}
 	if (i < 3)
 		t->best3[i] = value;
-	if (t->count == 0 || value > t->worst)
-		t->worst = value;
 	t->best_after[t->count % TRIALS_HISTORY] = t->best3[0];
 	t->count++;
 }
@@ -90,11 +87,18 @@ double trials_best(const struct trials *t)
 	return t->best3[0];
 }
 
+double trials_third(const struct trials *t)
+{
+	if (t->count == 0)
+		return 0;
+	return t->best3[(t->count < 3 ? t->count : 3) - 1];
+}
+
 double trials_spread(const struct trials *t)
 {
 	if (t->count == 0 || t->best3[0] <= 0)
 		return 0;
-	return (t->worst - t->best3[0]) / t->best3[0];
+	return (trials_third(t) - t->best3[0]) / t->best3[0];
 }
 
 const char *trials_stop(const struct trials *t, const struct config *c,

@@ -24,7 +24,6 @@
 
 struct trials {
 	double best3[3];          /* the three smallest so far, ascending */
-	double worst;
 	unsigned count;           /* trials added, disturbed_kept included */
 	unsigned discarded;       /* disturbed trials dropped and measured again */
 	unsigned disturbed_kept;  /* disturbed trials added past TRIALS_DISCARD_MAX */
@@ -54,7 +53,14 @@ void trials_tally_take(struct trials_tally *out);
 /* 1 when count >= min_trials and best3[2] <= best3[0] * (1 + precision). */
 int trials_settled(const struct trials *t, unsigned min_trials, double precision);
 double trials_best(const struct trials *t);
-/* (worst - best) / best: how far apart the trials were, as a fraction. */
+/* The third best trial (with fewer trials, the worst of them); 0 with none. */
+double trials_third(const struct trials *t);
+/* (third best - best) / best, as a fraction: how far apart the best three
+   trials are (with two trials, the two; with one, 0). The figure is the
+   best trial and the stop rule waits for the best three to agree, so this
+   says how far the trials that decide the figure could move it. The worst
+   trial is left out on purpose: one trial preempted by the host reads 40x
+   the rest and says nothing of the figure (docs/OUTPUT.md, `spread`). */
 double trials_spread(const struct trials *t);
 
 /* How many trials back the "steady" limit looks: c->trials, within

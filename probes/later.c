@@ -398,11 +398,12 @@ static int measure_tables(const struct config *c, unsigned shift)
 			 trials_spread(&tara), buf.verified, tara_stop);
 		emit_run("brutto", shift, LATER_SETTINGS(c)->table, brutto_ns, brutto.count,
 			 trials_spread(&brutto), buf.verified, brutto_stop);
-		/* netto's spread: the brutto runs' worst-minus-best as a
-		   fraction of netto, i.e. how far the worst run would move it. */
+		/* netto's spread: the brutto runs' third-best-minus-best as a
+		   fraction of netto, i.e. how far the runs that decide it would
+		   move it (trials_spread's measure, against netto). */
 		emit_run("netto", shift, LATER_SETTINGS(c)->table, brutto_ns - tara_ns,
 			 brutto.count, netto_ticks > 0 ?
-			 (brutto.worst - trials_best(&brutto)) / netto_ticks : 0,
+			 (trials_third(&brutto) - trials_best(&brutto)) / netto_ticks : 0,
 			 buf.verified, brutto_stop);
 		report_table_end();
 		rc = 0;

@@ -40,26 +40,153 @@ static int same(const char *a, const char *b)
 	return a && b && mp_strcmp(a, b) == 0;
 }
 
-/* The spread of the chase point at (tlb, page_shift, bytes); -1 if unknown. */
-static double point_spread(const struct card_rows *r, unsigned tlb, unsigned page_shift,
-			   uint64_t bytes)
+/* ---- Noise ----------------------------------------------------------- */
+
+/* The chase point of curve (tlb, page_shift) at bytes; with dir -1 or +1,
+   the curve's nearest point below or above bytes instead. NULL if none. */
+static const struct card_point *point_near(const struct card_rows *r, unsigned tlb,
+					   unsigned page_shift, uint64_t bytes, int dir)
 {
-	for (size_t i = 0; r && i < r->npt; i++)
-		if (r->pt[i].tlb == tlb && r->pt[i].page_shift == page_shift &&
-		    r->pt[i].bytes == bytes)
-			return r->pt[i].spread;
-	return -1;
+	const struct card_point *best = 0;
+
+	for (size_t i = 0; r && i < r->npt; i++) {
+		const struct card_point *p = &r->pt[i];
+
+		if (p->tlb != tlb || p->page_shift != page_shift)
+			continue;
+		if (!dir && p->bytes == bytes)
+			return p;
+		if (dir < 0 && p->bytes < bytes && (!best || p->bytes > best->bytes))
+			best = p;
+		if (dir > 0 && p->bytes > bytes && (!best || p->bytes < best->bytes))
+			best = p;
+	}
+	return best;
 }
 
-/* A level's figures are decided by the sweep points either side of its
-   edge (for the top level: the first and last of its plateau). */
-static int level_noisy(const struct card_rows *r, const struct level *l)
+/* How far the point's own trials could move its reading, as a fraction:
+   its spread (the best three trials' distance), or, where the size was
+   measured twice (revisited), the distance between the two readings if
+   that is larger. */
+static double point_doubt(const struct card_point *p)
+{
+	double twice = p->ns > 0 ? p->ns_hi / p->ns - 1 : 0;
+
+	return p->spread > twice ? p->spread : twice;
+}
+
+/* How far the trials could move a median of readings: the median of each
+   reading moved up by its doubt, over the median of the readings, less 1.
+   0 with no reading. */
+static double median_move(const double *ns, const double *doubt, size_t n)
+{
+	static double v[CARD_MAX_PAIRS], up[CARD_MAX_PAIRS];
+	double m;
+
+	if (n > CARD_MAX_PAIRS)
+		n = CARD_MAX_PAIRS;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = ns[i];
+		up[i] = ns[i] * (1 + doubt[i]);
+	}
+	if (!n || (m = median_of(v, n)) <= 0)
+		return 0;
+	return median_of(up, n) / m - 1;
+}
+
+/* How far the trials could move the latency of a plateau whose points
+   lie in [from, to] of the curve: a plateau's level is the median of its
+   points, so one noisy point cannot move it, and most of them must. */
+static double plateau_move(const struct card_rows *r, unsigned tlb, unsigned page_shift,
+			   uint64_t from, uint64_t to)
+{
+	static double ns[CARD_MAX_POINTS], doubt[CARD_MAX_POINTS];
+	size_t n = 0;
+
+	for (size_t i = 0; r && i < r->npt; i++) {
+		const struct card_point *p = &r->pt[i];
+
+		if (p->tlb == tlb && p->page_shift == page_shift && p->bytes >= from &&
+		    p->bytes <= to && p->ns > 0) {
+			ns[n] = p->ns;
+			doubt[n++] = point_doubt(p);
+		}
+	}
+	return median_move(ns, doubt, n);
+}
+
+/* Whether the trials at the two points around a step could carry its
+   half-height crossing (between the level's ns and upper_ns) to another
+   sweep interval that lies more than CARD_NOISY_MOVE from the size: the
+   point before the crossing, read up by its doubt, reaching the half
+   height, or the point past it, read down by its doubt, falling under. */
+static int size_moves(const struct card_rows *r, const struct level *l, double upper_ns)
 {
 	unsigned tlb = l->kind == LEVEL_TLB;
+	const struct card_point *b = point_near(r, tlb, l->page_shift, l->below_bytes, 0);
+	const struct card_point *n = point_near(r, tlb, l->page_shift, l->next_bytes, 0);
+	/* The half height is the geometric mean: compared squared. */
+	double half2 = l->ns * upper_ns, size = (double)l->size_bytes, up, down;
 
-	return point_spread(r, tlb, l->page_shift, l->below_bytes) > CARD_NOISY_SPREAD ||
-	       point_spread(r, tlb, l->page_shift, l->next_bytes) > CARD_NOISY_SPREAD;
+	if (!b || !n || l->ns <= 0 || upper_ns <= l->ns)
+		return 0;
+	up = b->ns * (1 + point_doubt(b));
+	down = n->ns / (1 + point_doubt(n));
+	if (up * up >= half2) {
+		/* The crossing would lie below b: at most b, or the point
+		   before it when the size is b's. */
+		const struct card_point *p = point_near(r, tlb, l->page_shift, b->bytes, -1);
+		double to = size > (double)b->bytes ? (double)b->bytes : p ? (double)p->bytes : 0;
+
+		if (to <= 0 || size / to > 1 + CARD_NOISY_MOVE)
+			return 1;
+	}
+	return down * down < half2 && (double)n->bytes / size > 1 + CARD_NOISY_MOVE;
 }
+
+/* The levels either side of level i in its sequence: the caches, edges
+   and the top form one, each page size's TLB levels (walks included)
+   another. NULL where there is none. */
+static void neighbours(const struct analysis *a, size_t i, const struct level **below,
+		       const struct level **above)
+{
+	const struct level *l = &a->h.level[i];
+	int tlb = l->kind == LEVEL_TLB;
+
+	*below = *above = 0;
+	for (size_t k = 0; k < a->h.nlevels; k++) {
+		const struct level *o = &a->h.level[k];
+
+		if ((o->kind == LEVEL_TLB) != tlb || (tlb && o->page_shift != l->page_shift))
+			continue;
+		if (k < i)
+			*below = o;
+		else if (k > i && !*above)
+			*above = o;
+	}
+}
+
+/* Whether the trials that decided cache or TLB level i could move its
+   size or its latency by more than CARD_NOISY_MOVE. Its latency is decided
+   by the points of its plateau (from the first past the edge below to the
+   last before its own), its size by the two points around its edge
+   (size_moves), against the plateau above (the next level's latency; for
+   the last TLB, its own plus the miss cost). Memory's: add_top. */
+static int level_noisy(const struct card_rows *r, const struct analysis *a, size_t i)
+{
+	const struct level *l = &a->h.level[i], *below, *above;
+	unsigned tlb = l->kind == LEVEL_TLB;
+	double upper;
+
+	neighbours(a, i, &below, &above);
+	if (plateau_move(r, tlb, l->page_shift, below ? below->next_bytes : 0, l->below_bytes) >
+	    CARD_NOISY_MOVE)
+		return 1;
+	upper = above ? above->ns : l->ns + l->increase_ns;
+	return size_moves(r, l, upper);
+}
+
+/* ---- Bandwidth -------------------------------------------------------- */
 
 /* The read series the bandwidth levels were read from, at its largest page
    size; NULL when bandwidth did not run. */
@@ -135,6 +262,34 @@ static void level_bandwidth(const struct bandwidth_series *s, uint64_t lo, uint6
 	*cycles = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 }
 
+/* Whether two ranges [lo, hi] meet. */
+static int ranges_meet(uint64_t lo1, uint64_t hi1, uint64_t lo2, uint64_t hi2)
+{
+	return lo1 <= hi2 && lo2 <= hi1;
+}
+
+/* The latency and bandwidth edges of a cache level, held against each
+   other: they agree when their ranges meet or they lie within
+   BANDWIDTH_AGREE_FACTOR (the report's rule: one step of the bandwidth
+   grid); else the level is uncertain, whatever the claim says (the two
+   methods read two sizes, and the claim cannot choose between them). */
+static void hold_bandwidth_edge(struct card_cache *k, const struct analysis *a,
+				const struct level *l)
+{
+	const struct level *bw = bandwidth_edge_of(&a->bw, &a->h, l);
+	uint64_t lat = l->named_by_claim ? l->read_bytes : l->size_bytes;
+	uint64_t lo = l->range_lo ? l->range_lo : lat, hi = l->range_hi ? l->range_hi : lat;
+
+	if (!bw || !bw->size_bytes || !lat)
+		return;
+	k->bw_edge_bytes = bw->size_bytes;
+	if (ranges_meet(lo, hi, bw->range_lo ? bw->range_lo : bw->size_bytes,
+			bw->range_hi ? bw->range_hi : bw->size_bytes))
+		return;
+	k->uncertain = (double)lat * BANDWIDTH_AGREE_FACTOR < (double)bw->size_bytes ||
+		       (double)bw->size_bytes * BANDWIDTH_AGREE_FACTOR < (double)lat;
+}
+
 static void add_cache(struct card *c, const struct analysis *a, size_t i,
 		      const struct card_rows *rows)
 {
@@ -158,7 +313,9 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->cycles = l->cycles;
 	k->claim_bytes = chk->cache ? chk->cache->size_bytes : 0;
 	k->verdict = analysis_verdict(a, i);
-	k->noisy = level_noisy(rows, l);
+	k->noisy = level_noisy(rows, a, i);
+	hold_bandwidth_edge(k, a, l);
+	c->uncertain += k->uncertain;
 	if (s) {
 		/* Within the level, clear of the edges: above the level below,
 		   up to half this one as its readings named it (a claim that
@@ -197,10 +354,11 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->method = l->method;
 	t->miss_ns = l->increase_ns;
 	t->miss_cycles = l->increase_cycles;
-	t->claim_entries = chk->tlb ? chk->tlb->entries
-		: a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
+	/* Only the claim of this level: a TLB no claim matched shows none
+	   (its verdict says it differs from every claim for its pages). */
+	t->claim_entries = chk->tlb ? chk->tlb->entries : 0;
 	t->verdict = analysis_verdict(a, i);
-	t->noisy = level_noisy(rows, l);
+	t->noisy = level_noisy(rows, a, i);
 	c->noisy += t->noisy;
 	c->smeared += t->smeared;
 	c->ranged += t->smeared || t->named_by_claim;
@@ -251,8 +409,10 @@ static void add_top(struct card *c, const struct analysis *a, const struct level
 	c->top_to_bytes = span.next_bytes;
 	c->top_ns = median_of(ns, n);
 	c->top_cycles = median_of(cycles, n);
-	/* Decided by the first and last points at or past the floor. */
-	c->top_noisy = level_noisy(rows, &span);
+	/* A median of the points at or past the floor: noisy when most of
+	   them could move it (plateau_move). */
+	c->top_noisy = plateau_move(rows, 0, l->page_shift, span.below_bytes, span.next_bytes) >
+		       CARD_NOISY_MOVE;
 	c->noisy += c->top_noisy;
 }
 
@@ -313,6 +473,7 @@ static void add_c2c(struct card *c, const struct card_rows *r)
 	c->c2c_min = v[0];
 	c->c2c_max = v[n - 1];
 	c->c2c_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	c->c2c_noisy = median_move(r->c2c_ns, r->c2c_spread, n) > CARD_NOISY_MOVE;
 }
 
 /* Lines of at most CARD_COLUMNS characters. */
@@ -413,6 +574,13 @@ static const char *method_word(enum level_method m)
 	return "-";
 }
 
+/* A cache level's verdict word: "uncertain" where its latency and
+   bandwidth edges disagree, else the claim's verdict. */
+static const char *cache_verdict(const struct card_cache *k)
+{
+	return k->uncertain ? "uncertain" : verdict_name(k->verdict);
+}
+
 static void cache_line(struct lines *ls, const struct card_cache *k)
 {
 	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24], ways[12];
@@ -434,7 +602,7 @@ static void cache_line(struct lines *ls, const struct card_cache *k)
 	real_or_dash(bpc, sizeof bpc, "%.2f", k->bytes_per_cycle);
 	bytes_or_dash(claim, sizeof claim, k->claim_bytes);
 	line_add(ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s%s", name, size, ns, cyc, ways, gb,
-		 bpc, claim, verdict_name(k->verdict), k->noisy ? " *" : "");
+		 bpc, claim, cache_verdict(k), k->noisy ? " *" : "");
 }
 
 static void tlb_line(struct lines *ls, const struct card_tlb *t)
@@ -466,12 +634,14 @@ static void trust_lines(struct lines *ls, const struct card *c)
 	size_t start = ls->n;
 
 	text[0] = 0;
-	if (c->noisy)
-		mp_append(&t, "* noisy: spread over %.0f%% at the points deciding it (%u level%s)",
-			  CARD_NOISY_SPREAD * 100, c->noisy, c->noisy == 1 ? "" : "s");
-	else if (c->have_levels)
-		mp_append(&t, "every level decided by steady trials (spread at most %.0f%%)",
-			  CARD_NOISY_SPREAD * 100);
+	if (c->noisy || c->c2c_noisy)
+		mp_append(&t, "* the trials that decided it could move its size or latency by "
+			  "over %.0f%%: another run may read it otherwise (%u figure%s)",
+			  CARD_NOISY_MOVE * 100, c->noisy + c->c2c_noisy,
+			  c->noisy + c->c2c_noisy == 1 ? "" : "s");
+	else if (c->have_levels || c->c2c_pairs)
+		mp_append(&t, "no figure's trials could move it by over %.0f%%",
+			  CARD_NOISY_MOVE * 100);
 	if (c->ranged) {
 		int first = 1;
 
@@ -497,6 +667,20 @@ static void trust_lines(struct lines *ls, const struct card *c)
 				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
 			first = 0;
 		}
+	}
+	for (size_t i = 0; i < c->ncaches; i++) {
+		const struct card_cache *k = &c->cache[i];
+		char bw[24], claim[24];
+
+		if (!k->uncertain)
+			continue;
+		short_bytes(lo, sizeof lo, k->range_lo);
+		short_bytes(hi, sizeof hi, k->range_hi);
+		short_bytes(bw, sizeof bw, k->bw_edge_bytes);
+		if (k->claim_bytes)
+			short_bytes(claim, sizeof claim, k->claim_bytes);
+		mp_append(&t, "%s%s uncertain: latency edge %s-%s, bandwidth edge %s, claim %s",
+			  t.len ? "; " : "", k->name, lo, hi, bw, k->claim_bytes ? claim : "none");
 	}
 	if (c->run.known && !c->run.nmi_counted && !c->run.smi_counted)
 		mp_append(&t, "%sNMIs and SMIs not counted", t.len ? "; " : "");
@@ -584,8 +768,8 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 	}
 	if (c->c2c_pairs)
 		line_add(ls, "c2c      one-way %.1f / %.1f / %.1f ns (min / median / max), %u "
-			 "pair%s", c->c2c_min, c->c2c_median, c->c2c_max, c->c2c_pairs,
-			 c->c2c_pairs == 1 ? "" : "s");
+			 "pair%s%s", c->c2c_min, c->c2c_median, c->c2c_max, c->c2c_pairs,
+			 c->c2c_pairs == 1 ? "" : "s", c->c2c_noisy ? " *" : "");
 }
 
 /* ---- Public Functions ------------------------------------------------- */
@@ -609,16 +793,29 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 {
 	enum probe_rows_read read = probe_rows_read(row->probe);
 
+	struct card_point *p;
+
 	if (read == ROWS_C2C && row->ns > 0) {
-		if (r->nc2c < CARD_MAX_PAIRS)
+		if (r->nc2c < CARD_MAX_PAIRS) {
+			r->c2c_spread[r->nc2c] = row->spread;
 			r->c2c_ns[r->nc2c++] = row->ns;
+		}
 		r->c2c_pairs++;
 		return;
 	}
-	if ((read == ROWS_LATENCY_CURVE || read == ROWS_TLB_CURVE) &&
-	    same(row->variant, "chase") && r->npt < CARD_MAX_POINTS)
+	if ((read != ROWS_LATENCY_CURVE && read != ROWS_TLB_CURVE) || !same(row->variant, "chase"))
+		return;
+	p = (struct card_point *)point_near(r, read == ROWS_TLB_CURVE, row->page_shift,
+					    row->working_set_bytes, 0);
+	if (p) {
+		/* The same size again: the curve keeps the least reading. */
+		p->ns_hi = row->ns > p->ns_hi ? row->ns : p->ns_hi;
+		p->ns = row->ns < p->ns ? row->ns : p->ns;
+		p->spread = row->spread > p->spread ? row->spread : p->spread;
+	} else if (r->npt < CARD_MAX_POINTS) {
 		r->pt[r->npt++] = (struct card_point){ read == ROWS_TLB_CURVE, row->page_shift,
-			row->working_set_bytes, row->spread };
+			row->working_set_bytes, row->ns, row->ns, row->spread };
+	}
 }
 
 void card_build(struct card *c, const struct analysis *a, const struct card_rows *rows,
@@ -641,9 +838,9 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		if (l->kind == LEVEL_CACHE || l->kind == LEVEL_EDGE) {
 			add_cache(c, a, i, rows);
 		} else if (l->kind == LEVEL_TLB) {
-			/* The walks past the last claimed TLB are no TLB's:
-			   the report lists them, the card does not. */
-			if (!l->past_claims)
+			/* The walks are no TLB's: the report lists them,
+			   system.json apart, the card not at all. */
+			if (!l->walk)
 				add_tlb(c, a, i, rows);
 		} else if (!c->have_top) {
 			add_top(c, a, l, rows);
@@ -749,7 +946,9 @@ void card_json(struct json *j, const struct card *c, const char *text)
 			json_double(j, "read_bytes_per_cycle", k->bytes_per_cycle);
 		}
 		json_u64(j, "claim_bytes", k->claim_bytes);
-		json_string(j, "verdict", verdict_name(k->verdict));
+		if (k->bw_edge_bytes)
+			json_u64(j, "bandwidth_edge_bytes", k->bw_edge_bytes);
+		json_string(j, "verdict", cache_verdict(k));
 		json_bool(j, "noisy", k->noisy);
 		json_object_end(j);
 	}
@@ -807,11 +1006,13 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_double(j, "min_ns", c->c2c_min);
 		json_double(j, "median_ns", c->c2c_median);
 		json_double(j, "max_ns", c->c2c_max);
+		json_bool(j, "noisy", c->c2c_noisy);
 		json_object_end(j);
 	}
 	json_object_begin(j, "trust");
 	json_u64(j, "noisy_levels", c->noisy);
 	json_u64(j, "smeared_levels", c->smeared);
+	json_u64(j, "uncertain_levels", c->uncertain);
 	if (c->run.known) {
 		if (c->run.nmi_counted)
 			json_u64(j, "nmi", c->run.nmi);

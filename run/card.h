@@ -23,9 +23,10 @@
 
 #define CARD_LINES 30
 #define CARD_COLUMNS 80
-/* A point decides a level when its spread is at most this: above, the
-   level's figures come from noisy trials. */
-#define CARD_NOISY_SPREAD 0.10
+/* A level is marked noisy when the trials that decided it could move its
+   size or its latency by more than this fraction (run/card.c, "Noise";
+   docs/METHOD.md, "The card"). */
+#define CARD_NOISY_MOVE 0.10
 
 #define CARD_MAX_CACHES 8
 #define CARD_MAX_TLBS 12
@@ -38,25 +39,29 @@
 /* The formatted card: CARD_LINES lines of CARD_COLUMNS and a newline. */
 #define CARD_TEXT_MAX (CARD_LINES * (CARD_COLUMNS + 1) + 1)
 
-/* What the card needs of the results rows beyond the analysis: the spread
-   of each latency and tlb chase point, and c2c's one-way latencies. An
-   all-zero struct is empty. */
+/* What the card needs of the results rows beyond the analysis: each
+   latency and tlb chase point's readings and spread, and c2c's one-way
+   latencies and spreads. An all-zero struct is empty. */
 struct card_point {
 	unsigned tlb;             /* 0: a latency chase point, 1: a tlb chase point */
 	unsigned page_shift;
 	uint64_t bytes;           /* the row's working_set_bytes */
-	double spread;
+	double ns;                /* the least reading of the size's rows */
+	double ns_hi;             /* the greatest (a size measured again, revisited) */
+	double spread;            /* the largest spread of its rows */
 };
 
 struct card_rows {
 	struct card_point pt[CARD_MAX_POINTS];
 	size_t npt;
 	double c2c_ns[CARD_MAX_PAIRS];  /* the first CARD_MAX_PAIRS pairs */
+	double c2c_spread[CARD_MAX_PAIRS];
 	size_t nc2c;
 	unsigned c2c_pairs;       /* every pair measured */
 };
 
-/* Keeps what the card needs of one results row (others are ignored). */
+/* Keeps what the card needs of one results row (others are ignored); a
+   chase row of a size already held joins that point. */
 void card_rows_add(struct card_rows *r, const struct result_row *row);
 
 /* The run's facts: disturbances counted over the run, and the probes that
@@ -87,6 +92,12 @@ struct card_cache {
 	double gb_per_s, bytes_per_cycle;   /* 0: bandwidth did not run */
 	uint64_t claim_bytes;     /* 0: no claim */
 	enum verdict verdict;
+	/* The bandwidth curves' edge the report holds this level against (0:
+	   none), and whether it and the latency edge disagree by more than
+	   their ranges: then the card says "uncertain" and names the latency
+	   edge, the bandwidth edge and the claim. */
+	uint64_t bw_edge_bytes;
+	int uncertain;
 	int noisy;
 	unsigned ways;            /* measured by the geometry probe; 0: not measured */
 };
@@ -142,8 +153,11 @@ struct card {
 	/* c2c. */
 	unsigned c2c_pairs;
 	double c2c_min, c2c_median, c2c_max;
+	int c2c_noisy;            /* the pairs' trials could move the median by
+				     more than CARD_NOISY_MOVE */
 	/* Trust. */
 	unsigned noisy, smeared;  /* levels */
+	unsigned uncertain;       /* cache levels whose edges disagree */
 	unsigned ranged;          /* levels shown with a range: smeared or named by CPUID */
 	struct card_run run;
 	int hypervisor;           /* CPUID says so */

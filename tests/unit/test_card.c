@@ -5,6 +5,7 @@
  * summary.txt, a report.txt and report.html that begin with it, and a
  * system.json with its summary member.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "lib/json.h"
 #include "lib/json_read.h"
 #include "run/card.h"
+#include "desk/analyze.h"
+#include "results/csvread.h"
 #include "probes/geometry.h"
 #include "core/config.h"
 #include "core/platform.h"
@@ -63,7 +66,8 @@ static void check_claim(size_t i, enum verdict v, const struct cache_desc *c,
 	a.check[i] = (struct level_check){ v, c, t };
 }
 
-static void add_point(unsigned tlb, unsigned page_shift, uint64_t bytes, double spread)
+static void add_point(unsigned tlb, unsigned page_shift, uint64_t bytes, double ns,
+		      double spread)
 {
 	struct result_row row = { 0 };
 
@@ -71,6 +75,7 @@ static void add_point(unsigned tlb, unsigned page_shift, uint64_t bytes, double 
 	row.variant = "chase";
 	row.page_shift = page_shift;
 	row.working_set_bytes = bytes;
+	row.ns = ns;
 	row.spread = spread;
 	card_rows_add(&rows, &row);
 }
@@ -149,17 +154,23 @@ static void synthetic(void)
 	add_bandwidth("write_avx2", 0.5);
 	snprintf(a.bw.levels_from, sizeof a.bw.levels_from, "read_avx2");
 
-	add_point(0, 12, 48 * KIB, 0.01);
-	add_point(0, 12, 64 * KIB, 0.02);
-	add_point(0, 12, 768 * KIB, 0.25);   /* noisy: decides L2 */
-	add_point(0, 12, 1536 * KIB, 0.03);
-	add_point(1, 12, 96 * 4 * KIB, 0.01);
-	add_point(1, 12, 128 * 4 * KIB, 0.01);
+	add_point(0, 12, 32 * KIB, 1.0, 0.01);
+	add_point(0, 12, 48 * KIB, 1.0, 0.01);
+	for (uint64_t b = 4 * KIB; b <= 16 * KIB; b *= 2)
+		add_point(0, 12, b, 1.0, 0.01);
+	add_point(0, 12, 64 * KIB, 3.0, 0.02);
+	/* Noisy: L2's plateau is 64 KiB and 768 KiB, whose median 3.3 ns its
+	   trials could move to 3.78. */
+	add_point(0, 12, 768 * KIB, 3.6, 0.25);
+	add_point(0, 12, 1536 * KIB, 11.0, 0.03);
+	add_point(1, 12, 96 * 4 * KIB, 1.0, 0.01);
+	add_point(1, 12, 128 * 4 * KIB, 3.0, 0.01);
 	for (int i = 0; i < 3; i++) {
 		struct result_row row = { 0 };
 		row.probe = "c2c";
 		row.variant = "pingpong";
 		row.ns = 40 + 10 * i;
+		row.spread = 0.01;
 		card_rows_add(&rows, &row);
 	}
 }
@@ -193,6 +204,14 @@ static const char *line_of(const char *t, const char *prefix)
 		if (!strncmp(p, prefix, n))
 			return p;
 	return NULL;
+}
+
+/* Whether needle stands in the line that l begins (up to its newline). */
+static int in_line(const char *l, const char *needle)
+{
+	const char *at = l ? strstr(l, needle) : NULL, *end = l ? strchr(l, '\n') : NULL;
+
+	return at && (!end || at < end);
 }
 
 /* The text from p up to end (NULL: its end), its lines joined back with
@@ -250,9 +269,10 @@ static void test_synthetic_card(void)
 	CHECK(l && strstr(l, "4 KiB") && strstr(l, "2048") && strstr(l, "8 MiB") &&
 	      strstr(l, "8.0") && strstr(l, "agrees"),
 	      "L2 TLB, 4 KiB pages: 2048 entries, 8 MiB reach, 8 cycles a miss, agrees");
-	l = line_of(text, "TLB ");
-	CHECK(l && strstr(l, "2 MiB") && strstr(l, "96") && strstr(l, "differs"),
-	      "the 2 MiB TLB level: claimed 96 (the most entries for its pages), differs");
+	l = line_of(text, "TLB        2 MiB");
+	CHECK(in_line(l, "2 MiB") && in_line(l, "8.0           -  differs") && !in_line(l, "96"),
+	      "the 2 MiB TLB level that no claim matched shows no claim (not the 96 of the "
+	      "L1 DTLB, another level's), and differs");
 	l = line_of(text, "memory   latency ");
 	CHECK(l && strstr(l, "95.00 ns") && strstr(l, "380.0 cycles") && strstr(l, "from 128 MiB"),
 	      "memory: 95 ns, 380 cycles, the median from 128 MiB (4 x the 32 MiB L3) on, not "
@@ -264,7 +284,12 @@ static void test_synthetic_card(void)
 	CHECK(l && strstr(l, "40.0 / 50.0 / 60.0 ns") && strstr(l, "3 pairs"),
 	      "c2c: min / median / max of three pairs");
 	trust_text(text, trust, sizeof trust);
-	CHECK(strstr(trust, "noisy") && strstr(trust, "(1 level)"), "trust: one noisy level");
+	CHECK(strstr(trust, "* the trials that decided it could move its size or latency by "
+		     "over 10%: another run may read it otherwise (1 figure)"),
+	      "trust: the star in words, one figure marked");
+	CHECK(!in_line(line_of(text, "L1 "), "*") && !in_line(line_of(text, "c2c "), "*") &&
+	      in_line(line_of(text, "L2 "), "agrees *"),
+	      "L1 and c2c, whose trials agree, carry no star; L2 does");
 	a.bw.series[0].n = a.bw.series[1].n = 12;   /* the sweep ends at 8 MiB */
 	card_build(&card, &a, &rows, 0);
 	card_format(&card, text, sizeof text);
@@ -413,6 +438,228 @@ static void test_claimed_level_bandwidth(void)
 	CHECK(l && !strncmp(l + 12, "~32 MiB   12.25   49.0    -    50.0", 35),
 	      "an L3 named by its claim: ~32 MiB, its bandwidth from 2 MiB (50 GB/s), not "
 	      "memory's 20 (%.80s)", l ? l : "-");
+}
+
+/* The star: only where the trials that decided a level could move its
+   size or latency by more than 10%. */
+static void test_noise_marks(void)
+{
+	static char json_text[16384];
+	struct json j;
+	const char *l, *c2c, *noisy;
+
+	/* Four more points on L2's plateau; one of them had two trials
+	   preempted (spread 4000%): the median of five does not move. */
+	synthetic();
+	for (int k = 0; k < 4; k++)
+		add_point(0, 12, (128 + 128 * k) * KIB, 3.4, k ? 0.01 : 40);
+	card_build(&card, &a, &rows, 0);
+	CHECK(!card.cache[1].noisy && !card.noisy,
+	      "one disturbed point among L2's plateau of six: no star (%d)", card.cache[1].noisy);
+
+	/* L1's last point inside, 48 KiB at 1.0 ns, with trials as far as
+	   1.9 ns: past the half height to L2 (1.87 ns), so the edge could
+	   stand at 32 KiB, 33% from 48. */
+	synthetic();
+	rows.pt[1].spread = 0.9;
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.cache[0].noisy, "L1's deciding point could carry its edge a grid step: star");
+	/* The same, with a refined point at 46 KiB: the edge moves 4%. */
+	synthetic();
+	rows.pt[0].bytes = 46 * KIB;
+	rows.pt[1].spread = 0.9;
+	card_build(&card, &a, &rows, 0);
+	CHECK(!card.cache[0].noisy, "the same trials with a point at 46 KiB move it 4%%: no star");
+
+	/* 768 KiB measured again (revisited): 3.6 ns, then 7.0, past the
+	   half height to L3 (6.55 ns): L2's size could read 768 KiB. */
+	synthetic();
+	rows.pt[6].spread = 0.01;
+	add_point(0, 12, 768 * KIB, 7.0, 0.01);
+	CHECK(rows.npt == 10 && rows.pt[6].ns == 3.6 && rows.pt[6].ns_hi == 7.0,
+	      "a size's second row joins its point: the least reading, and the greatest");
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.cache[1].noisy, "a size read 3.6 and 7.0 ns decides L2's edge: star");
+
+	/* c2c: the median pair's trials could move it 20%. */
+	synthetic();
+	rows.c2c_spread[0] = rows.c2c_spread[1] = 0.3;
+	rows.c2c_spread[2] = 0;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "c2c ");
+	CHECK(card.c2c_noisy && in_line(l, "3 pairs *"), "c2c that could move 20%%: starred");
+	json_init(&j, json_text, sizeof json_text);
+	json_object_begin(&j, 0);
+	card_json(&j, &card, text);
+	json_object_end(&j);
+	c2c = strstr(json_text, "\"c2c\"");
+	noisy = c2c ? strstr(c2c, "\"noisy\"") : 0;
+	CHECK(noisy && noisy < strchr(c2c, '}') && strstr(noisy, "true") <= noisy + 9,
+	      "summary.c2c says noisy: true (%.120s)", c2c ? c2c : "none");
+}
+
+/* Disagreement shown: a VM's L3 read at 6 MiB by the latency curve
+   (range 4-8 MiB), at 16 MiB by the bandwidth curve, claimed 32 MiB: the
+   card says uncertain and names the three; where the bandwidth edge
+   stands within the latency range the claim alone differs. */
+static void test_uncertain(void)
+{
+	static char trust[2048];
+	struct level *l3, *bw;
+	const char *l;
+
+	synthetic();
+	l3 = &a.h.level[2];
+	l3->size_bytes = 6 * MIB;
+	l3->below_bytes = l3->range_lo = 4 * MIB;
+	l3->next_bytes = l3->range_hi = 8 * MIB;
+	l3->smeared = 1;
+	check_claim(2, VERDICT_DIFFERS, &a.claims.cache[2], 0);
+	a.bw.h.nlevels = 0;
+	bw = &a.bw.h.level[a.bw.h.nlevels++];
+	*bw = a.h.level[0];   /* L1 seen by both */
+	bw = &a.bw.h.level[a.bw.h.nlevels++];
+	*bw = (struct level){ .kind = LEVEL_CACHE, .size_bytes = 16 * MIB, .range_lo = 12 * MIB,
+			      .range_hi = 24 * MIB };
+	a.bw.h.attributed = 1;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	trust_text(text, trust, sizeof trust);
+	l = line_of(text, "L3 ");
+	CHECK(in_line(l, "uncertain") && card.uncertain == 1 && card.cache[2].bw_edge_bytes == 16 * MIB,
+	      "L3: latency 6 MiB, bandwidth 16 MiB, claim 32 MiB: uncertain (%.79s)", l ? l : "-");
+	CHECK(strstr(trust, "L3 uncertain: latency edge 4M-8M, bandwidth edge 16M, claim 32M"),
+	      "the trust line names the candidates: %s", trust);
+	CHECK(in_line(line_of(text, "L1 "), "agrees"), "L1, where both edges stand, still agrees");
+	{
+		static char json_text[16384];
+		struct json j;
+		char got[32];
+
+		json_init(&j, json_text, sizeof json_text);
+		json_object_begin(&j, 0);
+		json_object_begin(&j, "summary");
+		card_json(&j, &card, text);
+		json_object_end(&j);
+		json_object_end(&j);
+		CHECK(json_get_scalar(json_text, j.len, "summary.trust.uncertain_levels", got,
+				      sizeof got) == 0 && !strcmp(got, "1") &&
+		      strstr(json_text, "\"verdict\":\"uncertain\"") &&
+		      strstr(json_text, "\"bandwidth_edge_bytes\":16777216"),
+		      "summary: L3's verdict uncertain, its bandwidth edge, one uncertain level");
+	}
+
+	bw->size_bytes = 8 * MIB;
+	bw->range_lo = 6 * MIB;
+	bw->range_hi = 12 * MIB;
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "L3 ");
+	CHECK(in_line(l, "differs") && !in_line(l, "uncertain") && !card.uncertain,
+	      "bandwidth at 8 MiB, inside the latency range: the two agree and the claim "
+	      "differs (%.79s)", l ? l : "-");
+}
+
+/* Each results row of a recording into the analysis and the card's rows,
+   as memprobe compare rebuilds a card. */
+static void take_row(const struct result_row *row, void *ctx)
+{
+	(void)ctx;
+	analysis_add_row(&a, row);
+	card_rows_add(&rows, row);
+}
+
+/* The card of a recorded run (tests/data), built as a run builds it. */
+static void recorded_card(const char *csv, const struct cache_claims *claims, struct card *out)
+{
+	static char buf[1 << 18];
+	struct csv_summary sum;
+	size_t len = read_file(csv, buf, sizeof buf);
+
+	analysis_init(&a);
+	memset(&rows, 0, sizeof rows);
+	CHECK(len > 0 && results_csv_read(buf, len, take_row, 0, &sum) == 0, "%s reads back", csv);
+	analysis_set_claims(&a, claims, "tests/data/zen5-vm-cpuid.json");
+	analysis_compute(&a);
+	card_build(out, &a, &rows, 0);
+}
+
+/* The same level on another card (a cache by name; a TLB by name and
+   pages), its ns through *ns; 0 when it has none. */
+static int level_ns(const struct card *c, const char *name, unsigned page_shift, int tlb,
+		    double *ns)
+{
+	for (size_t i = 0; !tlb && i < c->ncaches; i++)
+		if (!strcmp(c->cache[i].name, name))
+			return *ns = c->cache[i].ns, 1;
+	for (size_t i = 0; tlb && i < c->ntlbs; i++)
+		if (!strcmp(c->tlb[i].name, name) && c->tlb[i].page_shift == page_shift)
+			return *ns = c->tlb[i].miss_ns, 1;
+	return 0;
+}
+
+/* Every level the first card leaves unstarred reads within 10% on the
+   second (a cache its latency, a TLB its miss cost); returns how many
+   were compared. */
+static unsigned unstarred_hold(const struct card *c1, const struct card *c2, const char *what)
+{
+	unsigned n = 0;
+	double other;
+
+	for (size_t i = 0; i < c1->ncaches; i++) {
+		const struct card_cache *k = &c1->cache[i];
+		if (k->noisy || !level_ns(c2, k->name, 0, 0, &other))
+			continue;
+		n++;
+		CHECK(fabs(other / k->ns - 1) <= 0.10, "%s: %s, unstarred, %.2f ns; the other run "
+		      "%.2f", what, k->name, k->ns, other);
+	}
+	for (size_t i = 0; i < c1->ntlbs; i++) {
+		const struct card_tlb *t = &c1->tlb[i];
+		if (t->noisy || !level_ns(c2, t->name, t->page_shift, 1, &other))
+			continue;
+		n++;
+		CHECK(fabs(other / t->miss_ns - 1) <= 0.10, "%s: %s %u, unstarred, misses %.2f ns; "
+		      "the other run %.2f", what, t->name, t->page_shift, t->miss_ns, other);
+	}
+	return n;
+}
+
+/* Two quick latency,tlb runs on this project's Zen 5 VM (EPYC family 1Ah,
+   2 vCPUs, load 8-11 from other builds: most points' best three trials
+   lay far apart, so most levels carry a star). Whatever is not starred
+   must read the same in the other run; neither card shows a walk or a
+   claim that is not its level's. */
+static void test_recorded_zen5(void)
+{
+	static struct card c1, c2;
+	static struct cache_claims claims;
+	static char buf[8192];
+	size_t len = read_file("tests/data/zen5-vm-cpuid.json", buf, sizeof buf);
+	unsigned compared;
+
+	CHECK(claims_from_system_json(buf, len, &claims) == 0 && claims.ntlbs >= 4,
+	      "Zen 5's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
+	recorded_card("tests/data/zen5-vm-quick-1.csv", &claims, &c1);
+	recorded_card("tests/data/zen5-vm-quick-2.csv", &claims, &c2);
+	compared = unstarred_hold(&c1, &c2, "run 1") + unstarred_hold(&c2, &c1, "run 2");
+	printf("# Zen 5 recordings: %u and %u of %zu and %zu levels starred, %u unstarred compared\n",
+	       c1.noisy, c2.noisy, c1.ncaches + c1.ntlbs, c2.ncaches + c2.ntlbs, compared);
+	CHECK(compared >= 1, "at least one unstarred level to compare (%u)", compared);
+	for (int r = 0; r < 2; r++) {
+		const struct card *c = r ? &c2 : &c1;
+		unsigned l1 = 0;
+		for (size_t i = 0; i < c->ntlbs; i++) {
+			const struct card_tlb *t = &c->tlb[i];
+			CHECK(strcmp(t->name, "walks") != 0, "run %d: no walks on the card", r + 1);
+			CHECK(t->claim_entries == 0 || t->verdict == VERDICT_AGREES,
+			      "run %d: %s %llu shows a claim only where it is this level's (%u)", r + 1,
+			      t->name, (unsigned long long)t->entries, t->claim_entries);
+			l1 += !strcmp(t->name, "L1 DTLB") && t->entries == 96;
+		}
+		CHECK(l1 == 2, "run %d: L1 DTLB 96 with 4 KiB and 2 MiB pages (%u)", r + 1, l1);
+	}
 }
 
 static void test_too_many_levels(void)
@@ -625,6 +872,9 @@ int main(void)
 	test_emulated();
 	test_memory_floor();
 	test_claimed_level_bandwidth();
+	test_noise_marks();
+	test_uncertain();
+	test_recorded_zen5();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();

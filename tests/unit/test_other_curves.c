@@ -79,7 +79,7 @@ static void test_file(const char *path, size_t min_points, const struct cache_cl
 		      "%s: one curve of %zu sizes or more, all kept (%zu) %s", path, min_points,
 		      a.curve[0].n, sum.error);
 		if (with)
-			analysis_set_claims(&a, claims, "tests/data/zen5-vm-cpuid.json");
+			analysis_set_claims(&a, claims, "tests/data/zen5-vm-cpuid-leaves.json");
 		analysis_compute(&a);
 		n = cache_levels(&a, l, 8);
 		CHECK(n >= 2 && holds(l[0], 48 * KIB) && holds(l[1], 1 * MIB),
@@ -134,7 +134,7 @@ int main(void)
 {
 	static struct cache_claims claims;
 	size_t jlen;
-	char *json = read_all("tests/data/zen5-vm-cpuid.json", &jlen);
+	char *json = read_all("tests/data/zen5-vm-cpuid-leaves.json", &jlen);
 
 	CHECK(json && claims_from_system_json(json, jlen, &claims) == 0,
 	      "this VM's recorded registers decode");

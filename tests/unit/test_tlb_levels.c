@@ -455,6 +455,13 @@ static void test_recording(void)
 	      "named as a sign of smaller host pages (%u)", a.host_page_signs);
 }
 
+/* The five Zen 4 runs (test_budget_pair says what each shows). */
+static const char *const runs[] = { "tests/data/zen4-vm-tlb-full.csv",
+				    "tests/data/zen4-vm-tlb-long.csv",
+				    "tests/data/zen4-vm-tlb-again.csv",
+				    "tests/data/zen4-vm-tlb-loaded.csv",
+				    "tests/data/zen4-vm-tlb-quick.csv" };
+
 /* The first TLB level of a page size in a, or NULL. */
 static const struct level *first_tlb_of(const struct analysis *a, unsigned shift, size_t *index)
 {
@@ -481,11 +488,6 @@ static const struct level *first_tlb_of(const struct analysis *a, unsigned shift
    ns between 6 and a climb from 20 at 4096) with no plateau past it. */
 static void test_budget_pair(void)
 {
-	static const char *const runs[] = { "tests/data/zen4-vm-tlb-full.csv",
-					     "tests/data/zen4-vm-tlb-long.csv",
-					     "tests/data/zen4-vm-tlb-again.csv",
-					     "tests/data/zen4-vm-tlb-loaded.csv",
-					     "tests/data/zen4-vm-tlb-quick.csv" };
 	static struct analysis a;
 	static struct cache_claims claims;
 	size_t len;
@@ -529,12 +531,140 @@ static void test_budget_pair(void)
 				if (l->page_shift != PAGE_SHIFT_4K || l->entries <= 3072)
 					continue;
 				past++;
-				walks += l->past_claims && !strcmp(l->name, "walks");
+				walks += l->walk && !strcmp(l->name, "walks");
 			}
 			CHECK(past == walks && (r != 3 || walks == 1),
 			      "%s: every 4 KiB step past the L2 TLB is the walks' (%u of %u)",
 			      runs[r], walks, past);
 		}
+	}
+}
+
+/* The same five Zen 4 runs read without claims (a CPU whose CPUID states
+   no TLB, or a hypervisor's wrong ones): the walks are told from the curve
+   alone. The loaded run's step at 6144 pages comes out of a climb (its
+   lower stretch, 3072 .. 5632 pages, spans less than an octave): walks;
+   the L1 DTLB and the L2 TLB, each with a plateau of octaves below its
+   edge, stay levels in every run; system.json lists the walks apart. */
+static void test_walks_without_claims(void)
+{
+	static struct analysis a;
+	static char json_text[65536];
+
+	for (size_t r = 0; r < 5; r++) {
+		struct csv_summary sum;
+		struct json j;
+		size_t len;
+		char *text = read_all(runs[r], &len);
+		unsigned levels4k = 0, walks = 0, big = 0;
+		const char *w;
+
+		analysis_init(&a);
+		CHECK(results_csv_read(text, len, take, &a, &sum) == 0, "%s reads back", runs[r]);
+		analysis_compute(&a);
+		for (size_t k = 0; tlb_level(&a, k, NULL); k++) {
+			const struct level *l = tlb_level(&a, k, NULL);
+			if (l->page_shift != PAGE_SHIFT_4K)
+				continue;
+			walks += l->walk != NULL;
+			levels4k += !l->walk;
+			big += !l->walk && l->entries >= 1536 && l->entries <= 4096;
+		}
+		CHECK(levels4k == 2 && big == 1 && walks == (r == 3),
+		      "%s, no claims: two 4 KiB TLB levels, the second at 1536-4096 entries, and "
+		      "walks only in the loaded run (%u levels, %u walks)", runs[r], levels4k, walks);
+		json_init(&j, json_text, sizeof json_text);
+		json_object_begin(&j, 0);
+		analysis_json(&j, &a);
+		json_object_end(&j);
+		w = strstr(json_text, "\"walks\"");
+		CHECK(!j.overflow && w && (r != 3 || (strstr(w, "\"pages\":6144") &&
+						      strstr(w, "climb"))) &&
+		      !strstr(json_text, "\"name\":\"walks\""),
+		      "%s: system.json's walks apart, none among the levels (%.160s)", runs[r],
+		      w ? w : "no walks member");
+	}
+}
+
+/* One 4 KiB curve alone (a run stopped before its 2 MiB curve), with Zen 3's
+   claims and an edge whose range, 6 .. 12 MiB, holds the L2 TLB's 8 MiB
+   reach and no cache's claim: it is shown as the next cache level, L3, so
+   it is never held against the TLB's claim (it once printed "agrees"). */
+static void test_edge_not_against_tlb(void)
+{
+	static struct analysis a;
+	static const struct { uint64_t kib; double ns; } pts[] = {
+		{ 4, 1.3 }, { 8, 1.3 }, { 16, 1.3 }, { 32, 1.3 }, { 48, 4 }, { 64, 4 },
+		{ 128, 4 }, { 256, 4 }, { 512, 4.2 }, { 1024, 15 }, { 2048, 15 }, { 4096, 15 },
+		{ 6144, 15.5 }, { 12288, 150 }, { 16384, 150 }, { 32768, 152 }, { 65536, 155 },
+	};
+	size_t found = 0;
+
+	analysis_init(&a);
+	analysis_set_claims(&a, zen3_claims(), "tests/data/zen3-vm-cpuid.json");
+	for (size_t i = 0; i < sizeof pts / sizeof *pts; i++) {
+		struct result_row row = { .probe = "latency", .variant = "chase", .page_shift = 12,
+					  .working_set_bytes = pts[i].kib * 1024, .ns = pts[i].ns };
+		analysis_add_row(&a, &row);
+	}
+	analysis_compute(&a);
+	for (size_t i = 0; i < a.h.nlevels; i++) {
+		const struct level *l = &a.h.level[i];
+		if (l->kind != LEVEL_EDGE || l->range_lo > (8ull << 20) || l->range_hi < (8ull << 20))
+			continue;
+		found++;
+		CHECK(!a.check[i].tlb && a.check[i].verdict != VERDICT_AGREES,
+		      "the edge %s at %llu KiB (holding the L2 TLB's 8 MiB reach) is not held "
+		      "against the TLB's claim (%s)", l->name,
+		      (unsigned long long)(l->size_bytes >> 10), verdict_name(a.check[i].verdict));
+	}
+	CHECK(found == 1, "one unattributed edge holds 8 MiB (%zu)", found);
+}
+
+/* Three quick runs of the Zen 5 VM, whose CPUID (the hypervisor's) claims
+   a 128-entry L2 TLB for a core whose L2 DTLB holds 4096: no level matches
+   the largest claim, so the curve alone tells the walks. Each run names a
+   96-entry L1 DTLB and one more 4 KiB level whose range holds 4096, and
+   no other 4 KiB TLB level; the third run's step at 12288 pages, out of a
+   climb (6144 .. 8192 pages at 66 ns, 82 at 12288), is the walks'. */
+static void test_zen5_walks(void)
+{
+	static const char *const zen5[] = { "tests/data/zen5-vm-quick-1.csv",
+					     "tests/data/zen5-vm-quick-2.csv",
+					     "tests/data/zen5-vm-quick-3.csv" };
+	static struct analysis a;
+	static struct cache_claims claims;
+	size_t len;
+	char *text = read_all("tests/data/zen5-vm-cpuid.json", &len);
+
+	CHECK(claims_from_system_json(text, len, &claims) == 0 &&
+	      tlb_claimed_entries(&claims, PAGE_SHIFT_4K) == 128,
+	      "Zen 5's recorded CPUID claims 128 entries at most for 4 KiB pages");
+	for (size_t r = 0; r < 3; r++) {
+		struct csv_summary sum;
+		unsigned l1 = 0, l2 = 0, other = 0, walks = 0;
+
+		text = read_all(zen5[r], &len);
+		analysis_init(&a);
+		CHECK(results_csv_read(text, len, take, &a, &sum) == 0, "%s reads back", zen5[r]);
+		analysis_set_claims(&a, &claims, "tests/data/zen5-vm-cpuid.json");
+		analysis_compute(&a);
+		for (size_t k = 0; tlb_level(&a, k, NULL); k++) {
+			const struct level *l = tlb_level(&a, k, NULL);
+			if (l->page_shift != PAGE_SHIFT_4K)
+				continue;
+			if (l->walk)
+				walks++;
+			else if (l->entries == 96)
+				l1++;
+			else if ((l->range_lo >> 12) <= 4096 && (l->range_hi >> 12) >= 4096)
+				l2++;
+			else
+				other++;
+		}
+		CHECK(l1 == 1 && l2 == 1 && other == 0 && walks == (r == 2),
+		      "%s: 4 KiB TLB levels L1 DTLB 96 and one holding 4096, no other; walks %u "
+		      "(%u, %u, %u)", zen5[r], walks, l1, l2, other);
 	}
 }
 
@@ -549,5 +679,8 @@ int main(void)
 	test_json_and_svg();
 	test_recording();
 	test_budget_pair();
+	test_walks_without_claims();
+	test_edge_not_against_tlb();
+	test_zen5_walks();
 	return check_summary();
 }

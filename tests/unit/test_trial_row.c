@@ -48,7 +48,7 @@ static void test_fill(void)
 
 	demo_series(&row);
 	CHECK(row.ns == 2.0 && row.trials == 3 && row.spread == 0.5,
-	      "the row's ns is the best trial, trials the count, spread (worst - best) / best "
+	      "the row's ns is the best trial, trials the count, spread (third best - best) / best "
 	      "(%.3f, %u, %.3f)", row.ns, row.trials, row.spread);
 	CHECK(strcmp(row.stopped_by, "settled") == 0 && strcmp(row.trial_form, "laps") == 0,
 	      "the row's stop rule and trial form are the series'");

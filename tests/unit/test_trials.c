@@ -27,7 +27,7 @@ static void test_best_three(void)
 	      "best three are the three smallest, ascending (%g %g %g)",
 	      t.best3[0], t.best3[1], t.best3[2]);
 	CHECK(trials_best(&t) == 1, "best is the minimum");
-	CHECK(t.worst == 9, "worst is the maximum (%g)", t.worst);
+	CHECK(trials_third(&t) == 3, "the third best is 3 (%g)", trials_third(&t));
 
 	add_all(&t, v, 2);
 	CHECK(t.best3[0] == 3 && t.best3[1] == 9, "two trials: both kept in order");
@@ -64,12 +64,25 @@ static void test_settled(void)
 static void test_spread(void)
 {
 	static const double v[] = { 2, 3, 2.5 };
+	/* One preempted trial among steady ones: 80 against 2.0-2.1. */
+	static const double preempted[] = { 2.0, 80, 2.1, 2.05, 2.02 };
 	struct trials t;
 
 	trials_init(&t);
 	CHECK(trials_spread(&t) == 0, "no trials: spread 0");
 	add_all(&t, v, 3);
-	CHECK(fabs(trials_spread(&t) - 0.5) < 1e-12, "spread is (worst - best) / best (%g)",
+	CHECK(fabs(trials_spread(&t) - 0.5) < 1e-12,
+	      "spread is (third best - best) / best: 3 against 2 (%g)", trials_spread(&t));
+	add_all(&t, v, 2);
+	CHECK(fabs(trials_spread(&t) - 0.5) < 1e-12, "with two trials, the two (%g)",
+	      trials_spread(&t));
+	add_all(&t, preempted, 5);
+	CHECK(fabs(trials_spread(&t) - 0.025) < 1e-12 && trials_third(&t) == 2.05,
+	      "one preempted trial (80 among 2.0-2.1) leaves the spread at the best three's "
+	      "2.5%%, not 3900%% (%g)", trials_spread(&t));
+	add_all(&t, preempted, 2);
+	CHECK(fabs(trials_spread(&t) - 39) < 1e-12,
+	      "but two trials, one preempted, cannot tell which was: 3900%% (%g)",
 	      trials_spread(&t));
 	add_all(&t, v, 1);
 	CHECK(trials_spread(&t) == 0, "one trial: spread 0");
