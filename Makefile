@@ -184,10 +184,12 @@ $(EFI_OUT)/%.o: %.S
 # the flags its own probe code was built with (minus include paths and
 # warnings, which say nothing about the figures).
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 CC_VERSION := $(shell $(EFI_CC) --version 2>/dev/null | head -n 1)
 define buildinfo_text
 const char memprobe_version[] = "$(VERSION)";
 const char memprobe_build_id[] = "$(BUILD_ID)";
+const char memprobe_commit[] = "$(COMMIT)";
 const char memprobe_compiler[] = "$(CC_VERSION)";
 const char memprobe_probe_flags[] = MEMPROBE_PROBE_FLAGS;
 endef
