@@ -19,9 +19,10 @@
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: memprobe analyze path/to/results.csv [--out DIR]\n"
+		"usage: memprobe analyze RUN_FOLDER|path/to/results.csv [--out DIR]\n"
 		"\n"
-		"Reads the latency, tlb and bandwidth rows of a run's results.csv, finds\n"
+		"Reads the latency, tlb and bandwidth rows of a run's results.csv (a run\n"
+		"folder's, or the file named), finds\n"
 		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
 		"prints them beside the cache and TLB claims that the run's system.json recorded\n"
 		"(when it lies beside the CSV; a malformed one is refused), and the\n"
@@ -30,6 +31,20 @@ static void usage(FILE *to)
 		"tlb.svg, pagewalk.svg and bandwidth.svg (those the rows allow) and\n"
 		"report.html (the analysis, its charts and the rows) into DIR, never over\n"
 		"a file already there.\n");
+}
+
+/* The results.csv a word names: the word itself, or a run folder's
+   results.csv when it names a folder (as compare and fleet take them).
+   Returns path or buf. */
+static const char *csv_of(const char *path, char *buf, size_t size)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return path;
+	snprintf(buf, size, "%s%sresults.csv", path,
+		 path[0] && path[strlen(path) - 1] == '/' ? "" : "/");
+	return buf;
 }
 
 /* The folder part of a path, "." for a bare name. */
@@ -188,7 +203,7 @@ int analyze_main(int argc, char **argv)
 {
 	static struct analysis a;
 	const char *csv = NULL, *out_dir = NULL, *why;
-	char dir[4096];
+	char dir[4096], csv_path[4096];
 	struct csv_summary sum;
 	size_t len;
 	char *text;
@@ -213,6 +228,7 @@ int analyze_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	csv = csv_of(csv, csv_path, sizeof csv_path);
 	text = host_slurp(csv, &len, &why);
 	if (!text) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", csv, why);

@@ -47,12 +47,13 @@ static const struct config_platform linux_platform = { 0, plat_page_size_archite
 /* ---- Private Functions ------------------------------------------------ */
 
 /* How long each profile's run takes on Linux, as measured (docs/BUILD.md,
-   "The command line"): quick on a 2-vCPU Zen 5 VM shared with builds, full
-   as issue 34 timed it on a busy machine. A guide, not a promise: the
-   sizes swept follow the caches the CPU claims. */
+   "The command line"): quick 416 s on a 2-vCPU Zen 5 VM at load average
+   10 (others' builds), full 131 s as issue 34 timed it on a busy machine.
+   A guide, not a promise: the sizes swept follow the caches the CPU
+   claims, and a loaded machine stretches every trial. */
 static const struct { const char *name, *duration, *what; } profiles[] = {
-	{ "quick", "about 30 s", "every probe a quick run takes, small buffers, few trials" },
-	{ "full", "2 to 3 min", "every probe the profiles run, past 4x the last cache (default)" },
+	{ "quick", "up to 7 min", "six probes, small buffers, few trials" },
+	{ "full", "2 min and up", "every probe the profiles run, finer (the default)" },
 };
 
 /* The keys --help names; `memprobe keys` lists them all. */
@@ -119,8 +120,10 @@ static void help_probes(FILE *to)
 static void help_profiles(FILE *to)
 {
 	for (size_t i = 0; i < COUNT_OF(profiles); i++)
-		fprintf(to, "  profile=%-6s  %-10s  %s\n", profiles[i].name, profiles[i].duration,
+		fprintf(to, "  profile=%-6s  %-12s  %s\n", profiles[i].name, profiles[i].duration,
 			profiles[i].what);
+	fprintf(to, "  (measured: quick 416 s on 2 busy vCPUs, full 131 s on a busy machine;\n"
+		"  larger caches and a loaded machine take longer)\n");
 }
 
 static void help_common_keys(FILE *to)
