@@ -339,6 +339,35 @@ $(HOST_APP): $(HOST_OBJ)
 	@echo "  HOSTLD  $@"
 	$(Q)$(CC) $(HOST_OBJ) $(DESK_LIBS) $(HOST_LIBS) -o $@
 
+# ---- Installing the Linux build -------------------------------------------
+
+# `make install PREFIX=DIR` (default /usr/local; DESTDIR for a package's
+# staging tree): the Linux build, its man page and its bash completion.
+# The man page and the completion are written by the program built, from
+# the tables --help and `memprobe keys` print (memprobe --man;
+# scripts/completion.sh over `memprobe keys`), so they never drift from it.
+PREFIX ?= /usr/local
+BIN_DIR = $(DESTDIR)$(PREFIX)/bin
+MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+MAN_PAGE := $(HOST_OUT)/memprobe.1
+COMPLETION := $(HOST_OUT)/memprobe.bash
+
+$(MAN_PAGE): $(HOST_APP)
+	$(Q)$(HOST_APP) --man > $@.tmp && mv $@.tmp $@
+
+$(COMPLETION): $(HOST_APP) scripts/completion.sh
+	$(Q)scripts/completion.sh $(HOST_APP) > $@.tmp && mv $@.tmp $@
+
+.PHONY: install uninstall
+install: $(HOST_APP) $(MAN_PAGE) $(COMPLETION)
+	install -D -m 755 $(HOST_APP) $(BIN_DIR)/memprobe
+	install -D -m 644 $(MAN_PAGE) $(MAN_DIR)/memprobe.1
+	install -D -m 644 $(COMPLETION) $(COMPLETION_DIR)/memprobe
+
+uninstall:
+	rm -f $(BIN_DIR)/memprobe $(MAN_DIR)/memprobe.1 $(COMPLETION_DIR)/memprobe
+
 # ---- Tests -----------------------------------------------------------------
 
 # Unit tests: every tests/unit/test_*.c is one binary, linked with all the

@@ -626,19 +626,20 @@ static int parse_probes(struct loader *l, const struct config_entry *e, const st
 	return parse_list(l, e, "probe", probe_item, (unsigned *)field);
 }
 
-/* The page sizes this platform's architecture has, as the pages key's
-   words: all of them where no platform is given (the defaults). */
-static void append_architected(struct mp_text *t, const struct loader *l)
+/* The pages key's words for the page sizes this platform's architecture
+   has (all of them where no platform is given: the defaults), ending in
+   { 0, 0 }. */
+static void architected_words(const struct loader *l,
+			      struct config_word out[sizeof page_words / sizeof *page_words])
 {
 	char why[160];
-	const char *sep = "";
+	unsigned n = 0;
 
 	for (size_t i = 0; i < sizeof page_shifts / sizeof *page_shifts; i++)
 		if (!l->platform ||
-		    l->platform->page_size_architected(page_shifts[i].shift, why, sizeof why)) {
-			mp_append(t, "%s%s", sep, word_name(page_words, page_shifts[i].bit));
-			sep = ", ";
-		}
+		    l->platform->page_size_architected(page_shifts[i].shift, why, sizeof why))
+			out[n++] = page_words[i];
+	out[n] = (struct config_word){ 0, 0 };
 }
 
 /* One page size: its word ("2m") or a size in the size grammar ("2MiB",
@@ -663,11 +664,15 @@ static int page_item(struct loader *l, const struct config_entry *e, struct conf
 				return 0;
 			}
 
+	struct config_word here[sizeof page_words / sizeof *page_words];
 	char choices[160];
 	struct mp_text t = { choices, sizeof choices, 0 };
+
 	choices[0] = '\0';
-	append_architected(&t, l);
-	append_suggestion(&t, item, page_words);
+	architected_words(l, here);
+	for (const struct config_word *w = here; w->name; w++)
+		mp_append(&t, "%s%s", w == here ? "" : ", ", w->name);
+	append_suggestion(&t, item, here);
 	return fail(l, e, "unknown page size '%.*s' (this machine's: %s)", config_echo_len(item),
 		    item.p, choices);
 }
