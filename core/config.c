@@ -799,7 +799,7 @@ static int check_entry(void *ctx, const struct config_entry *e)
 
 		if (near)
 			return fail(l, e, "unknown key; did you mean '%s'?", near);
-		return fail(l, e, "unknown key (`memprobe keys` and docs/CONFIG.md list every key)");
+		return fail(l, e, "unknown key (docs/CONFIG.md and memprobe keys list every key)");
 	}
 	if (e->value.n == 0)
 		return fail(l, e, "empty value");

@@ -61,7 +61,7 @@ void suggest_offer(struct suggest *s, const char *candidate)
 	if (limit > 3)
 		limit = 3;
 	d = suggest_distance(s->word, s->word_len, candidate);
-	if (d == 0 || d > limit || (s->best && d >= s->distance))
+	if (d > limit || (s->best && d >= s->distance))
 		return;
 	s->best = candidate;
 	s->distance = d;

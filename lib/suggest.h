@@ -30,7 +30,8 @@ void suggest_begin(struct suggest *s, const char *word, size_t len);
 
 /* Offers candidate: kept when it is nearer than any before and near
    enough to be what was meant (at most a third of its length away, at
-   least 1, at most 3). The first of equally near candidates stays. */
+   least 1, at most 3; 0 when only the letters' case differs). The first
+   of equally near candidates stays. */
 void suggest_offer(struct suggest *s, const char *candidate);
 
 #endif
