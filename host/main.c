@@ -11,7 +11,6 @@
  * one it may have meant.
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -145,13 +144,17 @@ static void help_exit_codes(FILE *to)
 		"     a second signal ends it at once)\n", HOST_EXIT_STOPPED);
 }
 
-/* --help's sections, in order; the man page (--man) is made of the same. */
-static const struct { const char *title; void (*write)(FILE *to); } help_sections[] = {
-	{ "Options", help_options },
-	{ "Probes", help_probes },
-	{ "Profiles (typical run length on Linux)", help_profiles },
-	{ "Common keys", help_common_keys },
-	{ "Exit status", help_exit_codes },
+/* --help's sections, in order, with their man page titles: the man page
+   (--man) is made of the same. */
+static const struct {
+	const char *title, *man_title;
+	void (*write)(FILE *to);
+} help_sections[] = {
+	{ "Options", "OPTIONS", help_options },
+	{ "Probes", "PROBES", help_probes },
+	{ "Profiles (typical run length on Linux)", "PROFILES", help_profiles },
+	{ "Common keys", "COMMON KEYS", help_common_keys },
+	{ "Exit status", "EXIT STATUS", help_exit_codes },
 };
 
 static void usage(FILE *to, const char *more_usage)
@@ -165,20 +168,25 @@ static void usage(FILE *to, const char *more_usage)
 	}
 }
 
-/* `memprobe keys`: the key table, from core/config.c. */
-static int print_keys(void)
+/* The key table (core/config.c's config_keys_describe) to `to`; nothing
+   when out of memory. */
+static void write_keys(FILE *to)
 {
 	int need = config_keys_describe(NULL, 0);
 	char *text = malloc((size_t)need + 1);
 
-	if (!text) {
-		fprintf(stderr, "memprobe: out of memory\n");
-		return 2;
-	}
+	if (!text)
+		return;
 	config_keys_describe(text, (size_t)need + 1);
-	fputs(text, stdout);
+	fputs(text, to);
 	free(text);
-	return 0;
+}
+
+/* `memprobe keys`. */
+static int print_keys(void)
+{
+	write_keys(stdout);
+	return ferror(stdout) ? 1 : 0;
 }
 
 static int print_version(void)
@@ -225,18 +233,6 @@ static void man_synopsis(FILE *to)
 	help_usage(to, man_more_usage);
 }
 
-static void man_keys(FILE *to)
-{
-	int need = config_keys_describe(NULL, 0);
-	char *text = malloc((size_t)need + 1);
-
-	if (!text)
-		return;
-	config_keys_describe(text, (size_t)need + 1);
-	fputs(text, to);
-	free(text);
-}
-
 /* memprobe.1, written by the build (make install) from the same sections
    as --help and the same key table as `memprobe keys`. */
 static int print_man(const char *more_usage)
@@ -246,18 +242,9 @@ static int print_man(const char *more_usage)
 	       ".SH NAME\nmemprobe \\- measure a machine's memory hierarchy\n", memprobe_version);
 	man_section(stdout, "SYNOPSIS", man_synopsis);
 	man_section(stdout, "DESCRIPTION", help_description);
-	for (size_t i = 0; i < COUNT_OF(help_sections); i++) {
-		char title[64];
-		size_t j;
-
-		for (j = 0; help_sections[i].title[j] && help_sections[i].title[j] != ' ' &&
-			    j + 1 < sizeof title; j++)
-			title[j] = (char)toupper((unsigned char)help_sections[i].title[j]);
-		title[j] = '\0';
-		man_section(stdout, i == COUNT_OF(help_sections) - 1 ? "EXIT STATUS" : title,
-			    help_sections[i].write);
-	}
-	man_section(stdout, "KEYS", man_keys);
+	for (size_t i = 0; i < COUNT_OF(help_sections); i++)
+		man_section(stdout, help_sections[i].man_title, help_sections[i].write);
+	man_section(stdout, "KEYS", write_keys);
 	printf(".SH SEE ALSO\nThe project's docs/CONFIG.md, docs/METHOD.md and docs/OUTPUT.md.\n");
 	return 0;
 }

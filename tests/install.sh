@@ -37,6 +37,10 @@ for p in quick full; do
 	check "--help lists the profile $p with a run length" grep -Eq "^  profile=$p +[^ ].*(min|s) " "$work/help"
 done
 check "--help gives every exit status" bash -c 'for s in 0 1 2 3; do grep -Eq "^  $s  " "$1" || exit 1; done' _ "$work/help"
+check "--help's common keys are keys" bash -c '
+	for k in $(sed -n "/^Common keys:/{n;p}" "$1" | tr -d ","); do
+		grep -q "^$k " "$2" || { echo "not a key: $k"; exit 1; }
+	done' _ "$work/help" "$work/keys"
 check "--list-keys is memprobe keys" bash -c 'diff <("$1" --list-keys) "$2"' _ "$HOST_APP" "$work/keys"
 check "memprobe keys lists every key of docs/CONFIG.md" bash -c '
 	for k in $(grep -oE "^\| \`[a-z0-9_.]+\` \|" docs/CONFIG.md | tr -d "|\` "); do
@@ -78,7 +82,7 @@ completion=$prefix/share/bash-completion/completions/memprobe
 check "the installed memprobe --version exits 0" bash -c '"$1" --version | grep -q "^memprobe "' _ "$app"
 MANWIDTH=100 man -l "$man_page" > "$work/man.txt" 2> "$work/man.err"
 check "man -l renders memprobe.1" test -s "$work/man.txt" -a ! -s "$work/man.err"
-for section in NAME SYNOPSIS PROBES PROFILES KEYS "EXIT STATUS"; do
+for section in NAME SYNOPSIS OPTIONS PROBES PROFILES "COMMON KEYS" "EXIT STATUS" KEYS; do
 	check "the man page has $section" grep -q "^$section" "$work/man.txt"
 done
 check "the man page lists every key of memprobe keys" bash -c '
