@@ -270,6 +270,7 @@ const char *verdict_name(enum verdict v)
 	switch (v) {
 	case VERDICT_AGREES: return "agrees";
 	case VERDICT_DIFFERS: return "differs";
+	case VERDICT_EMULATED: return "emulated";
 	case VERDICT_NO_CLAIM: break;
 	}
 	return "-";
@@ -387,7 +388,7 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 		report_table_cell("%u", l->points);
 		report_table_cell("%s", page);
 		report_table_cell("%s", claim);
-		report_table_cell("%s", verdict_name(a->check[i].verdict));
+		report_table_cell("%s", verdict_name(analysis_verdict(a, i)));
 		report_table_row(0);
 		first = 0;
 	}
@@ -433,7 +434,7 @@ static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 		report_table_cell("%s", inc_ns);
 		report_table_cell("%s", inc);
 		report_table_cell("%s", claim);
-		report_table_cell("%s", verdict_name(a->check[i].verdict));
+		report_table_cell("%s", verdict_name(analysis_verdict(a, i)));
 		report_table_row(0);
 	}
 	if (any)
@@ -669,6 +670,18 @@ void analysis_compute(struct analysis *a)
 	a->computed = 1;
 }
 
+int analysis_emulated(const struct analysis *a)
+{
+	return a->have_claims && claims_emulated(&a->claims);
+}
+
+enum verdict analysis_verdict(const struct analysis *a, size_t i)
+{
+	enum verdict v = a->check[i].verdict;
+
+	return v != VERDICT_NO_CLAIM && analysis_emulated(a) ? VERDICT_EMULATED : v;
+}
+
 void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx)
 {
 	struct mp_printer p = { print, ctx };
@@ -702,6 +715,9 @@ void analysis_print(const struct analysis *a, analysis_print_fn print, void *ctx
 		claims_sources(&a->claims, sources, sizeof sources);
 		mp_print(&p, "  claims: %s, read from %s\n", a->claims_source,
 			 sources[0] ? sources : "no register (none listed)");
+		if (analysis_emulated(a))
+			mp_print(&p, "  emulated CPU (QEMU's TCG): the timings are the emulator's, "
+			    "so no level is held to its claim: each verdict says emulated\n");
 	} else {
 		mp_print(&p, "  claims: none recorded; measured levels shown alone\n");
 	}
@@ -848,7 +864,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_string(j, "claim", text);
 		if (claim_source(&a->check[i]))
 			json_string(j, "claim_source", claim_source(&a->check[i]));
-		json_string(j, "verdict", verdict_name(a->check[i].verdict));
+		json_string(j, "verdict", verdict_name(analysis_verdict(a, i)));
 		json_object_end(j);
 		if (l->kind != LEVEL_TLB)
 			first = 0;

@@ -23,9 +23,12 @@
 
 struct json;
 
-enum verdict { VERDICT_NO_CLAIM, VERDICT_AGREES, VERDICT_DIFFERS };
+/* A level against its claim. VERDICT_EMULATED is shown in place of agrees
+   or differs where the CPU is emulated (claims_emulated): the emulator's
+   timings neither confirm nor refute a claim. */
+enum verdict { VERDICT_NO_CLAIM, VERDICT_AGREES, VERDICT_DIFFERS, VERDICT_EMULATED };
 
-/* "agrees", "differs", "-" (no claim). */
+/* "agrees", "differs", "emulated", "-" (no claim). */
 const char *verdict_name(enum verdict v);
 
 /* system.json's word for a level's kind: "cache", "tlb", "edge", "top". */
@@ -65,6 +68,12 @@ void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 			 const char *source);
 /* Finds the levels, names them and checks them against the claims. */
 void analysis_compute(struct analysis *a);
+/* Whether a's claims are an emulated CPU's (claims_emulated). */
+int analysis_emulated(const struct analysis *a);
+/* The verdict shown for level i (the report, system.json, the card):
+   a->check[i]'s, or VERDICT_EMULATED for a level held against a claim
+   when analysis_emulated. a->check keeps what the readings said. */
+enum verdict analysis_verdict(const struct analysis *a, size_t i);
 
 /* The report's section title: "memory hierarchy, read from ...". */
 extern const char analysis_heading[];

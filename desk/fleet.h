@@ -18,6 +18,10 @@
 #include "run/card.h"
 
 #define FLEET_DEFAULT_THRESHOLD 5.0   /* percent */
+/* The fewest machines (or runs, with --all) of a CPU model, each with the
+   figure, that make a median to hold one of them against: with two the
+   median is their mean, and any gap over the threshold would mark both. */
+#define FLEET_MEDIAN_MIN 3u
 
 /* The machine's memory devices (system.json machine.memory_devices[]). */
 struct fleet_memory {
@@ -108,8 +112,8 @@ size_t fleet_keep(struct fleet_run *runs, size_t n, int all);
 
 /* Holds each kept run's figures against the median of the kept runs of the
    same CPU model (cpu) with the same figure: median[], off[], marked[] (more
-   than threshold percent off), nmarked, peers. A figure fewer than two runs
-   have stays unmarked, its median NAN. */
+   than threshold percent off), nmarked, peers. A figure fewer than
+   FLEET_MEDIAN_MIN runs have stays unmarked, its median NAN. */
 void fleet_mark(struct fleet_run *runs, size_t n, double threshold);
 
 /* The order of fleet.csv and fleet.html: kept runs with marked figures

@@ -35,8 +35,8 @@ static void mark_figure(struct fleet_run **member, size_t g, const char *name,
 		if (k >= 0)
 			scratch[have++] = member[i]->fig[k].value;
 	}
-	if (have < 2)
-		return;   /* nothing to hold it against: median stays NAN */
+	if (have < FLEET_MEDIAN_MIN)
+		return;   /* no median to hold it against: it stays NAN */
 	m = median_of(scratch, have);
 	for (size_t i = 0; i < g; i++) {
 		struct fleet_run *r = member[i];

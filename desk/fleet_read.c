@@ -33,6 +33,26 @@
 /* ---- Private Functions ------------------------------------------------ */
 
 /* 1 when dir/name is a regular file. */
+/* A machine with no identity of its own (machine.id "unknown": no SMBIOS
+   UUID, no MAC; `make run` under QEMU) filed under the folder its run
+   folder sits in, its real path hashed (FNV-1a), so the runs of one
+   results folder are one machine's and those of two folders two. Said in
+   id_from, which fleet.csv and the page show. */
+static void stand_in_id(struct fleet_run *run, const char *path)
+{
+	char *real = realpath(path, NULL), *slash;
+	const char *at = real ? real : path;
+	uint64_t hash = 0xcbf29ce484222325ull;
+
+	slash = strrchr(at, '/');
+	for (const char *p = at; *p && p != slash; p++)
+		hash = (hash ^ (unsigned char)*p) * 0x100000001b3ull;
+	snprintf(run->machine_id, sizeof run->machine_id, "folder-%016llx",
+		 (unsigned long long)hash);
+	snprintf(run->id_from, sizeof run->id_from, "stand-in: the folder its runs are in");
+	free(real);
+}
+
 static int has_file(const char *dir, const char *name)
 {
 	char path[PATH_LEN];
@@ -360,14 +380,11 @@ int fleet_run_from_folder(struct fleet_run *run, const struct run_folder *f, cha
 			 "from before machine identity): no machine to file it under", f->path);
 		return -1;
 	}
+	member(f, "machine.id_from", run->id_from, sizeof run->id_from);
 	/* Every machine without an SMBIOS UUID and a MAC is "unknown": filed
 	   under it, unrelated machines would pass for one machine's runs. */
-	if (!strcmp(run->machine_id, "unknown")) {
-		snprintf(why, size, "%s: machine.id is \"unknown\" (no SMBIOS UUID and no MAC "
-			 "were found): no machine to file it under", f->path);
-		return -1;
-	}
-	member(f, "machine.id_from", run->id_from, sizeof run->id_from);
+	if (!strcmp(run->machine_id, "unknown"))
+		stand_in_id(run, f->path);
 	member(f, "machine.system.manufacturer", run->manufacturer, sizeof run->manufacturer);
 	member(f, "machine.system.product", run->product, sizeof run->product);
 	member(f, "machine.system.serial", run->serial, sizeof run->serial);

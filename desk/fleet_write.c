@@ -17,6 +17,7 @@
 #include "lib/fmt.h"
 #include "lib/html.h"
 #include "desk/desk.h"
+#include "lib/bar_chart.h"
 
 /* ---- Constants -------------------------------------------------------- */
 
@@ -241,9 +242,10 @@ static void opening(const struct writer *w)
 	    : "each machine's newest run, by system.json's date_time, else by its folder name");
 	say(w, 1, "Each figure of a run's card (rebuilt from its results.csv, as memprobe "
 	    "compare does), and its memory's count, size and configured speed (SMBIOS), is held against the median of that figure over the %s of the same "
-	    "CPU model (cpu.brand); more than %g%% from it is marked. A figure fewer than two "
-	    "of them have is not compared, and with two both are marked alike. %zu marked.",
-	    s->all ? "runs" : "machines", s->threshold, marked);
+	    "CPU model (cpu.brand); more than %g%% from it is marked. A figure fewer than %u "
+	    "of them have is not compared: with two, the median would be their mean and a gap "
+	    "would mark both. %zu marked.",
+	    s->all ? "runs" : "machines", s->threshold, FLEET_MEDIAN_MIN, marked);
 }
 
 /* The marked machines first: one row per figure off its median. */
@@ -329,7 +331,7 @@ static void machines_table(const struct writer *w)
 	fitted_table_free(&t);
 }
 
-/* The CPU model's median of figure name, or NAN when fewer than two of its
+/* The CPU model's median of figure name, or NAN when fewer than FLEET_MEDIAN_MIN of its
    runs have it (fleet_mark left it so on every run). */
 static double model_median(const struct writer *w, const char *cpu, const char *name)
 {
@@ -388,10 +390,21 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 		}
 	}
 	snprintf(caption, sizeof caption, "%s: figures %zu to %zu of %zu, the model's median "
-		 "first ('-': fewer than two have it); '!': off the median by more than %g%%, "
-		 "'-': not on this card", cpu, from + 1, to, w->names.n, w->s->threshold);
+		 "first ('-': fewer than %u have it); '!': off the median by more than %g%%, "
+		 "'-': not on this card", cpu, from + 1, to, w->names.n, FLEET_MEDIAN_MIN,
+		 w->s->threshold);
 	fitted_table_html(&t, &w->html, caption);
 	fitted_table_free(&t);
+}
+
+/* 1 when run i is the first of its CPU model in w's order: where the
+   model's tables and charts are written. */
+static int first_of_model(const struct writer *w, size_t i)
+{
+	for (size_t first = 0; first < i; first++)
+		if (!strcmp(w->run[first]->cpu, w->run[i]->cpu))
+			return 0;
+	return 1;
 }
 
 /* Per CPU model, every run's figures, in tables of at most
@@ -403,17 +416,56 @@ static void figures_tables(const struct writer *w)
 	    "cycles, as memprobe compare's card table names them; then the memory SMBIOS "
 	    "lists: devices installed, GiB, the lowest configured MT/s.");
 	for (size_t i = 0; i < w->n; i++) {
-		size_t first = 0;
-
-		while (first < i && strcmp(w->run[first]->cpu, w->run[i]->cpu))
-			first++;
-		if (first < i)
+		if (!first_of_model(w, i))
 			continue;   /* its model's tables are written */
 		for (size_t j = 0; j < w->names.n; j += FIGURES_PER_TABLE)
 			figures_chunk(w, w->run[i]->cpu, j,
 				      j + FIGURES_PER_TABLE < w->names.n ? j + FIGURES_PER_TABLE
 				      : w->names.n);
 	}
+}
+
+/* One chart of figure `name` across the runs of CPU model cpu: a bar per
+   run, marked ones in their own colour, the model's median as a line
+   (none from fewer than FLEET_MEDIAN_MIN). None when no run has it. */
+static void figure_chart(const struct writer *w, const char *cpu, const char *name,
+			 struct svg_bar *bar)
+{
+	char title[256];
+	size_t n = 0, have = 0;
+
+	for (size_t i = 0; i < w->n; i++) {
+		const struct fleet_run *r = w->run[i];
+		int k = fleet_figure(r, name);
+
+		if (strcmp(r->cpu, cpu))
+			continue;
+		bar[n++] = (struct svg_bar){ r->machine_id, k < 0 ? NAN : r->fig[k].value,
+					     k >= 0 && r->marked[k] };
+		have += k >= 0;
+	}
+	if (!have)
+		return;
+	snprintf(title, sizeof title, "%s: %s", cpu, name);
+	svg_write_bar_chart(&(struct svg_bar_chart){ title, name, bar, n,
+						     model_median(w, cpu, name), "median" },
+			    html_svg_write, (void *)&w->html);
+}
+
+/* Per CPU model, one chart per figure across its runs. */
+static void figure_charts(const struct writer *w)
+{
+	struct svg_bar *bar = desk_must(calloc(w->n ? w->n : 1, sizeof *bar));
+
+	html_element(&w->html, "h2", "charts, by figure");
+	say(w, 0, "each figure across the %s of a CPU model, the model's median dashed; a "
+	    "marked figure's bar in orange with '!'; '-' where a card has none.",
+	    w->s->all ? "runs" : "machines");
+	for (size_t i = 0; i < w->n; i++)
+		if (first_of_model(w, i))
+			for (size_t j = 0; j < w->names.n; j++)
+				figure_chart(w, w->run[i]->cpu, w->names.name[j], bar);
+	free(bar);
 }
 
 /* The run folders that could not be read, each with why. */
@@ -429,7 +481,7 @@ static void skipped_list(const struct writer *w)
 }
 
 /* fleet.html: the opening lines, the marked machines, every machine, the
-   figures by CPU model, what was left out. */
+   figures by CPU model and their charts, what was left out. */
 static int write_html(const char *out, struct writer *w)
 {
 	FILE *f = create(out, "fleet.html");
@@ -442,6 +494,7 @@ static int write_html(const char *out, struct writer *w)
 	marked_table(w);
 	machines_table(w);
 	figures_tables(w);
+	figure_charts(w);
 	skipped_list(w);
 	html_page_end(&w->html);
 	return finish(f, out, "fleet.html");

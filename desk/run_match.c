@@ -1,8 +1,9 @@
 /* Rows of several runs matched by what was measured (see run_match.h).
  *
  * The probe's rows of every run are sorted together by their identity,
- * then by run and position; equal neighbours are one key, and the first
- * of each run among them is that run's row. The variants are then ranked
+ * then by run and position; equal neighbours are one key, and the least
+ * reading of each run among them is that run's row (a size the sweep
+ * measured again, `revisited`, has two rows; noise only ever adds time). The variants are then ranked
  * by where they were first seen and the keys sorted into the tables'
  * order. Two sorts and a few linear passes.
  */
@@ -114,6 +115,16 @@ static int key_order(const void *pa, const void *pb)
 			      b->page_shift, b->working_set_bytes, b->stride_bytes, ib);
 }
 
+/* Whether row a reads less than row b: a usable ns (finite, above 0) below
+   b's, or b has none. Bandwidth's GB/s is a line over ns, so the least ns
+   is the most GB/s. */
+static int reads_less(const struct run_row *a, const struct run_row *b)
+{
+	int a_usable = a->ns > 0 && a->ns < INFINITY, b_usable = b->ns > 0 && b->ns < INFINITY;
+
+	return a_usable && (!b_usable || a->ns < b->ns);
+}
+
 /* Whether entry a was seen before entry b. */
 static int seen_before(const struct entry *a, const struct entry *b)
 {
@@ -200,11 +211,14 @@ void run_match_build(struct run_match *m, const struct run_folder *runs, unsigne
 	m->row = desk_must(calloc((nk ? nk : 1) * (nruns ? nruns : 1), sizeof *m->row));
 	for (size_t k = 0; k < nk; k++) {
 		m->key[k] = g[k].key;
-		/* Within a key the entries run by run, then by position: the
-		   first of each run is its row. */
-		for (size_t i = g[k].first; i < g[k].first + g[k].n; i++)
-			if (!m->row[k * nruns + e[i].run])
-				m->row[k * nruns + e[i].run] = e[i].row;
+		/* Within a key the entries run by run, then by position: each
+		   run's least reading is its row, the first of equal ones. */
+		for (size_t i = g[k].first; i < g[k].first + g[k].n; i++) {
+			const struct run_row **have = &m->row[k * nruns + e[i].run];
+
+			if (!*have || reads_less(e[i].row, *have))
+				*have = e[i].row;
+		}
 	}
 	free(g);
 	free(e);

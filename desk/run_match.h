@@ -35,8 +35,8 @@ struct run_match {
 };
 
 /* The keys of the probe's rows in runs[0..nruns) and each run's row for
-   each (its first, as a run measures each thing once). Free with
-   run_match_free. */
+   each: of several (a size measured again), the least reading, the first
+   of equal ones, as the analysis takes it. Free with run_match_free. */
 void run_match_build(struct run_match *m, const struct run_folder *runs, unsigned nruns,
 		     const char *probe);
 void run_match_free(struct run_match *m);

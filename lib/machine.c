@@ -70,6 +70,11 @@ static void add_source(struct mp_text *t, const struct cache_claims *c, unsigned
 	mp_append(t, "%s%s", t->len ? ", " : "", source);
 }
 
+int claims_emulated(const struct cache_claims *c)
+{
+	return mp_strcmp(c->hypervisor_id, "TCGTCGTCGTCG") == 0;
+}
+
 void claims_sources(const struct cache_claims *c, char *buf, size_t size)
 {
 	struct mp_text t = { buf, size, 0 };
@@ -146,8 +151,8 @@ void machine_describe_cpu(struct json *j, const struct cpuinfo *ci, uint64_t mic
 	json_u64(j, "phys_addr_bits", ci->phys_addr_bits);
 	json_u64(j, "virt_addr_bits", ci->virt_addr_bits);
 	json_bool(j, "pages_1g", ci->has_1g_pages);
-	json_bool(j, "pat", ci->has_pat);
-	json_bool(j, "mtrr", ci->has_mtrr);
+	json_bool(j, "memory_attribute_table", ci->has_attr_table);
+	json_bool(j, "memory_range_types", ci->has_range_types);
 	json_string(j, "hypervisor", ci->hypervisor ? ci->hypervisor_id : "none");
 	claims_describe(j, claims);
 	json_object_end(j);

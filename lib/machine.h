@@ -18,7 +18,12 @@ struct cpuinfo {
 	unsigned phys_addr_bits;  /* the physical address width (MAXPHYADDR) */
 	unsigned virt_addr_bits;
 	int has_1g_pages;         /* the CPU maps 1 GiB pages */
-	int has_pat, has_mtrr;
+	/* Page-table entries pick their memory type from a table the CPU holds
+	   (x86-64: the PAT; AArch64: MAIR, always there). */
+	int has_attr_table;
+	/* Registers that set the memory type of physical ranges under the
+	   page tables' choice (x86-64: the MTRRs; AArch64 has none). */
+	int has_range_types;
 	int hypervisor;           /* running under a hypervisor */
 	char hypervisor_id[13];   /* "TCGTCGTCGTCG", "KVMKVMKVM" */
 };
@@ -93,6 +98,11 @@ const char *cache_kind_name(enum cache_kind k);
 const char *tlb_kind_name(enum tlb_kind k);
 /* Writes "4K+2M+4M" and the like; returns the length (buf needs 16 bytes). */
 size_t tlb_pages_name(unsigned pages, char *buf);
+
+/* Whether the claims are those of QEMU's emulated CPU (the hypervisor
+   signature "TCGTCGTCGTCG"): every timing is then the emulator's, and
+   says nothing of the hardware the registers describe. */
+int claims_emulated(const struct cache_claims *c);
 
 /* Where the claims came from, for the report: each distinct source of the
    caches and TLBs listed, in order, ", "-separated ("CPUID 8000_001Dh,

@@ -94,3 +94,19 @@ void svg_emit_frame(const struct svg_out *o, double left, double top, double rig
 	svg_emit_text(o, y_label);
 	svg_emit(o, "</text>\n");
 }
+
+double svg_axis_top(double v, int ticks)
+{
+	double step = 1e-6;
+
+	if (!(v > 0))
+		return 1;
+	while (step * ticks < v) {
+		if (step * 2 * ticks >= v)
+			return step * 2 * ticks;
+		if (step * 5 * ticks >= v)
+			return step * 5 * ticks;
+		step *= 10;
+	}
+	return step * ticks;
+}

@@ -48,6 +48,11 @@ void svg_emit_begin(const struct svg_out *o, int width, int height, const char *
 void svg_emit_frame(const struct svg_out *o, double left, double top, double right,
 		    double bottom, const char *x_label, const char *y_label);
 
+/* The top of a linear axis from 0 with `ticks` round steps: the smallest
+   1, 2 or 5 times a power of ten at or above v / ticks, times ticks (1
+   for v that is not above 0). */
+double svg_axis_top(double v, int ticks);
+
 /* "no measurement to draw" in the middle of an area this large. */
 void svg_emit_no_points(const struct svg_out *o, int width, int height);
 /* svg_emit_no_points, and the document's end; returns -1, what a chart

@@ -14,24 +14,6 @@ static int usable(double x, double y)
 	return x == x && y == y && x >= 0 && y > 0;
 }
 
-/* The smallest 1, 2 or 5 times a power of ten at or above v / TICKS, times
-   TICKS: an axis top with round tick steps. */
-static double axis_top(double v)
-{
-	double step = 1e-6;
-
-	if (!(v > 0))
-		return 1;
-	while (step * TICKS < v) {
-		if (step * 2 * TICKS >= v)
-			return step * 2 * TICKS;
-		if (step * 5 * TICKS >= v)
-			return step * 5 * TICKS;
-		step *= 10;
-	}
-	return step * TICKS;
-}
-
 /* Grid lines and labels at TICKS even steps on both axes. */
 static void ticks(const struct svg_out *o, double x_top, double y_top)
 {
@@ -111,8 +93,8 @@ int svg_write_xy_chart(const struct svg_xy_chart *c, svg_write_fn write, void *c
 	svg_emit_begin(&o, SVG_WIDTH, SVG_HEIGHT, c->title);
 	if (!any)
 		return svg_emit_nothing(&o, SVG_WIDTH, SVG_HEIGHT);
-	x_max = axis_top(x_max);
-	y_max = axis_top(y_max);
+	x_max = svg_axis_top(x_max, TICKS);
+	y_max = svg_axis_top(y_max, TICKS);
 	ticks(&o, x_max, y_max);
 	svg_emit_frame(&o, SVG_PLOT_LEFT, SVG_PLOT_TOP, SVG_PLOT_RIGHT, SVG_PLOT_BOTTOM, c->x_label, c->y_label);
 	if (c->tag_label) {

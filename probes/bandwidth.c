@@ -7,6 +7,7 @@
  */
 
 #include "lib/fmt.h"
+#include "lib/machine.h"
 #include "lib/stream.h"
 #include "probes/bandwidth_gang.h"
 #include "results/emit.h"
@@ -172,6 +173,20 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 	return 0;
 }
 
+/* bandwidth_grid_plan with this CPU's claims; *largest: the largest cache
+   they claim when max_size is auto (0: none, or max_size set). */
+static int bandwidth_grid(const struct config *c, struct bandwidth_grid *g, uint64_t *largest)
+{
+	static struct cache_claims claims;
+
+	*largest = 0;
+	if (!BANDWIDTH_SETTINGS(c)->max_size) {
+		plat_cache_claims(&claims);
+		*largest = sweep_largest_cache(&claims);
+	}
+	return bandwidth_grid_plan(BANDWIDTH_SETTINGS(c), c->profile, *largest, g);
+}
+
 /* One variant's sweep in progress, for the curve's measure calls. */
 struct variant_sweep {
 	const struct config *c;
@@ -238,14 +253,15 @@ static int measure_size(void *ctx, uint64_t ws, const char *point, double *ns)
 	return 0;
 }
 
-/* One variant's sweep over sizes [first, last], then one CPU's sizes
-   refined at its edges (an all-core run's working set is shared out, so
-   its edges are not one cache's); 0, or -1 at a fault: a fault at one
-   size would recur at the next, so the variant stops and the other
-   variants still run. */
+/* One variant's sweep over the grid's sizes, memory's point last, then
+   one CPU's sizes refined at its edges (an all-core run's working set is
+   shared out, so its edges are not one cache's; the interval up to the
+   last point is never split, so memory's point adds no refined size);
+   0, or -1 at a fault: a fault at one size would recur at the next, so
+   the variant stops and the other variants still run. */
 static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 			 const struct plat_stream_sets *sets, unsigned set_index,
-			 enum stream_op op, unsigned first, unsigned last)
+			 enum stream_op op, const struct bandwidth_grid *g)
 {
 	static struct sweep_curve curve;
 	const struct stream_kernels *set = &sets->sets[set_index];
@@ -266,8 +282,10 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 		.name = name, .page_name = page_name, .unit = REFINE_UNIT,
 		.refine = gang_cpus == 1, .progress = variant,
 		.measure = measure_size, .ctx = &v });
-	for (unsigned k = first; k <= last; k++)
+	for (unsigned k = g->first; k <= g->last; k++)
 		sweep_grid_add(&curve, sweep_bytes(k));
+	if (g->memory)
+		sweep_grid_add(&curve, sweep_bytes(g->memory));
 	mp_snprintf(caption, sizeof caption, "%s, %s", name, page_name);
 	return sweep_curve_run(&curve, &sweep_table, caption);
 }
@@ -286,24 +304,34 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 {
 	struct plat_stream_sets sets;
 	struct plat_buffer buf;
+	struct bandwidth_grid g;
 	char page_name[48];
-	unsigned first = 0, last = 0;
+	uint64_t largest;
+	unsigned last;
 	int status;
 
 	plat_stream_sets(&sets);
-	sweep_range(BANDWIDTH_SETTINGS(c)->min_size, BANDWIDTH_SETTINGS(c)->max_size, &first, &last);
+	bandwidth_grid(c, &g, &largest);
+	last = g.memory ? g.memory : g.last;
 	page_size_name(page_name, sizeof page_name, shift);
-	status = sweep_buffer_get(PROBE_NAME, &buf, shift, page_name, first, &last);
+	status = sweep_buffer_get(PROBE_NAME, &buf, shift, page_name, g.first, &last);
 	if (status != 0)
 		return status;
+	/* Memory's point needs its whole buffer; a smaller one caps the grid. */
+	if (g.memory && last < g.memory) {
+		report_printf("%s, %s: memory's point does not fit: memory's bandwidth is not "
+			      "measured with these pages\n", PROBE_NAME, page_name);
+		g.memory = 0;
+	}
+	if (last < g.last)
+		g.last = last;
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	fill_buffer(&buf);
 	for (unsigned s = 0; s < sets.count; s++) {
 		if (!(sets_to_run(c, sets.usable & gang_sets) & (1u << s)))
 			continue;
 		for (unsigned op = 0; op < STREAM_OPS; op++)
-			if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, first,
-					  last) != 0)
+			if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, &g) != 0)
 				status = -1;
 	}
 	if (bandwidth_gang_buffer_held())
@@ -350,20 +378,74 @@ static int report_sets(const struct config *c)
 	return sets.usable ? 0 : -1;
 }
 
+/* The sweep's top and memory's point, in a line. */
+static void report_grid(const struct config *c, const struct bandwidth_grid *g,
+			uint64_t largest)
+{
+	char top[24], memory[24], claim[24], cap[24];
+
+	mp_format_bytes(top, sizeof top, sweep_bytes(g->last));
+	mp_format_bytes(memory, sizeof memory, g->capped ? g->capped : sweep_bytes(g->memory));
+	mp_format_bytes(claim, sizeof claim, largest);
+	mp_format_bytes(cap, sizeof cap, BANDWIDTH_MEMORY_CAP_QUICK);
+	if (BANDWIDTH_SETTINGS(c)->max_size)
+		report_printf("%s: the sweep's top is bandwidth.max_size, %s\n", PROBE_NAME, top);
+	else if (g->memory)
+		report_printf("%s: the sweep's grid ends at %s (the %s profile's), then memory's "
+			      "point, %s: the first grid size at or past 4 x the largest cache CPUID "
+			      "claims (%s)\n", PROBE_NAME, top,
+			      c->profile == PROFILE_FULL ? "full" : "quick", memory, claim);
+	else if (g->capped)
+		report_printf("%s: the sweep's grid ends at %s (the quick profile's); memory's point, "
+			      "%s (4 x the largest cache CPUID claims, %s), lies past the quick "
+			      "profile's %s cap: memory's bandwidth is not measured (the full profile, "
+			      "or bandwidth.max_size, reaches it)\n", PROBE_NAME, top, memory, claim,
+			      cap);
+	else
+		report_printf("%s: the sweep's top is %s, the %s profile's%s\n", PROBE_NAME, top,
+			      c->profile == PROFILE_FULL ? "full" : "quick",
+			      largest ? ", at or past 4 x the largest cache CPUID claims"
+				      : ": CPUID claims no cache, so no size is known to be memory");
+}
+
 /* ---- Public Functions ------------------------------------------------- */
+
+int bandwidth_grid_plan(const struct bandwidth_settings *s, enum profile profile,
+			uint64_t largest, struct bandwidth_grid *g)
+{
+	uint64_t top = s->max_size, memory;
+	unsigned first = 0, last = 0;
+
+	*g = (struct bandwidth_grid){ 0, 0, 0, 0 };
+	if (!top) {
+		top = profile == PROFILE_FULL ? BANDWIDTH_TOP_FULL : BANDWIDTH_TOP_QUICK;
+		top = top > s->min_size ? top : s->min_size;
+	}
+	if (!sweep_range(s->min_size, top, &g->first, &g->last))
+		return 0;
+	memory = !s->max_size && largest ? sweep_auto_top(0, largest) : 0;
+	if (memory <= sweep_bytes(g->last))
+		return 1;
+	if (profile != PROFILE_FULL && memory > BANDWIDTH_MEMORY_CAP_QUICK)
+		g->capped = memory;
+	else if (sweep_range(memory, memory, &first, &last))
+		g->memory = first;
+	return 1;
+}
 
 int probe_bandwidth(const struct config *c)
 {
-	const struct bandwidth_settings *s = BANDWIDTH_SETTINGS(c);
 	struct plat_stream_sets sets;
-	unsigned first = 0, last = 0;
+	struct bandwidth_grid g;
+	uint64_t largest;
 
-	if (!sweep_range(s->min_size, s->max_size, &first, &last)) {
-		report_printf("%s: no working set of the sweep (4 KiB .. 512 MiB) lies in "
+	if (!bandwidth_grid(c, &g, &largest)) {
+		report_printf("%s: no working set of the sweep (4 KiB .. 1 TiB) lies in "
 			      "bandwidth.min_size .. bandwidth.max_size: nothing measured\n",
 			      PROBE_NAME);
 		return -1;
 	}
+	report_grid(c, &g, largest);
 	report_printf("%s: read, write, copy and non-temporal write, 8 vectors per loop "
 		      "iteration, 8 independent accumulators for read; per size a warm-up "
 		      "of >= %u MiB, then at least %u trials of whole passes of >= %.0f ms, "
@@ -383,21 +465,23 @@ int probe_bandwidth(const struct config *c)
 	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
 
-/* One buffer: the sweep's largest working set, shared by every CPU of
-   the gang. */
+/* One buffer: the sweep's largest working set (memory's point where there
+   is one), shared by every CPU of the gang. */
 static unsigned bandwidth_holds(const struct config *c, unsigned page_shift,
 				struct probe_hold out[PROBE_HOLDS_MAX])
 {
-	unsigned first = 0, last = 0;
+	struct bandwidth_grid g;
+	uint64_t largest;
 
-	if (!sweep_range(BANDWIDTH_SETTINGS(c)->min_size, BANDWIDTH_SETTINGS(c)->max_size, &first, &last))
+	if (!bandwidth_grid(c, &g, &largest))
 		return 0;
-	out[0] = (struct probe_hold){ sweep_bytes(last), page_shift, 1 };
+	out[0] = (struct probe_hold){ sweep_bytes(g.memory ? g.memory : g.last), page_shift, 1 };
 	return 1;
 }
 
-/* The latency sweep's grid; quick stops at 8 MiB as latency does, past L2
-   on every current core. The widest set only: the figure the hardware's
+/* The latency sweep's grid; auto (bandwidth_settings.h): quick's grid stops
+   at 8 MiB, past L2 on every current core, and one point in memory follows
+   it. The widest set only: the figure the hardware's
    limit is about, and a third of the time of all three; `all` compares the
    widths. One core: what the cores' limits (docs/METHOD.md) are about;
    `all` or a count gives the CPUs' aggregate. */
@@ -406,8 +490,8 @@ static const struct config_word sets_words[] = {
 static const struct config_key bandwidth_keys[] = {
 	{ "min_size", KIND_SIZE, SETTING(struct bandwidth_settings, min_size), 4096,
 	  PROBE_BUFFER_MAX, 4096, "4KiB", "4KiB", 0, 0, NULL },
-	{ "max_size", KIND_SIZE, SETTING(struct bandwidth_settings, max_size), 4096,
-	  PROBE_BUFFER_MAX, 4096, "8MiB", "512MiB", 0, 0, NULL },
+	{ "max_size", KIND_SIZE_AUTO, SETTING(struct bandwidth_settings, max_size), 4096,
+	  PROBE_BUFFER_MAX, 4096, "auto", "auto", 0, 0, NULL },
 	{ "sets", KIND_WORD, SETTING(struct bandwidth_settings, sets), 0, 0, 0, "widest", "widest",
 	  sets_words, "kernel set choice", NULL },
 	{ "cores", KIND_CORES, SETTING(struct bandwidth_settings, cores), 1, CONFIG_CPUS_MAX, 0,
@@ -420,7 +504,7 @@ static const char *bandwidth_check(const void *settings, const char **a, const c
 
 	*a = "min_size";
 	*b = "max_size";
-	return s->min_size > s->max_size ? "is larger than bandwidth.max_size" : 0;
+	return s->max_size && s->min_size > s->max_size ? "is larger than bandwidth.max_size" : 0;
 }
 
 PROBE_DEFINE(bandwidth, 60) = {

@@ -82,6 +82,9 @@ static const struct table summary_table = TABLE_OF(summary_columns, "  ");
 
 static struct geometry_results results;
 static uint64_t offsets[GEOMETRY_SLOTS_MAX];
+/* The claims are an emulated CPU's (claims_emulated): the table says
+   emulated where a figure would agree with or differ from its claim. */
+static int emulated;
 
 /* The chart: one curve per level, at its way span. */
 static double chart_k[GEOMETRY_LEVELS][KMAX], chart_ns[GEOMETRY_LEVELS][KMAX];
@@ -647,9 +650,11 @@ static void summary_row(const char *what, const struct geometry_figure *f, const
 		report_table_cell("%llu%s", (unsigned long long)f->claimed, unit);
 	else
 		report_table_cell("-");
-	report_table_cell("%s", geometry_verdict_name(f->verdict));
+	int held = f->verdict == GEOMETRY_AGREES || f->verdict == GEOMETRY_DIFFERS;
+
+	report_table_cell("%s", emulated && held ? "emulated" : geometry_verdict_name(f->verdict));
 	report_table_cell("%s", f->why);
-	report_table_row(f->verdict == GEOMETRY_DIFFERS);
+	report_table_row(f->verdict == GEOMETRY_DIFFERS && !emulated);
 }
 
 static void report_summary(void)
@@ -715,6 +720,7 @@ int probe_geometry(const struct config *profile)
 		chart_n[i] = 0;
 	results.ran = 1;
 	plat_cache_claims(&cl);
+	emulated = claims_emulated(&cl);
 	report_printf("geometry: dependent-load chases over slots laid out to share a line, a "
 		      "set or a TLB set; trials as the latency probe's (at least %u of >= %.0f "
 		      "ms, best three within %.1f%% (the profile's %.1f%%, or %.0f%% at least: "

@@ -158,7 +158,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		.name = PROBE_NAME, .page_name = page_name, .unit = CHASE_SLOT, .refine = 1,
 		.revisit = 1, .measure = measure_size, .ctx = &s });
 	for (k = first; k <= last; k++)
-		if (!sweep_grid_skips(k, s.largest_claim))
+		if (!sweep_grid_skips(k, s.largest_claim, sweep_bytes(last)))
 			sweep_grid_add(&curve, sweep_bytes(k));
 	mp_snprintf(caption, sizeof caption, "latency, %s", page_name);
 	status = sweep_curve_run(&curve, &sweep_table, caption);

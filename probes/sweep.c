@@ -171,11 +171,11 @@ int sweep_range(uint64_t min_bytes, uint64_t max_bytes, unsigned *first, unsigne
 	return any;
 }
 
-int sweep_grid_skips(unsigned k, uint64_t largest_cache)
+int sweep_grid_skips(unsigned k, uint64_t largest_cache, uint64_t top)
 {
 	uint64_t bytes = sweep_bytes(k);
 
-	return largest_cache && (bytes & (bytes - 1)) && bytes / 2 > largest_cache;
+	return largest_cache && (bytes & (bytes - 1)) && bytes / 2 > largest_cache && bytes != top;
 }
 
 unsigned sweep_count(void)

@@ -22,10 +22,12 @@ uint64_t sweep_bytes(unsigned k);
 unsigned sweep_count(void);
 
 /* Whether grid size k is left out of a sweep whose largest claimed cache
-   is largest_cache: a midpoint (not a power of two) past twice that
-   cache, where no cache's edge can stand and the curve is memory's own
-   (0 when nothing is claimed: then every size stays). */
-int sweep_grid_skips(unsigned k, uint64_t largest_cache);
+   is largest_cache and whose largest size is top: a midpoint (not a power
+   of two) past twice that cache, where no cache's edge can stand and the
+   curve is memory's own; never top itself, memory's one point past four
+   times the cache where the grid has a midpoint there (a 6, 12 or 24 MiB
+   L3: 24, 48 or 96 MiB). 0 when nothing is claimed: every size stays. */
+int sweep_grid_skips(unsigned k, uint64_t largest_cache, uint64_t top);
 
 /* The smallest grid size at or above the larger of floor and four times
    largest_cache (the last grid size when none is). */

@@ -7,6 +7,7 @@
 
 /* ---- Private Data ----------------------------------------------------- */
 
+/* The run's take_row while probes run (emit.h says who sets it). */
 static void (*row_sink)(const struct result_row *row);
 
 /* ---- Public Functions ------------------------------------------------- */

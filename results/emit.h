@@ -14,8 +14,12 @@
    the row sink. Returns row->cycles, for the report text. */
 double emit_result_row(struct result_row *row);
 
-/* Where emitted rows go besides results.csv (the run sets the analysis,
-   analysis_take_row); NULL, the default, for nowhere else. */
+/* Where emitted rows go besides results.csv: NULL, the default, for
+   nowhere else. One caller sets it: run/run.c, for the length of the probe
+   loop, to its take_row, which hands every row to the analysis
+   (analysis_take_row) and to the card (card_take_row); tests set their
+   own. A function pointer because results/ sits below the analysis and
+   the run in the layers (docs/LAYOUT.md) and may not call them. */
 void emit_set_row_sink(void (*take)(const struct result_row *row));
 
 #endif

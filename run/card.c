@@ -6,8 +6,10 @@
 
 #include "run/card.h"
 #include "probes/geometry.h"
+#include "probes/sweep.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "lib/median.h"
 #include "results/report_html.h"
 #include "results/results.h"
 #include "core/probe.h"
@@ -15,6 +17,9 @@
 /* ---- Constants -------------------------------------------------------- */
 
 #define LINE_BYTES 64.0
+/* Memory's figures start at this many times the largest cache (claimed or
+   found). */
+#define MEMORY_FLOOR_FACTOR 4
 #define MAX_TRUST_TEXT 1024
 /* The trust line's most lines, so levels always have room. */
 #define CARD_TRUST_LINES 6
@@ -152,7 +157,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->ns = l->ns;
 	k->cycles = l->cycles;
 	k->claim_bytes = chk->cache ? chk->cache->size_bytes : 0;
-	k->verdict = chk->verdict;
+	k->verdict = analysis_verdict(a, i);
 	k->noisy = level_noisy(rows, l);
 	if (s) {
 		/* Within the level, clear of the edges: above the level below,
@@ -194,12 +199,101 @@ static void add_tlb(struct card *c, const struct analysis *a, size_t i,
 	t->miss_cycles = l->increase_cycles;
 	t->claim_entries = chk->tlb ? chk->tlb->entries
 		: a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
-	t->verdict = chk->verdict;
+	t->verdict = analysis_verdict(a, i);
 	t->noisy = level_noisy(rows, l);
 	c->noisy += t->noisy;
 	c->smeared += t->smeared;
 	c->ranged += t->smeared || t->named_by_claim;
 	c->ntlbs++;
+}
+
+/* The latency curve of these pages; NULL when none. */
+static const struct curve *latency_curve(const struct analysis *a, unsigned page_shift)
+{
+	for (size_t i = 0; i < a->ncurves; i++)
+		if (a->curve[i].page_shift == page_shift)
+			return &a->curve[i];
+	return 0;
+}
+
+/* The top: memory's latency from the top level's curve at and past the
+   floor, or, when the sweep stopped short of it, the level as the analysis
+   read it, marked cached. */
+static void add_top(struct card *c, const struct analysis *a, const struct level *l,
+		    const struct card_rows *rows)
+{
+	const struct curve *cv = latency_curve(a, l->page_shift);
+	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
+	struct level span = *l;
+	size_t n = 0;
+
+	c->have_top = 1;
+	for (size_t k = 0; cv && c->memory_floor && k < cv->n; k++) {
+		if (cv->pt[k].bytes < c->memory_floor)
+			continue;
+		if (!n)
+			span.below_bytes = cv->pt[k].bytes;
+		span.next_bytes = cv->pt[k].bytes;
+		ns[n] = cv->pt[k].ns;
+		cycles[n++] = cv->pt[k].cycles;
+	}
+	if (!n) {
+		c->top_cached = 1;
+		mp_strlcpy(c->top_name, l->name, sizeof c->top_name);
+		c->top_from_bytes = l->size_bytes;
+		c->top_to_bytes = cv && cv->n ? cv->pt[cv->n - 1].bytes : l->next_bytes;
+		c->top_ns = l->ns;
+		c->top_cycles = l->cycles;
+		return;
+	}
+	mp_strlcpy(c->top_name, "memory", sizeof c->top_name);
+	c->top_from_bytes = span.below_bytes;
+	c->top_to_bytes = span.next_bytes;
+	c->top_ns = median_of(ns, n);
+	c->top_cycles = median_of(cycles, n);
+	/* Decided by the first and last points at or past the floor. */
+	c->top_noisy = level_noisy(rows, &span);
+	c->noisy += c->top_noisy;
+}
+
+/* The median GB/s of s's points at or past floor, the first of them in
+   *from; 0 when none is (or floor is 0). */
+static double read_past_floor(const struct bandwidth_series *s, uint64_t floor, uint64_t *from)
+{
+	double gb[BANDWIDTH_MAX_POINTS];
+	size_t n = 0;
+
+	for (size_t k = 0; floor && k < s->n; k++)
+		if (s->bytes[k] >= (double)floor) {
+			if (!n)
+				*from = (uint64_t)s->bytes[k];
+			gb[n++] = s->gb_per_s[k];
+		}
+	return n ? median_of(gb, n) : 0;
+}
+
+/* Memory's read bandwidth, one core and all, from the points at and past
+   the floor; cached (the largest point's figure, kept off memory's line
+   and figures) when the sweep stopped short of it. */
+static void add_read(struct card *c, const struct analysis *a)
+{
+	const struct bandwidth_series *s = read_series(&a->bw), *all;
+	uint64_t from = 0;
+
+	if (!s)
+		return;
+	mp_strlcpy(c->read_variant, s->variant, sizeof c->read_variant);
+	c->read_at_bytes = (uint64_t)s->bytes[s->n - 1];
+	c->read_gb_one = read_past_floor(s, c->memory_floor, &c->read_from_bytes);
+	if (!c->read_gb_one) {
+		c->read_cached = 1;
+		c->read_gb_one = s->gb_per_s[s->n - 1];
+		c->read_from_bytes = c->read_at_bytes;
+		return;
+	}
+	all = all_core_series(&a->bw, &c->all_cores);
+	if (all)
+		c->read_gb_all = read_past_floor(all, c->memory_floor, &from);
 }
 
 static void add_c2c(struct card *c, const struct card_rows *r)
@@ -424,8 +518,6 @@ static void trust_lines(struct lines *ls, const struct card *c)
 			  (unsigned long long)c->run.trials_discarded);
 	if (c->hypervisor)
 		mp_append(&t, "%sunder a hypervisor", t.len ? "; " : "");
-	if (c->emulated)
-		mp_append(&t, "%semulated CPU: the timings are the emulator's", t.len ? "; " : "");
 	if (!t.len)
 		return;
 	/* Words into lines: "trust: " and then an indent; at most
@@ -463,32 +555,32 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 		line_add(ls, "FAILED   %s", c->run.failed[i]);
 	if (c->have_top) {
 		mp_format_bytes(from, sizeof from, c->top_from_bytes);
-		if (same(c->top_name, "memory"))
+		mp_format_bytes(at, sizeof at, c->top_to_bytes);
+		if (!c->top_cached)
 			line_add(ls, "memory   latency %.2f ns, %.1f cycles (from %s)%s", c->top_ns,
 				 c->top_cycles, from, c->top_noisy ? " *" : "");
-		else if (same(c->top_name, "whole sweep"))
+		else if (!c->memory_floor)
 			line_add(ls, "no edge  the whole sweep, from %s, reads %.2f ns, %.1f cycles",
 				 from, c->top_ns, c->top_cycles);
 		else
-			line_add(ls, "memory   not reached: %s from %s, %.2f ns, %.1f cycles",
-				 c->top_name, from, c->top_ns, c->top_cycles);
+			line_add(ls, "memory   latency not measured: the sweep stopped at %s, inside "
+				 "the caches", at);
 	}
 	if (c->read_gb_one > 0) {
+		mp_format_bytes(from, sizeof from, c->read_from_bytes);
 		mp_format_bytes(at, sizeof at, c->read_at_bytes);
-		if (c->read_at_bytes <= c->largest_claim) {
-			char claim[24];
-			mp_format_bytes(claim, sizeof claim, c->largest_claim);
-			line_add(ls, "read     %.1f GB/s one core at %s: within the %s cached, not "
-				 "memory", c->read_gb_one, at, claim);
-			if (c->read_gb_all > 0)
-				line_add(ls, "read     %.1f GB/s %u cores at %s", c->read_gb_all,
-					 c->all_cores, at);
-		} else if (c->read_gb_all > 0)
-			line_add(ls, "memory   read %.1f GB/s one core, %.1f GB/s %u cores (at %s)",
-				 c->read_gb_one, c->read_gb_all, c->all_cores, at);
+		if (c->read_cached && c->memory_floor)
+			line_add(ls, "memory   read not measured: the sweep stopped at %s, inside the "
+				 "caches", at);
+		else if (c->read_cached)
+			line_add(ls, "read     %.1f GB/s one core at %s: no cache known, so not shown "
+				 "to be memory", c->read_gb_one, at);
+		else if (c->read_gb_all > 0)
+			line_add(ls, "memory   read %.1f GB/s one core, %.1f GB/s %u cores (from %s)",
+				 c->read_gb_one, c->read_gb_all, c->all_cores, from);
 		else
-			line_add(ls, "memory   read %.1f GB/s one core (at %s; all cores: not run)",
-				 c->read_gb_one, at);
+			line_add(ls, "memory   read %.1f GB/s one core (from %s; all cores: %s)",
+				 c->read_gb_one, from, c->all_cores ? "inside the caches" : "not run");
 	}
 	if (c->c2c_pairs)
 		line_add(ls, "c2c      one-way %.1f / %.1f / %.1f ns (min / median / max), %u "
@@ -497,6 +589,21 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 }
 
 /* ---- Public Functions ------------------------------------------------- */
+
+uint64_t card_memory_floor(const struct analysis *a)
+{
+	uint64_t largest = a->have_claims ? sweep_largest_cache(&a->claims) : 0;
+
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+
+		if ((l->kind == LEVEL_CACHE || (l->kind == LEVEL_EDGE && !a->have_claims)) &&
+		    l->size_bytes > largest)
+			largest = l->size_bytes;
+	}
+	return largest > UINT64_MAX / MEMORY_FLOOR_FACTOR ? UINT64_MAX
+							  : largest * MEMORY_FLOOR_FACTOR;
+}
 
 void card_rows_add(struct card_rows *r, const struct result_row *row)
 {
@@ -525,12 +632,9 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	if (!a)
 		return;
 	c->hypervisor = a->have_claims && a->claims.hypervisor;
-	c->emulated = a->have_claims && same(a->claims.hypervisor_id, "TCGTCGTCGTCG");
+	c->emulated = analysis_emulated(a);
 	c->have_levels = a->ncurves || a->tlb.n;
-	for (unsigned i = 0; a->have_claims && i < a->claims.ncaches; i++)
-		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
-		    a->claims.cache[i].size_bytes > c->largest_claim)
-			c->largest_claim = a->claims.cache[i].size_bytes;
+	c->memory_floor = card_memory_floor(a);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
 
@@ -542,24 +646,10 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 			if (!l->past_claims)
 				add_tlb(c, a, i, rows);
 		} else if (!c->have_top) {
-			c->have_top = 1;
-			mp_strlcpy(c->top_name, l->name, sizeof c->top_name);
-			c->top_from_bytes = l->size_bytes;
-			c->top_ns = l->ns;
-			c->top_cycles = l->cycles;
-			c->top_noisy = level_noisy(rows, l);
-			c->noisy += c->top_noisy;
+			add_top(c, a, l, rows);
 		}
 	}
-	const struct bandwidth_series *s = read_series(&a->bw), *all;
-	if (s) {
-		c->read_gb_one = s->gb_per_s[s->n - 1];
-		c->read_at_bytes = (uint64_t)s->bytes[s->n - 1];
-		mp_strlcpy(c->read_variant, s->variant, sizeof c->read_variant);
-		all = all_core_series(&a->bw, &c->all_cores);
-		if (all)
-			c->read_gb_all = all->gb_per_s[all->n - 1];
-	}
+	add_read(c, a);
 }
 
 size_t card_format(const struct card *c, char *buf, size_t size)
@@ -574,8 +664,8 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 	/* The heading, the two tables' headings, the bottom and the trust
 	   lines are always shown; levels fill what is left, one line kept to
 	   count those that did not fit. */
-	room = CARD_LINES - 1 - (c->ncaches ? 1 : 0) - (c->ntlbs ? 1 : 0) - body.n - trust.n -
-	       (c->have_levels ? 0 : 1);
+	room = CARD_LINES - 1 - (c->emulated ? 1 : 0) - (c->ncaches ? 1 : 0) - (c->ntlbs ? 1 : 0) -
+	       body.n - trust.n - (c->have_levels ? 0 : 1);
 	show_caches = c->ncaches;
 	show_tlbs = c->ntlbs;
 	if (show_caches + show_tlbs > room) {
@@ -584,6 +674,9 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		show_tlbs = room - show_caches;
 	}
 
+	/* Before anything else: no figure below is the hardware's. */
+	if (c->emulated)
+		mp_append(&out, "%s\n", CARD_EMULATED_LINE);
 	mp_append(&out, "== summary: the memory hierarchy, measured ==\n");
 	if (!c->have_levels)
 		mp_append(&out, "no latency or tlb rows: no cache or TLB level measured\n");
@@ -686,6 +779,9 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_object_begin(j, "top");
 		json_string(j, "name", c->top_name);
 		json_u64(j, "from_bytes", c->top_from_bytes);
+		json_u64(j, "to_bytes", c->top_to_bytes);
+		json_u64(j, "memory_floor_bytes", c->memory_floor);
+		json_bool(j, "cached", c->top_cached);
 		json_double(j, "ns", c->top_ns);
 		json_double(j, "cycles", c->top_cycles);
 		json_bool(j, "noisy", c->top_noisy);
@@ -694,7 +790,10 @@ void card_json(struct json *j, const struct card *c, const char *text)
 	if (c->read_gb_one > 0) {
 		json_object_begin(j, "memory_read");
 		json_string(j, "variant", c->read_variant);
+		json_u64(j, "from_bytes", c->read_from_bytes);
 		json_u64(j, "working_set_bytes", c->read_at_bytes);
+		json_u64(j, "memory_floor_bytes", c->memory_floor);
+		json_bool(j, "cached", c->read_cached);
 		json_double(j, "one_core_gb_per_s", c->read_gb_one);
 		if (c->read_gb_all > 0) {
 			json_double(j, "all_cores_gb_per_s", c->read_gb_all);
@@ -748,10 +847,13 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 		FIGURE((double)t->entries, "%s %s entries", t->name, page);
 		FIGURE(t->miss_cycles, "%s %s miss cycles", t->name, page);
 	}
-	if (c->have_top)
+	/* A cached figure is no memory figure: compare and fleet never see it. */
+	if (c->have_top && !c->top_cached)
 		FIGURE(c->top_ns, "%s ns", c->top_name);
-	FIGURE(c->read_gb_one, "memory read GB/s, one core");
-	FIGURE(c->read_gb_all, "memory read GB/s, all cores");
+	if (!c->read_cached) {
+		FIGURE(c->read_gb_one, "memory read GB/s, one core");
+		FIGURE(c->read_gb_all, "memory read GB/s, all cores");
+	}
 	FIGURE(c->c2c_median, "c2c median ns");
 #undef FIGURE
 	return n;

@@ -31,6 +31,10 @@
 #define CARD_MAX_TLBS 12
 #define CARD_MAX_POINTS 1024
 #define CARD_MAX_PAIRS 4096
+/* The card's first line on an emulated CPU (QEMU's TCG), CARD_COLUMNS wide
+   at most. */
+#define CARD_EMULATED_LINE \
+	"EMULATED CPU (QEMU TCG): timings are the emulator's; `make host` gives real ones"
 /* The formatted card: CARD_LINES lines of CARD_COLUMNS and a newline. */
 #define CARD_TEXT_MAX (CARD_LINES * (CARD_COLUMNS + 1) + 1)
 
@@ -107,20 +111,34 @@ struct card {
 	size_t ncaches;
 	struct card_tlb tlb[CARD_MAX_TLBS];
 	size_t ntlbs;
-	/* Above the last cache edge: "memory" when every claimed cache lies
-	   below it, else "beyond L2" and the like (the sweep stopped short). */
+	/* Memory's figures come only from working sets of at least
+	   memory_floor: four times the larger of the largest cache claimed
+	   and the largest found (card_memory_floor; 0: neither, so no size is
+	   known to be past every cache). */
+	uint64_t memory_floor;
+	/* Latency above the caches, from the analysis's top curve. Not cached:
+	   "memory", the median of the points from top_from_bytes (the first at
+	   or past memory_floor) to top_to_bytes. Cached (no point reached the
+	   floor): the analysis's top level as it stands ("memory", "beyond
+	   L2", "whole sweep"), its plateau from top_from_bytes, the sweep's
+	   end top_to_bytes; never shown as memory's figure. */
 	int have_top;
+	int top_cached;
 	char top_name[16];
-	uint64_t top_from_bytes;
+	uint64_t top_from_bytes, top_to_bytes;
 	double top_ns, top_cycles;
 	int top_noisy;
-	/* Read bandwidth at the bandwidth sweep's largest working set. */
+	/* Read bandwidth of the read series the bandwidth levels come from:
+	   the median over its points from read_from_bytes (the first at or
+	   past memory_floor) to read_at_bytes (its largest); cached (no point
+	   reached the floor): the largest point's alone, read_from_bytes the
+	   same. */
 	double read_gb_one;       /* one core; 0: not measured */
-	double read_gb_all;       /* all cores together; 0: not measured */
-	unsigned all_cores;
-	uint64_t read_at_bytes;
+	double read_gb_all;       /* all cores together; 0: not measured past the floor */
+	unsigned all_cores;       /* the all-core series' CPUs; 0: none ran */
+	int read_cached;
+	uint64_t read_from_bytes, read_at_bytes;
 	char read_variant[24];
-	uint64_t largest_claim;   /* the largest data or unified cache CPUID claims */
 	/* c2c. */
 	unsigned c2c_pairs;
 	double c2c_min, c2c_median, c2c_max;
@@ -129,9 +147,17 @@ struct card {
 	unsigned ranged;          /* levels shown with a range: smeared or named by CPUID */
 	struct card_run run;
 	int hypervisor;           /* CPUID says so */
-	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU */
+	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU (the
+				     card's first line says so; verdicts say emulated) */
 	char machine[CARD_COLUMNS];   /* the machine line (lib/smbios.h); "": none */
 };
+
+/* The size memory's figures must start at, bytes: four times the larger of
+   the largest data or unified cache a claims and the largest cache level
+   it found (without claims, any edge level: nothing tells a cache's edge
+   from a TLB's there), as a latency tool reads memory well past the last
+   level. 0 when there is neither. */
+uint64_t card_memory_floor(const struct analysis *a);
 
 /* The card of an analysis (analysis_compute done; NULL: no latency, tlb
    or bandwidth rows), the rows' extra facts (NULL: none) and the run's

@@ -15,7 +15,7 @@ table being printed (its div, table, tbody, tr and td). --report:
 a finished run's report.html with latency rows, whose tables must be HTML
 tables, not text: more than one <table>, the system summary's, and the
 memory hierarchy's with its header cells. --no-chart: a page that draws
-none (fleet.html): the <svg> check is not made. Exit status 1 when a check
+none: the <svg> check is not made. Exit status 1 when a check
 failed.
 """
 import re

@@ -68,6 +68,8 @@ void cpuinfo_read(struct cpuinfo *ci)
 	ci->family = impl;
 	ci->model = MIDR_PARTNUM(midr);
 	ci->stepping = MIDR_REVISION(midr);
+	/* Every AArch64 translation regime picks memory types from MAIR. */
+	ci->has_attr_table = 1;
 	ci->phys_addr_bits = phys_bits(mmfr0);
 	ci->virt_addr_bits = 48;
 	ci->has_1g_pages = MMFR0_TGRAN4(mmfr0) != 0xf;

@@ -54,8 +54,8 @@ static void read_signature(struct cpuinfo *ci)
 	ci->family = base_family == 0xf ? base_family + ((r.eax >> 20) & 0xff) : base_family;
 	ci->model = (base_family == 0x6 || base_family == 0xf)
 		? (((r.eax >> 16) & 0xf) << 4) + base_model : base_model;
-	ci->has_pat = (r.edx >> 16) & 1;
-	ci->has_mtrr = (r.edx >> 12) & 1;
+	ci->has_attr_table = (r.edx >> 16) & 1;   /* PAT */
+	ci->has_range_types = (r.edx >> 12) & 1;  /* MTRR */
 	ci->hypervisor = (r.ecx >> 31) & 1;
 }
 

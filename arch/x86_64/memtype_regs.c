@@ -57,8 +57,8 @@ static void read_mtrrs(const struct cpuinfo *ci)
 void memtype_read(const struct cpuinfo *ci, arch_guarded_fn run)
 {
 	guarded = run;
-	regs.have_pat = ci->has_pat && msr_read_guarded(run, MSR_IA32_PAT, &regs.pat) == 0;
-	regs.have_mtrr = ci->has_mtrr;
+	regs.have_pat = ci->has_attr_table && msr_read_guarded(run, MSR_IA32_PAT, &regs.pat) == 0;
+	regs.have_mtrr = ci->has_range_types;
 	if (regs.have_mtrr)
 		read_mtrrs(ci);
 }

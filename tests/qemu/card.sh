@@ -1,5 +1,5 @@
 # The card on bare metal, under QEMU's emulator (-cpu max is TCG): the last
-# block on the console before the verdict, with the emulated-CPU line;
+# block on the console before the verdict, its first line the emulated CPU's;
 # summary.txt in the run folder; report.txt and report.html begin with it
 # (the streamed copies renamed, read back and deleted through the firmware's
 # file protocol); system.json's summary.
@@ -27,12 +27,16 @@ assert at >= 0, 'the card is not on the console'
 rest = log[at + len(card):].lstrip('\n')
 assert rest.startswith('memprobe: verdict: success'), rest[:300]
 PY
-check "card: its trust line says the CPU is emulated" python3 - "$run/summary.txt" <<'PY'
+check "card: its first line says the CPU is emulated; verdicts say emulated" python3 - "$run/summary.txt" <<'PY'
 import sys
 text = open(sys.argv[1]).read()
+lines = text.split('\n')
+assert lines[0] == "EMULATED CPU (QEMU TCG): timings are the emulator's; `make host` gives real ones", lines[0]
+assert lines[1].startswith('== summary'), lines[1]
+assert ' agrees' not in text and ' differs' not in text, text
+assert any(l.startswith('L1 ') and l.rstrip(' *').endswith('emulated') for l in lines), text
 trust = text[text.index('\ntrust: '):]
 joined = ' '.join(l.strip() for l in trust.split('\n'))
-assert "emulated CPU: the timings are the emulator's" in joined, joined
 assert 'under a hypervisor' in joined, joined
 PY
 check "card: report.txt begins with it, then the console from the banner on" python3 - "$run/report.txt" "$run/summary.txt" "$LOG" <<'PY'
@@ -51,6 +55,7 @@ PY
 check "card: system.json has the summary, emulated" python3 - "$run/system.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))['summary']
-assert s['lines'][0].startswith('== summary') and s['trust']['emulated'] is True, s
+assert s['lines'][0].startswith('EMULATED CPU') and s['lines'][1].startswith('== summary'), s
+assert s['trust']['emulated'] is True and s['caches'][0]['verdict'] == 'emulated', s
 PY
 check "card: no streamed copy is left in the run folder" bash -c "! ls '$run' | grep -q stream"

@@ -22,7 +22,7 @@ check "geometry: at least the L1d sweep's rows" \
 check "geometry: the geometry table's header" log_has '^  what +measured +claimed +verdict +how it was read'
 for what in "line size" "L1d ways" "L1d sets" "L2 ways" "L2 sets"; do
 	check "geometry: the table's $what row has a verdict" \
-		log_has "^  $what +(-|[0-9]+( B)?|full) +(-|[0-9]+( B)?|full) (agrees|differs|no claim|not measurable) "
+		log_has "^  $what +(-|[0-9]+( B)?|full) +(-|[0-9]+( B)?|full) (agrees|differs|emulated|no claim|not measurable) "
 done
 check "geometry: L2 is not refused for contiguity on bare metal" \
 	bash -c "! grep -q 'physically contiguous over' '$LOG'"

@@ -56,15 +56,22 @@ done
 for v in by_value_sysv by_pointer_sysv by_value_ms by_pointer_ms; do
 	check "quick: cost $v at all ten sizes" test "$(csv_count "$csv" "r['probe']=='cost' and r['variant']=='$v'")" -eq 10
 done
-check "quick: bandwidth rows for every operation, all 23 grid sizes (4 KiB to 8 MiB) per page size, refined ones between" python3 - "$csv" <<'PY'
-import csv, sys, collections
+check "quick: bandwidth rows for every operation, all 23 grid sizes (4 KiB to 8 MiB) and memory's point (4x the largest claimed cache) per page size, refined ones between" python3 - "$csv" "$run/system.json" <<'PY'
+import csv, json, sys, collections
 rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'bandwidth']
+d = json.load(open(sys.argv[2]))
+llc = max(c['size_bytes'] for c in d['cpu']['caches'] if c['type'] != 'instruction')
 refined = [r for r in rows if r['sweep_point'] == 'refined']
 assert all(4096 < int(r['working_set_bytes']) < 8 << 20 and int(r['working_set_bytes']) % 4096 == 0 for r in refined)
 assert len(refined) + sum(r['sweep_point'] == 'grid' for r in rows) == len(rows)
 n = collections.Counter((r['variant'], r['page_size']) for r in rows if r['sweep_point'] == 'grid')
 assert {v.split('_')[0] for v, _ in n} == {'read', 'write', 'copy', 'ntwrite'}, n
-assert {ps for _, ps in n} == {"4096", "2097152"} and set(n.values()) == {23}, n
+assert {ps for _, ps in n} == {"4096", "2097152"} and set(n.values()) == {24}, n
+top = {int(r['working_set_bytes']) for r in rows if int(r['working_set_bytes']) > 8 << 20}
+assert len(top) == 1 and 4 * llc <= top.pop() < 8 * llc, (top, llc)
+s = d['summary']['memory_read']
+assert s['cached'] is False and s['from_bytes'] >= 4 * llc, s
+assert d['summary']['top']['cached'] is False and d['summary']['top']['from_bytes'] >= 4 * llc
 assert all(float(r['gb_per_s']) > 0 and float(r['bytes_per_cycle']) > 0 for r in rows)
 PY
 check "quick: cost has both bare-call units" test "$(csv_count "$csv" "r['variant'].startswith('bare_call_')")" -eq 2
@@ -89,7 +96,7 @@ check "quick: locality.svg is well-formed with a row and a column curve" \
 	bash -c "xmllint --noout '$run/locality.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/locality.svg') -eq 2 ]"
 check "quick: cost.svg is well-formed with a curve per variant" \
 	bash -c "xmllint --noout '$run/cost.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/cost.svg') -eq 4 ]"
-check "quick: the report names cache levels beside the CPU's claims" grep -Eq '^  L1 +[0-9.]+ KiB .*(agrees|differs)$' "$run/report.txt"
+check "quick: the report names cache levels beside the CPU's claims" grep -Eq '^  L1 +[0-9.]+ KiB .*(agrees|differs|emulated)$' "$run/report.txt"
 check "quick: report.txt is the card, then what the console showed, from the banner on" python3 -c "
 log = open('$LOG').read(); rep = open('$run/report.txt').read(); card = open('$run/summary.txt').read()
 assert rep.startswith(card + '\\n'), 'report.txt does not begin with summary.txt'

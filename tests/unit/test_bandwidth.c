@@ -24,6 +24,7 @@
 #include "results/report_table.h"
 #include "results/results.h"
 #include "probes/bandwidth_settings.h"
+#include "probes/sweep.h"
 
 #define SSE2 (1u << X86_SET_SSE2)
 #define AVX2 (1u << X86_SET_AVX2)
@@ -292,6 +293,41 @@ static void test_probe(void)
 	remove_run(root);
 }
 
+/* max_size = auto: the profile's grid, then one point in memory, 4 x the
+   largest claimed cache, where the grid stops short of it (quick's 8 MiB
+   on a 32 MiB L3: 128 MiB); none past quick's 1 GiB cap, none with a
+   max_size given or nothing claimed, none where the grid reaches it. */
+static void test_grid_plan(void)
+{
+	struct bandwidth_settings s = { 4096, 0, BANDWIDTH_WIDEST, 1 };
+	struct bandwidth_grid g;
+	const uint64_t mib = 1ull << 20;
+
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 32 * mib, &g) && sweep_bytes(g.first) == 4096 &&
+	      sweep_bytes(g.last) == 8 * mib && g.memory && sweep_bytes(g.memory) == 128 * mib &&
+	      !g.capped, "quick, a 32 MiB L3: 4 KiB .. 8 MiB, then 128 MiB");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 48 * mib, &g) &&
+	      sweep_bytes(g.memory) == 256 * mib, "quick, a 48 MiB L3: memory's point at 256 MiB");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_FULL, 32 * mib, &g) &&
+	      sweep_bytes(g.last) == 512 * mib && !g.memory && !g.capped,
+	      "full, a 32 MiB L3: the grid to 512 MiB reaches memory itself");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_FULL, 256 * mib, &g) &&
+	      sweep_bytes(g.last) == 512 * mib && sweep_bytes(g.memory) == 1024 * mib,
+	      "full, a 256 MiB L3: 1 GiB after the grid");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 508 * mib, &g) && !g.memory &&
+	      g.capped == 2048 * mib, "quick, a 508 MiB claim: 2 GiB lies past the 1 GiB cap");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 0, &g) && !g.memory && !g.capped &&
+	      sweep_bytes(g.last) == 8 * mib, "nothing claimed: the grid alone");
+	s.max_size = 1 * mib;
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 32 * mib, &g) && !g.memory &&
+	      sweep_bytes(g.last) == 1 * mib, "max_size given: that grid alone");
+	s.max_size = 0;
+	s.min_size = 64 * mib;
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 32 * mib, &g) &&
+	      sweep_bytes(g.first) == 64 * mib && sweep_bytes(g.last) == 64 * mib &&
+	      sweep_bytes(g.memory) == 128 * mib, "auto with min_size past 8 MiB starts there");
+}
+
 /* ---- All-core bandwidth (bandwidth.cores) ----------------------------- */
 
 /* The parts and the aggregate, by hand: the parts never overlap or pass
@@ -387,6 +423,7 @@ int main(void)
 	test_set_choice();
 	test_kernels();
 	test_probe();
+	test_grid_plan();
 	test_gang_maths();
 	test_gang_probe();
 	CHECK(report_table_misfits() == 0,

@@ -91,7 +91,7 @@ static void add_bandwidth(const char *variant, double gb_scale)
 	}
 }
 
-/* A Zen 4-like machine under QEMU's emulator: L1 48 KiB, a smeared L2 of
+/* A Zen 4-like machine under KVM: L1 48 KiB, a smeared L2 of
    1 MiB, L3 32 MiB, memory at 95 ns; three TLB levels; bandwidth on one
    core and two; three c2c pairs; two NMIs. */
 static void synthetic(void)
@@ -104,7 +104,7 @@ static void synthetic(void)
 	a.tlb.n = 2;
 	a.have_claims = 1;
 	a.claims.hypervisor = 1;
-	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
+	strcpy(a.claims.hypervisor_id, "KVMKVMKVM");
 	a.claims.cache[0] = (struct cache_desc){ 1, CACHE_DATA, 48 * KIB, 12, 0, 64, 64, 1, "t" };
 	a.claims.cache[1] = (struct cache_desc){ 2, CACHE_UNIFIED, 1 * MIB, 16, 0, 64, 1024, 1, "t" };
 	a.claims.cache[2] = (struct cache_desc){ 3, CACHE_UNIFIED, 32 * MIB, 16, 0, 64, 0, 2, "t" };
@@ -124,6 +124,14 @@ static void synthetic(void)
 	add_level(LEVEL_CACHE, "L3", 12, 32 * MIB, 32 * MIB, 48 * MIB, 12.25);
 	check_claim(2, VERDICT_AGREES, &a.claims.cache[2], 0);
 	add_level(LEVEL_TOP, "memory", 12, 64 * MIB, 64 * MIB, 512 * MIB, 95.0);
+	/* The top's curve: 4 KiB pages, memory from 64 MiB; 96 ns at 64 MiB
+	   (inside four times the 32 MiB L3) is never memory's. */
+	curve_init(&a.curve[0], 12);
+	curve_add(&a.curve[0], 32 * MIB, 12.25, 49);
+	curve_add(&a.curve[0], 64 * MIB, 60.0, 240);
+	for (uint64_t b = 128 * MIB; b <= 512 * MIB; b *= 2)
+		curve_add(&a.curve[0], b, b == 256 * MIB ? 95.0 : 94.0 + (double)(b >> 29), 380);
+	curve_init(&a.curve[1], 21);
 	l = add_level(LEVEL_TLB, "L1 DTLB", 12, 96 * 4 * KIB, 96 * 4 * KIB, 128 * 4 * KIB, 1.0);
 	/* Its readings allowed 64 .. 128 entries; the claim named it. */
 	l->method = METHOD_CROSSING;
@@ -246,11 +254,12 @@ static void test_synthetic_card(void)
 	CHECK(l && strstr(l, "2 MiB") && strstr(l, "96") && strstr(l, "differs"),
 	      "the 2 MiB TLB level: claimed 96 (the most entries for its pages), differs");
 	l = line_of(text, "memory   latency ");
-	CHECK(l && strstr(l, "95.00 ns") && strstr(l, "380.0 cycles") && strstr(l, "64 MiB"),
-	      "memory: 95 ns, 380 cycles, from 64 MiB");
+	CHECK(l && strstr(l, "95.00 ns") && strstr(l, "380.0 cycles") && strstr(l, "from 128 MiB"),
+	      "memory: 95 ns, 380 cycles, the median from 128 MiB (4 x the 32 MiB L3) on, not "
+	      "the plateau's 64 MiB");
 	l = line_of(text, "memory   read ");
 	CHECK(l && strstr(l, "20.0 GB/s one core") && strstr(l, "36.0 GB/s 2 cores") &&
-	      strstr(l, "256 MiB"), "memory read: one core and both at the sweep's end");
+	      strstr(l, "from 128 MiB"), "memory read: one core and both, from 128 MiB on");
 	l = line_of(text, "c2c ");
 	CHECK(l && strstr(l, "40.0 / 50.0 / 60.0 ns") && strstr(l, "3 pairs"),
 	      "c2c: min / median / max of three pairs");
@@ -259,9 +268,9 @@ static void test_synthetic_card(void)
 	a.bw.series[0].n = a.bw.series[1].n = 12;   /* the sweep ends at 8 MiB */
 	card_build(&card, &a, &rows, 0);
 	card_format(&card, text, sizeof text);
-	l = line_of(text, "read     ");
-	CHECK(l && strstr(l, "50.0 GB/s one core at 8 MiB: within the 32 MiB cached, not memory") &&
-	      !line_of(text, "memory   read"), "a sweep ending inside the caches reads no memory");
+	CHECK(line_of(text, "memory   read not measured: the sweep stopped at 8 MiB, inside the "
+		      "caches\n") && !strstr(text, "50.0 GB/s") && card.read_cached,
+	      "a bandwidth sweep ending inside the caches: no memory figure, and says why");
 	synthetic();
 	CHECK(strstr(trust, "L2 768K-1.5M (fit)"), "trust: the smeared L2's range and method");
 	l = line_of(text, "L1 DTLB ");
@@ -269,15 +278,118 @@ static void test_synthetic_card(void)
 	      "a level named by its claim: ~96 entries, its range and claimed on the trust line");
 	CHECK(strstr(trust, "NMIs seen: 2, SMIs: 0"), "trust: the NMIs and SMIs counted");
 	CHECK(strstr(trust, "under a hypervisor"), "trust: under a hypervisor");
-	CHECK(strstr(trust, "emulated CPU: the timings are the emulator's"),
-	      "trust: QEMU's TCG is named as an emulated CPU");
+	CHECK(!strncmp(text, "== summary", 10) && !strstr(text, "emulated") &&
+	      !strstr(text, "EMULATED"), "KVM: no word of an emulator");
 
-	strcpy(a.claims.hypervisor_id, "KVMKVMKVM");
 	card_build(&card, &a, &rows, 0);
 	card_format(&card, text, sizeof text);
 	trust_text(text, trust, sizeof trust);
-	CHECK(strstr(trust, "under a hypervisor") && !strstr(trust, "emulated") &&
-	      !strstr(trust, "NMIs"), "KVM and no run: a hypervisor, no emulator, no NMI count");
+	CHECK(strstr(trust, "under a hypervisor") && !strstr(trust, "NMIs"),
+	      "no run: a hypervisor, no NMI count");
+}
+
+/* Under QEMU's emulator the card's first line says so, before any figure,
+   and no level agrees with or differs from its claim: each says emulated
+   (analysis_verdict, which the report's tables and system.json's hierarchy
+   show too). */
+static void test_emulated(void)
+{
+	int lines, widest, ended;
+
+	synthetic();
+	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1 });
+	card_format(&card, text, sizeof text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(!strncmp(text, "EMULATED CPU (QEMU TCG): timings are the emulator's; `make host` "
+		       "gives real ones\n== summary", 91),
+	      "the first line names the emulated CPU and make host, the heading next");
+	CHECK(lines <= CARD_LINES && widest <= CARD_COLUMNS, "still 30 lines (%d) of 80 (%d)",
+	      lines, widest);
+	CHECK(!strstr(text, "agrees") && !strstr(text, "differs") &&
+	      strstr(line_of(text, "L1 "), "emulated") && strstr(line_of(text, "TLB "), "emulated"),
+	      "every claimed level's verdict: emulated");
+	CHECK(card.emulated && analysis_verdict(&a, 0) == VERDICT_EMULATED &&
+	      a.check[0].verdict == VERDICT_AGREES,
+	      "the analysis keeps what the readings said, and shows emulated");
+	for (size_t i = 0; i < a.h.nlevels; i++)
+		if (a.h.level[i].kind == LEVEL_TLB)
+			a.check[i].verdict = VERDICT_NO_CLAIM;
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.tlb[0].verdict == VERDICT_NO_CLAIM, "a level with no claim stays without one");
+}
+
+/* Whether the card's figures (compare's and fleet's rows) hold one named so. */
+static int has_figure(const char *name)
+{
+	struct card_figure fig[CARD_MAX_FIGURES];
+	size_t n = card_figures(&card, fig, CARD_MAX_FIGURES);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(fig[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Memory's figures come from four times the largest cache on, claimed or
+   found; a sweep that stopped short says so instead of a figure, flags it
+   cached in system.json, and gives compare and fleet no memory row. */
+static void test_memory_floor(void)
+{
+	static char buf[32768];
+	struct json j;
+	char got[64];
+
+	synthetic();
+	card_build(&card, &a, &rows, 0);
+	CHECK(card_memory_floor(&a) == 128 * MIB && card.memory_floor == 128 * MIB &&
+	      !card.top_cached && card.top_from_bytes == 128 * MIB &&
+	      card.top_to_bytes == 512 * MIB && has_figure("memory ns") &&
+	      has_figure("memory read GB/s, one core"), "floor 4 x 32 MiB: memory from 128 MiB");
+
+	a.curve[0].n = 2;   /* the latency sweep stopped at 64 MiB */
+	a.bw.series[0].n = a.bw.series[1].n = 12;   /* bandwidth at 8 MiB */
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	CHECK(line_of(text, "memory   latency not measured: the sweep stopped at 64 MiB, inside "
+		      "the caches\n") && !strstr(text, "95.00") && card.top_cached,
+	      "a latency sweep stopped at 64 MiB: not measured, and why");
+	CHECK(!has_figure("memory ns") && !has_figure("memory read GB/s, one core") &&
+	      !has_figure("memory read GB/s, all cores"),
+	      "no cached figure among compare's and fleet's memory rows");
+	json_init(&j, buf, sizeof buf);
+	json_object_begin(&j, 0);
+	card_json(&j, &card, text);
+	json_object_end(&j);
+	CHECK(json_get_scalar(buf, j.len, "top.cached", got, sizeof got) == 0 &&
+	      !strcmp(got, "true") &&
+	      json_get_scalar(buf, j.len, "memory_read.cached", got, sizeof got) == 0 &&
+	      !strcmp(got, "true") &&
+	      json_get_scalar(buf, j.len, "memory_read.from_bytes", got, sizeof got) == 0 &&
+	      !strcmp(got, "8388608") &&
+	      json_get_scalar(buf, j.len, "top.memory_floor_bytes", got, sizeof got) == 0 &&
+	      !strcmp(got, "134217728"), "system.json: both flagged cached, the floor given");
+
+	synthetic();
+	add_level(LEVEL_CACHE, "L4", 12, 64 * MIB, 64 * MIB, 128 * MIB, 60.0);
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.memory_floor == 256 * MIB && card.top_from_bytes == 256 * MIB &&
+	      card.read_from_bytes == 256 * MIB,
+	      "a level found past the claims (64 MiB) raises the floor to 256 MiB");
+	a.have_claims = 0;
+	a.h.nlevels = 0;
+	add_level(LEVEL_EDGE, "L1", 12, 1 * MIB, 1 * MIB, 2 * MIB, 3.0);
+	add_level(LEVEL_TOP, "memory", 12, 2 * MIB, 2 * MIB, 512 * MIB, 95.0);
+	CHECK(card_memory_floor(&a) == 4 * MIB, "no claims: the largest edge found, 4 x 1 MiB");
+	a.h.nlevels = 0;
+	add_level(LEVEL_TOP, "whole sweep", 12, 32 * MIB, 32 * MIB, 512 * MIB, 95.0);
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	CHECK(card_memory_floor(&a) == 0 && card.top_cached && card.read_cached &&
+	      line_of(text, "no edge  the whole sweep") &&
+	      line_of(text, "read     20.0 GB/s one core at 256 MiB: no cache known") &&
+	      !has_figure("memory read GB/s, one core"),
+	      "no claim and no level: no size is known to be memory");
 }
 
 /* A VM's usable L3, read at 4 MiB with memory from 4 MiB on, named 32 MiB
@@ -393,6 +505,7 @@ static void test_json_and_figures(void)
 	char got[96];
 
 	synthetic();
+	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
 	card_build(&card, &a, &rows, &(struct card_run){ .known = 1, .nmi = 2, .nmi_counted = 1,
 						       .smi_counted = 1 });
 	card_format(&card, text, sizeof text);
@@ -403,8 +516,10 @@ static void test_json_and_figures(void)
 	json_object_end(&j);
 	json_object_end(&j);
 	CHECK(!j.overflow && json_check(buf, j.len, &at) == 0, "summary is well-formed JSON");
-	CHECK(strstr(buf, "\"lines\": [\"== summary") || strstr(buf, "\"lines\":[\"== summary"),
-	      "its lines are the card's");
+	CHECK(json_get_string(buf, j.len, "summary.lines.0", got, sizeof got) == 0 &&
+	      !strncmp(got, "EMULATED CPU", 12) &&
+	      json_get_string(buf, j.len, "summary.lines.1", got, sizeof got) == 0 &&
+	      !strncmp(got, "== summary", 10), "its lines are the card's, the emulated CPU's first");
 	CHECK(json_get_string(buf, j.len, "summary.top.name", got, sizeof got) == 0 &&
 	      !strcmp(got, "memory"), "summary.top.name is memory");
 	CHECK(strstr(buf, "\"emulated\": true") || strstr(buf, "\"emulated\":true"),
@@ -507,6 +622,8 @@ static void test_ways_column(void)
 int main(void)
 {
 	test_synthetic_card();
+	test_emulated();
+	test_memory_floor();
 	test_claimed_level_bandwidth();
 	test_ways_column();
 	test_too_many_levels();

@@ -441,10 +441,15 @@ static void test_combinations(void)
 	memset(&quick, 0, sizeof quick);
 	config_defaults(&quick, PROFILE_QUICK);
 	char text[64];
-	snprintf(text, sizeof text, "bandwidth.min_size=%llu",
-		 (unsigned long long)BANDWIDTH_SETTINGS(&quick)->max_size + 4096);
-	expect_error(NULL, text, "load options: key 'bandwidth.min_size': is larger than "
-		     "bandwidth.max_size (bandwidth.max_size from the quick profile's default)");
+	snprintf(text, sizeof text, "later.block=%llu",
+		 (unsigned long long)LATER_SETTINGS(&quick)->table * 2);
+	expect_error(NULL, text, "load options: key 'later.block': is larger than "
+		     "later.table (later.table from the quick profile's default)");
+	/* bandwidth.max_size = auto has no size to be below. */
+	struct config_error err;
+	CHECK(load2(&quick, &err, "bandwidth.min_size = 64MiB\n", NULL) == 0 &&
+	      BANDWIDTH_SETTINGS(&quick)->max_size == 0,
+	      "bandwidth.min_size = 64MiB with max_size = auto loads");
 }
 
 /* describe -> load -> the same config, and describe again gives the same text. */

@@ -546,8 +546,8 @@ static void test_revisit(void)
 }
 
 /* A midpoint past twice the largest claimed cache is left out of the
-   grid; powers of two, sizes up to twice the cache, and every size when
-   nothing is claimed stay. */
+   grid; powers of two, sizes up to twice the cache, the sweep's top, and
+   every size when nothing is claimed stay. */
 static void test_grid_skips(void)
 {
 	unsigned skipped = 0, k48 = 0, k96 = 0;
@@ -557,15 +557,29 @@ static void test_grid_skips(void)
 
 		k48 = b == 48 * MIB ? k : k48;
 		k96 = b == 96 * MIB ? k : k96;
-		if (sweep_grid_skips(k, 32 * MIB)) {
+		if (sweep_grid_skips(k, 32 * MIB, 128 * MIB)) {
 			skipped++;
 			CHECK((b & (b - 1)) && b > 64 * MIB, "only midpoints past 64 MiB go (%llu KiB "
 			      "went)", (unsigned long long)(b / KIB));
 		}
-		CHECK(!sweep_grid_skips(k, 0), "nothing claimed: every size stays");
+		CHECK(!sweep_grid_skips(k, 0, 128 * MIB), "nothing claimed: every size stays");
 	}
-	CHECK(sweep_grid_skips(k96, 32 * MIB) && !sweep_grid_skips(k48, 32 * MIB) && skipped == 1,
+	CHECK(sweep_grid_skips(k96, 32 * MIB, 128 * MIB) &&
+	      !sweep_grid_skips(k48, 32 * MIB, 128 * MIB) && skipped == 1,
 	      "L3 32 MiB: 96 MiB goes, 48 MiB (1.5x the cache) stays; %u skipped", skipped);
+	/* A 6, 12 or 24 MiB L3: the automatic top is a midpoint (24, 48, 96
+	   MiB), memory's one point past 4x the cache, and stays. */
+	for (uint64_t l3 = 6 * MIB; l3 <= 24 * MIB; l3 *= 2) {
+		uint64_t top = sweep_auto_top(0, l3);
+		unsigned kt = 0;
+
+		for (unsigned k = 0; k < sweep_count(); k++)
+			kt = sweep_bytes(k) == top ? k : kt;
+		CHECK(top == 4 * l3 && !sweep_grid_skips(kt, l3, top) &&
+		      sweep_grid_skips(kt, l3, 2 * top),
+		      "L3 %llu MiB: the top, %llu MiB, stays (a midpoint below another top goes)",
+		      (unsigned long long)(l3 / MIB), (unsigned long long)(top / MIB));
+	}
 }
 
 /* The latency sweep's automatic top (probes/sweep.c): the first grid size

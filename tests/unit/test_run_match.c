@@ -95,9 +95,6 @@ static void test_identity(void)
 	run_match_free(&m);
 }
 
-/* Variants keep the order first seen (across runs), a key only one run has
-   gets only that run's row, and within a run the first of two equal rows
-   is its row. */
 /* Geometry rows of one variant differ by their stride: 12 lines 4096
    bytes apart and 24 lines 2048 apart span the same working set, and
    stay two rows. */
@@ -121,6 +118,9 @@ static void test_stride(void)
 	run_match_free(&m);
 }
 
+/* Variants keep the order first seen (across runs), a key only one run has
+   gets only that run's row, and within a run the least of two rows of one
+   key is its row. */
 static void test_order(void)
 {
 	struct run_folder runs[2];
@@ -147,7 +147,7 @@ static void test_order(void)
 		CHECK(m.key[0].variant_order == 0 && m.key[3].variant_order == 1 &&
 		      m.key[4].variant_order == 2, "variant_order counts them so");
 		CHECK(run_match_row(&m, 0, 0)->ns == 2 && run_match_row(&m, 0, 1)->ns == 2.2,
-		      "a run's first row of a key is its row");
+		      "of a run's two rows of a key, the least reading is its row");
 		CHECK(!run_match_row(&m, 4, 0) && run_match_row(&m, 4, 1) &&
 		      run_match_row(&m, 3, 0) && !run_match_row(&m, 3, 1),
 		      "a key one run lacks has no row there");
@@ -156,6 +156,43 @@ static void test_order(void)
 		      !run_match_same_curve(&m.key[2], &m.key[3]),
 		      "one curve: same variant and page size");
 	}
+	run_match_free(&m);
+}
+
+/* Two copies of one run, one with an extra row ten times slower at one size,
+   before or after the size's own (a disturbed grid reading and its revisit,
+   in either order): every ratio is 1, at that size too, and a row without a
+   usable reading never stands for one that has it. */
+static void test_least(void)
+{
+	struct run_folder runs[2];
+	struct run_match m;
+	size_t n, at = 0;
+	int ok = 1;
+
+	for (unsigned i = 0; i < 8; i++) {
+		rows[0][i] = row("latency", "chase", 12, 4096u << i, 1.0 + i, none, none, none);
+		rows[1][i] = rows[0][i];
+	}
+	rows[1][8] = row("latency", "chase", 12, 4096u << 3, 40.0, none, none, none);
+	rows[1][9] = row("latency", "chase", 12, 4096u << 5, NAN, none, none, none);
+	/* The slow reading first at 4096 << 6: the grid's, revisited later. */
+	rows[1][10] = rows[1][6];
+	rows[1][6].ns = 70.0;
+	runs[0] = run_of(0, 8);
+	runs[1] = run_of(1, 11);
+	run_match_build(&m, runs, 2, "latency");
+	for (size_t k = 0; k < m.nkeys; k++) {
+		double ratio = run_match_row(&m, k, 1)->ns / run_match_row(&m, k, 0)->ns;
+
+		ok &= fabs(ratio - 1) < 0.02;
+		at += m.key[k].working_set_bytes == 4096u << 3 || m.key[k].working_set_bytes ==
+		      4096u << 6;
+	}
+	CHECK(m.nkeys == 8 && at == 2 && ok,
+	      "an extra row 10x slower, after or before: every ratio within 2%% of 1");
+	CHECK(fabs(run_match_geomean(&m, 1, 0, &n) - 1) < 1e-12 && n == 8,
+	      "geometric mean 1 over the 8 sizes");
 	run_match_free(&m);
 }
 
@@ -219,6 +256,7 @@ int main(void)
 	test_identity();
 	test_stride();
 	test_order();
+	test_least();
 	test_rate();
 	test_many();
 	return check_summary();

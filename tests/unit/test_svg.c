@@ -14,6 +14,7 @@
 #include "lib/svg.h"
 #include "lib/heatmap.h"
 #include "lib/xy_chart.h"
+#include "lib/bar_chart.h"
 
 /* 0 when xmllint accepts the document. */
 static int xmllint_ok(const struct sink *s, const char *name)
@@ -160,6 +161,31 @@ static void test_xy_chart(void)
 	      "no usable point: -1, a document that says so");
 }
 
+/* A figure across machines: a bar per value, "-" for none, the marked one
+   in its colour with "!", the median as a dashed line. */
+static void test_bar_chart(void)
+{
+	static struct sink s;
+	const struct svg_bar bar[3] = { { "m-a", 4.0, 0 }, { "m-<b>", NAN, 0 }, { "m-c", 5.2, 1 } };
+	struct svg_bar_chart c = { "X: L2 ns", "L2 ns", bar, 3, 4.1, "median" };
+
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_bar_chart(&c, to_sink, &s) == 0 && xmllint_ok(&s, "bar") == 0,
+	      "a bar chart is a well-formed document, its labels escaped");
+	CHECK(count_text(s.buf, "class=\"bar\"") == 2 && strstr(s.buf, ">-</text>") &&
+	      strstr(s.buf, "m-&lt;b&gt;"), "two bars, a '-' for the machine without the figure");
+	CHECK(strstr(s.buf, "#d55e00") && strstr(s.buf, ">5.2 !</text>"),
+	      "the marked bar in its colour, '!' after its value");
+	CHECK(strstr(s.buf, "class=\"reference\"") && strstr(s.buf, "median 4.1</text>"),
+	      "the median as a line, named with its value");
+	const struct svg_bar none[1] = { { "m-a", NAN, 0 } };
+	c.bar = none;
+	c.n = 1;
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_bar_chart(&c, to_sink, &s) == -1 && strstr(s.buf, "no measurement to draw"),
+	      "no value: -1, a document that says so");
+}
+
 /* A wide sweep, 4 KiB .. 512 MiB: labels thinned, still well-formed. */
 static void test_wide(void)
 {
@@ -256,6 +282,7 @@ int main(void)
 {
 	test_heatmap();
 	test_xy_chart();
+	test_bar_chart();
 	test_log2();
 	test_chart();
 	test_empty();
