@@ -202,7 +202,7 @@ static int close_page(FILE *page, const char *dir, const char *text, size_t len)
 int analyze_main(int argc, char **argv)
 {
 	static struct analysis a;
-	const char *csv = NULL, *out_dir = NULL, *why;
+	const char *csv = NULL, *given, *out_dir = NULL, *why;
 	char dir[4096], csv_path[4096];
 	struct csv_summary sum;
 	size_t len;
@@ -228,8 +228,14 @@ int analyze_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	csv = csv_of(csv, csv_path, sizeof csv_path);
+	given = csv;
+	csv = csv_of(given, csv_path, sizeof csv_path);
 	text = host_slurp(csv, &len, &why);
+	if (!text && csv != given) {
+		fprintf(stderr, "memprobe analyze: %s: a folder, and its results.csv cannot be "
+			"read: %s (give a run folder or a results.csv)\n", given, why);
+		return 2;
+	}
 	if (!text) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", csv, why);
 		return 2;

@@ -266,6 +266,26 @@ static int word_command(const char *arg, const char *more_usage)
 	return -1;
 }
 
+/* The first word of argv[1..argc) that --version, --help, keys or --man
+   is (the values of --out and --config aside), done: its exit status; -1
+   when none is. Before anything else is read, so `memprobe bogus=1
+   --help` helps rather than refuses. */
+static int any_word_command(int argc, char **argv, const char *more_usage)
+{
+	for (int i = 1; i < argc; i++) {
+		int rc;
+
+		if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--config")) {
+			i++;
+			continue;
+		}
+		rc = word_command(argv[i], more_usage);
+		if (rc >= 0)
+			return rc;
+	}
+	return -1;
+}
+
 /* A word that is neither an option nor a pair: refused (2), with the
    command word or key it is nearest to. */
 static int refuse_word(const char *arg)
@@ -304,13 +324,14 @@ static int refuse_word(const char *arg)
 /* argv as the plain forms: "--out=DIR" and "--config=FILE" as two words,
    "--key=value" as "key=value", and the file's spaced "key = value" (or
    "key =value") as one "key=value" word. Returns a new argument vector
-   (its strings owned by the process: they live until exit), *out_argc
-   its length; NULL when out of memory. */
+   (it and its strings live until exit), *out_argc its length; NULL when
+   out of memory. */
 static char **plain_args(int argc, char **argv, int *out_argc)
 {
-	char **out = calloc((size_t)argc * 2 + 1, sizeof *out);
+	static char **out;   /* kept: its words are the run's argv */
 	int n = 0;
 
+	out = calloc((size_t)argc * 2 + 1, sizeof *out);
 	if (!out)
 		return NULL;
 	for (int i = 0; i < argc; i++) {
@@ -431,18 +452,18 @@ int host_main(int argc, char **argv, const char *more_usage)
 
 	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
 						  sizeof linux_default - 1, 0 };
-	pairs = calloc(1, 1);
 	argv = plain_args(argc, argv, &argc);
-	if (!argv || !pairs) {
+	if (!argv) {
 		fprintf(stderr, "memprobe: out of memory\n");
 		return 2;
 	}
+	rc = any_word_command(argc, argv, more_usage);
+	if (rc >= 0)
+		return rc;
+	pairs = calloc(1, 1);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
-		rc = word_command(arg, more_usage);
-		if (rc >= 0)
-			return rc;
 		if (!strcmp(arg, "--check")) {
 			check_only = 1;
 			continue;
@@ -480,8 +501,11 @@ int host_main(int argc, char **argv, const char *more_usage)
 			sources[nsrc++] = (struct config_source){ argv[i], file_text, file_len, 0 };
 			continue;
 		}
-		if (arg[0] == '-' || !strchr(arg, '='))
+		if (arg[0] == '-' || !strchr(arg, '=')) {
+			free(file_text);
+			free(pairs);
 			return refuse_word(arg);
+		}
 		/* One pair per line, so an error names the pair by its position. */
 		pairs = realloc(pairs, pairs_len + strlen(arg) + 2);
 		if (!pairs) {
@@ -494,10 +518,15 @@ int host_main(int argc, char **argv, const char *more_usage)
 
 	if (config_load(&c, sources, nsrc, &linux_platform, &err) != 0) {
 		fprintf(stderr, "memprobe: %s\n", err.text);
+		free(file_text);
+		free(pairs);
 		return 2;
 	}
-	if (check_only)
+	if (check_only) {
+		free(file_text);
+		free(pairs);
 		return report_check(&c);
+	}
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
 		return 2;
 	memprobe_report_version();
