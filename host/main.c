@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,7 +50,7 @@ static const struct config_platform linux_platform = { 0, plat_page_size_archite
    A guide, not a promise: the sizes swept follow the caches the CPU
    claims, and a loaded machine stretches every trial. */
 static const struct { const char *name, *duration, *what; } profiles[] = {
-	{ "quick", "up to 7 min", "six probes, small buffers, few trials" },
+	{ "quick", "up to 7 min", "the probes marked quick, small buffers, few trials" },
 	{ "full", "2 min and up", "every probe the profiles run, finer (the default)" },
 };
 
@@ -130,7 +129,8 @@ static void help_common_keys(FILE *to)
 	fprintf(to, "  ");
 	for (size_t i = 0; i < COUNT_OF(common_keys); i++)
 		fprintf(to, "%s%s", i ? ", " : "", common_keys[i]);
-	fprintf(to, "\n  (memprobe keys lists every key with its values and defaults)\n");
+	fprintf(to, "\n  (memprobe keys lists every key with its values and defaults), e.g.\n"
+		"  memprobe profile=quick probes=latency,tlb pages=4k,2MiB max_size=64M\n");
 }
 
 static void help_exit_codes(FILE *to)
