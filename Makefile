@@ -368,6 +368,34 @@ install: $(HOST_APP) $(MAN_PAGE) $(COMPLETION)
 uninstall:
 	rm -f $(BIN_DIR)/memprobe $(MAN_DIR)/memprobe.1 $(COMPLETION_DIR)/memprobe
 
+# `make deb`: the same three files under /usr in build/memprobe_VERSION_ARCH.deb
+# (dpkg-deb), the binary stripped, depending on the SQLite library
+# `memprobe fleet --db` links.
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB := $(O)/memprobe_$(VERSION)_$(DEB_ARCH).deb
+define deb_control
+Package: memprobe
+Version: $(VERSION)
+Architecture: $(DEB_ARCH)
+Maintainer: memprobe <memprobe@localhost>
+Depends: libc6, libsqlite3-0
+Section: utils
+Priority: optional
+Description: measure a machine's memory hierarchy
+ The Linux build of memprobe: latency, TLB, bandwidth and core-to-core
+ probes, with its man page and bash completion.
+endef
+export deb_control
+
+.PHONY: deb
+deb: $(HOST_APP) $(MAN_PAGE) $(COMPLETION)
+	rm -rf $(O)/deb
+	$(MAKE) --no-print-directory O=$(O) install DESTDIR=$(abspath $(O)/deb) PREFIX=/usr
+	strip $(O)/deb/usr/bin/memprobe
+	mkdir -p $(O)/deb/DEBIAN
+	printf '%s\n' "$$deb_control" > $(O)/deb/DEBIAN/control
+	dpkg-deb --root-owner-group --build $(O)/deb $(DEB)
+
 # ---- Tests -----------------------------------------------------------------
 
 # Unit tests: every tests/unit/test_*.c is one binary, linked with all the

@@ -4,7 +4,7 @@
 # did-you-mean, the size grammar and a BOM-headed file; then `make install
 # PREFIX=...` into a fresh folder, the installed binary run from there, its
 # man page rendered by man(1), its bash completion asked for keys and
-# words, and `make uninstall`. Every check reads what was printed or
+# words, and `make uninstall`; and `make deb`'s package. Every check reads what was printed or
 # installed, so a missing section or key fails by name.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -105,3 +105,15 @@ check "the completion offers --version" bash -c '[[ $1 == *--version* ]]' _ "$(c
 make --no-print-directory O="$O" uninstall PREFIX="$prefix" > "$work/uninstall.log" 2>&1
 check "make uninstall removes the three files" \
 	bash -c '[[ ! -e $1 && ! -e $2 && ! -e $3 ]]' _ "$app" "$man_page" "$completion"
+
+# ---- make deb ----
+
+rm -f "$O"/memprobe_*.deb
+make --no-print-directory O="$O" deb > "$work/deb.log" 2>&1
+check "make deb exits 0" test $? -eq 0
+deb_file=$(ls "$O"/memprobe_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -n1)
+dpkg-deb -c "$deb_file" > "$work/deb.list" 2>&1
+for f in usr/bin/memprobe usr/share/man/man1/memprobe.1 usr/share/bash-completion/completions/memprobe; do
+	check "the .deb holds /$f" grep -q " \./$f\$" "$work/deb.list"
+done
+check "the .deb stays small (under 1 MiB)" test "$(stat -c %s "$deb_file" 2>/dev/null || echo 99999999)" -lt 1048576
