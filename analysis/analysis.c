@@ -124,11 +124,26 @@ static void check_cache(struct analysis *a, struct level *l, struct level_check 
 }
 
 /* An edge seen with one page size only may be either; it agrees with
-   whichever claim lies in its bracket, if any does. */
-static void check_edge(struct analysis *a, struct level *l, struct level_check *chk)
+   whichever claim lies in its bracket, if any does. The claim of the
+   cache of its own number (the n-th level, Ln) is looked at first and,
+   lying in the range, names it as check_cache's does: another program's
+   curve, read alone, places a smeared step only to a range, and the
+   cache of that number is what it most likely is. A claim of another
+   number, or a TLB's, agrees without naming it. */
+static void check_edge(struct analysis *a, struct level *l, struct level_check *chk,
+		       unsigned number)
 {
+	const struct cache_desc *own;
+
 	if (!a->have_claims)
 		return;
+	own = claimed_cache(&a->claims, number);
+	if (own && in_bracket(own->size_bytes, l)) {
+		chk->cache = own;
+		chk->verdict = VERDICT_AGREES;
+		name_by_claim(l, own->size_bytes);
+		return;
+	}
 	for (unsigned i = 0; i < a->claims.ncaches; i++)
 		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
 		    in_bracket(a->claims.cache[i].size_bytes, l)) {
@@ -652,7 +667,7 @@ void analysis_compute(struct analysis *a)
 			break;
 		case LEVEL_EDGE:
 			edges++;
-			check_edge(a, l, chk);
+			check_edge(a, l, chk, caches + edges);
 			break;
 		case LEVEL_TLB:
 			check_tlb(a, l, chk);

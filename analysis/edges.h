@@ -34,7 +34,10 @@
    large-page curve is a cache edge the smaller pages did not separate. */
 #define EDGES_MIN_TLB_ENTRIES 8
 
-#define EDGES_MAX_POINTS 96
+/* A curve's points: room for another program's fine grid (lmbench's
+   lat_mem_rd steps a sixteenth of an octave, 512 bytes to 256 MiB: about
+   230 sizes). */
+#define EDGES_MAX_POINTS 256
 #define EDGES_MAX_PLATEAUS 32
 #define EDGES_MAX_CURVES 3
 #define EDGES_MAX_LEVELS 24
@@ -92,7 +95,10 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max);
    or above, or ends short of twice the size where the one below ends, is
    a stall inside one step (some sets, or some entries, already
    missing), not a level; neighbouring short plateaus within twice of each
-   other are first one stretch. The first and last plateaus stay. */
+   other are first one stretch. The first plateau stays; the last stays
+   unless it lies within twice of the one below while that one stands four
+   times or more above its own lower neighbour: memory read with more page
+   walks, which joins the plateau below. */
 size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n);
 
 /* curve_drop_pauses's rule for one plateau p between `below` and `above`:

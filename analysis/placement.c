@@ -24,8 +24,13 @@
 
 static const unsigned candidate_ways[] = { 4, 8, 12, 16, 24, 32 };
 #define NWAYS (sizeof candidate_ways / sizeof candidate_ways[0])
-static const double candidate_lru_shares[] = { 0.0, 0.5, 1.0 };
-#define NPOLICIES (sizeof candidate_lru_shares / sizeof candidate_lru_shares[0])
+/* How an overflowing set misses: a chase's three policies, and random
+   reads (see struct cache_model). */
+static const struct policy {
+	double lru_share;
+	int random_reads;
+} candidate_policies[] = { { 0.0, 0 }, { 0.5, 0 }, { 1.0, 0 }, { 0.0, 1 } };
+#define NPOLICIES (sizeof candidate_policies / sizeof candidate_policies[0])
 
 /* What one candidate predicts per set: the miss share of a set holding
    k lines, k = 0 .. MAX_TABLED_LINES. */
@@ -41,10 +46,12 @@ static double ln(double x)
 }
 
 /* The share of a set's loads that miss when it holds `lines` lines. */
-static double set_miss_share(double lines, unsigned ways, double lru_share)
+static double set_miss_share(double lines, unsigned ways, double lru_share, int random_reads)
 {
 	if (lines <= (double)ways)
 		return 0.0;
+	if (random_reads)
+		return 1.0 - (double)ways / lines;
 	if (lru_share >= 1.0)
 		return 1.0;
 	return lru_share + (1.0 - lru_share) * (1.0 - placement_random_hit_rate(lines, ways));
@@ -56,13 +63,13 @@ static double tabled_share(const struct set_misses *t, const struct cache_model 
 		size_t k = lines < (double)MAX_TABLED_LINES ? (size_t)lines : MAX_TABLED_LINES;
 		return t->share[k];
 	}
-	return set_miss_share(lines, m->ways, m->lru_share);
+	return set_miss_share(lines, m->ways, m->lru_share, m->random_reads);
 }
 
-static void fill_table(struct set_misses *t, unsigned ways, double lru_share)
+static void fill_table(struct set_misses *t, unsigned ways, const struct policy *p)
 {
 	for (size_t k = 0; k <= MAX_TABLED_LINES; k++)
-		t->share[k] = set_miss_share((double)k, ways, lru_share);
+		t->share[k] = set_miss_share((double)k, ways, p->lru_share, p->random_reads);
 }
 
 /* Every set holds q lines on average, as evenly as lines go: a share
@@ -144,6 +151,23 @@ static uint64_t candidate_capacity(uint64_t x0, unsigned j)
 	return (uint64_t)((double)x0 * svg_exp2((double)j / STEPS_PER_OCTAVE) + 0.5);
 }
 
+/* The capacities whose best residual, per[j], lies within allowance of
+   best_rms: [lo, hi], holding `best`. */
+static void fitting_range(const double *per, size_t ncand, uint64_t x0, double allowance,
+			  double best_rms, uint64_t best, uint64_t *lo, uint64_t *hi)
+{
+	*lo = *hi = best;
+	for (size_t j = 0; j < ncand; j++) {
+		uint64_t c = candidate_capacity(x0, (unsigned)j);
+		if (per[j] > best_rms + allowance)
+			continue;
+		if (c < *lo)
+			*lo = c;
+		if (c > *hi)
+			*hi = c;
+	}
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 double placement_random_hit_rate(double lines, unsigned ways)
@@ -178,13 +202,13 @@ int placement_fit(const uint64_t *x, const double *ns, size_t n, double lo_ns, d
 	static struct set_misses table[NWAYS][NPOLICIES];
 	static int tabled;
 	static double per_capacity[MAX_CANDIDATES];
-	double ln_ns[96], best_rms = 1e300, contiguous_rms = 1e300, allowance;
+	double ln_ns[PLACEMENT_MAX_POINTS], best_rms = 1e300, contiguous_rms = 1e300, allowance;
 	uint64_t granules[3];
 	size_t ngranules = 0, ncand;
-	struct cache_model best = { 0, 0, 0, 0.0 };
+	struct cache_model best = { 0, 0, 0, 0.0, 0 };
 	unsigned octaves_x32;
 
-	if (!x || !ns || !out || n < 3 || n > 96 || !(lo_ns > 0.0) || !(hi_ns > lo_ns) ||
+	if (!x || !ns || !out || n < 3 || n > PLACEMENT_MAX_POINTS || !(lo_ns > 0.0) || !(hi_ns > lo_ns) ||
 	    hi_ns > 1e300)
 		return -1;
 	for (size_t k = 0; k < n; k++)
@@ -194,7 +218,7 @@ int placement_fit(const uint64_t *x, const double *ns, size_t n, double lo_ns, d
 		for (size_t w = 0; w < NWAYS; w++)
 			for (size_t r = 0; r < NPOLICIES; r++)
 				fill_table(&table[w][r], candidate_ways[w],
-					   candidate_lru_shares[r]);
+					   &candidate_policies[r]);
 		tabled = 1;
 	}
 	for (size_t k = 0; k < n; k++)
@@ -215,7 +239,8 @@ int placement_fit(const uint64_t *x, const double *ns, size_t n, double lo_ns, d
 					struct cache_model m = {
 						candidate_capacity(x[0], (unsigned)j),
 						candidate_ways[w], granules[g],
-						candidate_lru_shares[r]
+						candidate_policies[r].lru_share,
+						candidate_policies[r].random_reads
 					};
 					double rms = model_rms(&m, &table[w][r], x, ln_ns, n,
 							       lo_ns, hi_ns);
@@ -235,17 +260,7 @@ int placement_fit(const uint64_t *x, const double *ns, size_t n, double lo_ns, d
 	out->rms = best_rms;
 	out->sharp_rms = contiguous_rms;
 	out->smeared = best.granule != 0 && contiguous_rms > best_rms + allowance;
-	out->range_lo = out->range_hi = best.capacity;
-	/* The range: the run of candidates around the best that fit within
-	   the allowance. */
-	for (size_t j = 0; j < ncand; j++) {
-		uint64_t c = candidate_capacity(x[0], (unsigned)j);
-		if (per_capacity[j] > best_rms + allowance)
-			continue;
-		if (c < out->range_lo)
-			out->range_lo = c;
-		if (c > out->range_hi)
-			out->range_hi = c;
-	}
+	fitting_range(per_capacity, ncand, x[0], allowance, best_rms, best.capacity,
+		      &out->range_lo, &out->range_hi);
 	return 0;
 }

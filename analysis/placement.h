@@ -27,6 +27,10 @@
    matters, so a different true line size scales nothing that is fitted. */
 #define PLACEMENT_LINE_BYTES 64
 
+/* The most readings one fit takes: a whole curve's (edges.h's
+   EDGES_MAX_POINTS, checked there). */
+#define PLACEMENT_MAX_POINTS 256
+
 /* One candidate cache. */
 struct cache_model {
 	uint64_t capacity;        /* bytes */
@@ -38,9 +42,17 @@ struct cache_model {
 				     chase), 0 as a random victim (it keeps a
 				     share of its lines), between as a mix:
 				     real pseudo-LRU policies lie between */
+	int random_reads;         /* the loads are not a chase but reads at
+				     random lines of the working set (another
+				     program's pattern, tinymembench's): a set
+				     holding k > ways lines keeps ways of them,
+				     whatever the policy, so it misses 1 - ways/k
+				     of its loads and a contiguous buffer's step
+				     spreads as 1 - C/S instead of rising at C;
+				     lru_share is then unused */
 };
 
-/* The share of the chase's loads that miss this cache with a working set
+/* The share of the loads (a chase's, or random reads') that miss this cache with a working set
    of `bytes` (0 .. 1). Expected over the random placement of the frames:
    the lines per set of one colour follow a binomial law over the frames.
    0 for a malformed model. */
@@ -68,12 +80,12 @@ struct placement_fit {
 /* Fits the step of a latency curve from level lo_ns up to hi_ns.
 
    Contract: x[0..n) ascending sizes in bytes, ns[0..n) their readings
-   (outliers smoothed away), 3 <= n <= 96, 0 < lo_ns < hi_ns, the window
+   (outliers smoothed away), 3 <= n <= PLACEMENT_MAX_POINTS, 0 < lo_ns < hi_ns, the window
    running from the lower plateau's first point to the upper plateau's
    last. Candidates: capacities from x[0] to x[n-1] in 1/32-octave steps;
    4 to 32 ways; random frames of 4 KiB, random frames of the curve's own
-   page size (page_bytes, when larger), or a contiguous buffer; LRU,
-   random replacement or half of each. The prediction of each is
+   page size (page_bytes, when larger), or a contiguous buffer; a chase
+   under LRU, random replacement or half of each, or random reads. The prediction of each is
    lo + (hi - lo) * miss fraction, compared in ln(ns).
 
    range: every capacity whose best model's residual lies within the

@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "lib/fmt.h"
 #include "lib/suggest.h"
+#include "lib/url.h"
 
 #include <stdarg.h>
 
@@ -555,11 +556,16 @@ static int parse_cpus(struct loader *l, const struct config_entry *e, uint64_t *
 }
 
 /* upload.url: off, or http://HOST[:PORT][/PATH] or tftp://HOST[/PATH],
-   printable characters only (it goes into a request line as it is). */
+   printable characters only (it goes into a request line as it is), and
+   taken apart by lib/url.c now: no user information, query or fragment,
+   a port from 1 to 65535, so a URL the upload would refuse is refused
+   before the run. */
 static int parse_url(struct loader *l, const struct config_entry *e, char *out)
 {
 	struct config_span v = e->value;
 	size_t scheme = 0;
+	struct url parts;
+	char why[160];
 
 	mp_memset(out, 0, CONFIG_URL_MAX);
 	if (config_span_equals_nocase(v, "off"))
@@ -579,6 +585,10 @@ static int parse_url(struct loader *l, const struct config_entry *e, char *out)
 				    "printable ASCII");
 	mp_memcpy(out, v.p, v.n);
 	out[v.n] = '\0';
+	if (url_parse(out, &parts, why, sizeof why) != 0) {
+		mp_memset(out, 0, CONFIG_URL_MAX);
+		return fail(l, e, "%s", why);
+	}
 	return 0;
 }
 

@@ -141,7 +141,7 @@ struct config {
 	uint64_t min_size;        /* latency sweep: smallest working set, bytes */
 	uint64_t max_size;        /* latency sweep: largest working set, bytes; 0
 				     (auto): the larger of the profile's LATENCY_TOP_*
-				     and 4x the largest cache CPUID claims */
+				     and 4x the largest cache the CPU claims */
 	unsigned trials;          /* latency: minimum trials per size */
 	unsigned max_trials;      /* latency: trials at most per size */
 	double precision;         /* stop rule: best three within this fraction */

@@ -234,6 +234,11 @@ long plat_file_read(int handle, uint64_t offset, char *buf, size_t len);
 /* Renames an open file of the run folder, never over another file: 0 or -1.
    The handle stays open under the new name. */
 int plat_file_rename(int handle, const char *new_name);
+/* Cuts an open file back to its first size bytes (no more than it holds);
+   the next write goes at the new end: 0 or -1. How report.html keeps its
+   closing tail written between sections and writes each new one over it
+   (results/results.c). */
+int plat_file_cut(int handle, uint64_t size);
 /* Deletes an open file and closes its handle: 0 or -1 (the handle is
    closed either way). Also how a document cut by a failed write (a chart)
    becomes no file rather than a broken one. */

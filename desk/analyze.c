@@ -8,6 +8,7 @@
 
 #include "arch/x86_64/cpu_caches.h"
 #include "desk/analyze.h"
+#include "desk/curve_read.h"
 #include "host/host.h"
 #include "lib/json_read.h"
 #include "analysis/analysis.h"
@@ -19,13 +20,17 @@
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: memprobe analyze RUN_FOLDER|path/to/results.csv [--out DIR]\n"
+		"usage: memprobe analyze RUN_FOLDER|path/to/results.csv [--out DIR] [--claims system.json]\n"
+		"       memprobe analyze path/to/curve.txt [--out DIR] [--claims system.json]\n"
 		"\n"
 		"Reads the latency, tlb and bandwidth rows of a run's results.csv (a run\n"
-		"folder's, or the file named), finds\n"
+		"folder's, or the file named), or a\n"
+		"latency curve another program printed (two columns, size and ns; the\n"
+		"size's unit named by a header such as size_kib,ns or by suffixes), finds\n"
 		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
 		"prints them beside the cache and TLB claims that the run's system.json recorded\n"
-		"(when it lies beside the CSV; a malformed one is refused), and the\n"
+		"(when it lies beside the CSV, or the one --claims names; a malformed one\n"
+		"is refused), and the\n"
 		"bandwidth curves' cache edges beside the latency curves'. Writes nothing\n"
 		"unless told to: with --out DIR (made if needed), writes latency.svg,\n"
 		"tlb.svg, pagewalk.svg and bandwidth.svg (those the rows allow) and\n"
@@ -65,6 +70,43 @@ static void take_row(const struct result_row *row, void *ctx)
 	analysis_add_row(ctx, row);
 }
 
+/* The file's rows into a: a results.csv, or else a two-column curve.
+   *two_column says which it was. 0, or 2 with both readers' reasons on
+   stderr. */
+static int read_rows(struct analysis *a, const char *csv, const char *text, size_t len,
+		     int *two_column)
+{
+	struct csv_summary sum;
+	struct curve_read_summary cs;
+
+	*two_column = 0;
+	if (results_csv_read(text, len, take_row, a, &sum) == 0) {
+		printf("%s: %u rows read, %u latency rows, %u tlb rows and %u bandwidth rows "
+		       "used", csv, sum.rows, a->rows, a->tlb.rows, a->bw.rows);
+		if (sum.skipped)
+			printf(", %u malformed rows skipped (the first on line %u)", sum.skipped,
+			       sum.first_bad_line);
+		printf("\n");
+		return 0;
+	}
+	analysis_init(a);
+	if (curve_read(text, len, take_row, a, &cs) != 0) {
+		fprintf(stderr, "memprobe analyze: %s: not a results.csv (%s), nor a two-column "
+			"curve (%s)\n", csv, sum.error, cs.error);
+		analysis_init(a);
+		return 2;
+	}
+	*two_column = 1;
+	printf("%s: a two-column curve, %u sizes used of %u rows; its page size is not "
+	       "recorded: read as %u KiB pages, one curve, so no edge is told cache from "
+	       "TLB\n", csv, a->rows, cs.rows, (1u << CURVE_READ_PAGE_SHIFT) / 1024);
+	if (cs.zero_rows)
+		printf("  %u readings of 0 ns read as %g ns, the file's resolution: the program "
+		       "printed the time over its fastest level's, and so are the levels' ns "
+		       "below\n", cs.zero_rows, cs.resolution_ns);
+	return 0;
+}
+
 /* The analysis text goes to stdout and, once the page is open, into it. */
 static void print_text(void *ctx, const char *text)
 {
@@ -85,11 +127,12 @@ static void html_row(const struct result_row *row, void *ctx)
 	report_html_row(row);
 }
 
-/* The claims recorded in the system.json beside the CSV. 0 (also when
+/* The claims recorded in the system.json beside the CSV, or in `given`
+   (--claims) when not null. 0 (also when
    there is none, or it holds no registers: the levels are then shown
    without claims), or 2 with the reason on stderr when it cannot be read
    or is not well-formed JSON, as memprobe compare refuses it. */
-static int load_claims(struct analysis *a, const char *dir)
+static int load_claims(struct analysis *a, const char *dir, const char *given)
 {
 	static struct cache_claims claims;
 	char path[4200];
@@ -97,7 +140,10 @@ static int load_claims(struct analysis *a, const char *dir)
 	size_t len, at;
 	char *text;
 
-	snprintf(path, sizeof path, "%s/system.json", dir);
+	if (given)
+		snprintf(path, sizeof path, "%s", given);
+	else
+		snprintf(path, sizeof path, "%s/system.json", dir);
 	text = host_slurp(path, &len, &why);
 	if (!text && errno == ENOENT) {
 		printf("claims: %s: %s; the levels are shown without them\n", path, why);
@@ -109,12 +155,15 @@ static int load_claims(struct analysis *a, const char *dir)
 	}
 	if (json_check(text, len, &at) != 0) {
 		fprintf(stderr, "memprobe analyze: %s is not well-formed JSON (reading failed at "
-			"byte %zu of %zu): a run cut short, or not a system.json\n", path, at, len);
+			"byte %zu of %zu), or nests deeper than the %d levels memprobe reads: a run "
+			"cut short, or not a system.json\n", path, at, len, JSON_READ_MAX_DEPTH);
 		free(text);
 		return 2;
 	}
 	if (claims_from_system_json(text, len, &claims) == 0)
-		analysis_set_claims(a, &claims, "the registers recorded in system.json beside the CSV");
+		analysis_set_claims(a, &claims, given ? "the registers recorded in the system.json "
+					"given by --claims"
+				    : "the registers recorded in system.json beside the CSV");
 	else
 		printf("claims: %s holds no cpuid_cache_leaves list; the levels are shown "
 		       "without them\n", path);
@@ -183,11 +232,16 @@ static FILE *open_page(const char *dir, const char *csv)
 }
 
 /* Ends the page: the rows it read as a table. 0, or 2 when writing failed. */
-static int close_page(FILE *page, const char *dir, const char *text, size_t len)
+static int close_page(FILE *page, const char *dir, const char *text, size_t len,
+		      int two_column)
 {
 	struct csv_summary sum;
+	struct curve_read_summary cs;
 
-	results_csv_read(text, len, html_row, NULL, &sum);
+	if (two_column)
+		curve_read(text, len, html_row, NULL, &cs);
+	else
+		results_csv_read(text, len, html_row, NULL, &sum);
 	report_html_end();
 	if (fclose(page) != 0) {
 		fprintf(stderr, "memprobe analyze: %s/report.html: %s\n", dir, strerror(errno));
@@ -202,13 +256,12 @@ static int close_page(FILE *page, const char *dir, const char *text, size_t len)
 int analyze_main(int argc, char **argv)
 {
 	static struct analysis a;
-	const char *csv = NULL, *given, *out_dir = NULL, *why;
+	const char *csv = NULL, *named, *out_dir = NULL, *claims = NULL, *why;
 	char dir[4096], csv_path[4096];
-	struct csv_summary sum;
 	size_t len;
 	char *text;
 	FILE *page = NULL;
-	int rc = 0;
+	int rc = 0, two_column;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -217,6 +270,8 @@ int analyze_main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--out") && i + 1 < argc)
 			out_dir = argv[++i];
+		else if (!strcmp(argv[i], "--claims") && i + 1 < argc)
+			claims = argv[++i];
 		else if (argv[i][0] != '-' && !csv)
 			csv = argv[i];
 		else {
@@ -228,12 +283,12 @@ int analyze_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	given = csv;
-	csv = csv_of(given, csv_path, sizeof csv_path);
+	named = csv;
+	csv = csv_of(named, csv_path, sizeof csv_path);
 	text = host_slurp(csv, &len, &why);
-	if (!text && csv != given) {
+	if (!text && csv != named) {
 		fprintf(stderr, "memprobe analyze: %s: a folder, and its results.csv cannot be "
-			"read: %s (give a run folder or a results.csv)\n", given, why);
+			"read: %s (give a run folder or a results.csv)\n", named, why);
 		return 2;
 	}
 	if (!text) {
@@ -241,20 +296,13 @@ int analyze_main(int argc, char **argv)
 		return 2;
 	}
 	analysis_init(&a);
-	if (results_csv_read(text, len, take_row, &a, &sum) != 0) {
-		fprintf(stderr, "memprobe analyze: %s: %s\n", csv, sum.error);
+	if (read_rows(&a, csv, text, len, &two_column)) {
 		free(text);
 		return 2;
 	}
-	printf("%s: %u rows read, %u latency rows, %u tlb rows and %u bandwidth rows used", csv,
-	       sum.rows, a.rows, a.tlb.rows, a.bw.rows);
-	if (sum.skipped)
-		printf(", %u malformed rows skipped (the first on line %u)", sum.skipped,
-		       sum.first_bad_line);
-	printf("\n");
 
 	folder_of(csv, dir, sizeof dir);
-	if (load_claims(&a, dir)) {
+	if (load_claims(&a, dir, claims)) {
 		free(text);
 		return 2;
 	}
@@ -274,7 +322,7 @@ int analyze_main(int argc, char **argv)
 	}
 	/* --out names a folder for the charts and the page: made if it is not
 	   there yet. */
-	if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+	if (host_make_path(out_dir) != 0) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", out_dir, strerror(errno));
 		free(text);
 		return 2;
@@ -283,7 +331,7 @@ int analyze_main(int argc, char **argv)
 	analysis_print(&a, print_text, NULL);
 	if (analysis_charts(&a, write_chart, (void *)out_dir))
 		rc = 2;
-	if (page && close_page(page, out_dir, text, len))
+	if (page && close_page(page, out_dir, text, len, two_column))
 		rc = 2;
 	free(text);
 	return rc;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "host/host.h"
 #include "desk/compare.h"
 #include "desk/compare_chart.h"
 #include "desk/run_folder.h"
@@ -535,7 +536,7 @@ static int open_page(struct comparison *c)
 		printf("(no --out DIR: compare.html and the charts are not written)\n");
 		return 0;
 	}
-	if (mkdir(c->out_dir, 0777) != 0 && errno != EEXIST) {
+	if (host_make_path(c->out_dir) != 0) {
 		fprintf(stderr, "memprobe compare: %s: %s\n", c->out_dir, strerror(errno));
 		return 2;
 	}

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "host/host.h"
 #include "desk/fleet.h"
 #include "desk/run_folder.h"
 #include "desk/desk.h"
@@ -151,7 +152,7 @@ static int check_out(const char *out)
 	static const char *const name[] = { "fleet.csv", "fleet.html" };
 	struct stat st;
 
-	if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+	if (host_make_path(out) != 0) {
 		fprintf(stderr, "memprobe fleet: --out %s: %s\n", out, strerror(errno));
 		return 2;
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "desk/fleet.h"
@@ -367,8 +368,17 @@ static int add_rows(struct fleet_db *d, const struct fleet_run *r, sqlite3_int64
 struct fleet_db *fleet_db_open(const char *path, char *why, size_t size)
 {
 	struct fleet_db *d = desk_must(calloc(1, sizeof *d));
+	struct stat st;
 
 	d->path = path;
+	/* SQLite would make its journal beside the name (/dev/null-journal):
+	   anything but a regular file is refused before it is touched. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(why, size, "%s: not a regular file (a folder, a device, a FIFO): the "
+			 "database must be one, or a name not yet there", path);
+		free(d);
+		return NULL;
+	}
 	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		db_error(d, "cannot be opened", why, size);

@@ -32,7 +32,6 @@
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* 1 when dir/name is a regular file. */
 /* A machine with no identity of its own (machine.id "unknown": no SMBIOS
    UUID, no MAC; `make run` under QEMU) filed under the folder its run
    folder sits in, its real path hashed (FNV-1a), so the runs of one
@@ -53,13 +52,17 @@ static void stand_in_id(struct fleet_run *run, const char *path)
 	free(real);
 }
 
+/* 1 when dir/name is a regular file, 0 when there is none, -1 when the
+   name is something else (a FIFO, a device, a folder). */
 static int has_file(const char *dir, const char *name)
 {
 	char path[PATH_LEN];
 	struct stat st;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path, &st) != 0)
+		return 0;
+	return S_ISREG(st.st_mode) ? 1 : -1;
 }
 
 /* The run folders under dir, depth levels down at most; a run folder is
@@ -71,8 +74,15 @@ static void search(const char *dir, unsigned depth, struct fleet_list *runs,
 	struct dirent *e;
 	DIR *d;
 
-	if (has_file(dir, "results.csv")) {
+	switch (has_file(dir, "results.csv")) {
+	case 1:
 		fleet_list_add(runs, dir);
+		return;
+	case -1:
+		/* Never opened: a FIFO would block the whole search. */
+		snprintf(why, sizeof why, "%s: its results.csv is not a regular file (a FIFO, a "
+			 "device or a folder): not read as a run folder", dir);
+		fleet_list_add(unsearched, why);
 		return;
 	}
 	if (depth == MAX_DEPTH)

@@ -26,6 +26,8 @@ static const char desk_usage[] =
 
 int main(int argc, char **argv)
 {
+	if (host_standard_streams() != 0)
+		return 2;   /* not even stderr may be there to say so */
 	if (argc > 1 && !strcmp(argv[1], "analyze"))
 		return analyze_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "compare"))

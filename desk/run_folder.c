@@ -91,7 +91,8 @@ static int read_system_json(struct run_folder *r, char *why, size_t size)
 	}
 	if (json_check(text, len, &at) != 0) {
 		snprintf(why, size, "%s: system.json is not well-formed JSON (reading failed at "
-			 "byte %zu of %zu)", r->path, at, len);
+			 "byte %zu of %zu), or nests deeper than the %d levels memprobe reads",
+			 r->path, at, len, JSON_READ_MAX_DEPTH);
 		free(text);
 		return -1;
 	}

@@ -382,6 +382,28 @@ int plat_file_rename(int h, const char *new_name)
 	return 0;
 }
 
+int plat_file_cut(int h, uint64_t size)
+{
+	static EFI_GUID info_id = EFI_FILE_INFO_ID;
+	static UINT64 info_buf[64];   /* the fixed part (80 bytes) and a name */
+	EFI_FILE_INFO *info = (EFI_FILE_INFO *)info_buf;
+	EFI_FILE_HANDLE f = file_at(h);
+	UINTN info_size = sizeof info_buf;
+
+	if (in_memory)
+		return memfs_cut(&store, h, (size_t)size);
+	if (!f || size > written[h])
+		return -1;
+	if (uefi_call_wrapper(f->GetInfo, 4, f, &info_id, &info_size, info) != EFI_SUCCESS)
+		return -1;
+	info->FileSize = size;
+	if (uefi_call_wrapper(f->SetInfo, 4, f, &info_id, (UINTN)info->Size, info) != EFI_SUCCESS ||
+	    uefi_call_wrapper(f->SetPosition, 2, f, size) != EFI_SUCCESS)
+		return -1;
+	written[h] = size;
+	return 0;
+}
+
 int plat_file_delete(int h)
 {
 	EFI_FILE_HANDLE f = file_at(h);

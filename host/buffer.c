@@ -27,6 +27,10 @@
 #define THP_POLICY "/sys/kernel/mm/transparent_hugepage/enabled"
 #define TOUCHERS_MAX 16u          /* threads that fault a buffer in */
 #define TOUCH_SHARE_MIN (64u << 20) /* below this, one thread does it all */
+/* Between two chunks of this size a toucher asks whether the run was asked
+   to stop: on a VM's first-touch faults (about 0.4 GB/s a thread) that is
+   a few hundredths of a second, where a whole 8 GiB buffer takes 10-20 s. */
+#define TOUCH_CHUNK (16u << 20)
 
 /* ---- Private Types ---------------------------------------------------- */
 
@@ -38,15 +42,19 @@ struct mapping {
 struct touch_share {
 	char *base;
 	size_t bytes;
+	int stopped;              /* a stop request ended it before its end */
 };
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* Leave an eighth of what the kernel calls available to everything else, so
-   touching a buffer never wakes the OOM killer. */
+/* What a buffer may take now: MemAvailable or the memory cgroup's room,
+   the smaller, less a margin (host_memory_room). */
 static uint64_t usable_memory(void)
 {
-	return host_meminfo_bytes("MemAvailable") / 8 * 7;
+	struct host_memory_room r;
+
+	host_memory_room(&r);
+	return r.bytes;
 }
 
 static int thp_allowed(void)
@@ -69,12 +77,17 @@ static uint64_t hugetlb_free_bytes(unsigned page_shift)
    each page its own frame, at the size it decides now. */
 static void *touch_share(void *arg)
 {
-	const struct touch_share *share = arg;
+	struct touch_share *share = arg;
 	volatile char *p = share->base;
 	size_t off;
 
-	for (off = 0; off < share->bytes; off += SMALL_PAGE)
+	for (off = 0; off < share->bytes; off += SMALL_PAGE) {
+		if (off % TOUCH_CHUNK == 0 && plat_stop_signal()) {
+			share->stopped = 1;
+			break;
+		}
 		p[off] = 0;
+	}
 	return NULL;
 }
 
@@ -101,8 +114,10 @@ static unsigned toucher_count(size_t bytes, size_t page)
    most of a large buffer's cost: 8 GiB took about 20 s from one thread on
    a KVM guest and half that from two. Nothing is measured meanwhile, so
    the other CPUs are free. A thread that cannot start leaves its share to
-   the caller, so every page is touched whatever happens. */
-static void touch_pages(void *base, size_t bytes, size_t page)
+   the caller, so every page is touched whatever happens; but a stop
+   request (SIGINT) ends every share at its next chunk, and then the
+   buffer is incomplete: 0 when every page was touched, -1 when stopped. */
+static int touch_pages(void *base, size_t bytes, size_t page)
 {
 	struct touch_share share[TOUCHERS_MAX];
 	pthread_t thread[TOUCHERS_MAX];
@@ -115,6 +130,7 @@ static void touch_pages(void *base, size_t bytes, size_t page)
 
 		share[i].base = (char *)base + done * page;
 		share[i].bytes = take * page;
+		share[i].stopped = 0;
 		done += take;
 		started[i] = i > 0 && pthread_create(&thread[i], NULL, touch_share, &share[i]) == 0;
 	}
@@ -124,6 +140,10 @@ static void touch_pages(void *base, size_t bytes, size_t page)
 	for (i = 1; i < n; i++)
 		if (started[i])
 			pthread_join(thread[i], NULL);
+	for (i = 0; i < n; i++)
+		if (share[i].stopped)
+			return -1;
+	return 0;
 }
 
 static void *map_hugetlb(size_t bytes, unsigned page_shift, struct mapping *m)
@@ -231,8 +251,11 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		return -1;
 	}
 	if (backing != BACKING_HUGETLB && bytes > usable_memory()) {
-		snprintf(why, why_len, "too little memory: %zu MiB asked, %llu MiB usable now",
-			 bytes >> 20, (unsigned long long)(usable_memory() >> 20));
+		struct host_memory_room r;
+
+		host_memory_room(&r);
+		snprintf(why, why_len, "too little memory: %zu MiB asked, %llu MiB usable now (7/8 "
+			 "of %s)", bytes >> 20, (unsigned long long)(r.bytes >> 20), r.how);
 		free(m);
 		return -1;
 	}
@@ -248,7 +271,13 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		free(m);
 		return -1;
 	}
-	touch_pages(base, bytes, page);
+	if (touch_pages(base, bytes, page) != 0) {
+		snprintf(why, why_len, "not made: %s asked the run to stop while its %zu MiB were "
+			 "faulted in", plat_stop_signal(), bytes >> 20);
+		munmap(m->start, m->length);
+		free(m);
+		return -1;
+	}
 	page_check(base, bytes, page_shift, backing, &check);
 
 	/* Memory without a single page of the asked size is not a buffer of

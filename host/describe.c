@@ -84,6 +84,7 @@ void plat_describe(struct json *j)
 {
 	static struct cache_claims claims;
 	struct utsname u;
+	struct host_memory_room room;
 	struct cpuinfo ci;
 	char text[4 * sizeof u.release];
 
@@ -103,6 +104,9 @@ void plat_describe(struct json *j)
 	describe_hugetlb(j, "1GiB", PAGE_SHIFT_1G);
 	json_object_end(j);
 	json_u64(j, "mem_available_bytes", host_meminfo_bytes("MemAvailable"));
+	host_memory_room(&room);
+	json_u64(j, "buffer_room_bytes", room.bytes);
+	json_string(j, "buffer_room_from", room.how);
 	if (host_read_text("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 			   text, sizeof text) == 0)
 		json_string(j, "clocksource", text);

@@ -36,25 +36,6 @@ static int file_lost;             /* a file of the run could not be made, writte
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* mkdir -p: the root may be several levels that do not exist yet. */
-static int make_path(const char *path)
-{
-	char partial[PATH_MAX];
-	size_t i, len = strlen(path);
-
-	if (len >= sizeof partial)
-		return -1;
-	for (i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		memcpy(partial, path, i);
-		partial[i] = '\0';
-		if (mkdir(partial, 0755) != 0 && errno != EEXIST)
-			return -1;
-	}
-	return 0;
-}
-
 static int highest_run_number(const char *root)
 {
 	DIR *d = opendir(root);
@@ -82,7 +63,7 @@ static void make_run_folder(void)
 	int n;
 
 	folder_state = -1;
-	if (make_path(results_root) != 0) {
+	if (host_make_path(results_root) != 0) {
 		snprintf(folder_text, sizeof folder_text, "no files: cannot create %s: %s",
 			 results_root, strerror(errno));
 		return;
@@ -105,26 +86,86 @@ static void make_run_folder(void)
 		 results_root, RUN_NUMBER_MAX);
 }
 
-/* The name of each open file, by handle, for rename and delete. */
-#define NAMED_HANDLES 64
-static char handle_names[NAMED_HANDLES][64];
+/* The name of each open file of the run folder, for rename, delete and
+   upload: one entry per handle, however high the descriptor number (a
+   launcher may leave dozens open). */
+struct named_handle {
+	int fd;
+	char name[64];
+	struct named_handle *next;
+};
+static struct named_handle *named_handles;
 
-static void handle_name_set(int fd, const char *name)
+static struct named_handle *handle_entry(int fd)
 {
-	if (fd >= 0 && fd < NAMED_HANDLES)
-		snprintf(handle_names[fd], sizeof handle_names[fd], "%s", name);
+	struct named_handle *h;
+
+	for (h = named_handles; h; h = h->next)
+		if (h->fd == fd)
+			return h;
+	return NULL;
+}
+
+/* 0, or -1 when no entry could be made (out of memory). */
+static int handle_name_set(int fd, const char *name)
+{
+	struct named_handle *h = handle_entry(fd);
+
+	if (!h) {
+		h = malloc(sizeof *h);
+		if (!h)
+			return -1;
+		h->fd = fd;
+		h->next = named_handles;
+		named_handles = h;
+	}
+	snprintf(h->name, sizeof h->name, "%s", name);
+	return 0;
+}
+
+static void handle_forget(int fd)
+{
+	struct named_handle **at, *h;
+
+	for (at = &named_handles; (h = *at); at = &h->next)
+		if (h->fd == fd) {
+			*at = h->next;
+			free(h);
+			return;
+		}
 }
 
 /* The path of an open file of the run folder; -1 for a handle not known. */
 static int handle_path(int fd, char *path, size_t size)
 {
-	if (fd < 0 || fd >= NAMED_HANDLES || !handle_names[fd][0] || folder_state != 1)
+	const struct named_handle *h = handle_entry(fd);
+
+	if (!h || folder_state != 1)
 		return -1;
-	snprintf(path, size, "%s/%s", run_folder, handle_names[fd]);
+	snprintf(path, size, "%s/%s", run_folder, h->name);
 	return 0;
 }
 
 /* ---- Public Functions ------------------------------------------------- */
+
+int host_make_path(const char *path)
+{
+	char partial[PATH_MAX];
+	size_t i, len = strlen(path);
+
+	if (len >= sizeof partial)
+		return -1;
+	for (i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		memcpy(partial, path, i);
+		partial[i] = '\0';
+		if (mkdir(partial, 0755) != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
 
 const char *host_results_root_refusal(const char *dir, char *why, size_t why_len)
 {
@@ -169,13 +210,26 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len)
 		snprintf(why, why_len, "%s", folder_text);
 		return -1;
 	}
-	if (make_path(results_root) != 0) {
+	if (host_make_path(results_root) != 0) {
 		snprintf(why, why_len, "--out %s: cannot create it: %s", results_root,
 			 strerror(errno));
 		return -1;
 	}
-	if (stat(results_root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(results_root, &st) != 0) {
+		/* A symbolic link to nowhere, or a loop of them (ELOOP). */
+		snprintf(why, why_len, "--out %s: %s", results_root, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
 		snprintf(why, why_len, "--out %s: not a folder", results_root);
+		return -1;
+	}
+	/* Numbers below the highest are never reused (a deleted run's number
+	   stays its own), so run-9999 there leaves this run no folder. */
+	if (highest_run_number(results_root) == RUN_NUMBER_MAX) {
+		snprintf(why, why_len, "--out %s: already holds run-%04d, the last number memprobe "
+			 "uses: move its run folders away, or give another --out", results_root,
+			 RUN_NUMBER_MAX);
 		return -1;
 	}
 	/* Only a file actually made proves the folder takes one (/proc and
@@ -242,11 +296,16 @@ int plat_file_open(const char *name)
 	snprintf(path, sizeof path, "%s/%s", run_folder, name);
 	/* O_EXCL: a file of this run is written once, never over another. */
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0 && handle_name_set(fd, name) != 0) {
+		close(fd);
+		unlink(path);
+		errno = ENOMEM;
+		fd = -1;
+	}
 	if (fd < 0) {
 		fprintf(stderr, "memprobe: cannot create %s: %s\n", path, strerror(errno));
 		file_lost = 1;
 	}
-	handle_name_set(fd, name);
 	return fd;
 }
 
@@ -305,7 +364,7 @@ int plat_files_complete(void)
 static void close_handle(int handle)
 {
 	if (handle >= 0) {
-		handle_name_set(handle, "");
+		handle_forget(handle);
 		close(handle);
 	}
 }
@@ -313,10 +372,11 @@ static void close_handle(int handle)
 /* A file closed whole is sent on where upload.url asks (results/upload.c). */
 void plat_file_close(int handle)
 {
+	const struct named_handle *h = handle_entry(handle);
 	char name[64] = "";
 
-	if (handle >= 0 && handle < NAMED_HANDLES)
-		snprintf(name, sizeof name, "%s", handle_names[handle]);
+	if (h)
+		snprintf(name, sizeof name, "%s", h->name);
 	close_handle(handle);
 	upload_file_closed(name);
 }
@@ -347,7 +407,13 @@ int plat_file_rename(int handle, const char *new_name)
 		unlink(to);
 		return -1;
 	}
-	handle_name_set(handle, new_name);
+	return handle_name_set(handle, new_name);
+}
+
+int plat_file_cut(int handle, uint64_t size)
+{
+	if (ftruncate(handle, (off_t)size) != 0 || lseek(handle, (off_t)size, SEEK_SET) < 0)
+		return -1;
 	return 0;
 }
 

@@ -39,10 +39,24 @@ int host_check_results_root(uint64_t run_bytes, char *why, size_t why_len);
    report.txt, results.csv's header and system.json would fit. */
 #define HOST_ROOM_MIN (64u * 1024)
 
+/* First thing in main: SIGPIPE ignored, so a closed pipe on the console
+   fails a write (plat_console then stops writing there) instead of ending
+   the run before its files are closed; and each of descriptors 0, 1 and 2
+   that is closed opened on /dev/null, so no result file is given a
+   standard number and then written into by printf. -1 when that failed
+   (the caller exits: files could be corrupted), else 0. */
+int host_standard_streams(void);
+
 /* SIGINT, SIGTERM and SIGHUP from here on ask the run to stop after its
    current trial (plat_stop_signal, plat_fatal); a second one ends the
    process at once (host/signals.c). */
 void host_stop_on_signals(void);
+
+/* mkdir -p: path and every folder above it that is not there yet,
+   mode 0755; 0, or -1 with errno set (ENOTDIR under a file). An --out
+   folder of any depth is made with it, for a run and the desk commands
+   alike. */
+int host_make_path(const char *path);
 
 /* The whole of a small text file (a /proc or /sys entry), NUL-terminated and
    with a trailing newline dropped; -1 when it cannot be read. */
@@ -51,6 +65,23 @@ int host_read_text(const char *path, char *buf, size_t size);
 int host_read_u64(const char *path, uint64_t *value);
 /* A /proc/meminfo field ("MemAvailable") in bytes; 0 when absent. */
 uint64_t host_meminfo_bytes(const char *field);
+/* The memory a run's buffers may take now (host/memlimit.c): the smaller
+   of /proc/meminfo's MemAvailable and, for this process's memory cgroup
+   and each group above it, the limit less the group's usage (v2:
+   memory.max and memory.current under the unified root; v1:
+   memory.limit_in_bytes and memory.usage_in_bytes under the memory
+   controller's root), less an eighth for everything else; how says which
+   limit applied, with its figure and file. */
+struct host_memory_room {
+	uint64_t bytes;
+	char how[4600];
+};
+void host_memory_room(struct host_memory_room *r);
+/* The same from the given MemAvailable and files (a test's fake cgroup
+   tree): proc_cgroup in /proc/self/cgroup's format, the v2 and v1 roots. */
+void host_memory_room_at(uint64_t available, const char *proc_cgroup, const char *v2_root,
+			 const char *v1_root, struct host_memory_room *r);
+
 /* The bracketed choice of a /sys policy file ("always [madvise] never"). */
 int host_read_policy(const char *path, char *buf, size_t size);
 
@@ -61,7 +92,7 @@ void *host_must(void *p);
 
 /* A recorded file (results.csv, system.json) read whole and NUL-terminated,
    in one allocation the caller frees; NULL with *why set (errno's words,
-   "not a regular file: a FIFO ...", "larger than any results file") on
+   "not a regular file: a FIFO ...", "larger than 64 MiB, ...") on
    failure. Anything but a regular file is refused before it is opened, so
    a FIFO never blocks; a file whose stated size is 0 (procfs) is read to
    its end all the same. errno is ENOENT only for a name that is not there. */
@@ -86,8 +117,11 @@ const char *host_run_folder_path(void);
    not there answers 409 (Apache mod_dav) or 500 (nginx without
    create_full_put_path; 404 on some others): then each collection of the
    path is made with MKCOL, and the PUT is tried once more.
-   Each step waits at most timeout_ms. */
+   All of it, connects, sends and answers, ends by deadline_ms (on
+   plat_elapsed_ms's clock), however slowly a server trickles; and within
+   a tenth of a second of give_up() (may be NULL) saying nonzero. */
 int host_http_put(const char *host, unsigned port, const char *path, const void *data,
-		  size_t len, unsigned timeout_ms, char *why, size_t why_size);
+		  size_t len, uint64_t deadline_ms, int (*give_up)(void), char *why,
+		  size_t why_size);
 
 #endif

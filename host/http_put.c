@@ -13,8 +13,38 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "core/platform.h"
+
+/* ---- Constants -------------------------------------------------------- */
+
+/* Each blocking send, receive or connect wait lasts at most this long
+   before the deadline and the give-up hook are asked again: a signal
+   ends a request within it. */
+#define SLICE_MS 100
+
+/* ---- Private Types ---------------------------------------------------- */
+
+/* When a request must be over, and whether to give it up sooner. */
+struct limits {
+	uint64_t deadline_ms;     /* on plat_elapsed_ms's clock */
+	int (*give_up)(void);     /* nonzero: stop now (may be NULL) */
+};
 
 /* ---- Private Functions ------------------------------------------------ */
+
+/* 0 while the request may go on; else -1 with why saying what ended it. */
+static int over(const struct limits *lim, char *why, size_t size)
+{
+	if (lim->give_up && lim->give_up()) {
+		snprintf(why, size, "given up: the run was asked to stop");
+		return -1;
+	}
+	if (plat_elapsed_ms() >= lim->deadline_ms) {
+		snprintf(why, size, "no answer within the time allowed");
+		return -1;
+	}
+	return 0;
+}
 
 static int fail(char *why, size_t size, const char *what, int err)
 {
@@ -22,13 +52,13 @@ static int fail(char *why, size_t size, const char *what, int err)
 	return -1;
 }
 
-/* A connected socket, or -1: the connect waits at most timeout_ms. */
-static int connect_to(const char *host, unsigned port, unsigned timeout_ms, char *why,
+/* A connected socket, or -1: the connect waits until the limits say. */
+static int connect_to(const char *host, unsigned port, const struct limits *lim, char *why,
 		      size_t size)
 {
 	struct addrinfo hints = { 0 }, *res = NULL;
 	char service[16];
-	struct timeval tv = { (time_t)(timeout_ms / 1000), (suseconds_t)(timeout_ms % 1000) * 1000 };
+	struct timeval tv = { 0, SLICE_MS * 1000 };
 	int fd, rc, err = 0;
 	socklen_t len = sizeof err;
 	struct pollfd p;
@@ -54,34 +84,51 @@ static int connect_to(const char *host, unsigned port, unsigned timeout_ms, char
 		snprintf(why, size, "connecting to %s:%u: %s", host, port, strerror(err));
 		return -1;
 	}
-	if (rc != 0) {
+	while (rc != 0) {
+		char ended[96];
+
 		p.fd = fd;
 		p.events = POLLOUT;
-		rc = poll(&p, 1, (int)timeout_ms);
-		if (rc <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err) {
+		rc = poll(&p, 1, SLICE_MS);
+		if (rc == 0 && over(lim, ended, sizeof ended) != 0) {
 			close(fd);
-			snprintf(why, size, "connecting to %s:%u: %s", host, port,
-				 rc == 0 ? "no answer within the time allowed" : strerror(err ? err : errno));
+			snprintf(why, size, "connecting to %s:%u: %s", host, port, ended);
 			return -1;
 		}
+		if (rc == 0 || (rc < 0 && errno == EINTR)) {
+			rc = -1;
+			continue;
+		}
+		if (rc < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err) {
+			close(fd);
+			snprintf(why, size, "connecting to %s:%u: %s", host, port,
+				 strerror(err ? err : errno));
+			return -1;
+		}
+		rc = 0;
 	}
-	/* Blocking from here, every send and receive bounded. */
+	/* Blocking from here, every send and receive a slice at most. */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	return fd;
 }
 
-static int send_all(int fd, const void *data, size_t len)
+/* 0, or -1 with why. */
+static int send_all(int fd, const void *data, size_t len, const struct limits *lim, char *why,
+		    size_t size)
 {
 	const char *p = data;
 
 	while (len) {
 		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (over(lim, why, size) != 0)
+				return -1;
 			continue;
+		}
 		if (n <= 0)
-			return -1;
+			return fail(why, size, "sending the request", n < 0 ? errno : EPIPE);
 		p += n;
 		len -= (size_t)n;
 	}
@@ -91,9 +138,9 @@ static int send_all(int fd, const void *data, size_t len)
 /* One request; its status code, or -1 with why. The status line is kept
    in why for the caller's message either way. */
 static int request(const char *method, const char *host, unsigned port, const char *path,
-		   const void *data, size_t len, unsigned timeout_ms, char *why, size_t size)
+		   const void *data, size_t len, const struct limits *lim, char *why, size_t size)
 {
-	char head[1024], answer[512];
+	char head[1024], answer[512], ended[96] = "";
 	size_t got = 0;
 	int fd, n, code = -1;
 	char *eol;
@@ -105,19 +152,22 @@ static int request(const char *method, const char *host, unsigned port, const ch
 		snprintf(why, size, "the request's path is too long");
 		return -1;
 	}
-	fd = connect_to(host, port, timeout_ms, why, size);
+	fd = connect_to(host, port, lim, why, size);
 	if (fd < 0)
 		return -1;
-	if (send_all(fd, head, (size_t)n) != 0 || (len && send_all(fd, data, len) != 0)) {
-		fail(why, size, "sending the request", errno);
+	if (send_all(fd, head, (size_t)n, lim, why, size) != 0 ||
+	    (len && send_all(fd, data, len, lim, why, size) != 0)) {
 		close(fd);
 		return -1;
 	}
 	/* The status line is all we need; the server closes after it. */
 	while (got + 1 < sizeof answer && !memchr(answer, '\n', got)) {
 		ssize_t r = recv(fd, answer + got, sizeof answer - 1 - got, 0);
-		if (r < 0 && errno == EINTR)
+		if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (over(lim, ended, sizeof ended) != 0)
+				break;
 			continue;
+		}
 		if (r <= 0)
 			break;
 		got += (size_t)r;
@@ -128,8 +178,8 @@ static int request(const char *method, const char *host, unsigned port, const ch
 	if (eol)
 		*eol = '\0';
 	if (strncmp(answer, "HTTP/1.", 7) != 0 || sscanf(answer + 8, " %3d", &code) != 1) {
-		snprintf(why, size, "%s %s: no HTTP answer%s", method, path,
-			 got ? "" : " (the connection closed, or no answer in time)");
+		snprintf(why, size, "%s %s: no HTTP answer (%s)", method, path,
+			 ended[0] ? ended : got ? "not HTTP" : "the connection closed");
 		return -1;
 	}
 	snprintf(why, size, "%s %s: %s", method, path, answer);
@@ -139,9 +189,10 @@ static int request(const char *method, const char *host, unsigned port, const ch
 /* ---- Public Functions ------------------------------------------------- */
 
 int host_http_put(const char *host, unsigned port, const char *path, const void *data,
-		  size_t len, unsigned timeout_ms, char *why, size_t why_size)
+		  size_t len, uint64_t deadline_ms, int (*give_up)(void), char *why, size_t why_size)
 {
-	int code = request("PUT", host, port, path, data, len, timeout_ms, why, why_size);
+	const struct limits lim = { deadline_ms, give_up };
+	int code = request("PUT", host, port, path, data, len, &lim, why, why_size);
 
 	if (code == 409 || code == 404 || code == 500) {
 		/* Each collection above the file, outermost first; one that is
@@ -154,9 +205,9 @@ int host_http_put(const char *host, unsigned port, const char *path, const void 
 				break;
 			memcpy(dir, path, n);
 			dir[n] = '\0';
-			request("MKCOL", host, port, dir, "", 0, timeout_ms, ignored, sizeof ignored);
+			request("MKCOL", host, port, dir, "", 0, &lim, ignored, sizeof ignored);
 		}
-		code = request("PUT", host, port, path, data, len, timeout_ms, why, why_size);
+		code = request("PUT", host, port, path, data, len, &lim, why, why_size);
 	}
 	if (code >= 200 && code < 300) {
 		why[0] = '\0';

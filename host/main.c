@@ -11,12 +11,10 @@
  * one it may have meant.
  */
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "host/host.h"
 #include "core/config.h"
@@ -24,6 +22,7 @@
 #include "core/probe.h"
 #include "run/run.h"
 #include "results/results.h"
+#include "probes/c2c_chart.h"
 #include "lib/suggest.h"
 
 /* ---- Constants -------------------------------------------------------- */
@@ -266,6 +265,12 @@ static int word_command(const char *arg, const char *more_usage)
 	return -1;
 }
 
+/* Whether argv[i] is the value of the option before it (--out, --config). */
+static int is_option_value(char **argv, int i)
+{
+	return i > 1 && (!strcmp(argv[i - 1], "--out") || !strcmp(argv[i - 1], "--config"));
+}
+
 /* The first word of argv[1..argc) that --version, --help, keys or --man
    is (the values of --out and --config aside), done: its exit status; -1
    when none is. Before anything else is read, so `memprobe bogus=1
@@ -273,17 +278,22 @@ static int word_command(const char *arg, const char *more_usage)
 static int any_word_command(int argc, char **argv, const char *more_usage)
 {
 	for (int i = 1; i < argc; i++) {
-		int rc;
+		int rc = is_option_value(argv, i) ? -1 : word_command(argv[i], more_usage);
 
-		if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--config")) {
-			i++;
-			continue;
-		}
-		rc = word_command(argv[i], more_usage);
 		if (rc >= 0)
 			return rc;
 	}
 	return -1;
+}
+
+/* Whether word is one of argv[1..argc) (the values of --out and --config
+   aside). */
+static int any_word(int argc, char **argv, const char *word)
+{
+	for (int i = 1; i < argc; i++)
+		if (!is_option_value(argv, i) && !strcmp(argv[i], word))
+			return 1;
+	return 0;
 }
 
 /* A word that is neither an option nor a pair: refused (2), with the
@@ -362,47 +372,6 @@ static char **plain_args(int argc, char **argv, int *out_argc)
 	return out;
 }
 
-/* The whole file, NUL-terminated; NULL with errno set on failure. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t size = 0, used = 0, n;
-	struct stat st;
-
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
-		return NULL;
-	}
-	do {
-		if (used + 4096 + 1 > size) {
-			char *bigger = realloc(text, size = size ? size * 2 : 8192);
-			if (!bigger) {
-				free(text);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			text = bigger;
-		}
-		n = fread(text + used, 1, 4096, f);
-		used += n;
-	} while (n == 4096);
-	if (ferror(f)) {
-		free(text);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	text[used] = '\0';
-	*len = used;
-	return text;
-}
-
 /* Before the first probe: a results folder that cannot take the files
    fails now (-1, said on stderr), not after minutes of measuring; one
    short of room for this run's files is a warning[] for the report (each
@@ -419,6 +388,106 @@ static int results_root_check(const struct config *c, char *warning, size_t size
 	}
 	if (room == 0)
 		warning[0] = '\0';
+	return 0;
+}
+
+/* The command line's --config file, --out folder and key=value pairs
+   (plain_args' forms; --check and the word commands are the caller's),
+   over memprobe's Linux default, into *c: 0, or -1 after saying on stderr
+   what was wrong. Every buffer is freed before
+   it returns, whichever way (LeakSanitizer checks each exit). */
+static int load_command_line(int argc, char **argv, struct config *c)
+{
+	struct config_source sources[3];
+	struct config_error err;
+	char *file_text = NULL, *pairs = calloc(1, 1);
+	size_t pairs_len = 0, file_len = 0;
+	int nsrc = 0, i, rc = -1;
+	const char *why;
+
+	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
+						  sizeof linux_default - 1, 0 };
+	for (i = 1; i < argc && pairs; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--check"))
+			continue;
+		if (!strcmp(arg, "--out") || !strcmp(arg, "--config")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "memprobe: %s needs a value\n", arg);
+				goto done;
+			}
+			if (!strcmp(arg, "--out")) {
+				char refusal[256];
+
+				if (host_results_root_refusal(argv[++i], refusal, sizeof refusal)) {
+					fprintf(stderr, "memprobe: %s\n", refusal);
+					goto done;
+				}
+				host_set_results_root(argv[i]);
+				continue;
+			}
+			if (file_text) {
+				fprintf(stderr, "memprobe: --config given twice\n");
+				goto done;
+			}
+			/* A FIFO or a device is refused before it is opened:
+			   it could block for good, or never end. */
+			file_text = host_slurp(argv[++i], &file_len, &why);
+			if (!file_text) {
+				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i], why);
+				goto done;
+			}
+			if (config_text_bom(file_text, file_len))
+				fprintf(stderr, "memprobe: note: --config %s starts with a UTF-8 "
+					"byte-order mark (a Windows editor's), which is skipped\n",
+					argv[i]);
+			sources[nsrc++] = (struct config_source){ argv[i], file_text, file_len, 0 };
+			continue;
+		}
+		if (arg[0] == '-' || !strchr(arg, '=')) {
+			refuse_word(arg);
+			goto done;
+		}
+		/* One pair per line, so an error names the pair by its position. */
+		char *longer = realloc(pairs, pairs_len + strlen(arg) + 2);
+		if (!longer)
+			break;
+		pairs = longer;
+		pairs_len += (size_t)sprintf(pairs + pairs_len, "%s\n", arg);
+	}
+	if (i < argc || !pairs) {
+		fprintf(stderr, "memprobe: out of memory\n");
+		goto done;
+	}
+	sources[nsrc++] = (struct config_source){ "command line", pairs, pairs_len, 0 };
+	if (config_load(c, sources, nsrc, &linux_platform, &err) != 0)
+		fprintf(stderr, "memprobe: %s\n", err.text);
+	else
+		rc = 0;
+done:
+	free(file_text);
+	free(pairs);
+	return rc;
+}
+
+/* c2c.cpus naming CPUs this process cannot run on (when c2c runs): a list
+   meant for another machine, refused now rather than after the probes
+   before it. 0, or -1 after saying so on stderr. */
+static int c2c_cpus_check(const struct config *c)
+{
+	unsigned count = plat_cpu_count(), missing;
+
+	for (unsigned i = 0; i < PROBE_COUNT; i++)
+		if ((c->probes & (1u << i)) && probe_registry[i] == probe_by_name("c2c")) {
+			missing = c2c_cpus_missing(c, count);
+			if (!missing)
+				return 0;
+			fprintf(stderr, "memprobe: c2c.cpus names %u CPU%s that do%s not exist here: "
+				"this process may run on %u (logical CPUs 0-%u)\n", missing,
+				missing == 1 ? "" : "s", missing == 1 ? "es" : "", count, count - 1);
+			return -1;
+		}
 	return 0;
 }
 
@@ -443,15 +512,11 @@ static int report_check(const struct config *c)
 int host_main(int argc, char **argv, const char *more_usage)
 {
 	static char room_warning[PATH_MAX + 256];   /* a path and its words */
-	struct config_source sources[3];
-	struct config_error err;
 	struct config c;
-	char *file_text = NULL, *pairs;
-	size_t pairs_len = 0, file_len = 0;
-	int nsrc = 0, i, rc, check_only = 0;
+	const char *stopped_by;
+	char verdict[96];
+	int rc;
 
-	sources[nsrc++] = (struct config_source){ "memprobe's Linux default", linux_default,
-						  sizeof linux_default - 1, 0 };
 	argv = plain_args(argc, argv, &argc);
 	if (!argv) {
 		fprintf(stderr, "memprobe: out of memory\n");
@@ -460,73 +525,12 @@ int host_main(int argc, char **argv, const char *more_usage)
 	rc = any_word_command(argc, argv, more_usage);
 	if (rc >= 0)
 		return rc;
-	pairs = calloc(1, 1);
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--check")) {
-			check_only = 1;
-			continue;
-		}
-		if (!strcmp(arg, "--out") || !strcmp(arg, "--config")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "memprobe: %s needs a value\n", arg);
-				return 2;
-			}
-			if (!strcmp(arg, "--out")) {
-				char why[256];
-
-				if (host_results_root_refusal(argv[++i], why, sizeof why)) {
-					fprintf(stderr, "memprobe: %s\n", why);
-					return 2;
-				}
-				host_set_results_root(argv[i]);
-				continue;
-			}
-			if (file_text) {
-				fprintf(stderr, "memprobe: --config given twice\n");
-				return 2;
-			}
-			file_text = read_file(argv[++i], &file_len);
-			if (!file_text) {
-				fprintf(stderr, "memprobe: --config %s: %s\n", argv[i],
-					errno == EISDIR ? "is a folder, not a configuration file"
-							: strerror(errno));
-				return 2;
-			}
-			if (config_text_bom(file_text, file_len))
-				fprintf(stderr, "memprobe: note: --config %s starts with a UTF-8 "
-					"byte-order mark (a Windows editor's), which is skipped\n",
-					argv[i]);
-			sources[nsrc++] = (struct config_source){ argv[i], file_text, file_len, 0 };
-			continue;
-		}
-		if (arg[0] == '-' || !strchr(arg, '=')) {
-			free(file_text);
-			free(pairs);
-			return refuse_word(arg);
-		}
-		/* One pair per line, so an error names the pair by its position. */
-		pairs = realloc(pairs, pairs_len + strlen(arg) + 2);
-		if (!pairs) {
-			fprintf(stderr, "memprobe: out of memory\n");
-			return 2;
-		}
-		pairs_len += (size_t)sprintf(pairs + pairs_len, "%s\n", arg);
-	}
-	sources[nsrc++] = (struct config_source){ "command line", pairs, pairs_len, 0 };
-
-	if (config_load(&c, sources, nsrc, &linux_platform, &err) != 0) {
-		fprintf(stderr, "memprobe: %s\n", err.text);
-		free(file_text);
-		free(pairs);
+	if (load_command_line(argc, argv, &c) != 0)
 		return 2;
-	}
-	if (check_only) {
-		free(file_text);
-		free(pairs);
+	if (c2c_cpus_check(&c) != 0)
+		return 2;
+	if (any_word(argc, argv, "--check"))
 		return report_check(&c);
-	}
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
 		return 2;
 	memprobe_report_version();
@@ -534,19 +538,25 @@ int host_main(int argc, char **argv, const char *more_usage)
 		report_printf("memprobe: %s\n", room_warning);
 	host_stop_on_signals();
 	rc = memprobe_run(&c);
-	/* As the EFI app's last line: the verdict, after the card. */
-	if (rc == 0 && !plat_files_complete())
-		rc = -1;
-	if (plat_stop_signal())
-		printf("memprobe: verdict: STOPPED by %s\n", plat_stop_signal());
+	stopped_by = memprobe_stopped_by();
+	/* As the EFI app's last line: the verdict, after the card. rc counts
+	   the files as results_close found them (a card-first copy that did
+	   not fit is no lost file). */
+	if (stopped_by)
+		snprintf(verdict, sizeof verdict, "memprobe: verdict: STOPPED by %s\n", stopped_by);
 	else
-		printf("memprobe: verdict: %s\n", rc == 0 ? "success" : "FAILURE");
-	free(file_text);
-	free(pairs);
-	if (plat_stop_signal()) {
+		snprintf(verdict, sizeof verdict, "memprobe: verdict: %s\n",
+			 rc == 0 ? "success" : "FAILURE");
+	plat_console(verdict);
+	if (stopped_by) {
 		fprintf(stderr, "memprobe: stopped by %s: the rows measured are kept and every file "
-			"is closed (exit status %d)\n", plat_stop_signal(), HOST_EXIT_STOPPED);
+			"is closed (exit status %d)\n", stopped_by, HOST_EXIT_STOPPED);
 		return HOST_EXIT_STOPPED;
 	}
+	/* A signal after the last probe stopped nothing: every file says the
+	   run as it was, and so does the exit status. */
+	if (plat_stop_signal())
+		fprintf(stderr, "memprobe: %s came after the last probe had run: nothing was left "
+			"to stop, and the files say the run as it was\n", plat_stop_signal());
 	return rc == 0 ? 0 : 1;
 }

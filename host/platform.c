@@ -3,6 +3,8 @@
  * the system description live in their own host/ files.
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "arch/counter.h"
 #include "arch/guard.h"
@@ -68,10 +71,36 @@ void plat_free(void *p, size_t bytes)
 	free(p);
 }
 
+int host_standard_streams(void)
+{
+	int fd;
+
+	signal(SIGPIPE, SIG_IGN);
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* open takes the lowest free number: this one. */
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return -1;
+	}
+	return 0;
+}
+
+/* A console that fails (a closed pipe: `| head -1`, a tee that was
+   killed) is given up for good and said once on stderr; the run goes on
+   and finishes its files, which are what it is for. SIGPIPE is ignored
+   (host_standard_streams), so the failure is EPIPE here, not death. */
 void plat_console(const char *text)
 {
-	fputs(text, stdout);
-	fflush(stdout);
+	static int console_lost;
+
+	if (console_lost)
+		return;
+	if (fputs(text, stdout) >= 0 && fflush(stdout) == 0)
+		return;
+	console_lost = 1;
+	fprintf(stderr, "memprobe: the console (standard output) failed: %s; the run goes on "
+		"and writes its files\n", strerror(errno));
 }
 
 uint64_t plat_elapsed_ms(void)

@@ -56,7 +56,7 @@ static char *read_all(int fd, size_t guess, size_t *len, const char **why)
 
 			if (cap > MAX_INPUT_BYTES) {
 				free(text);
-				*why = "larger than any results file";
+				*why = "larger than 64 MiB, the cap on any file memprobe reads";
 				return NULL;
 			}
 			more = realloc(text, cap * 2);
@@ -99,7 +99,7 @@ char *host_slurp(const char *path, size_t *len, const char **why)
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > MAX_INPUT_BYTES) {
-		*why = S_ISREG(st.st_mode) ? "larger than any results file" : not_regular(st.st_mode);
+		*why = S_ISREG(st.st_mode) ? "larger than 64 MiB, the cap on any file memprobe reads" : not_regular(st.st_mode);
 		errno = EINVAL;
 		return NULL;
 	}

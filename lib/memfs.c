@@ -158,6 +158,17 @@ int memfs_delete(struct memfs *fs, int h)
 	return 0;
 }
 
+int memfs_cut(struct memfs *fs, int h, size_t len)
+{
+	struct memfs_file *f = at(fs, h);
+
+	if (!f)
+		return -1;
+	if (len < f->len)
+		f->len = len;
+	return 0;
+}
+
 const char *memfs_data(const struct memfs *fs, int h, size_t *len)
 {
 	const struct memfs_file *f = at(fs, h);

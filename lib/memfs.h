@@ -53,6 +53,9 @@ int memfs_rename(struct memfs *fs, int h, const char *new_name);
 
 /* Frees the file and its slot: 0, or -1 for a bad handle. */
 int memfs_delete(struct memfs *fs, int h);
+/* Cuts file h back to its first len bytes (no more than it holds; a cut
+   file stays refused): 0, or -1 for a handle not held. */
+int memfs_cut(struct memfs *fs, int h, size_t len);
 
 /* The file `name`'s handle, or -1 when it is not held. */
 int memfs_find(const struct memfs *fs, const char *name);

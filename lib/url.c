@@ -30,6 +30,16 @@ int url_parse(const char *text, struct url *u, char *why, size_t why_size)
 		return refuse(why, why_size, "not an http:// or tftp:// URL");
 	}
 	host = p + 7;
+	for (end = host; *end && *end != '/'; end++)
+		if (*end == '@')
+			return refuse(why, why_size, "user information (user:password@) is not taken: "
+				      "the request carries no credentials, and the URL would show them");
+	for (end = host; *end; end++)
+		if (*end == '?' || *end == '#')
+			return refuse(why, why_size, *end == '?' ?
+				      "a query (?...) is not taken: each file's name goes after the "
+				      "path, so every file would land on one name" :
+				      "a fragment (#...) is not taken: it never reaches the server");
 	for (end = host; *end && *end != ':' && *end != '/'; end++)
 		if (!((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z') ||
 		      (*end >= '0' && *end <= '9') || *end == '-' || *end == '.'))

@@ -397,15 +397,15 @@ static void report_grid(const struct config *c, const struct bandwidth_grid *g,
 			      c->profile == PROFILE_FULL ? "full" : "quick", memory, claim);
 	else if (g->capped)
 		report_printf("%s: the sweep's grid ends at %s (the quick profile's); memory's point, "
-			      "%s (4 x the largest cache CPUID claims, %s), lies past the quick "
+			      "%s (4 x the largest cache the CPU claims, %s), lies past the quick "
 			      "profile's %s cap: memory's bandwidth is not measured (the full profile, "
 			      "or bandwidth.max_size, reaches it)\n", PROBE_NAME, top, memory, claim,
 			      cap);
 	else
 		report_printf("%s: the sweep's top is %s, the %s profile's%s\n", PROBE_NAME, top,
 			      c->profile == PROFILE_FULL ? "full" : "quick",
-			      largest ? ", at or past 4 x the largest cache CPUID claims"
-				      : ": CPUID claims no cache, so no size is known to be memory");
+			      largest ? ", at or past 4 x the largest cache the CPU claims"
+				      : ": the CPU claims no cache, so no size is known to be memory");
 }
 
 /* ---- Public Functions ------------------------------------------------- */

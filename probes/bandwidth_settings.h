@@ -17,7 +17,7 @@ enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
 
 /* bandwidth.max_size = auto: the grid's top per profile (as latency's
    LATENCY_TOP_*), and past it, where that is short of four times the
-   largest cache CPUID claims, one point at the first grid size there, so
+   largest cache the CPU claims, one point at the first grid size there, so
    memory's bandwidth is measured in every profile; in the quick profile
    only up to BANDWIDTH_MEMORY_CAP_QUICK (latency.max_buffer's quick
    default: a buffer's faulting, checking and filling cost grows with it). */

@@ -227,7 +227,10 @@ int probe_c2c(const struct config *c)
 		      "%.0f ms per pair\n", c->step_ms, TRIAL_ROUND_TRIPS_MIN, c->precision * 100,
 		      c->max_trials, c->cpus_deadline_ms);
 	report_printf("c2c: %s\n", plat_cpus_conditions());
-	c2c_matrix_init(&m, c, count);
+	if (c2c_matrix_init(&m, c, count)) {
+		probe_failed_because("c2c.cpus names CPUs that do not exist here");
+		return -1;
+	}
 	if (m.n < 2) {
 		report_printf("c2c: skipped: %s among c2c.cpus; a pair needs two\n",
 			      m.n ? "one CPU" : "no CPU");

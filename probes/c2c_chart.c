@@ -72,29 +72,42 @@ static int produce_heatmap(svg_write_fn write, void *ctx, const void *arg)
 	return svg_write_heatmap(&h, write, ctx);
 }
 
+/* Whether c2c.cpus names this logical CPU. */
+static int c2c_cpu_named(const struct config *c, unsigned cpu)
+{
+	return (C2C_SETTINGS(c)->cpus[cpu / 64] >> (cpu % 64)) & 1u;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
-void c2c_matrix_init(struct c2c_matrix *m, const struct config *c, unsigned cpu_count)
+unsigned c2c_cpus_missing(const struct config *c, unsigned cpu_count)
 {
 	unsigned beyond = 0, all = 1;
 
-	m->n = 0;
 	for (unsigned cpu = 0; cpu < CONFIG_CPUS_MAX; cpu++) {
-		if (!((C2C_SETTINGS(c)->cpus[cpu / 64] >> (cpu % 64)) & 1u)) {
+		if (!c2c_cpu_named(c, cpu))
 			all = 0;
-			continue;
-		}
-		if (cpu < cpu_count)
-			m->cpu[m->n++] = cpu;
-		else
+		else if (cpu >= cpu_count)
 			beyond++;
 	}
-	if (beyond && !all)
-		report_printf("c2c: %u CPUs of c2c.cpus do not exist here (CPUs 0-%u): left out\n",
-			      beyond, cpu_count - 1);
-	m->ns = m->n > 1 ? plat_alloc(sizeof(double) * m->n * m->n) : 0;
+	return all ? 0 : beyond;
+}
+
+unsigned c2c_matrix_init(struct c2c_matrix *m, const struct config *c, unsigned cpu_count)
+{
+	unsigned missing = c2c_cpus_missing(c, cpu_count);
+
+	m->n = 0;
+	for (unsigned cpu = 0; cpu < cpu_count && cpu < CONFIG_CPUS_MAX; cpu++)
+		if (c2c_cpu_named(c, cpu))
+			m->cpu[m->n++] = cpu;
+	if (missing)
+		report_printf("c2c: %u CPUs of c2c.cpus do not exist here (CPUs 0-%u): nothing "
+			      "measured\n", missing, cpu_count - 1);
+	m->ns = m->n > 1 && !missing ? plat_alloc(sizeof(double) * m->n * m->n) : 0;
 	for (unsigned i = 0; m->ns && i < m->n * m->n; i++)
 		m->ns[i] = 0.0 / 0.0;
+	return missing;
 }
 
 void c2c_matrix_set(struct c2c_matrix *m, unsigned a, unsigned b, double ns)

@@ -14,9 +14,14 @@ struct c2c_matrix {
 					 Scratch memory (plat_alloc), NULL when none */
 };
 
-/* The CPUs of c2c.cpus that exist (below cpu_count), a line in the report
-   for those that do not, and an empty matrix. */
-void c2c_matrix_init(struct c2c_matrix *m, const struct config *c, unsigned cpu_count);
+/* How many CPUs c2c.cpus names that do not exist (at or above
+   cpu_count); 0 for `all`, which names every CPU there is. */
+unsigned c2c_cpus_missing(const struct config *c, unsigned cpu_count);
+/* The CPUs of c2c.cpus that exist (below cpu_count) and an empty matrix;
+   or, when c2c.cpus names CPUs that do not exist, a line in the report
+   saying so and c2c_cpus_missing's count (the probe then measures nothing:
+   a list that does not fit the machine was meant for another one). */
+unsigned c2c_matrix_init(struct c2c_matrix *m, const struct config *c, unsigned cpu_count);
 /* Both cells of the pair of logical CPUs (a, b). */
 void c2c_matrix_set(struct c2c_matrix *m, unsigned a, unsigned b, double ns);
 /* The matrix as a text table in the report, then c2c.svg; frees it. */

@@ -74,7 +74,7 @@ void chase_run_trials(void *arg);
 int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char *what);
 
 /* The slot count from which a chase's trials may be partial laps: four
-   times the largest cache CPUID claims (largest_claim, bytes), or where
+   times the largest cache the CPU claims (largest_claim, bytes), or where
    nothing is claimed four times the last edge found so far (last_edge,
    bytes; 0: none found), over slot_bytes; 0 (never) when neither is
    known. */

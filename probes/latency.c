@@ -48,7 +48,7 @@ struct sweep_state {
 	const struct plat_buffer *buf;
 	const char *page_name;
 	double last_ns;
-	uint64_t largest_claim;          /* the largest cache CPUID claims, bytes */
+	uint64_t largest_claim;          /* the largest cache the CPU claims, bytes */
 	const struct sweep_curve *curve; /* its points measured so far */
 };
 
@@ -170,23 +170,24 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 
 int probe_latency(const struct config *c)
 {
-	char top_text[24], cap_text[24], claim_text[24];
+	char top_text[24], cap_text[24], claim_text[24], floor_text[24];
 	uint64_t largest, top = latency_sweep_top(c, &largest);
 	unsigned first = 0, last = 0;
 
 	mp_format_bytes(top_text, sizeof top_text, top);
 	mp_format_bytes(cap_text, sizeof cap_text, LATENCY_SETTINGS(c)->max_buffer);
 	mp_format_bytes(claim_text, sizeof claim_text, largest);
+	mp_format_bytes(floor_text, sizeof floor_text,
+			c->profile == PROFILE_FULL ? LATENCY_TOP_FULL : LATENCY_TOP_QUICK);
 	if (c->max_size)
 		report_printf("latency: the sweep's top is max_size = %s\n", top_text);
 	else if (largest)
 		report_printf("latency: the sweep's top is %s, the first grid size at or past 4 x "
-			      "the largest cache CPUID claims (%s) and at least the %s profile's "
-			      "%s MiB\n", top_text, claim_text,
-			      c->profile == PROFILE_FULL ? "full" : "quick",
-			      c->profile == PROFILE_FULL ? "512" : "8");
+			      "the largest cache the CPU claims (%s) and at least the %s profile's "
+			      "%s\n", top_text, claim_text,
+			      c->profile == PROFILE_FULL ? "full" : "quick", floor_text);
 	else
-		report_printf("latency: the sweep's top is %s: CPUID claims no cache, so the %s "
+		report_printf("latency: the sweep's top is %s: the CPU claims no cache, so the %s "
 			      "profile's own top\n", top_text,
 			      c->profile == PROFILE_FULL ? "full" : "quick");
 	if (top > LATENCY_SETTINGS(c)->max_buffer) {

@@ -10,7 +10,7 @@
 #include "core/config.h"
 
 /* max_size = auto: the latency sweep's top is the larger of this (per
-   profile) and four times the largest cache CPUID claims, so the last
+   profile) and four times the largest cache the CPU claims, so the last
    cache's edge has a plateau of memory past it; capped by
    latency.max_buffer and by memory. Without a claim it is this. */
 #define LATENCY_TOP_QUICK (8ull << 20)

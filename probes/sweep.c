@@ -12,6 +12,8 @@
 
 /* ---- Constants -------------------------------------------------------- */
 
+_Static_assert(SWEEP_POINTS_MAX <= EDGES_MAX_POINTS, "the analysis keeps every point of a sweep");
+
 /* The latency seed's sweep, in KiB: powers of two with a midpoint between
    each pair, so a plateau edge between 2^k and 2^(k+1) shows its shape
    rather than a single step. */

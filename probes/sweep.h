@@ -37,7 +37,7 @@ struct cache_claims;
 uint64_t sweep_largest_cache(const struct cache_claims *claims);
 /* The latency sweep's top before memory caps it: max_size, or with max_size
    = auto, sweep_auto_top of the profile's LATENCY_TOP_* and the largest
-   cache CPUID claims (that claim in *largest; 0 when max_size is set or
+   cache the CPU claims (that claim in *largest; 0 when max_size is set or
    nothing is claimed). */
 uint64_t latency_sweep_top(const struct config *c, uint64_t *largest);
 
@@ -60,9 +60,10 @@ int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
 #define SWEEP_REVISIT_RISE 1.15
 #define SWEEP_REVISIT_PASSES 2
 
-/* The most points of one curve, grid and refinement together: as many as
-   the analysis keeps of a curve. */
-#define SWEEP_POINTS_MAX EDGES_MAX_POINTS
+/* The most points of one curve, grid and refinement together: no more
+   than the analysis keeps of a curve (EDGES_MAX_POINTS, checked in
+   sweep.c), which keeps room for other programs' finer grids. */
+#define SWEEP_POINTS_MAX 96
 
 /* How one curve of a sweep, a page size's or a variant's, is measured:
    the probe's part. */

@@ -78,7 +78,7 @@ static uint64_t grid_floor(uint64_t n)
 }
 
 /* The sweep's top in pages before memory caps it: tlb.max_pages, or the
-   larger of TLB_AUTO_PAGES and four times the largest TLB CPUID claims for
+   larger of TLB_AUTO_PAGES and four times the largest TLB the CPU claims for
    these pages (that claim in *claimed), so the last claimed reach has a
    plateau past it. */
 static uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
@@ -210,11 +210,11 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	page_size_name(page_name, sizeof page_name, shift);
 	last = tlb_sweep_top(c, shift, &claimed);
 	if (claimed)
-		report_printf("tlb, %s: CPUID claims at most %u entries for these pages; the "
+		report_printf("tlb, %s: the CPU claims at most %u entries for these pages; the "
 			      "sweep's top is %llu pages\n", page_name, claimed,
 			      (unsigned long long)last);
 	else
-		report_printf("tlb, %s: CPUID claims no data TLB for these pages; the sweep's "
+		report_printf("tlb, %s: the CPU claims no data TLB for these pages; the sweep's "
 			      "top is %llu pages\n", page_name, (unsigned long long)last);
 	last = grid_floor(last);
 	if (last < first) {

@@ -22,7 +22,8 @@ void chart_file(const char *name, chart_produce_fn produce, const void *arg)
 	int handle = plat_file_open(name);
 
 	if (handle < 0) {
-		report_printf("  %s: not written (no run folder)\n", name);
+		report_printf("  %s: not written: the file could not be created (files: %s)\n", name,
+			      plat_run_folder());
 		return;
 	}
 	if (produce(write_to_handle, &handle, arg) != 0) {

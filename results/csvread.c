@@ -67,8 +67,12 @@ int results_csv_read(const char *text, size_t len,
 	csv_reader_init(&r, text, len);
 	header_n = csv_next(&r, store, sizeof store, fields, CSV_MAX_FIELDS);
 	if (header_n <= 0) {
-		mp_strlcpy(sum->error, header_n == 0 ? "the file is empty"
-			   : "the header line is not a CSV record", sizeof sum->error);
+		if (header_n == 0)
+			mp_strlcpy(sum->error, "the file is empty", sizeof sum->error);
+		else
+			mp_snprintf(sum->error, sizeof sum->error, "the header line is not a CSV "
+				    "record memprobe reads (broken quoting, more than %d fields, or "
+				    "more than %d bytes)", CSV_MAX_FIELDS, RECORD_STORE);
 		return -1;
 	}
 	if (header_columns(fields, header_n, index, sum))

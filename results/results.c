@@ -32,6 +32,9 @@ struct out_file {
 static struct out_file report_file = { "report.txt", -1, 0, 0, 0 };
 static struct out_file csv_file = { "results.csv", -1, 0, 0, 0 };
 static struct out_file html_file = { "report.html", -1, 0, 0, 0 };
+/* Written at the start (results_system_early) and kept open until the
+   final one takes its place. */
+static struct out_file system_file = { "system.json", -1, 0, 0, 0 };
 
 static int files_opened;
 
@@ -48,16 +51,40 @@ static char card_text[4096];
 static size_t card_len;
 static uint64_t html_head_len;
 static char copy_buffer[16 * 1024];
+/* report.html's closing tail, kept written after each whole section so
+   the page on the medium is always whole: where it begins (0: none yet)
+   and whether it is there now (the next write goes over it). */
+static const char html_tail[] = "</body>\n</html>\n";
+/* Where report.txt's last whole line ends. */
+static uint64_t report_whole_at;
+static uint64_t html_tail_at;
+static int html_tail_on;
+/* summary.txt was written whole (results_card). */
+static int summary_kept;
 
 /* ---- Private Functions ------------------------------------------------ */
 
 /* Says once per file, on the console and in the report, that the file is not
    (or no longer) being written, then stops using it: the run goes on. A
    file cut part way keeps what was written before, and says so. */
+static void file_write(struct out_file *f, const char *data, size_t len);
+
 static void give_up(struct out_file *f, const char *why)
 {
 	char line[256];
 
+	/* report.txt back to its last whole line (a line's start is written
+	   at a probe's end, its rest later). */
+	if (f == &report_file && f->handle >= 0 && f->written > report_whole_at &&
+	    plat_file_cut(f->handle, report_whole_at) == 0)
+		f->written = report_whole_at;
+	/* The page back to its last whole section, closed. */
+	if (f == &html_file && f->handle >= 0 && html_tail_at &&
+	    plat_file_cut(f->handle, html_tail_at) == 0) {
+		f->written = html_tail_at;
+		if (plat_file_write(f->handle, html_tail, sizeof html_tail - 1) == 0)
+			f->written += sizeof html_tail - 1;
+	}
 	if (f->handle >= 0)
 		plat_file_close(f->handle);
 	f->handle = -1;
@@ -74,7 +101,7 @@ static void give_up(struct out_file *f, const char *why)
 			    f->name, why);
 	plat_console(line);
 	if (f != &report_file && report_file.handle >= 0)
-		plat_file_write(report_file.handle, line, mp_strlen(line));
+		file_write(&report_file, line, mp_strlen(line));
 }
 
 static void file_open(struct out_file *f)
@@ -88,8 +115,11 @@ static void file_write(struct out_file *f, const char *data, size_t len)
 {
 	if (f->handle < 0 || len == 0 || (f->draft && f->failed))
 		return;
-	if (plat_file_write(f->handle, data, len) == 0)
+	if (plat_file_write(f->handle, data, len) == 0) {
 		f->written += len;
+		if (f == &report_file && data[len - 1] == '\n')
+			report_whole_at = f->written;
+	}
 	else if (f->draft)
 		f->failed = 1;
 	else
@@ -186,9 +216,32 @@ static void row_fields(struct csv_row *r, const struct result_row *row)
 	row_put(r, '\n');
 }
 
+/* Every write to report.html: over the closing tail, if it is there. */
 static void html_sink(void *ctx, const char *data, size_t len)
 {
-	file_write(ctx, data, len);
+	struct out_file *f = ctx;
+
+	if (html_tail_on && f->handle >= 0) {
+		html_tail_on = 0;
+		if (plat_file_cut(f->handle, html_tail_at) == 0)
+			f->written = html_tail_at;
+		else
+			give_up(f, "its closing tail could not be taken back");
+	}
+	file_write(f, data, len);
+}
+
+/* A whole section written: blocks closed, then the page's closing tail
+   (written over by the next section), flushed. */
+static void html_checkpoint(void)
+{
+	report_html_checkpoint();
+	if (html_file.handle < 0)
+		return;
+	html_tail_at = html_file.written;
+	file_write(&html_file, html_tail, sizeof html_tail - 1);
+	html_tail_on = html_file.handle >= 0;
+	file_flush(&html_file);
 }
 
 static const struct html_out html_page = { html_sink, &html_file };
@@ -266,8 +319,10 @@ static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
 	if (to.handle >= 0)
 		plat_file_delete(to.handle);
 	mp_snprintf(line, sizeof line, "%s: the summary could not be put first (%s); the report "
-		    "is whole as it was written, and summary.txt holds the summary\n", f->name,
-		    to.handle >= 0 ? "writing the copy failed" : "the copy could not be created");
+		    "is whole as it was written, and %s\n", f->name,
+		    to.handle >= 0 ? "writing the copy failed" : "the copy could not be created",
+		    summary_kept ? "summary.txt holds the summary" :
+		    "summary.txt could not be written either: the summary is on the console");
 	plat_console(line);
 }
 
@@ -333,8 +388,7 @@ void results_open(void)
 	report_html_begin(&html_page, title);
 	html_head_len = html_file.written;
 	report_html_text(early_text, early_len);
-	report_html_checkpoint();
-	file_flush(&html_file);
+	html_checkpoint();
 
 	file_open(&csv_file);
 	row_header(&row_text);
@@ -365,8 +419,7 @@ void results_probe_done(void)
 		report_write_pending();
 	file_flush(&report_file);
 	report_html_rows_done();
-	report_html_checkpoint();
-	file_flush(&html_file);
+	html_checkpoint();
 }
 
 void results_section(const char *title)
@@ -382,7 +435,7 @@ void results_chart_inline(const char *name,
 	report_html_chart(name, produce, arg);
 }
 
-void results_verdict(int probes_ok, int files_ok)
+void results_verdict(int probes_ok, int files_ok, const char *stopped_by)
 {
 	static const char probe_failed[] = "a probe did not measure what was asked (its "
 					   "section says why)";
@@ -390,10 +443,10 @@ void results_verdict(int probes_ok, int files_ok)
 					 "report says which)";
 	char text[256];
 
-	if (plat_stop_signal())
+	if (stopped_by)
 		mp_snprintf(text, sizeof text, "verdict: STOPPED by %s: every row measured until "
 			    "then is kept; the probes after the one running did not run%s",
-			    plat_stop_signal(), files_ok ? "" : "; and the result files are "
+			    stopped_by, files_ok ? "" : "; and the result files are "
 			    "missing or incomplete (the report says which)");
 	else if (probes_ok && files_ok)
 		mp_strlcpy(text, "verdict: every probe measured what was asked", sizeof text);
@@ -434,33 +487,89 @@ void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
 		system_summary_html(system_json, len);
 	else
 		report_html_text(why, mp_strlen(why));
-	report_html_checkpoint();
-	file_flush(&html_file);
+	html_checkpoint();
+}
+
+void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
+{
+	char why[96];
+	size_t len = system_document(fill, arg, why, sizeof why);
+
+	if (!len)
+		return;   /* the final one says why, if it fails too */
+	file_open(&system_file);
+	file_write(&system_file, system_json, len);
+	file_write(&system_file, "\n", 1);
+	file_flush(&system_file);
+}
+
+/* The final description, whole, in place of the one written at the start:
+   to system.draft.json first, and only once that is flushed whole is the
+   early one deleted and the draft given its name. 0, or -1 (the early
+   one, whole, is kept, and the report says so). */
+static int system_replace(size_t len)
+{
+	struct out_file to = { "system.draft.json", -1, 0, 0, 1 };
+
+	to.handle = plat_file_open(to.name);
+	if (to.handle < 0)
+		return -1;
+	file_write(&to, system_json, len);
+	file_write(&to, "\n", 1);
+	if (to.failed || plat_file_flush(to.handle) != 0) {
+		plat_file_delete(to.handle);
+		return -1;
+	}
+	if (plat_file_delete(system_file.handle) != 0 ||
+	    plat_file_rename(to.handle, system_file.name) != 0) {
+		system_file.handle = -1;
+		plat_file_close(to.handle);
+		report_printf("system.json: the final description is in system.draft.json (it could "
+			      "not take system.json's name)\n");
+		return 0;
+	}
+	system_file.handle = -1;
+	plat_file_close(to.handle);
+	return 0;
 }
 
 void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 {
-	struct out_file system_file = { "system.json", -1, 0, 0, 0 };
 	char why[96];
 	size_t len = system_document(fill, arg, why, sizeof why);
 
 	if (!len) {
-		report_printf("no results file written: system.json: %s; the run goes on, on the "
-			      "console\n", why);
+		report_printf("%s: system.json: %s; the run goes on, on the console\n",
+			      system_file.handle >= 0 ? "the final description is not written, and "
+			      "the one from the run's start is kept" : "no results file written", why);
+		file_close(&system_file);
 		return;
 	}
-	file_open(&system_file);
-	file_write(&system_file, system_json, len);
-	file_write(&system_file, "\n", 1);
-	file_close(&system_file);
+	if (system_file.handle >= 0) {
+		if (system_replace(len) != 0) {
+			report_printf("system.json: the final description could not be written (volume "
+				      "full?); system.json keeps the one written at the run's start, "
+				      "whole (\"state\": \"running\")\n");
+			file_close(&system_file);
+		}
+	} else {
+		file_open(&system_file);
+		file_write(&system_file, system_json, len);
+		file_write(&system_file, "\n", 1);
+		file_close(&system_file);
+	}
+	system_file.failed = 0;
+	system_file.written = 0;
 	report_html_folded("system.json: the machine, its firmware or kernel, the CPU and what it "
 			   "claims", system_json, len);
 }
 
 /* Leaves the module as before results_open, so a later open (a second run
    in one process, as the unit tests do) starts with fresh files. */
-void results_close(void)
+int results_close(void)
 {
+	int lost;
+
 	results_probe_done();
 	report_html_end();
 	file_flush(&html_file);
@@ -472,12 +581,17 @@ void results_close(void)
 	file_close(&html_file);
 	file_close(&csv_file);
 	file_close(&report_file);
+	lost = csv_file.failed || report_file.failed || html_file.failed;
 	csv_file.failed = report_file.failed = html_file.failed = 0;
 	csv_file.written = report_file.written = html_file.written = 0;
 	files_opened = 0;
 	early_len = 0;
 	early_cut = 0;
 	card_len = 0;
+	html_tail_at = 0;
+	html_tail_on = 0;
+	report_whole_at = 0;
+	return lost ? -1 : 0;
 }
 
 void results_card(const char *text, size_t len)
@@ -490,6 +604,7 @@ void results_card(const char *text, size_t len)
 	file_open(&summary_file);
 	file_write(&summary_file, card_text, card_len);
 	file_close(&summary_file);
+	summary_kept = !summary_file.failed;
 }
 
 void report_printf(const char *fmt, ...)

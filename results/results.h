@@ -36,12 +36,20 @@ void results_chart_inline(const char *name,
 /* The run's verdict, closing report.html: a failure when a probe failed
    or a result file is missing or incomplete, saying which, as the
    platform's own verdict (the console's line, the exit status) counts
-   both; "STOPPED" when a signal asked the run to stop (plat_stop_signal). */
-void results_verdict(int probes_ok, int files_ok);
+   both; "STOPPED by NAME" when stopped_by (memprobe_stopped_by: a signal
+   that stopped the probes) is not NULL. */
+void results_verdict(int probes_ok, int files_ok, const char *stopped_by);
 /* report.html's system summary, near the top of the page: fill gives
    system.json's members, as results_system's does (system_summary.h). */
 void results_summary(void (*fill)(struct json *j, void *arg), void *arg);
-/* system.json is written whole at the end; fill gives its members. */
+/* system.json as known at the run's start ("state": "running"), written
+   whole and flushed now, so a run that a full volume or a kill cuts short
+   still leaves one; fill gives its members. */
+void results_system_early(void (*fill)(struct json *j, void *arg), void *arg);
+/* system.json whole at the end: written to system.draft.json, flushed,
+   and only then put in the early one's place (deleted, then renamed), so
+   at every moment the volume holds one whole system.json; when the final
+   one does not fit, the early one stays and the report says so. */
 void results_system(void (*fill)(struct json *j, void *arg), void *arg);
 /* The card (card.h): written to summary.txt now, and put first in
    report.txt and in report.html (as <section id="summary">) when
@@ -49,7 +57,11 @@ void results_system(void (*fill)(struct json *j, void *arg), void *arg);
    then rewritten once from the streamed copy with the card in front
    (docs/OUTPUT.md says why). */
 void results_card(const char *text, size_t len);
-void results_close(void);
+/* Ends the run's files: -1 when report.txt, report.html or results.csv
+   was cut or lost (each said where it happened), else 0. The card-first
+   copies (report.draft.*) are not counted: when one does not fit, the
+   file stays whole as it was streamed, and the console says so. */
+int results_close(void);
 
 void report_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

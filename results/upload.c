@@ -24,6 +24,7 @@ static char base[CONFIG_URL_MAX + 128];   /* URL/<id>/<run>/ */
 static struct sent files[UPLOAD_FILES_MAX];
 static unsigned nfiles, dropped;
 static int server_gone;         /* the last send failed every try */
+static int probes_stopped;      /* upload_probes_stopped was called this run */
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -48,6 +49,14 @@ static void send(struct sent *f)
 	mp_snprintf(url, sizeof url, "%s%s", base, f->name);
 	if (f->gone)
 		return;
+	/* A file sent whole before the signal stays sent. */
+	if (upload_cut_short()) {
+		if (!f->ok)
+			mp_snprintf(f->why, sizeof f->why, "not sent: %s asked the run to stop "
+				    "during the upload", plat_stop_signal());
+		f->tries = f->ok ? f->tries : 0;
+		return;
+	}
 	f->ok = 0;
 	for (f->tries = 1; f->tries <= tries; f->tries++) {
 		int rc = plat_upload_put(url, f->name, f->why, sizeof f->why);
@@ -59,6 +68,10 @@ static void send(struct sent *f)
 		}
 		if (rc > 0) {
 			f->gone = 1;
+			return;
+		}
+		if (upload_cut_short()) {
+			server_gone = 1;
 			return;
 		}
 	}
@@ -85,6 +98,7 @@ void upload_start(const struct config *c)
 	char why[200], id[64], run[64];
 
 	active = started = 0;
+	probes_stopped = 0;
 	nfiles = dropped = 0;
 	server_gone = 0;
 	if (!c->upload_url[0])
@@ -101,6 +115,16 @@ void upload_start(const struct config *c)
 	active = started = 1;
 	report_printf("upload: each result file to %s<file> (HTTP PUT) as it is closed, and "
 		      "again at the end\n", base);
+}
+
+int upload_cut_short(void)
+{
+	return plat_stop_signal() && !probes_stopped;
+}
+
+void upload_probes_stopped(void)
+{
+	probes_stopped = 1;
 }
 
 int upload_active(void)
@@ -128,7 +152,9 @@ void upload_file_closed(const char *name)
 	if (!f)
 		return;
 	send(f);
-	if (!f->ok && !f->gone)
+	if (!f->ok && !f->gone && !f->tries)
+		say("upload: %s: NOT SENT: %s (kept in the run folder, if any)\n", f->name, f->why);
+	else if (!f->ok && !f->gone)
 		say("upload: %s: not sent after %u tr%s: %s (kept in the run folder, if any; "
 		    "tried again at the end)\n", f->name, f->tries, f->tries == 1 ? "y" : "ies",
 		    f->why);
@@ -148,6 +174,9 @@ void upload_finish(void)
 		} else if (files[i].ok) {
 			ok++;
 			say("upload: %s: sent\n", files[i].name);
+		} else if (!files[i].tries) {
+			say("upload: %s: NOT SENT: %s (kept in the run folder, if any)\n",
+			    files[i].name, files[i].why);
 		} else {
 			say("upload: %s: FAILED after %u tr%s: %s (kept in the run folder, if any)\n",
 			    files[i].name, files[i].tries, files[i].tries == 1 ? "y" : "ies",

@@ -29,6 +29,16 @@ void upload_file_closed(const char *name);
    by file on the console. */
 void upload_finish(void);
 
+/* 1 when a signal asked the run to stop that did not stop its probes (it
+   came after the last one, during the closing and the upload, or while a
+   file was being sent mid-run): the upload then ends at once, and what
+   was not sent is said. A signal that stopped the probes does not stop
+   the upload of the files it leaves: a second signal ends the process. */
+int upload_cut_short(void);
+/* The run driver's word that a signal stopped the probes (run/run.c):
+   from then on that signal does not cut the upload short. */
+void upload_probes_stopped(void);
+
 /* 1 while uploads are on (upload_start accepted the URL). */
 int upload_active(void);
 

@@ -44,6 +44,9 @@ static struct {
 /* The counts when the last probe ended: what the console's total said, and
    system.json repeats (an NMI during the analysis belongs to no probe). */
 static struct plat_disturbances run_disturbed;
+/* What stopped the probe loop, taken once when it broke (NULL: it ran to
+   its end): the signal's name, and plat_fatal's text. */
+static const char *stopped_signal, *stopped_fatal;
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -165,9 +168,17 @@ static void disturbances_json(struct json *j)
 	json_object_end(j);
 }
 
+/* What fill_system is given: the clock, and whether the run is over (the
+   early system.json has no analysis and no card yet). */
+struct system_fill {
+	const struct plat_clock *clk;
+	int final;
+};
+
 static void fill_system(struct json *j, void *arg)
 {
-	const struct plat_clock *clk = arg;
+	const struct system_fill *f = arg;
+	const struct plat_clock *clk = f->clk;
 
 	json_object_begin(j, "app");
 	json_string(j, "name", "memprobe");
@@ -177,8 +188,9 @@ static void fill_system(struct json *j, void *arg)
 	json_string(j, "probe_flags", memprobe_probe_flags);
 	json_object_end(j);
 	json_string(j, "config", config_text);
-	json_string(j, "stopped_by", plat_stop_signal() ? plat_stop_signal() :
-				     plat_fatal() ? plat_fatal() : "");
+	json_string(j, "state", f->final ? "final" : "running");
+	json_string(j, "stopped_by", stopped_signal ? stopped_signal :
+				     stopped_fatal ? stopped_fatal : "");
 	json_object_begin(j, "clock");
 	json_string(j, "counter", clk->counter);
 	json_u64(j, "ticks_per_s", clk->ticks_per_s);
@@ -196,6 +208,8 @@ static void fill_system(struct json *j, void *arg)
 	disturbances_json(j);
 	plat_describe(j);
 	smbios_json(j, identity_smbios(), identity_mac());
+	if (!f->final)
+		return;
 	analysis_describe(j);
 	card_describe(j);
 }
@@ -234,6 +248,11 @@ static void card_of_run(void)
 
 /* ---- Public Functions ------------------------------------------------- */
 
+const char *memprobe_stopped_by(void)
+{
+	return stopped_signal;
+}
+
 void memprobe_report_version(void)
 {
 	report_printf("memprobe %s (build %s)\n", memprobe_version, memprobe_build_id);
@@ -242,16 +261,20 @@ void memprobe_report_version(void)
 int memprobe_run(const struct config *c)
 {
 	const struct plat_clock *clk;
+	static struct system_fill fill;
 	int status = 0, files_ok;
 	unsigned i;
 
+	stopped_signal = stopped_fatal = 0;
 	config_describe(c, config_text, sizeof config_text);
 	emit_set_row_sink(take_row);
 	results_open();
 	clk = plat_clock();
 	report_header(clk);
 	upload_start(c);
-	results_summary(fill_system, (void *)clk);
+	fill = (struct system_fill){ clk, 0 };
+	results_summary(fill_system, &fill);
+	results_system_early(fill_system, &fill);
 
 	for (i = 0; i < PROBE_COUNT; i++) {
 		struct plat_disturbances before, after;
@@ -281,6 +304,10 @@ int memprobe_run(const struct config *c)
 		if (rc != 0)
 			status = -1;
 		if (plat_fatal()) {
+			stopped_signal = plat_stop_signal();
+			stopped_fatal = plat_fatal();
+			if (stopped_signal)
+				upload_probes_stopped();
 			report_stopped(c, i);
 			status = -1;
 			break;
@@ -291,7 +318,8 @@ int memprobe_run(const struct config *c)
 	emit_set_row_sink(0);
 	analysis_run();
 	card_of_run();
-	results_system(fill_system, (void *)clk);
+	fill.final = 1;
+	results_system(fill_system, &fill);
 	/* Results that could not be saved are results lost: a harness, the
 	   console and the page all hear it, from this one status. */
 	files_ok = plat_files_complete();
@@ -299,10 +327,13 @@ int memprobe_run(const struct config *c)
 		report_printf("memprobe: the result files are missing or incomplete (see above)\n");
 	/* The answer last, just before the verdict (the page begins with it). */
 	card_print();
-	results_verdict(status == 0, files_ok);
+	results_verdict(status == 0, files_ok, stopped_signal);
 	if (!files_ok)
 		status = -1;
-	results_close();
+	/* The card-first copies made in closing are no result files: one
+	   that does not fit leaves each file whole as streamed (said so). */
+	if (results_close() != 0)
+		status = -1;
 	upload_finish();
 	return status;
 }

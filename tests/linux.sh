@@ -128,7 +128,8 @@ if wait_rows "$dir" 1; then
 	wait "$RUN_PID"
 	rc=$?
 	check "a second signal ends the run at once, by that signal (status $rc)" test "$rc" -eq 143
-	check "a second signal: no system.json, as after a kill" test ! -e "$dir/run-0001/system.json"
+	check "a second signal: system.json is the one written at the start (state running), as after a kill" \
+		test "$(json_member "$dir/run-0001/system.json" state 2> /dev/null)" = running
 else
 	wait "$RUN_PID"
 	fail "a second signal: the slow run wrote no row (see $dir.out)"
@@ -201,7 +202,7 @@ long=$work/$(printf 'd%.0s' $(seq 1 250))
 long=$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long
 refused "--out longer than PATH_MAX" "^memprobe: --out: a path of ${#long} bytes is too long" --out "$long"
 check "--out longer than PATH_MAX: nothing made under a shortened name" test ! -e "${long:0:4063}"
-refused "--config on a folder" "^memprobe: --config $work: is a folder, not a configuration file" \
+refused "--config on a folder" "^memprobe: --config $work: not a regular file: a folder" \
 	--config "$work"
 refused "pages=16k on x86-64" "key 'pages': 16 KiB is not an x86-64 page size" --out "$work/pages" pages=16k
 check "pages=16k: no run folder made" test ! -e "$work/pages"

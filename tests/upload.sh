@@ -44,7 +44,7 @@ for mode in full_put_path mkcol; do
 	remote=$(find "$WEBDAV_ROOT/fleet/$id" -mindepth 1 -maxdepth 1 -name 'run-*' 2>/dev/null | head -n 1)
 	check "upload ($mode): the run succeeds" test "$rc" -eq 0
 	check "upload ($mode): the start-up says where the files go" \
-		grep -q "^upload: each result file to http://127.0.0.1:$WEBDAV_PORT/fleet/$id/run-[0-9]*T[0-9]*Z/<file> (HTTP PUT)" "$work/$mode.out"
+		grep -q "^upload: each result file to http://127.0.0.1:$WEBDAV_PORT/fleet/$id/run-[0-9]*T[0-9]*Z-[0-9]*-[0-9a-f]*/<file> (HTTP PUT)" "$work/$mode.out"
 	check "upload ($mode): the server holds URL/<machine-id>/run-<stamp>/ ($id)" \
 		test -n "$id" -a -n "$remote"
 	check "upload ($mode): every file of the run folder arrived, byte for byte" same_files "$run" "$remote"

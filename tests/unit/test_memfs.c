@@ -165,6 +165,22 @@ static void names(void)
 	CHECK(live == 0, "nothing left allocated");
 }
 
+/* A cut keeps the first bytes and the next write goes after them. */
+static void cut(void)
+{
+	struct memfs_file slots[1];
+	struct memfs fs = make(slots, 1, 1 << 20, 1 << 20);
+	const char *why;
+	int h = memfs_open(&fs, "report.html");
+
+	memfs_write(&fs, h, "<p>a</p></html>", 15, &why);
+	CHECK(memfs_cut(&fs, h, 8) == 0 && memfs_write(&fs, h, "<p>b</p></html>", 15, &why) == 0 &&
+	      holds(&fs, h, "<p>a</p><p>b</p></html>", 23), "a cut tail is written over");
+	CHECK(memfs_cut(&fs, h, 100) == 0 && holds(&fs, h, "<p>a</p><p>b</p></html>", 23) &&
+	      memfs_cut(&fs, 5, 1) == -1, "a cut past the end changes nothing; a bad handle is refused");
+	memfs_delete(&fs, h);
+}
+
 int main(void)
 {
 	growth_keeps_every_byte();
@@ -172,5 +188,6 @@ int main(void)
 	total_bound();
 	allocator_fails();
 	names();
+	cut();
 	return check_summary();
 }

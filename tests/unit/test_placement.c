@@ -16,8 +16,9 @@
 
 static void model_checks(void)
 {
-	struct cache_model lru = { 512 * KIB, 8, 0, 1.0 }, rnd = { 512 * KIB, 8, 4096, 1.0 };
-	struct cache_model half = { 512 * KIB, 8, 4096, 0.5 };
+	struct cache_model lru = { 512 * KIB, 8, 0, 1.0, 0 }, rnd = { 512 * KIB, 8, 4096, 1.0, 0 };
+	struct cache_model half = { 512 * KIB, 8, 4096, 0.5, 0 };
+	struct cache_model reads = { 512 * KIB, 8, 0, 0.0, 1 };
 
 	CHECK(placement_miss_fraction(&lru, 512 * KIB) == 0.0,
 	      "contiguous LRU: a buffer of the capacity fits whole");
@@ -31,6 +32,14 @@ static void model_checks(void)
 	      "random frames: three times the capacity misses nearly every load");
 	CHECK(placement_miss_fraction(&half, 768 * KIB) < placement_miss_fraction(&rnd, 768 * KIB),
 	      "a mix of random victims keeps more lines than LRU");
+	CHECK(placement_miss_fraction(&reads, 512 * KIB) == 0.0 &&
+	      placement_miss_fraction(&reads, 1024 * KIB) > 0.49 &&
+	      placement_miss_fraction(&reads, 1024 * KIB) < 0.51 &&
+	      placement_miss_fraction(&reads, 2048 * KIB) > 0.74 &&
+	      placement_miss_fraction(&reads, 2048 * KIB) < 0.76,
+	      "random reads, contiguous: past the capacity C a working set S misses "
+	      "1 - C/S (twice: %.3f, 4 times: %.3f)", placement_miss_fraction(&reads, 1024 * KIB),
+	      placement_miss_fraction(&reads, 2048 * KIB));
 	CHECK(placement_random_hit_rate(8, 8) == 1.0 && placement_random_hit_rate(9, 8) < 1.0 &&
 	      placement_random_hit_rate(9, 8) > 0.5 && placement_random_hit_rate(64, 8) < 0.2,
 	      "random victims: 9 lines in 8 ways mostly hit (%.3f), 64 rarely (%.3f)",

@@ -37,8 +37,14 @@ int main(void)
 	refused("http://h:0/x", "port");
 	refused("http://h:65536/x", "port");
 	refused("http://h:8x/x", "port");
+	refused("http://h:99999/x", "port");
+	refused("http://user:pass@h/x", "user information");
+	refused("http://user@h:8080/x", "user information");
+	refused("http://h/x?a=b", "a query");
+	refused("http://h/x#top", "a fragment");
+	refused("http://h:80#top", "a fragment");
 	refused("http://[::1]:80/x", "IPv6");
-	refused("http://user@h/x", "character");
+	refused("http://user@h/x", "user information");
 	refused("http://h/a b", "blank");
 	CHECK(url_ipv4("10.0.2.2", ip) && ip[0] == 10 && ip[1] == 0 && ip[2] == 2 && ip[3] == 2,
 	      "10.0.2.2 is an IPv4 address");
