@@ -184,10 +184,12 @@ $(EFI_OUT)/%.o: %.S
 # the flags its own probe code was built with (minus include paths and
 # warnings, which say nothing about the figures).
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 CC_VERSION := $(shell $(EFI_CC) --version 2>/dev/null | head -n 1)
 define buildinfo_text
 const char memprobe_version[] = "$(VERSION)";
 const char memprobe_build_id[] = "$(BUILD_ID)";
+const char memprobe_commit[] = "$(COMMIT)";
 const char memprobe_compiler[] = "$(CC_VERSION)";
 const char memprobe_probe_flags[] = MEMPROBE_PROBE_FLAGS;
 endef
@@ -336,6 +338,63 @@ $(HOST_OUT)/buildinfo.o: $(EFI_OUT)/buildinfo.c
 $(HOST_APP): $(HOST_OBJ)
 	@echo "  HOSTLD  $@"
 	$(Q)$(CC) $(HOST_OBJ) $(DESK_LIBS) $(HOST_LIBS) -o $@
+
+# ---- Installing the Linux build -------------------------------------------
+
+# `make install PREFIX=DIR` (default /usr/local; DESTDIR for a package's
+# staging tree): the Linux build, its man page and its bash completion.
+# The man page and the completion are written by the program built, from
+# the tables --help and `memprobe keys` print (memprobe --man;
+# scripts/completion.sh over `memprobe keys`), so they never drift from it.
+PREFIX ?= /usr/local
+BIN_DIR = $(DESTDIR)$(PREFIX)/bin
+MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+MAN_PAGE := $(HOST_OUT)/memprobe.1
+COMPLETION := $(HOST_OUT)/memprobe.bash
+
+$(MAN_PAGE): $(HOST_APP)
+	$(Q)$(HOST_APP) --man > $@.tmp && mv $@.tmp $@
+
+$(COMPLETION): $(HOST_APP) scripts/completion.sh
+	$(Q)scripts/completion.sh $(HOST_APP) > $@.tmp && mv $@.tmp $@
+
+.PHONY: install uninstall
+install: $(HOST_APP) $(MAN_PAGE) $(COMPLETION)
+	install -D -m 755 $(HOST_APP) $(BIN_DIR)/memprobe
+	install -D -m 644 $(MAN_PAGE) $(MAN_DIR)/memprobe.1
+	install -D -m 644 $(COMPLETION) $(COMPLETION_DIR)/memprobe
+
+uninstall:
+	rm -f $(BIN_DIR)/memprobe $(MAN_DIR)/memprobe.1 $(COMPLETION_DIR)/memprobe
+
+# `make deb`: the same three files under /usr in build/memprobe_VERSION_ARCH.deb
+# (dpkg-deb), the binary stripped, depending on the SQLite library
+# `memprobe fleet --db` links.
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB := $(O)/memprobe_$(VERSION)_$(DEB_ARCH).deb
+define deb_control
+Package: memprobe
+Version: $(VERSION)
+Architecture: $(DEB_ARCH)
+Maintainer: memprobe <memprobe@localhost>
+Depends: libc6, libsqlite3-0
+Section: utils
+Priority: optional
+Description: measure a machine's memory hierarchy
+ The Linux build of memprobe: latency, TLB, bandwidth and core-to-core
+ probes, with its man page and bash completion.
+endef
+export deb_control
+
+.PHONY: deb
+deb: $(HOST_APP) $(MAN_PAGE) $(COMPLETION)
+	rm -rf $(O)/deb
+	$(MAKE) --no-print-directory O=$(O) install DESTDIR=$(abspath $(O)/deb) PREFIX=/usr
+	strip $(O)/deb/usr/bin/memprobe
+	mkdir -p $(O)/deb/DEBIAN
+	printf '%s\n' "$$deb_control" > $(O)/deb/DEBIAN/control
+	dpkg-deb --root-owner-group --build $(O)/deb $(DEB)
 
 # ---- Tests -----------------------------------------------------------------
 

@@ -8,6 +8,7 @@
  */
 #include "core/config.h"
 #include "lib/fmt.h"
+#include "lib/suggest.h"
 #include "lib/url.h"
 
 #include <stdarg.h>
@@ -97,6 +98,13 @@ static const struct config_key keys[GENERAL_KEYS] = {
 /* Every key: the general ones, then each probe's in run order. */
 #define KEYS_MAX 128
 #define KEY_NAME_MAX 48
+
+/* `memprobe keys`'s columns: the widths its text is padded to, and the
+   longest a values or default column may be. */
+#define KEYS_NAME_WIDTH 26
+#define KEYS_VALUES_WIDTH 44
+#define KEYS_DEFAULT_WIDTH 14
+#define KEYS_COLUMN_MAX 200
 
 /* One key of the flat list config.c walks: its definition, whose settings
    hold it (-1: struct config itself) and its whole name. */
@@ -215,6 +223,27 @@ static int find_key(struct config_span key)
 
 /* ---- Values ----------------------------------------------------------- */
 
+static const char *word_name(const struct config_word *words, unsigned value)
+{
+	for (const struct config_word *w = words; w->name; w++)
+		if (w->value == value)
+			return w->name;
+	return 0;
+}
+
+/* "; did you mean 'WORD'?" when one of words is near s, else "". */
+static void append_suggestion(struct mp_text *t, struct config_span s,
+			      const struct config_word *words)
+{
+	struct suggest near;
+
+	suggest_begin(&near, s.p, s.n);
+	for (const struct config_word *w = words; w->name; w++)
+		suggest_offer(&near, w->name);
+	if (near.best)
+		mp_append(t, "; did you mean '%s'?", near.best);
+}
+
 static int parse_word(struct loader *l, const struct config_entry *e, struct config_span s,
 		      const struct config_word *words, const char *what, unsigned *out)
 {
@@ -224,16 +253,28 @@ static int parse_word(struct loader *l, const struct config_entry *e, struct con
 			return 0;
 		}
 
-	char choices[96];
+	char choices[160];
 	struct mp_text t = { choices, sizeof choices, 0 };
 	choices[0] = '\0';
 	for (const struct config_word *w = words; w->name; w++)
 		mp_append(&t, "%s%s", w == words ? "" : ", ", w->name);
+	append_suggestion(&t, s, words);
 	return fail(l, e, "unknown %s '%.*s' (one of: %s)", what, config_echo_len(s), s.p, choices);
 }
 
-static int parse_list(struct loader *l, const struct config_entry *e,
-		      const struct config_word *words, const char *what, unsigned *out)
+/* One item of a list key into its bit; 0, or -1 with the error set. */
+typedef int (*list_item_fn)(struct loader *l, const struct config_entry *e,
+			    struct config_span item, unsigned *bit);
+
+static int probe_item(struct loader *l, const struct config_entry *e, struct config_span item,
+		      unsigned *bit)
+{
+	return parse_word(l, e, item, probe_words, "probe", bit);
+}
+
+/* A comma-separated list of items, each through item_of, into a set of bits. */
+static int parse_list(struct loader *l, const struct config_entry *e, const char *what,
+		      list_item_fn item_of, unsigned *out)
 {
 	struct config_span v = e->value;
 	unsigned bits = 0;
@@ -247,7 +288,7 @@ static int parse_list(struct loader *l, const struct config_entry *e,
 		if (item.n == 0)
 			return fail(l, e, "an empty item in the %s list '%.*s'", what,
 				    config_echo_len(v), v.p);
-		if (parse_word(l, e, item, words, what, &bit))
+		if (item_of(l, e, item, &bit))
 			return -1;
 		bits |= bit;
 		start = stop + 1;
@@ -324,34 +365,76 @@ static int parse_count(struct loader *l, const struct config_entry *e, const str
 	return check_range(l, e, k, *out, overflow);
 }
 
+/* One size grammar for every size key and the pages key: a decimal number
+   with a unit of none or B (bytes), K or KiB, M or MiB, G or GiB, any case,
+   a blank allowed before the unit ("2 MiB"). A fraction ("1.5M") is taken
+   when it makes a whole number of bytes. */
 static const struct { const char *name; unsigned shift; } size_units[] = {
-	{ "", 0 }, { "k", 10 }, { "kib", 10 }, { "m", 20 }, { "mib", 20 },
+	{ "", 0 }, { "b", 0 }, { "k", 10 }, { "kib", 10 }, { "m", 20 }, { "mib", 20 },
 	{ "g", 30 }, { "gib", 30 },
 };
+#define SIZE_DECIMALS_MAX 9     /* 10^9 << 30 still fits 64 bits */
+
+enum size_status { SIZE_OK, SIZE_BAD_NUMBER, SIZE_BAD_UNIT, SIZE_NOT_WHOLE };
+
+/* s's bytes into *bytes (*overflow set when they do not fit 64 bits);
+   *unit is the unit's text, for a message. */
+static enum size_status size_of_text(struct config_span s, uint64_t *bytes, int *overflow,
+				     struct config_span *unit)
+{
+	size_t used, fraction_used = 0, u;
+	uint64_t whole, fraction = 0, scale = 1, part;
+	int fraction_overflow = 0;
+
+	if (!parse_digits(s, &used, &whole, overflow))
+		return SIZE_BAD_NUMBER;
+	if (used < s.n && s.p[used] == '.') {
+		struct config_span rest = { s.p + used + 1, s.n - used - 1 };
+
+		if (!parse_digits(rest, &fraction_used, &fraction, &fraction_overflow) ||
+		    fraction_used > SIZE_DECIMALS_MAX)
+			return SIZE_BAD_NUMBER;
+		for (size_t i = 0; i < fraction_used; i++)
+			scale *= 10;
+		used += 1 + fraction_used;
+	}
+	*unit = config_span_trim((struct config_span){ s.p + used, s.n - used });
+	for (u = 0; u < sizeof size_units / sizeof *size_units; u++)
+		if (config_span_equals_nocase(*unit, size_units[u].name))
+			break;
+	if (u == sizeof size_units / sizeof *size_units)
+		return SIZE_BAD_UNIT;
+	unsigned shift = size_units[u].shift;
+	if ((fraction << shift) % scale)
+		return SIZE_NOT_WHOLE;
+	part = (fraction << shift) / scale;
+	if (*overflow || whole > (UINT64_MAX >> shift) || (whole << shift) > UINT64_MAX - part)
+		*overflow = 1;
+	else
+		*bytes = (whole << shift) + part;
+	return SIZE_OK;
+}
 
 static int parse_size(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		      uint64_t *out)
 {
-	size_t used;
-	uint64_t v;
+	struct config_span unit;
+	uint64_t v = 0;
 	int overflow;
 
-	if (!parse_digits(e->value, &used, &v, &overflow))
-		return fail(l, e, "bad number '%.*s' (a whole number of bytes, "
-			    "optionally with K, KiB, M, MiB, G or GiB)", config_echo_len(e->value), e->value.p);
-	struct config_span unit = config_span_trim((struct config_span){ e->value.p + used, e->value.n - used });
-	size_t u;
-	for (u = 0; u < sizeof size_units / sizeof *size_units; u++)
-		if (config_span_equals_nocase(unit, size_units[u].name))
-			break;
-	if (u == sizeof size_units / sizeof *size_units)
-		return fail(l, e, "bad unit '%.*s' (none for bytes, or K, KiB, M, MiB, G, GiB)",
+	switch (size_of_text(e->value, &v, &overflow, &unit)) {
+	case SIZE_BAD_NUMBER:
+		return fail(l, e, "bad number '%.*s' (bytes, or a number with K, KiB, M, MiB, "
+			    "G or GiB, like 64M or 1.5MiB)", config_echo_len(e->value), e->value.p);
+	case SIZE_BAD_UNIT:
+		return fail(l, e, "bad unit '%.*s' (none or B for bytes, or K, KiB, M, MiB, G, GiB)",
 			    config_echo_len(unit), unit.p);
-	unsigned shift = size_units[u].shift;
-	if (v > (UINT64_MAX >> shift))
-		overflow = 1;
-	else
-		v <<= shift;
+	case SIZE_NOT_WHOLE:
+		return fail(l, e, "'%.*s' is not a whole number of bytes",
+			    config_echo_len(e->value), e->value.p);
+	case SIZE_OK:
+		break;
+	}
 	if (check_range(l, e, k, v, overflow))
 		return -1;
 	if (v % k->multiple) {
@@ -550,14 +633,65 @@ static int parse_probes(struct loader *l, const struct config_entry *e, const st
 			void *field)
 {
 	(void)k;
-	return parse_list(l, e, probe_words, "probe", (unsigned *)field);
+	return parse_list(l, e, "probe", probe_item, (unsigned *)field);
+}
+
+/* The pages key's words for the page sizes this platform's architecture
+   has (all of them where no platform is given: the defaults), ending in
+   { 0, 0 }. */
+static void architected_words(const struct loader *l,
+			      struct config_word out[sizeof page_words / sizeof *page_words])
+{
+	char why[160];
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sizeof page_shifts / sizeof *page_shifts; i++)
+		if (!l->platform ||
+		    l->platform->page_size_architected(page_shifts[i].shift, why, sizeof why))
+			out[n++] = page_words[i];
+	out[n] = (struct config_word){ 0, 0 };
+}
+
+/* One page size: its word ("2m") or a size in the size grammar ("2MiB",
+   "2 M", "2097152"). A size that is no page size is refused with the
+   sizes this platform has. */
+static int page_item(struct loader *l, const struct config_entry *e, struct config_span item,
+		     unsigned *bit)
+{
+	struct config_span unit;
+	uint64_t bytes = 0;
+	int overflow;
+
+	for (const struct config_word *w = page_words; w->name; w++)
+		if (config_span_equals_nocase(item, w->name)) {
+			*bit = w->value;
+			return 0;
+		}
+	if (size_of_text(item, &bytes, &overflow, &unit) == SIZE_OK && !overflow)
+		for (size_t i = 0; i < sizeof page_shifts / sizeof *page_shifts; i++)
+			if (bytes == 1ull << page_shifts[i].shift) {
+				*bit = page_shifts[i].bit;
+				return 0;
+			}
+
+	struct config_word here[sizeof page_words / sizeof *page_words];
+	char choices[160];
+	struct mp_text t = { choices, sizeof choices, 0 };
+
+	choices[0] = '\0';
+	architected_words(l, here);
+	for (const struct config_word *w = here; w->name; w++)
+		mp_append(&t, "%s%s", w == here ? "" : ", ", w->name);
+	append_suggestion(&t, item, here);
+	return fail(l, e, "unknown page size '%.*s' (this machine's: %s)", config_echo_len(item),
+		    item.p, choices);
 }
 
 static int parse_pages(struct loader *l, const struct config_entry *e, const struct config_key *k,
 		       void *field)
 {
 	(void)k;
-	if (parse_list(l, e, page_words, "page size", (unsigned *)field))
+	if (parse_list(l, e, "page size", page_item, (unsigned *)field))
 		return -1;
 	return check_architected(l, e, *(unsigned *)field);
 }
@@ -669,8 +803,14 @@ static int check_entry(void *ctx, const struct config_entry *e)
 	struct loader *l = ctx;
 	int key = find_key(e->key);
 
-	if (key < 0)
-		return fail(l, e, "unknown key (docs/CONFIG.md lists every key)");
+	if (key < 0) {
+		int exact;
+		const char *near = config_key_nearest(e->key.p, e->key.n, &exact);
+
+		if (near)
+			return fail(l, e, "unknown key; did you mean '%s'?", near);
+		return fail(l, e, "unknown key (docs/CONFIG.md and memprobe keys list every key)");
+	}
 	if (e->value.n == 0)
 		return fail(l, e, "empty value");
 	/* Within one source a second value is a mistake (which one was meant?);
@@ -781,14 +921,6 @@ static void append_words(struct mp_text *t, const struct config_word *words, uns
 			mp_append(t, "%s%s", sep, w->name);
 			sep = ",";
 		}
-}
-
-static const char *word_name(const struct config_word *words, unsigned value)
-{
-	for (const struct config_word *w = words; w->name; w++)
-		if (w->value == value)
-			return w->name;
-	return 0;
 }
 
 /* The fewest decimals that parse_decimal reads back as exactly v; any value
@@ -1006,6 +1138,101 @@ static int check_platform(struct loader *l)
 	return 0;
 }
 
+/* ---- The key list ----------------------------------------------------- */
+
+/* words joined by '|'. */
+static void append_choices(struct mp_text *t, const struct config_word *words)
+{
+	for (const struct config_word *w = words; w->name; w++)
+		mp_append(t, "%s%s", w == words ? "" : "|", w->name);
+}
+
+/* min..max as the key's kind writes them. */
+static void append_range(struct mp_text *t, const struct config_key *key)
+{
+	if (key->kind == KIND_SIZE || key->kind == KIND_SIZE_AUTO) {
+		mp_append(t, "size ");
+		append_size(t, key->min);
+		mp_append(t, "..");
+		append_size(t, key->max);
+		if (key->multiple > 1)
+			mp_append(t, " multiple of %llu", (unsigned long long)key->multiple);
+		return;
+	}
+	mp_append(t, "%s %llu..%llu", key->kind == KIND_NODE ? "domain" : "number",
+		  (unsigned long long)key->min, (unsigned long long)key->max);
+}
+
+/* What a key takes, in one column of `memprobe keys`: its words joined by
+   '|' (the completion offers them), or its kind and range. */
+static void append_values(struct mp_text *t, const struct config_key *key)
+{
+	const struct config_word *words = key->words ? key->words : kinds[key->kind].words;
+
+	switch (key->kind) {
+	case KIND_PROBES:
+		mp_append(t, "list of ");
+		append_choices(t, words);
+		break;
+	case KIND_PAGES:
+		mp_append(t, "list of ");
+		append_choices(t, words);
+		mp_append(t, " or sizes like 2MiB");
+		break;
+	case KIND_SIZE:
+	case KIND_UINT:
+	case KIND_U64:
+		append_range(t, key);
+		break;
+	case KIND_SIZE_AUTO:
+		mp_append(t, "auto|");
+		append_range(t, key);
+		break;
+	case KIND_NODE:
+	case KIND_CORES:
+		mp_append(t, "%s|", words->name);
+		append_range(t, key);
+		break;
+	case KIND_FRACTION:
+		mp_append(t, "fraction above 0 at most 0.5, or percent like 1%%");
+		break;
+	case KIND_MS:
+		mp_append(t, "milliseconds above 0 at most 60000");
+		break;
+	case KIND_CPUS:
+		mp_append(t, "all|CPU list like 0-7,16");
+		break;
+	case KIND_URL:
+		mp_append(t, "off|http://HOST/PATH|tftp://HOST/PATH");
+		break;
+	default:
+		append_choices(t, words);
+		break;
+	}
+	if (key->bare_metal_only)
+		mp_append(t, " (bare metal only)");
+}
+
+/* Key k's value in c as config_describe writes it; end unset: "-". */
+static void append_value_of(struct mp_text *t, const struct config *c, unsigned k)
+{
+	const struct config_key *key = all_keys[k].def;
+
+	if (key->kind == KIND_END && !c->end_set) {
+		mp_append(t, "-");
+		return;
+	}
+	kinds[key->kind].describe(t, key->words ? key->words : kinds[key->kind].words,
+				  field_of(c, k));
+}
+
+/* One padded column and the two blanks after it (a column's text never
+   holds two blanks in a row, so a script splits on them). */
+static void append_column(struct mp_text *t, const char *text, int width)
+{
+	mp_append(t, "%-*s  ", width, text);
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void config_defaults(struct config *c, enum profile p)
@@ -1096,4 +1323,47 @@ int config_equal(const struct config *a, const struct config *b)
 			return 0;
 	}
 	return 1;
+}
+
+int config_keys_describe(char *buf, size_t size)
+{
+	static struct config quick, full;
+	struct mp_text t = { buf, size, 0 };
+
+	if (size)
+		buf[0] = '\0';
+	config_defaults(&quick, PROFILE_QUICK);
+	config_defaults(&full, PROFILE_FULL);
+	mp_append(&t, "%-*s  %-*s  %-*s  %s\n", KEYS_NAME_WIDTH, "KEY", KEYS_VALUES_WIDTH, "VALUES",
+		  KEYS_DEFAULT_WIDTH, "QUICK", "FULL");
+	for (unsigned k = 0; k < key_count; k++) {
+		char column[KEYS_COLUMN_MAX];
+		struct mp_text c = { column, sizeof column, 0 };
+
+		append_column(&t, all_keys[k].name, KEYS_NAME_WIDTH);
+		append_values(&c, all_keys[k].def);
+		append_column(&t, column, KEYS_VALUES_WIDTH);
+		c.len = 0;
+		append_value_of(&c, &quick, k);
+		append_column(&t, column, KEYS_DEFAULT_WIDTH);
+		append_value_of(&t, &full, k);
+		mp_append(&t, "\n");
+	}
+	return (int)t.len;
+}
+
+const char *config_key_nearest(const char *name, size_t len, int *exact)
+{
+	struct suggest near;
+	int key;
+
+	keys_fill();
+	key = find_key((struct config_span){ name, len });
+	*exact = key >= 0;
+	if (key >= 0)
+		return all_keys[key].name;
+	suggest_begin(&near, name, len);
+	for (unsigned k = 0; k < key_count; k++)
+		suggest_offer(&near, all_keys[k].name);
+	return near.best;
 }

@@ -202,6 +202,20 @@ int config_load(struct config *c, const struct config_source *src, int nsrc,
    and system.json; returns the length as mp_snprintf does. */
 int config_describe(const struct config *c, char *buf, size_t size);
 
+/* Every key, one a line under a header line: its name, what it takes
+   (its words joined by '|', or its kind and range; "(bare metal only)"
+   where only bare metal runs it), and its quick and full profiles'
+   defaults ("-": unset, the platform's), in columns of which none holds
+   two blanks in a row. The same flat list config_describe walks: the
+   general keys, then each probe's registry row's. Returns the length as
+   mp_snprintf does (`memprobe keys`, the man page, the completion). */
+int config_keys_describe(char *buf, size_t size);
+
+/* The key named name[0..len) (*exact 1), else the key nearest to it by
+   edit distance, near enough to be what was meant (*exact 0), else NULL:
+   the did-you-mean of an unknown key. */
+const char *config_key_nearest(const char *name, size_t len, int *exact);
+
 /* Whether two configurations mean the same run: key by key through the key
    table (so padding bytes never count), the end action only where end_set
    says it was given. The tests hold config_describe -> config_load to it. */

@@ -6,6 +6,8 @@
  * options), so every byte is checked before any is read as a key: a file
  * that is not plain text (a binary, UTF-16 from an editor, a corrupted
  * sector) stops the read at the first bad byte instead of being guessed at.
+ * Two marks of a Windows editor are no such damage and are read through:
+ * a UTF-8 byte-order mark at the start of a file, and CRLF line ends.
  */
 #include "core/config_text.h"
 #include "lib/fmt.h"
@@ -91,6 +93,10 @@ static int read_lines(struct reader *r)
 {
 	const char *p = r->src->text, *end = p + r->src->len;
 	int line_no = 0;
+
+	/* Windows Notepad's "UTF-8" starts the file with a byte-order mark:
+	   skipped, so such a file reads as the ASCII it otherwise is. */
+	p += config_text_bom(p, r->src->len);
 
 	while (p < end) {
 		const char *eol = p;
@@ -204,6 +210,12 @@ void config_where(char *buf, size_t size, const char *source, int line)
 		mp_snprintf(buf, size, "%s:%d", source, line);
 	else
 		mp_snprintf(buf, size, "%s", source);
+}
+
+size_t config_text_bom(const char *text, size_t len)
+{
+	return len >= 3 && (unsigned char)text[0] == 0xef && (unsigned char)text[1] == 0xbb &&
+	       (unsigned char)text[2] == 0xbf ? 3 : 0;
 }
 
 int config_text_read(const struct config_source *src, config_entry_fn fn, void *ctx,

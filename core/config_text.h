@@ -37,13 +37,19 @@ struct config_entry {
    is its result (the function has written its own message). */
 typedef int (*config_entry_fn)(void *ctx, const struct config_entry *e);
 
-/* Reads src's text, giving fn each entry. Returns 0 at the end, fn's
+/* Reads src's text, giving fn each entry. A file's text (not one_line)
+   may open with a UTF-8 byte-order mark, which is skipped, and its lines
+   may end in CRLF. Returns 0 at the end, fn's
    status when it stopped the read, or -1 with err naming the source and
    line of the first problem of the text itself: a byte that is not
-   printable ASCII, tab, CR or LF; a line or option over 200 characters; a
+   printable ASCII, tab, CR or LF (the mark aside); a line or option over 200 characters; a
    pair with no '=' or no key. Never reads past src->len. */
 int config_text_read(const struct config_source *src, config_entry_fn fn, void *ctx,
 		     struct config_error *err);
+
+/* The bytes of a UTF-8 byte-order mark (EF BB BF) text[0..len) opens with:
+   3, or 0 when it has none. The platform says so in a note. */
+size_t config_text_bom(const char *text, size_t len);
 
 /* s without blanks (space, tab, CR) at either end. */
 struct config_span config_span_trim(struct config_span s);

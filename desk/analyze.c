@@ -20,10 +20,11 @@
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: memprobe analyze path/to/results.csv [--out DIR] [--claims system.json]\n"
+		"usage: memprobe analyze RUN_FOLDER|path/to/results.csv [--out DIR] [--claims system.json]\n"
 		"       memprobe analyze path/to/curve.txt [--out DIR] [--claims system.json]\n"
 		"\n"
-		"Reads the latency, tlb and bandwidth rows of a run's results.csv, or a\n"
+		"Reads the latency, tlb and bandwidth rows of a run's results.csv (a run\n"
+		"folder's, or the file named), or a\n"
 		"latency curve another program printed (two columns, size and ns; the\n"
 		"size's unit named by a header such as size_kib,ns or by suffixes), finds\n"
 		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
@@ -35,6 +36,20 @@ static void usage(FILE *to)
 		"tlb.svg, pagewalk.svg and bandwidth.svg (those the rows allow) and\n"
 		"report.html (the analysis, its charts and the rows) into DIR, never over\n"
 		"a file already there.\n");
+}
+
+/* The results.csv a word names: the word itself, or a run folder's
+   results.csv when it names a folder (as compare and fleet take them).
+   Returns path or buf. */
+static const char *csv_of(const char *path, char *buf, size_t size)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return path;
+	snprintf(buf, size, "%s%sresults.csv", path,
+		 path[0] && path[strlen(path) - 1] == '/' ? "" : "/");
+	return buf;
 }
 
 /* The folder part of a path, "." for a bare name. */
@@ -241,8 +256,8 @@ static int close_page(FILE *page, const char *dir, const char *text, size_t len,
 int analyze_main(int argc, char **argv)
 {
 	static struct analysis a;
-	const char *csv = NULL, *out_dir = NULL, *claims = NULL, *why;
-	char dir[4096];
+	const char *csv = NULL, *named, *out_dir = NULL, *claims = NULL, *why;
+	char dir[4096], csv_path[4096];
 	size_t len;
 	char *text;
 	FILE *page = NULL;
@@ -268,7 +283,14 @@ int analyze_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	named = csv;
+	csv = csv_of(named, csv_path, sizeof csv_path);
 	text = host_slurp(csv, &len, &why);
+	if (!text && csv != named) {
+		fprintf(stderr, "memprobe analyze: %s: a folder, and its results.csv cannot be "
+			"read: %s (give a run folder or a results.csv)\n", named, why);
+		return 2;
+	}
 	if (!text) {
 		fprintf(stderr, "memprobe analyze: %s: %s\n", csv, why);
 		return 2;

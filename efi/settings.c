@@ -96,6 +96,9 @@ int settings_load(struct config *c)
 		      rc == 0 ? "" : file_absent, rc == 0 ? "" : ")",
 		      volume_load_options()[0] ? ", load options: " : ", no load options",
 		      volume_load_options());
+	if (rc == 0 && config_text_bom(file_text, len))
+		report_printf("configuration: note: %s starts with a UTF-8 byte-order mark "
+			      "(a Windows editor's), which is skipped\n", file_name);
 	if (config_load(c, src, n, &bare_metal, &err)) {
 		mp_snprintf(line, sizeof line, "memprobe: configuration error: %s\n"
 			    "memprobe: the run does not start\n", err.text);

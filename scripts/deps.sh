@@ -37,6 +37,8 @@ checks=(
 )
 # tests/browser.sh opens the HTML pages in headless Chromium.
 [[ ${1:-} == test ]] && checks+=("chromium:chromium")
+# tests/install.sh renders the installed man page with man -l.
+[[ ${1:-} == test ]] && checks+=("man:man-db")
 # tests/upload.sh sends a run's files to a WebDAV server it starts on
 # 127.0.0.1 (nginx's dav module is in Debian's nginx) and reads them back.
 [[ ${1:-} == test || ${1:-} == fleet ]] && checks+=("/usr/sbin/nginx:nginx")

@@ -20,6 +20,7 @@
 #include "probes/later.h"
 #include "probes/loaded_settings.h"
 #include "probes/latency_settings.h"
+#include "lib/suggest.h"
 
 #define FILE_NAME "memprobe.cfg"
 #define OPTIONS_NAME "load options"
@@ -228,8 +229,8 @@ static void test_max_size_auto(void)
 	CHECK(load2(&c, &err, text, NULL) == 0 && c.max_size == 0 && c.min_size == 1ull << 30,
 	      "and read back as auto (%s)", err.text);
 	expect_error("max_size = automatic\n", NULL,
-		     "memprobe.cfg:1: key 'max_size': bad number 'automatic' (a whole number of bytes, "
-		     "optionally with K, KiB, M, MiB, G or GiB)");
+		     "memprobe.cfg:1: key 'max_size': bad number 'automatic' (bytes, or a number with "
+		     "K, KiB, M, MiB, G or GiB, like 64M or 1.5MiB)");
 	expect_error("latency.max_buffer = 6000\n", NULL,
 		     "memprobe.cfg:1: key 'latency.max_buffer': 6000 B is not a multiple of 4096 bytes");
 }
@@ -281,9 +282,10 @@ static void test_errors(void)
 	char line[300];
 
 	expect_error("trials = 5\nbogus = 1\n", NULL,
-		     "memprobe.cfg:2: key 'bogus': unknown key (docs/CONFIG.md lists every key)");
+		     "memprobe.cfg:2: key 'bogus': unknown key (docs/CONFIG.md and memprobe keys list "
+		     "every key)");
 	expect_error(NULL, "trials=5 Trials=6",
-		     "load options: key 'Trials': unknown key (docs/CONFIG.md lists every key)");
+		     "load options: key 'Trials': unknown key; did you mean 'trials'?");
 	expect_error("trials = five\n", NULL,
 		     "memprobe.cfg:1: key 'trials': bad number 'five' (a whole number in decimal)");
 	expect_error("trials = -1\n", NULL,
@@ -296,12 +298,14 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'cost.reps': out of range: '99999999999999999999999' "
 		     "(from 1 to 1000000000000)");
 	expect_error("min_size = 4KB\n", NULL,
-		     "memprobe.cfg:1: key 'min_size': bad unit 'KB' (none for bytes, or K, KiB, M, MiB, G, GiB)");
+		     "memprobe.cfg:1: key 'min_size': bad unit 'KB' (none or B for bytes, or K, KiB, M, "
+		     "MiB, G, GiB)");
 	expect_error("max_size = 2 T\n", NULL,
-		     "memprobe.cfg:1: key 'max_size': bad unit 'T' (none for bytes, or K, KiB, M, MiB, G, GiB)");
+		     "memprobe.cfg:1: key 'max_size': bad unit 'T' (none or B for bytes, or K, KiB, M, "
+		     "MiB, G, GiB)");
 	expect_error("max_size = M\n", NULL,
-		     "memprobe.cfg:1: key 'max_size': bad number 'M' (a whole number of bytes, optionally "
-		     "with K, KiB, M, MiB, G or GiB)");
+		     "memprobe.cfg:1: key 'max_size': bad number 'M' (bytes, or a number with K, KiB, "
+		     "M, MiB, G or GiB, like 64M or 1.5MiB)");
 	expect_error("max_size = 2048G\n", NULL,
 		     "memprobe.cfg:1: key 'max_size': out of range: '2048G' (from 64 B to 1 TiB)");
 	expect_error("max_size = 17179869184G\n", NULL,
@@ -330,8 +334,8 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tlb, "
 		     "locality, later, bandwidth, cost, c2c, loaded, geometry)");
 	expect_error("pages = 4k,8k\n", NULL,
-		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (one of: 4k, 16k, 64k, 2m, "
-		     "32m, 512m, 1g)");
+		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (this machine's: 4k, 2m, 1g; "
+		     "did you mean '4k'?)");
 	expect_error("profile = slow\n", NULL,
 		     "memprobe.cfg:1: key 'profile': unknown profile 'slow' (one of: quick, full)");
 	expect_error("end = halt\n", NULL,
@@ -975,6 +979,139 @@ static void test_bare_metal_keys(void)
 	      "Linux takes every bare-metal key at its default (%s)", err.text);
 }
 
+/* Did-you-mean: the distance itself, an unknown key, an unknown word. */
+static void test_suggestions(void)
+{
+	int exact;
+	const char *near;
+
+	CHECK(suggest_distance("kitten", 6, "sitting") == 3, "kitten to sitting is 3 edits");
+	CHECK(suggest_distance("porfile", 7, "profile") == 1, "a swapped pair is one edit");
+	CHECK(suggest_distance("abc", 3, "") == 3 && suggest_distance("", 0, "abc") == 3,
+	      "to and from nothing: the length");
+	CHECK(suggest_distance("PROFILE", 7, "profile") == 0, "letters compare in any case");
+	expect_error("profle = quick\n", NULL,
+		     "memprobe.cfg:1: key 'profle': unknown key; did you mean 'profile'?");
+	expect_error(NULL, "latency.max_bufer=1G",
+		     "load options: key 'latency.max_bufer': unknown key; did you mean "
+		     "'latency.max_buffer'?");
+	expect_error("probes = latncy\n", NULL,
+		     "memprobe.cfg:1: key 'probes': unknown probe 'latncy' (one of: latency, fault, tlb, "
+		     "locality, later, bandwidth, cost, c2c, loaded, geometry; did you mean 'latency'?)");
+	expect_error("profile = quik\n", NULL,
+		     "memprobe.cfg:1: key 'profile': unknown profile 'quik' (one of: quick, full; did "
+		     "you mean 'quick'?)");
+	near = config_key_nearest("trials", 6, &exact);
+	CHECK(near && !strcmp(near, "trials") && exact, "a key's own name is exact");
+	near = config_key_nearest("max_sise", 8, &exact);
+	CHECK(near && !strcmp(near, "max_size") && !exact, "max_sise is near max_size");
+	near = config_key_nearest("wibble", 6, &exact);
+	CHECK(!near && !exact, "nothing is near wibble");
+}
+
+/* A file saved by a Windows editor: a UTF-8 byte-order mark and CRLF. */
+static void test_bom_crlf(void)
+{
+	static const char notepad[] = "\xef\xbb\xbfprofile = quick\r\ntrials = 4\r\n\r\nmax_trials = 9\r\n";
+	struct config_source file = { FILE_NAME, notepad, sizeof notepad - 1, 0 };
+	struct config_source options = { OPTIONS_NAME, notepad, sizeof notepad - 1, 1 };
+	struct config_source late = { FILE_NAME, "trials = 4\n\xef\xbb\xbfmax_trials = 9\n", 26, 0 };
+	struct config c;
+	struct config_error err;
+
+	CHECK(config_text_bom(notepad, sizeof notepad - 1) == 3 && config_text_bom("trials", 6) == 0 &&
+	      config_text_bom("\xef\xbb", 2) == 0, "config_text_bom finds the mark, whole, at the start");
+	CHECK(config_load(&c, &file, 1, &metal, &err) == 0 && c.profile == PROFILE_QUICK &&
+	      c.trials == 4 && c.max_trials == 9,
+	      "a BOM-headed CRLF file reads as its ASCII (%s)", err.text);
+	CHECK(config_load(&c, &options, 1, &metal, &err) == -1 &&
+	      !strcmp(err.text, "load options: binary garbage: byte 0xef at column 1; the "
+		      "configuration must be plain ASCII text"),
+	      "load options are no file: a mark there is refused (%s)", err.text);
+	CHECK(config_load(&c, &late, 1, &metal, &err) == -1 &&
+	      !strcmp(err.text, "memprobe.cfg:2: binary garbage: byte 0xef at column 1; the "
+		      "configuration must be plain ASCII text"),
+	      "a mark past the start is garbage (%s)", err.text);
+}
+
+/* One size grammar: the size keys and the pages key. */
+static void test_size_grammar(void)
+{
+	static const struct { const char *text; uint64_t bytes; } sizes[] = {
+		{ "2M", 2u << 20 }, { "2m", 2u << 20 }, { "2MiB", 2u << 20 }, { "2 MiB", 2u << 20 },
+		{ "2097152", 2u << 20 }, { "2097152B", 2u << 20 }, { "1.5M", 1572864 },
+		{ "64.5K", 66048 }, { "1.25 GiB", 5ull << 28 }, { "2.0m", 2u << 20 },
+	};
+	static const struct { const char *text; unsigned pages; } pages[] = {
+		{ "pages = 2MiB", PAGES_2M }, { "pages = 2 M", PAGES_2M },
+		{ "pages = 4096, 1GiB", PAGES_4K | PAGES_1G }, { "pages = 4K,2m", PAGES_4K | PAGES_2M },
+	};
+	struct config c;
+	struct config_error err;
+	char text[64];
+
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		snprintf(text, sizeof text, "max_size = %s\n", sizes[i].text);
+		CHECK(load2(&c, &err, text, NULL) == 0 && c.max_size == sizes[i].bytes,
+		      "max_size = %s is %llu bytes (got %llu; %s)", sizes[i].text,
+		      (unsigned long long)sizes[i].bytes, (unsigned long long)c.max_size, err.text);
+	}
+	for (size_t i = 0; i < sizeof pages / sizeof *pages; i++)
+		CHECK(load2(&c, &err, pages[i].text, NULL) == 0 && c.pages == pages[i].pages,
+		      "%s (%s)", pages[i].text, err.text);
+	expect_error("max_size = 1.3K\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': '1.3K' is not a whole number of bytes");
+	expect_error("max_size = 1.5\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': '1.5' is not a whole number of bytes");
+	expect_error("max_size = 1.M\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': bad number '1.M' (bytes, or a number with K, KiB, "
+		     "M, MiB, G or GiB, like 64M or 1.5MiB)");
+	expect_error("max_size = 1.0000000001G\n", NULL,
+		     "memprobe.cfg:1: key 'max_size': bad number '1.0000000001G' (bytes, or a number "
+		     "with K, KiB, M, MiB, G or GiB, like 64M or 1.5MiB)");
+	expect_error("pages = 3M\n", NULL,
+		     "memprobe.cfg:1: key 'pages': unknown page size '3M' (this machine's: 4k, 2m, 1g; "
+		     "did you mean '2m'?)");
+	expect_error("pages = 16KiB\n", NULL,
+		     "memprobe.cfg:1: key 'pages': 16 KiB is not an x86-64 page size (4 KiB, 2 MiB and "
+		     "1 GiB are)");
+}
+
+/* memprobe keys: every key of the flat list, both profiles' defaults. */
+static void test_keys_describe(void)
+{
+	static char text[32768];
+	char line[128];
+	int need = config_keys_describe(NULL, 0);
+	struct config c;
+	char described[16384], *p;
+	unsigned keys = 0;
+
+	CHECK(need > 0 && need < (int)sizeof text && config_keys_describe(text, sizeof text) == need &&
+	      (int)strlen(text) == need, "config_keys_describe says its length as snprintf does");
+	CHECK(!strncmp(text, "KEY ", 4) && strstr(text, " QUICK ") && strstr(text, " FULL\n"),
+	      "a header line names the columns");
+	config_defaults(&c, PROFILE_FULL);
+	config_describe(&c, described, sizeof described);
+	for (p = described; *p; p = strchr(p, '\n') + 1) {
+		size_t n = strcspn(p, " ");
+
+		if (*p == '#')
+			n = strlen("end");
+		snprintf(line, sizeof line, "\n%.*s ", (int)n, *p == '#' ? "end" : p);
+		CHECK(strstr(text, line) != NULL, "memprobe keys lists %.*s", (int)n,
+		      *p == '#' ? "end" : p);
+		keys++;
+	}
+	CHECK(keys > 40, "every key, %u of them, was looked for", keys);
+	CHECK(strstr(text, "\nlatency.max_buffer ") && strstr(text, "  1GiB  ") &&
+	      strstr(text, "  8GiB\n"), "latency.max_buffer's defaults: 1GiB quick, 8GiB full");
+	CHECK(strstr(text, "\nprofile                     quick|full  ") != NULL,
+	      "the profile key's words, joined by '|'");
+	CHECK(strstr(text, "numa.node ") && strstr(text, "(bare metal only)"),
+	      "a key only bare metal runs says so");
+}
+
 int main(void)
 {
 	test_max_size_auto();
@@ -995,5 +1132,9 @@ int main(void)
 	test_bandwidth_cores_key();
 	test_upload_url_key();
 	test_bare_metal_keys();
+	test_suggestions();
+	test_bom_crlf();
+	test_size_grammar();
+	test_keys_describe();
 	return check_summary();
 }

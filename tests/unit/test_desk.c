@@ -102,6 +102,13 @@ static void test_run_folder_untouched(void)
 	read_file(path_in(run, "latency.svg"), file_text, sizeof file_text);
 	CHECK(!strcmp(file_text, "the run's own chart\n"), "its latency.svg is the run's own");
 
+	char *folder_argv[] = { "analyze", run, 0 };
+	static char plain_text[sizeof out_text];
+	snprintf(plain_text, sizeof plain_text, "%s", out_text);
+	rc = analyze(folder_argv);
+	CHECK(rc == 0 && !strcmp(out_text, plain_text),
+	      "analyze RUN_FOLDER prints what analyze RUN_FOLDER/results.csv does (exit %d)", rc);
+
 	char *into_run[] = { "analyze", csv, "--out", run, 0 };
 	rc = analyze(into_run);
 	read_file(path_in(run, "latency.svg"), file_text, sizeof file_text);
@@ -171,10 +178,15 @@ static void test_odd_inputs(void)
 	alarm(0);
 	CHECK(rc == 2 && strstr(err_text, "not a regular file: a FIFO"),
 	      "analyze on a FIFO: exit 2 at once, named (%s)", err_text);
-	char *dir_argv[] = { "analyze", root, 0 };
+	char *empty = folder("empty");
+	char *dir_argv[] = { "analyze", empty, 0 };
 	rc = analyze(dir_argv);
-	CHECK(rc == 2 && strstr(err_text, "not a regular file: a folder"),
-	      "analyze on a folder: exit 2, named (%s)", err_text);
+	CHECK(rc == 2 && strstr(err_text, "a folder, and its results.csv cannot be read"),
+	      "analyze on a folder with no results.csv: exit 2, named (%s)", err_text);
+	write_text(empty, "results.csv.txt", "not the name\n");
+	rc = analyze(dir_argv);
+	CHECK(rc == 2 && strstr(err_text, "No such file"),
+	      "and the reason it cannot be read (%s)", err_text);
 	char *proc_argv[] = { "analyze", "/proc/self/status", 0 };
 	rc = analyze(proc_argv);
 	CHECK(rc == 2 && !strstr(err_text, "empty") && strstr(err_text, "no 'probe' column"),
