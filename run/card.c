@@ -250,16 +250,8 @@ static void level_bandwidth(const struct bandwidth_series *s, uint64_t lo, uint6
 	}
 	if (!n)
 		return;
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && g[k - 1] > g[k]; k--) {
-			double t = g[k]; g[k] = g[k - 1]; g[k - 1] = t;
-		}
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && c[k - 1] > c[k]; k--) {
-			double t = c[k]; c[k] = c[k - 1]; c[k - 1] = t;
-		}
-	*gb = n % 2 ? g[n / 2] : (g[n / 2 - 1] + g[n / 2]) / 2;
-	*cycles = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	*gb = median_of(g, n);
+	*cycles = median_of(c, n);
 }
 
 /* Whether two ranges [lo, hi] meet. */
@@ -463,16 +455,14 @@ static void add_c2c(struct card *c, const struct card_rows *r)
 
 	if (!n)
 		return;
+	c->c2c_min = c->c2c_max = r->c2c_ns[0];
 	for (size_t i = 0; i < n; i++) {
 		v[i] = r->c2c_ns[i];
-		for (size_t k = i; k > 0 && v[k] < v[k - 1]; k--) {
-			double t = v[k]; v[k] = v[k - 1]; v[k - 1] = t;
-		}
+		c->c2c_min = v[i] < c->c2c_min ? v[i] : c->c2c_min;
+		c->c2c_max = v[i] > c->c2c_max ? v[i] : c->c2c_max;
 	}
 	c->c2c_pairs = r->c2c_pairs;
-	c->c2c_min = v[0];
-	c->c2c_max = v[n - 1];
-	c->c2c_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	c->c2c_median = median_of(v, n);
 	c->c2c_noisy = median_move(r->c2c_ns, r->c2c_spread, n) > CARD_NOISY_MOVE;
 }
 
