@@ -266,8 +266,9 @@ void plat_cache_claims(struct cache_claims *out);
 
 /* ---- Upload (results/upload.c) ---------------------------------------- */
 
-/* Whether this platform can send files to url (upload.url): 0, or -1 with
-   why, said at start-up; the run then goes on with the volume and the
+/* Whether this platform can send files to url (upload.url, an http://
+   URL that results/upload.c has already taken apart): 0, or -1 with why,
+   said at start-up; the run then goes on with the volume and the
    console. */
 int plat_upload_open(const char *url, char *why, size_t why_size);
 /* The run's folder name on the server: "run-20261201T231300Z" from the

@@ -318,18 +318,8 @@ out:
 
 int plat_upload_open(const char *url, char *why, size_t why_size)
 {
-	struct url u;
 	char text[160];
 
-	if (url_parse(url, &u, text, sizeof text) != 0) {
-		mp_snprintf(why, why_size, "upload.url %s: %s", url, text);
-		return -1;
-	}
-	if (mp_strcmp(u.scheme, "http") != 0) {
-		mp_snprintf(why, why_size, "upload.url %s: the EFI app sends with HTTP PUT only "
-			    "(no TFTP write in this build)", url);
-		return -1;
-	}
 	if (!files_held()) {
 		mp_snprintf(why, why_size, "no run folder to send from (%s)", plat_run_folder());
 		return -1;

@@ -7,6 +7,7 @@
 #include "core/platform.h"
 #include "results/results.h"
 #include "core/identity.h"
+#include "lib/url.h"
 
 /* ---- Private Data ----------------------------------------------------- */
 
@@ -91,6 +92,27 @@ static void say(const char *fmt, ...)
 	plat_console(line);
 }
 
+/* upload.url as a place to send files to: the configuration takes an
+   http:// or a tftp:// URL (tftp:// is a netboot's), but neither platform
+   writes over TFTP, so anything but http:// is refused here, once for
+   both: 0, or -1 with why. */
+static int url_takes_put(const char *url, char *why, size_t why_size)
+{
+	struct url u;
+	char text[160];
+
+	if (url_parse(url, &u, text, sizeof text) != 0) {
+		mp_snprintf(why, why_size, "upload.url %s: %s", url, text);
+		return -1;
+	}
+	if (mp_strcmp(u.scheme, "http") != 0) {
+		mp_snprintf(why, why_size, "upload.url %s: memprobe sends with HTTP PUT only "
+			    "(tftp:// is for netbooting, not for results)", url);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void upload_start(const struct config *c)
@@ -103,7 +125,8 @@ void upload_start(const struct config *c)
 	server_gone = 0;
 	if (!c->upload_url[0])
 		return;
-	if (plat_upload_open(c->upload_url, why, sizeof why) != 0) {
+	if (url_takes_put(c->upload_url, why, sizeof why) != 0 ||
+	    plat_upload_open(c->upload_url, why, sizeof why) != 0) {
 		report_printf("upload: NOT AVAILABLE: %s; the results stay on the volume (if any) "
 			      "and the console\n", why);
 		return;

@@ -73,4 +73,4 @@ check "upload (nothing listens): the end says none was sent" \
 
 "$HOST_APP" $ARGS "upload.url=tftp://127.0.0.1/x" --out "$work/out-tftp" > "$work/tftp.out" 2>&1
 check "upload (tftp:// on Linux): refused plainly at start-up, the run goes on" \
-	grep -q "^upload: NOT AVAILABLE: upload.url tftp://127.0.0.1/x: the Linux build sends with HTTP PUT only" "$work/tftp.out"
+	grep -q "^upload: NOT AVAILABLE: upload.url tftp://127.0.0.1/x: memprobe sends with HTTP PUT only" "$work/tftp.out"
