@@ -13,6 +13,7 @@
 #include "lib/json.h"
 #include "core/platform.h"
 #include "results/report_html.h"
+#include "read_back.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
@@ -872,20 +873,6 @@ static void test_bumps(void)
 /* ---- Real curves ------------------------------------------------------ */
 /* tests/data, recorded with the Linux build on this project's Zen 3 VMs
    (L1d 32 KiB, L2 512 KiB); see tests/data/README.md. */
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text;
-
-	if (!f)
-		return 0;
-	text = malloc(1 << 20);
-	*len = fread(text, 1, (1 << 20) - 1, f);
-	text[*len] = 0;
-	fclose(f);
-	return text;
-}
 
 static void take(const struct result_row *row, void *ctx)
 {

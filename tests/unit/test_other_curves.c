@@ -15,23 +15,10 @@
 #include "desk/curve_read.h"
 #include "analysis/analysis.h"
 #include "lib/machine.h"
+#include "read_back.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text;
-
-	if (!f)
-		return 0;
-	text = malloc(1 << 20);
-	*len = fread(text, 1, (1 << 20) - 1, f);
-	text[*len] = 0;
-	fclose(f);
-	return text;
-}
 
 static void take(const struct result_row *row, void *ctx)
 {
