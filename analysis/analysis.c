@@ -132,8 +132,10 @@ static void check_cache(struct analysis *a, struct level *l, struct level_check 
    first and, lying in the range, names it as check_cache's does: another
    program's curve, read alone, places a smeared step only to a range, and
    the cache of that number is what it most likely is. A claim of another
-   number agrees without naming it. The report's claims with no edge list
-   the TLBs it did not match. */
+   number is never its own: an "L4 256 MiB" past a VM's moving L3 once
+   showed the L3's 508 MiB claim and "agrees" on its card line. The
+   report's claims with no edge list the caches and TLBs it did not
+   match. */
 static void check_edge(struct analysis *a, struct level *l, struct level_check *chk,
 		       unsigned number)
 {
@@ -146,15 +148,7 @@ static void check_edge(struct analysis *a, struct level *l, struct level_check *
 		chk->cache = own;
 		chk->verdict = VERDICT_AGREES;
 		name_by_claim(l, own->size_bytes);
-		return;
 	}
-	for (unsigned i = 0; i < a->claims.ncaches; i++)
-		if (a->claims.cache[i].kind != CACHE_INSTRUCTION &&
-		    in_bracket(a->claims.cache[i].size_bytes, l)) {
-			chk->cache = &a->claims.cache[i];
-			chk->verdict = VERDICT_AGREES;
-			return;
-		}
 }
 
 /* A TLB edge takes the name of the claimed TLB whose reach it brackets;
