@@ -393,6 +393,31 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 	return kept;
 }
 
+/* Memory entered in a climb: a plateau that stands PAUSE_LEVEL_FACTOR^2
+   (4x) or more above the one below it, as memory stands above the last
+   cache, but spans less than an octave with the curve still rising past
+   it. No cache is slower than memory, so nothing past it is a level:
+   what climbs on is memory read with more page walks as the working set
+   outgrows the TLBs' reach and the walks' own entries leave the caches
+   (and, on a VM, a neighbour's load). Its plateau and every one above it
+   join into one, the top, at its level. Returns how many are left. Two
+   held-out curves of a Zen 5 VM read 27 ns at 1.5-2 MiB, 118 ns at 4-5
+   MiB, then 470-750 ns from 13 MiB on (a random chase), and 26 ns to 4
+   MiB, 208 ns at 15-17 MiB, 430 ns at 19-43 MiB and 761 ns from 48 MiB
+   (another): each step past the first at memory's height was a level
+   before. A plateau an octave or longer is a level read under noise,
+   never joined here (curve_drop_pauses's last-step rule holds for it). */
+static size_t join_memory_climb(const struct curve *c, struct plateau *p, size_t n)
+{
+	for (size_t k = 1; k + 1 < n; k++)
+		if (is_short(c, &p[k]) &&
+		    p[k].ns >= p[k - 1].ns * PAUSE_LEVEL_FACTOR * PAUSE_LEVEL_FACTOR) {
+			p[k].last = p[n - 1].last;
+			return k + 1;
+		}
+	return n;
+}
+
 static size_t find_edges(const struct curve *curves, size_t ncurves,
 			 const struct curve_plateau_set *ps, struct curve_edge *edges)
 {
@@ -1006,7 +1031,9 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 		   smaller pages a short plateau is a TLB's signature, which the
 		   comparison of the curves attributes. */
 		if (&curves[i] == top_curve)
-			ps[i].n = curve_drop_pauses(&curves[i], ps[i].p, ps[i].n);
+			ps[i].n = join_memory_climb(&curves[i], ps[i].p,
+						    curve_drop_pauses(&curves[i], ps[i].p,
+								      ps[i].n));
 	}
 	nedges = find_edges(curves, ncurves, ps, edges);
 	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);
