@@ -877,6 +877,16 @@ void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)
 	smooth(c, ns_out, cycles_out);
 }
 
+/* Runs that rise less than EDGES_RISE_FACTOR across each gap are drift,
+   joined into the plateau below, unless the run stands this many times
+   above that plateau's level: then the drift, added up, is a step spread
+   over many sizes. No cache is less than twice as slow as the one below
+   it (a VM's usable L3 at 30 ns over L2's 12), and a plateau chained
+   through it read as one level: lmbench's stride reads on a Zen 5 VM
+   rose by drift from L2's 9-14 ns through L3's 20-35 ns, and one plateau
+   from 60 KiB to 60 MiB hid L2. */
+#define DRIFT_LEVEL_FACTOR 2.0
+
 size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 {
 	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
@@ -905,8 +915,10 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 		/* The rise is judged across the gap, from the last point of the
 		   plateau below to the first of this one: comparing the levels
 		   instead lets a slow drift, split into short runs, read as a
-		   staircase of edges. */
-		if (count && ns[p.first] < ns[out[count - 1].last] * EDGES_RISE_FACTOR) {
+		   staircase of edges. Drift that has doubled the level below
+		   is a step (DRIFT_LEVEL_FACTOR). */
+		if (count && ns[p.first] < ns[out[count - 1].last] * EDGES_RISE_FACTOR &&
+		    p.ns < out[count - 1].ns * DRIFT_LEVEL_FACTOR) {
 			/* Drift, not an edge: one plateau, transition points and all. */
 			out[count - 1].last = p.last;
 			set_level(&out[count - 1], pre_ns, pre_cycles, steady);
