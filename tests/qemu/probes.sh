@@ -42,7 +42,7 @@ assert len(rows) == sum(r['sweep_point'] in ('grid', 'refined', 'revisited') for
 PY
 check "quick: the report names the sweep's top and the claim it follows" \
 	log_has '^latency: the sweep.s top is [0-9.]+ MiB, the first grid size at or past 4 x the largest cache the CPU claims'
-check "quick: and the memory cap" log_has '^latency: the memory cap is latency.max_buffer = 1 GiB'
+check "quick: and the memory cap" log_has '^latency: the memory cap is latency.max_buffer = 8 GiB'
 check "quick: each page size's refinement is reported" \
 	test "$(grep -cE '^(latency|tlb), [0-9]+ [KMG]iB pages: refinement added [0-9]+ (sizes?|page counts?)' "$LOG")" -eq 4
 for ps in 4096 2097152; do
