@@ -61,13 +61,6 @@ int plat_files_complete(void)
 	return run_dir && !write_failure_reported;
 }
 
-uint64_t plat_files_room(void)
-{
-	if (in_memory)
-		return store.total < store.total_max ? store.total_max - store.total : 0;
-	return run_dir ? volume_room() : 0;
-}
-
 static EFI_STATUS open_dir(EFI_FILE_HANDLE parent, const char *name, int create,
 			   EFI_FILE_HANDLE *out)
 {
@@ -112,6 +105,13 @@ static void say_room(uint64_t run_bytes)
 			      "take about %llu KiB: a file that does not fit is named when it is "
 			      "cut\n", (unsigned long long)(room / 1024),
 			      (unsigned long long)(run_bytes / 1024));
+}
+
+uint64_t plat_files_room(void)
+{
+	if (in_memory)
+		return store.total < store.total_max ? store.total_max - store.total : 0;
+	return run_dir ? volume_room() : 0;
 }
 
 /* No volume, and files to send: the run folder in memory, said with its
@@ -319,6 +319,11 @@ void plat_file_close(int h)
 int files_held(void)
 {
 	return run_dir != NULL || in_memory;
+}
+
+int files_kept(void)
+{
+	return !in_memory || upload_delivered();
 }
 
 /* files_read_named in memory: the same answers, from the held copy. */
