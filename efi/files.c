@@ -174,8 +174,9 @@ static void report_write_failure(const char *name, EFI_STATUS s)
 
 	if (write_failure_reported++)
 		return;
-	mp_snprintf(line, sizeof line, "memprobe: writing %s failed: %s: that file and any later "
-		    "ones are incomplete; results continue on the console\n", name, fw_status_text(s));
+	mp_snprintf(line, sizeof line, "memprobe: writing %s failed: %s: each file cut or given up "
+		    "is named, the least valuable first; results continue on the console\n", name,
+		    fw_status_text(s));
 	plat_console(line);
 }
 
