@@ -87,3 +87,20 @@ check "fills: no reserve, draft or empty file left" \
 	test -z "$(find "$run" -type f \( -empty -o -name '*.draft.*' -o -name '*.reserve' \))"
 check "fills: the least valuable file given up first, report.html before results.csv" \
 	bash -c "grep -o '^results file cut: [a-z.]*' '$LOG' | head -n 1 | grep -q 'report.html'"
+
+# Room for every file but not for report.html's card-first copy (135 KiB
+# free): the copy is deleted, the report stays whole as streamed, the
+# console says so, and the run succeeds (efi/main.c counts no copy).
+img=$(image_with short)
+fs=$(esp "$img")
+free=$(mdir -i "$fs" ::/ | sed -n 's/^ *\([0-9 ]*\) bytes free.*/\1/p' | tr -d ' ')
+head -c $((free - 2 * cluster - 135 * 1024)) /dev/zero > "$QEMU_TEST_DIR/images/filler.bin"
+mcopy -i "$fs" "$QEMU_TEST_DIR/images/filler.bin" ::/filler.bin
+rm -f "$QEMU_TEST_DIR/images/filler.bin"
+boot short --image "$img" --cpu max --mem 256M --args "$ARGS"
+run=$(run_folder)
+check "card-first copy short of room: says the summary could not be put first" \
+	log_has '^report.html: the summary could not be put first \(writing the copy failed\); the report is whole as it was written'
+check "card-first copy short of room: the run succeeds (status $BOOT_RC)" test "$BOOT_RC" -eq 0
+check "card-first copy short of room: report.html whole, no draft left" \
+	bash -c "[[ \$(tail -n 1 '$run/report.html') == '</html>' ]] && [[ -z \$(find '$run' -name '*.draft.*' -o -name '*.reserve') ]]"
