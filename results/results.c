@@ -29,7 +29,10 @@
 struct out_file {
 	const char *name;
 	int rank;                 /* what it is worth: on a full volume the
-				     files of lower rank are given up first */
+				     streamed files of lower rank are given up
+				     first; 0 (a file written whole at once,
+				     which the reserve keeps room for, or a
+				     draft) gives up no other file */
 	int handle;               /* -1: not open, or given up on */
 	int failed;               /* the "no results file written" line was said */
 	uint64_t written;         /* bytes written so far */
@@ -38,16 +41,16 @@ struct out_file {
 				     (its maker deletes it) */
 };
 
-/* Ranked by what a reader loses with each: report.html is the largest and
-   memprobe analyze makes it again from results.csv and system.json;
-   report.txt is the console's copy; results.csv holds every figure;
-   system.json describes the machine, and the reserve keeps room for it. */
+/* The streamed files ranked by what a reader loses with each: report.html
+   is the largest and memprobe analyze makes it again from results.csv and
+   system.json; report.txt is the console's copy; results.csv holds every
+   figure. */
 static struct out_file html_file = { "report.html", 1, -1, 0, 0, 0 };
 static struct out_file report_file = { "report.txt", 2, -1, 0, 0, 0 };
 static struct out_file csv_file = { "results.csv", 3, -1, 0, 0, 0 };
 /* Written at the start (results_system_early) and kept open until the
    final one takes its place. */
-static struct out_file system_file = { "system.json", 4, -1, 0, 0, 0 };
+static struct out_file system_file = { "system.json", 0, -1, 0, 0, 0 };
 static struct out_file *const streamed[] = { &html_file, &report_file, &csv_file };
 
 /* Room kept back for the closing files: a file of zeros written right
@@ -174,8 +177,8 @@ static void file_write(struct out_file *f, const char *data, size_t len)
 {
 	if (f->handle < 0 || len == 0 || (f->draft && f->failed))
 		return;
-	if (f->draft ? plat_file_write(f->handle, data, len) == 0 :
-	    write_ranked(f, data, len) == 0) {
+	if (f->rank ? write_ranked(f, data, len) == 0 :
+	    plat_file_write(f->handle, data, len) == 0) {
 		f->written += len;
 		if (f == &report_file && data[len - 1] == '\n')
 			report_whole_at = f->written;
@@ -689,7 +692,7 @@ int results_close(void)
 
 void results_card(const char *text, size_t len)
 {
-	struct out_file summary_file = { "summary.txt", 4, -1, 0, 0, 0 };
+	struct out_file summary_file = { "summary.txt", 0, -1, 0, 0, 0 };
 
 	reserve_release();
 	card_len = len < sizeof card_text ? len : sizeof card_text - 1;
