@@ -250,6 +250,11 @@ const char *plat_run_folder(void);
    the run's verdict counts this on both platforms, and the page says the
    same verdict as the console and the exit status. */
 int plat_files_complete(void);
+/* The bytes the run's files may still take now: the volume's free space,
+   or what the in-memory store may still hold; UINT64_MAX when that is not
+   known. How results/ sizes the room it keeps back for the closing files
+   (results.c, "reserve"). */
+uint64_t plat_files_room(void);
 
 /* Milliseconds since the run started, for progress lines. */
 uint64_t plat_elapsed_ms(void);
