@@ -15,9 +15,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/machine.h"
 
 /* The instruction sets code can be written for. */
-enum code_isa { CODE_ISA_X86_64 = 1, CODE_ISA_AARCH64 = 2 };
+enum code_isa { CODE_ISA_X86_64 = MACHINE_ISA_X86_64, CODE_ISA_AARCH64 = MACHINE_ISA_AARCH64 };
 
 /* How a chain's block reaches the next one:
    - CODE_JUMP_NEAR: one pc-relative jump (x86-64 JMP rel32, 5 bytes,
