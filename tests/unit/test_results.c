@@ -129,9 +129,9 @@ static void test_run(void)
 	results_row(&huge_row);
 	results_probe_done();
 	read_file(path, text, sizeof text);
-	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,tsc,,,,,,,,,,\n") != NULL;
+	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,tsc,,,,,,,,,,,\n") != NULL;
 	char long_line[400];
-	snprintf(long_line, sizeof long_line, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,\"%s\",,,,,,,,,,\n",
+	snprintf(long_line, sizeof long_line, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,\"%s\",,,,,,,,,,,\n",
 		 long_timer);
 	int long_whole = strstr(text, long_line) != NULL;
 	int huge_absent = strstr(text, "hhhh") == NULL;
