@@ -57,32 +57,29 @@ static long index_of(const struct ifetch_series *s, uint64_t x)
    control lacks are left out): the control's lowest reading, its steady
    cost a jump, plus test - control. The call and return around each lap
    weigh on the smallest counts of both alike and cancel. With
-   while_flat, the curve ends where the control itself rises past
-   EDGES_RISE_FACTOR over its lowest (after it): a line chain's control holds the
-   predictor's load constant only while its own lines fit. */
+   running_max, each difference is the largest so far: a line chain's
+   control fills the L1i four times later than the chain, and from there
+   its own rise would take the chain's step back out. */
 static void adjusted_curve(const struct ifetch_series *test, const struct ifetch_series *ctrl,
-			   int while_flat, struct curve *out)
+			   int running_max, struct curve *out)
 {
-	double base = 0;
-	uint64_t lowest_at = 0;
+	double base = 0, most = -1e300;
 
 	for (size_t i = 0; i < ctrl->n; i++)
-		if (base == 0 || ctrl->cycles[i] < base) {
+		if (base == 0 || ctrl->cycles[i] < base)
 			base = ctrl->cycles[i];
-			lowest_at = ctrl->x[i];
-		}
 	curve_init(out, test->page_shift);
 	for (size_t i = 0; i < test->n; i++) {
 		long k = index_of(ctrl, test->x[i]);
+		double d;
 
-		/* Past its lowest reading: the smallest counts read high
-		   with the call around each lap. */
-		if (k >= 0 && while_flat && test->x[i] > lowest_at &&
-		    ctrl->cycles[k] > base * EDGES_RISE_FACTOR)
-			break;
-		if (k >= 0)
-			curve_add(out, test->x[i], base + test->cycles[i] - ctrl->cycles[k],
-				  base + test->cycles[i] - ctrl->cycles[k]);
+		if (k < 0)
+			continue;
+		d = test->cycles[i] - ctrl->cycles[k];
+		if (running_max && d < most)
+			d = most;
+		most = d;
+		curve_add(out, test->x[i], base + d, base + d);
 	}
 }
 
@@ -96,17 +93,17 @@ static enum verdict verdict_of(uint64_t claim, const struct ifetch_level *l,
 	return claim >= l->count && claim <= l->next_count ? VERDICT_AGREES : VERDICT_DIFFERS;
 }
 
-/* The steps of test over ctrl (while_flat: adjusted_curve's), at most
+/* The steps of test over ctrl (running_max: adjusted_curve's), at most
    max, each with its height; a step lower than IFETCH_STEP_MIN_CYCLES is
    not one. */
 static size_t steps(const struct ifetch_series *test, const struct ifetch_series *ctrl,
-		    int while_flat, struct ifetch_level *out, size_t max)
+		    int running_max, struct ifetch_level *out, size_t max)
 {
 	static struct curve c;
 	struct plateau p[EDGES_MAX_PLATEAUS];
 	size_t np, n = 0, below = 0;
 
-	adjusted_curve(test, ctrl, while_flat, &c);
+	adjusted_curve(test, ctrl, running_max, &c);
 	np = curve_plateaus(&c, p, EDGES_MAX_PLATEAUS);
 	for (size_t i = 1; i < np && n < max; i++) {
 		if (p[i].cycles - p[below].cycles < IFETCH_STEP_MIN_CYCLES)
