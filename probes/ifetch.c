@@ -46,9 +46,10 @@
 #define LINE_MIN_JUMPS 16u
 /* The page chain's fewest pages. */
 #define PAGE_MIN_JUMPS 2u
-/* The page chain's top, at least: past the L2 TLBs shipped (2048 entries
-   on Zen 4 and Golden Cove's STLB). */
-#define PAGE_AUTO_JUMPS 4096u
+/* The page chain's top, at least: four times the L2 TLBs shipped (2048
+   entries on Zen 5 and Golden Cove's STLB), so the last step has a
+   plateau of several points past it. */
+#define PAGE_AUTO_JUMPS 8192u
 /* Calls of a chain in its warm-up, so the predictor has learnt it. */
 #define WARM_CALLS 64u
 
