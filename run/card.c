@@ -730,8 +730,8 @@ static void ifetch_lines(struct lines *ls, const struct card *c)
 			 f->l1i.miss_cycles, claim, verdict_name(f->l1i.verdict));
 	}
 	if (f->fetch_page_shift)
-		line_add(ls, "fetch    %.1f B/cycle (%.2f insn/cycle) from L1i, %.1f B/cycle "
-			 "from L2; no claim", f->fetch_l1i_bytes_per_cycle,
+		line_add(ls, "fetch    %.1f B/cycle (%.2f insn/cycle) from L1i, %.1f from L2, "
+			 "no claim", f->fetch_l1i_bytes_per_cycle,
 			 f->fetch_l1i_insns_per_cycle, f->fetch_l2_bytes_per_cycle);
 	for (size_t i = 0; i < f->ntlbs; i++) {
 		const struct ifetch_level *t = &f->tlb[i];
