@@ -83,14 +83,27 @@ static void adjusted_curve(const struct ifetch_series *test, const struct ifetch
 	}
 }
 
-static enum verdict verdict_of(uint64_t claim, const struct ifetch_level *l,
-			       const struct cache_claims *claims)
+/* Holds l against claim: its verdict, and where the readings allow the
+   claim (it lies between the points around the step) the level is named
+   by it, as the data side's levels are (analysis.c): between two grid
+   points the readings cannot choose. */
+static void hold_against(struct ifetch_level *l, uint64_t claim, const char *source,
+			 const struct cache_claims *claims)
 {
+	int allowed = claim && claim >= l->count && claim <= l->next_count;
+
+	l->claim = claim;
+	l->claim_source = source ? source : "";
 	if (!claim)
-		return VERDICT_NO_CLAIM;
-	if (claims_emulated(claims))
-		return VERDICT_EMULATED;
-	return claim >= l->count && claim <= l->next_count ? VERDICT_AGREES : VERDICT_DIFFERS;
+		l->verdict = VERDICT_NO_CLAIM;
+	else if (claims_emulated(claims))
+		l->verdict = VERDICT_EMULATED;
+	else
+		l->verdict = allowed ? VERDICT_AGREES : VERDICT_DIFFERS;
+	if (allowed) {
+		l->named_by_claim = 1;
+		l->count = claim;
+	}
 }
 
 /* The steps of test over ctrl (running_max: adjusted_curve's), at most
@@ -173,9 +186,8 @@ static void find_l1i(const struct ifetch_rows *r, const struct cache_claims *cla
 		/* Jumps to bytes: one line each. */
 		f->l1i.count *= IFETCH_LINE_SLOT;
 		f->l1i.next_count *= IFETCH_LINE_SLOT;
-		f->l1i.claim = claim ? claim->size_bytes : 0;
-		f->l1i.claim_source = claim ? claim->source : "";
-		f->l1i.verdict = verdict_of(f->l1i.claim, &f->l1i, claims);
+		hold_against(&f->l1i, claim ? claim->size_bytes : 0, claim ? claim->source : NULL,
+			     claims);
 	}
 }
 
@@ -198,9 +210,7 @@ static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *cl
 			if (!d)
 				d = claimed_itlb(claims, f->tlb[i].number, shift, 0, 0);
 
-			f->tlb[i].claim = d ? d->entries : 0;
-			f->tlb[i].claim_source = d ? d->source : "";
-			f->tlb[i].verdict = verdict_of(f->tlb[i].claim, &f->tlb[i], claims);
+			hold_against(&f->tlb[i], d ? d->entries : 0, d ? d->source : NULL, claims);
 		}
 		f->ntlbs += n;
 	}
@@ -245,6 +255,7 @@ static void level_json(struct json *j, const struct ifetch_level *l, const char 
 {
 	json_u64(j, count_key, l->count);
 	json_u64(j, "next_point", l->next_count);
+	json_bool(j, "named_by_claim", l->named_by_claim);
 	json_double(j, "miss_cycles", l->miss_cycles);
 	json_u64(j, "claim", l->claim);
 	json_string(j, "claim_source", l->claim_source);

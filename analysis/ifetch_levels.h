@@ -61,12 +61,15 @@ struct ifetch_level {
 				     step is held against the claimed TLB whose
 				     entries lie in its bracket, else that of
 				     this level */
-	uint64_t count;           /* L1i: bytes; TLB: entries (the last point below) */
+	uint64_t count;           /* L1i: bytes; TLB: entries (the last point
+				     below, or the claim where named_by_claim) */
 	uint64_t next_count;      /* the first point above */
 	double miss_cycles;       /* the step's height over its control's, cycles */
 	uint64_t claim;           /* what the CPU claims (bytes or entries); 0: none */
 	const char *claim_source; /* where the claim came from, or "" */
-	enum verdict verdict;     /* agrees when the claim lies in [count, next_count] */
+	enum verdict verdict;     /* agrees when the claim lies between the last
+				     point below the step and next_count */
+	int named_by_claim;       /* count is the claim, which the readings allow */
 };
 
 struct ifetch_findings {

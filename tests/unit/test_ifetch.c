@@ -135,8 +135,13 @@ static void test_reading(void)
 	/* The same chain against a claim of 256 entries: it differs. */
 	claims.tlb[0].entries = 256;
 	ifetch_find(&r, &claims, &f);
-	CHECK(f.ntlbs == 2 && f.tlb[0].verdict == VERDICT_DIFFERS,
-	      "a claim outside the step's bracket differs");
+	CHECK(f.ntlbs == 2 && f.tlb[0].verdict == VERDICT_DIFFERS && !f.tlb[0].named_by_claim &&
+	      f.tlb[0].count == 64, "a claim outside the step's bracket differs, and names nothing");
+	claims.tlb[0].entries = 100;
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.ntlbs == 2 && f.tlb[0].verdict == VERDICT_AGREES && f.tlb[0].named_by_claim &&
+	      f.tlb[0].count == 100, "a claim between the points around the step names it (%llu)",
+	      (unsigned long long)f.tlb[0].count);
 	CHECK(ifetch_claimed_tlb_max(&claims, 12) == 512 && ifetch_claimed_tlb_max(&claims, 21) == 64 &&
 	      ifetch_claimed_tlb_max(&claims, 30) == 0,
 	      "the largest claimed instruction TLB per page size");
