@@ -729,18 +729,21 @@ static void ifetch_lines(struct lines *ls, const struct card *c)
 		line_add(ls, "L1i      %s, miss +%.1f cycles/jump; claim %s, %s", size,
 			 f->l1i.miss_cycles, claim, verdict_name(f->l1i.verdict));
 	}
+	/* A footprint window with no point says so, never 0.0. */
+	real_or_dash(size, sizeof size, "%.1f", f->fetch_l2_bytes_per_cycle);
 	if (f->fetch_page_shift)
-		line_add(ls, "fetch    %.1f B/cycle (%.2f insn/cycle) from L1i, %.1f from L2, "
+		line_add(ls, "fetch    %.1f B/cycle (%.2f insn/cycle) from L1i, %s from L2, "
 			 "no claim", f->fetch_l1i_bytes_per_cycle,
-			 f->fetch_l1i_insns_per_cycle, f->fetch_l2_bytes_per_cycle);
+			 f->fetch_l1i_insns_per_cycle, size);
 	for (size_t i = 0; i < f->ntlbs; i++) {
 		const struct ifetch_level *t = &f->tlb[i];
 
 		short_bytes(page, sizeof page, 1ull << t->page_shift);
 		short_bytes(size, sizeof size, t->count << t->page_shift);
-		line_add(ls, "ITLB%u %-4s %llu entries (%s), miss +%.1f cycles; claim %llu, %s",
+		real_or_dash(claim, sizeof claim, "%.0f", (double)t->claim);
+		line_add(ls, "ITLB%u %-4s %llu entries (%s), miss +%.1f cycles; claim %s, %s",
 			 t->number, page, (unsigned long long)t->count, size, t->miss_cycles,
-			 (unsigned long long)t->claim, verdict_name(t->verdict));
+			 claim, verdict_name(t->verdict));
 	}
 }
 
