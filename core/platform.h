@@ -88,6 +88,22 @@ size_t plat_buffer_max(unsigned page_shift);
 void *plat_alloc(size_t bytes);
 void plat_free(void *p, size_t bytes);
 
+/* ---- Code buffers (the ifetch probe) ---------------------------------- */
+
+/* The instruction set code written at run time must use: lib/machine.h's
+   MACHINE_ISA_*. */
+unsigned plat_code_isa(void);
+/* Makes the code just written into b (a plat_buffer_get buffer, written
+   through b->base) runnable at b->base, with what this CPU needs before
+   freshly written code runs (AArch64: clean to the point of unification,
+   invalidate the instruction cache, synchronise). Linux: the buffer
+   becomes read and execute only (W^X). b->verified gains how the code is
+   mapped. 0, or -1 with why[] (the buffer then stays writable). */
+int plat_code_seal(struct plat_buffer *b, char *why, size_t why_len);
+/* Makes b writable again for the next code (Linux: no longer executable).
+   0, or -1 with why[]. */
+int plat_code_unseal(struct plat_buffer *b, char *why, size_t why_len);
+
 /* ---- Timed sections --------------------------------------------------- */
 
 struct plat_fault {

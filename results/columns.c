@@ -50,6 +50,7 @@ const struct result_column result_columns[] = {
 	{ "stride_bytes",      OPTIONAL, BYTES(stride_bytes) },
 	{ "trial_form",        OPTIONAL, TEXT(trial_form) },
 	{ "stopped_by",        OPTIONAL, TEXT(stopped_by) },
+	{ "insns_per_cycle",   OPTIONAL, OPTIONAL_REAL(insns_per_cycle, 3) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)

@@ -50,9 +50,10 @@ struct result_row {
 	struct optional_real gb_per_s;        /* bandwidth: 10^9 bytes per second */
 	struct optional_real bytes_per_cycle; /* bandwidth: bytes per core cycle */
 	const char *sweep_point;      /* latency, tlb, bandwidth: "grid" or "refined" */
-	uint64_t stride_bytes;        /* geometry: the slots' spacing; 0 elsewhere */
+	uint64_t stride_bytes;        /* geometry, ifetch chains: the slots' spacing; 0 elsewhere */
 	const char *trial_form;       /* latency, tlb, loaded: "laps" or "partial" */
 	const char *stopped_by;       /* what ended the trials: trials_stop's limit */
+	struct optional_real insns_per_cycle; /* ifetch fetch rows: instructions per core cycle */
 };
 
 /* How a column's field is held, written and read. An empty field in a file

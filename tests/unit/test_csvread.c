@@ -186,6 +186,7 @@ static void test_table_columns(void)
 		{ "load_gb_per_s", "12.500" }, { "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
 		{ "sweep_point", "refined" },
 		{ "stride_bytes", "1024" }, { "trial_form", "partial" }, { "stopped_by", "steady" },
+		{ "insns_per_cycle", "3.250" },
 	};
 	const unsigned nvalues = sizeof values / sizeof *values;
 
