@@ -295,6 +295,42 @@ static void test_emit(void)
 	CHECK(sunk_count == 1, "with the sink cleared, a row goes to results.csv only");
 }
 
+/* More different row texts than a run keeps: the rows past them hold the
+   text itself (a reader takes a field that is no id as the text), and the
+   report says so once. */
+static void test_row_texts_full(void)
+{
+	char console[16384], path[4096], text[65536], timer[80][32];
+	struct result_row row = chase_4k;
+
+	host_set_results_root(root);
+	capture_begin();
+	results_open();
+	for (int i = 0; i < 80; i++) {
+		snprintf(timer[i], sizeof timer[i], "timer number %d", i);
+		row.timer = timer[i];
+		results_row(&row);
+	}
+	results_probe_done();
+	results_system(fill_system, "memprobe 0.1.0");
+	file_in_run(path, sizeof path, "results.csv");
+	read_file(path, text, sizeof text);
+	results_close();
+	capture_end(console, sizeof console);
+
+	CHECK(strstr(text, ",p1,t63,") && strstr(text, ",p1,timer number 62,") == NULL &&
+	      strstr(text, ",p1,timer number 63,") && strstr(text, ",p1,timer number 79,"),
+	      "the pages_verified text and 63 timers fill the 64 ids; later texts stay in "
+	      "their rows");
+	const char *said = strstr(console, "results.csv: more than 64 different texts");
+	CHECK(said && !strstr(said + 1, "results.csv: more than 64 different texts"),
+	      "the report says so once");
+	file_in_run(path, sizeof path, "system.json");
+	read_file(path, text, sizeof text);
+	CHECK(strstr(text, "\"t63\": \"timer number 62\"") && !strstr(text, "timer number 63"),
+	      "system.json holds the texts that have ids, and no other");
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -304,6 +340,7 @@ int main(void)
 	test_run();
 	test_unwritable();
 	test_volume_full();
+	test_row_texts_full();
 	test_emit();
 
 	char cmd[300];
