@@ -78,6 +78,8 @@ static const char *row_text_of(const struct header *h, unsigned c, const char *f
 	return row_text[c];
 }
 
+/* Column c's field of a record ("" when the file lacks the column), a row
+   text's id already turned into its text. */
 static const char *field_of(const char **fields, const struct header *h, unsigned c)
 {
 	const char *field = h->index[c] >= 0 ? fields[h->index[c]] : "";
