@@ -229,8 +229,8 @@ static const struct row_text *row_text_add(unsigned c, const char *text, unsigne
 	if (row_text_count == ROW_TEXTS_MAX) {
 		if (!row_texts_full)
 			report_printf("results.csv: more than %d different texts in its columns "
-				      "pages_verified and timer; rows with a new one hold the text "
-				      "itself, not an id\n", ROW_TEXTS_MAX);
+				      "that hold ids (%s, ...); rows with a new one hold the text "
+				      "itself, not an id\n", ROW_TEXTS_MAX, result_columns[c].name);
 		row_texts_full = 1;
 		return NULL;
 	}
