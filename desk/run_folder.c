@@ -110,8 +110,8 @@ int run_folder_each_row(const char *path, void (*fn)(const struct result_row *ro
 {
 	char file[4200];
 	const char *err;
-	size_t len;
-	char *text;
+	size_t len, system_len;
+	char *text, *system;
 	int rc = 0;
 
 	snprintf(file, sizeof file, "%s/results.csv", path);
@@ -121,10 +121,16 @@ int run_folder_each_row(const char *path, void (*fn)(const struct result_row *ro
 			 "that wrote no files", path, err);
 		return -1;
 	}
-	if (results_csv_read(text, len, fn, ctx, sum) != 0) {
+	/* The folder's system.json names the rows' long texts by id; without
+	   one (a run cut short) the ids are handed on as they are. */
+	snprintf(file, sizeof file, "%s/system.json", path);
+	system = host_slurp(file, &system_len, &err);
+	snprintf(file, sizeof file, "%s/results.csv", path);
+	if (results_csv_read_texts(text, len, system, system ? system_len : 0, fn, ctx, sum) != 0) {
 		snprintf(why, size, "%s: %s", file, sum->error);
 		rc = -1;
 	}
+	free(system);
 	free(text);
 	return rc;
 }

@@ -15,7 +15,9 @@
 #define REPORT_LINE_MAX   4096
 #define EARLY_TEXT_MAX    (16 * 1024)   /* console text before results_open */
 #define CSV_ROW_MAX       2048
-#define SYSTEM_JSON_MAX   (64 * 1024)
+#define SYSTEM_JSON_MAX   (256 * 1024)  /* indented: a machine of many CPUs */
+#define ROW_TEXTS_MAX     64            /* distinct row texts a run keeps */
+#define ROW_TEXT_MAX      512           /* a longer one stays in its rows */
 /* The reserve (see reserve_take): the final description is about three
    times the early one (a quick latency,tlb run: 5.4 KiB, then 18 KiB: the
    hierarchy, the summary and each probe's figures join it); beyond that,
@@ -70,6 +72,19 @@ static size_t early_len;
 static int early_cut;
 
 static char system_json[SYSTEM_JSON_MAX];
+
+/* The long texts that repeat over results.csv's rows (COLUMN_TEXT_ID
+   columns), each kept once for system.json's row_texts, the rows holding
+   its id. */
+struct row_text {
+	unsigned column;          /* its index in result_columns[] */
+	char id[16];              /* "p1": the column name's first letter, a number */
+	char text[ROW_TEXT_MAX];
+};
+
+static struct row_text row_texts[ROW_TEXTS_MAX];
+static unsigned row_text_count;
+static int row_texts_full;          /* the "rows hold the text" line was said */
 
 /* The card (results_card), which report.txt and report.html begin with
    once the run is over; and where report.html's head ends, the card's
@@ -268,15 +283,80 @@ static void row_header(struct csv_row *r)
 	row_put(r, '\n');
 }
 
+/* A new row text of column c, kept under its id: NULL when the table is
+   full (said once). */
+static const struct row_text *row_text_add(unsigned c, const char *text, unsigned number)
+{
+	struct row_text *t;
+
+	if (row_text_count == ROW_TEXTS_MAX) {
+		if (!row_texts_full)
+			report_printf("results.csv: more than %d different texts in its columns "
+				      "that hold ids (%s, ...); rows with a new one hold the text "
+				      "itself, not an id\n", ROW_TEXTS_MAX, result_columns[c].name);
+		row_texts_full = 1;
+		return NULL;
+	}
+	t = &row_texts[row_text_count++];
+	t->column = c;
+	mp_snprintf(t->id, sizeof t->id, "%c%u", result_columns[c].name[0], number);
+	mp_strlcpy(t->text, text, sizeof t->text);
+	return t;
+}
+
+/* What column c's row holds for text: its id, made on first sight; the
+   text itself when it is empty, too long to keep, or the table is full (a
+   reader takes a field that is no id as the text, as older files hold). */
+static const char *row_text_id(unsigned c, const char *text)
+{
+	const struct row_text *t;
+	unsigned same_column = 0;
+
+	if (!text[0] || mp_strlen(text) >= ROW_TEXT_MAX)
+		return text;
+	for (unsigned i = 0; i < row_text_count; i++) {
+		if (row_texts[i].column != c)
+			continue;
+		same_column++;
+		if (!mp_strcmp(row_texts[i].text, text))
+			return row_texts[i].id;
+	}
+	t = row_text_add(c, text, same_column + 1);
+	return t ? t->id : text;
+}
+
 static void row_fields(struct csv_row *r, const struct result_row *row)
 {
 	char number[48];
 
 	r->len = 0;
 	r->overflow = 0;
-	for (unsigned c = 0; c < result_column_count; c++)
-		row_field(r, result_column_format(&result_columns[c], row, number, sizeof number));
+	for (unsigned c = 0; c < result_column_count; c++) {
+		const char *field = result_column_format(&result_columns[c], row, number,
+							 sizeof number);
+
+		if (result_columns[c].form == COLUMN_TEXT_ID)
+			field = row_text_id(c, field);
+		row_field(r, field);
+	}
 	row_put(r, '\n');
+}
+
+/* system.json's row_texts: per COLUMN_TEXT_ID column an object of its
+   texts by id (empty before any row). */
+static void row_texts_json(struct json *j)
+{
+	json_object_begin(j, "row_texts");
+	for (unsigned c = 0; c < result_column_count; c++) {
+		if (result_columns[c].form != COLUMN_TEXT_ID)
+			continue;
+		json_object_begin(j, result_columns[c].name);
+		for (unsigned i = 0; i < row_text_count; i++)
+			if (row_texts[i].column == c)
+				json_string(j, row_texts[i].id, row_texts[i].text);
+		json_object_end(j);
+	}
+	json_object_end(j);
 }
 
 /* Every write to report.html: over the closing tail, if it is there. */
@@ -465,6 +545,8 @@ void results_open(void)
 	if (files_opened)
 		return;
 	files_opened = 1;
+	row_text_count = 0;
+	row_texts_full = 0;
 
 	file_open(&report_file);
 	file_write(&report_file, early_text, early_len);
@@ -559,8 +641,11 @@ static size_t system_document(void (*fill)(struct json *j, void *arg), void *arg
 	struct json j;
 
 	json_init(&j, system_json, sizeof system_json);
+	json_indent(&j, 2);
 	json_object_begin(&j, NULL);
+	json_u64(&j, "schema_version", SYSTEM_JSON_SCHEMA_VERSION);
 	fill(&j, arg);
+	row_texts_json(&j);
 	json_object_end(&j);
 	if (j.overflow)
 		mp_snprintf(why, why_len, "the description needs more than %d KiB",

@@ -89,6 +89,15 @@ assert 'profile = quick' in d['config']
 assert d['buffers'] and all(b['verified'].startswith('pages verified: ') and b['verified'].endswith('effective WB, proximity domain unknown (no SRAT)') and b['base'] % b['page_size'] == 0 for b in d['buffers'])
 assert {b['page_size'] for b in d['buffers']} == {4096, 2097152}
 "
+check "quick: system.json is valid against docs/system.schema.json (bare metal's members)" \
+	python3 tests/schema_check.py docs/system.schema.json "$run/system.json"
+check "quick: results.csv's rows hold no field over 80 characters, the long texts as ids" \
+	python3 - "$csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+assert rows and max(len(v) for r in rows for v in r.values()) <= 80
+assert all(r['timer'].startswith('t') for r in rows)
+PY
 check "quick: the banner says whether Secure Boot is on" log_has '^secure boot: (off|not supported by this firmware)'
 check "quick: latency.svg is well-formed XML" xmllint --noout "$run/latency.svg"
 check "quick: latency.svg holds one curve per page size" test "$(grep -c '<polyline class="curve"' "$run/latency.svg")" -eq 2
