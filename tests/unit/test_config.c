@@ -332,7 +332,7 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tlb, "
-		     "locality, later, bandwidth, cost, c2c, loaded, geometry)");
+		     "locality, later, bandwidth, mlp, cost, c2c, loaded, geometry)");
 	expect_error("pages = 4k,8k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (this machine's: 4k, 2m, 1g; "
 		     "did you mean '4k'?)");
@@ -518,7 +518,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 45, "one line per key, 45 keys (%d lines)", lines);
+	CHECK(lines == 47, "one line per key, 47 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -997,7 +997,7 @@ static void test_suggestions(void)
 		     "'latency.max_buffer'?");
 	expect_error("probes = latncy\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'latncy' (one of: latency, fault, tlb, "
-		     "locality, later, bandwidth, cost, c2c, loaded, geometry; did you mean 'latency'?)");
+		     "locality, later, bandwidth, mlp, cost, c2c, loaded, geometry; did you mean 'latency'?)");
 	expect_error("profile = quik\n", NULL,
 		     "memprobe.cfg:1: key 'profile': unknown profile 'quik' (one of: quick, full; did "
 		     "you mean 'quick'?)");
