@@ -165,9 +165,18 @@ static unsigned largest_tlb(const struct cache_claims *claims)
 	return most;
 }
 
+/* Memory's working set: mlp.memory_size, else MEMORY_FACTOR x the largest
+   cache (largest, bytes; 0: none known). */
+static uint64_t memory_bytes(const struct config *c, uint64_t largest)
+{
+	if (MLP_SETTINGS(c)->memory_size)
+		return MLP_SETTINGS(c)->memory_size;
+	return largest ? largest * MEMORY_FACTOR : MEMORY_UNKNOWN_BYTES;
+}
+
 /* The working sets: the latency probe's levels when it ran in this run,
    else the claims; memory at MEMORY_FACTOR x the largest cache. */
-static void choose_levels(void)
+static void choose_levels(const struct config *c)
 {
 	static struct cache_claims claims;
 	double top_ns = 0;
@@ -189,10 +198,11 @@ static void choose_levels(void)
 	   ask for more than the bare-metal app mapped. */
 	if (sweep_largest_cache(&claims))
 		largest = sweep_largest_cache(&claims);
-	while (levels && level[levels - 1].bytes * 2 > largest)
+	while (levels && (level[levels - 1].bytes * 2 > largest ||
+			  level[levels - 1].bytes >= memory_bytes(c, largest)))
 		levels--;
 	mp_strlcpy(level[levels].name, "memory", sizeof level[levels].name);
-	level[levels].bytes = largest ? largest * MEMORY_FACTOR : MEMORY_UNKNOWN_BYTES;
+	level[levels].bytes = memory_bytes(c, largest);
 	level[levels].latency_ns = top_ns;
 	if (!largest)
 		levels_from = "no cache known (nothing claimed, the latency probe did not run)";
@@ -468,7 +478,7 @@ int probe_mlp(const struct config *c)
 	char bytes[24];
 	int status;
 
-	choose_levels();
+	choose_levels(c);
 	curves.n = 0;
 	mp_format_bytes(bytes, sizeof bytes, walk_pages * WALK_STRIDE);
 	report_printf("mlp: k chases interleaved in one loop, each a k-th of one random cycle "
@@ -494,12 +504,10 @@ static unsigned mlp_holds(const struct config *c, unsigned page_shift,
 			  struct probe_hold out[PROBE_HOLDS_MAX])
 {
 	static struct cache_claims claims;
-	uint64_t largest, bytes;
+	uint64_t bytes;
 
-	(void)c;
 	plat_cache_claims(&claims);
-	largest = sweep_largest_cache(&claims);
-	bytes = largest ? largest * MEMORY_FACTOR : MEMORY_UNKNOWN_BYTES;
+	bytes = memory_bytes(c, sweep_largest_cache(&claims));
 	if ((uint64_t)largest_tlb(&claims) * 4 * WALK_STRIDE > bytes)
 		bytes = (uint64_t)largest_tlb(&claims) * 4 * WALK_STRIDE;
 	if ((uint64_t)WALK_PAGES_MIN * WALK_STRIDE > bytes)
@@ -513,6 +521,8 @@ static const struct config_key mlp_keys[] = {
 	  "32", "32", 0, 0, NULL },
 	{ "walks", KIND_YESNO, SETTING(struct mlp_settings, walks), 0, 0, 0, "yes", "yes",
 	  0, 0, NULL },
+	{ "memory_size", KIND_SIZE_AUTO, SETTING(struct mlp_settings, memory_size), 4096,
+	  PROBE_BUFFER_MAX, 4096, "auto", "auto", 0, 0, NULL },
 };
 
 PROBE_DEFINE(mlp, 65) = {

@@ -11,6 +11,7 @@
 struct mlp_settings {
 	unsigned chases;          /* the fewest chases each curve goes to */
 	unsigned walks;           /* 1: the page-walk chase runs too */
+	uint64_t memory_size;     /* memory's working set; 0 (auto): 4x the largest cache */
 };
 #define MLP_SETTINGS(c) PROBE_SETTINGS(struct mlp_settings, c, PROBE_ID_MLP)
 

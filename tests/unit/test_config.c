@@ -518,7 +518,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 47, "one line per key, 47 keys (%d lines)", lines);
+	CHECK(lines == 48, "one line per key, 48 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
