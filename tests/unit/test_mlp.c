@@ -10,6 +10,7 @@
 #include "analysis/mlp_read.h"
 #include "probes/chase.h"
 #include "probes/mlp_kernel.h"
+#include "run/card.h"
 #include "run/card_mlp.h"
 
 /* A curve of ns per load for k = 1 .. n: loads in flight rise by one a
@@ -118,6 +119,44 @@ static void test_rows_and_card(void)
 	      "the card's line: %s", line[0]);
 }
 
+/* Through the card: mlp rows and page-walk rows into card_rows, the card
+   built with no analysis, its text and figures carry the lines. */
+static void test_card(void)
+{
+	static struct card_rows rows;
+	static struct card card;
+	static char text[CARD_TEXT_MAX];
+	struct card_figure fig[CARD_MAX_FIGURES];
+	size_t nfig;
+	int level_fig = 0, walk_fig = 0;
+
+	for (unsigned k = 1; k <= 8; k++) {
+		struct result_row row = { .probe = "mlp", .variant = "L2", .page_shift = 12,
+					  .working_set_bytes = 1 << 19, .ns = 4.0 / (k < 6 ? k : 6),
+					  .chases = { 1, k } };
+		card_rows_add(&rows, &row);
+		row.variant = "page_walks";
+		row.working_set_bytes = 64u << 20;
+		row.ns = 40.0 / (k < 4 ? k : 4);
+		card_rows_add(&rows, &row);
+		row.page_shift = 21;
+		row.ns = 10.0 / k;
+		card_rows_add(&rows, &row);
+	}
+	card_build(&card, NULL, &rows, NULL);
+	card_format(&card, text, sizeof text);
+	CHECK(strstr(text, "mlp      in flight L2 6.0 (4 KiB)") != NULL,
+	      "the card's in-flight line");
+	CHECK(strstr(text, "page walks in flight about 3.0 (at most 4.0), the 4 KiB limit") != NULL,
+	      "the card's page-walk line");
+	nfig = card_figures(&card, fig, CARD_MAX_FIGURES);
+	for (size_t i = 0; i < nfig; i++) {
+		level_fig |= !strcmp(fig[i].name, "L2 loads in flight") && fig[i].value > 5.99;
+		walk_fig |= !strcmp(fig[i].name, "page walks in flight") && fig[i].value > 2.99;
+	}
+	CHECK(level_fig && walk_fig, "compare and fleet get both figures");
+}
+
 /* Independent of the builder: k chases from mlp_start, followed together,
    visit every slot exactly once in slots / k steps each when k divides
    slots. */
@@ -170,6 +209,7 @@ int main(void)
 	test_bound();
 	test_walks();
 	test_rows_and_card();
+	test_card();
 	test_kernel(1, 256, 64);
 	test_kernel(4, 1024, 64);
 	test_kernel(12, 12 * 64, 64);
