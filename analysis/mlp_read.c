@@ -31,6 +31,8 @@ void mlp_plateau_find(const struct mlp_curve *c, struct mlp_plateau *p)
 
 		if (v > p->in_flight)
 			p->in_flight = v;
+		if (!p->over_k && v > c->k[i] * (1 + MLP_OVER_MARGIN))
+			p->over_k = c->k[i];
 		/* Points up to three quarters of the last k: what the curve had
 		   reached before its last stretch. */
 		if (c->k[i] * 4 <= p->k_last * 3 && v > early)
@@ -57,6 +59,8 @@ enum mlp_bound mlp_bound_of(const struct mlp_plateau *p, double gb_per_s)
 {
 	double allowed = mlp_bandwidth_in_flight(gb_per_s, p->ns_one);
 
+	if (p->known && p->over_k)
+		return MLP_BOUND_INCONSISTENT;
 	if (p->known && p->rising)
 		return MLP_BOUND_NOT_REACHED;
 	if (!p->known || !(allowed > 0))
@@ -71,6 +75,7 @@ const char *mlp_bound_name(enum mlp_bound b)
 	case MLP_BOUND_BANDWIDTH: return "bandwidth";
 	case MLP_BOUND_OUTSTANDING: return "outstanding";
 	case MLP_BOUND_NOT_REACHED: return "rising";
+	case MLP_BOUND_INCONSISTENT: return "inconsistent";
 	case MLP_BOUND_UNTOLD: break;
 	}
 	return "untold";
@@ -80,7 +85,7 @@ void mlp_walks_find(const struct mlp_plateau *small, const struct mlp_plateau *l
 		    struct mlp_walks *w)
 {
 	*w = (struct mlp_walks){ 0 };
-	if (!small->known || !large->known)
+	if (!small->known || !large->known || small->over_k || large->over_k)
 		return;
 	w->walk_share = (small->ns_one - large->ns_one) / small->ns_one;
 	if (w->walk_share < MLP_WALK_SEEN_SHARE)

@@ -31,6 +31,9 @@
 /* Page walks limit the 4 KiB chase when its plateau is below this share of
    the 2 MiB chase's at the same working set. */
 #define MLP_WALK_LIMIT_SHARE 0.90
+/* k chases keep at most k loads in flight: a point above k by this margin
+   says the one-chase time is not this working set's (mlp_plateau.over_k). */
+#define MLP_OVER_MARGIN 0.15
 /* The walk is seen when it adds at least this share to a load at k = 1. */
 #define MLP_WALK_SEEN_SHARE 0.05
 
@@ -51,6 +54,10 @@ struct mlp_plateau {
 	unsigned k_last;          /* the most chases measured */
 	int rising;               /* the curve had not flattened by k_last */
 	double ns_one;            /* ns per load at k = 1 */
+	unsigned over_k;          /* the first k whose figure exceeds k by
+				     MLP_OVER_MARGIN (0: none): the one-chase
+				     point read another level, or was disturbed,
+				     and the curve's figures do not hold */
 };
 
 /* Loads in flight at point i: ns at k = 1 over ns at k; 0 when either is
@@ -66,6 +73,7 @@ enum mlp_bound {
 	MLP_BOUND_BANDWIDTH,      /* the level's line bandwidth x its latency */
 	MLP_BOUND_OUTSTANDING,    /* below what bandwidth allows: the misses (or
 				     loads) the core keeps outstanding */
+	MLP_BOUND_INCONSISTENT,   /* the curve has an over_k: no figure holds */
 };
 /* The loads in flight that a bandwidth of gb_per_s (10^9 bytes a second,
    64-byte lines) allows at ns_one per load (Little's law); 0 when either

@@ -191,7 +191,9 @@ static void choose_levels(const struct config *c)
 		levels = 0;
 		top_ns = 0;
 		largest = levels_from_claims(&claims);
-		levels_from = "the caches the CPU claims (the latency probe did not run first)";
+		levels_from = before && before->ncurves ?
+			"the caches the CPU claims (the latency probe's curves named no cache level)" :
+			"the caches the CPU claims (the latency probe did not run before it)";
 	}
 	/* Memory from the claim where there is one, as mlp_holds sizes the
 	   buffer: a latency edge past every cache (a VM's host caches) would
@@ -211,33 +213,41 @@ static void choose_levels(const struct config *c)
 	walk_pages = walk_pages > WALK_PAGES_MIN ? walk_pages : WALK_PAGES_MIN;
 }
 
-/* The bandwidth probe's read figure in this run nearest bytes (within 2x),
-   at this page size if it ran there, else at any: GB/s, 0 when none. */
-static double bandwidth_at(unsigned shift, uint64_t bytes)
+/* The bandwidth probe's read figure in this run nearest bytes, within 2x,
+   from the read variant its levels come from; any_page: at any page size,
+   else at shift's only. GB/s, 0 when none. */
+static double bandwidth_near(unsigned shift, uint64_t bytes, int any_page)
 {
 	double best = 0, best_ratio = 2.0;
-	int best_same_page = 0;
 
-	if (!before || !before->bw.nseries)
-		return 0;
 	for (size_t s = 0; s < before->bw.nseries; s++) {
 		const struct bandwidth_series *b = &before->bw.series[s];
-		int same_page = b->page_shift == shift;
 
-		if (mp_strcmp(b->variant, before->bw.levels_from) || (best_same_page && !same_page))
+		if (mp_strcmp(b->variant, before->bw.levels_from) || (!any_page && b->page_shift != shift))
 			continue;
 		for (size_t i = 0; i < b->n; i++) {
 			double r = b->bytes[i] > (double)bytes ? b->bytes[i] / (double)bytes
 							       : (double)bytes / b->bytes[i];
 
-			if (r <= best_ratio || (same_page && !best_same_page && r <= 2.0)) {
+			if (r <= best_ratio) {
 				best = b->gb_per_s[i];
 				best_ratio = r;
-				best_same_page = same_page;
 			}
 		}
 	}
 	return best;
+}
+
+/* The level's read bandwidth: at this page size where the bandwidth probe
+   ran there, else at any; 0 when it did not run. */
+static double bandwidth_at(unsigned shift, uint64_t bytes)
+{
+	double gb;
+
+	if (!before || !before->bw.nseries)
+		return 0;
+	gb = bandwidth_near(shift, bytes, 0);
+	return gb > 0 ? gb : bandwidth_near(shift, bytes, 1);
 }
 
 /* The warm-up and the trials of one point, inside plat_timed. */
@@ -317,6 +327,16 @@ static int measure_point(struct mlp_curve *curve, const char *what)
 	return 0;
 }
 
+/* The index of k in curve (present). */
+static size_t over_index(const struct mlp_curve *curve, unsigned k)
+{
+	size_t i = 0;
+
+	while (i + 1 < curve->n && curve->k[i] != k)
+		i++;
+	return i;
+}
+
 /* The report's line on a curve's plateau and its bound. */
 static void report_plateau(const struct mlp_curve *curve, const char *what, double gb_per_s,
 			   double latency_ns)
@@ -334,6 +354,13 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
 		report_printf(" (the latency probe: %.2f ns)", latency_ns);
 	report_printf("\n%s: bound: ", what);
 	switch (b) {
+	case MLP_BOUND_INCONSISTENT:
+		report_printf("none: INCONSISTENT: %.1f loads in flight at %u chases, more than "
+			      "the chases: the one-chase time is not this working set's (a level "
+			      "that moved under the run, or a disturbed point); the curve's figures "
+			      "do not hold\n", mlp_in_flight(curve, over_index(curve, p.over_k)),
+			      p.over_k);
+		break;
 	case MLP_BOUND_NOT_REACHED:
 		report_printf("not reached: still rising at %u chases\n", p.k_last);
 		break;
@@ -471,6 +498,26 @@ static void report_walks(void)
 				  "the core runs at least that many");
 }
 
+/* Per level, whether page walks bound its 4 KiB plateau: below
+   MLP_WALK_LIMIT_SHARE of the same working set's at 2 MiB pages. */
+static void report_level_walks(void)
+{
+	for (unsigned i = 0; i < levels; i++) {
+		const struct mlp_curve *small = mlp_curves_find(&curves, level[i].name, PAGE_SHIFT_4K);
+		const struct mlp_curve *large = mlp_curves_find(&curves, level[i].name, PAGE_SHIFT_2M);
+		struct mlp_plateau ps, pl;
+
+		if (!small || !large)
+			continue;
+		mlp_plateau_find(small, &ps);
+		mlp_plateau_find(large, &pl);
+		if (ps.known && pl.known && ps.in_flight < pl.in_flight * MLP_WALK_LIMIT_SHARE)
+			report_printf("mlp, %s: at 4 KiB pages page walks bound it: %.1f in flight "
+				      "against %.1f at 2 MiB pages over the same working set\n",
+				      level[i].name, ps.in_flight, pl.in_flight);
+	}
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 int probe_mlp(const struct config *c)
@@ -493,6 +540,7 @@ int probe_mlp(const struct config *c)
 			      "the largest TLB claimed, at 4 KiB and at 2 MiB pages\n",
 			      (unsigned long long)walk_pages, bytes);
 	status = page_sizes_each(PROBE_NAME, c, run_page_size);
+	report_level_walks();
 	if (MLP_SETTINGS(c)->walks)
 		report_walks();
 	mlp_chart_write(&curves);

@@ -49,7 +49,9 @@ unsigned card_mlp_lines(const struct card_mlp *c, char line[2][96], size_t colum
 		mp_append(&t, "mlp      in flight");
 		for (unsigned i = 0; i < c->nlevels; i++)
 			mp_append(&t, "%s %s %.1f%s", i ? "," : "", c->level[i].name,
-				  c->level[i].plateau.in_flight, c->level[i].plateau.rising ? "+" : "");
+				  c->level[i].plateau.in_flight,
+				  c->level[i].plateau.over_k ? "?" :
+				  c->level[i].plateau.rising ? "+" : "");
 		mp_append(&t, " (%s)", page);
 		n++;
 	}
@@ -82,6 +84,7 @@ void card_mlp_json(struct json *j, const struct card_mlp *c)
 		json_u64(j, "from_chases", p->k);
 		json_u64(j, "measured_to_chases", p->k_last);
 		json_bool(j, "rising", p->rising);
+		json_bool(j, "inconsistent", p->over_k != 0);
 		json_double(j, "one_chase_ns", p->ns_one);
 		json_object_end(j);
 	}
@@ -104,6 +107,8 @@ void card_mlp_figures(const struct card_mlp *c, void (*add)(void *ctx, const cha
 	char name[40];
 
 	for (unsigned i = 0; i < c->nlevels; i++) {
+		if (c->level[i].plateau.over_k)
+			continue;
 		mp_snprintf(name, sizeof name, "%s loads in flight", c->level[i].name);
 		add(ctx, name, c->level[i].plateau.in_flight);
 	}

@@ -44,6 +44,15 @@ static void test_plateau(void)
 	CHECK(p.rising, "still rising at 32 chases is said");
 	CHECK(mlp_bound_of(&p, 20.0) == MLP_BOUND_NOT_REACHED, "a rising curve has no bound");
 
+	saturating(&c, 12.0, 32, 6.0);
+	c.ns[0] = 300.0;   /* one chase read memory, the rest L2 */
+	mlp_plateau_find(&c, &p);
+	CHECK(p.over_k == 2 && mlp_bound_of(&p, 96.0) == MLP_BOUND_INCONSISTENT,
+	      "more in flight than chases at 2: inconsistent, no bound (%u)", p.over_k);
+	saturating(&c, 12.0, 32, 6.0);
+	mlp_plateau_find(&c, &p);
+	CHECK(!p.over_k, "a saturating curve never exceeds its chases");
+
 	c.k[0] = 2;
 	mlp_plateau_find(&c, &p);
 	CHECK(!p.known, "no point at one chase: no plateau");
