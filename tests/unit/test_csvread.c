@@ -183,7 +183,8 @@ static void test_table_columns(void)
 		{ "working_set_bytes", "8192" }, { "ns", "1.500" }, { "cycles", "4.50" },
 		{ "trials", "3" }, { "spread", "0.0100" }, { "pages_verified", "v" },
 		{ "timer", "t" }, { "cpu", "0" }, { "peer_cpu", "3" }, { "loaders", "2" },
-		{ "load_gb_per_s", "12.500" }, { "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
+		{ "load_gb_per_s", "12.500" }, { "chases", "12" }, { "in_flight", "6.250" },
+		{ "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
 		{ "sweep_point", "refined" },
 		{ "stride_bytes", "1024" }, { "trial_form", "partial" }, { "stopped_by", "steady" },
 	};

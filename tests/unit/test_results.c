@@ -94,18 +94,19 @@ static void test_run(void)
 	read_file(path, text, sizeof text);
 	int written_at_once = strcmp(text, "probe,variant,page_size,working_set_bytes,ns,cycles,"
 				     "trials,spread,pages_verified,timer,cpu,peer_cpu,loaders,"
-				     "load_gb_per_s,gb_per_s,bytes_per_cycle,sweep_point,stride_bytes,trial_form,stopped_by\n"
+				     "load_gb_per_s,chases,in_flight,gb_per_s,bytes_per_cycle,sweep_point,stride_bytes,"
+				     "trial_form,stopped_by\n"
 				     "latency,chase,4096,4096,1.333,4.00,5,0.0123,\"pages verified: "
-				     "1 x 4 KiB, WB\",tsc cpuid-15h,,,,,,,,,,\n"
+				     "1 x 4 KiB, WB\",tsc cpuid-15h,,,,,,,,,,,,\n"
 				     "latency,\"with, comma\",2097152,3145728,1.333,4.00,5,0.0123,"
-				     "\"kernel said \"\"no\"\"\",tsc cpuid-15h,,,,,,,,,,\n") == 0;
+				     "\"kernel said \"\"no\"\"\",tsc cpuid-15h,,,,,,,,,,,,\n") == 0;
 
 	results_probe_done();
 	read_file(path, text, sizeof text);
 	int first_row = strstr(text, "\nlatency,chase,4096,4096,1.333,4.00,5,0.0123,"
-			       "\"pages verified: 1 x 4 KiB, WB\",tsc cpuid-15h,,,,,,,,,,\n") != NULL;
+			       "\"pages verified: 1 x 4 KiB, WB\",tsc cpuid-15h,,,,,,,,,,,,\n") != NULL;
 	int quoted_row = strstr(text, "\nlatency,\"with, comma\",2097152,3145728,1.333,4.00,5,"
-				"0.0123,\"kernel said \"\"no\"\"\",tsc cpuid-15h,,,,,,,,,,\n") != NULL;
+				"0.0123,\"kernel said \"\"no\"\"\",tsc cpuid-15h,,,,,,,,,,,,\n") != NULL;
 
 	struct result_row cost = {
 		.probe = "cost", .variant = "by_value_sysv", .page_shift = 0, .working_set_bytes = 0,
@@ -129,9 +130,9 @@ static void test_run(void)
 	results_row(&huge_row);
 	results_probe_done();
 	read_file(path, text, sizeof text);
-	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,tsc,,,,,,,,,,\n") != NULL;
+	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,tsc,,,,,,,,,,,,\n") != NULL;
 	char long_line[400];
-	snprintf(long_line, sizeof long_line, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,\"%s\",,,,,,,,,,\n",
+	snprintf(long_line, sizeof long_line, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,\"%s\",,,,,,,,,,,,\n",
 		 long_timer);
 	int long_whole = strstr(text, long_line) != NULL;
 	int huge_absent = strstr(text, "hhhh") == NULL;
