@@ -33,7 +33,7 @@
 #define MLP_WALK_LIMIT_SHARE 0.90
 /* k chases keep at most k loads in flight: a point above k by this margin
    says the one-chase time is not this working set's (mlp_plateau.over_k). */
-#define MLP_OVER_MARGIN 0.15
+#define MLP_OVER_MARGIN 0.50
 /* The walk is seen when it adds at least this share to a load at k = 1. */
 #define MLP_WALK_SEEN_SHARE 0.05
 
