@@ -16,6 +16,7 @@
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "probes/chase.h"
+#include "probes/chase_run.h"
 #include "probes/mlp_chart.h"
 #include "probes/mlp_kernel.h"
 #include "probes/mlp_settings.h"
@@ -42,11 +43,9 @@
    least this many pages (one line each, 4 KiB apart). */
 #define WALK_PAGES_MIN 16384u
 #define WALK_STRIDE 4096u
-/* Past the caches (4x the largest) the warm-up is this many loads, not a
-   lap: every load misses in any order. */
+/* After a curve's first point, the warm-up is this many loads: the lap
+   before it left the lines where they stay. */
 #define WARM_LOADS 16384u
-/* The fewest steps of each chase in a trial. */
-#define TRIAL_STEPS_MIN 256u
 /* Beyond mlp.chases, k grows while loads in flight grow by this much. */
 #define GROWTH_MIN 0.03
 
@@ -72,8 +71,9 @@ struct point_run {
 	void *base;
 	size_t slots, layout_bytes;
 	unsigned k;
-	int warm_lap;             /* warm up with a whole lap first (inside the caches);
-				     cleared after it: the lines stay where it left them */
+	int warm_lap;             /* warm up with a whole lap first (a curve's first
+				     point); cleared after it: the lines stay where
+				     it left them */
 	const struct config *c;
 	void *ptr[MLP_CHASES_MAX];
 	struct trials trials;     /* ns per load */
@@ -254,14 +254,15 @@ static double bandwidth_at(unsigned shift, uint64_t bytes)
 static void point_trials(void *arg)
 {
 	struct point_run *r = arg;
-	uint64_t warm, t0, t1, target, budget, spent = 0;
+	uint64_t warm, t0, t1, target, budget, steps_min, spent = 0;
 	struct plat_disturbances d0, d1;
 	double step_ticks;
 
 	for (unsigned j = 0; j < r->k; j++)
 		r->ptr[j] = mlp_start(r->base, r->slots, r->layout_bytes, j, r->k);
 	/* A lap of every chase together covers the cycle: each line loaded
-	   once before timing, so a cache level is read warm. */
+	   once before timing, so a cache level is read warm, and at memory
+	   the chase starts as the latency probe's does (chase_run.h). */
 	warm = r->warm_lap ? (r->slots + r->k - 1) / r->k : (WARM_LOADS + r->k - 1) / r->k;
 	warm = round_up(warm, MLP_UNROLL);
 	r->warm_lap = 0;
@@ -270,8 +271,13 @@ static void point_trials(void *arg)
 	t1 = plat_ticks();
 	step_ticks = (double)(t1 - t0) / (double)warm;
 	target = ms_to_ticks(r->c->step_ms);
-	r->steps = step_ticks > 0 ? (uint64_t)((double)target / step_ticks) : TRIAL_STEPS_MIN;
-	r->steps = round_up(r->steps > TRIAL_STEPS_MIN ? r->steps : TRIAL_STEPS_MIN, MLP_UNROLL);
+	/* At least the latency probe's partial trial, in loads over every
+	   chase: at memory on this project's VMs trials of 1 ms read a
+	   quarter of what trials of 16384 loads and more do (bench/, METHOD),
+	   so the one-chase point would not be the latency probe's. */
+	steps_min = (CHASE_PARTIAL_LOADS_MIN + r->k - 1) / r->k;
+	r->steps = step_ticks > 0 ? (uint64_t)((double)target / step_ticks) : steps_min;
+	r->steps = round_up(r->steps > steps_min ? r->steps : steps_min, MLP_UNROLL);
 	budget = target * r->c->max_trials;
 	trials_init(&r->trials);
 	for (;;) {
@@ -386,7 +392,7 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
    k = 1, 2, ... to mlp.chases and on while loads in flight still grow.
    0, or -1 on a fault. */
 static int measure_curve(const struct config *c, const struct plat_buffer *buf, unsigned shift,
-			 const struct level_pick *l, size_t layout_bytes, uint64_t largest)
+			 const struct level_pick *l, size_t layout_bytes)
 {
 	struct mlp_curve curve = { .page_shift = shift, .bytes = l->bytes };
 	char page_name[32], size_text[24], what[96];
@@ -398,7 +404,7 @@ static int measure_curve(const struct config *c, const struct plat_buffer *buf, 
 	mp_snprintf(what, sizeof what, "mlp, %s, %s %s", page_name, l->name, size_text);
 	point = (struct point_run){ .base = buf->base, .slots = l->bytes / layout_bytes,
 				    .layout_bytes = layout_bytes, .c = c,
-				    .warm_lap = l->bytes < largest * MEMORY_FACTOR };
+				    .warm_lap = 1 };
 	mlp_build(buf->base, point.slots, layout_bytes, CYCLE_SEED);
 	report_table_begin(&point_table, what, NULL);
 	for (unsigned k = 1; k <= MLP_CHASES_MAX && curve.n < MLP_POINTS_MAX; k = next_k(k)) {
@@ -419,16 +425,6 @@ static int measure_curve(const struct config *c, const struct plat_buffer *buf, 
 	if (curves.n < MLP_CURVES_MAX)
 		curves.curve[curves.n++] = curve;
 	return 0;
-}
-
-/* The largest cache among the levels (memory's is MEMORY_FACTOR x it). */
-static uint64_t largest_level(void)
-{
-	uint64_t most = 0;
-
-	for (unsigned i = 0; i + 1 < levels; i++)
-		most = level[i].bytes * 2 > most ? level[i].bytes * 2 : most;
-	return most;
 }
 
 /* Every level at one page size, and the page walks at 4 KiB and 2 MiB. */
@@ -459,9 +455,9 @@ static int run_page_size(const struct config *c, unsigned shift)
 		return -1;
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	for (unsigned i = 0; i < levels && status == 0; i++)
-		status = measure_curve(c, &buf, shift, &level[i], CHASE_SLOT, largest_level());
+		status = measure_curve(c, &buf, shift, &level[i], CHASE_SLOT);
 	if (walks && status == 0)
-		status = measure_curve(c, &buf, shift, &walk, WALK_STRIDE, 0);
+		status = measure_curve(c, &buf, shift, &walk, WALK_STRIDE);
 	plat_buffer_put(&buf);
 	return status;
 }
