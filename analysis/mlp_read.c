@@ -5,6 +5,7 @@
  */
 
 #include "analysis/mlp_read.h"
+#include "analysis/bandwidth_levels.h"
 #include "core/probe.h"
 #include "lib/fmt.h"
 
@@ -79,6 +80,42 @@ const char *mlp_bound_name(enum mlp_bound b)
 	case MLP_BOUND_UNTOLD: break;
 	}
 	return "untold";
+}
+
+/* mlp_level_bandwidth at page_shift only, or (any_page) at any. */
+static double bandwidth_near(const struct bandwidth_curves *bw, unsigned page_shift,
+			     uint64_t bytes, int any_page)
+{
+	double best = 0, best_ratio = 2.0;
+
+	for (size_t s = 0; s < bw->nseries; s++) {
+		const struct bandwidth_series *b = &bw->series[s];
+
+		if (mp_strcmp(b->variant, bw->levels_from) || (!any_page && b->page_shift != page_shift))
+			continue;
+		for (size_t i = 0; i < b->n; i++) {
+			double r = b->bytes[i] > (double)bytes ? b->bytes[i] / (double)bytes
+							       : (double)bytes / b->bytes[i];
+
+			/* Within 2x; of equally near points, the first. */
+			if (r <= 2.0 && (!(best > 0) || r < best_ratio)) {
+				best = b->gb_per_s[i];
+				best_ratio = r;
+			}
+		}
+	}
+	return best;
+}
+
+double mlp_level_bandwidth(const struct bandwidth_curves *bw, unsigned page_shift,
+			   uint64_t bytes)
+{
+	double gb;
+
+	if (!bw || !bw->nseries || !bytes)
+		return 0;
+	gb = bandwidth_near(bw, page_shift, bytes, 0);
+	return gb > 0 ? gb : bandwidth_near(bw, page_shift, bytes, 1);
 }
 
 void mlp_walks_find(const struct mlp_plateau *small, const struct mlp_plateau *large,

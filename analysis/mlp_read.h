@@ -86,6 +86,14 @@ enum mlp_bound mlp_bound_of(const struct mlp_plateau *p, double gb_per_s);
    and the card. */
 const char *mlp_bound_name(enum mlp_bound b);
 
+/* The read bandwidth at a level's working set: of bw's read variant its
+   levels come from (bandwidth_levels_find), the point nearest bytes within
+   2x, at page_shift where that variant ran there, else at any page size.
+   GB/s; 0 when none. */
+struct bandwidth_curves;
+double mlp_level_bandwidth(const struct bandwidth_curves *bw, unsigned page_shift,
+			   uint64_t bytes);
+
 /* Page walks in flight, from the page-walk chase at 4 KiB and at 2 MiB
    pages over the same working set. */
 struct mlp_walks {

@@ -213,41 +213,11 @@ static void choose_levels(const struct config *c)
 	walk_pages = walk_pages > WALK_PAGES_MIN ? walk_pages : WALK_PAGES_MIN;
 }
 
-/* The bandwidth probe's read figure in this run nearest bytes, within 2x,
-   from the read variant its levels come from; any_page: at any page size,
-   else at shift's only. GB/s, 0 when none. */
-static double bandwidth_near(unsigned shift, uint64_t bytes, int any_page)
-{
-	double best = 0, best_ratio = 2.0;
-
-	for (size_t s = 0; s < before->bw.nseries; s++) {
-		const struct bandwidth_series *b = &before->bw.series[s];
-
-		if (mp_strcmp(b->variant, before->bw.levels_from) || (!any_page && b->page_shift != shift))
-			continue;
-		for (size_t i = 0; i < b->n; i++) {
-			double r = b->bytes[i] > (double)bytes ? b->bytes[i] / (double)bytes
-							       : (double)bytes / b->bytes[i];
-
-			if (r <= best_ratio) {
-				best = b->gb_per_s[i];
-				best_ratio = r;
-			}
-		}
-	}
-	return best;
-}
-
-/* The level's read bandwidth: at this page size where the bandwidth probe
-   ran there, else at any; 0 when it did not run. */
+/* The level's read bandwidth from the bandwidth probe in this run; 0 when
+   it did not run before this one. */
 static double bandwidth_at(unsigned shift, uint64_t bytes)
 {
-	double gb;
-
-	if (!before || !before->bw.nseries)
-		return 0;
-	gb = bandwidth_near(shift, bytes, 0);
-	return gb > 0 ? gb : bandwidth_near(shift, bytes, 1);
+	return before ? mlp_level_bandwidth(&before->bw, shift, bytes) : 0;
 }
 
 /* The warm-up and the trials of one point, inside plat_timed. */

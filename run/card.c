@@ -827,7 +827,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		c->run = *run;
 	if (rows) {
 		add_c2c(c, rows);
-		card_mlp_build(&c->mlp, &rows->mlp);
+		card_mlp_build(&c->mlp, &rows->mlp, a ? &a->bw : NULL);
 	}
 	if (!a)
 		return;

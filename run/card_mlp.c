@@ -7,7 +7,8 @@
 
 /* ---- Public Functions ------------------------------------------------- */
 
-void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m)
+void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m,
+		    const struct bandwidth_curves *bw)
 {
 	const struct mlp_curve *small, *large;
 	unsigned shift = 0;
@@ -21,10 +22,13 @@ void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m)
 	for (size_t i = 0; i < m->n && out->nlevels < CARD_MLP_LEVELS; i++) {
 		if (m->curve[i].page_shift != shift || !mp_strcmp(m->curve[i].level, "page_walks"))
 			continue;
-		mp_strlcpy(out->level[out->nlevels].name, m->curve[i].level,
-			   sizeof out->level[0].name);
-		mlp_plateau_find(&m->curve[i], &out->level[out->nlevels].plateau);
-		out->nlevels++;
+		struct card_mlp_level *l = &out->level[out->nlevels++];
+
+		mp_strlcpy(l->name, m->curve[i].level, sizeof l->name);
+		l->bytes = m->curve[i].bytes;
+		mlp_plateau_find(&m->curve[i], &l->plateau);
+		l->gb_per_s = mlp_level_bandwidth(bw, shift, l->bytes);
+		l->bound = mlp_bound_of(&l->plateau, l->gb_per_s);
 	}
 	small = mlp_curves_find(m, "page_walks", PAGE_SHIFT_4K);
 	large = mlp_curves_find(m, "page_walks", PAGE_SHIFT_2M);
@@ -80,12 +84,16 @@ void card_mlp_json(struct json *j, const struct card_mlp *c)
 
 		json_object_begin(j, 0);
 		json_string(j, "name", c->level[i].name);
+		json_u64(j, "working_set_bytes", c->level[i].bytes);
 		json_double(j, "in_flight", p->in_flight);
 		json_u64(j, "from_chases", p->k);
 		json_u64(j, "measured_to_chases", p->k_last);
 		json_bool(j, "rising", p->rising);
 		json_bool(j, "inconsistent", p->over_k != 0);
 		json_double(j, "one_chase_ns", p->ns_one);
+		if (c->level[i].gb_per_s > 0)
+			json_double(j, "read_gb_per_s", c->level[i].gb_per_s);
+		json_string(j, "bound", mlp_bound_name(c->level[i].bound));
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -12,19 +12,27 @@
 
 #define CARD_MLP_LEVELS 6
 
+struct card_mlp_level {
+	char name[16];
+	uint64_t bytes;           /* the working set */
+	struct mlp_plateau plateau;
+	double gb_per_s;          /* the level's read bandwidth; 0: not measured */
+	enum mlp_bound bound;
+};
+
 struct card_mlp {
 	unsigned page_shift;      /* the page size the levels' figures are from */
 	unsigned nlevels;         /* 0: the mlp probe did not run */
-	struct {
-		char name[16];
-		struct mlp_plateau plateau;
-	} level[CARD_MLP_LEVELS];
+	struct card_mlp_level level[CARD_MLP_LEVELS];
 	struct mlp_walks walks;   /* known: both page-walk curves ran and differ */
 	int walks_measured;       /* both page-walk curves ran */
 };
 
-/* The figures of the mlp rows gathered in m (empty: nlevels 0). */
-void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m);
+/* The figures of the mlp rows gathered in m (empty: nlevels 0), each
+   level's bound from bw's read bandwidth at its working set (NULL: none). */
+struct bandwidth_curves;
+void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m,
+		    const struct bandwidth_curves *bw);
 /* The card's lines, each at most `columns` characters: "in flight" per
    level, then the page walks when measured; returns how many of the two
    it wrote into line[0], line[1]. */

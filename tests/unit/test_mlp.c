@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "lib/fmt.h"
+#include "analysis/bandwidth_levels.h"
 #include "analysis/mlp_read.h"
 #include "probes/chase.h"
 #include "probes/mlp_kernel.h"
@@ -79,6 +81,36 @@ static void test_bound(void)
 	      !strcmp(mlp_bound_name(MLP_BOUND_UNTOLD), "untold"), "bound words");
 }
 
+/* The level's bandwidth: the levels' read variant only, the point nearest
+   the working set within 2x, this page size before any other. */
+static void test_level_bandwidth(void)
+{
+	static struct bandwidth_curves bw;
+	const double bytes[] = { 16384, 262144, 1 << 20, 128u << 20 };
+
+	mp_strlcpy(bw.levels_from, "read_avx2", sizeof bw.levels_from);
+	bw.nseries = 3;
+	mp_strlcpy(bw.series[0].variant, "write_avx2", sizeof bw.series[0].variant);
+	mp_strlcpy(bw.series[1].variant, "read_avx2", sizeof bw.series[1].variant);
+	mp_strlcpy(bw.series[2].variant, "read_avx2", sizeof bw.series[2].variant);
+	bw.series[1].page_shift = 21;
+	bw.series[2].page_shift = 12;
+	for (unsigned s = 0; s < 3; s++) {
+		bw.series[s].n = 4;
+		for (unsigned i = 0; i < 4; i++) {
+			bw.series[s].bytes[i] = bytes[i];
+			bw.series[s].gb_per_s[i] = 10.0 * (s + 1) + i;
+		}
+	}
+	CHECK(mlp_level_bandwidth(&bw, 12, 1 << 19) == 31.0,
+	      "512 KiB at 4 KiB pages: the 4 KiB read series' 256 KiB point (2x), not write's");
+	CHECK(mlp_level_bandwidth(&bw, 21, 3u << 20) == 0,
+	      "3 MiB: no point within 2x, none");
+	CHECK(mlp_level_bandwidth(&bw, 30, 128u << 20) == 23.0,
+	      "1 GiB pages, not run there: the nearest read point of another page size");
+	CHECK(mlp_level_bandwidth(NULL, 12, 1 << 19) == 0, "no bandwidth run: 0");
+}
+
 static void test_walks(void)
 {
 	struct mlp_curve small, large;
@@ -122,7 +154,7 @@ static void test_rows_and_card(void)
 	CHECK(m.n == 1 && m.curve[0].n == 8, "one curve of 8 points");
 	for (unsigned i = 0; i + 1 < m.curve[0].n; i++)
 		CHECK(m.curve[0].k[i] < m.curve[0].k[i + 1], "k kept ascending at %u", i);
-	card_mlp_build(&card, &m);
+	card_mlp_build(&card, &m, NULL);
 	n = card_mlp_lines(&card, line, 80);
 	CHECK(n == 1 && strstr(line[0], "memory 5.0") && strlen(line[0]) <= 80,
 	      "the card's line: %s", line[0]);
@@ -217,6 +249,7 @@ int main(void)
 	test_plateau();
 	test_bound();
 	test_walks();
+	test_level_bandwidth();
 	test_rows_and_card();
 	test_card();
 	test_kernel(1, 256, 64);
