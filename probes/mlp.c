@@ -75,6 +75,7 @@ struct point_run {
 				     point); cleared after it: the lines stay where
 				     it left them */
 	const struct config *c;
+	struct chase_rng rng;     /* each point's turn of the cycle */
 	void *ptr[MLP_CHASES_MAX];
 	struct trials trials;     /* ns per load */
 	uint64_t steps;           /* of each chase, per trial */
@@ -225,11 +226,16 @@ static void point_trials(void *arg)
 {
 	struct point_run *r = arg;
 	uint64_t warm, t0, t1, target, budget, steps_min, spent = 0;
+	size_t turn;
 	struct plat_disturbances d0, d1;
 	double step_ticks;
 
+	/* A turn of the cycle drawn afresh for each point: chases that
+	   started where the last point's did would walk the lines it just
+	   left in the caches, and past the caches read them as hits. */
+	turn = (size_t)chase_rng_below(&r->rng, r->slots);
 	for (unsigned j = 0; j < r->k; j++)
-		r->ptr[j] = mlp_start(r->base, r->slots, r->layout_bytes, j, r->k);
+		r->ptr[j] = mlp_start(r->base, r->slots, r->layout_bytes, turn, j, r->k);
 	/* A lap of every chase together covers the cycle: each line loaded
 	   once before timing, so a cache level is read warm, and at memory
 	   the chase starts as the latency probe's does (chase_run.h). */
@@ -376,6 +382,7 @@ static int measure_curve(const struct config *c, const struct plat_buffer *buf, 
 				    .layout_bytes = layout_bytes, .c = c,
 				    .warm_lap = 1 };
 	mlp_build(buf->base, point.slots, layout_bytes, CYCLE_SEED);
+	chase_rng_seed(&point.rng, CYCLE_SEED + 1);
 	report_table_begin(&point_table, what, NULL);
 	for (unsigned k = 1; k <= MLP_CHASES_MAX && curve.n < MLP_POINTS_MAX; k = next_k(k)) {
 		double v;

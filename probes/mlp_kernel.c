@@ -120,9 +120,10 @@ void mlp_build(void *base, size_t slots, size_t page_bytes, uint64_t seed)
 	}
 }
 
-void *mlp_start(void *base, size_t slots, size_t page_bytes, unsigned j, unsigned k)
+void *mlp_start(void *base, size_t slots, size_t page_bytes, size_t turn, unsigned j,
+		unsigned k)
 {
-	return *order_of(base, (size_t)((uint64_t)j * slots / k), page_bytes);
+	return *order_of(base, (turn + (size_t)((uint64_t)j * slots / k)) % slots, page_bytes);
 }
 
 int mlp_in_registers(unsigned k)

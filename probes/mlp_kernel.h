@@ -31,11 +31,13 @@
    found without walking it (mlp_start). base is aligned to page_bytes. */
 void mlp_build(void *base, size_t slots, size_t page_bytes, uint64_t seed);
 
-/* The slot at position (j * slots) / k of the cycle mlp_build made: chase
-   j's start, j < k. The k chases so started stand a k-th of the cycle
-   apart and, each taking a step at a time, stay so: each follows its own
-   stretch of lines, none catching another. */
-void *mlp_start(void *base, size_t slots, size_t page_bytes, unsigned j, unsigned k);
+/* The slot at position (turn + (j * slots) / k) mod slots of the cycle
+   mlp_build made: chase j's start, j < k, turn < slots. The k chases so
+   started stand a k-th of the cycle apart and, each taking a step at a
+   time, stay so: each follows its own stretch of lines, none catching
+   another. */
+void *mlp_start(void *base, size_t slots, size_t page_bytes, size_t turn, unsigned j,
+		unsigned k);
 
 /* Follows each of the k chases in ptr[] (1 <= k <= MLP_CHASES_MAX) for
    steps steps (a multiple of MLP_UNROLL), all interleaved in one loop;

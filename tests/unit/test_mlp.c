@@ -214,7 +214,7 @@ static void test_kernel(unsigned k, size_t slots, size_t layout)
 	CHECK(chase_check(base, slots, layout, why, sizeof why) == 0,
 	      "%zu slots of %zu bytes: one cycle (%s)", slots, layout, why);
 	for (unsigned j = 0; j < k; j++)
-		ptr[j] = mlp_start(base, slots, layout, j, k);
+		ptr[j] = mlp_start(base, slots, layout, slots / 3, j, k);
 	/* One step at a time through mlp_follow is MLP_UNROLL steps: follow
 	   each in the kernel, then check the positions reached cover the
 	   cycle's stretches without overlap. */
