@@ -66,6 +66,8 @@ enum mlp_bound mlp_bound_of(const struct mlp_plateau *p, double gb_per_s)
 		return MLP_BOUND_NOT_REACHED;
 	if (!p->known || !(allowed > 0))
 		return MLP_BOUND_UNTOLD;
+	if (p->in_flight > allowed / MLP_BANDWIDTH_SHARE)
+		return MLP_BOUND_ABOVE;
 	return p->in_flight >= allowed * MLP_BANDWIDTH_SHARE ? MLP_BOUND_BANDWIDTH
 							      : MLP_BOUND_OUTSTANDING;
 }
@@ -77,6 +79,7 @@ const char *mlp_bound_name(enum mlp_bound b)
 	case MLP_BOUND_OUTSTANDING: return "outstanding";
 	case MLP_BOUND_NOT_REACHED: return "rising";
 	case MLP_BOUND_INCONSISTENT: return "inconsistent";
+	case MLP_BOUND_ABOVE: return "above_bandwidth";
 	case MLP_BOUND_UNTOLD: break;
 	}
 	return "untold";

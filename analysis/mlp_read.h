@@ -74,6 +74,10 @@ enum mlp_bound {
 	MLP_BOUND_OUTSTANDING,    /* below what bandwidth allows: the misses (or
 				     loads) the core keeps outstanding */
 	MLP_BOUND_INCONSISTENT,   /* the curve has an over_k: no figure holds */
+	MLP_BOUND_ABOVE,          /* above what the read bandwidth allows by more
+				     than 1 / MLP_BANDWIDTH_SHARE: the streaming
+				     read's figure is not this level's limit for
+				     single loads, and no other figure tells */
 };
 /* The loads in flight that a bandwidth of gb_per_s (10^9 bytes a second,
    64-byte lines) allows at ns_one per load (Little's law); 0 when either

@@ -356,6 +356,12 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
 			      mlp_bandwidth_in_flight(gb_per_s, p.ns_one),
 			      100 * p.in_flight / mlp_bandwidth_in_flight(gb_per_s, p.ns_one));
 		break;
+	case MLP_BOUND_ABOVE:
+		report_printf("not told: the chases keep more in flight than %.1f GB/s read x "
+			      "%.2f ns allows (%.1f lines): the streaming read's figure is not this "
+			      "level's limit for single loads\n", gb_per_s, p.ns_one,
+			      mlp_bandwidth_in_flight(gb_per_s, p.ns_one));
+		break;
 	case MLP_BOUND_OUTSTANDING:
 		report_printf("the loads the core keeps outstanding (miss buffers): %.1f GB/s read "
 			      "x %.2f ns would allow %.1f in flight\n", gb_per_s, p.ns_one,

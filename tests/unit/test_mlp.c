@@ -77,6 +77,8 @@ static void test_bound(void)
 	CHECK(mlp_bound_of(&p, 200.0) == MLP_BOUND_OUTSTANDING,
 	      "6 of 12.5 allowed: the outstanding loads, not bandwidth");
 	CHECK(mlp_bound_of(&p, 0) == MLP_BOUND_UNTOLD, "no bandwidth figure: untold");
+	CHECK(mlp_bound_of(&p, 64.0) == MLP_BOUND_ABOVE,
+	      "6 in flight where 64 GB/s x 4 ns allows 4: above the bandwidth, not told");
 	CHECK(!strcmp(mlp_bound_name(MLP_BOUND_BANDWIDTH), "bandwidth") &&
 	      !strcmp(mlp_bound_name(MLP_BOUND_UNTOLD), "untold"), "bound words");
 }
