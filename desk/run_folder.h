@@ -19,6 +19,7 @@ struct run_row {
 	struct optional_real gb_per_s, bytes_per_cycle; /* bandwidth */
 	uint64_t stride_bytes;                          /* identity too (geometry) */
 	struct optional_real insns_per_cycle;           /* ifetch's fetch rows */
+	struct optional_count chases;                   /* identity too (mlp) */
 };
 
 struct run_folder {

@@ -50,6 +50,8 @@ const struct result_column result_columns[] = {
 	{ "peer_cpu",          OPTIONAL, OPTIONAL_COUNT(peer_cpu) },
 	{ "loaders",           OPTIONAL, OPTIONAL_COUNT(loaders) },
 	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 3) },
+	{ "chases",            OPTIONAL, OPTIONAL_COUNT(chases) },
+	{ "in_flight",         OPTIONAL, OPTIONAL_REAL(in_flight, 3) },
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 	{ "sweep_point",       OPTIONAL, TEXT(sweep_point) },

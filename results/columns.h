@@ -49,6 +49,8 @@ struct result_row {
 	struct optional_count peer_cpu; /* c2c: the other CPU of the pair */
 	struct optional_count loaders;  /* loaded: CPUs running bandwidth load */
 	struct optional_real load_gb_per_s; /* loaded: the bandwidth they achieved together */
+	struct optional_count chases;   /* mlp: chases interleaved in one loop */
+	struct optional_real in_flight; /* mlp: loads in flight, ns at 1 chase over ns here */
 	struct optional_real gb_per_s;        /* bandwidth: 10^9 bytes per second */
 	struct optional_real bytes_per_cycle; /* bandwidth: bytes per core cycle */
 	const char *sweep_point;      /* latency, tlb, bandwidth: "grid" or "refined" */

@@ -792,6 +792,13 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 		line_add(ls, "c2c      one-way %.1f / %.1f / %.1f ns (min / median / max), %u "
 			 "pair%s%s", c->c2c_min, c->c2c_median, c->c2c_max, c->c2c_pairs,
 			 c->c2c_pairs == 1 ? "" : "s", c->c2c_noisy ? " *" : "");
+	{
+		char mlp[2][96];
+		unsigned n = card_mlp_lines(&c->mlp, mlp, CARD_COLUMNS);
+
+		for (unsigned i = 0; i < n; i++)
+			line_add(ls, "%s", mlp[i]);
+	}
 }
 
 /* The ifetch findings from its rows, against the analysis's claims (a
@@ -827,6 +834,10 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 	struct card_point *p;
 
 	ifetch_rows_add(&r->ifetch, row);
+	if (read == ROWS_MLP) {
+		mlp_curves_add_row(&r->mlp, row);
+		return;
+	}
 	if (read == ROWS_C2C && row->ns > 0) {
 		if (r->nc2c < CARD_MAX_PAIRS) {
 			r->c2c_spread[r->nc2c] = row->spread;
@@ -856,10 +867,11 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	mp_memset(c, 0, sizeof *c);
 	if (run)
 		c->run = *run;
-	if (rows)
+	if (rows) {
 		add_c2c(c, rows);
-	if (rows)
 		add_ifetch(c, a, rows);
+		card_mlp_build(&c->mlp, &rows->mlp, a ? &a->bw : NULL);
+	}
 	if (!a)
 		return;
 	c->hypervisor = a->have_claims && a->claims.hypervisor;
@@ -1044,6 +1056,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_object_end(j);
 	}
 	ifetch_json(j, &c->ifetch);
+	card_mlp_json(j, &c->mlp);
 	json_object_begin(j, "trust");
 	json_u64(j, "noisy_levels", c->noisy);
 	json_u64(j, "smeared_levels", c->smeared);
@@ -1057,6 +1070,22 @@ void card_json(struct json *j, const struct card *c, const char *text)
 	json_bool(j, "hypervisor", c->hypervisor);
 	json_bool(j, "emulated", c->emulated);
 	json_object_end(j);
+}
+
+/* card_mlp_figures' figures into card_figures' array. */
+struct figure_sink {
+	struct card_figure *out;
+	size_t max, n;
+};
+
+static void figure_add(void *ctx, const char *name, double value)
+{
+	struct figure_sink *s = ctx;
+
+	if (s->n < s->max && value > 0) {
+		mp_strlcpy(s->out[s->n].name, name, sizeof s->out[s->n].name);
+		s->out[s->n++].value = value;
+	}
 }
 
 size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
@@ -1104,6 +1133,12 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 		FIGURE(t->miss_cycles, "ITLB%u %s miss cycles", t->number, page);
 	}
 #undef FIGURE
+	{
+		struct figure_sink sink = { out, max, n };
+
+		card_mlp_figures(&c->mlp, figure_add, &sink);
+		n = sink.n;
+	}
 	return n;
 }
 

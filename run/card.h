@@ -21,6 +21,7 @@
 #include "analysis/analysis.h"
 #include "analysis/ifetch_levels.h"
 #include "results/columns.h"
+#include "run/card_mlp.h"
 
 #define CARD_LINES 30
 #define CARD_COLUMNS 80
@@ -60,6 +61,7 @@ struct card_rows {
 	size_t nc2c;
 	unsigned c2c_pairs;       /* every pair measured */
 	struct ifetch_rows ifetch;  /* the ifetch probe's curves */
+	struct mlp_curves mlp;    /* the mlp probe's points */
 };
 
 /* Keeps what the card needs of one results row (others are ignored); a
@@ -157,6 +159,7 @@ struct card {
 	double c2c_min, c2c_median, c2c_max;
 	int c2c_noisy;            /* the pairs' trials could move the median by
 				     more than CARD_NOISY_MOVE */
+	struct card_mlp mlp;      /* loads and page walks in flight */
 	/* Trust. */
 	unsigned noisy, smeared;  /* levels */
 	unsigned uncertain;       /* cache levels whose edges disagree */

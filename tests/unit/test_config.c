@@ -339,7 +339,7 @@ static void test_errors(void)
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tlb, "
-		     "ifetch, locality, later, bandwidth, cost, c2c, loaded, geometry)");
+		     "ifetch, locality, later, bandwidth, mlp, cost, c2c, loaded, geometry)");
 	expect_error("pages = 4k,8k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (this machine's: 4k, 2m, 1g; "
 		     "did you mean '4k'?)");
@@ -1004,7 +1004,7 @@ static void test_suggestions(void)
 		     "'latency.max_buffer'?");
 	expect_error("probes = latncy\n", NULL,
 		     "memprobe.cfg:1: key 'probes': unknown probe 'latncy' (one of: latency, fault, tlb, "
-		     "ifetch, locality, later, bandwidth, cost, c2c, loaded, geometry; did you mean 'latency'?)");
+		     "ifetch, locality, later, bandwidth, mlp, cost, c2c, loaded, geometry; did you mean 'latency'?)");
 	expect_error("profile = quik\n", NULL,
 		     "memprobe.cfg:1: key 'profile': unknown profile 'quik' (one of: quick, full; did "
 		     "you mean 'quick'?)");

@@ -94,17 +94,17 @@ static void test_run(void)
 	read_file(path, text, sizeof text);
 	int written_at_once = strcmp(text, "probe,variant,page_size,working_set_bytes,ns,cycles,"
 				     "trials,spread_pct,pages_verified,timer,cpu,peer_cpu,loaders,"
-				     "load_gb_per_s,gb_per_s,bytes_per_cycle,sweep_point,stride_bytes,trial_form,stopped_by,insns_per_cycle\n"
-				     "latency,chase,4096,4096,1.333,4.00,5,1.23,p1,t1,,,,,,,,,,,\n"
+				     "load_gb_per_s,chases,in_flight,gb_per_s,bytes_per_cycle,sweep_point,stride_bytes,trial_form,stopped_by,insns_per_cycle\n"
+				     "latency,chase,4096,4096,1.333,4.00,5,1.23,p1,t1,,,,,,,,,,,,,\n"
 				     "latency,\"with, \"\"comma\"\"\",2097152,3145728,1.333,4.00,5,1.23,"
-				     "p2,t1,,,,,,,,,,,\n") == 0;
+				     "p2,t1,,,,,,,,,,,,,\n") == 0;
 
 	results_probe_done();
 	read_file(path, text, sizeof text);
-	int first_row = strstr(text, "\nlatency,chase,4096,4096,1.333,4.00,5,1.23,p1,t1,,,,,,,,,,,\n")
+	int first_row = strstr(text, "\nlatency,chase,4096,4096,1.333,4.00,5,1.23,p1,t1,,,,,,,,,,,,,\n")
 			!= NULL;
 	int quoted_row = strstr(text, "\nlatency,\"with, \"\"comma\"\"\",2097152,3145728,1.333,4.00,"
-				"5,1.23,p2,t1,,,,,,,,,,,\n") != NULL;
+				"5,1.23,p2,t1,,,,,,,,,,,,,\n") != NULL;
 
 	struct result_row cost = {
 		.probe = "cost", .variant = "by_value_sysv", .page_shift = 0, .working_set_bytes = 0,
@@ -128,8 +128,8 @@ static void test_run(void)
 	results_row(&huge_row);
 	results_probe_done();
 	read_file(path, text, sizeof text);
-	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.00,,t2,,,,,,,,,,,\n") != NULL;
-	int long_as_id = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.00,,t3,,,,,,,,,,,\n") != NULL;
+	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.00,,t2,,,,,,,,,,,,,\n") != NULL;
+	int long_as_id = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.00,,t3,,,,,,,,,,,,,\n") != NULL;
 	int huge_absent = strstr(text, "hhhh") == NULL;
 
 	results_system(fill_system, "memprobe 0.1.0");
