@@ -11,8 +11,10 @@ KEYS="profile=quick probes=ifetch ifetch.max_footprint=64KiB ifetch.max_buffer=2
 # ifetch_rows NAME PAGE_SIZES: every variant has rows at each page size.
 ifetch_rows() {
 	python3 - "$(run_folder)/results.csv" "$2" <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'ifetch']
+import sys
+sys.path.insert(0, 'tests')
+from run_rows import run_rows
+rows = [r for r in run_rows(sys.argv[1]) if r['probe'] == 'ifetch']
 for ps in sys.argv[2].split(','):
     got = {r['variant'] for r in rows if r['page_size'] == ps}
     assert got == {'fetch', 'line', 'line_control', 'page', 'page_control'}, (ps, got)
