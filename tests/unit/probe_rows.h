@@ -79,26 +79,53 @@ static inline void probe_rows_keep(const struct result_row *in, void *ctx)
 	probe_rows_copy(r->stopped_by, sizeof r->stopped_by, in->stopped_by);
 }
 
-/* The run's results.csv through the reader into out->row, from the
-   first: 0 when it read whole, -1 when a row was skipped (malformed) or
-   the file holds more than the test keeps (its text or PROBE_ROWS_MAX
-   rows), so no row goes unseen. */
-static inline int probe_rows_load(struct probe_rows *out, const char *path)
+/* A file of the run folder whole into buf (size bytes at most, NUL
+   ended): its length, or -1 when absent or larger. */
+static inline long probe_rows_slurp(const char *folder, const char *name, char *buf, size_t size)
 {
-	static char text[1 << 18];
-	struct csv_summary sum;
+	char path[4096];
 	size_t len;
-	FILE *csv = fopen(path, "r");
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", folder, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	len = fread(buf, 1, size, f);
+	fclose(f);
+	if (len == size)
+		return -1;
+	buf[len] = 0;
+	return (long)len;
+}
+
+/* The run's results.csv through the reader into out->row, from the
+   first, the row texts' ids (pages_verified, timer) turned back into
+   their texts through the run's system.json: 0 when it read whole, -1
+   when a row was skipped (malformed) or the file holds more than the test
+   keeps (its text or PROBE_ROWS_MAX rows), so no row goes unseen. */
+static inline int probe_rows_load(struct probe_rows *out, const char *folder)
+{
+	static char text[1 << 18], json[1 << 18];
+	struct csv_summary sum;
+	long len = probe_rows_slurp(folder, "results.csv", text, sizeof text);
+	long json_len = probe_rows_slurp(folder, "system.json", json, sizeof json);
 
 	out->count = 0;
-	if (!csv)
+	if (len < 0)
 		return -1;
-	len = fread(text, 1, sizeof text, csv);
-	fclose(csv);
-	if (len == sizeof text)
-		return -1;
-	return results_csv_read(text, len, probe_rows_keep, out, &sum) == 0 &&
+	return results_csv_read_texts(text, (size_t)len, json_len < 0 ? NULL : json,
+				      json_len < 0 ? 0 : (size_t)json_len, probe_rows_keep, out,
+				      &sum) == 0 &&
 	       sum.skipped == 0 && sum.rows <= PROBE_ROWS_MAX ? 0 : -1;
+}
+
+/* system.json's fill for a probe run alone: nothing beyond what results.c
+   writes itself (the row texts among it). */
+static inline void probe_rows_no_fill(struct json *j, void *arg)
+{
+	(void)j;
+	(void)arg;
 }
 
 /* Whether the chart the run wrote is well-formed, and how many curves. */
@@ -127,7 +154,7 @@ static inline void probe_rows_chart(struct probe_rows *out, const char *folder)
 static inline int probe_rows_run(int (*probe)(const struct config *c),
 				 const struct config *c, struct probe_rows *out)
 {
-	char root[] = "/tmp/memprobe-probe-test-XXXXXX", path[4096];
+	char root[] = "/tmp/memprobe-probe-test-XXXXXX";
 	int status;
 
 	out->count = 0;   /* also when no run folder could be made */
@@ -137,8 +164,8 @@ static inline int probe_rows_run(int (*probe)(const struct config *c),
 	results_open();
 	out->rc = probe(c);
 	results_probe_done();
-	snprintf(path, sizeof path, "%s/results.csv", plat_run_folder());
-	status = probe_rows_load(out, path);
+	results_system(probe_rows_no_fill, NULL);
+	status = probe_rows_load(out, plat_run_folder());
 	out->chart_curves = -1;
 	out->chart_well_formed = 0;
 	if (out->chart)

@@ -525,7 +525,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 48, "one line per key, 48 keys (%d lines)", lines);
+	CHECK(lines == 51, "one line per key, 51 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);

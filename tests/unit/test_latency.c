@@ -98,7 +98,7 @@ static void check_page_size(const struct config *c, unsigned long long page_size
 
 int main(void)
 {
-	char root[] = "/tmp/memprobe-test-latency-XXXXXX", path[512];
+	char root[] = "/tmp/memprobe-test-latency-XXXXXX";
 	struct config c;
 	int rc, has_2m = plat_buffer_max(PAGE_SHIFT_2M) >= (64u << 20);
 
@@ -124,8 +124,7 @@ int main(void)
 	results_close();
 	CHECK(rc == 0, "probe_latency succeeds at 64 MiB alone");
 
-	snprintf(path, sizeof path, "%s/results.csv", plat_run_folder());
-	CHECK(probe_rows_load(&rows, path) == 0,
+	CHECK(probe_rows_load(&rows, plat_run_folder()) == 0,
 	      "results.csv reads back whole through the project's reader (%d rows)", rows.count);
 	{
 		int grid = 0, refined = 0, revisited = 0, off_grid = 0, unmarked = 0, orphan = 0;
