@@ -22,6 +22,7 @@
 #define MEMPROBE_REPORT_HTML_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "lib/html.h"
 #include "lib/svg.h"
 #include "lib/table.h"
@@ -60,7 +61,24 @@ void report_html_folded(const char *summary, const char *text, size_t len);
 void report_html_verdict(int ok, const char *text);
 /* Closes any open block, so what is written so far is whole elements. */
 void report_html_checkpoint(void);
-/* Ends the page and forgets it (a later begin starts a fresh one). */
+/* Ends the page and stops writing (a later begin starts a fresh one). */
 void report_html_end(void);
+
+/* ---- The page arranged for reading, once the run is over -------------- */
+
+/* Copies bytes [from, to) of the streamed page to the arranged one; 0, or
+   -1 when they could not be read or written. */
+typedef int (*report_html_copy_fn)(void *ctx, uint64_t from, uint64_t to);
+
+/* The page that was streamed since report_html_begin, ended, written
+   again in the order a reader wants (docs/OUTPUT.md, "report.html"): its
+   head, the card (card, card_len: plain text), the verdict, a table of
+   contents with a link to every chart and section, the charts each beside
+   its short table, the sections' text and tables, and last, in a closed
+   <details>, the configuration, the results rows and system.json. New
+   markup goes to `to`; the streamed page's parts come through copy. 0, or
+   -1 when a copy failed (the caller keeps the streamed page). */
+int report_html_arrange(const struct html_out *to, report_html_copy_fn copy, void *ctx,
+			const char *card, size_t card_len);
 
 #endif
