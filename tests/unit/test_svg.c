@@ -136,6 +136,13 @@ static void test_heatmap(void)
 	memset(&s, 0, sizeof s);
 	CHECK(svg_write_heatmap(&empty, to_sink, &s) == -1 && xmllint_ok(&s, "heatmap0") == 0 &&
 	      strstr(s.buf, "no measurement to draw"), "no value: -1, a document that says so");
+	double pair[4] = { NAN, 222.6, 222.6, NAN };
+	struct svg_heatmap one = { "c2c", "CPU", "ns", 2, label, pair };
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_heatmap(&one, to_sink, &s) == 0 && xmllint_ok(&s, "heatmap1") == 0 &&
+	      strstr(s.buf, ">one value: 222.6 ns</text>") && count_text(s.buf, "222.6 ns") == 1 &&
+	      count_text(s.buf, "height=\"20\"") == 0,
+	      "one pair: its value said once, no colour scale from 222.6 to 222.6");
 }
 
 /* The linear chart: a point at x = 0 is drawn (log axes would drop it),
