@@ -5,7 +5,8 @@
  * cells (report_table.h's, declared once for both), a heading per section, each probe's results rows as an HTML table of results.csv's
  * columns (columns.h's table, so a new column or probe appears without code
  * here; a column the same in every row is said once, in the caption),
- * every chart the run writes inline as SVG, and the verdict.
+ * every chart the run writes inline as SVG, and the verdict. Each section
+ * and chart has its anchor (section-N, chart-N).
  *
  * Written by appending, never by rewriting: the platform's files only
  * append, and a page rewritten whole at every probe would be lost whole by
@@ -13,7 +14,11 @@
  * a run of complete elements, and HTML lets </body> and </html> be left
  * out, so a run cut short there leaves a whole, readable page; a cut in the
  * middle of a probe leaves at worst an open <pre> or table, which a browser
- * closes.
+ * closes. While it streams, the page's parts (a section's text, a table, a
+ * chart, a block of rows) are recorded as byte ranges, so that once the
+ * run is over the caller can write the page again in the order a reader
+ * wants (report_html_arrange), into a copy that takes the streamed page's
+ * name only when whole.
  *
  * Formatting only: the caller (results.c, or memprobe analyze) owns the
  * file and hands in where the markup goes.
