@@ -582,6 +582,17 @@ static int any_ways(const struct card *c)
 	return 0;
 }
 
+/* Whether any cache level has its read bandwidth: the GB/s and B/cycle
+   columns are shown only then (a run without the bandwidth probe would
+   show "-" throughout). */
+static int any_bandwidth(const struct card *c)
+{
+	for (size_t i = 0; i < c->ncaches; i++)
+		if (c->cache[i].gb_per_s > 0)
+			return 1;
+	return 0;
+}
+
 /* The ways column's cell, blank-led to its width; "" when the column is
    left out. */
 static void ways_cell(char *buf, size_t size, int shown, const char *text)
@@ -592,9 +603,21 @@ static void ways_cell(char *buf, size_t size, int shown, const char *text)
 		buf[0] = 0;
 }
 
-static void cache_line(struct lines *ls, const struct card_cache *k, int show_ways)
+/* The GB/s and B/cycle columns' cells, blank-led to their widths; "" when
+   the columns are left out. */
+static void bandwidth_cells(char *buf, size_t size, int shown, const char *gb, const char *bpc)
+{
+	if (shown)
+		mp_snprintf(buf, size, " %7s %7s", gb, bpc);
+	else
+		buf[0] = 0;
+}
+
+static void cache_line(struct lines *ls, const struct card_cache *k, int show_ways,
+		       int show_bandwidth)
 {
 	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24], count[12], ways[16];
+	char bw[40];
 
 	fit_name(name, 8, k->name);
 	mp_format_bytes(size, sizeof size, k->size_bytes);
@@ -613,8 +636,9 @@ static void cache_line(struct lines *ls, const struct card_cache *k, int show_wa
 	real_or_dash(gb, sizeof gb, "%.1f", k->gb_per_s);
 	real_or_dash(bpc, sizeof bpc, "%.2f", k->bytes_per_cycle);
 	bytes_or_dash(claim, sizeof claim, k->claim_bytes);
-	line_add(ls, "%-8s %10s %7s %6s%s %7s %7s %10s  %s%s", name, size, ns, cyc, ways, gb,
-		 bpc, claim, cache_verdict(k), k->noisy ? " *" : "");
+	bandwidth_cells(bw, sizeof bw, show_bandwidth, gb, bpc);
+	line_add(ls, "%-8s %10s %7s %6s%s%s %10s  %s%s", name, size, ns, cyc, ways, bw, claim,
+		 cache_verdict(k), k->noisy ? " *" : "");
 }
 
 static void tlb_line(struct lines *ls, const struct card_tlb *t)
@@ -893,15 +917,16 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		mp_append(&out, "no latency or tlb rows: no cache or TLB level measured\n");
 	if (c->ncaches) {
 		struct lines ls = { .n = 0 };
-		char ways[16];
+		char ways[16], bw[40];
 
 		ways_cell(ways, sizeof ways, any_ways(c), "ways");
-		line_add(&ls, "%-8s %10s %7s %6s%s %7s %7s %10s  %s", "cache", "size", "ns",
-			 "cycles", ways, "GB/s", "B/cycle", "claim", "verdict");
+		bandwidth_cells(bw, sizeof bw, any_bandwidth(c), "GB/s", "B/cycle");
+		line_add(&ls, "%-8s %10s %7s %6s%s%s %10s  %s", "cache", "size", "ns", "cycles",
+			 ways, bw, "claim", "verdict");
 		mp_append(&out, "%s\n", ls.line[0]);
 		for (size_t i = 0; i < show_caches; i++) {
 			ls.n = 0;
-			cache_line(&ls, &c->cache[i], any_ways(c));
+			cache_line(&ls, &c->cache[i], any_ways(c), any_bandwidth(c));
 			for (size_t k = 0; k < ls.n; k++)
 				mp_append(&out, "%s\n", ls.line[k]);
 		}

@@ -647,6 +647,10 @@ static void test_recorded_zen5(void)
 	printf("# Zen 5 recordings: %u and %u of %zu and %zu levels starred, %u unstarred compared\n",
 	       c1.noisy, c2.noisy, c1.ncaches + c1.ntlbs, c2.ncaches + c2.ntlbs, compared);
 	CHECK(compared >= 1, "at least one unstarred level to compare (%u)", compared);
+	card_format(&c1, text, sizeof text);
+	CHECK(line_of(text, "cache ") && !strstr(text, "GB/s") && !strstr(text, "B/cycle") &&
+	      !strstr(text, " ways "), "latency and tlb rows only: no GB/s, B/cycle or ways "
+	      "column, rather than '-' throughout");
 	for (int r = 0; r < 2; r++) {
 		const struct card *c = r ? &c2 : &c1;
 		unsigned l1 = 0;
