@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "analysis/analysis.h"
+#include "analysis/ifetch_levels.h"
 #include "results/columns.h"
 
 #define CARD_LINES 30
@@ -60,6 +61,7 @@ struct card_rows {
 	double c2c_spread[CARD_MAX_PAIRS];
 	size_t nc2c;
 	unsigned c2c_pairs;       /* every pair measured */
+	struct ifetch_rows ifetch;  /* the ifetch probe's curves */
 };
 
 /* Keeps what the card needs of one results row (others are ignored); a
@@ -170,6 +172,9 @@ struct card {
 	   under its second column. "": none (compare, a test). */
 	char machine[CARD_LONG_LINE];
 	char cpu[CARD_LONG_LINE];
+	/* The instruction side (the ifetch probe): its levels, each against
+	   its claim; nothing read when it did not run. */
+	struct ifetch_findings ifetch;
 };
 
 /* The size memory's figures must start at, bytes: four times the larger of
