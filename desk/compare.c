@@ -397,8 +397,9 @@ static FILE *create(const struct comparison *c, const char *name)
 	return f;
 }
 
-/* The chart into its file and inline into the page; 0, or 2 when the file
-   cannot be written. */
+/* The chart into its file and inline into the page, or, when it would
+   have nothing to draw, no file and a note; 0, or 2 when the file cannot
+   be written. */
 static int chart(struct comparison *c, const char *probe)
 {
 	char name[96], text[384];
@@ -411,10 +412,13 @@ static int chart(struct comparison *c, const char *probe)
 	if (!f)
 		return 2;
 	if (compare_chart(c->run, c->nruns, probe, write_file, f) != 0) {
+		/* A chart with nothing on it is no chart: the file goes. */
 		fclose(f);
+		snprintf(text, sizeof text, "%s/%s", c->out_dir, name);
+		remove(text);
 		snprintf(text, sizeof text, "%s: no chart: no row lies on a working-set curve "
 			 "(none has a working-set size, or each is told apart by its CPU, "
-			 "loaders or chases: the table holds them; %s says so itself)", probe, name);
+			 "loaders or chases: the table holds them), so %s is not written", probe, name);
 		note(c, text);
 		return 0;
 	}

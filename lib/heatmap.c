@@ -55,12 +55,30 @@ static void axis_labels(const struct svg_out *o, const struct svg_heatmap *h, do
 	svg_emit(o, "</text>\n");
 }
 
-/* The colour scale beside the matrix, with its two ends' values. */
+/* Beside a matrix whose measured cells all hold one value (one pair):
+   that value, said once, in place of a scale whose two ends would be
+   the same number. */
+static void one_value(const struct svg_out *o, const struct svg_heatmap *h, double v)
+{
+	int x = MARGIN_LEFT + PLOT_SIDE + 30;
+
+	svg_emit(o, "<text x=\"%d\" y=\"%d\">one value: %.1f ", x, MARGIN_TOP + 14, v);
+	svg_emit_text(o, h->unit);
+	svg_emit(o, "</text>\n<text x=\"%d\" y=\"%d\">(no colour scale)</text>\n", x,
+		 MARGIN_TOP + 32);
+}
+
+/* The colour scale beside the matrix, with its two ends' values; a
+   matrix of one value gets one_value instead. */
 static void legend(const struct svg_out *o, const struct svg_heatmap *h, double lo, double hi)
 {
 	int x = MARGIN_LEFT + PLOT_SIDE + 30;
 	char fill[8];
 
+	if (!(hi > lo)) {
+		one_value(o, h, lo);
+		return;
+	}
 	for (int k = 0; k <= 10; k++) {
 		colour(k / 10.0, fill, sizeof fill);
 		svg_emit(o, "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"20\" fill=\"%s\"/>\n", x,

@@ -17,8 +17,10 @@ struct svg_heatmap {
 				     (the diagonal, a pair not measured) */
 };
 
-/* Writes the whole document. Returns 0, or -1 when no cell has a value
-   (the document then says so). */
+/* Writes the whole document: the matrix and a colour scale beside it, or,
+   when every measured cell holds one value (a single pair), that value
+   said once instead of a scale from it to itself. Returns 0, or -1 when
+   no cell has a value (the document then says so). */
 int svg_write_heatmap(const struct svg_heatmap *h, svg_write_fn write, void *ctx);
 
 #endif

@@ -11,7 +11,10 @@
    (a long description would otherwise push the figures off the screen);
    charts keep their aspect and shrink to the width; a note printed
    between a table's rows keeps its line breaks; print drops the
-   colours and never splits a chart or a table row across pages. */
+   colours and never splits a chart or a table row across pages; a chart
+   and its table (.pair) stand side by side where the width allows, one
+   under the other where it does not; the contents' lists run in columns
+   so the first chart stays near the top. */
 static const char style[] =
 	"body{font-family:system-ui,sans-serif;margin:0 auto;padding:0 12px 24px;"
 	"max-width:1200px;color:#111;line-height:1.4}\n"
@@ -26,6 +29,9 @@ static const char style[] =
 	"tr.note td{text-align:left;white-space:pre-wrap;font-family:monospace;font-size:12px}\n"
 	"tr.unit th{font-weight:normal}\n"
 	"figure{margin:12px 0}svg{max-width:100%;height:auto}\n"
+	".pair{display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start}"
+	".pair figure{flex:1 1 600px;min-width:0}\n"
+	"ul.toc{columns:3 16em;margin:4px 0}\n"
 	".verdict{font-weight:bold;font-size:1.1em}.failed{color:#a00}\n"
 	"@media (max-width:600px){body{padding:0 4px}pre,table{font-size:11px}}\n"
 	"@media print{body{max-width:none;color:#000}pre{background:none;white-space:pre-wrap}"

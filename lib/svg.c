@@ -10,6 +10,15 @@
 
 #define NEUTRAL "#555555"
 
+/* The most markers a panel labels; markers past it are not drawn. */
+#define MAX_MARKERS 64
+
+/* Where a marker's label lies on the chart, in px. */
+struct label_box {
+	double left, top, right, bottom;
+	int placed;               /* 0: the marker is not drawn */
+};
+
 struct axes {
 	double x_lo, x_hi;        /* log2 of the x range, whole powers */
 	double y_lo, y_hi;        /* log10 of the y range, whole decades */
@@ -155,24 +164,115 @@ static void draw_series(const struct svg_out *o, const struct svg_series *s, siz
 			     px_x(a, s->x[i]), px_y(a, s->y[i]), colour);
 }
 
-static void draw_marker(const struct svg_out *o, const struct svg_marker *m, const struct axes *a)
+/* Where an upright label's glyphs lie, in px, around its baseline and
+   along it: a conservative guess for a 12 px sans-serif face (no font is
+   measured), so boxes laid apart here are apart on any desk. */
+#define LABEL_ASCENT 11.0
+#define LABEL_DESCENT 3.0
+#define LABEL_CHAR 7.2
+#define LABEL_GAP 4.0      /* between a label and its line, and between labels */
+
+/* Marker m's line in px, or -1 when it falls outside the plot. */
+static double marker_px(const struct svg_marker *m, const struct axes *a)
 {
-	const char *colour = m->series >= 0 ? svg_series_colour((size_t)m->series) : NEUTRAL;
 	double x;
 
 	if (!(m->x > 0.0) || m->x >= 1e300)
-		return;
+		return -1;
 	x = px_x(a, m->x);
-	if (x < SVG_PLOT_LEFT || x > SVG_PLOT_RIGHT)
+	return x < SVG_PLOT_LEFT || x > SVG_PLOT_RIGHT ? -1 : x;
+}
+
+/* The box of a label of `chars` characters beside the line at x, on its
+   left or right side, its top at top. */
+static struct label_box label_box(double x, int right, double top, size_t chars)
+{
+	struct label_box b;
+
+	b.left = right ? x + LABEL_GAP : x - LABEL_GAP - LABEL_ASCENT;
+	b.right = b.left + LABEL_ASCENT + LABEL_DESCENT;
+	b.top = top;
+	b.bottom = top + LABEL_CHAR * (double)chars;
+	b.placed = 1;
+	return b;
+}
+
+static int boxes_meet(const struct label_box *p, const struct label_box *q)
+{
+	return p->placed && q->placed && p->left < q->right + LABEL_GAP &&
+	       q->left < p->right + LABEL_GAP && p->top < q->bottom + LABEL_GAP &&
+	       q->top < p->bottom + LABEL_GAP;
+}
+
+/* The highest free place on one side of the line at x: from the plot's
+   top, moved below every placed box it would meet. */
+static struct label_box lowest_free(const struct label_box *box, size_t n, double x,
+					int right, size_t chars)
+{
+	struct label_box b = label_box(x, right, SVG_PLOT_TOP + 6, chars);
+	int moved = 1;
+
+	while (moved) {
+		moved = 0;
+		for (size_t k = 0; k < n; k++)
+			if (boxes_meet(&b, &box[k])) {
+				b = label_box(x, right, box[k].bottom + LABEL_GAP, chars);
+				moved = 1;
+			}
+	}
+	return b;
+}
+
+/* Lays out every marker's label (box[i] for marker i; a marker outside
+   the plot gets none), left to right: each on the side of its line where
+   it can hang highest without meeting a label placed before it, the left
+   side on a tie (a latency curve rises to the right, so the top left
+   stays clear). */
+static void layout_labels(const struct svg_chart *c, const struct axes *a,
+			  struct label_box *box)
+{
+	size_t n = c->nmarkers < MAX_MARKERS ? c->nmarkers : MAX_MARKERS;
+
+	for (size_t m = 0; m < n; m++)
+		box[m] = (struct label_box){ 0 };
+	for (;;) {
+		size_t next = n;
+		double next_x = 0;
+
+		/* The leftmost marker not yet placed. */
+		for (size_t m = 0; m < n; m++) {
+			double x = marker_px(&c->markers[m], a);
+			if (x >= 0 && !box[m].placed && (next == n || x < next_x)) {
+				next = m;
+				next_x = x;
+			}
+		}
+		if (next == n)
+			return;
+		size_t chars = mp_strlen(c->markers[next].label ? c->markers[next].label : "");
+		struct label_box l = lowest_free(box, n, next_x, 0, chars);
+		struct label_box r = lowest_free(box, n, next_x, 1, chars);
+
+		box[next] = r.top < l.top ? r : l;
+	}
+}
+
+static void draw_marker(const struct svg_out *o, const struct svg_marker *m,
+			const struct label_box *b, const struct axes *a)
+{
+	const char *colour = m->series >= 0 ? svg_series_colour((size_t)m->series) : NEUTRAL;
+	double x = marker_px(m, a);
+
+	if (!b->placed)
 		return;
 	svg_emit(o, "<g class=\"edge\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 	     "stroke=\"%s\" stroke-width=\"1.5\"%s/>\n", x, SVG_PLOT_TOP, x, SVG_PLOT_BOTTOM, colour,
 	     m->dashed ? " stroke-dasharray=\"6,4\"" : "");
-	/* Upright labels along the line, hanging from the top: neighbouring
-	   edges one sweep step apart would overlap as horizontal text, and a
-	   latency curve rises to the right, so the top left stays clear. */
+	/* Upright labels along the line, hanging from their box's top, the
+	   baseline on the box's line-facing side plus the ascent: neighbouring
+	   edges one sweep step apart would overlap as horizontal text. */
 	svg_emit(o, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"end\" "
-	     "fill=\"%s\">", x - 4, SVG_PLOT_TOP + 6, colour);
+	     "fill=\"%s\">", b->left + LABEL_ASCENT, b->top, colour);
 	svg_emit_text(o, m->label);
 	svg_emit(o, "</text></g>\n");
 }
@@ -207,6 +307,7 @@ static void draw_legend(const struct svg_out *o, const struct svg_chart *c)
    point to draw (the area then says so). */
 static int draw_panel(const struct svg_out *o, const struct svg_chart *c)
 {
+	static struct label_box box[MAX_MARKERS];
 	struct axes a;
 
 	svg_emit_title(o, SVG_WIDTH, c->title);
@@ -218,8 +319,9 @@ static int draw_panel(const struct svg_out *o, const struct svg_chart *c)
 	y_ticks(o, &a);
 	svg_emit_frame(o, SVG_PLOT_LEFT, SVG_PLOT_TOP, SVG_PLOT_RIGHT, SVG_PLOT_BOTTOM, c->x_label,
 		       c->y_label);
-	for (size_t m = 0; m < c->nmarkers; m++)
-		draw_marker(o, &c->markers[m], &a);
+	layout_labels(c, &a, box);
+	for (size_t m = 0; m < c->nmarkers && m < MAX_MARKERS; m++)
+		draw_marker(o, &c->markers[m], &box[m], &a);
 	for (size_t s = 0; s < c->nseries; s++)
 		draw_series(o, &c->series[s], s, &a);
 	draw_legend(o, c);

@@ -1,5 +1,9 @@
 /* A line chart as SVG: log2 x axis, log10 y axis, one polyline per series,
- * vertical markers with labels, axes with ticks, a legend.
+ * vertical markers with labels, axes with ticks, a legend. Marker labels
+ * stand upright beside their lines, laid out so that no two meet (markers
+ * one sweep step apart, or at one size for two page sizes): each hangs
+ * from the plot's top on the side of its line where it can, else below
+ * the labels in its way.
  *
  * The file must open in any browser on any desk with nothing installed, so
  * it is plain SVG 1.1 with inline styles: no script, no external font or

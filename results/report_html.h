@@ -5,7 +5,8 @@
  * cells (report_table.h's, declared once for both), a heading per section, each probe's results rows as an HTML table of results.csv's
  * columns (columns.h's table, so a new column or probe appears without code
  * here; a column the same in every row is said once, in the caption),
- * every chart the run writes inline as SVG, and the verdict.
+ * every chart the run writes inline as SVG, and the verdict. Each section
+ * and chart has its anchor (section-N, chart-N).
  *
  * Written by appending, never by rewriting: the platform's files only
  * append, and a page rewritten whole at every probe would be lost whole by
@@ -13,7 +14,11 @@
  * a run of complete elements, and HTML lets </body> and </html> be left
  * out, so a run cut short there leaves a whole, readable page; a cut in the
  * middle of a probe leaves at worst an open <pre> or table, which a browser
- * closes.
+ * closes. While it streams, the page's parts (a section's text, a table, a
+ * chart, a block of rows) are recorded as byte ranges, so that once the
+ * run is over the caller can write the page again in the order a reader
+ * wants (report_html_arrange), into a copy that takes the streamed page's
+ * name only when whole.
  *
  * Formatting only: the caller (results.c, or memprobe analyze) owns the
  * file and hands in where the markup goes.
@@ -22,6 +27,7 @@
 #define MEMPROBE_REPORT_HTML_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "lib/html.h"
 #include "lib/svg.h"
 #include "lib/table.h"
@@ -60,7 +66,24 @@ void report_html_folded(const char *summary, const char *text, size_t len);
 void report_html_verdict(int ok, const char *text);
 /* Closes any open block, so what is written so far is whole elements. */
 void report_html_checkpoint(void);
-/* Ends the page and forgets it (a later begin starts a fresh one). */
+/* Ends the page and stops writing (a later begin starts a fresh one). */
 void report_html_end(void);
+
+/* ---- The page arranged for reading, once the run is over -------------- */
+
+/* Copies bytes [from, to) of the streamed page to the arranged one; 0, or
+   -1 when they could not be read or written. */
+typedef int (*report_html_copy_fn)(void *ctx, uint64_t from, uint64_t to);
+
+/* The page that was streamed since report_html_begin, ended, written
+   again in the order a reader wants (docs/OUTPUT.md, "report.html"): its
+   head, the card (card, card_len: plain text), the verdict, a table of
+   contents with a link to every chart and section, the charts each beside
+   its short table, the sections' text and tables, and last, in a closed
+   <details>, the configuration, the results rows and system.json. New
+   markup goes to `to`; the streamed page's parts come through copy. 0, or
+   -1 when a copy failed (the caller keeps the streamed page). */
+int report_html_arrange(const struct html_out *to, report_html_copy_fn copy, void *ctx,
+			const char *card, size_t card_len);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "results/results.h"
 #include "lib/fmt.h"
+#include "lib/json_read.h"
 #include "core/platform.h"
 #include "results/report_html.h"
 #include "results/system_summary.h"
@@ -72,6 +73,9 @@ static size_t early_len;
 static int early_cut;
 
 static char system_json[SYSTEM_JSON_MAX];
+/* The early description's length in system_json (0: none yet); a later
+   document (the final one) written over it clears it. */
+static size_t early_json_len;
 
 /* The long texts that repeat over results.csv's rows (COLUMN_TEXT_ID
    columns), each kept once for system.json's row_texts, the rows holding
@@ -87,11 +91,9 @@ static unsigned row_text_count;
 static int row_texts_full;          /* the "rows hold the text" line was said */
 
 /* The card (results_card), which report.txt and report.html begin with
-   once the run is over; and where report.html's head ends, the card's
-   place in it. */
+   once the run is over. */
 static char card_text[4096];
 static size_t card_len;
-static uint64_t html_head_len;
 static char copy_buffer[16 * 1024];
 /* report.html's closing tail, kept written after each whole section so
    the page on the medium is always whole: where it begins (0: none yet)
@@ -405,36 +407,49 @@ static int copy_back(struct out_file *from, struct out_file *to, uint64_t at, ui
 	return to->failed ? -1 : 0;
 }
 
-static void card_text_front(struct out_file *to)
+/* report.txt's draft: the card, then the text as streamed. */
+static int text_draft(struct out_file *from, struct out_file *to)
 {
 	file_write(to, card_text, card_len);
 	file_write(to, "\n", 1);
+	return copy_back(from, to, 0, from->written);
 }
 
-static void card_html_sink(void *ctx, const char *data, size_t len)
+/* The two files report_html_arrange copies between. */
+struct draft_pair {
+	struct out_file *from, *to;
+};
+
+static int html_copy(void *ctx, uint64_t at, uint64_t end)
+{
+	struct draft_pair *d = ctx;
+
+	return copy_back(d->from, d->to, at, end);
+}
+
+static void html_draft_sink(void *ctx, const char *data, size_t len)
 {
 	file_write(ctx, data, len);
 }
 
-static void card_html_front(struct out_file *to)
+/* report.html's draft: the streamed page arranged for reading. */
+static int html_draft(struct out_file *from, struct out_file *to)
 {
-	const struct html_out o = { card_html_sink, to };
+	const struct html_out o = { html_draft_sink, to };
+	struct draft_pair d = { from, to };
 
-	html_raw(&o, "<section id=\"summary\">\n");
-	html_element(&o, "h2", "summary");
-	html_raw(&o, "<pre>");
-	html_text(&o, card_text, card_len);
-	html_raw(&o, "</pre>\n</section>\n");
+	return report_html_arrange(&o, html_copy, &d, card_text, card_len) == 0 && !to->failed
+		       ? 0 : -1;
 }
 
 /* The run's file f, streamed and flushed as the run went, rewritten once
-   at the end to begin with the card: a draft (draft_name) gets f's first
-   `at` bytes, the card and the rest; only once the draft is flushed whole
-   is the streamed f deleted and the draft given f's name. A draft that
-   cannot be written whole (a full volume) is deleted, and f stays as it
-   was streamed, whole, without the card first. */
-static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
-		       void (*front)(struct out_file *to))
+   at the end to begin with the card: a draft (draft_name) is written by
+   draft() from f; only once the draft is flushed whole is the streamed f
+   deleted and the draft given f's name. A draft that cannot be written
+   whole (a full volume) is deleted, and f stays as it was streamed,
+   whole, without the card first. */
+static void card_first(struct out_file *f, const char *draft_name,
+		       int (*draft)(struct out_file *from, struct out_file *to))
 {
 	struct out_file to = { draft_name, 0, -1, 0, 0, 1 };
 	char line[256];
@@ -442,22 +457,18 @@ static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
 	if (f->handle < 0)
 		return;
 	to.handle = plat_file_open(draft_name);
-	if (to.handle >= 0 && copy_back(f, &to, 0, at) == 0) {
-		front(&to);
-		if (copy_back(f, &to, at, f->written) == 0 && plat_file_flush(to.handle) == 0) {
-			if (plat_file_delete(f->handle) == 0 &&
-			    plat_file_rename(to.handle, f->name) == 0) {
-				f->handle = -1;
-				plat_file_close(to.handle);
-				return;
-			}
+	if (to.handle >= 0 && draft(f, &to) == 0 && plat_file_flush(to.handle) == 0) {
+		if (plat_file_delete(f->handle) == 0 && plat_file_rename(to.handle, f->name) == 0) {
 			f->handle = -1;
 			plat_file_close(to.handle);
-			mp_snprintf(line, sizeof line, "%s: the report, the summary first, is in %s\n",
-				    f->name, draft_name);
-			plat_console(line);
 			return;
 		}
+		f->handle = -1;
+		plat_file_close(to.handle);
+		mp_snprintf(line, sizeof line, "%s: the report, the summary first, is in %s\n",
+			    f->name, draft_name);
+		plat_console(line);
+		return;
 	}
 	if (to.handle >= 0)
 		plat_file_delete(to.handle);
@@ -561,7 +572,6 @@ void results_open(void)
 	file_open(&html_file);
 	mp_snprintf(title, sizeof title, "memprobe report: %s", plat_run_folder());
 	report_html_begin(&html_page, title);
-	html_head_len = html_file.written;
 	report_html_text(early_text, early_len);
 	html_checkpoint();
 
@@ -640,6 +650,7 @@ static size_t system_document(void (*fill)(struct json *j, void *arg), void *arg
 {
 	struct json j;
 
+	early_json_len = 0;
 	json_init(&j, system_json, sizeof system_json);
 	json_indent(&j, 2);
 	json_object_begin(&j, NULL);
@@ -673,6 +684,7 @@ void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
 	char why[96];
 	size_t len = system_document(fill, arg, why, sizeof why);
 
+	early_json_len = len;
 	if (!len)
 		return;   /* the final one says why, if it fails too */
 	file_open(&system_file);
@@ -680,6 +692,19 @@ void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
 	file_write(&system_file, "\n", 1);
 	file_flush(&system_file);
 	reserve_take(len);
+}
+
+int results_system_member(const char *path, char *out, size_t size)
+{
+	if (size)
+		out[0] = 0;
+	if (!early_json_len)
+		return -1;
+	if (json_get_scalar(system_json, early_json_len, path, out, size) == 0)
+		return 0;
+	if (size)
+		out[0] = 0;
+	return -1;
 }
 
 /* The final description, whole, in place of the one written at the start:
@@ -756,8 +781,8 @@ int results_close(void)
 	file_flush(&html_file);
 	file_flush(&report_file);
 	if (card_len) {
-		card_first(&report_file, "report.draft.txt", 0, card_text_front);
-		card_first(&html_file, "report.draft.html", html_head_len, card_html_front);
+		card_first(&report_file, "report.draft.txt", text_draft);
+		card_first(&html_file, "report.draft.html", html_draft);
 	}
 	file_close(&html_file);
 	file_close(&csv_file);

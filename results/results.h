@@ -51,6 +51,10 @@ void results_summary(void (*fill)(struct json *j, void *arg), void *arg);
    whole and flushed now, so a run that a full volume or a kill cuts short
    still leaves one; fill gives its members. */
 void results_system_early(void (*fill)(struct json *j, void *arg), void *arg);
+/* A member of the description results_system_early wrote ("cpu.brand",
+   lib/json_read.h's paths), as text into out: 0, or -1 with out empty
+   when there is no such member or no description yet. */
+int results_system_member(const char *path, char *out, size_t size);
 /* system.json whole at the end: written to system.draft.json, flushed,
    and only then put in the early one's place (deleted, then renamed), so
    at every moment the volume holds one whole system.json; when the final

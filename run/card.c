@@ -32,7 +32,8 @@ static struct card run_card;
 static char run_text[CARD_TEXT_MAX];
 static size_t run_len;
 static int run_built;           /* card_run built run_card */
-static char run_machine[CARD_COLUMNS];
+static char run_machine[CARD_LONG_LINE];
+static char run_cpu[CARD_LONG_LINE];
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -496,7 +497,7 @@ static size_t wrap_cut(const char *p, size_t room)
 static void line_add(struct lines *ls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line_add(struct lines *ls, const char *fmt, ...)
 {
-	char text[4 * CARD_COLUMNS];
+	char text[CARD_LONG_LINE + 2 * CARD_COLUMNS];
 	const char *p = text, *lead = "";
 	va_list ap;
 
@@ -572,16 +573,60 @@ static const char *cache_verdict(const struct card_cache *k)
 	return k->uncertain ? "uncertain" : verdict_name(k->verdict);
 }
 
-static void cache_line(struct lines *ls, const struct card_cache *k)
+/* Whether any cache level has its ways measured: the ways column is shown
+   only then (a run without the geometry probe would show "-" throughout). */
+static int any_ways(const struct card *c)
 {
-	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24], ways[12];
+	for (size_t i = 0; i < c->ncaches; i++)
+		if (c->cache[i].ways)
+			return 1;
+	return 0;
+}
+
+/* Whether any cache level has its read bandwidth: the GB/s and B/cycle
+   columns are shown only then (a run without the bandwidth probe would
+   show "-" throughout). */
+static int any_bandwidth(const struct card *c)
+{
+	for (size_t i = 0; i < c->ncaches; i++)
+		if (c->cache[i].gb_per_s > 0)
+			return 1;
+	return 0;
+}
+
+/* The ways column's cell, blank-led to its width; "" when the column is
+   left out. */
+static void ways_cell(char *buf, size_t size, int shown, const char *text)
+{
+	if (shown)
+		mp_snprintf(buf, size, " %4s", text);
+	else
+		buf[0] = 0;
+}
+
+/* The GB/s and B/cycle columns' cells, blank-led to their widths; "" when
+   the columns are left out. */
+static void bandwidth_cells(char *buf, size_t size, int shown, const char *gb, const char *bpc)
+{
+	if (shown)
+		mp_snprintf(buf, size, " %7s %7s", gb, bpc);
+	else
+		buf[0] = 0;
+}
+
+static void cache_line(struct lines *ls, const struct card_cache *k, int show_ways,
+		       int show_bandwidth)
+{
+	char name[9], size[24], ns[16], cyc[16], gb[16], bpc[16], claim[24], count[12], ways[16];
+	char bw[40];
 
 	fit_name(name, 8, k->name);
 	mp_format_bytes(size, sizeof size, k->size_bytes);
 	if (k->ways)
-		mp_snprintf(ways, sizeof ways, "%u", k->ways);
+		mp_snprintf(count, sizeof count, "%u", k->ways);
 	else
-		mp_strlcpy(ways, "-", sizeof ways);
+		mp_strlcpy(count, "-", sizeof count);
+	ways_cell(ways, sizeof ways, show_ways, count);
 	if (k->smeared || k->named_by_claim) {
 		char s[24];
 		mp_snprintf(s, sizeof s, "~%s", size);
@@ -592,8 +637,9 @@ static void cache_line(struct lines *ls, const struct card_cache *k)
 	real_or_dash(gb, sizeof gb, "%.1f", k->gb_per_s);
 	real_or_dash(bpc, sizeof bpc, "%.2f", k->bytes_per_cycle);
 	bytes_or_dash(claim, sizeof claim, k->claim_bytes);
-	line_add(ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s%s", name, size, ns, cyc, ways, gb,
-		 bpc, claim, cache_verdict(k), k->noisy ? " *" : "");
+	bandwidth_cells(bw, sizeof bw, show_bandwidth, gb, bpc);
+	line_add(ls, "%-8s %10s %7s %6s%s%s %10s  %s%s", name, size, ns, cyc, ways, bw, claim,
+		 cache_verdict(k), k->noisy ? " *" : "");
 }
 
 static void tlb_line(struct lines *ls, const struct card_tlb *t)
@@ -752,6 +798,8 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 {
 	char from[24], at[24];
 
+	if (c->cpu[0])
+		line_add(ls, "%s", c->cpu);
 	if (c->machine[0])
 		line_add(ls, "%s", c->machine);
 	/* A probe that failed says so before any figure: what is missing
@@ -925,12 +973,16 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		mp_append(&out, "no latency or tlb rows: no cache or TLB level measured\n");
 	if (c->ncaches) {
 		struct lines ls = { .n = 0 };
-		line_add(&ls, "%-8s %10s %7s %6s %4s %7s %7s %10s  %s", "cache", "size", "ns",
-			 "cycles", "ways", "GB/s", "B/cycle", "claim", "verdict");
+		char ways[16], bw[40];
+
+		ways_cell(ways, sizeof ways, any_ways(c), "ways");
+		bandwidth_cells(bw, sizeof bw, any_bandwidth(c), "GB/s", "B/cycle");
+		line_add(&ls, "%-8s %10s %7s %6s%s%s %10s  %s", "cache", "size", "ns", "cycles",
+			 ways, bw, "claim", "verdict");
 		mp_append(&out, "%s\n", ls.line[0]);
 		for (size_t i = 0; i < show_caches; i++) {
 			ls.n = 0;
-			cache_line(&ls, &c->cache[i]);
+			cache_line(&ls, &c->cache[i], any_ways(c), any_bandwidth(c));
 			for (size_t k = 0; k < ls.n; k++)
 				mp_append(&out, "%s\n", ls.line[k]);
 		}
@@ -1177,15 +1229,17 @@ void card_run(const struct card_run *run)
 	}
 	card_add_geometry(&run_card, run->geometry);
 	mp_strlcpy(run_card.machine, run_machine, sizeof run_card.machine);
+	mp_strlcpy(run_card.cpu, run_cpu, sizeof run_card.cpu);
 	mp_memset(&run_rows, 0, sizeof run_rows);   /* a later run starts afresh */
 	run_len = card_format(&run_card, run_text, sizeof run_text);
 	run_built = 1;
 	results_card(run_text, run_len);
 }
 
-void card_machine(const char *line)
+void card_machine(const char *machine, const char *cpu)
 {
-	mp_strlcpy(run_machine, line, sizeof run_machine);
+	mp_strlcpy(run_machine, machine, sizeof run_machine);
+	mp_strlcpy(run_cpu, cpu, sizeof run_cpu);
 }
 
 void card_print(void)

@@ -30,6 +30,8 @@
    docs/METHOD.md, "The card"). */
 #define CARD_NOISY_MOVE 0.10
 
+/* The longest machine or CPU line the card takes, wrapped onto its lines. */
+#define CARD_LONG_LINE 256
 #define CARD_MAX_CACHES 8
 #define CARD_MAX_TLBS 12
 #define CARD_MAX_POINTS 1024
@@ -168,7 +170,11 @@ struct card {
 	int hypervisor;           /* CPUID says so */
 	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU (the
 				     card's first line says so; verdicts say emulated) */
-	char machine[CARD_COLUMNS];   /* the machine line (lib/smbios.h); "": none */
+	/* The machine line (run/machine_line.h) and the CPU line ("cpu" and
+	   its model), each of any length: the card wraps them between words
+	   under its second column. "": none (compare, a test). */
+	char machine[CARD_LONG_LINE];
+	char cpu[CARD_LONG_LINE];
 	/* The instruction side (the ifetch probe): its levels, each against
 	   its claim; nothing read when it did not run. */
 	struct ifetch_findings ifetch;
@@ -188,8 +194,10 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		const struct card_run *run);
 
 /* The card as text into buf: at most CARD_LINES lines, each at most
-   CARD_COLUMNS characters and ending in a newline; levels that do not fit
-   are counted in a line of their own. Returns the length (buf needs
+   CARD_COLUMNS characters and ending in a newline, a longer one wrapped
+   between words under the second column; levels that do not fit are
+   counted in a line of their own; the ways column only when some level
+   has ways measured. Returns the length (buf needs
    CARD_TEXT_MAX bytes). */
 size_t card_format(const struct card *c, char *buf, size_t size);
 
@@ -218,9 +226,9 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max);
 void card_take_row(const struct result_row *row);
 /* After the analysis: builds the card and writes summary.txt. */
 void card_run(const struct card_run *run);
-/* The run card's machine line (card_run keeps it), at most CARD_COLUMNS - 1
-   characters. */
-void card_machine(const char *line);
+/* The run card's machine and CPU lines (card_run keeps them), each whole,
+   at most CARD_LONG_LINE - 1 characters: the card wraps them. */
+void card_machine(const char *machine, const char *cpu);
 /* The card, on the console and in report.txt (not again on the page, which
    begins with it): the run's last block before the verdict. */
 void card_print(void);

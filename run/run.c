@@ -223,12 +223,31 @@ static void take_row(const struct result_row *row)
 	card_take_row(row);
 }
 
+/* The card's CPU line from the description the platform gave at the
+   run's start (system.json's cpu member: on x86 the brand string, on
+   AArch64 MIDR_EL1 decoded), whole: the card wraps it. */
+static void cpu_line(char *buf, size_t size)
+{
+	char brand[96], vendor[32], family[16], model[16], stepping[16];
+
+	if (results_system_member("cpu.vendor", vendor, sizeof vendor) != 0) {
+		mp_strlcpy(buf, "cpu      not described by the platform", size);
+		return;
+	}
+	results_system_member("cpu.brand", brand, sizeof brand);
+	results_system_member("cpu.family", family, sizeof family);
+	results_system_member("cpu.model", model, sizeof model);
+	results_system_member("cpu.stepping", stepping, sizeof stepping);
+	mp_snprintf(buf, size, "cpu      %s (%s family %s model %s stepping %s)",
+		    brand[0] ? brand : "no model name given", vendor, family, model, stepping);
+}
+
 /* The card from the analysis, the run's disturbances and its failed
    probes, each with its reason. */
 static void card_of_run(void)
 {
 	static struct card_run run;
-	char machine[CARD_COLUMNS];
+	char machine[CARD_LONG_LINE], cpu[CARD_LONG_LINE];
 
 	run = (struct card_run){ .known = 1, .nmi = run_disturbed.nmi, .smi = run_disturbed.smi,
 				 .nmi_counted = run_disturbed.nmi_counted,
@@ -243,8 +262,9 @@ static void card_of_run(void)
 		run.trials_discarded += disturbed[i].tally.discarded;
 		run.disturbed_kept += disturbed[i].tally.disturbed_kept;
 	}
-	machine_line(identity_smbios(), machine, sizeof machine, CARD_COLUMNS - 1);
-	card_machine(machine);
+	machine_line(identity_smbios(), machine, sizeof machine, sizeof machine - 1);
+	cpu_line(cpu, sizeof cpu);
+	card_machine(machine, cpu);
 	card_run(&run);
 }
 

@@ -77,6 +77,48 @@ sys.exit(0 if len(counts) > 1 and total - background > total * 0.02 else 1)
 PY
 }
 
+# layout_check PAGE NAME: the page laid out by Chromium at 1280 x 900 px
+# (a laptop's first screen), measured by a script added to a copy of it:
+# the card's section ends on the first screen, the first chart's top lies
+# within 3,000 px, and every chart is the target of a link in the contents
+# (the anchor just before its figure). The figures come back in the DOM.
+layout_check() {
+	local copy="$work/$2-layout.html"
+	python3 - "$1" "$copy" <<'PY'
+import sys
+page = open(sys.argv[1]).read()
+probe = """<script>
+var r = [], card = document.getElementById('summary');
+var figs = document.querySelectorAll('figure'), links = {};
+document.querySelectorAll('nav a').forEach(function (a) { links[a.getAttribute('href')] = 1; });
+r.push('card_bottom=' + Math.round(card.getBoundingClientRect().bottom + scrollY));
+r.push('first_chart=' + (figs.length ? Math.round(figs[0].getBoundingClientRect().top + scrollY) : -1));
+var lost = 0;
+figs.forEach(function (f) {
+  var a = f.previousElementSibling;
+  if (!a || a.tagName != 'A' || !a.id || !links['#' + a.id]) lost++;
+});
+r.push('charts=' + figs.length + ' unlinked=' + lost);
+var out = document.createElement('pre'); out.id = 'layout'; out.textContent = r.join(' ');
+document.body.appendChild(out);
+</script>"""
+at = page.rindex('</body>') if '</body>' in page else len(page)
+open(sys.argv[2], 'w').write(page[:at] + probe + page[at:])
+PY
+	timeout 90 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-extensions --hide-scrollbars --window-size=1280,900 \
+		--dump-dom "file://$(realpath "$copy")" > "$work/$2-layout.dom" 2> /dev/null
+	python3 - "$work/$2-layout.dom" <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+m = re.search(r'<pre id="layout">card_bottom=(\d+) first_chart=(-?\d+) charts=(\d+) unlinked=(\d+)</pre>', dom)
+assert m, 'the layout script left no result'
+card, first, charts, unlinked = map(int, m.groups())
+print('# card ends at %d px, first chart at %d px, %d charts, %d without a contents entry' % (card, first, charts, unlinked))
+assert card <= 900 and 0 <= first <= 3000 and charts >= 1 and unlinked == 0
+PY
+}
+
 # Console messages reach --enable-logging as "INFO:CONSOLE" lines.
 quiet_console() { ! grep -q 'CONSOLE' "$1"; }
 
@@ -151,6 +193,8 @@ for page in "$run_a/report.html" "$run_b/report.html" "$work/compare/compare.htm
 	shot "$page" "$name"
 	check "$name: Chromium drew a screenshot that is not blank" not_blank "$work/$name.png"
 	check "$name: the DOM Chromium built holds the chart" grep -q '<svg' "$work/$name.dom"
+	[[ $page == */report.html ]] && check "$name: at 1280 px wide the first screen holds the card, the first chart is within 3,000 px, every chart has a contents entry that reaches it" \
+		layout_check "$page" "$name"
 	[[ $page == */report.html ]] && check "$name: the DOM Chromium built holds the hierarchy table" \
 		grep -q '<caption>memory hierarchy: cache levels and edges</caption>' "$work/$name.dom"
 	check "$name: the console logged nothing" quiet_console "$work/$name.console"

@@ -435,7 +435,7 @@ static void test_claimed_level_bandwidth(void)
 	card_build(&card, &a, &rows, 0);
 	card_format(&card, text, sizeof text);
 	l = line_of(text, "L3 ");
-	CHECK(l && !strncmp(l + 12, "~32 MiB   12.25   49.0    -    50.0", 35),
+	CHECK(l && !strncmp(l + 12, "~32 MiB   12.25   49.0    50.0", 30),
 	      "an L3 named by its claim: ~32 MiB, its bandwidth from 2 MiB (50 GB/s), not "
 	      "memory's 20 (%.80s)", l ? l : "-");
 }
@@ -647,6 +647,10 @@ static void test_recorded_zen5(void)
 	printf("# Zen 5 recordings: %u and %u of %zu and %zu levels starred, %u unstarred compared\n",
 	       c1.noisy, c2.noisy, c1.ncaches + c1.ntlbs, c2.ncaches + c2.ntlbs, compared);
 	CHECK(compared >= 1, "at least one unstarred level to compare (%u)", compared);
+	card_format(&c1, text, sizeof text);
+	CHECK(line_of(text, "cache ") && !strstr(text, "GB/s") && !strstr(text, "B/cycle") &&
+	      !strstr(text, " ways "), "latency and tlb rows only: no GB/s, B/cycle or ways "
+	      "column, rather than '-' throughout");
 	for (int r = 0; r < 2; r++) {
 		const struct card *c = r ? &c2 : &c1;
 		unsigned l1 = 0;
@@ -866,8 +870,69 @@ static void test_ways_column(void)
 	CHECK(l && card.cache[1].ways == 0 && strstr(l, "  - "), "L2: not measurable, '-'");
 }
 
+/* No level with its ways measured (a run without the geometry probe):
+   no ways column, rather than "-" throughout. */
+static void test_no_ways_column(void)
+{
+	synthetic();
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	CHECK(line_of(text, "cache ") && !strstr(text, " ways ") && !strstr(text, "    -    "),
+	      "no ways measured: no ways column, no '-' column");
+}
+
+/* Every line of the text within CARD_COLUMNS, and the text with each line
+   break a blank and every run of blanks one blank holding want: nothing
+   cut, no word split. */
+static int wrapped_whole(const char *t, const char *want)
+{
+	static char joined[CARD_TEXT_MAX];
+	int lines, widest, ended;
+	size_t n = 0;
+
+	measure(t, &lines, &widest, &ended);
+	for (const char *p = t; *p && n + 1 < sizeof joined; p++) {
+		char c = *p == '\n' ? ' ' : *p;
+
+		if (c != ' ' || !n || joined[n - 1] != ' ')
+			joined[n++] = c;
+	}
+	joined[n] = 0;
+	return widest <= CARD_COLUMNS && ended && strstr(joined, want) != NULL;
+}
+
+/* The machine and CPU lines, as long as a platform gives them (issue 34:
+   "No " was the machine line's last word on the card): each goes on over
+   more lines under the second column, no word cut, none past 80. */
+static void test_long_lines(void)
+{
+	static const char machine[] = "machine  no SMBIOS: this kernel exports none "
+		"(/sys/firmware/dmi/tables/DMI: No such file or directory)";
+	static const char cpu[] = "cpu      AMD EPYC 9R45 96-Core Processor with a very long "
+		"brand string (AuthenticAMD family 26 model 2 stepping 1)";
+	const char *l;
+
+	synthetic();
+	card_build(&card, &a, &rows, 0);
+	snprintf(card.machine, sizeof card.machine, "%s", machine);
+	snprintf(card.cpu, sizeof card.cpu, "%s", cpu);
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	CHECK(wrapped_whole(text, "(/sys/firmware/dmi/tables/DMI: No such file or directory)"),
+	      "the machine line whole, wrapped within 80 columns");
+	CHECK(wrapped_whole(text, "(AuthenticAMD family 26 model 2 stepping 1)"),
+	      "the CPU line whole, wrapped within 80 columns");
+	l = line_of(text, "cpu      AMD EPYC");
+	CHECK(l && line_of(text, "machine  no SMBIOS") > l, "the CPU on a line of its own, "
+	      "above the machine");
+	l = l ? strchr(l, '\n') + 1 : NULL;
+	CHECK(l && !strncmp(l, "         ", 9) && l[9] != ' ', "its rest under the second column");
+}
+
 int main(void)
 {
+	test_no_ways_column();
+	test_long_lines();
 	test_synthetic_card();
 	test_emulated();
 	test_memory_floor();

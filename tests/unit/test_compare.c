@@ -232,6 +232,13 @@ static void test_identity_and_rate(void)
 	CHECK(strstr(page, "<td class=\"text\">geometric mean</td>") &&
 	      strstr(page, "<th>B GB/s</th>") && strstr(page, "bandwidth: each run&#39;s figures, ratio of GB/s"),
 	      "the page has the same tables, the ratio named in the caption");
+	snprintf(path, sizeof path, "%s/compare-c2c.svg", out);
+	CHECK(access(path, F_OK) != 0 && strstr(out_text, "so compare-c2c.svg is not written") &&
+	      strstr(page, "so compare-c2c.svg is not written"),
+	      "c2c's pairs lie on no working-set curve: no empty compare-c2c.svg, the terminal "
+	      "and the page say so");
+	snprintf(path, sizeof path, "%s/compare-bandwidth.svg", out);
+	CHECK(access(path, F_OK) == 0, "bandwidth's curve is drawn: compare-bandwidth.svg");
 }
 
 /* A quick run whose bandwidth stops at 8 MiB, inside the 32 MiB L3 its

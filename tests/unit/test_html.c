@@ -24,6 +24,7 @@
 #include "lib/table.h"
 #include "results/report_table.h"
 #include "results/results.h"
+#include "results/report_html.h"
 
 static char root[] = "/tmp/memprobe-test-html-XXXXXX";
 
@@ -339,8 +340,103 @@ static void test_report_tables(void)
 	CHECK(plat_files_complete(), "this run's files were all written (the platform says so)");
 }
 
+/* ---- The page arranged at the run's end ---- */
+
+static struct sink streamed, arranged;
+
+static int copy_streamed(void *ctx, uint64_t from, uint64_t to)
+{
+	(void)ctx;
+	if (to > streamed.len || from > to)
+		return -1;
+	to_sink(&arranged, streamed.buf + from, (size_t)(to - from));
+	return 0;
+}
+
+static int tiny_chart(svg_write_fn write, void *ctx, const void *arg)
+{
+	write(ctx, "<svg>", 5);
+	write(ctx, (const char *)arg, strlen(arg));
+	write(ctx, "</svg>\n", 7);
+	return 0;
+}
+
+/* A table of n rows, captioned. */
+static void short_table(const char *caption, unsigned n)
+{
+	static const struct table_column col[] = { { "size", NULL, 6, 0, 0 } };
+	static const struct table shape = { col, 1, "", NULL };
+	const char *cell[1] = { "4096" };
+
+	report_html_table_begin(&shape, caption);
+	for (unsigned i = 0; i < n; i++)
+		report_html_table_row(cell, 0);
+	report_html_table_end();
+}
+
+/* A page streamed as a run writes it (configuration text, two sections
+   with tables, charts and rows, system.json folded, the verdict), then
+   arranged: card, verdict, contents with every chart, the charts each
+   beside its section's table of the same rank when short, the sections,
+   and the configuration and rows in a closed <details> at the end. */
+static void test_arranged_page(void)
+{
+	const struct html_out o = { to_sink, &streamed };
+	const struct html_out to = { to_sink, &arranged };
+	struct result_row row = { .probe = "latency", .variant = "chase", .page_shift = 12,
+				  .working_set_bytes = 4096, .ns = 1.5 };
+	const char *b = arranged.buf;
+
+	streamed.len = arranged.len = 0;
+	report_html_begin(&o, "run");
+	report_html_text("the configuration: trials = 3\n", 30);
+	report_html_section("latency");
+	report_html_text("latency's notes\n", 16);
+	short_table("latency short", 3);
+	report_html_chart("latency-own.svg", tiny_chart, "first");
+	report_html_row(&row);
+	report_html_rows_done();
+	report_html_section("memory hierarchy");
+	short_table("levels", 4);
+	short_table("page walk", 30);
+	report_html_chart("latency.svg", tiny_chart, "second");
+	report_html_chart("pagewalk.svg", tiny_chart, "third");
+	report_html_folded("system.json", "{}", 2);
+	report_html_verdict(1, "verdict: fine");
+	report_html_end();
+	CHECK(report_html_arrange(&to, copy_streamed, 0, "CARD TEXT", 9) == 0 && !arranged.overflow,
+	      "the page arranged");
+	const char *card = strstr(b, "<section id=\"summary\">"), *verdict = strstr(b, "verdict: fine");
+	const char *nav = strstr(b, "<nav id=\"contents\">"), *charts = strstr(b, "<section id=\"charts\">");
+	const char *sec1 = strstr(b, "<a id=\"section-1\"></a>\n<h2>latency</h2>");
+	const char *raw = strstr(b, "<details id=\"raw\">");
+	CHECK(card && strstr(card, "CARD TEXT") && card < verdict && verdict < nav && nav < charts &&
+	      charts < sec1 && sec1 < raw, "card, verdict, contents, charts, sections, raw: in order");
+	CHECK(strstr(nav, "href=\"#chart-1\">latency-own.svg") &&
+	      strstr(nav, "href=\"#chart-2\">latency.svg") &&
+	      strstr(nav, "href=\"#chart-3\">pagewalk.svg") && strstr(nav, "href=\"#section-2\">memory"),
+	      "the contents link every chart and every section");
+	CHECK(count(b, "<a id=\"chart-") == 3 && strstr(charts, "<a id=\"chart-1\"></a>\n<figure>") &&
+	      strstr(charts, "<a id=\"chart-3\"></a>\n<figure>") < sec1,
+	      "each chart once, with its anchor, in the charts section");
+	const char *pair1 = strstr(charts, "first</svg>"), *pair2 = strstr(charts, "second</svg>");
+	const char *pair3 = strstr(charts, "third</svg>");
+	CHECK(pair1 && strstr(pair1, "latency short") < pair2 && strstr(pair2, "levels") < pair3 &&
+	      (!strstr(pair3, "page walk") || strstr(pair3, "page walk") > sec1),
+	      "each chart beside its section's table of its rank; the 30-row table not beside one");
+	CHECK(strstr(sec1, "latency&#39;s notes") && strstr(sec1, "page walk") < raw,
+	      "the sections' text and tables after the charts");
+	CHECK(strstr(raw, "the configuration: trials = 3") && strstr(raw, "<h3>latency</h3>") &&
+	      strstr(raw, "<td>1.500</td>") && strstr(raw, "<summary>system.json</summary>") &&
+	      strstr(b, "the configuration: trials") > raw && strstr(b, "<td>1.500</td>") > raw,
+	      "the configuration, the rows and system.json only in the closed details at the end");
+	CHECK(!strcmp(b + arranged.len - 16, "</body>\n</html>\n") && count(b, "<pre>") ==
+	      count(b, "</pre>"), "the arranged page closes");
+}
+
 int main(void)
 {
+	test_arranged_page();
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
 		return 1;

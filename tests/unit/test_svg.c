@@ -136,6 +136,13 @@ static void test_heatmap(void)
 	memset(&s, 0, sizeof s);
 	CHECK(svg_write_heatmap(&empty, to_sink, &s) == -1 && xmllint_ok(&s, "heatmap0") == 0 &&
 	      strstr(s.buf, "no measurement to draw"), "no value: -1, a document that says so");
+	double pair[4] = { NAN, 222.6, 222.6, NAN };
+	struct svg_heatmap one = { "c2c", "CPU", "ns", 2, label, pair };
+	memset(&s, 0, sizeof s);
+	CHECK(svg_write_heatmap(&one, to_sink, &s) == 0 && xmllint_ok(&s, "heatmap1") == 0 &&
+	      strstr(s.buf, ">one value: 222.6 ns</text>") && count_text(s.buf, "222.6 ns") == 1 &&
+	      count_text(s.buf, "height=\"20\"") == 0,
+	      "one pair: its value said once, no colour scale from 222.6 to 222.6");
 }
 
 /* The linear chart: a point at x = 0 is drawn (log axes would drop it),
@@ -243,6 +250,149 @@ static void test_latency_chart(void)
 	      a.h.nlevels);
 }
 
+/* ---- Marker labels apart ---- */
+
+/* A label's box as a browser draws it, measured here apart from lib/svg.c's
+   own guess: a 12 px sans-serif face's glyphs 10 px above the baseline and
+   3 below, 6.5 px a character at the most for these labels. */
+struct box {
+	double left, top, right, bottom;
+	char text[64];
+};
+
+/* Every marker label of an SVG document into box[]; how many. */
+static size_t label_boxes(const char *svg, struct box *box, size_t max)
+{
+	static const char key[] = "<g class=\"edge\">";
+	size_t n = 0;
+
+	for (const char *p = strstr(svg, key); p && n < max; p = strstr(p + 1, key)) {
+		const char *t = strstr(p, "<text transform=\"translate(");
+		const char *gt = t ? strchr(t, '>') : 0;
+		const char *end = gt ? strstr(gt, "</text>") : 0;
+		double x, y;
+		size_t len;
+
+		if (!end || sscanf(t, "<text transform=\"translate(%lf,%lf) rotate(-90)\"", &x, &y) != 2)
+			continue;
+		len = (size_t)(end - gt - 1);
+		snprintf(box[n].text, sizeof box[n].text, "%.*s", (int)len, gt + 1);
+		box[n].left = x - 10;
+		box[n].right = x + 3;
+		box[n].top = y;
+		box[n].bottom = y + 6.5 * (double)len;
+		n++;
+	}
+	return n;
+}
+
+/* 0 when no two labels of the document meet; else says which. */
+static int labels_apart(const char *svg, const char *what, size_t *count)
+{
+	static struct box box[64];
+	size_t n = label_boxes(svg, box, 64);
+	int met = 0;
+
+	*count = n;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n; k++)
+			if (box[i].left < box[k].right && box[k].left < box[i].right &&
+			    box[i].top < box[k].bottom && box[k].top < box[i].bottom) {
+				if (!met)
+					printf("# %s: \"%s\" meets \"%s\"\n", what, box[i].text,
+					       box[k].text);
+				met = 1;
+			}
+	return met;
+}
+
+/* The labels the report's users saw on one another: an L3 at 6 MiB and a
+   TLB reach at 8 MiB, and one TLB's entries at one size for two page
+   sizes; and labels crowded one step apart. */
+static void test_labels_apart(void)
+{
+	static struct sink s;
+	double x[2] = { 4096, 1 << 30 }, y[2] = { 1, 100 };
+	struct svg_series series[1] = { { "4 KiB pages", 2, x, y } };
+	struct svg_marker marks[8] = {
+		{ 6.0 * 1024 * 1024, "L3 6 MiB", -1, 0 },
+		{ 8.0 * 1024 * 1024, "L2 TLB 8 MiB (2048 entries)", 0, 1 },
+		{ 393216, "L1 DTLB 96 entries", 0, 1 },
+		{ 393216, "L1 DTLB 96 entries", 1, 1 },
+		{ 9.0 * 1024 * 1024, "edge 9 MiB", -1, 0 },
+		{ 10.0 * 1024 * 1024, "edge 10 MiB", -1, 0 },
+		{ 12.0 * 1024 * 1024, "TLB 12 MiB (3072 entries)", 0, 1 },
+		{ 32768, "L1 32 KiB", -1, 0 },
+	};
+	struct svg_chart c = { "labels", "x", "y", 1, series, 1, marks, 8, 1 };
+	size_t n;
+
+	CHECK(svg_write_chart(&c, to_sink, &s) == 0, "crowded chart written");
+	CHECK(labels_apart(s.buf, "crowded", &n) == 0 && n == 8,
+	      "8 labels, 6 within 2x of each other and 2 at one size, no two meet (%zu)", n);
+}
+
+/* A system.json's claims into *claims; 1 when read. */
+static int read_claims(const char *path, struct cache_claims *claims)
+{
+	static char text[1 << 16];
+	FILE *f = fopen(path, "rb");
+	size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	return len > 0 && claims_from_system_json(text, len, claims) == 0;
+}
+
+/* The latency and tlb charts of every recorded run in tests/data: no two
+   labels meet. */
+static void test_recorded_labels(void)
+{
+	static const char *const runs[] = {
+		"zen5-vm-quick-1.csv", "zen5-vm-quick-2.csv", "zen5-vm-quick-3.csv",
+		"zen3-vm-latency-1.csv", "zen3-vm-latency-2.csv", "zen4-vm-latency-stall.csv",
+		"zen4-vm-tlb-full.csv", "zen4-vm-tlb-long.csv", "zen4-vm-tlb-quick.csv",
+		"zen4-vm-tlb-again.csv", "zen4-vm-tlb-loaded.csv", "emr-vm-tlb.csv",
+	};
+	static struct analysis a;
+	static struct sink s;
+	static char csv[1 << 19], path[128];
+	static struct cache_claims claims;
+	size_t total = 0, n;
+
+	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		struct csv_summary sum;
+		FILE *f;
+		size_t len = 0;
+
+		snprintf(path, sizeof path, "tests/data/%s", runs[r]);
+		f = fopen(path, "rb");
+		if (f) {
+			len = fread(csv, 1, sizeof csv - 1, f);
+			fclose(f);
+		}
+		analysis_init(&a);
+		CHECK(len > 0 && results_csv_read(csv, len, take, &a, &sum) == 0, "%s read",
+		      path);
+		if (strstr(runs[r], "zen5") && read_claims("tests/data/zen5-vm-cpuid.json", &claims))
+			analysis_set_claims(&a, &claims, "tests/data/zen5-vm-cpuid.json");
+		analysis_compute(&a);
+		memset(&s, 0, sizeof s);
+		if (analysis_write_svg(&a, to_sink, &s) == 0) {
+			CHECK(labels_apart(s.buf, path, &n) == 0, "%s: latency.svg's %zu labels apart",
+			      runs[r], n);
+			total += n;
+		}
+		memset(&s, 0, sizeof s);
+		if (analysis_write_tlb_svg(&a, to_sink, &s) == 0) {
+			CHECK(labels_apart(s.buf, path, &n) == 0, "%s: tlb.svg's %zu labels apart",
+			      runs[r], n);
+			total += n;
+		}
+	}
+	CHECK(total >= 40, "the recordings' charts held %zu labels", total);
+}
+
 /* `memprobe analyze`: the chart lands in --out, the exit status tells. */
 static void test_analyze_command(void)
 {
@@ -290,5 +440,7 @@ int main(void)
 	test_wide();
 	test_latency_chart();
 	test_analyze_command();
+	test_labels_apart();
+	test_recorded_labels();
 	return check_summary();
 }
