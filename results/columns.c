@@ -43,7 +43,7 @@ const struct result_column result_columns[] = {
 	{ "cpu",               OPTIONAL, OPTIONAL_COUNT(cpu) },
 	{ "peer_cpu",          OPTIONAL, OPTIONAL_COUNT(peer_cpu) },
 	{ "loaders",           OPTIONAL, OPTIONAL_COUNT(loaders) },
-	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 3) },
+	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 6) },
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 	{ "sweep_point",       OPTIONAL, TEXT(sweep_point) },
