@@ -61,9 +61,10 @@ static uint32_t counter_cost(void)
 }
 
 /* A batch's ticks less the counter's, per load, in ns (0 at least). */
-static double per_load_ns(uint32_t ticks, uint32_t counter_ticks, double ns_per_tick)
+static double per_load_ns(uint32_t ticks, unsigned loads, uint32_t counter_ticks,
+			  double ns_per_tick)
 {
-	return ticks > counter_ticks ? (ticks - counter_ticks) * ns_per_tick / BATCH_LOADS : 0;
+	return ticks > counter_ticks ? (ticks - counter_ticks) * ns_per_tick / loads : 0;
 }
 
 /* ---- Public Functions ------------------------------------------------- */
@@ -80,12 +81,20 @@ void batch_run_stretch(void *arg)
 		uint64_t t0 = plat_ticks();
 		/* Dependent loads: each address is the last load's value, so
 		   the batch's time is the loads' latency, not their throughput. */
-		for (unsigned k = 0; k < BATCH_LOADS; k++)
+		for (unsigned k = 0; k < r->loads; k++)
 			p = *(void *const *)p;
 		r->ticks[b] = (uint32_t)(plat_ticks() - t0);
 	}
 	r->total_ticks = plat_ticks() - start;
 	r->at = (void *)p;
+}
+
+unsigned batch_loads_for(double ns_per_load)
+{
+	double loads = ns_per_load > 0 ? BATCH_MIN_NS / ns_per_load + 0.999 : BATCH_LOADS_MAX;
+
+	return loads < BATCH_LOADS ? BATCH_LOADS
+	       : loads > BATCH_LOADS_MAX ? BATCH_LOADS_MAX : (unsigned)loads;
 }
 
 uint32_t batch_quantile(const uint32_t *sorted, uint64_t n, double q)
@@ -96,8 +105,8 @@ uint32_t batch_quantile(const uint32_t *sorted, uint64_t n, double q)
 	return sorted[rank - 1];
 }
 
-void batch_summarize(uint32_t *ticks, uint64_t n, uint32_t counter_ticks, double ns_per_tick,
-		     struct batch_summary *s)
+void batch_summarize(uint32_t *ticks, uint64_t n, unsigned loads, uint32_t counter_ticks,
+		     double ns_per_tick, struct batch_summary *s)
 {
 	uint64_t kept = n, slow = 0;
 	uint32_t mark = (uint32_t)(BATCH_MARK_NS / ns_per_tick), half;
@@ -106,18 +115,18 @@ void batch_summarize(uint32_t *ticks, uint64_t n, uint32_t counter_ticks, double
 	heap_sort(ticks, n);
 	while (kept > 1 && ticks[kept - 1] > mark)
 		kept--;
-	*s = (struct batch_summary){ .batches = n, .marked = n - kept,
+	*s = (struct batch_summary){ .batches = n, .marked = n - kept, .loads = loads,
 				     .counter_ns = counter_ticks * ns_per_tick };
 	if (kept < n)
-		s->marked_max_ns = per_load_ns(ticks[n - 1], counter_ticks, ns_per_tick);
+		s->marked_max_ns = per_load_ns(ticks[n - 1], loads, counter_ticks, ns_per_tick);
 	for (uint64_t i = 0; i < kept; i++)
-		sum += per_load_ns(ticks[i], counter_ticks, ns_per_tick);
+		sum += per_load_ns(ticks[i], loads, counter_ticks, ns_per_tick);
 	s->mean_ns = sum / (double)kept;
-	s->p50_ns = per_load_ns(batch_quantile(ticks, kept, 0.5), counter_ticks, ns_per_tick);
-	s->p90_ns = per_load_ns(batch_quantile(ticks, kept, 0.9), counter_ticks, ns_per_tick);
-	s->p99_ns = per_load_ns(batch_quantile(ticks, kept, 0.99), counter_ticks, ns_per_tick);
-	s->p999_ns = per_load_ns(batch_quantile(ticks, kept, 0.999), counter_ticks, ns_per_tick);
-	s->max_ns = per_load_ns(ticks[kept - 1], counter_ticks, ns_per_tick);
+	s->p50_ns = per_load_ns(batch_quantile(ticks, kept, 0.5), loads, counter_ticks, ns_per_tick);
+	s->p90_ns = per_load_ns(batch_quantile(ticks, kept, 0.9), loads, counter_ticks, ns_per_tick);
+	s->p99_ns = per_load_ns(batch_quantile(ticks, kept, 0.99), loads, counter_ticks, ns_per_tick);
+	s->p999_ns = per_load_ns(batch_quantile(ticks, kept, 0.999), loads, counter_ticks, ns_per_tick);
+	s->max_ns = per_load_ns(ticks[kept - 1], loads, counter_ticks, ns_per_tick);
 	/* Twice p50, counter cost included: the brackets then compare as
 	   the loads do. */
 	half = batch_quantile(ticks, kept, 0.5);
@@ -126,6 +135,6 @@ void batch_summarize(uint32_t *ticks, uint64_t n, uint32_t counter_ticks, double
 		slow++;
 	if (slow) {
 		s->slow_share = (double)slow / (double)kept;
-		s->slow_ns = per_load_ns(ticks[kept - slow + slow / 2], counter_ticks, ns_per_tick);
+		s->slow_ns = per_load_ns(ticks[kept - slow + slow / 2], loads, counter_ticks, ns_per_tick);
 	}
 }

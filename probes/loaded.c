@@ -289,8 +289,8 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	if (!l->loaders)
 		idle_ms = ticks_to_ns(plat_ticks() - t0) / 1e6;
 	gb = loaders_gb_per_s(l->loaders);
-	batch_summarize(run.chase.ticks, run.chase.batches, run.chase.counter_ticks,
-			ticks_to_ns(1000000) / 1e6, &s);
+	batch_summarize(run.chase.ticks, run.chase.batches, run.chase.loads,
+			run.chase.counter_ticks, ticks_to_ns(1000000) / 1e6, &s);
 	row.probe = PROBE_NAME;
 	row.variant = variant;
 	row.page_shift = buf->page_shift;
@@ -388,6 +388,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	chase_build(buf.base, LOADED_SETTINGS(c)->size / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
 	run.chase.at = buf.base;
 	run.chase.batches = LOADED_SETTINGS(c)->batches;
+	run.chase.loads = BATCH_LOADS;
 	/* Warm-up: a first stretch untimed, so the chase has left the lines
 	   chase_build wrote behind and every later stretch starts cold. */
 	batch_run_stretch(&run.chase);

@@ -331,8 +331,8 @@ static void test_errors(void)
 	expect_error("probes = latency,,cost\n", NULL,
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
-		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tlb, "
-		     "locality, later, bandwidth, cost, c2c, loaded, geometry)");
+		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tails, "
+		     "tlb, locality, later, bandwidth, cost, c2c, loaded, geometry)");
 	expect_error("pages = 4k,8k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (this machine's: 4k, 2m, 1g; "
 		     "did you mean '4k'?)");
@@ -518,7 +518,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 46, "one line per key, 46 keys (%d lines)", lines);
+	CHECK(lines == 48, "one line per key, 48 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -996,8 +996,8 @@ static void test_suggestions(void)
 		     "load options: key 'latency.max_bufer': unknown key; did you mean "
 		     "'latency.max_buffer'?");
 	expect_error("probes = latncy\n", NULL,
-		     "memprobe.cfg:1: key 'probes': unknown probe 'latncy' (one of: latency, fault, tlb, "
-		     "locality, later, bandwidth, cost, c2c, loaded, geometry; did you mean 'latency'?)");
+		     "memprobe.cfg:1: key 'probes': unknown probe 'latncy' (one of: latency, fault, tails, "
+		     "tlb, locality, later, bandwidth, cost, c2c, loaded, geometry; did you mean 'latency'?)");
 	expect_error("profile = quik\n", NULL,
 		     "memprobe.cfg:1: key 'profile': unknown profile 'quik' (one of: quick, full; did "
 		     "you mean 'quick'?)");
