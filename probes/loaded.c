@@ -475,7 +475,8 @@ static unsigned loaded_holds(const struct config *c, unsigned page_shift,
 
 /* A chase well past any last-level cache (full: 256 MiB, as later's table;
    quick: 32 MiB, past a Zen 3 CCD's L3 though not a big server's) while
-   each loader streams a buffer past its own core's caches. */
+   each loader streams a buffer past a client's last-level cache (64 MiB:
+   an 8 MiB one stayed in a 32 MiB L3, and its loader loaded no memory). */
 static const struct config_word mix_words[] = {
 	{ "all", LOAD_MIX_ALL }, { "read", LOAD_READ }, { "read3_write1", LOAD_READ3_WRITE1 },
 	{ "read2_write1", LOAD_READ2_WRITE1 }, { "read1_write1", LOAD_READ1_WRITE1 },
@@ -484,7 +485,7 @@ static const struct config_key loaded_keys[] = {
 	{ "size", KIND_SIZE, SETTING(struct loaded_settings, size), 4096, PROBE_BUFFER_MAX, 4096,
 	  "32MiB", "256MiB", 0, 0, NULL },
 	{ "load_size", KIND_SIZE, SETTING(struct loaded_settings, load_size), 65536,
-	  PROBE_BUFFER_MAX, 65536, "8MiB", "64MiB", 0, 0, NULL },
+	  PROBE_BUFFER_MAX, 65536, "64MiB", "64MiB", 0, 0, NULL },
 	{ "mix", KIND_WORD, SETTING(struct loaded_settings, mix), 0, 0, 0, "all", "all",
 	  mix_words, "load mix", NULL },
 	{ "loaders", KIND_UINT, SETTING(struct loaded_settings, loaders), 0, CONFIG_CPUS_MAX - 1, 0,
@@ -498,5 +499,5 @@ PROBE_DEFINE(loaded, 90) = {
 		    PROBE_KEYS(loaded_keys, struct loaded_settings, 0) },
 	.run = probe_loaded,
 	.holds = loaded_holds,
-	.rows_read = ROWS_UNREAD,
+	.rows_read = ROWS_LOADED,
 };

@@ -106,6 +106,14 @@ static void levels_from_claims(const struct config *c)
 		report_printf("tails: memory's working set is tails.max_buffer, below %u x the "
 			      "largest cache claimed: it may read a cache\n", MEMORY_FACTOR);
 	}
+	/* Memory stays the largest working set (the card's tail is of it):
+	   a cache level at or past it is left out. */
+	while (levels && level[levels - 1].bytes >= memory) {
+		report_printf("tails: %s (half of it %llu bytes) is not below memory's working "
+			      "set: left out\n", level[levels - 1].name,
+			      (unsigned long long)level[levels - 1].bytes);
+		levels--;
+	}
 	mp_snprintf(level[levels].name, sizeof level[levels].name, "memory");
 	level[levels++].bytes = memory;
 }
@@ -296,5 +304,5 @@ PROBE_DEFINE(tails, 25) = {
 		    PROBE_KEYS(tails_keys, struct tails_settings, 0) },
 	.run = probe_tails,
 	.holds = tails_holds,
-	.rows_read = ROWS_UNREAD,
+	.rows_read = ROWS_TAILS,
 };
