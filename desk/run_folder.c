@@ -30,7 +30,7 @@ static void keep_row(const struct result_row *row, void *ctx)
 		desk_must(strdup(row->variant ? row->variant : "")),
 		row->page_shift, row->working_set_bytes, row->ns, row->cycles, row->cpu,
 		row->peer_cpu, row->loaders, row->gb_per_s, row->bytes_per_cycle,
-		row->stride_bytes };
+		row->stride_bytes, row->load_gb_per_s };
 	analysis_add_row(r->analysis, row);
 }
 
@@ -167,6 +167,7 @@ void run_folder_card(const struct run_folder *run, struct card *card)
 		row.page_shift = run->row[i].page_shift;
 		row.working_set_bytes = run->row[i].working_set_bytes;
 		row.ns = run->row[i].ns;
+		row.load_gb_per_s = run->row[i].load_gb_per_s;
 		card_rows_add(&rows, &row);
 	}
 	card_build(card, run->analysis, &rows, NULL);
