@@ -155,12 +155,24 @@ static void test_c2c(unsigned count)
 	      rc, row_count);
 }
 
+/* The GB/s of mix m's point k (0: the most paced; 12: one loader, no
+   delay) among the rows kept; -1 when there is none. */
+static double paced_gb(unsigned m, unsigned k)
+{
+	unsigned seen = 0;
+
+	for (int i = 0; i < row_count; i++)
+		if (!strcmp(rows[i].r.variant, load_mix_name((enum load_mix)m)) && seen++ == k)
+			return rows[i].r.load_gb_per_s.value;
+	return -1;
+}
+
 /* loaded with every mix: per mix the idle row's curve plus twelve paced
    points and 1 .. count - 1 loaders at no delay. */
 static void test_loaded(unsigned count)
 {
 	struct config c;
-	unsigned idle = 0, sane = 0, per_mix[LOAD_MIXES] = { 0 }, full = 0;
+	unsigned idle = 0, sane = 0, per_mix[LOAD_MIXES] = { 0 }, full = 0, paced_below = 0;
 	int curves, rc;
 
 	base_config(&c);
@@ -179,9 +191,13 @@ static void test_loaded(unsigned count)
 			r->ns > 0 && r->working_set_bytes == 2u << 20 && r->load_gb_per_s.given &&
 			(loaders ? gb > 0 : gb == 0) && r->trials == 1;
 	}
-	for (unsigned m = 0; m < LOAD_MIXES; m++)
+	for (unsigned m = 0; m < LOAD_MIXES; m++) {
 		full += count < 2 || per_mix[m] == 12 + count - 1;
+		paced_below += count < 2 || paced_gb(m, 0) < paced_gb(m, 12);
+	}
 	CHECK(idle == 1, "one idle row (%u)", idle);
+	CHECK(paced_below == LOAD_MIXES, "each mix's loader paced to about 1/1024 of its rate "
+	      "drew less than at no delay: the delay paces it");
 	CHECK(full == LOAD_MIXES, "each of the %u mixes: twelve paced points and one per loader "
 	      "count (%u %u %u %u %u %u rows)", LOAD_MIXES, per_mix[0], per_mix[1], per_mix[2],
 	      per_mix[3], per_mix[4], per_mix[5]);
