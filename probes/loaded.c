@@ -9,7 +9,6 @@
 
 #include "probes/batches.h"
 #include "probes/chase.h"
-#include "probes/chase_run.h"
 #include "results/emit.h"
 #include "probes/load_kernel.h"
 #include "probes/loaded_chart.h"
