@@ -119,8 +119,10 @@ static void levels_from_claims(const struct config *c)
 }
 
 /* One stretch of batches in a timed section; 0, or -1 when it faulted
-   (reported). *moved: whether an NMI or SMI count moved meanwhile. */
-static int timed_stretch(struct batch_run *r, const char *what, int *moved)
+   (reported). *moved: whether an NMI or SMI count moved meanwhile;
+   *preempted: the thread's preemptions meanwhile (0 where not counted). */
+static int timed_stretch(struct batch_run *r, const char *what, int *moved,
+			 uint64_t *preempted)
 {
 	struct plat_disturbances before, after;
 	struct plat_fault fault;
@@ -132,6 +134,7 @@ static int timed_stretch(struct batch_run *r, const char *what, int *moved)
 	}
 	plat_disturbances(&after);
 	*moved = after.nmi != before.nmi || after.smi != before.smi;
+	*preempted = after.preemptions_counted ? after.preemptions - before.preemptions : 0;
 	return 0;
 }
 
@@ -198,6 +201,7 @@ static int measure_level(const struct config *c, const struct tail_level *l, uns
 	uint64_t bytes = whole_pages(l->bytes, shift);
 	char what[96];
 	int moved_warm, moved;
+	uint64_t preempted;
 	double ns_per_tick = ticks_to_ns(1000000) / 1e6;
 
 	mp_snprintf(what, sizeof what, "tails, %s, %s", page_name, l->name);
@@ -211,14 +215,14 @@ static int measure_level(const struct config *c, const struct tail_level *l, uns
 	/* The first stretch warms the level (caches, TLB) and is dropped; its
 	   mean sizes the batches of the second. */
 	r = (struct batch_run){ buf.base, WARM_BATCHES, BATCH_LOADS_MAX, ticks, 0, 0 };
-	if (timed_stretch(&r, what, &moved_warm) != 0) {
+	if (timed_stretch(&r, what, &moved_warm, &preempted) != 0) {
 		plat_buffer_put(&buf);
 		return -1;
 	}
 	batch_summarize(ticks, r.batches, r.loads, r.counter_ticks, ns_per_tick, &s);
 	r.loads = batch_loads_for(s.p50_ns);
 	r.batches = TAILS_SETTINGS(c)->batches;
-	if (timed_stretch(&r, what, &moved) != 0) {
+	if (timed_stretch(&r, what, &moved, &preempted) != 0) {
 		plat_buffer_put(&buf);
 		return -1;
 	}
@@ -229,6 +233,10 @@ static int measure_level(const struct config *c, const struct tail_level *l, uns
 	if (moved)
 		report_printf("%s: an NMI or SMI came during the batches: the marked batches "
 			      "(over %.0f us) hold it\n", what, BATCH_MARK_NS / 1000);
+	if (preempted)
+		report_printf("%s: the thread was preempted %llu times during the batches: the "
+			      "marked batches (%llu) hold those that stopped a batch\n", what,
+			      (unsigned long long)preempted, (unsigned long long)s.marked);
 	plat_buffer_put(&buf);
 	return 0;
 }
