@@ -961,6 +961,7 @@ int analysis_has(const struct analysis *a, enum probe_rows_read from)
 	case ROWS_TLB_CURVE: return a->tlb.n > 0;
 	case ROWS_BANDWIDTH: return a->bw.nseries > 0;
 	case ROWS_C2C:
+	case ROWS_MLP:
 	case ROWS_LOADED:
 	case ROWS_TAILS:
 	case ROWS_UNREAD: return 0;
@@ -1011,6 +1012,22 @@ void analysis_run(void)
 const struct analysis *analysis_current(void)
 {
 	return run_analysed && run_analysis.computed ? &run_analysis : 0;
+}
+
+const struct analysis *analysis_so_far(void)
+{
+	static struct analysis now;
+	static struct cache_claims live;
+
+	if (run_analysed || analysis_empty(&run_analysis))
+		return 0;
+	/* A byte copy: the EFI app's memcpy is a plain loop, and this runs
+	   between probes, never in a timed section. */
+	mp_memcpy(&now, &run_analysis, sizeof now);
+	plat_cache_claims(&live);
+	analysis_set_claims(&now, &live, "this CPU's registers");
+	analysis_compute(&now);
+	return &now;
 }
 
 void analysis_describe(struct json *j)

@@ -114,6 +114,11 @@ void analysis_run(void);
 /* The run's analysis once analysis_run computed it; NULL when the run had
    no latency, tlb or bandwidth rows. */
 const struct analysis *analysis_current(void);
+/* Before analysis_run, for a probe that reads the probes before it: the
+   rows taken so far, analysed with this CPU's claims (a copy: the run's
+   own analysis is left to analysis_run); NULL when none of them is a
+   latency, tlb or bandwidth row. Each call computes afresh. */
+const struct analysis *analysis_so_far(void);
 /* The "hierarchy" member of system.json, when analysis_run found curves. */
 void analysis_describe(struct json *j);
 

@@ -393,6 +393,31 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 	return kept;
 }
 
+/* Memory entered in a climb: a plateau that stands PAUSE_LEVEL_FACTOR^2
+   (4x) or more above the one below it, as memory stands above the last
+   cache, but spans less than an octave with the curve still rising past
+   it. No cache is slower than memory, so nothing past it is a level:
+   what climbs on is memory read with more page walks as the working set
+   outgrows the TLBs' reach and the walks' own entries leave the caches
+   (and, on a VM, a neighbour's load). Its plateau and every one above it
+   join into one, the top, at its level. Returns how many are left. Two
+   held-out curves of a Zen 5 VM read 27 ns at 1.5-2 MiB, 118 ns at 4-5
+   MiB, then 470-750 ns from 13 MiB on (a random chase), and 26 ns to 4
+   MiB, 208 ns at 15-17 MiB, 430 ns at 19-43 MiB and 761 ns from 48 MiB
+   (another): each step past the first at memory's height was a level
+   before. A plateau an octave or longer is a level read under noise,
+   never joined here (curve_drop_pauses's last-step rule holds for it). */
+static size_t join_memory_climb(const struct curve *c, struct plateau *p, size_t n)
+{
+	for (size_t k = 1; k + 1 < n; k++)
+		if (is_short(c, &p[k]) &&
+		    p[k].ns >= p[k - 1].ns * PAUSE_LEVEL_FACTOR * PAUSE_LEVEL_FACTOR) {
+			p[k].last = p[n - 1].last;
+			return k + 1;
+		}
+	return n;
+}
+
 static size_t find_edges(const struct curve *curves, size_t ncurves,
 			 const struct curve_plateau_set *ps, struct curve_edge *edges)
 {
@@ -852,6 +877,16 @@ void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)
 	smooth(c, ns_out, cycles_out);
 }
 
+/* Runs that rise less than EDGES_RISE_FACTOR across each gap are drift,
+   joined into the plateau below, unless the run stands this many times
+   above that plateau's level: then the drift, added up, is a step spread
+   over many sizes. No cache is less than twice as slow as the one below
+   it (a VM's usable L3 at 30 ns over L2's 12), and a plateau chained
+   through it read as one level: lmbench's stride reads on a Zen 5 VM
+   rose by drift from L2's 9-14 ns through L3's 20-35 ns, and one plateau
+   from 60 KiB to 60 MiB hid L2. */
+#define DRIFT_LEVEL_FACTOR 2.0
+
 size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 {
 	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
@@ -880,8 +915,10 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 		/* The rise is judged across the gap, from the last point of the
 		   plateau below to the first of this one: comparing the levels
 		   instead lets a slow drift, split into short runs, read as a
-		   staircase of edges. */
-		if (count && ns[p.first] < ns[out[count - 1].last] * EDGES_RISE_FACTOR) {
+		   staircase of edges. Drift that has doubled the level below
+		   is a step (DRIFT_LEVEL_FACTOR). */
+		if (count && ns[p.first] < ns[out[count - 1].last] * EDGES_RISE_FACTOR &&
+		    p.ns < out[count - 1].ns * DRIFT_LEVEL_FACTOR) {
 			/* Drift, not an edge: one plateau, transition points and all. */
 			out[count - 1].last = p.last;
 			set_level(&out[count - 1], pre_ns, pre_cycles, steady);
@@ -1006,7 +1043,9 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 		   smaller pages a short plateau is a TLB's signature, which the
 		   comparison of the curves attributes. */
 		if (&curves[i] == top_curve)
-			ps[i].n = curve_drop_pauses(&curves[i], ps[i].p, ps[i].n);
+			ps[i].n = join_memory_climb(&curves[i], ps[i].p,
+						    curve_drop_pauses(&curves[i], ps[i].p,
+								      ps[i].n));
 	}
 	nedges = find_edges(curves, ncurves, ps, edges);
 	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);

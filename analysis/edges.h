@@ -24,7 +24,8 @@
    plateau's first (lowest) point. */
 #define EDGES_PLATEAU_TOLERANCE 0.15
 /* Neighbouring plateaus that rise by less than this factor across their
-   gap are one plateau: the boundary was drift, not an edge. A reading this
+   gap are one plateau: the boundary was drift, not an edge (unless the
+   drift has doubled the level below: edges.c, DRIFT_LEVEL_FACTOR). A reading this
    far above what a later size read was disturbed and joins no plateau. */
 #define EDGES_RISE_FACTOR 1.30
 /* Fewer points than this are a transition between plateaus (or noise),
@@ -83,8 +84,8 @@ int curve_add(struct curve *c, uint64_t bytes, double ns, double cycles);
 void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out);
 
 /* The plateaus of one curve (runs of curve_smoothed's values), ascending;
-   consecutive ones rise by at least EDGES_RISE_FACTOR across their gap, so
-   each boundary is an edge. A plateau's level is the median of its steady
+   consecutive ones rise by at least EDGES_RISE_FACTOR across their gap, or
+   by drift to twice the level below, so each boundary is an edge. A plateau's level is the median of its steady
    points' readings, outliers smoothed away, taken before the envelope.
    Returns the count. */
 size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max);

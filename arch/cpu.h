@@ -47,4 +47,17 @@ extern const char cpu_id_name[];
    as the CPU itself reports it. */
 void cpu_topology_read(struct cpu_topology *t);
 
+/* ---- Code written at run time ---------------------------------------- */
+
+/* This architecture's instruction set: lib/machine.h's MACHINE_ISA_*. */
+unsigned cpu_isa(void);
+/* Makes the code just written at [base, base + bytes) what this CPU's
+   instruction fetch sees, before it is run: x86-64 needs nothing (its
+   fetch follows stores to code, and the jump into it orders them);
+   AArch64 cleans the data cache to the point of unification, invalidates
+   the instruction cache over the range, and synchronises the context
+   (DC CVAU, DSB, IC IVAU, DSB, ISB). Without it an AArch64 core may run
+   what was there before. */
+void cpu_code_written(void *base, size_t bytes);
+
 #endif

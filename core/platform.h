@@ -88,6 +88,22 @@ size_t plat_buffer_max(unsigned page_shift);
 void *plat_alloc(size_t bytes);
 void plat_free(void *p, size_t bytes);
 
+/* ---- Code buffers (the ifetch probe) ---------------------------------- */
+
+/* The instruction set code written at run time must use: lib/machine.h's
+   MACHINE_ISA_*. */
+unsigned plat_code_isa(void);
+/* Makes the code just written into b (a plat_buffer_get buffer, written
+   through b->base) runnable at b->base, with what this CPU needs before
+   freshly written code runs (AArch64: clean to the point of unification,
+   invalidate the instruction cache, synchronise). Linux: the buffer
+   becomes read and execute only (W^X). b->verified gains how the code is
+   mapped. 0, or -1 with why[] (the buffer then stays writable). */
+int plat_code_seal(struct plat_buffer *b, char *why, size_t why_len);
+/* Makes b writable again for the next code (Linux: no longer executable).
+   0, or -1 with why[]. */
+int plat_code_unseal(struct plat_buffer *b, char *why, size_t why_len);
+
 /* ---- Timed sections --------------------------------------------------- */
 
 struct plat_fault {
@@ -257,6 +273,11 @@ const char *plat_run_folder(void);
    the run's verdict counts this on both platforms, and the page says the
    same verdict as the console and the exit status. */
 int plat_files_complete(void);
+/* The bytes the run's files may still take now: the volume's free space,
+   or what the in-memory store may still hold; UINT64_MAX when that is not
+   known. How results/ sizes the room it keeps back for the closing files
+   (results.c, "reserve"). */
+uint64_t plat_files_room(void);
 
 /* Milliseconds since the run started, for progress lines. */
 uint64_t plat_elapsed_ms(void);

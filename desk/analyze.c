@@ -70,6 +70,25 @@ static void take_row(const struct result_row *row, void *ctx)
 	analysis_add_row(ctx, row);
 }
 
+/* The system.json beside the CSV, for the texts its rows name by id
+   (csvread.h); NULL when there is none or it cannot be read (load_claims
+   says so). Read once, kept for the command's life. */
+static const char *system_beside(const char *csv, size_t *len)
+{
+	static char *text;
+	static size_t text_len;
+	char dir[4096], path[4200];
+	const char *why;
+
+	if (!text) {
+		folder_of(csv, dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/system.json", dir);
+		text = host_slurp(path, &text_len, &why);
+	}
+	*len = text_len;
+	return text;
+}
+
 /* The file's rows into a: a results.csv, or else a two-column curve.
    *two_column says which it was. 0, or 2 with both readers' reasons on
    stderr. */
@@ -78,9 +97,11 @@ static int read_rows(struct analysis *a, const char *csv, const char *text, size
 {
 	struct csv_summary sum;
 	struct curve_read_summary cs;
+	size_t system_len;
+	const char *system = system_beside(csv, &system_len);
 
 	*two_column = 0;
-	if (results_csv_read(text, len, take_row, a, &sum) == 0) {
+	if (results_csv_read_texts(text, len, system, system_len, take_row, a, &sum) == 0) {
 		printf("%s: %u rows read, %u latency rows, %u tlb rows and %u bandwidth rows "
 		       "used", csv, sum.rows, a->rows, a->tlb.rows, a->bw.rows);
 		if (sum.skipped)
@@ -232,16 +253,18 @@ static FILE *open_page(const char *dir, const char *csv)
 }
 
 /* Ends the page: the rows it read as a table. 0, or 2 when writing failed. */
-static int close_page(FILE *page, const char *dir, const char *text, size_t len,
-		      int two_column)
+static int close_page(FILE *page, const char *dir, const char *csv, const char *text,
+		      size_t len, int two_column)
 {
 	struct csv_summary sum;
 	struct curve_read_summary cs;
+	size_t system_len;
+	const char *system = system_beside(csv, &system_len);
 
 	if (two_column)
 		curve_read(text, len, html_row, NULL, &cs);
 	else
-		results_csv_read(text, len, html_row, NULL, &sum);
+		results_csv_read_texts(text, len, system, system_len, html_row, NULL, &sum);
 	report_html_end();
 	if (fclose(page) != 0) {
 		fprintf(stderr, "memprobe analyze: %s/report.html: %s\n", dir, strerror(errno));
@@ -331,7 +354,7 @@ int analyze_main(int argc, char **argv)
 	analysis_print(&a, print_text, NULL);
 	if (analysis_charts(&a, write_chart, (void *)out_dir))
 		rc = 2;
-	if (page && close_page(page, out_dir, text, len, two_column))
+	if (page && close_page(page, out_dir, csv, text, len, two_column))
 		rc = 2;
 	free(text);
 	return rc;

@@ -1,7 +1,7 @@
 /* The compare subcommand (see compare.h).
  *
  * Rows match across runs by what was measured (every identity column:
- * probe, variant, page size, working set, cpu, peer_cpu, loaders; see
+ * probe, variant, page size, working set, cpu, peer_cpu, loaders, chases; see
  * run_match.h), never by position, so runs of different sweeps still line
  * up: a size that only some runs have gets its own row, marked, with "-"
  * where a run has none.
@@ -53,8 +53,8 @@ static void usage(FILE *to)
 		"any machine, bare metal or Linux) side by side: per probe, each run's ns\n"
 		"and cycles (bandwidth: GB/s and bytes per cycle) with the ratio to the\n"
 		"first run's and its geometric mean; each run's cache and TLB levels.\n"
-		"Rows match by probe, variant, page size, working set, cpu, peer_cpu and\n"
-		"loaders; a row that not every run has is marked '*'. With --out DIR (made if\n"
+		"Rows match by probe, variant, page size, working set, cpu, peer_cpu,\n"
+		"loaders and chases; a row that not every run has is marked '*'. With --out DIR (made if\n"
 		"needed), writes DIR/compare.html, DIR/compare.svg (latency: one curve per\n"
 		"run and page size) and DIR/compare-PROBE.svg for each other probe with\n"
 		"working-set sizes; files already there are never overwritten.\n");
@@ -245,19 +245,20 @@ static void runs_table(struct comparison *c)
 		note(c, "ns: the run's own figure (best trial); cycles: at that run's measured "
 			"core clock; X/A: run X's ns over run A's (bandwidth: GB/s and bytes per "
 			"cycle, X/A of GB/s). Rows match on probe, variant, page size, working "
-			"set, cpu, peer cpu and loaders. '*': a row not every run has (a size or "
+			"set, cpu, peer cpu, loaders and chases. '*': a row not every run has (a size or "
 			"page size outside the other sweeps), '-' where a run has none.");
 }
 
 /* Which identity columns past working set the probe's keys give: bit 0
-   cpu, bit 1 peer_cpu, bit 2 loaders. */
+   cpu, bit 1 peer_cpu, bit 2 loaders, bit 3 chases. */
 static unsigned identity_columns(const struct run_match *m)
 {
 	unsigned have = 0;
 
 	for (size_t k = 0; k < m->nkeys; k++)
 		have |= (unsigned)m->key[k].cpu.given | (unsigned)m->key[k].peer_cpu.given << 1 |
-			(unsigned)m->key[k].loaders.given << 2;
+			(unsigned)m->key[k].loaders.given << 2 |
+			(unsigned)m->key[k].chases.given << 3;
 	return have;
 }
 
@@ -292,7 +293,7 @@ static void geomean_row(struct comparison *c, struct fitted_table *t, const stru
    first's; last, each later run's geometric mean ratio. */
 static void probe_table(struct comparison *c, const char *probe)
 {
-	static const char *const id_name[] = { "cpu", "peer cpu", "loaders" };
+	static const char *const id_name[] = { "cpu", "peer cpu", "loaders", "chases" };
 	const char *header[TABLE_MAX_COLUMNS];
 	char names[MAX_RUNS][3][16], caption[160];
 	unsigned ncols = 0, nid = 0, ids;
@@ -306,7 +307,7 @@ static void probe_table(struct comparison *c, const char *probe)
 	header[ncols++] = "variant";
 	header[ncols++] = "pages";
 	header[ncols++] = "working set";
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 4; i++)
 		if (ids >> i & 1) {
 			header[ncols++] = id_name[i];
 			nid++;
@@ -346,6 +347,8 @@ static void probe_table(struct comparison *c, const char *probe)
 			count_cell(&t, key->peer_cpu);
 		if (ids & 4)
 			count_cell(&t, key->loaders);
+		if (ids & 8)
+			count_cell(&t, key->chases);
 		for (unsigned r = 0; r < c->nruns && t.filled + 3 < ncols; r++) {
 			const struct run_row *row = run_match_row(&m, k, r);
 			double fig = row ? run_match_figure(row, rate) : NAN;
@@ -410,8 +413,8 @@ static int chart(struct comparison *c, const char *probe)
 	if (compare_chart(c->run, c->nruns, probe, write_file, f) != 0) {
 		fclose(f);
 		snprintf(text, sizeof text, "%s: no chart: no row lies on a working-set curve "
-			 "(none has a working-set size, or each is told apart by its CPU or "
-			 "loaders: the table holds them; %s says so itself)", probe, name);
+			 "(none has a working-set size, or each is told apart by its CPU, "
+			 "loaders or chases: the table holds them; %s says so itself)", probe, name);
 		note(c, text);
 		return 0;
 	}

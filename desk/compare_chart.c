@@ -57,11 +57,11 @@ static void add_curve(struct curves *c, const struct run_folder *runs, unsigned 
 	c->n++;
 }
 
-/* Whether the key lies on a working-set curve: one told apart by its CPU
-   or its loaders (c2c, loaded) is a point of another axis. */
+/* Whether the key lies on a working-set curve: one told apart by its CPU,
+   its loaders or its chases (c2c, loaded, mlp) is a point of another axis. */
 static int on_working_set_curve(const struct run_key *k)
 {
-	return !k->cpu.given && !k->peer_cpu.given && !k->loaders.given;
+	return !k->cpu.given && !k->peer_cpu.given && !k->loaders.given && !k->chases.given;
 }
 
 /* Frees every curve's points and the arrays. */

@@ -19,7 +19,11 @@
 
 /* ---- Constants -------------------------------------------------------- */
 
-#define SCHEMA_VERSION 1
+/* 2: results.csv's spread became spread_pct (the rows table's columns are
+   its columns). */
+#define SCHEMA_VERSION 2
+#define TEXT_OF(x) #x
+#define TEXT_OF_VALUE(x) TEXT_OF(x)
 /* Another fleet (or an SQL tool) writing the same file: wait this long for
    its transaction before giving up with "database is locked". */
 #define BUSY_WAIT_MS 10000
@@ -81,8 +85,8 @@ static int exec(struct fleet_db *d, const char *sql, const char *what, char *why
 static const char *sql_type(enum column_form form)
 {
 	switch (form) {
-	case COLUMN_TEXT: return "TEXT";
-	case COLUMN_REAL: case COLUMN_OPTIONAL_REAL: return "REAL";
+	case COLUMN_TEXT: case COLUMN_TEXT_ID: return "TEXT";
+	case COLUMN_REAL: case COLUMN_OPTIONAL_REAL: case COLUMN_PERCENT: return "REAL";
 	case COLUMN_PAGE_SIZE: case COLUMN_BYTES: case COLUMN_COUNT:
 	case COLUMN_OPTIONAL_COUNT: break;
 	}
@@ -149,7 +153,8 @@ static int create_tables(struct fleet_db *d, char *why, size_t size)
 	if (exec(d, "BEGIN", "cannot begin a transaction", why, size) ||
 	    exec(d, schema_sql, "cannot create the tables", why, size) ||
 	    exec(d, rows, "cannot create the rows table", why, size) ||
-	    exec(d, "INSERT INTO memprobe_schema SELECT 1 WHERE NOT EXISTS "
+	    exec(d, "INSERT INTO memprobe_schema SELECT " TEXT_OF_VALUE(SCHEMA_VERSION)
+		 " WHERE NOT EXISTS "
 		 "(SELECT 1 FROM memprobe_schema)", "cannot record the schema", why, size) ||
 	    exec(d, "COMMIT", "cannot commit the tables", why, size)) {
 		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
@@ -316,9 +321,10 @@ static void bind_column(sqlite3_stmt *st, int at, const struct result_column *co
 {
 	if (!text[0]) {
 		sqlite3_bind_null(st, at);
-	} else if (col->form == COLUMN_TEXT) {
+	} else if (col->form == COLUMN_TEXT || col->form == COLUMN_TEXT_ID) {
 		sqlite3_bind_text(st, at, text, -1, SQLITE_TRANSIENT);
-	} else if (col->form == COLUMN_REAL || col->form == COLUMN_OPTIONAL_REAL) {
+	} else if (col->form == COLUMN_REAL || col->form == COLUMN_OPTIONAL_REAL ||
+		   col->form == COLUMN_PERCENT) {
 		bind_real(st, at, strtod(text, NULL));
 	} else {
 		sqlite3_bind_int64(st, at, (sqlite3_int64)strtoull(text, NULL, 10));

@@ -30,7 +30,7 @@ static void keep_row(const struct result_row *row, void *ctx)
 		desk_must(strdup(row->variant ? row->variant : "")),
 		row->page_shift, row->working_set_bytes, row->ns, row->cycles, row->cpu,
 		row->peer_cpu, row->loaders, row->gb_per_s, row->bytes_per_cycle,
-		row->stride_bytes, row->load_gb_per_s };
+		row->stride_bytes, row->insns_per_cycle, row->chases, row->load_gb_per_s };
 	analysis_add_row(r->analysis, row);
 }
 
@@ -110,8 +110,8 @@ int run_folder_each_row(const char *path, void (*fn)(const struct result_row *ro
 {
 	char file[4200];
 	const char *err;
-	size_t len;
-	char *text;
+	size_t len, system_len;
+	char *text, *system;
 	int rc = 0;
 
 	snprintf(file, sizeof file, "%s/results.csv", path);
@@ -121,10 +121,16 @@ int run_folder_each_row(const char *path, void (*fn)(const struct result_row *ro
 			 "that wrote no files", path, err);
 		return -1;
 	}
-	if (results_csv_read(text, len, fn, ctx, sum) != 0) {
+	/* The folder's system.json names the rows' long texts by id; without
+	   one (a run cut short) the ids are handed on as they are. */
+	snprintf(file, sizeof file, "%s/system.json", path);
+	system = host_slurp(file, &system_len, &err);
+	snprintf(file, sizeof file, "%s/results.csv", path);
+	if (results_csv_read_texts(text, len, system, system ? system_len : 0, fn, ctx, sum) != 0) {
 		snprintf(why, size, "%s: %s", file, sum->error);
 		rc = -1;
 	}
+	free(system);
 	free(text);
 	return rc;
 }
@@ -167,6 +173,12 @@ void run_folder_card(const struct run_folder *run, struct card *card)
 		row.page_shift = run->row[i].page_shift;
 		row.working_set_bytes = run->row[i].working_set_bytes;
 		row.ns = run->row[i].ns;
+		/* What the ifetch curves are read from. */
+		row.cycles = run->row[i].cycles;
+		row.stride_bytes = run->row[i].stride_bytes;
+		row.bytes_per_cycle = run->row[i].bytes_per_cycle;
+		row.insns_per_cycle = run->row[i].insns_per_cycle;
+		row.chases = run->row[i].chases;
 		row.load_gb_per_s = run->row[i].load_gb_per_s;
 		card_rows_add(&rows, &row);
 	}

@@ -18,6 +18,8 @@ struct run_row {
 	struct optional_count cpu, peer_cpu, loaders;   /* identity too (c2c, loaded) */
 	struct optional_real gb_per_s, bytes_per_cycle; /* bandwidth */
 	uint64_t stride_bytes;                          /* identity too (geometry) */
+	struct optional_real insns_per_cycle;           /* ifetch's fetch rows */
+	struct optional_count chases;                   /* identity too (mlp) */
 	struct optional_real load_gb_per_s;             /* loaded: the card's busiest point */
 };
 

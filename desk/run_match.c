@@ -49,7 +49,7 @@ static int count_order(struct optional_count a, struct optional_count b)
 }
 
 /* Every identity after the variant: page size, working set, stride, cpu,
-   peer_cpu, loaders. */
+   peer_cpu, loaders, chases. */
 static int identity_order(unsigned page_a, uint64_t ws_a, uint64_t stride_a,
 			  const struct optional_count *id_a, unsigned page_b, uint64_t ws_b,
 			  uint64_t stride_b, const struct optional_count *id_b)
@@ -60,7 +60,7 @@ static int identity_order(unsigned page_a, uint64_t ws_a, uint64_t stride_a,
 		return ws_a < ws_b ? -1 : 1;
 	if (stride_a != stride_b)
 		return stride_a < stride_b ? -1 : 1;
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		int c = count_order(id_a[i], id_b[i]);
 
 		if (c)
@@ -74,8 +74,10 @@ static int identity_order(unsigned page_a, uint64_t ws_a, uint64_t stride_a,
 static int entry_order(const void *pa, const void *pb)
 {
 	const struct entry *a = pa, *b = pb;
-	const struct optional_count ia[3] = { a->row->cpu, a->row->peer_cpu, a->row->loaders };
-	const struct optional_count ib[3] = { b->row->cpu, b->row->peer_cpu, b->row->loaders };
+	const struct optional_count ia[4] = { a->row->cpu, a->row->peer_cpu, a->row->loaders,
+					      a->row->chases };
+	const struct optional_count ib[4] = { b->row->cpu, b->row->peer_cpu, b->row->loaders,
+					      b->row->chases };
 	int c = strcmp(a->row->variant, b->row->variant);
 
 	if (!c)
@@ -92,8 +94,10 @@ static int entry_order(const void *pa, const void *pb)
 /* Whether two entries are rows of one key. */
 static int same_key(const struct entry *a, const struct entry *b)
 {
-	const struct optional_count ia[3] = { a->row->cpu, a->row->peer_cpu, a->row->loaders };
-	const struct optional_count ib[3] = { b->row->cpu, b->row->peer_cpu, b->row->loaders };
+	const struct optional_count ia[4] = { a->row->cpu, a->row->peer_cpu, a->row->loaders,
+					      a->row->chases };
+	const struct optional_count ib[4] = { b->row->cpu, b->row->peer_cpu, b->row->loaders,
+					      b->row->chases };
 
 	return !strcmp(a->row->variant, b->row->variant) &&
 	       !identity_order(a->row->page_shift, a->row->working_set_bytes,
@@ -106,8 +110,8 @@ static int key_order(const void *pa, const void *pb)
 {
 	const struct run_key *a = &((const struct gathered *)pa)->key;
 	const struct run_key *b = &((const struct gathered *)pb)->key;
-	const struct optional_count ia[3] = { a->cpu, a->peer_cpu, a->loaders };
-	const struct optional_count ib[3] = { b->cpu, b->peer_cpu, b->loaders };
+	const struct optional_count ia[4] = { a->cpu, a->peer_cpu, a->loaders, a->chases };
+	const struct optional_count ib[4] = { b->cpu, b->peer_cpu, b->loaders, b->chases };
 
 	if (a->variant_order != b->variant_order)
 		return a->variant_order < b->variant_order ? -1 : 1;
@@ -200,7 +204,7 @@ void run_match_build(struct run_match *m, const struct run_folder *runs, unsigne
 		}
 		g[nk++] = (struct gathered){ { row->variant, 0, row->page_shift,
 					       row->working_set_bytes, row->cpu, row->peer_cpu,
-					       row->loaders, row->stride_bytes }, i, 1 };
+					       row->loaders, row->stride_bytes, row->chases }, i, 1 };
 	}
 	rank_variants(g, nk, e);
 	qsort(g, nk, sizeof *g, key_order);
@@ -240,7 +244,7 @@ int run_match_same_curve(const struct run_key *a, const struct run_key *b)
 {
 	return a->variant_order == b->variant_order && a->page_shift == b->page_shift &&
 	       !count_order(a->cpu, b->cpu) && !count_order(a->peer_cpu, b->peer_cpu) &&
-	       !count_order(a->loaders, b->loaders);
+	       !count_order(a->loaders, b->loaders) && !count_order(a->chases, b->chases);
 }
 
 double run_match_figure(const struct run_row *row, int rate)

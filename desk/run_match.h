@@ -21,6 +21,7 @@ struct run_key {
 	uint64_t working_set_bytes;
 	struct optional_count cpu, peer_cpu, loaders;
 	uint64_t stride_bytes;       /* geometry: the spacing its rows differ by */
+	struct optional_count chases; /* mlp: the chases its rows differ by */
 };
 
 /* Every distinct thing any of the runs measured for one probe, and each
@@ -28,7 +29,7 @@ struct run_key {
 struct run_match {
 	struct run_key *key;         /* ordered by variant (first seen first), page
 					size, working set, stride, cpu, peer_cpu,
-					loaders */
+					loaders, chases */
 	size_t nkeys;
 	unsigned nruns;
 	const struct run_row **row;  /* [k * nruns + r]: run r's row for key k, or NULL */

@@ -11,6 +11,8 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "core/platform.h"
+#include "arch/cpu.h"
+#include "arch/string.h"
 
 /* Every buffer of the run as it was verified, for system.json. */
 #define BUFFERS_KEPT 64
@@ -217,4 +219,40 @@ void plat_free(void *p, size_t bytes)
 	if (p)
 		uefi_call_wrapper(fw_bs->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(uintptr_t)p,
 				  (bytes + EFI_PAGE_BYTES - 1) / EFI_PAGE_BYTES);
+}
+
+/* ---- Code buffers ----------------------------------------------------- */
+
+unsigned plat_code_isa(void)
+{
+	return cpu_isa();
+}
+
+/* The app's own tables map every buffer executable and writable, as the
+   verifier checked when it was mapped (pt_verify: identity, writable,
+   executable, the asked page size); the code then runs inside plat_timed
+   under those tables. What is left is the architecture's rule for fresh
+   code. W^X is not applied on bare metal: the verified text says so. */
+int plat_code_seal(struct plat_buffer *b, char *why, size_t why_len)
+{
+	static const char note[] = "; code W+X in the app's tables "
+				   "(no W^X on bare metal)";
+	size_t len = mp_strlen(b->verified), tail = sizeof note - 1;
+
+	if (why_len)
+		why[0] = '\0';
+	cpu_code_written(b->base, b->bytes);
+	/* Said once: a buffer sealed again already ends with it. */
+	if (len >= tail && !memcmp(b->verified + len - tail, note, tail))
+		return 0;
+	mp_snprintf(b->verified + len, sizeof b->verified - len, "%s", note);
+	return 0;
+}
+
+int plat_code_unseal(struct plat_buffer *b, char *why, size_t why_len)
+{
+	(void)b;
+	if (why_len)
+		why[0] = '\0';
+	return 0;
 }

@@ -81,24 +81,37 @@ static void no_files(const char *why, EFI_STATUS s)
 	plat_console("\n");
 }
 
-/* The volume's free room, from EFI_FILE_SYSTEM_INFO, said when it is less
-   than a run's files take; nothing when the firmware will not say. */
-static void say_room(uint64_t run_bytes)
+/* The volume's free room, from EFI_FILE_SYSTEM_INFO; UINT64_MAX when the
+   firmware will not say. */
+static uint64_t volume_room(void)
 {
 	static EFI_GUID fs_info = EFI_FILE_SYSTEM_INFO_ID;
 	static UINT8 info[sizeof(EFI_FILE_SYSTEM_INFO) + 512] __attribute__((aligned(8)));
 	UINTN size = sizeof info;
-	uint64_t room;
 
 	if (uefi_call_wrapper(volume_root()->GetInfo, 4, volume_root(), &fs_info, &size,
 			      info) != EFI_SUCCESS)
-		return;
-	room = ((EFI_FILE_SYSTEM_INFO *)info)->FreeSpace;
-	if (room < run_bytes)
+		return UINT64_MAX;
+	return ((EFI_FILE_SYSTEM_INFO *)info)->FreeSpace;
+}
+
+/* The volume's free room, said when it is less than a run's files take. */
+static void say_room(uint64_t run_bytes)
+{
+	uint64_t room = volume_room();
+
+	if (room < run_bytes && room != UINT64_MAX)
 		report_printf("memprobe: the boot volume has %llu KiB free, and this run's files "
 			      "take about %llu KiB: a file that does not fit is named when it is "
 			      "cut\n", (unsigned long long)(room / 1024),
 			      (unsigned long long)(run_bytes / 1024));
+}
+
+uint64_t plat_files_room(void)
+{
+	if (in_memory)
+		return store.total < store.total_max ? store.total_max - store.total : 0;
+	return run_dir ? volume_room() : 0;
 }
 
 /* No volume, and files to send: the run folder in memory, said with its
@@ -161,8 +174,9 @@ static void report_write_failure(const char *name, EFI_STATUS s)
 
 	if (write_failure_reported++)
 		return;
-	mp_snprintf(line, sizeof line, "memprobe: writing %s failed: %s: that file and any later "
-		    "ones are incomplete; results continue on the console\n", name, fw_status_text(s));
+	mp_snprintf(line, sizeof line, "memprobe: writing %s failed: %s: each file cut or given up "
+		    "is named, the least valuable first; results continue on the console\n", name,
+		    fw_status_text(s));
 	plat_console(line);
 }
 
@@ -306,6 +320,11 @@ void plat_file_close(int h)
 int files_held(void)
 {
 	return run_dir != NULL || in_memory;
+}
+
+int files_kept(void)
+{
+	return !in_memory || upload_delivered();
 }
 
 /* files_read_named in memory: the same answers, from the held copy. */

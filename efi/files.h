@@ -24,6 +24,11 @@ void files_init(uint64_t run_bytes, int for_upload);
 /* 1 when the run folder is open on the volume or kept in memory. */
 int files_held(void);
 
+/* 0 only when the run folder is kept in memory and not every file of it
+   reached upload.url: those files were all the run kept, so its results
+   are lost. 1 otherwise (a volume's files are counted by the run itself). */
+int files_kept(void);
+
 /* The run folder's file `name` read whole into buf (at most max bytes):
    its length, -2 when there is no such file, -1 on a failed read or a
    file of max bytes or more. For efi/upload.c, once the file is closed. */

@@ -92,12 +92,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return EFI_SUCCESS;
 	if (take_over(&c))
 		return end_run(c.end_set ? c.end : END_DEFAULT, 0);
-	/* memprobe_run's status counts files that could not be saved, as the
-	   page's verdict does; a file that failed after that verdict was
-	   written (the last flushes) still fails the run here. */
+	/* memprobe_run's status counts every result file, as the page's
+	   verdict does, the last flushes too (results_close), and not the
+	   card-first copies: one that does not fit leaves its report whole as
+	   streamed, and the console has said so. After it comes only the
+	   upload, which files held in memory need to be kept at all. */
 	ok = memprobe_run(&c) == 0;
-	if (ok && !plat_files_complete()) {
-		plat_console("memprobe: the result files are missing or incomplete (see above)\n");
+	if (ok && !files_kept()) {
+		plat_console("memprobe: the result files, held in memory, did not all reach "
+			     "upload.url (see above): the run's results are lost\n");
 		ok = 0;
 	}
 	return end_run(c.end_set ? c.end : END_DEFAULT, ok);

@@ -335,15 +335,41 @@ int plat_upload_open(const char *url, char *why, size_t why_size)
 	return 0;
 }
 
+/* The run folder's number ("run-NNNN" in plat_run_folder's text), or "0"
+   where the files are held in memory. */
+static void run_number(char *buf, size_t size)
+{
+	const char *at = plat_run_folder();
+	size_t n = 0;
+
+	for (; *at; at++)
+		if (at[0] == 'r' && at[1] == 'u' && at[2] == 'n' && at[3] == '-' &&
+		    at[4] >= '0' && at[4] <= '9')
+			break;
+	for (at += *at ? 4 : 0; n + 1 < size && *at >= '0' && *at <= '9'; at++)
+		buf[n++] = *at;
+	if (!n && size > 1)
+		buf[n++] = '0';
+	buf[n] = 0;
+}
+
+/* run-<firmware time>-<run folder's number>-<8 hex digits>: the firmware's
+   clock has one-second resolution and is often unset, or the same on every
+   machine of a batch booted together, so the folder's number and the cycle
+   counter's low bits at this moment (which differ from boot to boot) keep
+   two runs' server folders apart. */
 void plat_upload_run_name(char *buf, size_t size)
 {
+	uint64_t ticks = plat_ticks();
+	uint32_t mixed = (uint32_t)(ticks ^ ticks >> 32) * 2654435761u;
+	char stamp[32] = "run", number[8];
 	EFI_TIME t;
 
 	if (uefi_call_wrapper(fw_rt->GetTime, 2, &t, NULL) == EFI_SUCCESS)
-		mp_snprintf(buf, size, "run-%04u%02u%02uT%02u%02u%02u", t.Year, t.Month, t.Day,
-			    t.Hour, t.Minute, t.Second);
-	else
-		mp_strlcpy(buf, "run", size);
+		mp_snprintf(stamp, sizeof stamp, "run-%04u%02u%02uT%02u%02u%02u", t.Year, t.Month,
+			    t.Day, t.Hour, t.Minute, t.Second);
+	run_number(number, sizeof number);
+	mp_snprintf(buf, size, "%s-%s-%08x", stamp, number, (unsigned)mixed);
 }
 
 int plat_upload_put(const char *file_url, const char *name, char *why, size_t why_size)

@@ -361,6 +361,15 @@ int plat_files_complete(void)
 	return folder_state == 1 && !file_lost;
 }
 
+uint64_t plat_files_room(void)
+{
+	struct statvfs fs;
+
+	if (folder_state != 1 || statvfs(run_folder, &fs) != 0)
+		return UINT64_MAX;
+	return (uint64_t)fs.f_bavail * fs.f_frsize;
+}
+
 static void close_handle(int handle)
 {
 	if (handle >= 0) {

@@ -60,15 +60,28 @@ static void emit_string(struct json *j, const char *s)
 	emit(j, "\"", 1);
 }
 
-/* The comma before a member, and its key where the container is an object. */
+/* In an indented document, a line break and the indent of `depth` levels. */
+static void new_line(struct json *j, int depth)
+{
+	if (!j->indent)
+		return;
+	emit(j, "\n", 1);
+	for (unsigned i = 0; i < (unsigned)depth * j->indent; i++)
+		emit(j, " ", 1);
+}
+
+/* The comma before a member, its line when indented, and its key where the
+   container is an object. */
 static void begin_value(struct json *j, const char *key)
 {
 	if (j->need_comma[j->depth])
 		emit(j, ",", 1);
 	j->need_comma[j->depth] = 1;
+	if (j->depth > 0)
+		new_line(j, j->depth);
 	if (key) {
 		emit_string(j, key);
-		emit(j, ":", 1);
+		emit(j, j->indent ? ": " : ":", j->indent ? 2 : 1);
 	}
 }
 
@@ -90,6 +103,9 @@ static void close_container(struct json *j, const char *bracket)
 		j->overflow = 1;          /* more ends than begins */
 		return;
 	}
+	/* A container with members closes on a line of its own. */
+	if (j->need_comma[j->depth])
+		new_line(j, j->depth - 1);
 	j->depth--;
 	emit(j, bracket, 1);
 }
@@ -105,6 +121,11 @@ void json_init(struct json *j, char *buf, size_t size)
 		buf[0] = '\0';
 	else
 		j->overflow = 1;
+}
+
+void json_indent(struct json *j, unsigned spaces)
+{
+	j->indent = spaces;
 }
 
 void json_object_begin(struct json *j, const char *key)

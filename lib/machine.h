@@ -28,6 +28,10 @@ struct cpuinfo {
 	char hypervisor_id[13];   /* "TCGTCGTCGTCG", "KVMKVMKVM" */
 };
 
+/* The instruction sets, for code written at run time (probes/codegen.h). */
+#define MACHINE_ISA_X86_64 1u
+#define MACHINE_ISA_AARCH64 2u
+
 enum cache_kind { CACHE_DATA = 1, CACHE_INSTRUCTION = 2, CACHE_UNIFIED = 3 };
 
 struct cache_desc {

@@ -19,8 +19,8 @@ enum bandwidth_sets { BANDWIDTH_WIDEST, BANDWIDTH_ALL };
    LATENCY_TOP_*), and past it, where that is short of four times the
    largest cache the CPU claims, one point at the first grid size there, so
    memory's bandwidth is measured in every profile; in the quick profile
-   only up to BANDWIDTH_MEMORY_CAP_QUICK (latency.max_buffer's quick
-   default: a buffer's faulting, checking and filling cost grows with it). */
+   only up to BANDWIDTH_MEMORY_CAP_QUICK (a buffer's faulting, checking
+   and filling cost grows with it). */
 #define BANDWIDTH_TOP_QUICK (8ull << 20)
 #define BANDWIDTH_TOP_FULL (512ull << 20)
 #define BANDWIDTH_MEMORY_CAP_QUICK (1ull << 30)

@@ -5,7 +5,7 @@
  * own cost subtracted: p50, p90, p99, p99.9 and the maximum, the batches
  * an interrupt, NMI, SMI or preemption hit marked and left out, and a
  * mode that stands apart (on bare metal, DRAM refresh) given its share
- * and size. docs/METHOD.md section 13.
+ * and size. docs/METHOD.md section 15.
  */
 
 #include "probes/batches.h"

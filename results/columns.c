@@ -15,20 +15,26 @@
 	(offsetof(struct result_row, field) + \
 	 0 * sizeof(_Generic(((struct result_row *)0)->field, type: 1)))
 
-#define TEXT(field)          COLUMN_TEXT, 0, AT(field, const char *)
-#define PAGE_SIZE(field)     COLUMN_PAGE_SIZE, 0, AT(field, unsigned)
-#define BYTES(field)         COLUMN_BYTES, 0, AT(field, uint64_t)
-#define COUNT(field)         COLUMN_COUNT, 0, AT(field, unsigned)
-#define REAL(field, decimals) COLUMN_REAL, decimals, AT(field, double)
-#define OPTIONAL_COUNT(field) COLUMN_OPTIONAL_COUNT, 0, AT(field, struct optional_count)
+/* Each form with its field; a column that older files named otherwise
+   says so last (columns.h, `was`). */
+#define TEXT(field)          COLUMN_TEXT, 0, AT(field, const char *), NULL
+#define PAGE_SIZE(field)     COLUMN_PAGE_SIZE, 0, AT(field, unsigned), NULL
+#define BYTES(field)         COLUMN_BYTES, 0, AT(field, uint64_t), NULL
+#define COUNT(field)         COLUMN_COUNT, 0, AT(field, unsigned), NULL
+#define REAL(field, decimals) COLUMN_REAL, decimals, AT(field, double), NULL
+#define OPTIONAL_COUNT(field) \
+	COLUMN_OPTIONAL_COUNT, 0, AT(field, struct optional_count), NULL
 #define OPTIONAL_REAL(field, decimals) \
-	COLUMN_OPTIONAL_REAL, decimals, AT(field, struct optional_real)
+	COLUMN_OPTIONAL_REAL, decimals, AT(field, struct optional_real), NULL
+#define PERCENT(field, decimals, was) COLUMN_PERCENT, decimals, AT(field, double), was
+#define TEXT_ID(field)       COLUMN_TEXT_ID, 0, AT(field, const char *), NULL
 
 #define REQUIRED 1
 #define OPTIONAL 0
 
 /* %.3f ns keeps picoseconds, so an L1 hit of 1.33 ns stays 1.330 rather
-   than 1; %.2f cycles separates 4.00 from 4.05. */
+   than 1; %.2f cycles separates 4.00 from 4.05. A spread of 1.23 % is 0.0123 in
+   the row, 1.23 in the file: the precision the fraction had at %.4f. */
 const struct result_column result_columns[] = {
 	{ "probe",             REQUIRED, TEXT(probe) },
 	{ "variant",           REQUIRED, TEXT(variant) },
@@ -37,19 +43,22 @@ const struct result_column result_columns[] = {
 	{ "ns",                REQUIRED, REAL(ns, 3) },
 	{ "cycles",            OPTIONAL, REAL(cycles, 2) },
 	{ "trials",            OPTIONAL, COUNT(trials) },
-	{ "spread",            OPTIONAL, REAL(spread, 4) },
-	{ "pages_verified",    OPTIONAL, TEXT(pages_verified) },
-	{ "timer",             OPTIONAL, TEXT(timer) },
+	{ "spread_pct",        OPTIONAL, PERCENT(spread, 2, "spread") },
+	{ "pages_verified",    OPTIONAL, TEXT_ID(pages_verified) },
+	{ "timer",             OPTIONAL, TEXT_ID(timer) },
 	{ "cpu",               OPTIONAL, OPTIONAL_COUNT(cpu) },
 	{ "peer_cpu",          OPTIONAL, OPTIONAL_COUNT(peer_cpu) },
 	{ "loaders",           OPTIONAL, OPTIONAL_COUNT(loaders) },
 	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 6) },
+	{ "chases",            OPTIONAL, OPTIONAL_COUNT(chases) },
+	{ "in_flight",         OPTIONAL, OPTIONAL_REAL(in_flight, 3) },
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },
 	{ "bytes_per_cycle",   OPTIONAL, OPTIONAL_REAL(bytes_per_cycle, 3) },
 	{ "sweep_point",       OPTIONAL, TEXT(sweep_point) },
 	{ "stride_bytes",      OPTIONAL, BYTES(stride_bytes) },
 	{ "trial_form",        OPTIONAL, TEXT(trial_form) },
 	{ "stopped_by",        OPTIONAL, TEXT(stopped_by) },
+	{ "insns_per_cycle",   OPTIONAL, OPTIONAL_REAL(insns_per_cycle, 3) },
 };
 
 #define COLUMNS (sizeof result_columns / sizeof *result_columns)
@@ -110,6 +119,7 @@ const char *result_column_format(const struct result_column *col,
 		buf[0] = '\0';
 	switch (col->form) {
 	case COLUMN_TEXT:
+	case COLUMN_TEXT_ID:
 		text = *(const char *const *)field;
 		return text ? text : "";
 	case COLUMN_PAGE_SIZE:
@@ -138,6 +148,9 @@ const char *result_column_format(const struct result_column *col,
 		if (real->given)
 			mp_snprintf(buf, size, "%.*f", (int)col->decimals, real->value);
 		return buf;
+	case COLUMN_PERCENT:
+		mp_snprintf(buf, size, "%.*f", (int)col->decimals, 100.0 * *(const double *)field);
+		return buf;
 	}
 	return buf;
 }
@@ -150,6 +163,7 @@ int result_column_parse(const struct result_column *col, const char *text,
 
 	switch (col->form) {
 	case COLUMN_TEXT:
+	case COLUMN_TEXT_ID:
 		*(const char **)field = text;
 		return 0;
 	case COLUMN_PAGE_SIZE:
@@ -172,6 +186,20 @@ int result_column_parse(const struct result_column *col, const char *text,
 	case COLUMN_OPTIONAL_REAL:
 		((struct optional_real *)field)->given = *text != '\0';
 		return optional_double(text, &((struct optional_real *)field)->value);
+	case COLUMN_PERCENT:
+		if (optional_double(text, (double *)field))
+			return -1;
+		*(double *)field /= 100.0;
+		return 0;
 	}
 	return -1;
+}
+
+int result_column_parse_was(const struct result_column *col, const char *text,
+			    struct result_row *row)
+{
+	struct result_column old = *col;
+
+	old.form = COLUMN_REAL;
+	return result_column_parse(&old, text, row);
 }

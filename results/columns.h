@@ -6,7 +6,8 @@
  * Adding a column: a field in struct result_row, a row in result_columns[]
  * (columns.c), and its line in docs/OUTPUT.md. tests/unit/test_columns.c
  * fails while a field of struct result_row has no column, or the docs list
- * other columns than the table.
+ * other columns than the table; tests/files.sh, while a real run's header
+ * differs from the docs' list.
  */
 #ifndef MEMPROBE_COLUMNS_H
 #define MEMPROBE_COLUMNS_H
@@ -40,19 +41,23 @@ struct result_row {
 	double ns;                    /* per access / element / call / 64-byte line */
 	double cycles;                /* core cycles for the same */
 	unsigned trials;
-	double spread;                /* (worst - best) / best over the trials */
+	double spread;                /* (third best - best) / best over the trials: a
+					 fraction here, a percentage in the file */
 	const char *pages_verified;   /* plat_buffer.verified, or "" */
 	const char *timer;            /* plat_clock()->source, short form */
 	struct optional_count cpu;    /* c2c, loaded: the logical CPU measured on */
 	struct optional_count peer_cpu; /* c2c: the other CPU of the pair */
 	struct optional_count loaders;  /* loaded: CPUs running bandwidth load */
 	struct optional_real load_gb_per_s; /* loaded: the bandwidth they achieved together */
+	struct optional_count chases;   /* mlp: chases interleaved in one loop */
+	struct optional_real in_flight; /* mlp: loads in flight, ns at 1 chase over ns here */
 	struct optional_real gb_per_s;        /* bandwidth: 10^9 bytes per second */
 	struct optional_real bytes_per_cycle; /* bandwidth: bytes per core cycle */
 	const char *sweep_point;      /* latency, tlb, bandwidth: "grid" or "refined" */
-	uint64_t stride_bytes;        /* geometry: the slots' spacing; 0 elsewhere */
+	uint64_t stride_bytes;        /* geometry, ifetch chains: the slots' spacing; 0 elsewhere */
 	const char *trial_form;       /* latency, tlb, loaded: "laps" or "partial" */
 	const char *stopped_by;       /* what ended the trials: trials_stop's limit */
+	struct optional_real insns_per_cycle; /* ifetch fetch rows: instructions per core cycle */
 };
 
 /* How a column's field is held, written and read. An empty field in a file
@@ -70,6 +75,14 @@ enum column_form {
 			       not given */
 	COLUMN_OPTIONAL_REAL,  /* struct optional_real: as COLUMN_REAL, empty when
 			       not given */
+	COLUMN_PERCENT,     /* double, a fraction: written as a percentage,
+			       %.<decimals>f of 100 times it; read back divided
+			       by 100 */
+	COLUMN_TEXT_ID,     /* const char *: a long text that repeats over rows.
+			       The row holds a short id (the column name's first
+			       letter and a number, "t1"), and system.json's
+			       row_texts.<column>.<id> the text (results.c);
+			       result_column_format gives the text itself */
 };
 
 struct result_column {
@@ -78,6 +91,9 @@ struct result_column {
 	enum column_form form;
 	unsigned decimals;            /* COLUMN_REAL, COLUMN_OPTIONAL_REAL */
 	size_t offset;                /* of the field in struct result_row */
+	const char *was;              /* the name older files gave the column, or
+					 NULL; read back as COLUMN_REAL (so a
+					 COLUMN_PERCENT's old field is the fraction) */
 };
 
 /* In the order of the file; result_column_count of them, at most
@@ -86,7 +102,8 @@ extern const struct result_column result_columns[];
 extern const unsigned result_column_count;
 
 /* The field's text as results.csv holds it, before any quoting: the row's
-   own string for a text column (never NULL), else the number formatted into
+   own string for a text column (never NULL; for COLUMN_TEXT_ID the text,
+   which the writer turns into its id), else the number formatted into
    buf. */
 const char *result_column_format(const struct result_column *col,
 				 const struct result_row *row, char *buf, size_t size);
@@ -96,5 +113,9 @@ const char *result_column_format(const struct result_column *col,
    of the column; a text column keeps the pointer, not a copy. */
 int result_column_parse(const struct result_column *col, const char *text,
 			struct result_row *row);
+
+/* The same for a file's column of the name col->was: as COLUMN_REAL. */
+int result_column_parse_was(const struct result_column *col, const char *text,
+			    struct result_row *row);
 
 #endif

@@ -29,4 +29,14 @@ int results_csv_read(const char *text, size_t len,
 		     void (*fn)(const struct result_row *row, void *ctx), void *ctx,
 		     struct csv_summary *sum);
 
+/* The same, with the run's system.json (json, json_len; NULL when there is
+   none) to turn the ids of the row-text columns (COLUMN_TEXT_ID) back into
+   their texts; a field that is no id there (an older file's text itself,
+   or a run cut short before the final system.json) is handed on as it
+   stands. A column under its older name (the table's `was`: spread, a
+   fraction) is read as such. */
+int results_csv_read_texts(const char *text, size_t len, const char *json, size_t json_len,
+			   void (*fn)(const struct result_row *row, void *ctx), void *ctx,
+			   struct csv_summary *sum);
+
 #endif

@@ -211,7 +211,8 @@ void report_html_rows_done(void)
 		if (!constant[c])
 			column[shape.ncols++] = (struct table_column){
 				result_columns[c].name, NULL, 0,
-				result_columns[c].form == COLUMN_TEXT, 0 };
+				result_columns[c].form == COLUMN_TEXT ||
+				result_columns[c].form == COLUMN_TEXT_ID, 0 };
 	table_html_begin(&page, &shape, caption_text);
 	for (unsigned r = 0; r < rows_held; r++) {
 		unsigned n = 0;

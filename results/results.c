@@ -15,12 +15,26 @@
 #define REPORT_LINE_MAX   4096
 #define EARLY_TEXT_MAX    (16 * 1024)   /* console text before results_open */
 #define CSV_ROW_MAX       2048
-#define SYSTEM_JSON_MAX   (64 * 1024)
+#define SYSTEM_JSON_MAX   (256 * 1024)  /* indented: a machine of many CPUs */
+#define ROW_TEXTS_MAX     64            /* distinct row texts a run keeps */
+#define ROW_TEXT_MAX      512           /* a longer one stays in its rows */
+/* The reserve (see reserve_take): the final description is about three
+   times the early one (a quick latency,tlb run: 5.4 KiB, then 18 KiB: the
+   hierarchy, the summary and each probe's figures join it); beyond that,
+   summary.txt (the card, under 4 KiB), the reports' last lines, and a few
+   blocks of rounding (a tmpfs page, a FAT cluster) for each closing file. */
+#define RESERVE_TIMES_EARLY 3
+#define RESERVE_EXTRA     (12 * 1024)
 
 /* ---- Private Data ----------------------------------------------------- */
 
 struct out_file {
 	const char *name;
+	int rank;                 /* what it is worth: on a full volume the
+				     streamed files of lower rank are given up
+				     first; 0 (a file written whole at once,
+				     which the reserve keeps room for, or a
+				     draft) gives up no other file */
 	int handle;               /* -1: not open, or given up on */
 	int failed;               /* the "no results file written" line was said */
 	uint64_t written;         /* bytes written so far */
@@ -29,12 +43,27 @@ struct out_file {
 				     (its maker deletes it) */
 };
 
-static struct out_file report_file = { "report.txt", -1, 0, 0, 0 };
-static struct out_file csv_file = { "results.csv", -1, 0, 0, 0 };
-static struct out_file html_file = { "report.html", -1, 0, 0, 0 };
+/* The streamed files ranked by what a reader loses with each: report.html
+   is the largest and memprobe analyze makes it again from results.csv and
+   system.json; report.txt is the console's copy; results.csv holds every
+   figure. */
+static struct out_file html_file = { "report.html", 1, -1, 0, 0, 0 };
+static struct out_file report_file = { "report.txt", 2, -1, 0, 0, 0 };
+static struct out_file csv_file = { "results.csv", 3, -1, 0, 0, 0 };
 /* Written at the start (results_system_early) and kept open until the
    final one takes its place. */
-static struct out_file system_file = { "system.json", -1, 0, 0, 0 };
+static struct out_file system_file = { "system.json", 0, -1, 0, 0, 0 };
+static struct out_file *const streamed[] = { &html_file, &report_file, &csv_file };
+
+/* Room kept back for the closing files: a file of zeros written right
+   after the early system.json and deleted when the run's closing begins
+   (results_card, results_system or results_close, whichever comes first),
+   so a volume that fills during the probes still has room for the final
+   system.json beside the early one, summary.txt and the reports' last
+   lines. -1: none held. */
+static const char reserve_name[] = "closing.reserve";
+static int reserve_handle = -1;
+static const char zeros[4096];
 
 static int files_opened;
 
@@ -43,6 +72,19 @@ static size_t early_len;
 static int early_cut;
 
 static char system_json[SYSTEM_JSON_MAX];
+
+/* The long texts that repeat over results.csv's rows (COLUMN_TEXT_ID
+   columns), each kept once for system.json's row_texts, the rows holding
+   its id. */
+struct row_text {
+	unsigned column;          /* its index in result_columns[] */
+	char id[16];              /* "p1": the column name's first letter, a number */
+	char text[ROW_TEXT_MAX];
+};
+
+static struct row_text row_texts[ROW_TEXTS_MAX];
+static unsigned row_text_count;
+static int row_texts_full;          /* the "rows hold the text" line was said */
 
 /* The card (results_card), which report.txt and report.html begin with
    once the run is over; and where report.html's head ends, the card's
@@ -104,6 +146,41 @@ static void give_up(struct out_file *f, const char *why)
 		file_write(&report_file, line, mp_strlen(line));
 }
 
+/* The open streamed file of the lowest rank below f's, or NULL. */
+static struct out_file *least_valuable_below(const struct out_file *f)
+{
+	struct out_file *least = NULL;
+
+	for (unsigned i = 0; i < sizeof streamed / sizeof streamed[0]; i++)
+		if (streamed[i]->handle >= 0 && streamed[i]->rank < f->rank &&
+		    (!least || streamed[i]->rank < least->rank))
+			least = streamed[i];
+	return least;
+}
+
+/* f's write, and on a failure the files worth less than f given up one
+   by one, least first, each cut back to its last whole point (which frees
+   its unfinished part) before the write is tried again from f's last
+   whole write. 0, or -1 when f's write failed with nothing left below it. */
+static int write_ranked(struct out_file *f, const char *data, size_t len)
+{
+	char why[96];
+
+	while (plat_file_write(f->handle, data, len) != 0) {
+		struct out_file *least = least_valuable_below(f);
+
+		/* A file with no whole write is gone from the medium already. */
+		if (!least || !f->written || plat_file_cut(f->handle, f->written) != 0)
+			return -1;
+		mp_snprintf(why, sizeof why, "given up, the volume full, to leave the room to %s",
+			    f->name);
+		give_up(least, why);
+		if (f->handle < 0)
+			return -1;   /* f's own line about least went nowhere */
+	}
+	return 0;
+}
+
 static void file_open(struct out_file *f)
 {
 	f->handle = plat_file_open(f->name);
@@ -115,7 +192,8 @@ static void file_write(struct out_file *f, const char *data, size_t len)
 {
 	if (f->handle < 0 || len == 0 || (f->draft && f->failed))
 		return;
-	if (plat_file_write(f->handle, data, len) == 0) {
+	if (f->rank ? write_ranked(f, data, len) == 0 :
+	    plat_file_write(f->handle, data, len) == 0) {
 		f->written += len;
 		if (f == &report_file && data[len - 1] == '\n')
 			report_whole_at = f->written;
@@ -205,15 +283,80 @@ static void row_header(struct csv_row *r)
 	row_put(r, '\n');
 }
 
+/* A new row text of column c, kept under its id: NULL when the table is
+   full (said once). */
+static const struct row_text *row_text_add(unsigned c, const char *text, unsigned number)
+{
+	struct row_text *t;
+
+	if (row_text_count == ROW_TEXTS_MAX) {
+		if (!row_texts_full)
+			report_printf("results.csv: more than %d different texts in its columns "
+				      "that hold ids (%s, ...); rows with a new one hold the text "
+				      "itself, not an id\n", ROW_TEXTS_MAX, result_columns[c].name);
+		row_texts_full = 1;
+		return NULL;
+	}
+	t = &row_texts[row_text_count++];
+	t->column = c;
+	mp_snprintf(t->id, sizeof t->id, "%c%u", result_columns[c].name[0], number);
+	mp_strlcpy(t->text, text, sizeof t->text);
+	return t;
+}
+
+/* What column c's row holds for text: its id, made on first sight; the
+   text itself when it is empty, too long to keep, or the table is full (a
+   reader takes a field that is no id as the text, as older files hold). */
+static const char *row_text_id(unsigned c, const char *text)
+{
+	const struct row_text *t;
+	unsigned same_column = 0;
+
+	if (!text[0] || mp_strlen(text) >= ROW_TEXT_MAX)
+		return text;
+	for (unsigned i = 0; i < row_text_count; i++) {
+		if (row_texts[i].column != c)
+			continue;
+		same_column++;
+		if (!mp_strcmp(row_texts[i].text, text))
+			return row_texts[i].id;
+	}
+	t = row_text_add(c, text, same_column + 1);
+	return t ? t->id : text;
+}
+
 static void row_fields(struct csv_row *r, const struct result_row *row)
 {
 	char number[48];
 
 	r->len = 0;
 	r->overflow = 0;
-	for (unsigned c = 0; c < result_column_count; c++)
-		row_field(r, result_column_format(&result_columns[c], row, number, sizeof number));
+	for (unsigned c = 0; c < result_column_count; c++) {
+		const char *field = result_column_format(&result_columns[c], row, number,
+							 sizeof number);
+
+		if (result_columns[c].form == COLUMN_TEXT_ID)
+			field = row_text_id(c, field);
+		row_field(r, field);
+	}
 	row_put(r, '\n');
+}
+
+/* system.json's row_texts: per COLUMN_TEXT_ID column an object of its
+   texts by id (empty before any row). */
+static void row_texts_json(struct json *j)
+{
+	json_object_begin(j, "row_texts");
+	for (unsigned c = 0; c < result_column_count; c++) {
+		if (result_columns[c].form != COLUMN_TEXT_ID)
+			continue;
+		json_object_begin(j, result_columns[c].name);
+		for (unsigned i = 0; i < row_text_count; i++)
+			if (row_texts[i].column == c)
+				json_string(j, row_texts[i].id, row_texts[i].text);
+		json_object_end(j);
+	}
+	json_object_end(j);
 }
 
 /* Every write to report.html: over the closing tail, if it is there. */
@@ -293,7 +436,7 @@ static void card_html_front(struct out_file *to)
 static void card_first(struct out_file *f, const char *draft_name, uint64_t at,
 		       void (*front)(struct out_file *to))
 {
-	struct out_file to = { draft_name, -1, 0, 0, 1 };
+	struct out_file to = { draft_name, 0, -1, 0, 0, 1 };
 	char line[256];
 
 	if (f->handle < 0)
@@ -363,6 +506,36 @@ static void report_write_lines(const char *text, size_t len)
 	report_pending_len += len - end;
 }
 
+/* The reserve: RESERVE_TIMES_EARLY times the early description's length
+   and RESERVE_EXTRA, at most half the room the platform says is left (so
+   taking it never fails a write). Not taken where less than a block
+   would be. */
+static void reserve_take(size_t early_len)
+{
+	uint64_t room = plat_files_room();
+	uint64_t want = RESERVE_TIMES_EARLY * (uint64_t)early_len + RESERVE_EXTRA;
+
+	if (room != UINT64_MAX && want > room / 2)
+		want = room / 2;
+	if (want < sizeof zeros)
+		return;
+	reserve_handle = plat_file_open(reserve_name);
+	for (uint64_t at = 0; reserve_handle >= 0 && at < want; at += sizeof zeros)
+		if (plat_file_write(reserve_handle, zeros, sizeof zeros) != 0)
+			break;
+	if (reserve_handle >= 0)
+		plat_file_flush(reserve_handle);
+}
+
+/* The reserve's room given back to the closing files (deleted, never
+   closed: a closed file would be sent to upload.url). */
+static void reserve_release(void)
+{
+	if (reserve_handle >= 0)
+		plat_file_delete(reserve_handle);
+	reserve_handle = -1;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void results_open(void)
@@ -372,6 +545,8 @@ void results_open(void)
 	if (files_opened)
 		return;
 	files_opened = 1;
+	row_text_count = 0;
+	row_texts_full = 0;
 
 	file_open(&report_file);
 	file_write(&report_file, early_text, early_len);
@@ -466,8 +641,11 @@ static size_t system_document(void (*fill)(struct json *j, void *arg), void *arg
 	struct json j;
 
 	json_init(&j, system_json, sizeof system_json);
+	json_indent(&j, 2);
 	json_object_begin(&j, NULL);
+	json_u64(&j, "schema_version", SYSTEM_JSON_SCHEMA_VERSION);
 	fill(&j, arg);
+	row_texts_json(&j);
 	json_object_end(&j);
 	if (j.overflow)
 		mp_snprintf(why, why_len, "the description needs more than %d KiB",
@@ -501,6 +679,7 @@ void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
 	file_write(&system_file, system_json, len);
 	file_write(&system_file, "\n", 1);
 	file_flush(&system_file);
+	reserve_take(len);
 }
 
 /* The final description, whole, in place of the one written at the start:
@@ -509,7 +688,7 @@ void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
    one, whole, is kept, and the report says so). */
 static int system_replace(size_t len)
 {
-	struct out_file to = { "system.draft.json", -1, 0, 0, 1 };
+	struct out_file to = { "system.draft.json", 0, -1, 0, 0, 1 };
 
 	to.handle = plat_file_open(to.name);
 	if (to.handle < 0)
@@ -538,6 +717,7 @@ void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 	char why[96];
 	size_t len = system_document(fill, arg, why, sizeof why);
 
+	reserve_release();
 	if (!len) {
 		report_printf("%s: system.json: %s; the run goes on, on the console\n",
 			      system_file.handle >= 0 ? "the final description is not written, and "
@@ -570,6 +750,7 @@ int results_close(void)
 {
 	int lost;
 
+	reserve_release();
 	results_probe_done();
 	report_html_end();
 	file_flush(&html_file);
@@ -596,8 +777,9 @@ int results_close(void)
 
 void results_card(const char *text, size_t len)
 {
-	struct out_file summary_file = { "summary.txt", -1, 0, 0, 0 };
+	struct out_file summary_file = { "summary.txt", 0, -1, 0, 0, 0 };
 
+	reserve_release();
 	card_len = len < sizeof card_text ? len : sizeof card_text - 1;
 	mp_memcpy(card_text, text, card_len);
 	card_text[card_len] = 0;

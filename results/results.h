@@ -15,6 +15,11 @@
 #include "lib/json.h"
 #include "lib/svg.h"
 
+/* system.json's schema_version, its first member: docs/system.schema.json
+   describes this version (docs/OUTPUT.md, "system.json", says what each
+   version changed). */
+#define SYSTEM_JSON_SCHEMA_VERSION 2
+
 /* About what a run's files take (docs/OUTPUT.md): a results folder or a
    volume with less room is said before the first probe, on both
    platforms. report.html and results.csv are most of it. */

@@ -8,6 +8,7 @@
 #include "probes/geometry.h"
 #include "probes/sweep.h"
 #include "lib/fmt.h"
+#include "core/platform.h"
 #include "lib/json.h"
 #include "lib/median.h"
 #include "results/report_html.h"
@@ -772,6 +773,36 @@ static void trust_lines(struct lines *ls, const struct card *c)
 	}
 }
 
+/* The instruction side's lines: the L1i, fetch bandwidth, each ITLB. */
+static void ifetch_lines(struct lines *ls, const struct card *c)
+{
+	const struct ifetch_findings *f = &c->ifetch;
+	char size[16], claim[16], page[16];
+
+	if (f->have_l1i) {
+		short_bytes(size, sizeof size, f->l1i.count);
+		bytes_or_dash(claim, sizeof claim, f->l1i.claim);
+		line_add(ls, "L1i      %s, miss +%.1f cycles/jump; claim %s, %s", size,
+			 f->l1i.miss_cycles, claim, verdict_name(f->l1i.verdict));
+	}
+	/* A footprint window with no point says so, never 0.0. */
+	real_or_dash(size, sizeof size, "%.1f", f->fetch_l2_bytes_per_cycle);
+	if (f->fetch_page_shift)
+		line_add(ls, "fetch    %.1f B/cycle (%.2f insn/cycle) from L1i, %s from L2, "
+			 "no claim", f->fetch_l1i_bytes_per_cycle,
+			 f->fetch_l1i_insns_per_cycle, size);
+	for (size_t i = 0; i < f->ntlbs; i++) {
+		const struct ifetch_level *t = &f->tlb[i];
+
+		short_bytes(page, sizeof page, 1ull << t->page_shift);
+		short_bytes(size, sizeof size, t->count << t->page_shift);
+		real_or_dash(claim, sizeof claim, "%.0f", (double)t->claim);
+		line_add(ls, "ITLB%u %-4s %llu entries (%s), miss +%.1f cycles; claim %s, %s",
+			 t->number, page, (unsigned long long)t->count, size, t->miss_cycles,
+			 claim, verdict_name(t->verdict));
+	}
+}
+
 /* The memory, bandwidth and c2c lines. */
 /* The busy lines: the loaded curve (idle p50, then each mix's busiest
    point: its p50 at the most bandwidth drawn), memory's tail. */
@@ -836,10 +867,18 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 			line_add(ls, "memory   read %.1f GB/s one core (from %s; all cores: %s)",
 				 c->read_gb_one, from, c->all_cores ? "inside the caches" : "not run");
 	}
+	ifetch_lines(ls, c);
 	if (c->c2c_pairs)
 		line_add(ls, "c2c      one-way %.1f / %.1f / %.1f ns (min / median / max), %u "
 			 "pair%s%s", c->c2c_min, c->c2c_median, c->c2c_max, c->c2c_pairs,
 			 c->c2c_pairs == 1 ? "" : "s", c->c2c_noisy ? " *" : "");
+	{
+		char mlp[2][96];
+		unsigned n = card_mlp_lines(&c->mlp, mlp, CARD_COLUMNS);
+
+		for (unsigned i = 0; i < n; i++)
+			line_add(ls, "%s", mlp[i]);
+	}
 	busy_lines(ls, &c->busy);
 }
 
@@ -873,6 +912,15 @@ static void busy_json(struct json *j, const struct card_busy *b)
 	}
 }
 
+/* The ifetch findings from its rows, against the analysis's claims (a
+   may be NULL: none). */
+static void add_ifetch(struct card *c, const struct analysis *a, const struct card_rows *rows)
+{
+	static const struct cache_claims none;
+
+	ifetch_find(&rows->ifetch, a && a->have_claims ? &a->claims : &none, &c->ifetch);
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 uint64_t card_memory_floor(const struct analysis *a)
@@ -896,12 +944,17 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 
 	struct card_point *p;
 
+	ifetch_rows_add(&r->ifetch, row);
 	if (read == ROWS_LOADED) {
 		busy_add_loaded(&r->busy, row);
 		return;
 	}
 	if (read == ROWS_TAILS) {
 		busy_add_tails(&r->busy, row);
+		return;
+	}
+	if (read == ROWS_MLP) {
+		mlp_curves_add_row(&r->mlp, row);
 		return;
 	}
 	if (read == ROWS_C2C && row->ns > 0) {
@@ -936,6 +989,8 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	if (rows) {
 		add_c2c(c, rows);
 		c->busy = rows->busy;
+		add_ifetch(c, a, rows);
+		card_mlp_build(&c->mlp, &rows->mlp, a ? &a->bw : NULL);
 	}
 	if (!a)
 		return;
@@ -1121,6 +1176,8 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_object_end(j);
 	}
 	busy_json(j, &c->busy);
+	ifetch_json(j, &c->ifetch);
+	card_mlp_json(j, &c->mlp);
 	json_object_begin(j, "trust");
 	json_u64(j, "noisy_levels", c->noisy);
 	json_u64(j, "smeared_levels", c->smeared);
@@ -1134,6 +1191,22 @@ void card_json(struct json *j, const struct card *c, const char *text)
 	json_bool(j, "hypervisor", c->hypervisor);
 	json_bool(j, "emulated", c->emulated);
 	json_object_end(j);
+}
+
+/* card_mlp_figures' figures into card_figures' array. */
+struct figure_sink {
+	struct card_figure *out;
+	size_t max, n;
+};
+
+static void figure_add(void *ctx, const char *name, double value)
+{
+	struct figure_sink *s = ctx;
+
+	if (s->n < s->max && value > 0) {
+		mp_strlcpy(s->out[s->n].name, name, sizeof s->out[s->n].name);
+		s->out[s->n++].value = value;
+	}
 }
 
 size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
@@ -1168,6 +1241,18 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 		FIGURE(c->read_gb_all, "memory read GB/s, all cores");
 	}
 	FIGURE(c->c2c_median, "c2c median ns");
+	if (c->ifetch.have_l1i) {
+		FIGURE((double)c->ifetch.l1i.count / 1024, "L1i KiB");
+		FIGURE(c->ifetch.l1i.miss_cycles, "L1i miss cycles");
+	}
+	FIGURE(c->ifetch.fetch_l1i_bytes_per_cycle, "fetch L1i B/cycle");
+	FIGURE(c->ifetch.fetch_l2_bytes_per_cycle, "fetch L2 B/cycle");
+	for (size_t i = 0; i < c->ifetch.ntlbs; i++) {
+		const struct ifetch_level *t = &c->ifetch.tlb[i];
+		mp_format_bytes(page, sizeof page, 1ull << t->page_shift);
+		FIGURE((double)t->count, "ITLB%u %s entries", t->number, page);
+		FIGURE(t->miss_cycles, "ITLB%u %s miss cycles", t->number, page);
+	}
 	if (c->busy.have_loaded) {
 		FIGURE(c->busy.idle_ns, "loaded idle ns");
 		for (size_t m = 0; m < c->busy.nmix; m++) {
@@ -1178,6 +1263,12 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 	if (c->busy.have_tails)
 		FIGURE(c->busy.p99_ns, "memory p99 ns");
 #undef FIGURE
+	{
+		struct figure_sink sink = { out, max, n };
+
+		card_mlp_figures(&c->mlp, figure_add, &sink);
+		n = sink.n;
+	}
 	return n;
 }
 
@@ -1207,6 +1298,13 @@ void card_add_geometry(struct card *c, const struct geometry_results *g)
 void card_run(const struct card_run *run)
 {
 	card_build(&run_card, analysis_current(), &run_rows, run);
+	if (!analysis_current() || !analysis_current()->have_claims) {
+		/* No curve the analysis reads: the claims are read here. */
+		static struct cache_claims live;
+
+		plat_cache_claims(&live);
+		ifetch_find(&run_rows.ifetch, &live, &run_card.ifetch);
+	}
 	card_add_geometry(&run_card, run->geometry);
 	mp_strlcpy(run_card.machine, run_machine, sizeof run_card.machine);
 	mp_memset(&run_rows, 0, sizeof run_rows);   /* a later run starts afresh */

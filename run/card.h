@@ -19,7 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "analysis/analysis.h"
+#include "analysis/ifetch_levels.h"
 #include "results/columns.h"
+#include "run/card_mlp.h"
 
 #define CARD_LINES 30
 #define CARD_COLUMNS 80
@@ -79,6 +81,8 @@ struct card_rows {
 	double c2c_spread[CARD_MAX_PAIRS];
 	size_t nc2c;
 	unsigned c2c_pairs;       /* every pair measured */
+	struct ifetch_rows ifetch;  /* the ifetch probe's curves */
+	struct mlp_curves mlp;    /* the mlp probe's points */
 };
 
 /* Keeps what the card needs of one results row (others are ignored); a
@@ -177,6 +181,7 @@ struct card {
 	double c2c_min, c2c_median, c2c_max;
 	int c2c_noisy;            /* the pairs' trials could move the median by
 				     more than CARD_NOISY_MOVE */
+	struct card_mlp mlp;      /* loads and page walks in flight */
 	/* Trust. */
 	unsigned noisy, smeared;  /* levels */
 	unsigned uncertain;       /* cache levels whose edges disagree */
@@ -186,6 +191,9 @@ struct card {
 	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU (the
 				     card's first line says so; verdicts say emulated) */
 	char machine[CARD_COLUMNS];   /* the machine line (lib/smbios.h); "": none */
+	/* The instruction side (the ifetch probe): its levels, each against
+	   its claim; nothing read when it did not run. */
+	struct ifetch_findings ifetch;
 };
 
 /* The size memory's figures must start at, bytes: four times the larger of

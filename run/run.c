@@ -140,7 +140,9 @@ static void disturbance_kind_json(struct json *j, const char *kind, int counted,
 {
 	json_object_begin(j, kind);
 	json_bool(j, "counted", counted);
-	json_string(j, "how", how);
+	/* Read after the last probe: the file of the run's start says so. */
+	json_string(j, "how", how ? how : "not read yet: the counts are taken when the last "
+		    "probe ends");
 	json_u64(j, "count", count);
 	json_object_end(j);
 }

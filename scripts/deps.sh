@@ -39,6 +39,9 @@ checks=(
 [[ ${1:-} == test ]] && checks+=("chromium:chromium")
 # tests/install.sh renders the installed man page with man -l.
 [[ ${1:-} == test ]] && checks+=("man:man-db")
+# tests/files.sh and tests/qemu/probes.sh validate system.json against
+# docs/system.schema.json with Python's jsonschema (tests/schema_check.py).
+[[ ${1:-} == test ]] && checks+=("/usr/lib/python3/dist-packages/jsonschema/__init__.py:python3-jsonschema")
 # tests/upload.sh sends a run's files to a WebDAV server it starts on
 # 127.0.0.1 (nginx's dav module is in Debian's nginx) and reads them back.
 [[ ${1:-} == test || ${1:-} == fleet ]] && checks+=("/usr/sbin/nginx:nginx")

@@ -250,8 +250,10 @@ static unsigned family6_model(uint32_t eax)
 }
 
 /* Golden Cove's data TLBs for loads (96 entries of 4 KiB pages, 6-way; 32
-   of 2M/4M, 4-way) and its shared STLB (2048 entries of 4K/2M/4M pages,
-   16-way), when the model is one of golden_cove_servers. */
+   of 2M/4M, 4-way), its instruction TLBs (256 entries of 4 KiB pages,
+   8-way; 32 of 2M/4M, associativity not given) and its shared STLB (2048
+   entries of 4K/2M/4M pages, 16-way), when the model is one of
+   golden_cove_servers. */
 static void add_documented_tlbs(struct cache_claims *c, uint32_t leaf1_eax)
 {
 	static const char source[] = "Intel's documentation for this model (CPUID 18h empty)";
@@ -262,6 +264,9 @@ static void add_documented_tlbs(struct cache_claims *c, uint32_t leaf1_eax)
 			continue;
 		add_tlb(c, 1, TLB_LOAD, TLB_PAGE_4K, 96, 6, 0, source);
 		add_tlb(c, 1, TLB_LOAD, TLB_PAGE_2M | TLB_PAGE_4M, 32, 4, 0, source);
+		add_tlb(c, 1, TLB_INSTRUCTION, TLB_PAGE_4K, 256, 8, 0, source);
+		add_tlb(c, 1, TLB_INSTRUCTION, TLB_PAGE_2M | TLB_PAGE_4M, 32, WAYS_UNSTATED, 0,
+			source);
 		add_tlb(c, 2, TLB_UNIFIED, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M, 2048, 16, 0,
 			source);
 		return;

@@ -1,9 +1,11 @@
 /* libFuzzer target: the results.csv reader over arbitrary bytes.
  *
- * fuzz-sources: results/csvread.c results/columns.c lib/csv.c lib/fmt.c
+ * fuzz-sources: results/csvread.c results/columns.c lib/csv.c lib/fmt.c lib/json_read.c
  *
- * Two layers: csv_next record by record with a small store (so the
- * too-long paths run too), and results_csv_read over the whole input.
+ * Three layers: csv_next record by record with a small store (so the
+ * too-long paths run too), results_csv_read over the whole input, and
+ * results_csv_read_texts with the input split at its first NUL byte: the
+ * CSV before it, a system.json to resolve row-text ids after it.
  * Beyond "no crash": every field and every row string must be terminated
  * inside its store, csv_next must make progress on every call, and the
  * summary must add up; a reader that loops or hands out unterminated text
@@ -71,6 +73,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	} else if (sum.error[0] == '\0') {
 		__builtin_trap();             /* refused without a reason */
+	}
+
+	const char *nul = memchr(text, '\0', size);
+	if (nul) {
+		size_t csv_len = (size_t)(nul - text);
+
+		t.rows = 0;
+		if (results_csv_read_texts(text, csv_len, nul + 1, size - csv_len - 1, on_row, &t,
+					   &sum) == 0 && sum.rows != t.rows)
+			__builtin_trap();
 	}
 	return 0;
 }

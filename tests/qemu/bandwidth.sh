@@ -18,8 +18,10 @@ check "bandwidth: SSE2 and AVX2 offered and run, AVX's state enabled by the app"
 check "bandwidth: nothing offered was refused" bash -c "! grep -q 'not run:' '$LOG'"
 check "bandwidth: every variant at every size of 4..16 KiB on both page sizes" \
 	python3 - "$csv" <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'bandwidth']
+import sys
+sys.path.insert(0, 'tests')
+from run_rows import run_rows
+rows = [r for r in run_rows(sys.argv[1]) if r['probe'] == 'bandwidth']
 want = {(f"{op}_{s}", ps, ws) for op in ('read', 'write', 'copy', 'ntwrite') for s in ('sse2', 'avx2')
         for ps in ('4096', '2097152') for ws in ('4096', '6144', '8192', '12288', '16384')}
 have = [(r['variant'], r['page_size'], r['working_set_bytes']) for r in rows]

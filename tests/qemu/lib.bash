@@ -59,11 +59,14 @@ PY
 run_folder() { find "$OUTDIR" -mindepth 1 -maxdepth 1 -type d -name 'run-*' 2>/dev/null | sort | tail -n 1; }
 
 # csv_count FILE PYTHON-EXPR: how many rows of results.csv satisfy the
-# expression (a dict `r` per row), e.g. "r['probe']=='latency'".
+# expression (a dict `r` per row, its row texts put back from system.json:
+# tests/run_rows.py), e.g. "r['probe']=='latency'".
 csv_count() {
 	python3 - "$1" "$2" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+import sys
+sys.path.insert(0, 'tests')
+from run_rows import run_rows
+rows = run_rows(sys.argv[1])
 print(sum(1 for r in rows if eval(sys.argv[2], {}, {'r': r, 'float': float})))
 PY
 }
@@ -71,8 +74,10 @@ PY
 # csv_all FILE PYTHON-EXPR: every row satisfies it (and there is at least one).
 csv_all() {
 	python3 - "$1" "$2" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+import sys
+sys.path.insert(0, 'tests')
+from run_rows import run_rows
+rows = run_rows(sys.argv[1])
 sys.exit(0 if rows and all(eval(sys.argv[2], {}, {'r': r, 'float': float}) for r in rows) else 1)
 PY
 }

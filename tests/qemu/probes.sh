@@ -42,7 +42,7 @@ assert len(rows) == sum(r['sweep_point'] in ('grid', 'refined', 'revisited') for
 PY
 check "quick: the report names the sweep's top and the claim it follows" \
 	log_has '^latency: the sweep.s top is [0-9.]+ MiB, the first grid size at or past 4 x the largest cache the CPU claims'
-check "quick: and the memory cap" log_has '^latency: the memory cap is latency.max_buffer = 1 GiB'
+check "quick: and the memory cap" log_has '^latency: the memory cap is latency.max_buffer = 8 GiB'
 check "quick: each page size's refinement is reported" \
 	test "$(grep -cE '^(latency|tlb), [0-9]+ [KMG]iB pages: refinement added [0-9]+ (sizes?|page counts?)' "$LOG")" -eq 4
 for ps in 4096 2097152; do
@@ -89,6 +89,15 @@ assert 'profile = quick' in d['config']
 assert d['buffers'] and all(b['verified'].startswith('pages verified: ') and b['verified'].endswith('effective WB, proximity domain unknown (no SRAT)') and b['base'] % b['page_size'] == 0 for b in d['buffers'])
 assert {b['page_size'] for b in d['buffers']} == {4096, 2097152}
 "
+check "quick: system.json is valid against docs/system.schema.json (bare metal's members)" \
+	python3 tests/schema_check.py docs/system.schema.json "$run/system.json"
+check "quick: results.csv's rows hold no field over 80 characters, the long texts as ids" \
+	python3 - "$csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+assert rows and max(len(v) for r in rows for v in r.values()) <= 80
+assert all(r['timer'].startswith('t') for r in rows)
+PY
 check "quick: the banner says whether Secure Boot is on" log_has '^secure boot: (off|not supported by this firmware)'
 check "quick: latency.svg is well-formed XML" xmllint --noout "$run/latency.svg"
 check "quick: latency.svg holds one curve per page size" test "$(grep -c '<polyline class="curve"' "$run/latency.svg")" -eq 2

@@ -18,8 +18,10 @@ done
 for ps in 4096 $MIB2 $GIB; do
 	check "tlb/4G: chase and control rows with page size $ps, as many of each" \
 		python3 - "$csv" "$ps" <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['probe'] == 'tlb' and r['page_size'] == sys.argv[2]]
+import sys
+sys.path.insert(0, 'tests')
+from run_rows import run_rows
+rows = [r for r in run_rows(sys.argv[1]) if r['probe'] == 'tlb' and r['page_size'] == sys.argv[2]]
 chase = [r for r in rows if r['variant'] == 'chase']
 control = [r for r in rows if r['variant'] == 'control']
 ps = int(sys.argv[2])

@@ -38,7 +38,9 @@ for f in local:
 PY
 	n=$(ls "$run" | wc -l)
 	check "upload (EFI): the console says $n of $n files sent" \
-		log_has "^upload: $n of $n files sent to http://10.0.2.100:8080/fleet/$uuid/run-[0-9]{8}T[0-9]{6}/\$"
+		log_has "^upload: $n of $n files sent to http://10.0.2.100:8080/fleet/$uuid/run-[0-9]{8}T[0-9]{6}-[0-9]{4}-[0-9a-f]{8}/\$"
+	check "upload (EFI): the server folder carries the run folder's number ($(basename "$run"))" \
+		test "$(basename "$remote" | cut -d- -f3)" = "$(basename "$run" | cut -d- -f2)"
 else
 	echo "FAIL - upload (EFI): the WebDAV server did not start"
 fi

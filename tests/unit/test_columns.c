@@ -14,6 +14,7 @@ static size_t field_size(const struct result_column *col)
 {
 	switch (col->form) {
 	case COLUMN_TEXT:
+	case COLUMN_TEXT_ID:
 		return sizeof(const char *);
 	case COLUMN_PAGE_SIZE:
 	case COLUMN_COUNT:
@@ -21,6 +22,7 @@ static size_t field_size(const struct result_column *col)
 	case COLUMN_BYTES:
 		return sizeof(uint64_t);
 	case COLUMN_REAL:
+	case COLUMN_PERCENT:
 		return sizeof(double);
 	case COLUMN_OPTIONAL_COUNT:
 		return sizeof(struct optional_count);
@@ -139,8 +141,8 @@ static void test_round_trip(void)
 	      back.spread == 0.0625 && !strcmp(back.pages_verified, full.pages_verified) &&
 	      !strcmp(back.timer, "tsc"), "a row reads back as it was written");
 	CHECK(!strcmp(text_of(&t, "page_size"), "2097152") && !strcmp(text_of(&t, "ns"), "1.250") &&
-	      !strcmp(text_of(&t, "cycles"), "4.50") && !strcmp(text_of(&t, "spread"), "0.0625"),
-	      "page size in bytes; ns, cycles, spread with 3, 2, 4 decimals");
+	      !strcmp(text_of(&t, "cycles"), "4.50") && !strcmp(text_of(&t, "spread_pct"), "6.25"),
+	      "page size in bytes; ns, cycles with 3, 2 decimals; spread in percent, 2 decimals");
 
 	CHECK(!strcmp(text_of(&t, "cpu"), "0") && !strcmp(text_of(&t, "peer_cpu"), "3") &&
 	      !strcmp(text_of(&t, "loaders"), "0") && !strcmp(text_of(&t, "load_gb_per_s"), "12.500000"),
@@ -181,7 +183,7 @@ static void test_round_trip(void)
 
 	struct result_row r;
 	const struct result_column *page = column("page_size"), *trials = column("trials"),
-		*spread = column("spread");
+		*spread = column("spread_pct");
 	CHECK(result_column_parse(page, "4096", &r) == 0 && r.page_shift == 12 &&
 	      result_column_parse(page, "1099511627776", &r) == 0 && r.page_shift == 40,
 	      "page sizes from 4 KiB to 1 TiB");
@@ -195,6 +197,23 @@ static void test_round_trip(void)
 	      "an empty real is nan");
 	CHECK(result_column_parse(trials, "x", &r) == -1 &&
 	      result_column_parse(spread, "0,5", &r) == -1, "junk in a number is refused");
+	CHECK(spread->was && !strcmp(spread->was, "spread") &&
+	      result_column_parse_was(spread, "0.0125", &r) == 0 && r.spread == 0.0125 &&
+	      result_column_parse(spread, "1.25", &r) == 0 && r.spread == 0.0125,
+	      "an older file's spread is the fraction itself; spread_pct is a percentage");
+}
+
+/* A column read under an older name is read as COLUMN_REAL: its field must
+   be a double. */
+static void test_older_names(void)
+{
+	int bad = 0;
+
+	for (unsigned c = 0; c < result_column_count; c++)
+		if (result_columns[c].was && result_columns[c].form != COLUMN_REAL &&
+		    result_columns[c].form != COLUMN_PERCENT)
+			bad++;
+	CHECK(bad == 0, "every column with an older name holds a double (%d do not)", bad);
 }
 
 /* docs/OUTPUT.md's results.csv section: its "| column | meaning | ..."
@@ -224,7 +243,8 @@ static void test_docs(void)
 
 			if (!col || strncmp(line + 3, col->name, len) || strncmp(line + 3 + len, "` |", 3)) {
 				names_ok = 0;
-			} else if (col->form == COLUMN_REAL || col->form == COLUMN_OPTIONAL_REAL) {
+			} else if (col->form == COLUMN_REAL || col->form == COLUMN_OPTIONAL_REAL ||
+				   col->form == COLUMN_PERCENT) {
 				char want[16];
 				snprintf(want, sizeof want, "`%%.%uf`", col->decimals);
 				formats_ok &= strstr(line, want) != NULL;
@@ -244,6 +264,7 @@ int main(void)
 {
 	test_coverage();
 	test_round_trip();
+	test_older_names();
 	test_docs();
 	return check_summary();
 }

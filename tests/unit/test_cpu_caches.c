@@ -137,11 +137,16 @@ static void test_documented_tlbs(void)
 	fill(&rec, set, sizeof set / sizeof set[0]);
 	cpu_caches_decode(&c, cpuid_from_record, &rec);
 	t = find_tlb(&c, 1, TLB_LOAD, TLB_PAGE_4K);
-	CHECK(c.ntlbs == 3 && t && t->entries == 96 && strstr(t->source, "documentation"),
+	CHECK(c.ntlbs == 5 && t && t->entries == 96 && strstr(t->source, "documentation"),
 	      "model CFh, leaf 18h empty: Golden Cove's documented TLBs, said so (%u, %s)",
 	      c.ntlbs, t ? t->source : "-");
 	t = find_tlb(&c, 2, TLB_UNIFIED, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M);
 	CHECK(t && t->entries == 2048 && t->ways == 16, "... its STLB: 2048 entries, 16-way");
+	t = find_tlb(&c, 1, TLB_INSTRUCTION, TLB_PAGE_4K);
+	CHECK(t && t->entries == 256 && t->ways == 8 && strstr(t->source, "documentation"),
+	      "... its ITLB: 256 entries of 4 KiB pages, 8-way, said to be documented");
+	t = find_tlb(&c, 1, TLB_INSTRUCTION, TLB_PAGE_2M | TLB_PAGE_4M);
+	CHECK(t && t->entries == 32, "... and 32 entries of 2M/4M pages");
 	set[1].r.eax = 0x00050654u;                        /* model 55h, Skylake-SP */
 	fill(&rec, set, sizeof set / sizeof set[0]);
 	cpu_caches_decode(&c, cpuid_from_record, &rec);

@@ -97,8 +97,8 @@ struct collected {
 	int n;
 	unsigned shift[8];
 	uint64_t ws[8];
-	double ns[8], cycles[8];
-	char variant[8][32], verified[8][64];
+	double ns[8], cycles[8], spread[8];
+	char variant[8][32], verified[8][64], timer[8][64];
 	unsigned trials[8];
 };
 
@@ -117,6 +117,8 @@ static void collect(const struct result_row *row, void *ctx)
 	c->trials[c->n] = row->trials;
 	snprintf(c->variant[c->n], 32, "%s", row->variant);
 	snprintf(c->verified[c->n], 64, "%s", row->pages_verified);
+	snprintf(c->timer[c->n], 64, "%s", row->timer);
+	c->spread[c->n] = row->spread;
 	c->n++;
 }
 
@@ -141,6 +143,9 @@ static void test_results_file(void)
 	CHECK(c.shift[0] == 12 && c.ws[0] == 4096 && fabs(c.ns[0] - 1.33) < 1e-9 &&
 	      fabs(c.cycles[0] - 3.93) < 1e-9 && c.trials[0] == 7, "first row's numbers");
 	CHECK(!strcmp(c.verified[0], "pages verified: 1 x 4 KiB, WB"), "quoted text with a comma");
+	CHECK(fabs(c.spread[0] - 0.01) < 1e-12 && fabs(c.spread[1] - 0.02) < 1e-12,
+	      "an older file's spread column is read as the fraction it holds (%g, %g)",
+	      c.spread[0], c.spread[1]);
 	CHECK(c.shift[1] == 21 && c.ws[1] == 32768, "2 MiB row");
 	CHECK(c.shift[2] == 0 && c.ws[2] == 0 && !strcmp(c.variant[2], "by_value_sysv"),
 	      "empty page size and working set read as 0");
@@ -173,6 +178,44 @@ static void test_results_file(void)
 	      "empty file: refused (%s)", sum.error);
 }
 
+/* This version's file: spread_pct in percent, and the long texts as ids
+   that the run's system.json resolves; an id it does not hold, or no
+   system.json, leaves the field as it stands. */
+static void test_row_texts(void)
+{
+	const char *text =
+		"probe,variant,page_size,working_set_bytes,ns,cycles,trials,spread_pct,"
+		"pages_verified,timer\n"
+		"latency,chase,4096,4096,1.330,3.93,7,1.23,p1,t1\n"
+		"latency,chase,2097152,32768,1.340,3.95,5,250.00,p2,t1\n"
+		"latency,chase,4096,8192,1.350,3.97,5,0.00,p9,\n";
+	const char *json =
+		"{\n  \"schema_version\": 2,\n  \"row_texts\": {\n    \"pages_verified\": {\n"
+		"      \"p1\": \"pages verified: 1 x 4 KiB, WB\",\n"
+		"      \"p2\": \"kernel gave 2 MiB pages\"\n    },\n"
+		"    \"timer\": {\n      \"t1\": \"TSC, calibrated\"\n    }\n  }\n}\n";
+	struct collected c = { 0 };
+	struct csv_summary sum;
+
+	CHECK(results_csv_read_texts(text, strlen(text), json, strlen(json), collect, &c, &sum) == 0 &&
+	      c.n == 3, "a file with ids read with its system.json (%d rows)", c.n);
+	CHECK(!strcmp(c.verified[0], "pages verified: 1 x 4 KiB, WB") &&
+	      !strcmp(c.verified[1], "kernel gave 2 MiB pages") && !strcmp(c.timer[0], "TSC, calibrated") &&
+	      !strcmp(c.timer[1], "TSC, calibrated"),
+	      "each id becomes its text from row_texts (%s | %s | %s)", c.verified[0], c.verified[1],
+	      c.timer[1]);
+	CHECK(!strcmp(c.verified[2], "p9") && !c.timer[2][0],
+	      "an id system.json does not hold stays as it is, an empty field empty (%s)",
+	      c.verified[2]);
+	CHECK(fabs(c.spread[0] - 0.0123) < 1e-12 && fabs(c.spread[1] - 2.5) < 1e-12,
+	      "spread_pct is read as a percentage: 1.23 is 0.0123 (%g, %g)", c.spread[0],
+	      c.spread[1]);
+	memset(&c, 0, sizeof c);
+	CHECK(results_csv_read(text, strlen(text), collect, &c, &sum) == 0 && c.n == 3 &&
+	      !strcmp(c.verified[0], "p1") && !strcmp(c.timer[0], "t1"),
+	      "without system.json the ids are handed on as they are");
+}
+
 /* The reader takes its columns from columns.h's table: a header without a
    required column is refused by that column's name; without an optional
    one it is read, the field empty. */
@@ -181,11 +224,13 @@ static void test_table_columns(void)
 	static const struct { const char *column, *value; } values[] = {
 		{ "probe", "latency" }, { "variant", "chase" }, { "page_size", "4096" },
 		{ "working_set_bytes", "8192" }, { "ns", "1.500" }, { "cycles", "4.50" },
-		{ "trials", "3" }, { "spread", "0.0100" }, { "pages_verified", "v" },
+		{ "trials", "3" }, { "spread_pct", "1.00" }, { "pages_verified", "v" },
 		{ "timer", "t" }, { "cpu", "0" }, { "peer_cpu", "3" }, { "loaders", "2" },
-		{ "load_gb_per_s", "12.500" }, { "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
+		{ "load_gb_per_s", "12.500" }, { "chases", "12" }, { "in_flight", "6.250" },
+		{ "gb_per_s", "42.500" }, { "bytes_per_cycle", "14.400" },
 		{ "sweep_point", "refined" },
 		{ "stride_bytes", "1024" }, { "trial_form", "partial" }, { "stopped_by", "steady" },
+		{ "insns_per_cycle", "3.250" },
 	};
 	const unsigned nvalues = sizeof values / sizeof *values;
 
@@ -271,6 +316,7 @@ int main(void)
 	test_malformed();
 	test_numbers();
 	test_results_file();
+	test_row_texts();
 	test_table_columns();
 	test_garbage();
 	return check_summary();

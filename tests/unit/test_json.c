@@ -144,9 +144,59 @@ static void test_overflow(void)
 	CHECK(j.overflow, "one byte short overflows");
 }
 
+/* json_indent: one member a line, two spaces a level, empty containers
+   kept short; the same content as the compact form. */
+static void test_indent(void)
+{
+	char buf[1024], canon[1024];
+	struct json j;
+
+	json_init(&j, buf, sizeof buf);
+	json_indent(&j, 2);
+	json_object_begin(&j, NULL);
+	json_u64(&j, "schema_version", 2);
+	json_object_begin(&j, "cpu");
+	json_string(&j, "vendor", "AuthenticAMD");
+	json_array_begin(&j, "caches");
+	json_object_begin(&j, NULL);
+	json_u64(&j, "level", 1);
+	json_object_end(&j);
+	json_array_end(&j);
+	json_array_begin(&j, "tlbs");
+	json_array_end(&j);
+	json_object_end(&j);
+	json_object_begin(&j, "empty");
+	json_object_end(&j);
+	json_object_end(&j);
+
+	const char *want =
+		"{\n"
+		"  \"schema_version\": 2,\n"
+		"  \"cpu\": {\n"
+		"    \"vendor\": \"AuthenticAMD\",\n"
+		"    \"caches\": [\n"
+		"      {\n"
+		"        \"level\": 1\n"
+		"      }\n"
+		"    ],\n"
+		"    \"tlbs\": []\n"
+		"  },\n"
+		"  \"empty\": {}\n"
+		"}";
+	if (strcmp(buf, want) != 0)
+		printf("# written:\n%s\n", buf);
+	CHECK(!j.overflow && j.depth == 0 && strcmp(buf, want) == 0,
+	      "an indented document, member by member");
+	CHECK(python_canonical(buf, canon, sizeof canon) == 0 &&
+	      strcmp(canon, "{\"cpu\":{\"caches\":[{\"level\":1}],\"tlbs\":[],"
+		     "\"vendor\":\"AuthenticAMD\"},\"empty\":{},\"schema_version\":2}") == 0,
+	      "and Python reads the same content from it: %s", canon);
+}
+
 int main(void)
 {
 	test_document();
+	test_indent();
 	test_doubles_round_trip();
 	test_overflow();
 	return check_summary();

@@ -61,7 +61,7 @@ static void fill_system(struct json *j, void *arg)
 static void fill_too_much(struct json *j, void *arg)
 {
 	(void)arg;
-	for (int i = 0; i < 10000; i++)
+	for (int i = 0; i < 20000; i++)
 		json_string(j, "padding", "0123456789012345678901234567890123456789");
 }
 
@@ -82,7 +82,7 @@ static void test_run(void)
 	report_printf("latency: %d sizes\n", 2);
 	results_row(&chase_4k);
 	struct result_row quoted = chase_4k;
-	quoted.variant = "with, comma";
+	quoted.variant = "with, \"comma\"";
 	quoted.pages_verified = "kernel said \"no\"";
 	quoted.page_shift = 21;
 	quoted.working_set_bytes = 3u << 20;
@@ -93,19 +93,18 @@ static void test_run(void)
 	file_in_run(path, sizeof path, "results.csv");
 	read_file(path, text, sizeof text);
 	int written_at_once = strcmp(text, "probe,variant,page_size,working_set_bytes,ns,cycles,"
-				     "trials,spread,pages_verified,timer,cpu,peer_cpu,loaders,"
-				     "load_gb_per_s,gb_per_s,bytes_per_cycle,sweep_point,stride_bytes,trial_form,stopped_by\n"
-				     "latency,chase,4096,4096,1.333,4.00,5,0.0123,\"pages verified: "
-				     "1 x 4 KiB, WB\",tsc cpuid-15h,,,,,,,,,,\n"
-				     "latency,\"with, comma\",2097152,3145728,1.333,4.00,5,0.0123,"
-				     "\"kernel said \"\"no\"\"\",tsc cpuid-15h,,,,,,,,,,\n") == 0;
+				     "trials,spread_pct,pages_verified,timer,cpu,peer_cpu,loaders,"
+				     "load_gb_per_s,chases,in_flight,gb_per_s,bytes_per_cycle,sweep_point,stride_bytes,trial_form,stopped_by,insns_per_cycle\n"
+				     "latency,chase,4096,4096,1.333,4.00,5,1.23,p1,t1,,,,,,,,,,,,,\n"
+				     "latency,\"with, \"\"comma\"\"\",2097152,3145728,1.333,4.00,5,1.23,"
+				     "p2,t1,,,,,,,,,,,,,\n") == 0;
 
 	results_probe_done();
 	read_file(path, text, sizeof text);
-	int first_row = strstr(text, "\nlatency,chase,4096,4096,1.333,4.00,5,0.0123,"
-			       "\"pages verified: 1 x 4 KiB, WB\",tsc cpuid-15h,,,,,,,,,,\n") != NULL;
-	int quoted_row = strstr(text, "\nlatency,\"with, comma\",2097152,3145728,1.333,4.00,5,"
-				"0.0123,\"kernel said \"\"no\"\"\",tsc cpuid-15h,,,,,,,,,,\n") != NULL;
+	int first_row = strstr(text, "\nlatency,chase,4096,4096,1.333,4.00,5,1.23,p1,t1,,,,,,,,,,,,,\n")
+			!= NULL;
+	int quoted_row = strstr(text, "\nlatency,\"with, \"\"comma\"\"\",2097152,3145728,1.333,4.00,"
+				"5,1.23,p2,t1,,,,,,,,,,,,,\n") != NULL;
 
 	struct result_row cost = {
 		.probe = "cost", .variant = "by_value_sysv", .page_shift = 0, .working_set_bytes = 0,
@@ -129,17 +128,22 @@ static void test_run(void)
 	results_row(&huge_row);
 	results_probe_done();
 	read_file(path, text, sizeof text);
-	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,tsc,,,,,,,,,,\n") != NULL;
-	char long_line[400];
-	snprintf(long_line, sizeof long_line, "\ncost,by_value_sysv,,,0.250,nan,7,0.0000,,\"%s\",,,,,,,,,,\n",
-		 long_timer);
-	int long_whole = strstr(text, long_line) != NULL;
+	int cost_row = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.00,,t2,,,,,,,,,,,,,\n") != NULL;
+	int long_as_id = strstr(text, "\ncost,by_value_sysv,,,0.250,nan,7,0.00,,t3,,,,,,,,,,,,,\n") != NULL;
 	int huge_absent = strstr(text, "hhhh") == NULL;
 
 	results_system(fill_system, "memprobe 0.1.0");
 	file_in_run(path, sizeof path, "system.json");
-	char system_text[4096];
+	char system_text[4096], system_want[4096];
 	read_file(path, system_text, sizeof system_text);
+	snprintf(system_want, sizeof system_want,
+		 "{\n  \"schema_version\": %d,\n  \"app\": \"memprobe 0.1.0\",\n"
+		 "  \"tsc_ghz\": 2.9500000000000002,\n  \"config\": {\n    \"trials\": 5\n  },\n"
+		 "  \"row_texts\": {\n    \"pages_verified\": {\n"
+		 "      \"p1\": \"pages verified: 1 x 4 KiB, WB\",\n"
+		 "      \"p2\": \"kernel said \\\"no\\\"\"\n    },\n"
+		 "    \"timer\": {\n      \"t1\": \"tsc cpuid-15h\",\n      \"t2\": \"tsc\",\n"
+		 "      \"t3\": \"%s\"\n    }\n  }\n}\n", SYSTEM_JSON_SCHEMA_VERSION, long_timer);
 
 	results_system(fill_too_much, NULL);
 	report_printf("done\n");
@@ -148,20 +152,24 @@ static void test_run(void)
 
 	CHECK(written_at_once, "each row is in results.csv as soon as it is made, before its probe "
 	      "is done: a process killed outright loses at most the row being written");
-	CHECK(first_row, "a finished probe's row is in results.csv at once, fixed precision, quoted field");
-	CHECK(quoted_row, "RFC 4180: commas quoted, quotes doubled, page_size in bytes");
+	CHECK(first_row, "a finished probe's row is in results.csv at once, fixed precision, "
+	      "spread in percent, the long texts as ids");
+	CHECK(quoted_row, "RFC 4180: commas quoted, quotes doubled, page_size in bytes; a "
+	      "second pages_verified text gets the next id");
 	CHECK(cost_row, "no page size and no working set give empty fields; a NaN says nan");
-	CHECK(long_whole, "a 300-character field with a comma is written whole and quoted");
+	CHECK(long_as_id, "a 300-character timer with a comma is an id in its row");
 	CHECK(huge_absent && strstr(console, "results.csv: a cost row is longer than 2048 bytes and "
 				    "was left out\n"), "an overlong row is left out whole, and said so");
-	CHECK(strcmp(system_text, "{\"app\":\"memprobe 0.1.0\",\"tsc_ghz\":2.9500000000000002,"
-		      "\"config\":{\"trials\":5}}\n") == 0, "system.json is the filled object");
+	if (strcmp(system_text, system_want) != 0)
+		printf("# system.json:\n%s\n", system_text);
+	CHECK(strcmp(system_text, system_want) == 0, "system.json is the filled object, indented, "
+	      "its schema_version first and the rows' texts by id last");
 	CHECK(strstr(console, "no results file written: system.json: the description needs more "
-		     "than 64 KiB; the run goes on, on the console\n") != NULL,
+		     "than 256 KiB; the run goes on, on the console\n") != NULL,
 	      "a system.json too big for its buffer is not written, and the console says so");
 	file_in_run(path, sizeof path, "system.json");
 	read_file(path, text, sizeof text);
-	CHECK(strncmp(text, "{\"app\"", 6) == 0, "the earlier system.json is left as it was");
+	CHECK(strcmp(text, system_want) == 0, "the earlier system.json is left as it was");
 
 	file_in_run(path, sizeof path, "report.txt");
 	read_file(path, text, sizeof text);
@@ -287,6 +295,42 @@ static void test_emit(void)
 	CHECK(sunk_count == 1, "with the sink cleared, a row goes to results.csv only");
 }
 
+/* More different row texts than a run keeps: the rows past them hold the
+   text itself (a reader takes a field that is no id as the text), and the
+   report says so once. */
+static void test_row_texts_full(void)
+{
+	char console[16384], path[4096], text[65536], timer[80][32];
+	struct result_row row = chase_4k;
+
+	host_set_results_root(root);
+	capture_begin();
+	results_open();
+	for (int i = 0; i < 80; i++) {
+		snprintf(timer[i], sizeof timer[i], "timer number %d", i);
+		row.timer = timer[i];
+		results_row(&row);
+	}
+	results_probe_done();
+	results_system(fill_system, "memprobe 0.1.0");
+	file_in_run(path, sizeof path, "results.csv");
+	read_file(path, text, sizeof text);
+	results_close();
+	capture_end(console, sizeof console);
+
+	CHECK(strstr(text, ",p1,t63,") && strstr(text, ",p1,timer number 62,") == NULL &&
+	      strstr(text, ",p1,timer number 63,") && strstr(text, ",p1,timer number 79,"),
+	      "the pages_verified text and 63 timers fill the 64 ids; later texts stay in "
+	      "their rows");
+	const char *said = strstr(console, "results.csv: more than 64 different texts");
+	CHECK(said && !strstr(said + 1, "results.csv: more than 64 different texts"),
+	      "the report says so once");
+	file_in_run(path, sizeof path, "system.json");
+	read_file(path, text, sizeof text);
+	CHECK(strstr(text, "\"t63\": \"timer number 62\"") && !strstr(text, "timer number 63"),
+	      "system.json holds the texts that have ids, and no other");
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -296,6 +340,7 @@ int main(void)
 	test_run();
 	test_unwritable();
 	test_volume_full();
+	test_row_texts_full();
 	test_emit();
 
 	char cmd[300];

@@ -40,7 +40,7 @@ static struct run_row row(const char *probe, const char *variant, unsigned page_
 			  struct optional_count peer, struct optional_count loaders)
 {
 	return (struct run_row){ (char *)probe, (char *)variant, page_shift, ws, ns, ns * 4, cpu,
-		peer, loaders, { 0, 0 }, { 0, 0 }, 0, { 0, 0 } };
+		peer, loaders, { 0, 0 }, { 0, 0 }, 0, { 0, 0 }, { 0, 0 }, { 0, 0 } };
 }
 
 /* A loaded run with four loader counts and a c2c pair in each direction:
@@ -251,9 +251,33 @@ static void test_many(void)
 	run_match_free(&m);
 }
 
+/* mlp rows of one level and page size differ by their chases: k = 1 and
+   k = 2 at one working set are two rows, matched across runs by k. */
+static void test_chases(void)
+{
+	struct run_folder runs[2];
+	struct run_match m;
+
+	for (unsigned k = 1; k <= 2; k++) {
+		rows[0][k - 1] = row("mlp", "memory", 12, 128u << 20, 100.0 / k, none, none, none);
+		rows[0][k - 1].chases = count(k);
+		rows[1][2 - k] = row("mlp", "memory", 12, 128u << 20, 110.0 / k, none, none, none);
+		rows[1][2 - k].chases = count(k);
+	}
+	runs[0] = run_of(0, 2);
+	runs[1] = run_of(1, 2);
+	run_match_build(&m, runs, 2, "mlp");
+	CHECK(m.nkeys == 2 && m.key[0].chases.value == 1 && m.key[1].chases.value == 2,
+	      "mlp: 1 and 2 chases are two rows, in order (%zu)", m.nkeys);
+	CHECK(m.nkeys == 2 && run_match_row(&m, 1, 1)->ns == 55.0,
+	      "mlp: B's 2-chase row matched by its chases, not by position");
+	run_match_free(&m);
+}
+
 int main(void)
 {
 	test_identity();
+	test_chases();
 	test_stride();
 	test_order();
 	test_least();

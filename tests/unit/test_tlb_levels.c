@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "read_back.h"
 #include "sink.h"
 #include "desk/analyze.h"
 #include "analysis/analysis.h"
@@ -86,20 +87,6 @@ static void zen3_rows(struct analysis *a, double noise, int half, int control)
 	}
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	static char buf[2][1 << 17];
-	static int which;
-	char *b = buf[which++ & 1];
-
-	*len = f ? fread(b, 1, sizeof buf[0] - 1, f) : 0;
-	b[*len] = 0;
-	if (f)
-		fclose(f);
-	return b;
-}
-
 static const struct cache_claims *zen3_claims(void)
 {
 	static struct cache_claims claims;
@@ -108,6 +95,7 @@ static const struct cache_claims *zen3_claims(void)
 
 	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs > 4,
 	      "Zen 3's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
+	free(text);
 	return &claims;
 }
 
@@ -426,12 +414,14 @@ static void test_recording(void)
 	analysis_init(&a);
 	CHECK(results_csv_read(text, len, take, &a, &sum) == 0 && a.tlb.rows == 84,
 	      "the recording reads back: 84 tlb rows (%u)", a.tlb.rows);
+	free(text);
 	text = read_all("tests/data/emr-vm-cpuid.json", &len);
 	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs == 3 &&
 	      claims.hypervisor && claims.tlb[0].entries == 96 && claims.tlb[2].entries == 2048 &&
 	      strstr(claims.tlb[0].source, "documentation"),
 	      "its CPUID: under a hypervisor, leaf 18h empty: the TLBs Intel documents for "
 	      "model 207 (96, 32, 2048), said to come from the documentation");
+	free(text);
 	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
 	analysis_compute(&a);
 	l1 = tlb_level(&a, 0, &i1);
@@ -495,6 +485,7 @@ static void test_budget_pair(void)
 
 	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs >= 4,
 	      "Zen 4's recorded CPUID decodes with its TLBs (%u)", claims.ntlbs);
+	free(text);
 	for (size_t r = 0; r < 5; r++) {
 		struct csv_summary sum;
 		size_t i4 = 0, i2 = 0, is = 0;
@@ -504,6 +495,7 @@ static void test_budget_pair(void)
 		analysis_init(&a);
 		CHECK(results_csv_read(text, len, take, &a, &sum) == 0 && a.tlb.rows > 60,
 		      "%s reads back (%u tlb rows)", runs[r], a.tlb.rows);
+		free(text);
 		analysis_set_claims(&a, &claims, "tests/data/zen4-vm-cpuid.json");
 		analysis_compute(&a);
 		l4 = first_tlb_of(&a, PAGE_SHIFT_4K, &i4);
@@ -561,6 +553,7 @@ static void test_walks_without_claims(void)
 
 		analysis_init(&a);
 		CHECK(results_csv_read(text, len, take, &a, &sum) == 0, "%s reads back", runs[r]);
+		free(text);
 		analysis_compute(&a);
 		for (size_t k = 0; tlb_level(&a, k, NULL); k++) {
 			const struct level *l = tlb_level(&a, k, NULL);
@@ -640,6 +633,7 @@ static void test_zen5_walks(void)
 	CHECK(claims_from_system_json(text, len, &claims) == 0 &&
 	      tlb_claimed_entries(&claims, PAGE_SHIFT_4K) == 128,
 	      "Zen 5's recorded CPUID claims 128 entries at most for 4 KiB pages");
+	free(text);
 	for (size_t r = 0; r < 3; r++) {
 		struct csv_summary sum;
 		unsigned l1 = 0, l2 = 0, other = 0, walks = 0;
@@ -647,6 +641,7 @@ static void test_zen5_walks(void)
 		text = read_all(zen5[r], &len);
 		analysis_init(&a);
 		CHECK(results_csv_read(text, len, take, &a, &sum) == 0, "%s reads back", zen5[r]);
+		free(text);
 		analysis_set_claims(&a, &claims, "tests/data/zen5-vm-cpuid.json");
 		analysis_compute(&a);
 		for (size_t k = 0; tlb_level(&a, k, NULL); k++) {

@@ -1,0 +1,353 @@
+/* Reading the ifetch curves. A chain's curve is read with its control's
+ * rise taken out: at each jump count, the control's lowest reading plus
+ * (test - control). What the control shares with the test (its jumps, so
+ * the branch predictor's load; for the page chain its lines, so the L1i
+ * and L2 filling) cancels; what only the test has (the lines of a line
+ * chain, the pages of a page chain) stays, and edges.h's plateaus find
+ * its steps.
+ */
+
+#include "analysis/edges.h"
+#include "analysis/ifetch_levels.h"
+#include "lib/json.h"
+#include "lib/median.h"
+
+/* ---- Private Functions ------------------------------------------------ */
+
+static int same(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The static name for a row's variant, or NULL for none of ifetch's. */
+static const char *variant_of(const char *v)
+{
+	static const char *const names[] = { IFETCH_VARIANT_FETCH, IFETCH_VARIANT_LINE,
+		IFETCH_VARIANT_LINE_CONTROL, IFETCH_VARIANT_PAGE, IFETCH_VARIANT_PAGE_CONTROL };
+
+	for (size_t i = 0; v && i < sizeof names / sizeof names[0]; i++)
+		if (same(v, names[i]))
+			return names[i];
+	return NULL;
+}
+
+static const struct ifetch_series *series_of(const struct ifetch_rows *r, const char *variant,
+					     unsigned page_shift)
+{
+	for (size_t i = 0; i < r->nseries; i++)
+		if (same(r->s[i].variant, variant) && r->s[i].page_shift == page_shift)
+			return &r->s[i];
+	return NULL;
+}
+
+/* The index of x in s, or -1. */
+static long index_of(const struct ifetch_series *s, uint64_t x)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->x[i] == x)
+			return (long)i;
+	return -1;
+}
+
+/* The test's curve with the control's rise taken out (jump counts the
+   control lacks are left out): the control's lowest reading, its steady
+   cost a jump, plus test - control. The call and return around each lap
+   weigh on the smallest counts of both alike and cancel. With
+   running_max, each difference is the largest so far: a line chain's
+   control fills the L1i four times later than the chain, and from there
+   its own rise would take the chain's step back out. */
+static void adjusted_curve(const struct ifetch_series *test, const struct ifetch_series *ctrl,
+			   int running_max, struct curve *out)
+{
+	double base = 0, most = -1e300;
+
+	for (size_t i = 0; i < ctrl->n; i++)
+		if (base == 0 || ctrl->cycles[i] < base)
+			base = ctrl->cycles[i];
+	curve_init(out, test->page_shift);
+	for (size_t i = 0; i < test->n; i++) {
+		long k = index_of(ctrl, test->x[i]);
+		double d;
+
+		if (k < 0)
+			continue;
+		d = test->cycles[i] - ctrl->cycles[k];
+		if (running_max && d < most)
+			d = most;
+		most = d;
+		curve_add(out, test->x[i], base + d, base + d);
+	}
+}
+
+/* Holds l against claim: its verdict, and where the readings allow the
+   claim (it lies between the points around the step) the level is named
+   by it, as the data side's levels are (analysis.c): between two grid
+   points the readings cannot choose. */
+static void hold_against(struct ifetch_level *l, uint64_t claim, const char *source,
+			 const struct cache_claims *claims)
+{
+	int allowed = claim && claim >= l->count && claim <= l->next_count;
+
+	l->claim = claim;
+	l->claim_source = source ? source : "";
+	if (!claim)
+		l->verdict = VERDICT_NO_CLAIM;
+	else if (claims_emulated(claims))
+		l->verdict = VERDICT_EMULATED;
+	else
+		l->verdict = allowed ? VERDICT_AGREES : VERDICT_DIFFERS;
+	if (allowed) {
+		l->named_by_claim = 1;
+		l->count = claim;
+	}
+}
+
+/* The steps of test over ctrl (running_max: adjusted_curve's), at most
+   max, each with its height; a step lower than IFETCH_STEP_MIN_CYCLES is
+   not one. */
+static size_t steps(const struct ifetch_series *test, const struct ifetch_series *ctrl,
+		    int running_max, struct ifetch_level *out, size_t max)
+{
+	static struct curve c;
+	struct plateau p[EDGES_MAX_PLATEAUS];
+	size_t np, n = 0, below = 0;
+
+	adjusted_curve(test, ctrl, running_max, &c);
+	np = curve_plateaus(&c, p, EDGES_MAX_PLATEAUS);
+	for (size_t i = 1; i < np && n < max; i++) {
+		if (p[i].cycles - p[below].cycles < IFETCH_STEP_MIN_CYCLES)
+			continue;
+		out[n] = (struct ifetch_level){ .page_shift = test->page_shift,
+			.number = (unsigned)n + 1, .count = c.pt[p[i - 1].last].bytes,
+			.next_count = c.pt[p[i].first].bytes,
+			.miss_cycles = p[i].cycles - p[below].cycles, .claim_source = "" };
+		below = i;
+		n++;
+	}
+	return n;
+}
+
+static const struct cache_desc *claimed_l1i(const struct cache_claims *c)
+{
+	for (unsigned i = 0; i < c->ncaches; i++)
+		if (c->cache[i].level == 1 && c->cache[i].kind == CACHE_INSTRUCTION)
+			return &c->cache[i];
+	return NULL;
+}
+
+static uint64_t claimed_cache(const struct cache_claims *c, unsigned level)
+{
+	for (unsigned i = 0; i < c->ncaches; i++)
+		if (c->cache[i].level == level && c->cache[i].kind != CACHE_DATA)
+			return c->cache[i].size_bytes;
+	return 0;
+}
+
+static unsigned page_bit(unsigned page_shift)
+{
+	return page_shift == 12 ? TLB_PAGE_4K : page_shift == 21 ? TLB_PAGE_2M
+	       : page_shift == 30 ? TLB_PAGE_1G : 0;
+}
+
+/* An instruction (or unified) TLB for these pages: of this level, or
+   with level 0, the first whose entries lie in [lo, hi]. */
+static const struct tlb_desc *claimed_itlb(const struct cache_claims *c, unsigned level,
+					   unsigned page_shift, uint64_t lo, uint64_t hi)
+{
+	for (unsigned i = 0; i < c->ntlbs; i++) {
+		const struct tlb_desc *d = &c->tlb[i];
+
+		if (!(d->pages & page_bit(page_shift)) ||
+		    (d->kind != TLB_INSTRUCTION && d->kind != TLB_UNIFIED))
+			continue;
+		if (level ? d->level == level : d->entries >= lo && d->entries <= hi)
+			return d;
+	}
+	return NULL;
+}
+
+static void find_l1i(const struct ifetch_rows *r, const struct cache_claims *claims,
+		     struct ifetch_findings *f)
+{
+	const struct ifetch_series *t, *k;
+	const struct cache_desc *claim = claimed_l1i(claims);
+
+	/* The smallest page size that ran: the fewest TLB misses aside. */
+	for (unsigned shift = 12; shift <= 30 && !f->have_l1i; shift += 9) {
+		t = series_of(r, IFETCH_VARIANT_LINE, shift);
+		k = series_of(r, IFETCH_VARIANT_LINE_CONTROL, shift);
+		if (!t || !k || steps(t, k, 1, &f->l1i, 1) != 1)
+			continue;
+		f->have_l1i = 1;
+		/* Jumps to bytes: one line each. */
+		f->l1i.count *= IFETCH_LINE_SLOT;
+		f->l1i.next_count *= IFETCH_LINE_SLOT;
+		hold_against(&f->l1i, claim ? claim->size_bytes : 0, claim ? claim->source : NULL,
+			     claims);
+	}
+}
+
+static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *claims,
+		      struct ifetch_findings *f)
+{
+	for (unsigned shift = 12; shift <= 30; shift += 9) {
+		const struct ifetch_series *t = series_of(r, IFETCH_VARIANT_PAGE, shift);
+		const struct ifetch_series *k = series_of(r, IFETCH_VARIANT_PAGE_CONTROL, shift);
+		size_t n;
+
+		if (!t || !k)
+			continue;
+		n = steps(t, k, 0, &f->tlb[f->ntlbs], IFETCH_MAX_TLBS - f->ntlbs);
+		for (size_t i = f->ntlbs; i < f->ntlbs + n; i++) {
+			/* The claim the reading allows, else the one of its number. */
+			const struct tlb_desc *d = claimed_itlb(claims, 0, shift, f->tlb[i].count,
+								f->tlb[i].next_count);
+
+			if (!d)
+				d = claimed_itlb(claims, f->tlb[i].number, shift, 0, 0);
+
+			hold_against(&f->tlb[i], d ? d->entries : 0, d ? d->source : NULL, claims);
+		}
+		f->ntlbs += n;
+	}
+}
+
+/* The median of s's field over footprints in (lo, hi]; 0 with none. */
+static double median_between(const struct ifetch_series *s, const double *field, uint64_t lo,
+			     uint64_t hi)
+{
+	double v[IFETCH_MAX_POINTS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->x[i] > lo && s->x[i] <= hi)
+			v[n++] = field[i];
+	return n ? median_of(v, n) : 0;
+}
+
+static void find_fetch(const struct ifetch_rows *r, const struct cache_claims *claims,
+		       struct ifetch_findings *f)
+{
+	const struct cache_desc *l1i = claimed_l1i(claims);
+	uint64_t l1 = l1i ? l1i->size_bytes : 32768, l2 = claimed_cache(claims, 2);
+
+	if (!l2)
+		l2 = 16 * l1;
+	for (unsigned shift = 30; shift >= 12; shift -= 9) {
+		const struct ifetch_series *s = series_of(r, IFETCH_VARIANT_FETCH, shift);
+
+		/* The largest page size that ran: the fewest TLB misses. */
+		if (!s || !s->n)
+			continue;
+		f->fetch_page_shift = shift;
+		f->fetch_l1i_bytes_per_cycle = median_between(s, s->bytes_per_cycle, 0, l1);
+		f->fetch_l1i_insns_per_cycle = median_between(s, s->insns_per_cycle, 0, l1);
+		f->fetch_l2_bytes_per_cycle = median_between(s, s->bytes_per_cycle, 2 * l1, l2 / 2);
+		return;
+	}
+}
+
+static void level_json(struct json *j, const struct ifetch_level *l, const char *count_key)
+{
+	json_u64(j, count_key, l->count);
+	json_u64(j, "next_point", l->next_count);
+	json_bool(j, "named_by_claim", l->named_by_claim);
+	json_double(j, "miss_cycles", l->miss_cycles);
+	json_u64(j, "claim", l->claim);
+	json_string(j, "claim_source", l->claim_source);
+	json_string(j, "verdict", verdict_name(l->verdict));
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+void ifetch_rows_init(struct ifetch_rows *r)
+{
+	r->nseries = 0;
+}
+
+void ifetch_rows_add(struct ifetch_rows *r, const struct result_row *row)
+{
+	const char *variant = variant_of(row->variant);
+	struct ifetch_series *s = (struct ifetch_series *)series_of(r, variant ? variant : "",
+								    row->page_shift);
+	uint64_t x;
+	size_t i;
+
+	if (!row->probe || !same(row->probe, "ifetch") || !variant || !(row->cycles > 0))
+		return;
+	if (!s) {
+		if (r->nseries == IFETCH_MAX_SERIES)
+			return;
+		s = &r->s[r->nseries++];
+		*s = (struct ifetch_series){ .variant = variant, .page_shift = row->page_shift };
+	}
+	x = row->stride_bytes ? row->working_set_bytes / row->stride_bytes : row->working_set_bytes;
+	if (s->n == IFETCH_MAX_POINTS)
+		return;
+	for (i = s->n; i > 0 && s->x[i - 1] > x; i--) {
+		s->x[i] = s->x[i - 1];
+		s->cycles[i] = s->cycles[i - 1];
+		s->bytes_per_cycle[i] = s->bytes_per_cycle[i - 1];
+		s->insns_per_cycle[i] = s->insns_per_cycle[i - 1];
+	}
+	s->x[i] = x;
+	s->cycles[i] = row->cycles;
+	s->bytes_per_cycle[i] = row->bytes_per_cycle.given ? row->bytes_per_cycle.value : 0;
+	s->insns_per_cycle[i] = row->insns_per_cycle.given ? row->insns_per_cycle.value : 0;
+	s->n++;
+}
+
+unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shift)
+{
+	unsigned most = 0;
+
+	for (unsigned level = 1; level <= 3; level++) {
+		const struct tlb_desc *d = claimed_itlb(c, level, page_shift, 0, 0);
+
+		if (d && d->entries > most)
+			most = d->entries;
+	}
+	return most;
+}
+
+void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,
+		 struct ifetch_findings *f)
+{
+	*f = (struct ifetch_findings){ 0 };
+	find_l1i(r, claims, f);
+	find_tlbs(r, claims, f);
+	find_fetch(r, claims, f);
+}
+
+void ifetch_json(struct json *j, const struct ifetch_findings *f)
+{
+	if (!f->have_l1i && !f->ntlbs && !f->fetch_page_shift)
+		return;
+	json_object_begin(j, "ifetch");
+	if (f->have_l1i) {
+		json_object_begin(j, "l1i");
+		level_json(j, &f->l1i, "size_bytes");
+		json_object_end(j);
+	}
+	json_array_begin(j, "itlbs");
+	for (size_t i = 0; i < f->ntlbs; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "page_size", 1ull << f->tlb[i].page_shift);
+		json_u64(j, "level", f->tlb[i].number);
+		level_json(j, &f->tlb[i], "entries");
+		json_u64(j, "reach_bytes", f->tlb[i].count << f->tlb[i].page_shift);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_begin(j, "fetch");
+	json_u64(j, "page_size", f->fetch_page_shift ? 1ull << f->fetch_page_shift : 0);
+	json_double(j, "l1i_bytes_per_cycle", f->fetch_l1i_bytes_per_cycle);
+	json_double(j, "l1i_insns_per_cycle", f->fetch_l1i_insns_per_cycle);
+	json_double(j, "l2_bytes_per_cycle", f->fetch_l2_bytes_per_cycle);
+	json_object_end(j);
+	json_object_end(j);
+}

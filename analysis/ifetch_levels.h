@@ -1,0 +1,106 @@
+/* The ifetch probe's curves read: the L1i's capacity and miss cost, each
+ * instruction TLB's entries, reach and miss cost per page size, and fetch
+ * bandwidth from the L1i and the L2, each held against the CPU's claim.
+ *
+ * Pure: rows in (results/columns.h), findings out. The edges are
+ * analysis/edges.h's plateaus, read from each chain's curve with its
+ * control's rise taken out, so a step the control shares (the L1i filling
+ * under a page chain, the branch predictor's capacity) is not read as the
+ * test's. docs/METHOD.md, "ifetch", says what the controls cannot see.
+ */
+#ifndef MEMPROBE_ANALYSIS_IFETCH_LEVELS_H
+#define MEMPROBE_ANALYSIS_IFETCH_LEVELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "analysis/analysis.h"
+#include "lib/machine.h"
+#include "results/columns.h"
+
+/* The rows' variants (docs/OUTPUT.md). */
+#define IFETCH_VARIANT_FETCH "fetch"
+#define IFETCH_VARIANT_LINE "line"
+#define IFETCH_VARIANT_LINE_CONTROL "line_control"
+#define IFETCH_VARIANT_PAGE "page"
+#define IFETCH_VARIANT_PAGE_CONTROL "page_control"
+
+/* A line chain's slot per jump, and its control's: four jumps to a line,
+   a quarter of the footprint for the same jumps. */
+#define IFETCH_LINE_SLOT 64u
+#define IFETCH_LINE_CONTROL_SLOT 16u
+
+/* A step of a chain over its control lower than this, in cycles a jump,
+   is not read as a level: on a loaded VM the adjusted curves wander by a
+   few tenths of a cycle. */
+#define IFETCH_STEP_MIN_CYCLES 0.5
+
+#define IFETCH_MAX_POINTS 64
+#define IFETCH_MAX_SERIES 16
+#define IFETCH_MAX_TLBS 8
+
+/* One variant's points at one page size, ascending by x. */
+struct ifetch_series {
+	const char *variant;      /* one of IFETCH_VARIANT_* (static text) */
+	unsigned page_shift;
+	size_t n;
+	uint64_t x[IFETCH_MAX_POINTS];     /* fetch: footprint bytes; chains: jumps */
+	double cycles[IFETCH_MAX_POINTS];  /* per line (fetch) or per jump */
+	double bytes_per_cycle[IFETCH_MAX_POINTS];   /* fetch only */
+	double insns_per_cycle[IFETCH_MAX_POINTS];   /* fetch only */
+};
+
+struct ifetch_rows {
+	struct ifetch_series s[IFETCH_MAX_SERIES];
+	size_t nseries;
+};
+
+/* One step read from a chain against its control. */
+struct ifetch_level {
+	unsigned page_shift;
+	unsigned number;          /* 1 for the first step of its curve, ...; a TLB
+				     step is held against the claimed TLB whose
+				     entries lie in its bracket, else that of
+				     this level */
+	uint64_t count;           /* L1i: bytes; TLB: entries (the last point
+				     below, or the claim where named_by_claim) */
+	uint64_t next_count;      /* the first point above */
+	double miss_cycles;       /* the step's height over its control's, cycles */
+	uint64_t claim;           /* what the CPU claims (bytes or entries); 0: none */
+	const char *claim_source; /* where the claim came from, or "" */
+	enum verdict verdict;     /* agrees when the claim lies between the last
+				     point below the step and next_count */
+	int named_by_claim;       /* count is the claim, which the readings allow */
+};
+
+struct ifetch_findings {
+	int have_l1i;
+	struct ifetch_level l1i;
+	struct ifetch_level tlb[IFETCH_MAX_TLBS];
+	size_t ntlbs;
+	/* Fetch bandwidth by footprint, the median over footprints up to the
+	   claimed L1i (op cache or L1i) and between twice the L1i and half
+	   the claimed L2; 0 where no point lies there. */
+	double fetch_l1i_bytes_per_cycle, fetch_l1i_insns_per_cycle;
+	double fetch_l2_bytes_per_cycle;
+	unsigned fetch_page_shift;
+};
+
+void ifetch_rows_init(struct ifetch_rows *r);
+/* Keeps an ifetch row's point (other probes' rows are ignored); a point
+   past the tables' room is dropped. */
+void ifetch_rows_add(struct ifetch_rows *r, const struct result_row *row);
+
+/* The most entries any instruction (or unified) TLB the CPU claims holds
+   for pages of 1 << page_shift; 0 when none is claimed. */
+unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shift);
+
+/* Reads the rows against the claims (claims_emulated: every verdict is
+   VERDICT_EMULATED where there is a claim). */
+void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,
+		 struct ifetch_findings *f);
+
+/* system.json's "ifetch" object: the L1i, the TLBs and fetch bandwidth,
+   each with its claim and verdict. Nothing when no ifetch row was read. */
+void ifetch_json(struct json *j, const struct ifetch_findings *f);
+
+#endif

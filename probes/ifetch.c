@@ -1,0 +1,505 @@
+/* The ifetch probe: the instruction side of the hierarchy, measured by
+ * running code written at run time (probes/codegen.h) in a buffer of each
+ * asked page size.
+ *
+ *  - fetch: NOP sleds of ifetch.nop_bytes per instruction, with a
+ *    loop-back, from 1 KiB to ifetch.max_footprint: bytes and instructions
+ *    fetched per core cycle by footprint.
+ *  - line: a chain of taken jumps, one per 64-byte line, through a random
+ *    cycle of lines; its control, line_control, has the same number of
+ *    jumps one per 16 bytes, a quarter of the footprint, so the branch
+ *    predictor sees as many branches while the lines fit the L1i longer.
+ *    The step of line over its control is the L1i's capacity and miss cost.
+ *  - page: a chain of jumps one per page through k pages in random order;
+ *    its control, page_control, the same k jumps packed one per line. The
+ *    step of page over its control is an instruction TLB's reach.
+ *
+ * Each point is written, made executable (plat_code_seal), and timed as
+ * a series of trials in plat_timed; cycles come from the core clock the
+ * timebase converts with (core/timebase.h). analysis/ifetch_levels.c
+ * reads the curves against the CPU's claims. docs/METHOD.md, "ifetch".
+ */
+
+#include "analysis/ifetch_levels.h"
+#include "core/platform.h"
+#include "core/probe.h"
+#include "core/timebase.h"
+#include "core/trials.h"
+#include "lib/fmt.h"
+#include "probes/codegen.h"
+#include "probes/ifetch_settings.h"
+#include "probes/page_sizes.h"
+#include "results/emit.h"
+#include "results/report_table.h"
+#include "results/results.h"
+#include "results/trial_row.h"
+
+/* The probe's name, from its registry row (the end of this file). */
+#define PROBE_NAME (probe_def_ifetch.config.name)
+
+/* ---- Constants -------------------------------------------------------- */
+
+#define CYCLE_SEED 0x13198a2e03707344ull
+/* The sled's smallest footprint. */
+#define FETCH_MIN_BYTES 1024u
+/* The line chain's fewest jumps (1 KiB of lines). */
+#define LINE_MIN_JUMPS 16u
+/* The page chain's fewest pages. */
+#define PAGE_MIN_JUMPS 2u
+/* The page chain's top, at least: four times the L2 TLBs shipped (2048
+   entries on Zen 5 and Golden Cove's STLB), so the last step has a
+   plateau of several points past it. */
+#define PAGE_AUTO_JUMPS 8192u
+/* Calls of a chain in its warm-up, so the predictor has learnt it. */
+#define WARM_CALLS 64u
+
+static const struct table_column fetch_columns[] = {
+	{ "footprint", NULL, 10, 0, 0 },
+	{ "ns/line", NULL, 9, 0, 0 },
+	{ "B/cycle", NULL, 8, 0, 0 },
+	{ "insn/cycle", NULL, 10, 0, 0 },
+	{ "GB/s", NULL, 8, 0, 0 },
+	{ "trials", NULL, 7, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+};
+static const struct table fetch_table = TABLE_OF(fetch_columns, "  ");
+
+static const struct table_column chain_columns[] = {
+	{ "jumps", NULL, 8, 0, 0 },
+	{ "footprint", NULL, 10, 0, 0 },
+	{ "ns/jump", NULL, 9, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "ctrl ns", NULL, 9, 0, 0 },
+	{ "cycles", NULL, 8, 0, 0 },
+	{ "+cycles", NULL, 8, 0, 0 },
+	{ "trials", NULL, 10, 0, 0 },
+	{ "stopped by", NULL, 10, 1, 0 },
+};
+static const struct table chain_table = TABLE_OF(chain_columns, "  ");
+
+/* ---- Private Types ---------------------------------------------------- */
+
+/* One point's timed series: the code and what it ran. */
+struct code_trials {
+	const struct config *c;
+	void (*sled)(uint64_t laps);  /* a sled, or NULL */
+	void (*chain)(void);          /* a chain, or NULL */
+	struct trials trials;         /* ns per lap */
+	uint64_t laps_per_trial;
+	const char *stopped_by;
+};
+
+/* A chain sweep's shape: the test's and the control's slots. */
+struct chain_shape {
+	const char *variant, *control_variant;
+	size_t slot_bytes, control_slot_bytes;
+	enum code_jump form;
+};
+
+/* ---- File-scope Data -------------------------------------------------- */
+
+/* This run's rows, read for the report's closing lines. */
+static struct ifetch_rows seen;
+
+/* ---- Private Functions ------------------------------------------------ */
+
+/* The grid: powers of two with a midpoint between each pair, from first. */
+static uint64_t grid_after(uint64_t n)
+{
+	if (n < 2)
+		return n + 1;
+	return (n & (n - 1)) == 0 ? n + n / 2 : n / 3 * 4;
+}
+
+static void run_laps(const struct code_trials *t, uint64_t laps)
+{
+	if (t->sled) {
+		t->sled(laps);
+		return;
+	}
+	for (uint64_t i = 0; i < laps; i++)
+		t->chain();
+}
+
+/* The timed section: a warm-up (WARM_CALLS laps, so caches and predictors
+   hold what they can), then trials of whole laps sized to step_ms until
+   the stop rule ends them. */
+static void timed_trials(void *arg)
+{
+	struct code_trials *t = arg;
+	uint64_t t0, t1, target = ms_to_ticks(t->c->step_ms), spent = 0;
+	struct plat_disturbances before, after;
+
+	t0 = plat_ticks();
+	run_laps(t, WARM_CALLS);
+	t1 = plat_ticks();
+	t->laps_per_trial = reps_for_ticks(target, t1 - t0, WARM_CALLS);
+	trials_init(&t->trials);
+	for (;;) {
+		plat_disturbances(&before);
+		t0 = plat_ticks();
+		run_laps(t, t->laps_per_trial);
+		t1 = plat_ticks();
+		plat_disturbances(&after);
+		spent += t1 - t0;
+		if (!trials_add_checked(&t->trials, ticks_to_ns(t1 - t0) / (double)t->laps_per_trial,
+					&before, &after))
+			continue;
+		t->stopped_by = trials_stop(&t->trials, t->c, spent, target * t->c->max_trials);
+		if (t->stopped_by)
+			break;
+	}
+}
+
+/* Makes the code written in buf runnable and times it; 0, or -1 reported
+   under `what`. */
+static int time_code(struct plat_buffer *buf, struct code_trials *t, const char *what)
+{
+	struct plat_fault fault;
+	char why[160];
+
+	if (plat_code_seal(buf, why, sizeof why) != 0) {
+		report_printf("%s: the code could not be made runnable: %s\n", what, why);
+		probe_failed_because("code not runnable: %s", why);
+		return -1;
+	}
+	t->stopped_by = "-";
+	if (plat_timed(timed_trials, t, &fault) != 0) {
+		report_printf("%s: FAULT: %s\n", what, fault.text);
+		probe_failed_because("a fault in generated code: %s", fault.text);
+		plat_code_unseal(buf, why, sizeof why);
+		return -1;
+	}
+	if (plat_code_unseal(buf, why, sizeof why) != 0) {
+		report_printf("%s: the code buffer could not be written again: %s\n", what, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The row every point shares; the caller fills the figures. */
+static struct result_row point_row(const struct plat_buffer *buf, const char *variant,
+				   uint64_t bytes, const struct code_trials *t, double ns)
+{
+	struct result_row row = { .probe = PROBE_NAME, .variant = variant,
+				  .page_shift = buf->page_shift, .working_set_bytes = bytes,
+				  .pages_verified = buf->verified, .sweep_point = "grid" };
+
+	trial_row_fill(&row, &t->trials, t->stopped_by, NULL);
+	row.ns = ns;
+	return row;
+}
+
+/* One sled footprint: its row, and its line of the table. */
+static int measure_sled(const struct config *c, struct plat_buffer *buf, uint64_t bytes,
+			const char *page_name)
+{
+	struct code_trials t = { .c = c };
+	struct code_sled s;
+	struct result_row row;
+	double lap_ns, lines = (double)bytes / 64.0;
+	char why[160], what[96], size[24];
+
+	mp_format_bytes(size, sizeof size, bytes);
+	mp_snprintf(what, sizeof what, "ifetch, %s, sled of %s", page_name, size);
+	if (codegen_sled((enum code_isa)plat_code_isa(), buf->base, (size_t)bytes,
+			 IFETCH_SETTINGS(c)->nop_bytes, &s, why, sizeof why) != 0) {
+		report_printf("%s: %s\n", what, why);
+		return -1;
+	}
+	t.sled = (void (*)(uint64_t))(uintptr_t)buf->base;
+	if (time_code(buf, &t, what) != 0)
+		return -1;
+	lap_ns = trials_best(&t.trials);
+	row = point_row(buf, IFETCH_VARIANT_FETCH, bytes, &t, lap_ns / lines);
+	row.gb_per_s = (struct optional_real){ .given = 1, .value = (double)bytes / lap_ns };
+	row.insns_per_cycle = (struct optional_real){ .given = 1, .value = (double)s.insns_per_lap /
+							  ns_to_cycles(lap_ns) };
+	emit_result_row(&row);
+	ifetch_rows_add(&seen, &row);
+	report_table_cell("%s", size);
+	report_table_cell("%.3f", row.ns);
+	report_table_cell("%.2f", row.bytes_per_cycle.value);
+	report_table_cell("%.2f", row.insns_per_cycle.value);
+	report_table_cell("%.1f", row.gb_per_s.value);
+	report_table_cell("%u", row.trials);
+	report_table_cell("%s", row.stopped_by);
+	report_table_row(0);
+	return 0;
+}
+
+/* Writes and times one chain of `jumps` slots of slot_bytes; its row in
+   *row. next: scratch of `jumps` entries. */
+static int measure_chain(const struct config *c, struct plat_buffer *buf, const char *variant,
+			 size_t jumps, size_t slot_bytes, enum code_jump form, uint32_t *next,
+			 const char *what, struct result_row *row)
+{
+	struct code_trials t = { .c = c };
+	char why[160];
+
+	if (codegen_chain((enum code_isa)plat_code_isa(), buf->base, jumps, slot_bytes, form,
+			  CYCLE_SEED, next, why, sizeof why) != 0) {
+		report_printf("%s: %s\n", what, why);
+		return -1;
+	}
+	t.chain = (void (*)(void))(uintptr_t)((char *)buf->base + codegen_block_offset(0, slot_bytes));
+	if (time_code(buf, &t, what) != 0)
+		return -1;
+	*row = point_row(buf, variant, (uint64_t)jumps * slot_bytes, &t,
+			 trials_best(&t.trials) / (double)jumps);
+	row->stride_bytes = slot_bytes;
+	emit_result_row(row);
+	ifetch_rows_add(&seen, row);
+	return 0;
+}
+
+/* One jump count of a chain sweep: the test, its control, a table line. */
+static int measure_jumps(const struct config *c, struct plat_buffer *buf,
+			 const struct chain_shape *shape, size_t jumps, uint32_t *next,
+			 const char *page_name)
+{
+	struct result_row test, control;
+	char what[112], size[24];
+
+	mp_snprintf(what, sizeof what, "ifetch, %s, %s chain of %zu jumps", page_name,
+		    shape->variant, jumps);
+	if (measure_chain(c, buf, shape->variant, jumps, shape->slot_bytes, shape->form, next,
+			  what, &test) != 0)
+		return -1;
+	mp_snprintf(what, sizeof what, "ifetch, %s, %s of %zu jumps", page_name,
+		    shape->control_variant, jumps);
+	if (measure_chain(c, buf, shape->control_variant, jumps, shape->control_slot_bytes,
+			  shape->form, next, what, &control) != 0)
+		return -1;
+	mp_format_bytes(size, sizeof size, test.working_set_bytes);
+	report_table_cell("%zu", jumps);
+	report_table_cell("%s", size);
+	report_table_cell("%.3f", test.ns);
+	report_table_cell("%.2f", test.cycles);
+	report_table_cell("%.3f", control.ns);
+	report_table_cell("%.2f", control.cycles);
+	report_table_cell("%.2f", test.cycles - control.cycles);
+	report_table_cell("%6u/%-3u", test.trials, control.trials);
+	report_table_cell("%s", test.stopped_by);
+	report_table_row(0);
+	return 0;
+}
+
+/* A chain sweep over jump counts first..last (on the grid) in buf. */
+static int sweep_chain(const struct config *c, struct plat_buffer *buf,
+		       const struct chain_shape *shape, uint64_t first, uint64_t last,
+		       const char *page_name, const char *caption)
+{
+	uint32_t *next = plat_alloc(last * sizeof *next);
+	int status = 0;
+
+	if (!next) {
+		report_printf("ifetch, %s: no scratch for %llu jumps\n", page_name,
+			      (unsigned long long)last);
+		return -1;
+	}
+	report_table_begin(&chain_table, caption, 0);
+	for (uint64_t n = first; n <= last && status == 0 && !plat_fatal(); n = grid_after(n))
+		status = measure_jumps(c, buf, shape, (size_t)n, next, page_name);
+	report_table_end();
+	plat_free(next, last * sizeof *next);
+	return status;
+}
+
+/* A buffer of `bytes` with these pages, reported; 0, or -1 reported. */
+static int code_buffer(struct plat_buffer *buf, uint64_t bytes, unsigned shift,
+		       const char *page_name)
+{
+	if (page_buffer_get(PROBE_NAME, buf, bytes, shift) != 0)
+		return -1;
+	page_buffer_report(PROBE_NAME, page_name, buf);
+	return 0;
+}
+
+/* Fetch bandwidth and the line chain, in one buffer of max_footprint. */
+static int measure_lines(const struct config *c, unsigned shift, const char *page_name)
+{
+	uint64_t top = IFETCH_SETTINGS(c)->max_footprint;
+	struct chain_shape shape = { IFETCH_VARIANT_LINE, IFETCH_VARIANT_LINE_CONTROL,
+				     IFETCH_LINE_SLOT, IFETCH_LINE_CONTROL_SLOT, CODE_JUMP_NEAR };
+	struct plat_buffer buf;
+	char caption[80];
+	int status = 0;
+
+	if (code_buffer(&buf, top, shift, page_name) != 0)
+		return -1;
+	mp_snprintf(caption, sizeof caption, "ifetch, %s: fetch from NOP sleds", page_name);
+	report_table_begin(&fetch_table, caption, 0);
+	for (uint64_t b = FETCH_MIN_BYTES; b <= top && status == 0 && !plat_fatal();
+	     b = grid_after(b / FETCH_MIN_BYTES) * FETCH_MIN_BYTES)
+		status = measure_sled(c, &buf, b, page_name);
+	report_table_end();
+	mp_snprintf(caption, sizeof caption, "ifetch, %s: line chain and its control", page_name);
+	if (status == 0)
+		status = sweep_chain(c, &buf, &shape, LINE_MIN_JUMPS, top / IFETCH_LINE_SLOT,
+				     page_name, caption);
+	plat_buffer_put(&buf);
+	return status;
+}
+
+/* The page chain's top: the larger of PAGE_AUTO_JUMPS and four times the
+   largest instruction TLB the CPU claims for these pages (a hypervisor's
+   claim may be smaller than the TLB behind it), within
+   ifetch.max_buffer; the report says where memory cut it. */
+static uint64_t page_top(const struct config *c, unsigned shift, const char *page_name)
+{
+	static struct cache_claims claims;
+	uint64_t page = 1ull << shift, cap = IFETCH_SETTINGS(c)->max_buffer / page, top;
+	unsigned claimed;
+
+	plat_cache_claims(&claims);
+	claimed = ifetch_claimed_tlb_max(&claims, shift);
+	top = 4ull * claimed > PAGE_AUTO_JUMPS ? 4ull * claimed : PAGE_AUTO_JUMPS;
+	if (page_buffer_max(PROBE_NAME, shift) / page < cap)
+		cap = page_buffer_max(PROBE_NAME, shift) / page;
+	report_printf("ifetch, %s: the CPU claims %u instruction TLB entries at most for these "
+		      "pages; the page chain's top is %llu pages%s\n", page_name, claimed,
+		      (unsigned long long)(top < cap ? top : cap),
+		      top <= cap ? "" : " (cut by memory or ifetch.max_buffer: a TLB with more "
+		      "entries shows no edge)");
+	return top < cap ? top : cap;
+}
+
+/* The page chain and its packed control. */
+static int measure_pages(const struct config *c, unsigned shift, const char *page_name)
+{
+	uint64_t top = page_top(c, shift, page_name), page = 1ull << shift;
+	enum code_isa isa = (enum code_isa)plat_code_isa();
+	struct chain_shape shape = { IFETCH_VARIANT_PAGE, IFETCH_VARIANT_PAGE_CONTROL,
+				     (size_t)page, IFETCH_LINE_SLOT, CODE_JUMP_NEAR };
+	struct plat_buffer buf;
+	char caption[80];
+	int status;
+
+	/* Said, and no failure: the lines of this page size were measured. */
+	if (top < PAGE_MIN_JUMPS) {
+		report_printf("ifetch, %s: memory or ifetch.max_buffer for fewer than %u pages: "
+			      "no page chain with these pages\n", page_name, PAGE_MIN_JUMPS);
+		return 0;
+	}
+	/* One form for the whole sweep and its control, so a step is never
+	   a change of jump. */
+	if (top * page > codegen_jump_reach(isa, CODE_JUMP_NEAR))
+		shape.form = CODE_JUMP_FAR;
+	report_printf("ifetch, %s: page chain jumps are %s\n", page_name,
+		      shape.form == CODE_JUMP_NEAR ? "direct, pc-relative"
+		      : "indirect through a register (the span passes a direct jump's reach)");
+	if (code_buffer(&buf, top * page, shift, page_name) != 0)
+		return -1;
+	mp_snprintf(caption, sizeof caption, "ifetch, %s: page chain and packed control", page_name);
+	status = sweep_chain(c, &buf, &shape, PAGE_MIN_JUMPS, top, page_name, caption);
+	plat_buffer_put(&buf);
+	return status;
+}
+
+static int measure_page_size(const struct config *c, unsigned shift)
+{
+	char page_name[48];
+	int lines;
+
+	page_size_name(page_name, sizeof page_name, shift);
+	if (page_buffer_max(PROBE_NAME, shift) == 0)
+		return 1;
+	lines = measure_lines(c, shift, page_name);
+	if (measure_pages(c, shift, page_name) != 0 || lines != 0)
+		return -1;
+	return 0;
+}
+
+/* The report's closing lines: what the curves say, each against its claim
+   (analysis/ifetch_levels.h; the card says the same). */
+static void report_findings(void)
+{
+	static struct cache_claims claims;
+	struct ifetch_findings f;
+
+	plat_cache_claims(&claims);
+	ifetch_find(&seen, &claims, &f);
+	if (f.have_l1i)
+		report_printf("ifetch: L1i %llu bytes (next point %llu), miss +%.2f cycles a jump over "
+			      "the control; claim %llu (%s): %s\n", (unsigned long long)f.l1i.count,
+			      (unsigned long long)f.l1i.next_count, f.l1i.miss_cycles,
+			      (unsigned long long)f.l1i.claim, f.l1i.claim_source,
+			      verdict_name(f.l1i.verdict));
+	else
+		report_printf("ifetch: no L1i step found in the line chain over its control\n");
+	for (size_t i = 0; i < f.ntlbs; i++)
+		report_printf("ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
+			      "%llu), miss +%.2f cycles a jump; claim %llu (%s): %s\n",
+			      f.tlb[i].number, (unsigned long long)(1ull << f.tlb[i].page_shift) / 1024,
+			      (unsigned long long)f.tlb[i].count,
+			      (unsigned long long)f.tlb[i].next_count, f.tlb[i].miss_cycles,
+			      (unsigned long long)f.tlb[i].claim, f.tlb[i].claim_source,
+			      verdict_name(f.tlb[i].verdict));
+	report_printf("ifetch: fetch %.2f bytes (%.2f instructions) a cycle up to the claimed "
+		      "L1i, %.2f bytes a cycle between twice the L1i and half the L2 (op cache, "
+		      "L1i and L2 as code sees them; no CPU claims a fetch rate)\n",
+		      f.fetch_l1i_bytes_per_cycle, f.fetch_l1i_insns_per_cycle,
+		      f.fetch_l2_bytes_per_cycle);
+}
+
+/* ---- Public Functions ------------------------------------------------- */
+
+int probe_ifetch(const struct config *c)
+{
+	const struct plat_clock *clk = plat_clock();
+	int status;
+
+	if (!codegen_nop_length_ok((enum code_isa)plat_code_isa(), IFETCH_SETTINGS(c)->nop_bytes)) {
+		report_printf("ifetch: ifetch.nop_bytes = %u: this instruction set has no NOP of "
+			      "that length (x86-64: 1 to 8 bytes, AArch64: 4)\n",
+			      IFETCH_SETTINGS(c)->nop_bytes);
+		probe_failed_because("no %u-byte NOP here", IFETCH_SETTINGS(c)->nop_bytes);
+		return -1;
+	}
+	report_printf("ifetch: code written at run time and run from a buffer of each page "
+		      "size. fetch: NOP sleds of %u-byte instructions ending in a loop-back, %u "
+		      "bytes to ifetch.max_footprint; line: one taken jump per %u-byte line "
+		      "through a random cycle, control one per %u bytes (same jumps, a quarter of "
+		      "the footprint); page: one jump per page through a random cycle of pages, "
+		      "control the same jumps one per line; trials of whole laps sized to step_ms, "
+		      "figure = best trial; cycles = ns x the core clock (%s)\n",
+		      IFETCH_SETTINGS(c)->nop_bytes, FETCH_MIN_BYTES, IFETCH_LINE_SLOT,
+		      IFETCH_LINE_CONTROL_SLOT, clk->core_source ? clk->core_source : "unknown");
+	ifetch_rows_init(&seen);
+	status = page_sizes_each(PROBE_NAME, c, measure_page_size);
+	report_findings();
+	return status;
+}
+
+/* The largest of the two buffers it holds in turn. */
+static unsigned ifetch_holds(const struct config *c, unsigned page_shift,
+			     struct probe_hold out[PROBE_HOLDS_MAX])
+{
+	uint64_t lines = IFETCH_SETTINGS(c)->max_footprint, pages = IFETCH_SETTINGS(c)->max_buffer;
+
+	out[0] = (struct probe_hold){ lines > pages ? lines : pages, page_shift, 1 };
+	return 1;
+}
+
+/* A sled of 4-byte NOPs (both instruction sets have them) up to 2 MiB in
+   quick (past most L2s; under QEMU's TCG every block is translated, and
+   8 MiB took the quick run past 9 minutes), 64 MiB in full (past the last
+   level of most CPUs); page chains in at most 512 MiB quick (256 pages of
+   2 MiB), 4 GiB full. */
+static const struct config_key ifetch_keys[] = {
+	{ "nop_bytes", KIND_UINT, SETTING(struct ifetch_settings, nop_bytes), 1, 15, 0,
+	  "4", "4", 0, 0, NULL },
+	{ "max_footprint", KIND_SIZE, SETTING(struct ifetch_settings, max_footprint), 4096,
+	  (uint64_t)1 << 27, 4096, "2MiB", "64MiB", 0, 0, NULL },
+	{ "max_buffer", KIND_SIZE, SETTING(struct ifetch_settings, max_buffer), 4096,
+	  PROBE_BUFFER_MAX, 4096, "512MiB", "4GiB", 0, 0, NULL },
+};
+
+PROBE_DEFINE(ifetch, 35) = {
+	.config = { .name = "ifetch", .profiles = PROBE_IN_FULL,
+		    PROBE_KEYS(ifetch_keys, struct ifetch_settings, 0) },
+	.run = probe_ifetch,
+	.holds = ifetch_holds,
+	.rows_read = ROWS_UNREAD,
+};

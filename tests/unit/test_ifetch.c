@@ -1,0 +1,155 @@
+/* The ifetch probe through the real host platform: code written at run
+ * time is made runnable (read and execute only), runs and returns, and
+ * every footprint and jump count gives its row, each chain beside its
+ * control with the working sets docs/OUTPUT.md promises. Then its reading
+ * (analysis/ifetch_levels.c) on synthetic curves shaped as a Zen 3's:
+ * the L1i at 32 KiB, ITLBs of 64 and 512 entries, each held against its
+ * claim. No timing thresholds on the real runs: these machines are shared.
+ */
+
+#include "check.h"
+#include "probe_rows.h"
+#include "analysis/ifetch_levels.h"
+#include "core/probe.h"
+#include "probes/ifetch_settings.h"
+
+static struct probe_rows rows;
+
+static void small_config(struct config *c)
+{
+	config_defaults(c, PROFILE_QUICK);
+	c->probes = PROBE_IFETCH;
+	c->pages = PAGES_4K;
+	c->trials = 3;
+	c->max_trials = 3;
+	c->step_ms = 0.2;
+	IFETCH_SETTINGS(c)->max_footprint = 16 * 1024;
+	IFETCH_SETTINGS(c)->max_buffer = 64 * 1024;
+}
+
+static int count_of(const char *variant)
+{
+	int n = 0;
+
+	for (int i = 0; i < rows.count; i++)
+		n += !strcmp(rows.row[i].variant, variant);
+	return n;
+}
+
+static void test_rows(void)
+{
+	static const uint64_t footprints[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
+	struct config c;
+	int all_found = 1;
+
+	small_config(&c);
+	CHECK(probe_rows_run(probe_ifetch, &c, &rows) == 0 && rows.rc == 0,
+	      "probe_ifetch runs its generated code and succeeds (%d rows)", rows.count);
+	for (unsigned k = 0; k < sizeof footprints / sizeof *footprints; k++)
+		all_found &= probe_rows_find(&rows, "fetch", 4096, footprints[k] * 1024) != NULL;
+	CHECK(all_found && count_of("fetch") == 8, "a fetch row for each sled of 1 to 16 KiB");
+	/* 16 to 256 jumps: 16 24 32 48 64 96 128 192 256. */
+	CHECK(count_of("line") == 9 && count_of("line_control") == 9 &&
+	      probe_rows_find(&rows, "line", 4096, 256 * 64) &&
+	      probe_rows_find(&rows, "line_control", 4096, 256 * 16),
+	      "line chains of 16 to 256 jumps, 64 bytes a jump, each with a control of 16");
+	/* 64 KiB of 4 KiB pages: 2 to 16 pages. */
+	CHECK(count_of("page") == 7 && count_of("page_control") == 7 &&
+	      probe_rows_find(&rows, "page", 4096, 16 * 4096) &&
+	      probe_rows_find(&rows, "page_control", 4096, 16 * 64) &&
+	      !probe_rows_find(&rows, "page", 4096, 24 * 4096),
+	      "page chains of 2 to 16 pages (ifetch.max_buffer), each with a packed control");
+	CHECK(rows.count > 0 && strstr(rows.row[0].pages_verified, "R-X while run"),
+	      "the code ran read and execute only: %s", rows.count ? rows.row[0].pages_verified : "-");
+
+	small_config(&c);
+	IFETCH_SETTINGS(&c)->nop_bytes = 9;
+	CHECK(probe_rows_run(probe_ifetch, &c, &rows) == 0 && rows.rc != 0 && rows.count == 0,
+	      "ifetch.nop_bytes = 9 is refused: x86-64 has no 9-byte NOP written here");
+}
+
+/* A row of a synthetic run. */
+static void add(struct ifetch_rows *r, const char *variant, unsigned shift, uint64_t jumps,
+		uint64_t stride, double cycles)
+{
+	struct result_row row = { .probe = "ifetch", .variant = variant, .page_shift = shift,
+				  .working_set_bytes = jumps * stride, .cycles = cycles,
+				  .stride_bytes = stride };
+
+	ifetch_rows_add(r, &row);
+}
+
+/* A Zen 3's CPUID 8000_0005h/8000_0006h claims, as decoded. */
+static void zen3_claims(struct cache_claims *c)
+{
+	*c = (struct cache_claims){ .ncaches = 2, .ntlbs = 3 };
+	c->cache[0] = (struct cache_desc){ .level = 1, .kind = CACHE_INSTRUCTION,
+					   .size_bytes = 32768, .source = "CPUID 8000_0005h" };
+	c->cache[1] = (struct cache_desc){ .level = 2, .kind = CACHE_UNIFIED,
+					   .size_bytes = 512 * 1024, .source = "CPUID 8000_0006h" };
+	c->tlb[0] = (struct tlb_desc){ .level = 1, .kind = TLB_INSTRUCTION, .pages = TLB_PAGE_4K,
+				       .entries = 64, .source = "CPUID 8000_0005h" };
+	c->tlb[1] = (struct tlb_desc){ .level = 2, .kind = TLB_INSTRUCTION, .pages = TLB_PAGE_4K,
+				       .entries = 512, .source = "CPUID 8000_0006h" };
+	c->tlb[2] = (struct tlb_desc){ .level = 1, .kind = TLB_INSTRUCTION,
+				       .pages = TLB_PAGE_2M | TLB_PAGE_4M, .entries = 64,
+				       .source = "CPUID 8000_0005h" };
+}
+
+static void test_reading(void)
+{
+	static struct ifetch_rows r;
+	static struct cache_claims claims;
+	struct ifetch_findings f;
+	uint64_t n;
+
+	ifetch_rows_init(&r);
+	zen3_claims(&claims);
+	/* The line chain steps from 1 to 5 cycles past 512 lines (32 KiB);
+	   its control, a quarter of the footprint, only past 2048. */
+	for (n = 16; n <= 8192; n *= 2) {
+		add(&r, IFETCH_VARIANT_LINE, 12, n, 64, n <= 512 ? 1.0 : 5.0);
+		add(&r, IFETCH_VARIANT_LINE_CONTROL, 12, n, 16, n <= 2048 ? 1.0 : 5.0);
+	}
+	/* The page chain: +3 cycles past 64 pages, +10 more past 512; its
+	   control rises with the L1i past 512 lines, as the chain does. */
+	for (n = 8; n <= 2048; n *= 2) {
+		double l1i = n > 512 ? 4.0 : 0;
+
+		add(&r, IFETCH_VARIANT_PAGE, 12, n, 4096, 1.0 + l1i + (n > 64) * 3.0 + (n > 512) * 10.0);
+		add(&r, IFETCH_VARIANT_PAGE_CONTROL, 12, n, 64, 1.0 + l1i);
+	}
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.have_l1i && f.l1i.count == 32768 && f.l1i.next_count == 65536 &&
+	      f.l1i.verdict == VERDICT_AGREES && f.l1i.miss_cycles > 3.9 && f.l1i.miss_cycles < 4.1,
+	      "L1i 32 KiB, miss +4 cycles over the control, agrees with the claim (%llu, %.2f)",
+	      (unsigned long long)f.l1i.count, f.l1i.miss_cycles);
+	CHECK(f.ntlbs == 2 && f.tlb[0].count == 64 && f.tlb[0].claim == 64 &&
+	      f.tlb[0].verdict == VERDICT_AGREES && f.tlb[1].count == 512 && f.tlb[1].claim == 512 &&
+	      f.tlb[1].verdict == VERDICT_AGREES,
+	      "4 KiB pages: an L1 ITLB of 64 and an L2 ITLB of 512 entries, each agreeing (%zu)",
+	      f.ntlbs);
+	CHECK(f.ntlbs == 2 && f.tlb[1].miss_cycles > 9.9 && f.tlb[1].miss_cycles < 10.1,
+	      "the L2 ITLB's miss costs +10 cycles, the L1i's step cancelled by the control");
+
+	/* The same chain against a claim of 256 entries: it differs. */
+	claims.tlb[0].entries = 256;
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.ntlbs == 2 && f.tlb[0].verdict == VERDICT_DIFFERS && !f.tlb[0].named_by_claim &&
+	      f.tlb[0].count == 64, "a claim outside the step's bracket differs, and names nothing");
+	claims.tlb[0].entries = 100;
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.ntlbs == 2 && f.tlb[0].verdict == VERDICT_AGREES && f.tlb[0].named_by_claim &&
+	      f.tlb[0].count == 100, "a claim between the points around the step names it (%llu)",
+	      (unsigned long long)f.tlb[0].count);
+	CHECK(ifetch_claimed_tlb_max(&claims, 12) == 512 && ifetch_claimed_tlb_max(&claims, 21) == 64 &&
+	      ifetch_claimed_tlb_max(&claims, 30) == 0,
+	      "the largest claimed instruction TLB per page size");
+}
+
+int main(void)
+{
+	test_rows();
+	test_reading();
+	return check_summary();
+}
