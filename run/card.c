@@ -813,8 +813,8 @@ static void busy_lines(struct lines *ls, const struct card_busy *b)
 
 	if (b->have_loaded && b->idle_ns > 0) {
 		mp_format_bytes(page, sizeof page, 1ull << b->loaded_shift);
-		mp_append(&out, "loaded   idle %.0f ns (%s pages); p50 at the most GB/s drawn:",
-			  b->idle_ns, page);
+		mp_append(&out, "loaded   idle %.0f ns (%s pages)%s", b->idle_ns, page,
+			  b->nmix ? "; p50 at the most GB/s drawn:" : "; no loader ran");
 		for (size_t m = 0; m < b->nmix; m++)
 			mp_append(&out, "%s %s %.0f ns at %.1f", m ? "," : "", b->mix[m].mix,
 				  b->mix[m].ns, b->mix[m].gb_per_s);
