@@ -962,6 +962,8 @@ int analysis_has(const struct analysis *a, enum probe_rows_read from)
 	case ROWS_BANDWIDTH: return a->bw.nseries > 0;
 	case ROWS_C2C:
 	case ROWS_MLP:
+	case ROWS_LOADED:
+	case ROWS_TAILS:
 	case ROWS_UNREAD: return 0;
 	}
 	return 0;

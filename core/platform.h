@@ -174,6 +174,13 @@ struct plat_disturbances {
 	uint64_t nmi, smi;
 	int nmi_counted, smi_counted;   /* 0: this platform cannot count that kind */
 	const char *nmi_how, *smi_how;  /* how each is counted, or why it is not */
+	/* The calling thread's involuntary context switches (Linux: getrusage's
+	   ru_nivcsw), where a timed section can be preempted at all; bare
+	   metal times with interrupts off and counts none. Not a reason to
+	   discard a trial (trials.h looks at NMIs and SMIs): a probe that
+	   marks single batches says how many came during them. */
+	uint64_t preemptions;
+	int preemptions_counted;
 };
 void plat_disturbances(struct plat_disturbances *d);
 

@@ -32,10 +32,11 @@ struct probe_hold {
 
 /* Which reader after the run takes a probe's rows: the analysis's latency
    curves (the "chase" variant), its TLB curves, its bandwidth curves, the
-   card's core-to-core figures, the card's loads in flight; or none beyond
-   the files. */
+   card's core-to-core figures, the card's loads in flight, its loaded-curve
+   line, its memory tail; or none beyond the files. */
 enum probe_rows_read {
 	ROWS_UNREAD, ROWS_LATENCY_CURVE, ROWS_TLB_CURVE, ROWS_BANDWIDTH, ROWS_C2C, ROWS_MLP,
+	ROWS_LOADED, ROWS_TAILS,
 };
 
 /* One probe's row. */

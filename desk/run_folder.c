@@ -30,7 +30,7 @@ static void keep_row(const struct result_row *row, void *ctx)
 		desk_must(strdup(row->variant ? row->variant : "")),
 		row->page_shift, row->working_set_bytes, row->ns, row->cycles, row->cpu,
 		row->peer_cpu, row->loaders, row->gb_per_s, row->bytes_per_cycle,
-		row->stride_bytes, row->insns_per_cycle, row->chases };
+		row->stride_bytes, row->insns_per_cycle, row->chases, row->load_gb_per_s };
 	analysis_add_row(r->analysis, row);
 }
 
@@ -179,6 +179,7 @@ void run_folder_card(const struct run_folder *run, struct card *card)
 		row.bytes_per_cycle = run->row[i].bytes_per_cycle;
 		row.insns_per_cycle = run->row[i].insns_per_cycle;
 		row.chases = run->row[i].chases;
+		row.load_gb_per_s = run->row[i].load_gb_per_s;
 		card_rows_add(&rows, &row);
 	}
 	card_build(card, run->analysis, &rows, NULL);

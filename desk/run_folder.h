@@ -20,6 +20,7 @@ struct run_row {
 	uint64_t stride_bytes;                          /* identity too (geometry) */
 	struct optional_real insns_per_cycle;           /* ifetch's fetch rows */
 	struct optional_count chases;                   /* identity too (mlp) */
+	struct optional_real load_gb_per_s;             /* loaded: the card's busiest point */
 };
 
 struct run_folder {

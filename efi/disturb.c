@@ -99,4 +99,7 @@ void plat_disturbances(struct plat_disturbances *d)
 	d->smi_counted = smi_counted;
 	d->smi = smi_counted ? disturb_smi_count() - smi_at_start : 0;
 	d->smi_how = smi_how;
+	/* Timed sections run with interrupts off: nothing preempts them. */
+	d->preemptions = 0;
+	d->preemptions_counted = 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -120,13 +121,20 @@ const char *plat_timed_conditions(void)
 }
 
 /* A process sees neither NMIs nor SMIs: both counts stay 0, and the report
-   says they are not counted rather than that none arrived. */
+   says they are not counted rather than that none arrived. Its thread's
+   preemptions it does see. */
 void plat_disturbances(struct plat_disturbances *d)
 {
+	struct rusage use;
+
 	*d = (struct plat_disturbances){
 		.nmi_how = "not counted: NMIs are invisible to a Linux process",
 		.smi_how = "not counted: SMIs are invisible to a Linux process",
 	};
+	if (getrusage(RUSAGE_THREAD, &use) == 0) {
+		d->preemptions = (uint64_t)use.ru_nivcsw;
+		d->preemptions_counted = 1;
+	}
 }
 
 /* Each fatal signal that a faulting probe can raise is caught for the length

@@ -1,11 +1,14 @@
 /* The loaded probe: the latency chase on CPU 0 at a working set past the
- * caches while 0, 1, ... N other CPUs stream their own buffers, each row
- * giving the chase's latency beside the bandwidth the loaders achieved
- * meanwhile: the loaded-latency curve. docs/METHOD.md explains the method.
+ * caches while other CPUs stream buffers of their own, for each read/write
+ * mix a curve of the chase's latency against the bandwidth the loaders
+ * drew: one loader paced by a delay swept from near idle to none, then 2,
+ * 3, ... N loaders at no delay (MLC's injection delay, the Mess
+ * benchmark's curves by mix). Each point's chase is timed in short batches
+ * (batches.h), so it carries its tail too. docs/METHOD.md section 10.
  */
 
+#include "probes/batches.h"
 #include "probes/chase.h"
-#include "probes/chase_run.h"
 #include "results/emit.h"
 #include "probes/load_kernel.h"
 #include "probes/loaded_chart.h"
@@ -16,10 +19,8 @@
 #include "results/report_table.h"
 #include "results/results.h"
 #include "core/timebase.h"
-#include "results/trial_row.h"
 #include "lib/fmt.h"
-#include "lib/machine.h"
-#include "probes/sweep.h"
+#include "lib/stream.h"
 
 /* The probe's name, from its registry row (the end of this file). */
 #define PROBE_NAME (probe_def_loaded.config.name)
@@ -30,21 +31,55 @@
    the unloaded one at the same size. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
 
-/* One page size's rows, a row per count of loaders. */
-static const struct table_column load_columns[] = {
+/* The one loader's delays, as multiples of its own time per line at no
+   delay (measured first, alone): a delay of F such times paces it to about
+   1/F of its own top rate. Largest first: from near idle (1/1024) up; then
+   no delay. Below 1.25 the delay would hide under the line's own time. */
+static const double delay_factor[] = { 1024, 256, 64, 32, 16, 8, 6, 4, 3, 2, 1.5, 1.25 };
+#define DELAY_STEPS (sizeof delay_factor / sizeof delay_factor[0])
+
+/* How long the loader runs alone to measure its time per line. */
+#define ALONE_MS 20.0
+#define ALONE_TRIES 3u
+/* Tries of a point whose loader moved nothing (all_loaders_moved). */
+#define POINT_TRIES 3u
+/* How long CPU 0 waits for its loaders to be running. */
+#define LOADERS_WAIT_MS 1000.0
+
+/* Adds timed to calibrate the delay. */
+#define CALIBRATION_ADDS (1u << 20)
+
+/* One point of a curve, a row of the report's table. */
+static const struct table_column point_columns[] = {
+	{ "mix", NULL, 12, 1, 0 },
 	{ "loaders", NULL, 7, 0, 0 },
-	TRIAL_COLUMNS("ns/load", 10, 9),
-	{ "load GB/s", NULL, 10, 0, 0 },
+	{ "delay ns", NULL, 9, 0, 0 },
+	{ "load GB/s", NULL, 9, 0, 0 },
+	{ "p50 ns", NULL, 8, 0, 0 },
+	{ "mean", NULL, 8, 0, 0 },
+	{ "p99", NULL, 8, 0, 0 },
+	{ "p99.9", NULL, 8, 0, 0 },
+	{ "max", NULL, 8, 0, 0 },
+	{ "marked", NULL, 6, 0, 0 },
 };
-static const struct table load_table = TABLE_OF(load_columns, "  ");
+static const struct table point_table = TABLE_OF(point_columns, "  ");
 
 /* ---- Private Types ---------------------------------------------------- */
 
 /* One loaded measurement: the chase, the loaders, the flag that stops them. */
 struct loaded_run {
-	struct chase_run chase;
+	struct batch_run chase;
 	volatile uint32_t stop;
+	uint64_t alone_ticks;     /* how long the timer role lets a loader run */
+	unsigned loaders;         /* how many run beside the chase */
 	struct load_kernel loader[PLAT_CPUS_MAX];
+};
+
+/* A point's loading: how many loaders, and their plan. */
+struct loading {
+	unsigned loaders;
+	struct load_plan plan;
+	double delay_ns;
 };
 
 /* ---- Private Data ----------------------------------------------------- */
@@ -57,15 +92,54 @@ static unsigned load_bufs;
 /* A loader that missed its deadline may still be streaming its buffer:
    then no loader buffer is given back. */
 static int loader_missed;
+/* The delay's adds per ns on CPU 0; the non-temporal kernel, if any. */
+static double adds_per_ns;
+static stream_kernel_fn *nt_kernel;
+static unsigned nt_block;
+static const char *nt_set = "";
+/* The idle row's time, for the loaded rows' deadlines. */
+static double idle_ms;
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* CPU 0's role: the chase's trials, then the loaders' stop. */
+/* Until every loader has begun, or LOADERS_WAIT_MS passed: the start
+   line starts roles together only where each CPU is the role's alone, and
+   a loader the OS (or an emulator) ran late found the chase over and
+   moved nothing. */
+static void wait_for_loaders(const struct loaded_run *r)
+{
+	uint64_t until = plat_ticks() + ms_to_ticks(LOADERS_WAIT_MS);
+	unsigned running = 0;
+
+	while (running < r->loaders && plat_ticks() < until) {
+		running = 0;
+		for (unsigned k = 1; k <= r->loaders; k++)
+			running += __atomic_load_n(&r->loader[k].running, __ATOMIC_ACQUIRE);
+	}
+}
+
+/* CPU 0's role: once the loaders run, the chase's batches, then the
+   loaders' stop. */
 static void chase_role(void *arg)
 {
 	struct loaded_run *r = arg;
 
-	chase_run_trials(&r->chase);
+	wait_for_loaders(r);
+	batch_run_stretch(&r->chase);
+	__atomic_store_n(&r->stop, 1, __ATOMIC_SEQ_CST);
+}
+
+/* CPU 0's role while a loader runs alone: once it runs, wait alone_ticks,
+   then stop it. */
+static void timer_role(void *arg)
+{
+	struct loaded_run *r = arg;
+	uint64_t until;
+
+	wait_for_loaders(r);
+	until = plat_ticks() + r->alone_ticks;
+	while (plat_ticks() < until)
+		;
 	__atomic_store_n(&r->stop, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -91,11 +165,26 @@ static void get_load_buffers(const struct config *c, unsigned want)
 		}
 }
 
-/* The chase with `loaders` CPUs (1 .. loaders) streaming, every CPU done
-   within deadline_ms. 0 measured, -1 failed (reported); *gb_per_s is what
-   the loaders achieved together. */
-static int measure_with(const struct config *c, unsigned loaders, double deadline_ms,
-			double *gb_per_s, const char *what)
+/* The narrowest usable streaming set's non-temporal store, for write_nt. */
+static void find_nt_kernel(void)
+{
+	struct plat_stream_sets sets;
+
+	plat_stream_sets(&sets);
+	nt_kernel = 0;
+	for (unsigned s = 0; s < sets.count && !nt_kernel; s++)
+		if ((sets.usable & (1u << s)) && sets.sets[s].op[STREAM_WRITE_NT]) {
+			nt_kernel = sets.sets[s].op[STREAM_WRITE_NT];
+			nt_block = sets.sets[s].block_bytes;
+			nt_set = sets.sets[s].name;
+		}
+}
+
+/* Runs `main` on CPU 0 beside the loaders of *l, every CPU done within
+   deadline_ms. 0 when every loader ran to the stop flag; -1 failed
+   (reported). */
+static int run_with(const struct loading *l, void (*main)(void *), double deadline_ms,
+		    const char *what)
 {
 	static struct plat_role roles[PLAT_CPUS_MAX];
 	uint64_t give_up = plat_ticks() + ms_to_ticks(deadline_ms);
@@ -103,50 +192,187 @@ static int measure_with(const struct config *c, unsigned loaders, double deadlin
 	int rc;
 
 	run.stop = 0;
-	roles[0] = (struct plat_role){ 0, chase_role, &run, 0 };
-	for (unsigned k = 1; k <= loaders; k++) {
-		load_kernel_init(&run.loader[k], &load_buf[k - 1], LOADED_SETTINGS(c)->mix, &run.stop,
-				 give_up);
+	run.loaders = l->loaders;
+	roles[0] = (struct plat_role){ 0, main, &run, 0 };
+	for (unsigned k = 1; k <= l->loaders; k++) {
+		load_kernel_init(&run.loader[k], &load_buf[k - 1], &l->plan, &run.stop, give_up);
 		roles[k] = (struct plat_role){ k, load_kernel_run, &run.loader[k], 0 };
 	}
-	rc = plat_cpus_run(roles, loaders + 1, (uint64_t)deadline_ms, why, sizeof why);
+	rc = plat_cpus_run_wide(roles, l->loaders + 1, (uint64_t)deadline_ms, why, sizeof why);
 	if (rc < 0) {
 		report_printf("%s: not measured: %s\n", what, why);
 		return -1;
 	}
-	for (unsigned k = 1; k <= loaders; k++) {
+	for (unsigned k = 1; k <= l->loaders; k++) {
 		if (!roles[k].missed)
 			continue;
 		loader_missed = 1;
 		report_printf("%s: CPU %u MISSED ITS DEADLINE of %.0f ms: the run goes on "
 			      "without it\n", what, k, deadline_ms);
 	}
-	if (rc != 0 || chase_run_verdict(&run.chase, CHASE_SLOT, what) != 0)
+	if (rc != 0)
 		return -1;
 	/* A loader that stopped on the deadline left part of the chase
 	   unloaded: the figure would mix the two. */
-	for (unsigned k = 1; k <= loaders; k++)
+	for (unsigned k = 1; k <= l->loaders; k++)
 		if (run.loader[k].gave_up) {
 			report_printf("%s: not measured: the chase outlasted its deadline (%.0f ms: "
-				      "cpus.deadline and the unloaded row's own time) and CPU %u "
+				      "cpus.deadline and the idle row's own time) and CPU %u "
 				      "stopped loading before it ended; raise cpus.deadline\n",
 				      what, deadline_ms, k);
 			return -1;
 		}
-	*gb_per_s = 0;
-	for (unsigned k = 1; k <= loaders; k++)
-		*gb_per_s += load_kernel_gb_per_s(&run.loader[k]);
 	return 0;
 }
 
-/* Every loader count at one page size of the chase's buffer. */
+/* The loaders' bandwidth together, GB/s. */
+static double loaders_gb_per_s(unsigned loaders)
+{
+	double gb = 0;
+
+	for (unsigned k = 1; k <= loaders; k++)
+		gb += load_kernel_gb_per_s(&run.loader[k]);
+	return gb;
+}
+
+/* 1 when each of the first `loaders` loaders moved at least one step. */
+static int all_loaders_moved(unsigned loaders)
+{
+	for (unsigned k = 1; k <= loaders; k++)
+		if (!run.loader[k].steps)
+			return 0;
+	return 1;
+}
+
+/* One loader alone at no delay for ALONE_MS: its ns per line (per block
+   for write_nt), 0 when it could not run (reported). A loader that moved
+   nothing (under an emulator its first look at the stop flag can come
+   later than the window) is tried again in a window four times as long. */
+static double alone_step_ns(const struct config *c, const struct loading *l, const char *what)
+{
+	const struct load_kernel *k = &run.loader[1];
+	double window_ms = ALONE_MS;
+
+	for (unsigned tries = 0; tries < ALONE_TRIES; tries++, window_ms *= 4) {
+		run.alone_ticks = ms_to_ticks(window_ms);
+		if (run_with(l, timer_role, c->cpus_deadline_ms + window_ms, what) != 0)
+			return 0;
+		if (k->steps)
+			break;
+	}
+	if (!k->steps) {
+		report_printf("%s: the loader moved nothing alone, in windows of %.0f to %.0f ms\n",
+			      what, ALONE_MS, window_ms / 4);
+		return 0;
+	}
+	report_printf("%s: one loader alone, no delay: %.2f GB/s, %.2f ns a %s\n", what,
+		      loaders_gb_per_s(1), ticks_to_ns(k->ticks) / (double)k->steps,
+		      l->plan.mix == LOAD_WRITE_NT ? "block" : "line");
+	return ticks_to_ns(k->ticks) / (double)k->steps;
+}
+
+/* The chase's batches beside the loading *l: one row, one table line and
+   one chart point. 0 measured, -1 failed (reported). */
+static int measure_point(const struct config *c, const struct plat_buffer *buf,
+			 const struct loading *l, const char *variant, const char *page_name)
+{
+	struct batch_summary s;
+	struct result_row row = { 0 };
+	double deadline_ms = c->cpus_deadline_ms + (l->loaders + 1) * idle_ms, gb;
+	uint64_t t0 = plat_ticks();
+	char what[96];
+
+	mp_snprintf(what, sizeof what, "loaded, %s, %s, %u loader%s", page_name, variant,
+		    l->loaders, l->loaders == 1 ? "" : "s");
+	/* A loader the OS started after the chase had ended moved nothing:
+	   such a point is no loaded point, so it is measured again. */
+	for (unsigned tries = 0;; tries++) {
+		if (run_with(l, chase_role, deadline_ms, what) != 0)
+			return -1;
+		if (all_loaders_moved(l->loaders))
+			break;
+		if (tries + 1 == POINT_TRIES) {
+			report_printf("%s: not measured: a loader moved nothing while the chase ran, "
+				      "%u times\n", what, POINT_TRIES);
+			return -1;
+		}
+	}
+	if (!l->loaders)
+		idle_ms = ticks_to_ns(plat_ticks() - t0) / 1e6;
+	gb = loaders_gb_per_s(l->loaders);
+	batch_summarize(run.chase.ticks, run.chase.batches, run.chase.loads,
+			run.chase.counter_ticks, ticks_to_ns(1000000) / 1e6, &s);
+	row.probe = PROBE_NAME;
+	row.variant = variant;
+	row.page_shift = buf->page_shift;
+	row.working_set_bytes = LOADED_SETTINGS(c)->size;
+	/* The median, not the mean: on a shared machine a few batches that
+	   the host stalled move a mean of 16384 by tens of percent. */
+	row.ns = s.p50_ns;
+	row.cycles = ns_to_cycles(s.p50_ns);
+	row.trials = 1;
+	row.stopped_by = "count";
+	row.trial_form = "batches";
+	row.pages_verified = buf->verified;
+	row.cpu = (struct optional_count){ 1, 0 };
+	row.loaders = (struct optional_count){ 1, l->loaders };
+	row.load_gb_per_s = (struct optional_real){ gb, 1 };
+	emit_result_row(&row);
+	loaded_chart_add(page_name, variant, gb, s.p50_ns, l->loaders);
+	report_table_cell("%s", variant);
+	report_table_cell("%u", l->loaders);
+	report_table_cell("%.0f", l->delay_ns);
+	report_table_cell("%.3f", gb);
+	report_table_cell("%.1f", s.p50_ns);
+	report_table_cell("%.1f", s.mean_ns);
+	report_table_cell("%.1f", s.p99_ns);
+	report_table_cell("%.1f", s.p999_ns);
+	report_table_cell("%.1f", s.max_ns);
+	report_table_cell("%llu", (unsigned long long)s.marked);
+	report_table_row(0);
+	return 0;
+}
+
+/* One mix's curve: the idle point, one loader at each delay, then 1 .. N
+   loaders at no delay. */
+static int sweep_mix(const struct config *c, const struct plat_buffer *buf, enum load_mix mix,
+		     const char *page_name)
+{
+	struct loading l = { 1, { mix, 0, nt_kernel, nt_block }, 0 };
+	const char *name = load_mix_name(mix);
+	char what[96];
+	double step_ns;
+
+	if (mix == LOAD_WRITE_NT && !nt_kernel) {
+		report_printf("loaded, %s: no usable non-temporal store kernel: skipped\n", name);
+		return 1;
+	}
+	mp_snprintf(what, sizeof what, "loaded, %s, %s", page_name, name);
+	step_ns = alone_step_ns(c, &l, what);
+	if (step_ns <= 0)
+		return -1;
+	for (unsigned d = 0; d < DELAY_STEPS; d++) {
+		l.delay_ns = delay_factor[d] * step_ns;
+		l.plan.delay_adds = (uint64_t)(l.delay_ns * adds_per_ns + 0.5);
+		if (measure_point(c, buf, &l, name, page_name) != 0)
+			return -1;
+	}
+	l.plan.delay_adds = 0;
+	l.delay_ns = 0;
+	for (l.loaders = 1; l.loaders <= load_bufs; l.loaders++)
+		if (measure_point(c, buf, &l, name, page_name) != 0)
+			return -1;
+	return 0;
+}
+
+/* Every mix at one page size of the chase's buffer. */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
-	static struct cache_claims claims;
+	struct loading idle = { 0, { LOAD_READ, 0, 0, 0 }, 0 };
 	struct plat_buffer buf;
-	char page_name[48], what[96];
-	uint64_t max;
-	double unloaded_ms = 0;
+	enum load_mix mix = LOADED_SETTINGS(c)->mix;
+	char page_name[48];
+	uint64_t max, bytes = (uint64_t)LOADED_SETTINGS(c)->batches * sizeof(uint32_t);
 	int status = 0;
 
 	page_size_name(page_name, sizeof page_name, shift);
@@ -160,81 +386,82 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			      "loaded.size: skipped\n", page_name, fits);
 		return 1;
 	}
-	if (page_buffer_get(PROBE_NAME, &buf, LOADED_SETTINGS(c)->size, shift) != 0)
+	run.chase.ticks = plat_alloc(bytes);
+	if (!run.chase.ticks) {
+		report_printf("loaded, %s: no room for the batches' times: skipped\n", page_name);
 		return -1;
-	page_buffer_report(PROBE_NAME, page_name, &buf);
-	run.chase = (struct chase_run){ .start = buf.base, .slots = LOADED_SETTINGS(c)->size / CHASE_SLOT,
-					.c = c };
-	/* Past four times the largest claimed cache a stretch of loads after
-	   the warm-up lap measures what whole laps do (docs/METHOD.md). */
-	plat_cache_claims(&claims);
-	run.chase.partial_from_slots = chase_partial_from(sweep_largest_cache(&claims), 0,
-							  CHASE_SLOT);
-	chase_build(buf.base, run.chase.slots, CHASE_SLOT, CYCLE_SEED);
-	mp_snprintf(what, sizeof what, "loaded, %s", page_name);
-	report_table_begin(&load_table, what, NULL);
-	for (unsigned loaders = 0; loaders <= load_bufs; loaders++) {
-		struct result_row row = { 0 };
-		/* cpus.deadline is there to catch a CPU that never comes back,
-		   not to bound the chase's own work: a loaded row also gets
-		   (loaders + 1) x the unloaded row's time, since the chase's CPU
-		   may share a core with each loader (an emulator's vCPUs on
-		   fewer host cores; under TCG a 32 MiB chase on 4 KiB pages
-		   took 9 s unloaded). */
-		double deadline_ms = c->cpus_deadline_ms + (loaders + 1) * unloaded_ms, gb_per_s;
-		uint64_t t0 = plat_ticks();
-
-		mp_snprintf(what, sizeof what, "loaded, %s, %u loader%s", page_name, loaders,
-			    loaders == 1 ? "" : "s");
-		if (measure_with(c, loaders, deadline_ms, &gb_per_s, what) != 0) {
-			/* A CPU that missed is gone for good: more loaders
-			   would need it. */
-			status = -1;
-			break;
-		}
-		if (!loaders)
-			unloaded_ms = ticks_to_ns(plat_ticks() - t0) / 1e6;
-		row.probe = PROBE_NAME;
-		row.variant = LOADED_SETTINGS(c)->mix == LOAD_READ ? "read" : "read_write";
-		row.page_shift = shift;
-		row.working_set_bytes = LOADED_SETTINGS(c)->size;
-		trial_row_fill(&row, &run.chase.trials, run.chase.stopped_by, run.chase.form);
-		row.pages_verified = buf.verified;
-		row.cpu = (struct optional_count){ 1, 0 };
-		row.loaders = (struct optional_count){ 1, loaders };
-		row.load_gb_per_s = (struct optional_real){ gb_per_s, 1 };
-		emit_result_row(&row);
-		loaded_chart_add(shift, page_name, loaders, gb_per_s, row.ns);
-		report_table_cell("%u", loaders);
-		trial_row_cells(&row);
-		report_table_cell("%.3f", gb_per_s);
-		report_table_row(0);
 	}
+	if (page_buffer_get(PROBE_NAME, &buf, LOADED_SETTINGS(c)->size, shift) != 0) {
+		plat_free(run.chase.ticks, bytes);
+		return -1;
+	}
+	page_buffer_report(PROBE_NAME, page_name, &buf);
+	chase_build(buf.base, LOADED_SETTINGS(c)->size / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
+	run.chase.at = buf.base;
+	run.chase.batches = LOADED_SETTINGS(c)->batches;
+	run.chase.loads = BATCH_LOADS;
+	/* Warm-up: a first stretch untimed, so the chase has left the lines
+	   chase_build wrote behind and every later stretch starts cold. */
+	batch_run_stretch(&run.chase);
+	report_table_begin(&point_table, page_name, NULL);
+	idle_ms = 0;
+	if (measure_point(c, &buf, &idle, "idle", page_name) != 0)
+		status = -1;
+	/* A mix that failed leaves the others to run, unless a CPU missed
+	   its deadline: then every later point would need it. */
+	for (unsigned m = 0; m < LOAD_MIXES && !loader_missed && load_bufs; m++)
+		if (mix == LOAD_MIX_ALL || mix == (enum load_mix)m) {
+			int rc = sweep_mix(c, &buf, (enum load_mix)m, page_name);
+			status = rc < 0 ? -1 : status;
+		}
 	report_table_end();
 	plat_buffer_put(&buf);
+	plat_free(run.chase.ticks, bytes);
 	return status;
+}
+
+/* The report's opening lines: what each point is, the mixes, the delay's
+   calibration. */
+static void describe(const struct config *c, unsigned want)
+{
+	char size_text[24], load_text[24];
+	enum load_mix mix = LOADED_SETTINGS(c)->mix;
+
+	mp_format_bytes(size_text, sizeof size_text, LOADED_SETTINGS(c)->size);
+	mp_format_bytes(load_text, sizeof load_text, LOADED_SETTINGS(c)->load_size);
+	report_printf("loaded: the latency chase (%s, one random cycle, the page sizes asked) on "
+		      "CPU 0, timed in %u batches of %u loads (the counter's cost subtracted), "
+		      "while other CPUs each stream a %s buffer of their own with 4 KiB pages: "
+		      "per mix one loader paced by a delay before each line, from %.0f x its own "
+		      "time per line down to none, then 1 .. %u loaders with none; load GB/s = "
+		      "the bytes they moved over each one's own time, summed; a point's latency "
+		      "= the batches' p50 per load (mean, tail and marked batches beside it); "
+		      "deadline %.0f ms per point\n",
+		      size_text, LOADED_SETTINGS(c)->batches, BATCH_LOADS, load_text,
+		      delay_factor[0], want, c->cpus_deadline_ms);
+	for (unsigned m = 0; m < LOAD_MIXES; m++)
+		if (mix == LOAD_MIX_ALL || mix == (enum load_mix)m)
+			report_printf("loaded: mix %s: %s%s%s\n", load_mix_name((enum load_mix)m),
+				      load_mix_counts((enum load_mix)m),
+				      m == LOAD_WRITE_NT && nt_kernel ? "; kernel " : "",
+				      m == LOAD_WRITE_NT && nt_kernel ? nt_set : "");
+	report_printf("loaded: the delay: %.2f dependent adds a ns on CPU 0 (%u adds timed, "
+		      "least of 3), taken to hold on every CPU\n", adds_per_ns, CALIBRATION_ADDS);
+	report_printf("loaded: %s\n", plat_cpus_conditions());
+	if (!want)
+		report_printf("loaded: no other CPU: only the idle point is measured\n");
 }
 
 /* ---- Public Functions ------------------------------------------------- */
 
 int probe_loaded(const struct config *c)
 {
-	char size_text[24], load_text[24];
 	unsigned want = loaders_wanted(c);
 	int status;
 
-	mp_format_bytes(size_text, sizeof size_text, LOADED_SETTINGS(c)->size);
-	mp_format_bytes(load_text, sizeof load_text, LOADED_SETTINGS(c)->load_size);
-	report_printf("loaded: the latency chase (%s, one random cycle) on CPU 0 while 0 .. %u "
-		      "other CPUs (1, 2, ... in order) each stream a %s buffer of their own "
-		      "(%s); load GB/s = the bytes they moved over each one's own time, "
-		      "summed; the chase's stop rule as latency's; deadline %.0f ms per row\n",
-		      size_text, want, load_text,
-		      LOADED_SETTINGS(c)->mix == LOAD_READ ? "reads" : "every line read, every other one "
-		      "also written", c->cpus_deadline_ms);
-	report_printf("loaded: %s\n", plat_cpus_conditions());
-	if (!want)
-		report_printf("loaded: no other CPU: only the unloaded row is measured\n");
+	adds_per_ns = CALIBRATION_ADDS / ticks_to_ns(load_kernel_delay_ticks(CALIBRATION_ADDS));
+	find_nt_kernel();
+	describe(c, want);
 	get_load_buffers(c, want);
 	loaded_chart_begin();
 	status = page_sizes_each(PROBE_NAME, c, sweep_page_size);
@@ -259,20 +486,29 @@ static unsigned loaded_holds(const struct config *c, unsigned page_shift,
 	return 2;
 }
 
-/* A chase well past any last-level cache (full: 256 MiB, as later's table;
+/* A point's batches: 16384 x 4 loads of ~100 ns is 7 ms, so a mix's 14
+   points take about a second at quick; full doubles it (its p99.9 then
+   rests on 32 batches), not more, since the full profile runs about 85
+   points a page size.
+   A chase well past any last-level cache (full: 256 MiB, as later's table;
    quick: 32 MiB, past a Zen 3 CCD's L3 though not a big server's) while
-   each loader streams a buffer past its own core's caches. */
+   each loader streams a buffer past a client's last-level cache (64 MiB:
+   an 8 MiB one stayed in a 32 MiB L3, and its loader loaded no memory). */
 static const struct config_word mix_words[] = {
-	{ "read", LOAD_READ }, { "read_write", LOAD_READ_WRITE }, { 0, 0 } };
+	{ "all", LOAD_MIX_ALL }, { "read", LOAD_READ }, { "read3_write1", LOAD_READ3_WRITE1 },
+	{ "read2_write1", LOAD_READ2_WRITE1 }, { "read1_write1", LOAD_READ1_WRITE1 },
+	{ "write", LOAD_WRITE }, { "write_nt", LOAD_WRITE_NT }, { 0, 0 } };
 static const struct config_key loaded_keys[] = {
 	{ "size", KIND_SIZE, SETTING(struct loaded_settings, size), 4096, PROBE_BUFFER_MAX, 4096,
 	  "32MiB", "256MiB", 0, 0, NULL },
 	{ "load_size", KIND_SIZE, SETTING(struct loaded_settings, load_size), 65536,
-	  PROBE_BUFFER_MAX, 65536, "8MiB", "64MiB", 0, 0, NULL },
-	{ "mix", KIND_WORD, SETTING(struct loaded_settings, mix), 0, 0, 0, "read", "read",
+	  PROBE_BUFFER_MAX, 65536, "64MiB", "64MiB", 0, 0, NULL },
+	{ "mix", KIND_WORD, SETTING(struct loaded_settings, mix), 0, 0, 0, "all", "all",
 	  mix_words, "load mix", NULL },
 	{ "loaders", KIND_UINT, SETTING(struct loaded_settings, loaders), 0, CONFIG_CPUS_MAX - 1, 0,
 	  "0", "0", 0, 0, NULL },
+	{ "batches", KIND_UINT, SETTING(struct loaded_settings, batches), 1024, 16777216, 0,
+	  "16384", "32768", 0, 0, NULL },
 };
 
 PROBE_DEFINE(loaded, 90) = {
@@ -280,5 +516,5 @@ PROBE_DEFINE(loaded, 90) = {
 		    PROBE_KEYS(loaded_keys, struct loaded_settings, 0) },
 	.run = probe_loaded,
 	.holds = loaded_holds,
-	.rows_read = ROWS_UNREAD,
+	.rows_read = ROWS_LOADED,
 };

@@ -2,32 +2,42 @@
 
 #include "probes/loaded_chart.h"
 #include "results/chart_file.h"
+#include "core/platform.h"
+#include "probes/loaded_settings.h"
 #include "probes/page_sizes.h"
 #include "lib/fmt.h"
 #include "lib/xy_chart.h"
 
+/* ---- Constants -------------------------------------------------------- */
+
+#define CURVES_MAX (LOAD_MIXES * PAGE_SIZES_MAX)
+/* The idle point, twelve delays, no delay, then up to every other CPU. */
+#define POINTS_MAX (PLAT_CPUS_MAX + 14u)
+
 /* ---- Private Data ----------------------------------------------------- */
 
-/* One curve per page size; a loader count per point. */
 static struct {
-	unsigned shift;
-	char name[48];
+	char name[64];            /* "read, 4 KiB pages" */
 	unsigned n;
-	double gb_per_s[PLAT_CPUS_MAX], ns[PLAT_CPUS_MAX];
-	unsigned loaders[PLAT_CPUS_MAX];
-} curve[PAGE_SIZES_MAX];
+	double gb_per_s[POINTS_MAX], ns[POINTS_MAX];
+	unsigned loaders[POINTS_MAX];
+} curve[CURVES_MAX];
 static unsigned curves;
+/* The last idle point, and the page size it was measured at. */
+static char idle_page[48];
+static double idle_ns;
 
 /* ---- Private Functions ------------------------------------------------ */
 
 /* loaded.svg's document (chart_produce_fn): every curve gathered so far. */
 static int produce(svg_write_fn write, void *ctx, const void *arg)
 {
-	struct svg_xy_series series[PAGE_SIZES_MAX];
+	static struct svg_xy_series series[CURVES_MAX];
 	struct svg_xy_chart chart = {
 		.title = "memprobe: loaded latency, the chase on CPU 0 against the bandwidth "
-			 "other CPUs draw",
-		.x_label = "bandwidth the loaders achieved together, GB/s",
+			 "other CPUs draw, per mix (loaders' buffers: 4 KiB pages)",
+		.x_label = "bandwidth the loaders drew together, GB/s (written lines: "
+			   "write-allocate reads not counted)",
 		.y_label = "chase latency, ns per load", .tag_label = "loaders",
 		.series = series, .nseries = curves,
 	};
@@ -39,34 +49,48 @@ static int produce(svg_write_fn write, void *ctx, const void *arg)
 	return svg_write_xy_chart(&chart, write, ctx);
 }
 
+/* Adds a point to curve s, if it has room. */
+static void point_add(unsigned s, double gb_per_s, double ns, unsigned loaders)
+{
+	if (curve[s].n == POINTS_MAX)
+		return;
+	curve[s].gb_per_s[curve[s].n] = gb_per_s;
+	curve[s].ns[curve[s].n] = ns;
+	curve[s].loaders[curve[s].n++] = loaders;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void loaded_chart_begin(void)
 {
 	curves = 0;
+	idle_page[0] = 0;
 }
 
-void loaded_chart_add(unsigned page_shift, const char *page_name, unsigned loaders,
-		      double gb_per_s, double ns)
+void loaded_chart_add(const char *page_name, const char *variant, double gb_per_s, double ns,
+		      unsigned loaders)
 {
+	char name[64];
 	unsigned s;
 
-	for (s = 0; s < curves && curve[s].shift != page_shift; s++)
+	if (!mp_strcmp(variant, "idle")) {
+		mp_strlcpy(idle_page, page_name, sizeof idle_page);
+		idle_ns = ns;
+		return;
+	}
+	mp_snprintf(name, sizeof name, "%s, %s", variant, page_name);
+	for (s = 0; s < curves && mp_strcmp(curve[s].name, name); s++)
 		;
 	if (s == curves) {
-		if (curves == PAGE_SIZES_MAX)
+		if (curves == CURVES_MAX)
 			return;
 		curves++;
-		curve[s].shift = page_shift;
+		mp_strlcpy(curve[s].name, name, sizeof curve[s].name);
 		curve[s].n = 0;
-		mp_snprintf(curve[s].name, sizeof curve[s].name, "%s", page_name);
+		if (!mp_strcmp(idle_page, page_name))
+			point_add(s, 0, idle_ns, 0);
 	}
-	if (curve[s].n == PLAT_CPUS_MAX)
-		return;
-	curve[s].gb_per_s[curve[s].n] = gb_per_s;
-	curve[s].ns[curve[s].n] = ns;
-	curve[s].loaders[curve[s].n] = loaders;
-	curve[s].n++;
+	point_add(s, gb_per_s, ns, loaders);
 }
 
 void loaded_chart_finish(void)

@@ -49,7 +49,7 @@ const struct result_column result_columns[] = {
 	{ "cpu",               OPTIONAL, OPTIONAL_COUNT(cpu) },
 	{ "peer_cpu",          OPTIONAL, OPTIONAL_COUNT(peer_cpu) },
 	{ "loaders",           OPTIONAL, OPTIONAL_COUNT(loaders) },
-	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 3) },
+	{ "load_gb_per_s",     OPTIONAL, OPTIONAL_REAL(load_gb_per_s, 6) },
 	{ "chases",            OPTIONAL, OPTIONAL_COUNT(chases) },
 	{ "in_flight",         OPTIONAL, OPTIONAL_REAL(in_flight, 3) },
 	{ "gb_per_s",          OPTIONAL, OPTIONAL_REAL(gb_per_s, 3) },

@@ -468,6 +468,62 @@ static void add_c2c(struct card *c, const struct card_rows *r)
 	c->c2c_noisy = median_move(r->c2c_ns, r->c2c_spread, n) > CARD_NOISY_MOVE;
 }
 
+/* A loaded row into the busy figures: the idle row, or a mix's point
+   if it drew more than the mix's best so far. Rows of a later page size
+   than the first are left to the report. */
+static void busy_add_loaded(struct card_busy *b, const struct result_row *row)
+{
+	size_t m;
+
+	if (!b->have_loaded) {
+		b->have_loaded = 1;
+		b->loaded_shift = row->page_shift;
+	}
+	if (row->page_shift != b->loaded_shift || !(row->ns > 0))
+		return;
+	if (same(row->variant, "idle")) {
+		b->idle_ns = row->ns;
+		return;
+	}
+	for (m = 0; m < b->nmix && !same(b->mix[m].mix, row->variant); m++)
+		;
+	if (m == b->nmix) {
+		if (m == CARD_MAX_MIXES)
+			return;
+		b->nmix++;
+		mp_strlcpy(b->mix[m].mix, row->variant, sizeof b->mix[m].mix);
+		b->mix[m].gb_per_s = -1;
+	}
+	if (row->load_gb_per_s.value > b->mix[m].gb_per_s) {
+		b->mix[m].gb_per_s = row->load_gb_per_s.value;
+		b->mix[m].ns = row->ns;
+	}
+}
+
+/* A tails row into the busy figures: p50 and p99 of the largest working
+   set at the first page size. */
+static void busy_add_tails(struct card_busy *b, const struct result_row *row)
+{
+	int p50 = same(row->variant, "p50"), p99 = same(row->variant, "p99");
+
+	if (!(p50 || p99) || !(row->ns > 0))
+		return;
+	if (!b->have_tails) {
+		b->have_tails = 1;
+		b->tails_shift = row->page_shift;
+	}
+	if (row->page_shift != b->tails_shift || row->working_set_bytes < b->tails_bytes)
+		return;
+	if (row->working_set_bytes > b->tails_bytes) {
+		b->tails_bytes = row->working_set_bytes;
+		b->p50_ns = b->p99_ns = 0;
+	}
+	if (p50)
+		b->p50_ns = row->ns;
+	else
+		b->p99_ns = row->ns;
+}
+
 /* Lines of at most CARD_COLUMNS characters. */
 struct lines {
 	char line[2 * CARD_LINES][CARD_COLUMNS + 1];
@@ -794,6 +850,30 @@ static void ifetch_lines(struct lines *ls, const struct card *c)
 }
 
 /* The memory, bandwidth and c2c lines. */
+/* The busy lines: the loaded curve (idle p50, then each mix's busiest
+   point: its p50 at the most bandwidth drawn), memory's tail. */
+static void busy_lines(struct lines *ls, const struct card_busy *b)
+{
+	char page[16], size[24], text[CARD_COLUMNS * 4];
+	struct mp_text out = { text, sizeof text, 0 };
+
+	if (b->have_loaded && b->idle_ns > 0) {
+		mp_format_bytes(page, sizeof page, 1ull << b->loaded_shift);
+		mp_append(&out, "loaded   idle %.0f ns (%s pages)%s", b->idle_ns, page,
+			  b->nmix ? "; p50 at the most GB/s drawn:" : "; no loader ran");
+		for (size_t m = 0; m < b->nmix; m++)
+			mp_append(&out, "%s %s %.0f ns at %.1f", m ? "," : "", b->mix[m].mix,
+				  b->mix[m].ns, b->mix[m].gb_per_s);
+		line_add(ls, "%s", text);
+	}
+	if (b->have_tails && b->p99_ns > 0) {
+		mp_format_bytes(page, sizeof page, 1ull << b->tails_shift);
+		mp_format_bytes(size, sizeof size, b->tails_bytes);
+		line_add(ls, "tails    memory p99 %.1f ns, p50 %.1f ns (%s, %s pages)", b->p99_ns,
+			 b->p50_ns, size, page);
+	}
+}
+
 static void bottom_lines(struct lines *ls, const struct card *c)
 {
 	char from[24], at[24];
@@ -847,6 +927,37 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 		for (unsigned i = 0; i < n; i++)
 			line_add(ls, "%s", mlp[i]);
 	}
+	busy_lines(ls, &c->busy);
+}
+
+/* system.json's "loaded" and "tails" members of the summary, where the
+   card has them. */
+static void busy_json(struct json *j, const struct card_busy *b)
+{
+	if (b->have_loaded) {
+		json_object_begin(j, "loaded");
+		json_u64(j, "page_size", 1ull << b->loaded_shift);
+		if (b->idle_ns > 0)
+			json_double(j, "idle_ns", b->idle_ns);
+		json_array_begin(j, "busiest");
+		for (size_t m = 0; m < b->nmix; m++) {
+			json_object_begin(j, 0);
+			json_string(j, "mix", b->mix[m].mix);
+			json_double(j, "load_gb_per_s", b->mix[m].gb_per_s);
+			json_double(j, "ns", b->mix[m].ns);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	if (b->have_tails && b->p99_ns > 0) {
+		json_object_begin(j, "tails");
+		json_u64(j, "page_size", 1ull << b->tails_shift);
+		json_u64(j, "working_set_bytes", b->tails_bytes);
+		json_double(j, "p50_ns", b->p50_ns);
+		json_double(j, "p99_ns", b->p99_ns);
+		json_object_end(j);
+	}
 }
 
 /* The ifetch findings from its rows, against the analysis's claims (a
@@ -882,6 +993,14 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 	struct card_point *p;
 
 	ifetch_rows_add(&r->ifetch, row);
+	if (read == ROWS_LOADED) {
+		busy_add_loaded(&r->busy, row);
+		return;
+	}
+	if (read == ROWS_TAILS) {
+		busy_add_tails(&r->busy, row);
+		return;
+	}
 	if (read == ROWS_MLP) {
 		mlp_curves_add_row(&r->mlp, row);
 		return;
@@ -917,6 +1036,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		c->run = *run;
 	if (rows) {
 		add_c2c(c, rows);
+		c->busy = rows->busy;
 		add_ifetch(c, a, rows);
 		card_mlp_build(&c->mlp, &rows->mlp, a ? &a->bw : NULL);
 	}
@@ -1107,6 +1227,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_bool(j, "noisy", c->c2c_noisy);
 		json_object_end(j);
 	}
+	busy_json(j, &c->busy);
 	ifetch_json(j, &c->ifetch);
 	card_mlp_json(j, &c->mlp);
 	json_object_begin(j, "trust");
@@ -1184,6 +1305,15 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 		FIGURE((double)t->count, "ITLB%u %s entries", t->number, page);
 		FIGURE(t->miss_cycles, "ITLB%u %s miss cycles", t->number, page);
 	}
+	if (c->busy.have_loaded) {
+		FIGURE(c->busy.idle_ns, "loaded idle ns");
+		for (size_t m = 0; m < c->busy.nmix; m++) {
+			FIGURE(c->busy.mix[m].ns, "loaded %s ns at most GB/s", c->busy.mix[m].mix);
+			FIGURE(c->busy.mix[m].gb_per_s, "loaded %s most GB/s", c->busy.mix[m].mix);
+		}
+	}
+	if (c->busy.have_tails)
+		FIGURE(c->busy.p99_ns, "memory p99 ns");
 #undef FIGURE
 	{
 		struct figure_sink sink = { out, max, n };

@@ -55,7 +55,28 @@ struct card_point {
 	double spread;            /* the largest spread of its rows */
 };
 
+/* The hierarchy when busy: the loaded curve's idle point and each mix's
+   busiest point (the most bandwidth drawn), at the first page size its
+   rows came at; memory's tail from the tails probe (the largest working
+   set, at the first page size). */
+#define CARD_MAX_MIXES 8
+struct card_busy {
+	int have_loaded;
+	unsigned loaded_shift;
+	double idle_ns;           /* p50 with no loader; 0: no idle row */
+	struct {
+		char mix[16];
+		double gb_per_s, ns;
+	} mix[CARD_MAX_MIXES];
+	size_t nmix;
+	int have_tails;
+	unsigned tails_shift;
+	uint64_t tails_bytes;
+	double p50_ns, p99_ns;
+};
+
 struct card_rows {
+	struct card_busy busy;
 	struct card_point pt[CARD_MAX_POINTS];
 	size_t npt;
 	double c2c_ns[CARD_MAX_PAIRS];  /* the first CARD_MAX_PAIRS pairs */
@@ -156,6 +177,7 @@ struct card {
 	int read_cached;
 	uint64_t read_from_bytes, read_at_bytes;
 	char read_variant[24];
+	struct card_busy busy;
 	/* c2c. */
 	unsigned c2c_pairs;
 	double c2c_min, c2c_median, c2c_max;

@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.bash
 
-boot smp4 --cpu max --mem 1G --smp 4 --args "profile=quick probes=c2c,loaded,bandwidth pages=4k loaded.size=2M loaded.load_size=1M bandwidth.cores=all bandwidth.max_size=8k"
+boot smp4 --cpu max --mem 1G --smp 4 --args "profile=quick probes=c2c,loaded,bandwidth pages=4k loaded.size=2M loaded.load_size=1M loaded.mix=read loaded.batches=2048 bandwidth.cores=all bandwidth.max_size=8k"
 run=$(run_folder)
 csv=$run/results.csv
 check "smp4: success" test "$BOOT_RC" -eq 0
@@ -21,10 +21,10 @@ ok = pairs == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
 ok &= all(0 < float(r['ns']) < 1e9 and r['variant'] == 'pingpong' for r in rows)
 sys.exit(0 if ok else 1)"
 check "smp4: c2c says 6 of 6 pairs measured" log_has '^c2c: 6 of 6 pairs measured'
-check "smp4: loaded has 0, 1, 2 and 3 loaders, with bandwidth once loaded" python3 -c "
+check "smp4: loaded has its idle row, 13 rows with one loader (12 paced, 1 at no delay), then 2 and 3 loaders, with bandwidth once loaded" python3 -c "
 import csv, sys
 rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'loaded']
-ok = sorted(int(r['loaders']) for r in rows) == [0, 1, 2, 3]
+ok = sorted(int(r['loaders']) for r in rows) == [0] + [1] * 13 + [2, 3]
 ok &= all(r['cpu'] == '0' and r['peer_cpu'] == '' and float(r['ns']) > 0 for r in rows)
 ok &= all((float(r['load_gb_per_s']) > 0) == (r['loaders'] != '0') for r in rows)
 sys.exit(0 if ok else 1)"

@@ -929,6 +929,66 @@ static void test_long_lines(void)
 	CHECK(l && !strncmp(l, "         ", 9) && l[9] != ' ', "its rest under the second column");
 }
 
+/* The busy lines: loaded's idle point and each mix's busiest point (the
+   most GB/s drawn, whatever its order), at the first page size only;
+   memory's tail from the tails probe's largest working set. */
+static void test_busy_lines(void)
+{
+	static struct card_rows rows;
+	static struct card card;
+	static char text[CARD_TEXT_MAX];
+	struct card_figure fig[CARD_MAX_FIGURES];
+	const struct { const char *probe, *variant; unsigned shift; uint64_t bytes; double ns, gb; }
+	in[] = {
+		{ "loaded", "idle", 12, 32 << 20, 100, 0 },
+		{ "loaded", "read", 12, 32 << 20, 101, 0.01 },
+		{ "loaded", "read", 12, 32 << 20, 180, 15.5 },
+		{ "loaded", "read", 12, 32 << 20, 150, 9 },
+		{ "loaded", "write", 12, 32 << 20, 140, 7.25 },
+		{ "loaded", "read", 21, 32 << 20, 90, 30 },       /* another page size: left out */
+		{ "tails", "p50", 12, 16 << 10, 1.2, 0 },
+		{ "tails", "p99", 12, 16 << 10, 1.5, 0 },
+		{ "tails", "p50", 12, 128 << 20, 95, 0 },
+		{ "tails", "p99", 12, 128 << 20, 240, 0 },
+		{ "tails", "p99", 21, 256 << 20, 999, 0 },        /* another page size: left out */
+	};
+	double p99 = 0, idle = 0, read_ns = 0, read_gb = 0;
+	size_t n;
+	const char *l;
+
+	memset(&rows, 0, sizeof rows);
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		struct result_row row = { 0 };
+		row.probe = in[i].probe;
+		row.variant = in[i].variant;
+		row.page_shift = in[i].shift;
+		row.working_set_bytes = in[i].bytes;
+		row.ns = in[i].ns;
+		if (!strcmp(in[i].probe, "loaded"))
+			row.load_gb_per_s = (struct optional_real){ in[i].gb, 1 };
+		card_rows_add(&rows, &row);
+	}
+	card_build(&card, NULL, &rows, NULL);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "loaded ");
+	CHECK(in_line(l, "idle 100 ns (4 KiB pages)") && in_line(l, "read 180 ns at") &&
+	      strstr(text, "15.5, write") && !strstr(text, " 90 ns"), "loaded: idle 100 ns, read's busiest point 180 ns at 15.5 "
+	      "GB/s, not the 2 MiB row (%.160s)", l ? l : "none");
+	CHECK(strstr(text, "write 140 ns at 7.2") != NULL, "loaded: write's point on the card");
+	l = line_of(text, "tails ");
+	CHECK(in_line(l, "memory p99 240.0 ns, p50 95.0 ns (128 MiB, 4 KiB pages)"),
+	      "tails: memory's p99 and p50 from the largest working set (%.100s)", l ? l : "none");
+	n = card_figures(&card, fig, CARD_MAX_FIGURES);
+	for (size_t i = 0; i < n; i++) {
+		p99 = !strcmp(fig[i].name, "memory p99 ns") ? fig[i].value : p99;
+		idle = !strcmp(fig[i].name, "loaded idle ns") ? fig[i].value : idle;
+		read_ns = !strcmp(fig[i].name, "loaded read ns at most GB/s") ? fig[i].value : read_ns;
+		read_gb = !strcmp(fig[i].name, "loaded read most GB/s") ? fig[i].value : read_gb;
+	}
+	CHECK(p99 == 240 && idle == 100 && read_ns == 180 && read_gb == 15.5, "figures for compare "
+	      "and fleet: memory p99 240, loaded idle 100, read 180 ns at 15.5 GB/s");
+}
+
 int main(void)
 {
 	test_no_ways_column();
@@ -946,6 +1006,7 @@ int main(void)
 	test_failed_probe();
 	test_wrapped_line();
 	test_json_and_figures();
+	test_busy_lines();
 	test_run_folder();
 	return check_summary();
 }

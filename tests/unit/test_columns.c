@@ -145,7 +145,7 @@ static void test_round_trip(void)
 	      "page size in bytes; ns, cycles with 3, 2 decimals; spread in percent, 2 decimals");
 
 	CHECK(!strcmp(text_of(&t, "cpu"), "0") && !strcmp(text_of(&t, "peer_cpu"), "3") &&
-	      !strcmp(text_of(&t, "loaders"), "0") && !strcmp(text_of(&t, "load_gb_per_s"), "12.500"),
+	      !strcmp(text_of(&t, "loaders"), "0") && !strcmp(text_of(&t, "load_gb_per_s"), "12.500000"),
 	      "CPU 0 and no loaders are written as 0 when given");
 	CHECK(back.cpu.given && back.cpu.value == 0 && back.peer_cpu.given &&
 	      back.peer_cpu.value == 3 && back.loaders.given && back.loaders.value == 0 &&

@@ -338,8 +338,8 @@ static void test_errors(void)
 	expect_error("probes = latency,,cost\n", NULL,
 		     "memprobe.cfg:1: key 'probes': an empty item in the probe list 'latency,,cost'");
 	expect_error("probes = latency,speed\n", NULL,
-		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tlb, "
-		     "ifetch, locality, later, bandwidth, mlp, cost, c2c, loaded, geometry)");
+		     "memprobe.cfg:1: key 'probes': unknown probe 'speed' (one of: latency, fault, tails, "
+		     "tlb, ifetch, locality, later, bandwidth, mlp, cost, c2c, loaded, geometry)");
 	expect_error("pages = 4k,8k\n", NULL,
 		     "memprobe.cfg:1: key 'pages': unknown page size '8k' (this machine's: 4k, 2m, 1g; "
 		     "did you mean '4k'?)");
@@ -525,7 +525,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 51, "one line per key, 51 keys (%d lines)", lines);
+	CHECK(lines == 54, "one line per key, 54 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -638,19 +638,19 @@ static void test_cpu_keys(void)
 	struct config_error err;
 	char text[4096], why[160];
 
-	CHECK(load2(&c, &err, "c2c.cpus = 0-7, 16,9\nloaded.mix = read_write\n"
+	CHECK(load2(&c, &err, "c2c.cpus = 0-7, 16,9\nloaded.mix = read1_write1\n"
 		    "cpus.deadline = 250\nloaded.loaders = 3\nloaded.size = 64M\n"
 		    "loaded.load_size = 128K\nc2c.test_late = 2\n", NULL) == 0,
 	      "the multi-CPU keys load (%s)", err.text);
 	CHECK(C2C_SETTINGS(&c)->cpus[0] == 0x102ffull && !C2C_SETTINGS(&c)->cpus[1] && !C2C_SETTINGS(&c)->cpus[2] && !C2C_SETTINGS(&c)->cpus[3],
 	      "c2c.cpus 0-7,16,9 is those ten CPUs (0x%llx)", (unsigned long long)C2C_SETTINGS(&c)->cpus[0]);
-	CHECK(LOADED_SETTINGS(&c)->mix == LOAD_READ_WRITE && c.cpus_deadline_ms == 250 &&
+	CHECK(LOADED_SETTINGS(&c)->mix == LOAD_READ1_WRITE1 && c.cpus_deadline_ms == 250 &&
 	      LOADED_SETTINGS(&c)->loaders == 3 && LOADED_SETTINGS(&c)->size == 64u << 20 &&
 	      LOADED_SETTINGS(&c)->load_size == 128u << 10 && C2C_SETTINGS(&c)->test_late == 2,
 	      "loaded.mix, cpus.deadline, loaded.loaders, sizes, c2c.test_late");
 	config_describe(&c, text, sizeof text);
-	CHECK(strstr(text, "\nc2c.cpus = 0-7,9,16\n") && strstr(text, "\nloaded.mix = read_write\n"),
-	      "described as 0-7,9,16 and read_write");
+	CHECK(strstr(text, "\nc2c.cpus = 0-7,9,16\n") && strstr(text, "\nloaded.mix = read1_write1\n"),
+	      "described as 0-7,9,16 and read1_write1");
 	CHECK(round_trip(&c, why, sizeof why), "and read back the same (%s)", why);
 	CHECK(load2(&back, &err, "c2c.cpus = ALL\n", NULL) == 0 && C2C_SETTINGS(&back)->cpus[3] == ~0ull,
 	      "c2c.cpus = all is every CPU");
@@ -669,9 +669,9 @@ static void test_cpu_keys(void)
 	expect_error("c2c.cpus = 3-x\n", NULL,
 		     "memprobe.cfg:1: key 'c2c.cpus': bad CPU range '3-x' (like 0-7)");
 	expect_error("c2c.cpus = 3x\n", NULL, "memprobe.cfg:1: key 'c2c.cpus': bad CPU number '3x'");
-	expect_error("loaded.mix = write\n", NULL,
-		     "memprobe.cfg:1: key 'loaded.mix': unknown load mix 'write' (one of: read, "
-		     "read_write)");
+	expect_error("loaded.mix = read_write\n", NULL,
+		     "memprobe.cfg:1: key 'loaded.mix': unknown load mix 'read_write' (one of: all, "
+		     "read, read3_write1, read2_write1, read1_write1, write, write_nt; did you mean 'read3_write1'?)");
 	expect_error("loaded.load_size = 4K\n", NULL,
 		     "memprobe.cfg:1: key 'loaded.load_size': out of range: '4K' (from 64 KiB to 1 TiB)");
 
@@ -1003,8 +1003,8 @@ static void test_suggestions(void)
 		     "load options: key 'latency.max_bufer': unknown key; did you mean "
 		     "'latency.max_buffer'?");
 	expect_error("probes = latncy\n", NULL,
-		     "memprobe.cfg:1: key 'probes': unknown probe 'latncy' (one of: latency, fault, tlb, "
-		     "ifetch, locality, later, bandwidth, mlp, cost, c2c, loaded, geometry; did you mean 'latency'?)");
+		     "memprobe.cfg:1: key 'probes': unknown probe 'latncy' (one of: latency, fault, tails, "
+		     "tlb, ifetch, locality, later, bandwidth, mlp, cost, c2c, loaded, geometry; did you mean 'latency'?)");
 	expect_error("profile = quik\n", NULL,
 		     "memprobe.cfg:1: key 'profile': unknown profile 'quik' (one of: quick, full; did "
 		     "you mean 'quick'?)");

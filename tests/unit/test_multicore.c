@@ -24,9 +24,10 @@
 #include "results/report_table.h"
 #include "results/results.h"
 #include "probes/c2c_settings.h"
+#include "probes/load_kernel.h"
 #include "probes/loaded_settings.h"
 
-#define MAX_ROWS 64
+#define MAX_ROWS 512
 
 /* A row as read back: the struct whole, three of its strings copied (the
    reader's live only during the call); the other strings dropped. */
@@ -154,39 +155,64 @@ static void test_c2c(unsigned count)
 	      rc, row_count);
 }
 
+/* The GB/s of mix m's point k (0: the most paced; 12: one loader, no
+   delay) among the rows kept; -1 when there is none. */
+static double paced_gb(unsigned m, unsigned k)
+{
+	unsigned seen = 0;
+
+	for (int i = 0; i < row_count; i++)
+		if (!strcmp(rows[i].r.variant, load_mix_name((enum load_mix)m)) && seen++ == k)
+			return rows[i].r.load_gb_per_s.value;
+	return -1;
+}
+
+/* loaded with every mix: per mix the idle row's curve plus twelve paced
+   points and 1 .. count - 1 loaders at no delay. */
 static void test_loaded(unsigned count)
 {
 	struct config c;
-	unsigned seen = 0, sane = 0;
+	unsigned idle = 0, sane = 0, per_mix[LOAD_MIXES] = { 0 }, full = 0, paced_below = 0;
 	int curves, rc;
 
 	base_config(&c);
+	LOADED_SETTINGS(&c)->batches = 2048;
 	rc = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
 	CHECK(rc == 0, "loaded succeeds");
-	CHECK(row_count == (int)count, "one row per loader count, 0 .. %u (%d rows)", count - 1,
-	      row_count);
 	for (int i = 0; i < row_count; i++) {
 		const struct result_row *r = &rows[i].r;
 		unsigned loaders = r->loaders.value;
 		double gb = r->load_gb_per_s.value;
 
-		seen |= r->loaders.given && loaders < 32 ? 1u << loaders : 0;
-		sane += !strcmp(r->variant, "read") && r->cpu.given && r->cpu.value == 0 &&
-			!r->peer_cpu.given && isfinite(r->ns) && r->ns > 0 &&
-			r->working_set_bytes == 2u << 20 && r->load_gb_per_s.given &&
-			(loaders ? gb > 0 : gb == 0) && r->stopped_by[0];
+		idle += !strcmp(r->variant, "idle") && loaders == 0 && gb == 0;
+		for (unsigned m = 0; m < LOAD_MIXES; m++)
+			per_mix[m] += !strcmp(r->variant, load_mix_name((enum load_mix)m));
+		sane += r->cpu.given && r->cpu.value == 0 && !r->peer_cpu.given && isfinite(r->ns) &&
+			r->ns > 0 && r->working_set_bytes == 2u << 20 && r->load_gb_per_s.given &&
+			(loaders ? gb > 0 : gb == 0) && r->trials == 1;
 	}
-	CHECK(seen == (1u << count) - 1, "every loader count once (mask 0x%x)", seen);
+	for (unsigned m = 0; m < LOAD_MIXES; m++) {
+		full += count < 2 || per_mix[m] == 12 + count - 1;
+		paced_below += count < 2 || paced_gb(m, 0) < paced_gb(m, 12);
+	}
+	CHECK(idle == 1, "one idle row (%u)", idle);
+	CHECK(paced_below == LOAD_MIXES, "each mix's loader paced to about 1/1024 of its rate "
+	      "drew less than at no delay: the delay paces it");
+	CHECK(full == LOAD_MIXES, "each of the %u mixes: twelve paced points and one per loader "
+	      "count (%u %u %u %u %u %u rows)", LOAD_MIXES, per_mix[0], per_mix[1], per_mix[2],
+	      per_mix[3], per_mix[4], per_mix[5]);
 	CHECK(sane == (unsigned)row_count, "each row: the chase on CPU 0, finite positive ns, "
-	      "what stopped its trials, bandwidth exactly when there are loaders");
-	CHECK(curves == 1, "loaded.svg is well-formed with one curve (%d)", curves);
+	      "bandwidth exactly when there are loaders, one series of batches");
+	CHECK(curves == (count > 1 ? (int)LOAD_MIXES : 0), "loaded.svg is well-formed with one "
+	      "curve per mix (%d)", curves);
 
-	LOADED_SETTINGS(&c)->mix = LOAD_READ_WRITE;
+	LOADED_SETTINGS(&c)->mix = LOAD_WRITE;
 	LOADED_SETTINGS(&c)->loaders = 1;
 	rc = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
-	CHECK(rc == 0 && row_count == (count > 1 ? 2 : 1) && !strcmp(rows[0].r.variant, "read_write"),
-	      "loaded.mix = read_write and loaded.loaders = 1: rows read_write, at most one "
-	      "loader (%d rows)", row_count);
+	CHECK(rc == 0 && row_count == (count > 1 ? 14 : 1) && !strcmp(rows[0].r.variant, "idle") &&
+	      (count < 2 || !strcmp(rows[1].r.variant, "write")),
+	      "loaded.mix = write and loaded.loaders = 1: the idle row, then write rows with at "
+	      "most one loader (%d rows)", row_count);
 }
 
 /* In a child pinned to one CPU before anything reads the CPUs: c2c says it
@@ -207,7 +233,7 @@ static int one_cpu_child(void)
 	rows_c2c = row_count;
 	rc_loaded = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
 	return !(rc_c2c == 0 && rows_c2c == 0 && cells == -1 && rc_loaded == 0 && row_count == 1 &&
-		 rows[0].r.loaders.value == 0 && !rows[0].r.load_gb_per_s.value && curves == 1);
+		 rows[0].r.loaders.value == 0 && !rows[0].r.load_gb_per_s.value && curves == 0);
 }
 
 int main(void)
