@@ -56,7 +56,7 @@ static const struct { const char *name, *duration, *what; } profiles[] = {
 /* The keys --help names; `memprobe keys` lists them all. */
 static const char *const common_keys[] = {
 	"profile", "probes", "pages", "min_size", "max_size", "trials", "precision",
-	"bandwidth.cores", "upload.url",
+	"bandwidth.cores", "upload.url", "quiet",
 };
 
 /* The words a run's command line takes besides key=value pairs, for the
