@@ -122,8 +122,9 @@ static void help_profiles(FILE *to)
 	for (size_t i = 0; i < COUNT_OF(profiles); i++)
 		fprintf(to, "  profile=%-6s  %-12s  %s\n", profiles[i].name, profiles[i].duration,
 			profiles[i].what);
-	fprintf(to, "  (measured: quick 416 s on 2 busy vCPUs, full 131 s on a busy machine;\n"
-		"  larger caches and a loaded machine take longer)\n");
+	fprintf(to, "  (measured: quick 416 s on 2 busy vCPUs, full 131 s on a busy machine\n"
+		"  before it ran bandwidth on all cores too; larger caches and a loaded\n"
+		"  machine take longer; a run's first line estimates its own length)\n");
 }
 
 static void help_common_keys(FILE *to)

@@ -146,7 +146,7 @@ void progress_run_end(void)
 	report_status("");
 	format_duration(took, sizeof took, (double)(plat_elapsed_ms() - run.run_start_ms));
 	format_duration(estimated, sizeof estimated, run.total_ms);
-	report_notice("memprobe: the probes took %s (estimated at the start: %s)\n", took,
+	report_printf("memprobe: the probes took %s (estimated at the start: %s)\n", took,
 		      estimated);
 	run.count = 0;
 }

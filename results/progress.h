@@ -42,7 +42,8 @@ void progress_run_begin(unsigned count, const char *const names[], const double 
 void progress_probe_begin(unsigned k);
 /* Probe k ended: how long it took counts in the refinement. */
 void progress_probe_end(unsigned k);
-/* The last line: how long the probes took against the first estimate. */
+/* The last line (not on a quiet console): how long the probes took
+   against the first estimate. */
 void progress_run_end(void);
 /* The time left as the line says it (the estimate refined): ms. */
 double progress_left_ms(void);
