@@ -520,13 +520,13 @@ static unsigned bandwidth_holds(const struct config *c, unsigned page_shift,
 	return 1;
 }
 
-/* Per asked page size: the buffer faulted in and filled; per pass (one
-   core, the CPUs together), per operation of the widest set, each point's
-   warm-up streamed and its trials of step_ms (refined points left out;
-   bandwidth.sets = all counted as the widest). */
+/* Per page size the platform can give: the buffer faulted in and
+   filled; per pass (one core, the CPUs together), per operation of the
+   widest set, each point's warm-up streamed and its trials of step_ms
+   (refined points left out; bandwidth.sets = all counted as the widest). */
 static void bandwidth_cost(const struct config *c, struct probe_cost *cost)
 {
-	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_asked(c->pages, shifts);
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	const struct bandwidth_settings *s = BANDWIDTH_SETTINGS(c);
 	unsigned cpus = s->cores == BANDWIDTH_CORES_ALL ? plat_cpu_count() : s->cores;
 	unsigned runs = cpus > 1 && s->one_core ? 2 : 1;

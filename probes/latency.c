@@ -232,13 +232,14 @@ static unsigned latency_holds(const struct config *c, unsigned page_shift,
 	return 1;
 }
 
-/* Per asked page size: the buffer faulted in and filled, and each grid
-   size's chase (its trials partial laps from 4 x the largest claim up);
-   the refined sizes between grid points are left out. */
+/* Per page size the platform can give: the buffer faulted in and filled,
+   and each grid size's chase that fits what it can give now (its trials
+   partial laps from 4 x the largest claim up); the refined sizes between
+   grid points are left out. */
 static void latency_cost(const struct config *c, struct probe_cost *cost)
 {
 	static struct cache_claims claims;
-	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_asked(c->pages, shifts);
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	uint64_t largest, top = latency_sweep_top(c, &largest);
 	uint64_t partial;
 	unsigned first = 0, last = 0;
@@ -250,8 +251,10 @@ static void latency_cost(const struct config *c, struct probe_cost *cost)
 	if (!sweep_range(c->min_size, top, &first, &last))
 		return;
 	for (unsigned p = 0; p < nshifts; p++) {
-		cost->bytes += (double)sweep_bytes(last);
-		for (unsigned k = first; k <= last; k++)
+		uint64_t fits = plat_buffer_max(shifts[p]);
+
+		cost->bytes += (double)(sweep_bytes(last) < fits ? sweep_bytes(last) : fits);
+		for (unsigned k = first; k <= last && sweep_bytes(k) <= fits; k++)
 			if (!sweep_grid_skips(k, sweep_largest_cache(&claims), sweep_bytes(last)))
 				chase_run_cost(c, sweep_bytes(k) / CHASE_SLOT, partial &&
 					       sweep_bytes(k) / CHASE_SLOT >= partial, cost);

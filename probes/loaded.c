@@ -276,12 +276,12 @@ static const struct config_key loaded_keys[] = {
 };
 
 /* The loaders' buffers filled once; per asked page size the chase's
-   buffer and cycle, then one chase (its trials partial laps past 4 x the
+   buffer and cycle (per page size the platform can give), then one chase (its trials partial laps past 4 x the
    largest claim) per count of loaders, 0 .. every one wanted. */
 static void loaded_cost(const struct config *c, struct probe_cost *cost)
 {
 	static struct cache_claims claims;
-	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_asked(c->pages, shifts);
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	unsigned loaders = loaders_wanted(c);
 	uint64_t slots = LOADED_SETTINGS(c)->size / CHASE_SLOT, partial;
 

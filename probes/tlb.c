@@ -264,17 +264,20 @@ static unsigned tlb_holds(const struct config *c, unsigned page_shift,
 	return 1;
 }
 
-/* Per asked page size: the buffer faulted in, and at each grid point the
+/* Per page size the platform can give: the buffer (as much as fits now)
+   faulted in, and at each grid point the
    chase and its packed control, whole laps (the refined points left out). */
 static void tlb_cost(const struct config *c, struct probe_cost *cost)
 {
-	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_asked(c->pages, shifts);
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	struct probe_hold hold[PROBE_HOLDS_MAX];
 
 	for (unsigned p = 0; p < nshifts; p++) {
 		uint64_t first = grid_floor(TLB_SETTINGS(c)->min_pages), last;
 
 		tlb_holds(c, shifts[p], hold);
+		if (hold[0].bytes > plat_buffer_max(shifts[p]))
+			hold[0].bytes = plat_buffer_max(shifts[p]);
 		cost->bytes += (double)hold[0].bytes;
 		last = grid_floor(hold[0].bytes >> shifts[p] ? hold[0].bytes >> shifts[p] : 1);
 		for (uint64_t n = first; n <= last; n = grid_next(n))
