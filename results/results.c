@@ -704,6 +704,11 @@ void report_status(const char *text)
 	console_status_show();
 }
 
+void report_console(const char *text)
+{
+	console_text(text);
+}
+
 void report_printf(const char *fmt, ...)
 {
 	va_list ap;

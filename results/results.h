@@ -78,6 +78,10 @@ int results_console_redraws(void);
    it; nothing on another console, nor in the files. */
 void report_status(const char *text);
 
+/* Text to the console alone (never the files), a quiet one too, the
+   status line kept under it. */
+void report_console(const char *text);
+
 /* Text to the console and report.txt alike (not to a quiet console). */
 void report_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* As report_printf, and on the console even when it is quiet. */
