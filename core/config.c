@@ -24,7 +24,7 @@ enum general_key {
 	KEY_PROFILE, KEY_PROBES, KEY_PAGES, KEY_MIN_SIZE, KEY_MAX_SIZE, KEY_TRIALS,
 	KEY_MAX_TRIALS, KEY_PRECISION, KEY_STEP_MS, KEY_CPUS_DEADLINE, KEY_END,
 	KEY_NUMA_NODE, KEY_NUMA_SPECIAL, KEY_PAGING_TEST_POOL, KEY_CLOCK_REFERENCE,
-	KEY_UPLOAD_URL,
+	KEY_UPLOAD_URL, KEY_QUIET,
 	GENERAL_KEYS
 };
 
@@ -94,6 +94,8 @@ static const struct config_key keys[GENERAL_KEYS] = {
 		"CLOCK_MONOTONIC_RAW" },
 	[KEY_UPLOAD_URL] = { "upload.url", KIND_URL, FIELD(upload_url),
 		0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+	[KEY_QUIET] = { "quiet", KIND_YESNO, FIELD(quiet),
+		0, 0, 0, "no", "no", NULL, NULL, NULL },
 };
 /* Every key: the general ones, then each probe's in run order. */
 #define KEYS_MAX 128

@@ -156,6 +156,9 @@ struct config {
 	/* upload.url: where result files are sent (http://host[:port]/path or
 	   tftp://host/path); "" (the word off): nowhere. */
 	char upload_url[CONFIG_URL_MAX];
+	/* quiet: the console shows only the opening line, progress, failures
+	   and the card (report.txt keeps everything). */
+	unsigned quiet;
 	enum end_action end;
 	int end_set;              /* 1 when "end" was given, else platform default */
 	/* Each probe's settings, its block by PROBE_ID_*: the struct its own

@@ -242,6 +242,10 @@ int plat_cpus_run_wide(struct plat_role *roles, unsigned n, uint64_t deadline_ms
 
 /* Text for the console (and for the debug log where the platform has one). */
 void plat_console(const char *text);
+/* 1 when the console can take a carriage return back to a line's start and
+   be drawn over (a terminal; the firmware's screen), so a status line can
+   update in place; 0 for a log or a pipe, which gets whole lines only. */
+int plat_console_redraws(void);
 
 /* Files of the current run folder. A handle is >= 0; -1 means no file (the
    reason was already reported once by the platform). Appends go straight

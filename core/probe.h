@@ -39,6 +39,18 @@ enum probe_rows_read {
 	ROWS_LOADED, ROWS_TAILS,
 };
 
+/* What a probe's run takes, counted from the configuration in units that
+   do not depend on the machine (run/estimate.c turns them into time):
+   dependent loads that may miss to memory, bytes of buffers faulted in,
+   written or streamed, and the time its own budgets set (trials x step_ms,
+   deadlines). A rough count, not a promise: it exists so the console can
+   say how long a run will take. */
+struct probe_cost {
+	double loads;
+	double bytes;
+	double ms;
+};
+
 /* One probe's row. */
 struct probe_def {
 	struct probe_config config;   /* its name, its profiles (config.h) */
@@ -51,6 +63,9 @@ struct probe_def {
 	unsigned (*holds)(const struct config *c, unsigned page_shift,
 			  struct probe_hold out[PROBE_HOLDS_MAX]);
 	enum probe_rows_read rows_read;
+	/* Adds what a run with c takes to *cost (struct probe_cost). NULL:
+	   not estimated; the opening line says which probes it leaves out. */
+	void (*cost)(const struct config *c, struct probe_cost *cost);
 };
 
 /* PROBE_DEFINE(NAME, ORDER) = { .config = { .name = "NAME", ... }, ... };

@@ -10,6 +10,13 @@
 #include "arch/harness.h"
 #include "core/platform.h"
 
+/* The firmware's screen returns to a line's start on CR; under QEMU the
+   harness's log is a log, and gets whole lines. */
+int plat_console_redraws(void)
+{
+	return !fw_under_qemu;
+}
+
 void plat_console(const char *text)
 {
 	CHAR16 chunk[130];
@@ -22,7 +29,8 @@ void plat_console(const char *text)
 
 		if (c == '\n')
 			chunk[n++] = L'\r';
-		chunk[n++] = (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? c : L'?';
+		chunk[n++] = (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' || c == '\r' ? c
+			     : L'?';
 		if (n >= 126) {
 			chunk[n] = 0;
 			uefi_call_wrapper(fw_st->ConOut->OutputString, 2, fw_st->ConOut, chunk);

@@ -92,6 +92,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return EFI_SUCCESS;
 	if (take_over(&c))
 		return end_run(c.end_set ? c.end : END_DEFAULT, 0);
+	/* From here on: the banner came before the configuration said quiet. */
+	results_console(c.quiet, plat_console_redraws());
 	/* memprobe_run's status counts every result file, as the page's
 	   verdict does, the last flushes too (results_close), and not the
 	   card-first copies: one that does not fit leaves its report whole as

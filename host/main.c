@@ -2,7 +2,7 @@
  * configured from the command line (desk/main.c hands every word that is
  * not a desk command here).
  *
- *   memprobe [--out DIR] [--config FILE] [--check] [key=value ...]
+ *   memprobe [--out DIR] [--config FILE] [--check] [--quiet] [key=value ...]
  *   memprobe --version | --help | keys
  *
  * The words are taken as a performance engineer types them: --out=DIR,
@@ -56,7 +56,7 @@ static const struct { const char *name, *duration, *what; } profiles[] = {
 /* The keys --help names; `memprobe keys` lists them all. */
 static const char *const common_keys[] = {
 	"profile", "probes", "pages", "min_size", "max_size", "trials", "precision",
-	"bandwidth.cores", "upload.url",
+	"bandwidth.cores", "upload.url", "quiet",
 };
 
 /* The words a run's command line takes besides key=value pairs, for the
@@ -64,7 +64,7 @@ static const char *const common_keys[] = {
    included: a misspelt one arrives here). */
 static const char *const command_words[] = {
 	"--version", "-V", "version", "--help", "-h", "help", "keys", "--list-keys",
-	"--check", "--out", "--config", "analyze", "compare", "fleet",
+	"--check", "--quiet", "-q", "--out", "--config", "analyze", "compare", "fleet",
 };
 
 #define COUNT_OF(a) (sizeof (a) / sizeof *(a))
@@ -72,7 +72,7 @@ static const char *const command_words[] = {
 static void help_usage(FILE *to, const char *more_usage)
 {
 	fprintf(to,
-		"usage: memprobe [--out DIR] [--config FILE] [--check] [key=value ...]\n"
+		"usage: memprobe [--out DIR] [--config FILE] [--check] [--quiet] [key=value ...]\n"
 		"       memprobe --version | --help | keys\n"
 		"%s", more_usage);
 }
@@ -92,6 +92,9 @@ static void help_options(FILE *to)
 		"  --config FILE, --config=FILE\n"
 		"                              key = value lines, read before the command line\n"
 		"  --check                     check the configuration, print it and exit\n"
+		"  -q, --quiet                 quiet=yes: the console shows the opening line,\n"
+		"                              progress, failures and the card (report.txt\n"
+		"                              keeps everything)\n"
 		"  key=value, --key=value, key = value\n"
 		"                              a configuration key, as in a configuration file\n"
 		"  -V, --version, version      the version, build and commit\n"
@@ -119,8 +122,9 @@ static void help_profiles(FILE *to)
 	for (size_t i = 0; i < COUNT_OF(profiles); i++)
 		fprintf(to, "  profile=%-6s  %-12s  %s\n", profiles[i].name, profiles[i].duration,
 			profiles[i].what);
-	fprintf(to, "  (measured: quick 416 s on 2 busy vCPUs, full 131 s on a busy machine;\n"
-		"  larger caches and a loaded machine take longer)\n");
+	fprintf(to, "  (measured: quick 416 s on 2 busy vCPUs, full 131 s on a busy machine\n"
+		"  before it ran bandwidth on all cores too; larger caches and a loaded\n"
+		"  machine take longer; a run's first line estimates its own length)\n");
 }
 
 static void help_common_keys(FILE *to)
@@ -331,7 +335,8 @@ static int refuse_word(const char *arg)
 	return 2;
 }
 
-/* argv as the plain forms: "--out=DIR" and "--config=FILE" as two words,
+/* argv as the plain forms: "--quiet" and "-q" as "quiet=yes",
+   "--out=DIR" and "--config=FILE" as two words,
    "--key=value" as "key=value", and the file's spaced "key = value" (or
    "key =value") as one "key=value" word. Returns a new argument vector
    (it and its strings live until exit), *out_argc its length; NULL when
@@ -347,7 +352,9 @@ static char **plain_args(int argc, char **argv, int *out_argc)
 	for (int i = 0; i < argc; i++) {
 		char *arg = argv[i], *eq = strchr(arg, '=');
 
-		if (i && (!strncmp(arg, "--out=", 6) || !strncmp(arg, "--config=", 9))) {
+		if (i && (!strcmp(arg, "--quiet") || !strcmp(arg, "-q"))) {
+			out[n++] = "quiet=yes";
+		} else if (i && (!strncmp(arg, "--out=", 6) || !strncmp(arg, "--config=", 9))) {
 			out[n++] = strndup(arg, (size_t)(eq - arg));
 			out[n++] = eq + 1;
 		} else if (i && !strncmp(arg, "--", 2) && eq && eq > arg + 2) {
@@ -533,6 +540,7 @@ int host_main(int argc, char **argv, const char *more_usage)
 		return report_check(&c);
 	if (results_root_check(&c, room_warning, sizeof room_warning) < 0)
 		return 2;
+	results_console(c.quiet, plat_console_redraws());
 	memprobe_report_version();
 	if (room_warning[0])
 		report_printf("memprobe: %s\n", room_warning);
@@ -541,13 +549,15 @@ int host_main(int argc, char **argv, const char *more_usage)
 	stopped_by = memprobe_stopped_by();
 	/* As the EFI app's last line: the verdict, after the card. rc counts
 	   the files as results_close found them (a card-first copy that did
-	   not fit is no lost file). */
+	   not fit is no lost file). A quiet console ends with the card: the
+	   verdict only when it is no success (the exit status says it too). */
 	if (stopped_by)
 		snprintf(verdict, sizeof verdict, "memprobe: verdict: STOPPED by %s\n", stopped_by);
 	else
 		snprintf(verdict, sizeof verdict, "memprobe: verdict: %s\n",
 			 rc == 0 ? "success" : "FAILURE");
-	plat_console(verdict);
+	if (!c.quiet || stopped_by || rc != 0)
+		plat_console(verdict);
 	if (stopped_by) {
 		fprintf(stderr, "memprobe: stopped by %s: the rows measured are kept and every file "
 			"is closed (exit status %d)\n", stopped_by, HOST_EXIT_STOPPED);

@@ -104,6 +104,15 @@ void plat_console(const char *text)
 		"and writes its files\n", strerror(errno));
 }
 
+/* A terminal redraws; a pipe, a file or a terminal that says it cannot
+   move its cursor (TERM=dumb) gets whole lines. */
+int plat_console_redraws(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && !(term && !strcmp(term, "dumb"));
+}
+
 uint64_t plat_elapsed_ms(void)
 {
 	struct timespec now;

@@ -87,6 +87,11 @@ struct stream_run {
    starts), and the sets every one of them can run. */
 static unsigned gang_cpus = 1;
 static unsigned gang_sets;
+/* The passes each page size runs, in order, as CPU counts: one core first
+   where bandwidth.one_core asks for it beside a gang, then the gang; and
+   the pass running now, which the sweep and its rows read. */
+static unsigned passes[2], npasses;
+static unsigned pass_cpus = 1;
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -140,7 +145,7 @@ static void fill_buffer(const struct plat_buffer *buf)
 		p[i] = FILL_PATTERN;
 }
 
-/* The trials on gang_cpus CPUs, each its own part of the working set,
+/* The trials on pass_cpus CPUs, each its own part of the working set,
    into run's outputs; run->working_set becomes the parts together. 1 when
    the size is too small to share out (reported), 0 measured, -1 not
    (reported). */
@@ -154,11 +159,11 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 	static struct gang_stream g;
 
 	g = (struct gang_stream){ .kernel = run->kernel, .set = set_index, .base = buf->base,
-				  .copy = op == STREAM_COPY, .cpus = gang_cpus, .c = run->c };
-	g.part = bandwidth_gang_part(run->working_set, gang_cpus, unit);
+				  .copy = op == STREAM_COPY, .cpus = pass_cpus, .c = run->c };
+	g.part = bandwidth_gang_part(run->working_set, pass_cpus, unit);
 	if (!g.part) {
 		report_printf("%s: not measured: under %u bytes for each of %u CPUs\n", what,
-			      unit, gang_cpus);
+			      unit, pass_cpus);
 		return 1;
 	}
 	g.warm_passes = warm_passes(g.part);
@@ -166,7 +171,7 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 		report_printf("%s: %s\n", what, g.why);
 		return -1;
 	}
-	run->working_set = g.part * gang_cpus;
+	run->working_set = g.part * pass_cpus;
 	run->trials = g.trials;
 	run->passes = g.passes;
 	run->stopped_by = g.stopped_by;
@@ -223,7 +228,7 @@ static int measure_size(void *ctx, uint64_t ws, const char *point, double *ns)
 	run.bytes = op == STREAM_COPY ? ws / 2 : ws;
 	mp_format_bytes(size_text, sizeof size_text, ws);
 	mp_snprintf(what, sizeof what, "%s, %s, %s", PROBE_NAME, variant, size_text);
-	if (gang_cpus > 1) {
+	if (pass_cpus > 1) {
 		rc = measure_gang(&run, buf, set, set_index, op, what);
 		if (rc != 0)
 			return rc > 0 ? 0 : -1;
@@ -270,9 +275,9 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 
 	/* With several CPUs the count is part of the name (read_avx2_x4), so
 	   no aggregate is read as one core's figure. */
-	if (gang_cpus > 1)
+	if (pass_cpus > 1)
 		mp_snprintf(variant, sizeof variant, "%s_%s_x%u", op_names[op], set->name,
-			    gang_cpus);
+			    pass_cpus);
 	else
 		mp_snprintf(variant, sizeof variant, "%s_%s", op_names[op], set->name);
 	report_printf("  %s:\n", variant);
@@ -280,7 +285,7 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 	mp_snprintf(name, sizeof name, "%s, %s", PROBE_NAME, variant);
 	sweep_curve_begin(&curve, &(struct sweep_spec){
 		.name = name, .page_name = page_name, .unit = REFINE_UNIT,
-		.refine = gang_cpus == 1, .progress = variant,
+		.refine = pass_cpus == 1, .progress = variant,
 		.measure = measure_size, .ctx = &v });
 	for (unsigned k = g->first; k <= g->last; k++)
 		sweep_grid_add(&curve, sweep_bytes(k));
@@ -327,12 +332,16 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		g.last = last;
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	fill_buffer(&buf);
-	for (unsigned s = 0; s < sets.count; s++) {
-		if (!(sets_to_run(c, sets.usable & gang_sets) & (1u << s)))
-			continue;
-		for (unsigned op = 0; op < STREAM_OPS; op++)
-			if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, &g) != 0)
-				status = -1;
+	for (unsigned p = 0; p < npasses; p++) {
+		pass_cpus = passes[p];
+		for (unsigned s = 0; s < sets.count; s++) {
+			if (!(sets_to_run(c, sets.usable & (pass_cpus > 1 ? gang_sets : ~0u)) &
+			      (1u << s)))
+				continue;
+			for (unsigned op = 0; op < STREAM_OPS; op++)
+				if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, &g) != 0)
+					status = -1;
+		}
 	}
 	if (bandwidth_gang_buffer_held())
 		report_printf("%s: the %s buffer is kept: a CPU that missed its deadline may "
@@ -408,6 +417,35 @@ static void report_grid(const struct config *c, const struct bandwidth_grid *g,
 				      : ": the CPU claims no cache, so no size is known to be memory");
 }
 
+/* The passes (passes[], npasses) from the gang bandwidth_gang_begin
+   resolved (gang_rc: its status): one core, then the gang where
+   bandwidth.one_core asks for both; one core alone where the gang could
+   not start but one core was asked for too (said; the probe then fails).
+   0 when nothing is left to run. */
+static int plan_passes(const struct config *c, int gang_rc)
+{
+	int one_core = BANDWIDTH_SETTINGS(c)->one_core;
+
+	npasses = 0;
+	if (gang_rc != 0) {
+		if (one_core && BANDWIDTH_SETTINGS(c)->cores != 1) {
+			report_printf("%s: one core's figures only: the CPUs together could not "
+				      "run (above)\n", PROBE_NAME);
+			passes[npasses++] = 1;
+		}
+		return npasses > 0;
+	}
+	if (gang_cpus == 1 || one_core)
+		passes[npasses++] = 1;
+	if (gang_cpus > 1) {
+		passes[npasses++] = gang_cpus;
+		if (one_core)
+			report_printf("%s: each page size runs one core first, then the %u CPUs "
+				      "together (bandwidth.one_core = yes)\n", PROBE_NAME, gang_cpus);
+	}
+	return 1;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 int bandwidth_grid_plan(const struct bandwidth_settings *s, enum profile profile,
@@ -438,6 +476,7 @@ int probe_bandwidth(const struct config *c)
 	struct plat_stream_sets sets;
 	struct bandwidth_grid g;
 	uint64_t largest;
+	int gang_rc, rc;
 
 	if (!bandwidth_grid(c, &g, &largest)) {
 		report_printf("%s: no working set of the sweep (4 KiB .. 1 TiB) lies in "
@@ -460,9 +499,11 @@ int probe_bandwidth(const struct config *c)
 		return -1;
 	}
 	plat_stream_sets(&sets);
-	if (bandwidth_gang_begin(c, &sets, &gang_cpus, &gang_sets) != 0)
+	gang_rc = bandwidth_gang_begin(c, &sets, &gang_cpus, &gang_sets);
+	if (!plan_passes(c, gang_rc))
 		return -1;
-	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
+	rc = page_sizes_each(PROBE_NAME, c, sweep_page_size);
+	return gang_rc != 0 ? -1 : rc;
 }
 
 /* One buffer: the sweep's largest working set (memory's point where there
@@ -477,6 +518,34 @@ static unsigned bandwidth_holds(const struct config *c, unsigned page_shift,
 		return 0;
 	out[0] = (struct probe_hold){ sweep_bytes(g.memory ? g.memory : g.last), page_shift, 1 };
 	return 1;
+}
+
+/* Per page size the platform can give: the buffer faulted in and
+   filled; per pass (one core, the CPUs together), per operation of the
+   widest set, each point's warm-up streamed and its trials of step_ms
+   (refined points left out; bandwidth.sets = all counted as the widest). */
+static void bandwidth_cost(const struct config *c, struct probe_cost *cost)
+{
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	const struct bandwidth_settings *s = BANDWIDTH_SETTINGS(c);
+	unsigned cpus = s->cores == BANDWIDTH_CORES_ALL ? plat_cpu_count() : s->cores;
+	unsigned runs = cpus > 1 && s->one_core ? 2 : 1;
+	double trials = (c->trials + (c->max_trials > c->trials ? c->max_trials : c->trials)) / 2.0;
+	struct bandwidth_grid g;
+	uint64_t largest;
+
+	if (!bandwidth_grid(c, &g, &largest))
+		return;
+	for (unsigned p = 0; p < nshifts; p++) {
+		cost->bytes += (double)sweep_bytes(g.memory ? g.memory : g.last);
+		for (unsigned k = g.first; k <= (g.memory ? g.memory : g.last); k++) {
+			if (k > g.last && k != g.memory)
+				continue;
+			cost->bytes += runs * STREAM_OPS *
+				       (double)(warm_passes(sweep_bytes(k)) * sweep_bytes(k));
+			cost->ms += runs * STREAM_OPS * trials * c->step_ms;
+		}
+	}
 }
 
 /* The latency sweep's grid; auto (bandwidth_settings.h): quick's grid stops
@@ -495,7 +564,9 @@ static const struct config_key bandwidth_keys[] = {
 	{ "sets", KIND_WORD, SETTING(struct bandwidth_settings, sets), 0, 0, 0, "widest", "widest",
 	  sets_words, "kernel set choice", NULL },
 	{ "cores", KIND_CORES, SETTING(struct bandwidth_settings, cores), 1, CONFIG_CPUS_MAX, 0,
-	  "1", "1", 0, 0, NULL },
+	  "1", "all", 0, 0, NULL },
+	{ "one_core", KIND_YESNO, SETTING(struct bandwidth_settings, one_core), 0, 0, 0, "yes",
+	  "yes", 0, 0, NULL },
 };
 
 static const char *bandwidth_check(const void *settings, const char **a, const char **b)
@@ -512,5 +583,6 @@ PROBE_DEFINE(bandwidth, 60) = {
 		    PROBE_KEYS(bandwidth_keys, struct bandwidth_settings, bandwidth_check) },
 	.run = probe_bandwidth,
 	.holds = bandwidth_holds,
+	.cost = bandwidth_cost,
 	.rows_read = ROWS_BANDWIDTH,
 };

@@ -30,6 +30,7 @@ struct bandwidth_settings {
 	uint64_t max_size;        /* the sweep's largest working set, bytes; 0: auto */
 	unsigned sets;            /* enum bandwidth_sets */
 	unsigned cores;           /* CPUs streaming together, or BANDWIDTH_CORES_ALL */
+	unsigned one_core;        /* 1: with cores other than one, one core runs too, first */
 };
 #define BANDWIDTH_SETTINGS(c) PROBE_SETTINGS(struct bandwidth_settings, c, PROBE_ID_BANDWIDTH)
 

@@ -282,10 +282,24 @@ static const struct config_key c2c_keys[] = {
 	  0, "0", "0", 0, 0, NULL },
 };
 
+/* Every pair of the CPUs of c2c.cpus that exist here: trials midway
+   between c->trials and c->max_trials of c->step_ms each, and a
+   millisecond to start the pair's roles. */
+static void c2c_cost(const struct config *c, struct probe_cost *cost)
+{
+	unsigned count = plat_cpu_count(), n = 0;
+	double trials = (c->trials + (c->max_trials > c->trials ? c->max_trials : c->trials)) / 2.0;
+
+	for (unsigned cpu = 0; cpu < count && cpu < CONFIG_CPUS_MAX; cpu++)
+		n += (unsigned)(C2C_SETTINGS(c)->cpus[cpu / 64] >> (cpu % 64)) & 1u;
+	cost->ms += n * (n - (n > 0)) / 2.0 * (trials * c->step_ms + 1);
+}
+
 PROBE_DEFINE(c2c, 80) = {
 	.config = { .name = "c2c", .profiles = PROBE_IN_FULL,
 		    PROBE_KEYS(c2c_keys, struct c2c_settings, 0) },
 	.run = probe_c2c,
 	.holds = c2c_holds,
 	.rows_read = ROWS_C2C,
+	.cost = c2c_cost,
 };

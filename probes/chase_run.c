@@ -190,3 +190,13 @@ int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char
 	}
 	return 0;
 }
+
+void chase_run_cost(const struct config *c, uint64_t slots, int partial,
+		    struct probe_cost *cost)
+{
+	double trials = (c->trials + (c->max_trials > c->trials ? c->max_trials : c->trials)) / 2.0;
+	double warm = slots > WARM_LOADS_MIN ? (double)slots : (double)WARM_LOADS_MIN;
+
+	cost->loads += (double)slots + warm + (partial ? 0 : trials * (double)slots);
+	cost->ms += trials * c->step_ms;
+}

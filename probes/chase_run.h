@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/config.h"
+#include "core/probe.h"
 #include "core/platform.h"
 #include "core/trials.h"
 
@@ -79,5 +80,12 @@ int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char
    bytes; 0: none found), over slot_bytes; 0 (never) when neither is
    known. */
 uint64_t chase_partial_from(uint64_t largest_claim, uint64_t last_edge, uint64_t slot_bytes);
+
+/* What one point of a chase over `slots` slots takes, added to *cost
+   (core/probe.h): the build and the warm-up lap as loads; trials midway
+   between c->trials and c->max_trials of c->step_ms each, and, with whole
+   laps (partial 0), a lap per trial as loads. */
+void chase_run_cost(const struct config *c, uint64_t slots, int partial,
+		    struct probe_cost *cost);
 
 #endif

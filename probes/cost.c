@@ -377,10 +377,23 @@ static const struct config_key cost_keys[] = {
 	{ "trials", KIND_UINT, SETTING(struct cost_settings, trials), 0, 1000, 0, "0", "0", 0, 0, NULL },
 };
 
+/* Every case and the bare call, in every convention: trials midway
+   between c->trials and c->max_trials (or cost.trials), each two loops of
+   cost.reps calls, a call counted as a tenth of a load from memory. */
+static void cost_cost(const struct config *c, struct probe_cost *cost)
+{
+	double trials = COST_SETTINGS(c)->trials ? COST_SETTINGS(c)->trials :
+			(c->trials + (c->max_trials > c->trials ? c->max_trials : c->trials)) / 2.0;
+
+	cost->loads += (COST_CASES + 1.0) * COST_CONVENTIONS * trials * 2 *
+		       (double)COST_SETTINGS(c)->reps / 10;
+}
+
 PROBE_DEFINE(cost, 70) = {
 	.config = { .name = "cost", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
 		    PROBE_KEYS(cost_keys, struct cost_settings, 0) },
 	.run = probe_cost,
 	.holds = 0,
 	.rows_read = ROWS_UNREAD,
+	.cost = cost_cost,
 };

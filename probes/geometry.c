@@ -766,10 +766,30 @@ static const struct config_key geometry_keys[] = {
 	  "0", 0, 0, NULL },
 };
 
+/* Chases of a few slots each, trials as chase_run_cost's: the line
+   probe's points twice (plain and aligned); per cache level and span, the
+   ways sweep's GEOMETRY_K_TYPICAL points (or geometry.max_lines), each
+   measured GEOMETRY_WAYS_PASSES times; a TLB's sweep as long as one
+   span's, for two page sizes. Counted from the rows of recorded runs,
+   not from the claims: a sweep stops past the step it finds. */
+#define GEOMETRY_K_TYPICAL 40u
+static void geometry_cost(const struct config *c, struct probe_cost *cost)
+{
+	unsigned k = GEOMETRY_SETTINGS(c)->max_lines &&
+		     GEOMETRY_SETTINGS(c)->max_lines < GEOMETRY_K_TYPICAL
+		     ? GEOMETRY_SETTINGS(c)->max_lines : GEOMETRY_K_TYPICAL;
+	unsigned chases = 2 * GEOMETRY_LINE_POINTS +
+			  GEOMETRY_WAYS_PASSES * GEOMETRY_LEVELS * GEOMETRY_SPANS * k + 2 * k;
+
+	for (unsigned i = 0; i < chases; i++)
+		chase_run_cost(c, GEOMETRY_LINE_SLOTS, 0, cost);
+}
+
 PROBE_DEFINE(geometry, 100) = {
 	.config = { .name = "geometry", .profiles = PROBE_IN_FULL,
 		    PROBE_KEYS(geometry_keys, struct geometry_settings, 0) },
 	.run = probe_geometry,
 	.holds = geometry_holds,
+	.cost = geometry_cost,
 	.rows_read = ROWS_UNREAD,
 };

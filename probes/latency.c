@@ -242,6 +242,35 @@ static unsigned latency_holds(const struct config *c, unsigned page_shift,
 	return 1;
 }
 
+/* Per page size the platform can give: the buffer faulted in and filled,
+   and each grid size's chase that fits what it can give now (its trials
+   partial laps from 4 x the largest claim up); the refined sizes between
+   grid points are left out. */
+static void latency_cost(const struct config *c, struct probe_cost *cost)
+{
+	static struct cache_claims claims;
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	uint64_t largest, top = latency_sweep_top(c, &largest);
+	uint64_t partial;
+	unsigned first = 0, last = 0;
+
+	plat_cache_claims(&claims);
+	partial = chase_partial_from(sweep_largest_cache(&claims), 0, CHASE_SLOT);
+	if (top > LATENCY_SETTINGS(c)->max_buffer)
+		top = LATENCY_SETTINGS(c)->max_buffer;
+	if (!sweep_range(c->min_size, top, &first, &last))
+		return;
+	for (unsigned p = 0; p < nshifts; p++) {
+		uint64_t fits = plat_buffer_max(shifts[p]);
+
+		cost->bytes += (double)(sweep_bytes(last) < fits ? sweep_bytes(last) : fits);
+		for (unsigned k = first; k <= last && sweep_bytes(k) <= fits; k++)
+			if (!sweep_grid_skips(k, sweep_largest_cache(&claims), sweep_bytes(last)))
+				chase_run_cost(c, sweep_bytes(k) / CHASE_SLOT, partial &&
+					       sweep_bytes(k) / CHASE_SLOT >= partial, cost);
+	}
+}
+
 /* Buffers of at most 8 GiB in both profiles (as tlb's full one), so the
    quick profile too reaches memory's floor, four times the largest claimed
    cache: a hypervisor's 508 MiB L3 claim puts it at 2 GiB, whose one point
@@ -259,4 +288,5 @@ PROBE_DEFINE(latency, 10) = {
 	.run = probe_latency,
 	.holds = latency_holds,
 	.rows_read = ROWS_LATENCY_CURVE,
+	.cost = latency_cost,
 };

@@ -582,10 +582,27 @@ static const char *later_check(const void *settings, const char **a, const char 
 	return s->min_repeat > s->max_repeat ? "is larger than later.max_repeat" : 0;
 }
 
+/* Per page size the platform can give: the two tables written; the delay's calibration
+   (DELAY_FACTOR_RUNS runs each of the linear walk and the divisions), then
+   tara's and brutto's runs, midway between later.min_repeat and
+   later.max_repeat each; a step (an access inside a block, then divisions
+   as long as a linear step) counted as a quarter of a load from memory. */
+static void later_cost(const struct config *c, struct probe_cost *cost)
+{
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	const struct later_settings *s = LATER_SETTINGS(c);
+	double repeats = (s->min_repeat + (s->max_repeat > s->min_repeat ? s->max_repeat
+									: s->min_repeat)) / 2.0;
+
+	cost->bytes += nshifts * 2.0 * (double)s->table;
+	cost->loads += nshifts * (2.0 * DELAY_FACTOR_RUNS + 2.0 * repeats) * (double)s->steps / 4;
+}
+
 PROBE_DEFINE(later, 50) = {
 	.config = { .name = "later", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
 		    PROBE_KEYS(later_keys, struct later_settings, later_check) },
 	.run = probe_later,
 	.holds = later_holds,
 	.rows_read = ROWS_UNREAD,
+	.cost = later_cost,
 };

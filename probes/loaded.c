@@ -511,10 +511,31 @@ static const struct config_key loaded_keys[] = {
 	  "16384", "32768", 0, 0, NULL },
 };
 
+/* The loaders' buffers filled once; per asked page size the chase's
+   buffer and cycle (per page size the platform can give), then one chase (its trials partial laps past 4 x the
+   largest claim) per count of loaders, 0 .. every one wanted. */
+static void loaded_cost(const struct config *c, struct probe_cost *cost)
+{
+	static struct cache_claims claims;
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	unsigned loaders = loaders_wanted(c);
+	uint64_t slots = LOADED_SETTINGS(c)->size / CHASE_SLOT, partial;
+
+	plat_cache_claims(&claims);
+	partial = chase_partial_from(sweep_largest_cache(&claims), 0, CHASE_SLOT);
+	cost->bytes += loaders * (double)LOADED_SETTINGS(c)->load_size;
+	for (unsigned p = 0; p < nshifts; p++) {
+		cost->bytes += (double)LOADED_SETTINGS(c)->size;
+		for (unsigned k = 0; k <= loaders; k++)
+			chase_run_cost(c, slots, partial && slots >= partial, cost);
+	}
+}
+
 PROBE_DEFINE(loaded, 90) = {
 	.config = { .name = "loaded", .profiles = PROBE_IN_FULL,
 		    PROBE_KEYS(loaded_keys, struct loaded_settings, 0) },
 	.run = probe_loaded,
 	.holds = loaded_holds,
 	.rows_read = ROWS_LOADED,
+	.cost = loaded_cost,
 };

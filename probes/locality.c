@@ -375,10 +375,28 @@ static const char *locality_check(const void *settings, const char **a, const ch
 	       ? "times locality.cols is a matrix over 1 TiB" : 0;
 }
 
+/* Per page size the platform can give: the matrix written, then repetitions of both walks
+   (at least c->trials, at most locality.reps; a walk of the full profile's
+   645 MiB outlasts the trial budget, so the fewest are the count): the row
+   walk streams it, the column walk, a line and often a page touched per
+   element, counted as four streams of it. */
+static void locality_cost(const struct config *c, struct probe_cost *cost)
+{
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	double matrix = (double)LOCALITY_SETTINGS(c)->rows * LOCALITY_SETTINGS(c)->cols *
+			sizeof(uint32_t);
+	unsigned reps = c->trials < LOCALITY_SETTINGS(c)->reps ? c->trials
+							      : LOCALITY_SETTINGS(c)->reps;
+
+	cost->bytes += nshifts * matrix * (1 + reps * (1 + 4));
+	cost->ms += nshifts * 2.0 * reps * c->step_ms;
+}
+
 PROBE_DEFINE(locality, 40) = {
 	.config = { .name = "locality", .profiles = PROBE_IN_QUICK | PROBE_IN_FULL,
 		    PROBE_KEYS(locality_keys, struct locality_settings, locality_check) },
 	.run = probe_locality,
 	.holds = locality_holds,
 	.rows_read = ROWS_UNREAD,
+	.cost = locality_cost,
 };

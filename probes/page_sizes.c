@@ -22,6 +22,16 @@ unsigned page_shifts_asked(unsigned pages, unsigned shifts[PAGE_SIZES_MAX])
 	return n;
 }
 
+unsigned page_shifts_granted(unsigned pages, unsigned shifts[PAGE_SIZES_MAX])
+{
+	unsigned asked[PAGE_SIZES_MAX], n = 0;
+
+	for (unsigned i = 0, count = page_shifts_asked(pages, asked); i < count; i++)
+		if (plat_buffer_max(asked[i]) > 0)
+			shifts[n++] = asked[i];
+	return n;
+}
+
 void page_size_name(char *buf, size_t size, unsigned page_shift)
 {
 	char bytes[32];

@@ -17,6 +17,10 @@
 
 /* The shifts of the PAGES_* bits in `pages`, ascending; returns how many. */
 unsigned page_shifts_asked(unsigned pages, unsigned shifts[PAGE_SIZES_MAX]);
+/* Those of them the platform can give a buffer of now (plat_buffer_max
+   above 0), ascending, without a word in the report: the page sizes a
+   probe's cost counts (core/probe.h). */
+unsigned page_shifts_granted(unsigned pages, unsigned shifts[PAGE_SIZES_MAX]);
 
 /* "4 KiB pages" and the like, for report lines. */
 void page_size_name(char *buf, size_t size, unsigned page_shift);

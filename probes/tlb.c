@@ -264,6 +264,28 @@ static unsigned tlb_holds(const struct config *c, unsigned page_shift,
 	return 1;
 }
 
+/* Per page size the platform can give: the buffer (as much as fits now)
+   faulted in, and at each grid point the
+   chase and its packed control, whole laps (the refined points left out). */
+static void tlb_cost(const struct config *c, struct probe_cost *cost)
+{
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	struct probe_hold hold[PROBE_HOLDS_MAX];
+
+	for (unsigned p = 0; p < nshifts; p++) {
+		uint64_t first = grid_floor(TLB_SETTINGS(c)->min_pages), last;
+
+		tlb_holds(c, shifts[p], hold);
+		if (hold[0].bytes > plat_buffer_max(shifts[p]))
+			hold[0].bytes = plat_buffer_max(shifts[p]);
+		cost->bytes += (double)hold[0].bytes;
+		last = grid_floor(hold[0].bytes >> shifts[p] ? hold[0].bytes >> shifts[p] : 1);
+		for (uint64_t n = first; n <= last; n = grid_next(n))
+			for (unsigned pass = 0; pass < 2; pass++)
+				chase_run_cost(c, n, 0, cost);
+	}
+}
+
 /* From 8 pages up to the larger of 16384 and 4x the largest claimed TLB
    (auto, both profiles: a plateau of several points past the last claimed
    TLB; a CPU that hides its L2 TLB from CPUID still has 16384 pages), in
@@ -293,5 +315,6 @@ PROBE_DEFINE(tlb, 30) = {
 		    PROBE_KEYS(tlb_keys, struct tlb_settings, tlb_check) },
 	.run = probe_tlb,
 	.holds = tlb_holds,
+	.cost = tlb_cost,
 	.rows_read = ROWS_TLB_CURVE,
 };

@@ -26,6 +26,9 @@
    blocks of rounding (a tmpfs page, a FAT cluster) for each closing file. */
 #define RESERVE_TIMES_EARLY 3
 #define RESERVE_EXTRA     (12 * 1024)
+/* The status line's room: less than 80 columns, so it never wraps (a
+   wrapped line cannot be redrawn with a carriage return). */
+#define STATUS_COLUMNS    79
 
 /* ---- Private Data ----------------------------------------------------- */
 
@@ -106,7 +109,53 @@ static int html_tail_on;
 /* summary.txt was written whole (results_card). */
 static int summary_kept;
 
+/* The console (results_console): quiet shows notices alone; a console
+   that redraws keeps one status line (report_status) under the text,
+   taken off before each text and put back after it once the text has
+   ended its line; status_shown: its characters on screen now. */
+static int console_quiet, console_redraws;
+static char status_text[STATUS_COLUMNS];
+static size_t status_shown;
+static int console_mid_line;
+
 /* ---- Private Functions ------------------------------------------------ */
+
+/* The status line off the screen: back to the line's start, blanks over
+   it, back again. */
+static void console_status_hide(void)
+{
+	static char blanks[STATUS_COLUMNS + 3];
+
+	if (!status_shown)
+		return;
+	blanks[0] = '\r';
+	mp_memset(blanks + 1, ' ', status_shown);
+	blanks[status_shown + 1] = '\r';
+	blanks[status_shown + 2] = 0;
+	plat_console(blanks);
+	status_shown = 0;
+}
+
+/* The status line back, where the console stands at a line's start. */
+static void console_status_show(void)
+{
+	if (!console_redraws || console_mid_line || !status_text[0])
+		return;
+	plat_console(status_text);
+	status_shown = mp_strlen(status_text);
+}
+
+/* Text to the console, the status line kept under it. */
+static void console_text(const char *text)
+{
+	size_t len = mp_strlen(text);
+
+	console_status_hide();
+	plat_console(text);
+	if (len)
+		console_mid_line = text[len - 1] != '\n';
+	console_status_show();
+}
 
 /* Says once per file, on the console and in the report, that the file is not
    (or no longer) being written, then stops using it: the run goes on. A
@@ -143,7 +192,7 @@ static void give_up(struct out_file *f, const char *why)
 		mp_snprintf(line, sizeof line,
 			    "no results file written: %s: %s; the run goes on, on the console\n",
 			    f->name, why);
-	plat_console(line);
+	console_text(line);
 	if (f != &report_file && report_file.handle >= 0)
 		file_write(&report_file, line, mp_strlen(line));
 }
@@ -467,7 +516,7 @@ static void card_first(struct out_file *f, const char *draft_name,
 		plat_file_close(to.handle);
 		mp_snprintf(line, sizeof line, "%s: the report, the summary first, is in %s\n",
 			    f->name, draft_name);
-		plat_console(line);
+		console_text(line);
 		return;
 	}
 	if (to.handle >= 0)
@@ -477,7 +526,7 @@ static void card_first(struct out_file *f, const char *draft_name,
 		    to.handle >= 0 ? "writing the copy failed" : "the copy could not be created",
 		    summary_kept ? "summary.txt holds the summary" :
 		    "summary.txt could not be written either: the summary is on the console");
-	plat_console(line);
+	console_text(line);
 }
 
 /* report.txt's text not yet ended by a newline. report.txt is written in
@@ -814,29 +863,73 @@ void results_card(const char *text, size_t len)
 	summary_kept = !summary_file.failed;
 }
 
-void report_printf(const char *fmt, ...)
+/* The formatted text, cut with a note when it does not fit the line, to
+   the console (unless quiet and not a notice), report.txt and
+   report.html. */
+static void report_text(int notice, const char *fmt, va_list ap)
 {
 	static const char cut[] = "...[line cut]\n";
 	char line[REPORT_LINE_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
 	int n = mp_vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
+	size_t len;
+
 	if (n < 0)
 		return;
-	size_t len = (size_t)n;
+	len = (size_t)n;
 	if (len >= sizeof line) {
 		len = sizeof line - sizeof cut;
 		mp_memcpy(line + len, cut, sizeof cut);
 		len += sizeof cut - 1;
 	}
-
-	plat_console(line);
+	if (notice || !console_quiet)
+		console_text(line);
 	if (!files_opened) {
 		keep_early_text(line, len);
 		return;
 	}
 	report_write_lines(line, len);
 	report_html_text(line, len);
+}
+
+void results_console(int quiet, int redraws)
+{
+	console_quiet = quiet;
+	console_redraws = redraws;
+}
+
+int results_console_redraws(void)
+{
+	return console_redraws;
+}
+
+void report_status(const char *text)
+{
+	if (!console_redraws)
+		return;
+	console_status_hide();
+	mp_strlcpy(status_text, text, sizeof status_text);
+	console_status_show();
+}
+
+void report_console(const char *text)
+{
+	console_text(text);
+}
+
+void report_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_text(0, fmt, ap);
+	va_end(ap);
+}
+
+void report_notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_text(1, fmt, ap);
+	va_end(ap);
 }

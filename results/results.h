@@ -72,6 +72,28 @@ void results_card(const char *text, size_t len);
    file stays whole as it was streamed, and the console says so. */
 int results_close(void);
 
+/* ---- The console ------------------------------------------------------ */
+
+/* How the console shows the run (docs/OUTPUT.md, "The console"): quiet
+   shows only report_notice's text (the opening line, progress, failures,
+   the card) while report.txt still gets everything; redraws says the
+   console can return to a line's start (a terminal), so report_status
+   keeps one line there that each new status replaces in place. */
+void results_console(int quiet, int redraws);
+/* What results_console was told the console does. */
+int results_console_redraws(void);
+/* The status line: on a console that redraws, text (under 80 columns)
+   replaces the last status in place, kept under any text printed after
+   it; nothing on another console, nor in the files. */
+void report_status(const char *text);
+
+/* Text to the console alone (never the files), a quiet one too, the
+   status line kept under it. */
+void report_console(const char *text);
+
+/* Text to the console and report.txt alike (not to a quiet console). */
 void report_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* As report_printf, and on the console even when it is quiet. */
+void report_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

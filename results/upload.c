@@ -89,7 +89,7 @@ static void say(const char *fmt, ...)
 	va_start(ap, fmt);
 	mp_vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	plat_console(line);
+	report_console(line);
 }
 
 /* upload.url as a place to send files to: the configuration takes an

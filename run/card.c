@@ -1377,7 +1377,7 @@ void card_print(void)
 	if (!run_built)
 		return;
 	report_html_quiet(1);
-	report_printf("\n%s", run_text);
+	report_notice("\n%s", run_text);
 	report_html_quiet(0);
 }
 

@@ -40,7 +40,7 @@ _memprobe() {
 	local line=\${COMP_LINE:0:COMP_POINT} cur key value done choices=""
 	cur=\${line##*[[:space:]]}
 	if [[ \$cur != *=* ]]; then
-		COMPREPLY=(\$(compgen -W "$names --version --help --check --out= --config= keys analyze compare fleet" -- "\$cur"))
+		COMPREPLY=(\$(compgen -W "$names --version --help --check --quiet --out= --config= keys analyze compare fleet" -- "\$cur"))
 		[[ \${COMPREPLY[0]:-} == *= ]] && compopt -o nospace 2>/dev/null
 		return 0
 	fi

@@ -66,6 +66,8 @@ check "pages=3M lists no other architecture's" bash -c '! grep -Eq "16k|64k|32m|
 check "max_size=1.5M is 1536 KiB" bash -c '"$1" --check max_size=1.5M | grep -qx "max_size = 1536KiB"' _ "$HOST_APP"
 check "--max_size=2MiB and --out=DIR are taken" \
 	bash -c '"$1" --out="$2" --check --max_size=2MiB | grep -qx "max_size = 2MiB"' _ "$HOST_APP" "$work"
+check "--quiet and -q are quiet=yes" \
+	bash -c '"$1" --check --quiet | grep -qx "quiet = yes" && "$1" --check -q | grep -qx "quiet = yes"' _ "$HOST_APP"
 check "the spaced key = value is taken" \
 	bash -c '"$1" --check profile = quick trials = 5 | grep -qx "trials = 5"' _ "$HOST_APP"
 printf '\xef\xbb\xbfprofile = quick\r\ntrials = 4\r\n' > "$work/notepad.cfg"
@@ -101,6 +103,7 @@ check "the completion offers quick for profile=q" bash -c '[[ $1 == quick ]]' _ 
 check "the completion completes a list's last item" \
 	bash -c '[[ $1 == latency,tlb ]]' _ "$(complete_line "memprobe probes=latency,tl")"
 check "the completion offers --version" bash -c '[[ $1 == *--version* ]]' _ "$(complete_line "memprobe --ver")"
+check "the completion offers --quiet" bash -c '[[ $1 == *--quiet* ]]' _ "$(complete_line "memprobe --qu")"
 
 make --no-print-directory O="$O" uninstall PREFIX="$prefix" > "$work/uninstall.log" 2>&1
 check "make uninstall removes the three files" \

@@ -250,3 +250,28 @@ dir=$work/together
 wait
 check "two runs started together into one --out make two run folders" \
 	test "$(find "$dir" -mindepth 1 -maxdepth 1 -name 'run-*' -type d | wc -l)" -eq 2
+
+# ---- The console: the opening line, progress, --quiet -----------------------
+
+# A run in a pipe: the opening line names the probes and an estimate; one
+# progress line per probe, each a whole line (no carriage return: a log
+# gets no redrawing); with --quiet at most 40 lines, the card last.
+dir=$work/console
+CONSOLE_ARGS="profile=quick probes=locality,cost cost.reps=1000 locality.rows=300 locality.cols=301"
+"$HOST_APP" --out "$dir" $CONSOLE_ARGS > "$dir.out" 2> "$dir.err"
+"$HOST_APP" --out "$dir" --quiet $CONSOLE_ARGS > "$dir.quiet" 2> "$dir.qerr"
+check "console: the opening line names the probes and an estimate" \
+	grep -qE '^memprobe: 2 probes to run: locality, cost; estimated [0-9]+ (s|min)' "$dir.out"
+check "console: one progress line per probe, in run order, with its share and time left" \
+	test "$(grep -E '^memprobe: \[[12]/2\] (locality|cost): [0-9]+% of the run; about [0-9]' \
+		"$dir.out" | cut -d' ' -f2,3 | tr '\n' ' ')" = "[1/2] locality: [2/2] cost: "
+check "console: a pipe gets whole lines, no carriage return" bash -c "! grep -q $'\r' '$dir.out'"
+check "console: the last line says how long the probes took against the estimate" \
+	grep -qE '^memprobe: the probes took [0-9]+ (s|min).* \(estimated at the start: ' "$dir.out"
+check "--quiet: at most 40 lines" test "$(wc -l < "$dir.quiet")" -le 40
+check "--quiet: the card last" \
+	test "$(tail -n 1 "$dir.quiet")" = "$(tail -n 1 "$dir/run-0002/summary.txt")"
+check "--quiet: the opening line and the progress lines stay" \
+	test "$(grep -cE '^memprobe: (2 probes to run|\[[12]/2\])' "$dir.quiet")" -eq 3
+check "--quiet: the probes' own text is left out" bash -c "! grep -q '^== cost' '$dir.quiet'"
+check "--quiet: report.txt keeps the whole text" grep -q '^== cost: done in' "$dir/run-0002/report.txt"

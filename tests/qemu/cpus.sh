@@ -1,7 +1,8 @@
 # Many cores on bare metal, functional only (TCG, 2 host cores): with four
 # CPUs every pair is measured, every AP returns, the loaded rows are there
 # and the topology is in system.json, and the bandwidth probe with
-# bandwidth.cores=all streams on all four at once, AVX2's state turned on
+# bandwidth.cores=all streams on all four at once (after one core alone,
+# bandwidth.one_core's default), AVX2's state turned on
 # in every AP's own CR4 and XCR0; with a test-only late role an AP
 # misses its deadline, the run reports it by number, goes on without it
 # and ends with a failing verdict. Small sizes keep both boots short.
@@ -33,11 +34,17 @@ check "smp4: every AP turned AVX2's state on: no set dropped for a CPU" \
 	bash -c "! grep -q 'not run with 4 CPUs' '$LOG'"
 check "smp4: bandwidth_x4 rows for every operation at 4, 6 and 8 KiB, positive GB/s" python3 -c "
 import csv, sys
-rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'bandwidth']
+rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'bandwidth' and r['variant'].endswith('_x4')]
 have = sorted((r['variant'], int(r['working_set_bytes'])) for r in rows)
 want = sorted((op + '_avx2_x4', ws) for op in ('read', 'write', 'copy', 'ntwrite') for ws in (4096, 6144, 8192))
 ok = have == want and all(float(r['gb_per_s']) > 0 and float(r['bytes_per_cycle']) > 0 for r in rows)
 sys.exit(0 if ok else 1)"
+check "smp4: bandwidth.one_core (the default): one core's rows for every operation too, first" python3 -c "
+import csv, sys
+rows = [r['variant'] for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'bandwidth']
+one = [v for v in rows if not v.endswith('_x4')]
+ok = sorted(set(one)) == sorted(op + '_avx2' for op in ('read', 'write', 'copy', 'ntwrite'))
+sys.exit(0 if ok and rows.index(one[0]) == 0 else 1)"
 check "smp4: no CPU missed a deadline" bash -c "! grep -q 'MISSED' '$LOG'"
 check "smp4: c2c.svg is a well-formed heatmap of 16 cells" \
 	bash -c "xmllint --noout '$run/c2c.svg' && [ \$(grep -c 'class=\"cell\"' '$run/c2c.svg') -eq 16 ]"

@@ -299,7 +299,7 @@ static void test_probe(void)
    max_size given or nothing claimed, none where the grid reaches it. */
 static void test_grid_plan(void)
 {
-	struct bandwidth_settings s = { 4096, 0, BANDWIDTH_WIDEST, 1 };
+	struct bandwidth_settings s = { 4096, 0, BANDWIDTH_WIDEST, 1, 1 };
 	struct bandwidth_grid g;
 	const uint64_t mib = 1ull << 20;
 
@@ -353,9 +353,35 @@ static void test_gang_maths(void)
 	      "no lines moved: 0, which no row is made of");
 }
 
-/* bandwidth.cores through the host platform: every CPU streams, one row
-   per operation and size with the CPU count in the variant and the parts
-   together as the working set; a count above the CPUs is refused. */
+/* bandwidth.one_core = yes (both profiles' default) beside cores = 2 at
+   8 KiB: one core's four rows first, then the pair's; and beside a count
+   above the CPUs there are, one core's rows alone and the probe failed. */
+static void test_one_core_first(struct config *c, unsigned cpus, const char *set)
+{
+	char one[48], two[48];
+	int rc;
+
+	BANDWIDTH_SETTINGS(c)->one_core = 1;
+	rc = run_probe(c);
+	snprintf(one, sizeof one, "read_%s", set);
+	snprintf(two, sizeof two, "read_%s_x2", set);
+	CHECK(rc == 0 && row_count == 8 && count(one, 8192) == 1 && count(two, 8192) == 1 &&
+	      !strstr(rows[0].variant, "_x") && !strstr(rows[3].variant, "_x") &&
+	      strstr(rows[4].variant, "_x2"), "bandwidth.one_core: one core's four rows, then "
+	      "the two CPUs' (%d rows)", row_count);
+	if (cpus + 1 > CONFIG_CPUS_MAX)
+		return;
+	BANDWIDTH_SETTINGS(c)->cores = cpus + 1;
+	rc = run_probe(c);
+	CHECK(rc != 0 && row_count == 4 && count(one, 8192) == 1,
+	      "bandwidth.one_core beside more CPUs than there are: one core's rows, the probe "
+	      "failed (%d rows)", row_count);
+}
+
+/* bandwidth.cores through the host platform (bandwidth.one_core = no:
+   the CPUs together alone): every CPU streams, one row per operation and
+   size with the CPU count in the variant and the parts together as the
+   working set; a count above the CPUs is refused. */
 static void test_gang_probe(void)
 {
 	static const char *const ops[] = { "read", "write", "copy", "ntwrite" };
@@ -368,6 +394,7 @@ static void test_gang_probe(void)
 	CHECK(mkdtemp(root) != NULL, "a scratch results root");
 	host_set_results_root(root);
 	small_config(&c);
+	BANDWIDTH_SETTINGS(&c)->one_core = 0;
 	if (cpus + 1 <= CONFIG_CPUS_MAX) {
 		BANDWIDTH_SETTINGS(&c)->cores = cpus + 1;
 		rc = run_probe(&c);
@@ -414,6 +441,7 @@ static void test_gang_probe(void)
 	snprintf(variant, sizeof variant, "read_%s_x2", stream_sets[widest].name);
 	CHECK(rc == 0 && row_count == 4 && count(variant, 8192) == 1,
 	      "bandwidth.cores = 2: the four operations on CPUs 0 and 1 (%d rows)", row_count);
+	test_one_core_first(&c, cpus, stream_sets[widest].name);
 done:
 	remove_run(root);
 }

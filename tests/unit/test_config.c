@@ -525,7 +525,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 54, "one line per key, 54 keys (%d lines)", lines);
+	CHECK(lines == 56, "one line per key, 56 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);
@@ -714,8 +714,10 @@ static void test_numa_keys(void)
 		     "unknown reference 'tsc' (one of: auto, pm, hpet, stall)");
 }
 
-/* bandwidth.cores: 1 by default, "all" or a count; whether that many CPUs
-   exist is the probe's check (test_bandwidth), a word or zero is refused here. */
+/* bandwidth.cores: 1 in the quick profile, all in the full one (beside one
+   core: bandwidth.one_core, yes in both), "all" or a count; whether that
+   many CPUs exist is the probe's check (test_bandwidth), a word or zero is
+   refused here. */
 static void test_bandwidth_cores_key(void)
 {
 	struct config c, full;
@@ -724,7 +726,14 @@ static void test_bandwidth_cores_key(void)
 
 	config_defaults(&full, PROFILE_FULL);
 	CHECK(load2(&c, &err, NULL, NULL) == 0 && BANDWIDTH_SETTINGS(&c)->cores == 1 &&
-	      BANDWIDTH_SETTINGS(&full)->cores == 1, "bandwidth.cores defaults to 1 in both profiles");
+	      BANDWIDTH_SETTINGS(&full)->cores == BANDWIDTH_CORES_ALL,
+	      "bandwidth.cores defaults to 1 in the quick profile, all in the full one");
+	CHECK(BANDWIDTH_SETTINGS(&c)->one_core == 1 && BANDWIDTH_SETTINGS(&full)->one_core == 1 &&
+	      load2(&c, &err, "bandwidth.one_core = no", NULL) == 0 &&
+	      BANDWIDTH_SETTINGS(&c)->one_core == 0,
+	      "bandwidth.one_core: yes in both profiles, no taken");
+	CHECK(load2(&c, &err, "quiet = yes", NULL) == 0 && c.quiet == 1 &&
+	      load2(&c, &err, NULL, NULL) == 0 && c.quiet == 0, "quiet: no by default, yes taken");
 	CHECK(load2(&c, &err, "bandwidth.cores = 3", "bandwidth.cores=ALL") == 0 &&
 	      BANDWIDTH_SETTINGS(&c)->cores == BANDWIDTH_CORES_ALL, "bandwidth.cores all, case-insensitive");
 	CHECK(load2(&c, &err, "bandwidth.cores = 256", NULL) == 0 && BANDWIDTH_SETTINGS(&c)->cores == 256,
