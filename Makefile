@@ -468,7 +468,7 @@ RUN_ARGS = $(if $(findstring profile=,$(APP_ARGS)),$(APP_ARGS),profile=quick $(A
 RUN_IMG = $(if $(UNSIGNED),$(EFI_IMG),$(if $(SHIM),$(SHIM_IMG),$(if $(SECURE_BOOT),$(SIGNED_IMG),$(EFI_IMG))))
 
 run: deps image $(RUN_IMG)
-	$(Q)scripts/qemu-run.sh --image $(RUN_IMG) --out "$(or $(OUT),results)" \
+	$(Q)scripts/qemu-run.sh --image $(RUN_IMG) --out "$(or $(OUT),runs)" \
 		--firmware $(or $(SECURE_BOOT),plain) \
 		--cpu "$(QEMU_CPU)" --mem "$(or $(QEMU_MEM),1G)" --args "$(strip $(RUN_ARGS))" \
 		$(if $(QEMU_SMP),--smp "$(QEMU_SMP)") --numa "$(or $(QEMU_NUMA),1)" \
@@ -494,7 +494,7 @@ fuzz: deps
 	$(Q)O=$(O) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) tests/fuzz/run
 
 clean:
-	rm -rf $(O) results
+	rm -rf $(O) runs
 
 FORCE:
 
