@@ -511,23 +511,25 @@ static const struct config_key loaded_keys[] = {
 	  "16384", "32768", 0, 0, NULL },
 };
 
-/* The loaders' buffers filled once; per asked page size the chase's
-   buffer and cycle (per page size the platform can give), then one chase (its trials partial laps past 4 x the
-   largest claim) per count of loaders, 0 .. every one wanted. */
+/* The loaders' buffers filled once; per page size the platform can give,
+   the chase's buffer built, and points of `batches` batches of
+   BATCH_LOADS loads each: the idle one, and per mix asked its loader's
+   lone calibration (ALONE_MS) with DELAY_STEPS paced points and one at
+   no delay per count of loaders. */
 static void loaded_cost(const struct config *c, struct probe_cost *cost)
 {
-	static struct cache_claims claims;
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	unsigned loaders = loaders_wanted(c);
-	uint64_t slots = LOADED_SETTINGS(c)->size / CHASE_SLOT, partial;
+	unsigned mixes = LOADED_SETTINGS(c)->mix == LOAD_MIX_ALL ? LOAD_MIXES : 1;
+	double points = 1 + (double)mixes * (DELAY_STEPS + loaders);
+	double point_loads = (double)LOADED_SETTINGS(c)->batches * BATCH_LOADS;
 
-	plat_cache_claims(&claims);
-	partial = chase_partial_from(sweep_largest_cache(&claims), 0, CHASE_SLOT);
 	cost->bytes += loaders * (double)LOADED_SETTINGS(c)->load_size;
 	for (unsigned p = 0; p < nshifts; p++) {
 		cost->bytes += (double)LOADED_SETTINGS(c)->size;
-		for (unsigned k = 0; k <= loaders; k++)
-			chase_run_cost(c, slots, partial && slots >= partial, cost);
+		cost->loads += (double)(LOADED_SETTINGS(c)->size / CHASE_SLOT) +
+			       points * point_loads;
+		cost->ms += (double)mixes * ALONE_MS;
 	}
 }
 
