@@ -26,6 +26,7 @@
 #include "core/timebase.h"
 #include "core/trials.h"
 #include "lib/fmt.h"
+#include "probes/chase_run.h"
 #include "probes/codegen.h"
 #include "probes/ifetch_settings.h"
 #include "probes/page_sizes.h"
@@ -343,26 +344,37 @@ static int measure_lines(const struct config *c, unsigned shift, const char *pag
 }
 
 /* The page chain's top: the larger of PAGE_AUTO_JUMPS and four times the
-   largest instruction TLB the CPU claims for these pages (a hypervisor's
-   claim may be smaller than the TLB behind it), within
-   ifetch.max_buffer; the report says where memory cut it. */
-static uint64_t page_top(const struct config *c, unsigned shift, const char *page_name)
+   largest instruction TLB the CPU claims for these pages (*claimed; a
+   hypervisor's claim may be smaller than the TLB behind it), within
+   ifetch.max_buffer and what memory gives now (*cut: whether those cut
+   it). */
+static uint64_t page_top_of(const struct config *c, unsigned shift, unsigned *claimed, int *cut)
 {
 	static struct cache_claims claims;
 	uint64_t page = 1ull << shift, cap = IFETCH_SETTINGS(c)->max_buffer / page, top;
-	unsigned claimed;
 
 	plat_cache_claims(&claims);
-	claimed = ifetch_claimed_tlb_max(&claims, shift);
-	top = 4ull * claimed > PAGE_AUTO_JUMPS ? 4ull * claimed : PAGE_AUTO_JUMPS;
+	*claimed = ifetch_claimed_tlb_max(&claims, shift);
+	top = 4ull * *claimed > PAGE_AUTO_JUMPS ? 4ull * *claimed : PAGE_AUTO_JUMPS;
 	if (page_buffer_max(PROBE_NAME, shift) / page < cap)
 		cap = page_buffer_max(PROBE_NAME, shift) / page;
+	*cut = top > cap;
+	return top < cap ? top : cap;
+}
+
+/* page_top_of, said in the report. */
+static uint64_t page_top(const struct config *c, unsigned shift, const char *page_name)
+{
+	unsigned claimed;
+	int cut;
+	uint64_t top = page_top_of(c, shift, &claimed, &cut);
+
 	report_printf("ifetch, %s: the CPU claims %u instruction TLB entries at most for these "
 		      "pages; the page chain's top is %llu pages%s\n", page_name, claimed,
-		      (unsigned long long)(top < cap ? top : cap),
-		      top <= cap ? "" : " (cut by memory or ifetch.max_buffer: a TLB with more "
-		      "entries shows no edge)");
-	return top < cap ? top : cap;
+		      (unsigned long long)top,
+		      cut ? " (cut by memory or ifetch.max_buffer: a TLB with more "
+		      "entries shows no edge)" : "");
+	return top;
 }
 
 /* The page chain and its packed control. */
@@ -487,6 +499,40 @@ static unsigned ifetch_holds(const struct config *c, unsigned page_shift,
    8 MiB took the quick run past 9 minutes), 64 MiB in full (past the last
    level of most CPUs); page chains in at most 512 MiB quick (256 pages of
    2 MiB), 4 GiB full. */
+/* Points on the grid from first to last. */
+static unsigned grid_points(uint64_t first, uint64_t last)
+{
+	unsigned n = 0;
+
+	for (uint64_t k = first; k <= last; k = grid_after(k))
+		n++;
+	return n;
+}
+
+/* Per page size the platform can give: the two code buffers written, and
+   each point's trials (chase_run_cost's, a point at a time): the sleds,
+   the line chain and its control, the page chain and its control. */
+static void ifetch_cost(const struct config *c, struct probe_cost *cost)
+{
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	uint64_t top = IFETCH_SETTINGS(c)->max_footprint;
+	struct probe_cost point = { 0, 0, 0 };
+
+	chase_run_cost(c, 0, 1, &point);
+	for (unsigned p = 0; p < nshifts; p++) {
+		unsigned claimed, points;
+		int cut;
+		uint64_t pages = page_top_of(c, shifts[p], &claimed, &cut);
+
+		points = grid_points(1, top / FETCH_MIN_BYTES) +
+			 2 * grid_points(LINE_MIN_JUMPS, top / IFETCH_LINE_SLOT);
+		if (pages >= PAGE_MIN_JUMPS)
+			points += 2 * grid_points(PAGE_MIN_JUMPS, pages);
+		cost->bytes += (double)top + (pages >= PAGE_MIN_JUMPS ? (double)(pages << shifts[p]) : 0);
+		cost->ms += points * point.ms;
+	}
+}
+
 static const struct config_key ifetch_keys[] = {
 	{ "nop_bytes", KIND_UINT, SETTING(struct ifetch_settings, nop_bytes), 1, 15, 0,
 	  "4", "4", 0, 0, NULL },
@@ -501,5 +547,6 @@ PROBE_DEFINE(ifetch, 35) = {
 		    PROBE_KEYS(ifetch_keys, struct ifetch_settings, 0) },
 	.run = probe_ifetch,
 	.holds = ifetch_holds,
+	.cost = ifetch_cost,
 	.rows_read = ROWS_UNREAD,
 };

@@ -543,6 +543,48 @@ static unsigned mlp_holds(const struct config *c, unsigned page_shift,
 	return 1;
 }
 
+/* One working set's curve: its cycle built and warmed once, then a point
+   for each k up to mlp.chases (chase_run_cost's trials each). */
+static void curve_cost(const struct config *c, uint64_t slots, struct probe_cost *cost)
+{
+	struct probe_cost point = { 0, 0, 0 };
+	unsigned points = 0;
+
+	for (unsigned k = 1; k <= MLP_SETTINGS(c)->chases; k = next_k(k))
+		points++;
+	chase_run_cost(c, 0, 1, &point);
+	chase_run_cost(c, slots, 1, cost);
+	cost->ms += (points - 1) * point.ms;
+}
+
+/* Per page size the platform can give: the buffer filled, a curve at half
+   of each claimed data cache level and at memory, and at 4 KiB and 2 MiB
+   the page walks' curve. */
+static void mlp_cost(const struct config *c, struct probe_cost *cost)
+{
+	static struct cache_claims claims;
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	struct probe_hold hold[PROBE_HOLDS_MAX];
+	uint64_t memory, walk;
+
+	plat_cache_claims(&claims);
+	memory = memory_bytes(c, sweep_largest_cache(&claims));
+	walk = (uint64_t)largest_tlb(&claims) * 4;
+	walk = walk > WALK_PAGES_MIN ? walk : WALK_PAGES_MIN;
+	for (unsigned p = 0; p < nshifts; p++) {
+		mlp_holds(c, shifts[p], hold);
+		cost->bytes += (double)hold[0].bytes;
+		for (unsigned i = 0; i < claims.ncaches; i++)
+			if (claims.cache[i].kind != CACHE_INSTRUCTION &&
+			    claims.cache[i].size_bytes < memory)
+				curve_cost(c, claims.cache[i].size_bytes / 2 / CHASE_SLOT, cost);
+		curve_cost(c, memory / CHASE_SLOT, cost);
+		if (MLP_SETTINGS(c)->walks &&
+		    (shifts[p] == PAGE_SHIFT_4K || shifts[p] == PAGE_SHIFT_2M))
+			curve_cost(c, walk, cost);
+	}
+}
+
 static const struct config_key mlp_keys[] = {
 	{ "chases", KIND_UINT, SETTING(struct mlp_settings, chases), 1, MLP_CHASES_MAX, 0,
 	  "32", "32", 0, 0, NULL },
@@ -558,4 +600,5 @@ PROBE_DEFINE(mlp, 65) = {
 	.run = probe_mlp,
 	.holds = mlp_holds,
 	.rows_read = ROWS_MLP,
+	.cost = mlp_cost,
 };

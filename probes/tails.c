@@ -79,13 +79,22 @@ static uint64_t whole_pages(uint64_t bytes, unsigned page_shift)
 	return bytes < page ? page : bytes / page * page;
 }
 
+/* Memory's working set before tails.max_buffer caps it: MEMORY_FACTOR x
+   the largest cache claimed, MEMORY_UNCLAIMED when none is. */
+static uint64_t memory_wanted(const struct cache_claims *claims)
+{
+	uint64_t largest = sweep_largest_cache(claims);
+
+	return largest ? largest * MEMORY_FACTOR : MEMORY_UNCLAIMED;
+}
+
 /* The levels from the claims: half of each data or unified cache level (a
    working set the level holds whatever its ways), and memory at
    MEMORY_FACTOR x the largest, within tails.max_buffer. */
 static void levels_from_claims(const struct config *c)
 {
 	static struct cache_claims claims;
-	uint64_t largest, memory;
+	uint64_t memory;
 
 	plat_cache_claims(&claims);
 	levels = 0;
@@ -99,8 +108,7 @@ static void levels_from_claims(const struct config *c)
 			level[levels++].bytes = d->size_bytes / 2;
 			break;
 		}
-	largest = sweep_largest_cache(&claims);
-	memory = largest ? largest * MEMORY_FACTOR : MEMORY_UNCLAIMED;
+	memory = memory_wanted(&claims);
 	if (memory > TAILS_SETTINGS(c)->max_buffer) {
 		memory = TAILS_SETTINGS(c)->max_buffer;
 		report_printf("tails: memory's working set is tails.max_buffer, below %u x the "
@@ -308,10 +316,36 @@ static const struct config_key tails_keys[] = {
 	  PROBE_BUFFER_MAX, 4096, "256MiB", "1GiB", 0, 0, NULL },
 };
 
+/* Per page size the platform can give: memory's buffer filled and its
+   cycle built, its batches of BATCH_LOADS loads as loads, and each cache
+   level's batches, sized to BATCH_MIN_NS, as time; the warm-up stretches
+   counted with them. */
+static void tails_cost(const struct config *c, struct probe_cost *cost)
+{
+	static struct cache_claims claims;
+	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
+	double batches = (double)TAILS_SETTINGS(c)->batches + WARM_BATCHES;
+	uint64_t memory;
+	unsigned caches = 0;
+
+	plat_cache_claims(&claims);
+	memory = memory_wanted(&claims);
+	if (memory > TAILS_SETTINGS(c)->max_buffer)
+		memory = TAILS_SETTINGS(c)->max_buffer;
+	for (unsigned i = 0; i < claims.ncaches; i++)
+		caches += claims.cache[i].kind != CACHE_INSTRUCTION;
+	for (unsigned p = 0; p < nshifts; p++) {
+		cost->bytes += (double)memory;
+		cost->loads += (double)(memory / CHASE_SLOT) + batches * BATCH_LOADS;
+		cost->ms += caches * batches * BATCH_MIN_NS / 1e6;
+	}
+}
+
 PROBE_DEFINE(tails, 25) = {
 	.config = { .name = "tails", .profiles = PROBE_IN_FULL,
 		    PROBE_KEYS(tails_keys, struct tails_settings, 0) },
 	.run = probe_tails,
 	.holds = tails_holds,
 	.rows_read = ROWS_TAILS,
+	.cost = tails_cost,
 };
