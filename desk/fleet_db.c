@@ -95,21 +95,92 @@ static const char *sql_type(enum column_form form)
 
 /* "CREATE TABLE ... rows (run_id, <every column>)" or the matching
    INSERT, from columns.h's table, so a new results.csv column is a new
-   column here with no edit. */
+   column here with no edit. The INSERT names its columns: a database
+   brought up to date (bring_up_to_date) has its added ones last. */
 static void rows_sql(char *buf, size_t size, int insert)
 {
-	size_t n = (size_t)snprintf(buf, size, insert ? "INSERT INTO rows VALUES (?"
+	size_t n = (size_t)snprintf(buf, size, insert ? "INSERT INTO rows (run_id"
 				    : "CREATE TABLE IF NOT EXISTS rows (\n  run_id INTEGER NOT "
 				    "NULL REFERENCES runs(id)");
 	for (unsigned c = 0; c < result_column_count && n < size; c++)
-		n += (size_t)snprintf(buf + n, size - n, insert ? ", ?" : ",\n  \"%s\" %s",
+		n += (size_t)snprintf(buf + n, size - n, insert ? ", \"%s\"" : ",\n  \"%s\" %s",
 				      result_columns[c].name, sql_type(result_columns[c].form));
+	if (insert)
+		for (unsigned c = 0; c <= result_column_count && n < size; c++)
+			n += (size_t)snprintf(buf + n, size - n, c ? ", ?" : ") VALUES (?");
 	if (n < size)
 		snprintf(buf + n, size - n, ")");
 }
 
-/* 0 when the file is empty or memprobe's database of this schema; -1
-   with why[] set for any other database. */
+/* Whether the rows table has a column of this name. */
+static int has_column(struct fleet_db *d, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM pragma_table_info('rows') WHERE name = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* One results.csv column into an older database's rows table: renamed
+   from its older name (a percent column's fractions made percents), else
+   added, empty for the runs already in; 0 or -1 with why[] set. */
+static int column_up_to_date(struct fleet_db *d, const struct result_column *col, char *why,
+			     size_t size)
+{
+	char sql[256];
+
+	if (has_column(d, col->name))
+		return 0;
+	if (col->was && has_column(d, col->was)) {
+		snprintf(sql, sizeof sql, "ALTER TABLE rows RENAME COLUMN \"%s\" TO \"%s\"",
+			 col->was, col->name);
+		if (exec(d, sql, "cannot rename an older column", why, size))
+			return -1;
+		if (col->form != COLUMN_PERCENT)
+			return 0;
+		snprintf(sql, sizeof sql, "UPDATE rows SET \"%s\" = \"%s\" * 100", col->name,
+			 col->name);
+		return exec(d, sql, "cannot make an older column's fractions percents", why, size);
+	}
+	snprintf(sql, sizeof sql, "ALTER TABLE rows ADD COLUMN \"%s\" %s", col->name,
+		 sql_type(col->form));
+	return exec(d, sql, "cannot add a column", why, size);
+}
+
+/* An earlier memprobe's database (a schema version below this one, or a
+   column results.csv gained since) brought up to this one's in one
+   transaction: every column of columns.h's table in its rows table, and
+   the version recorded; 0 or -1 with why[] set and the file as it was. */
+static int bring_up_to_date(struct fleet_db *d, int version, char *why, size_t size)
+{
+	char sql[96];
+
+	if (exec(d, "BEGIN", "cannot begin a transaction", why, size))
+		return -1;
+	for (unsigned c = 0; c < result_column_count; c++)
+		if (column_up_to_date(d, &result_columns[c], why, size)) {
+			sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	snprintf(sql, sizeof sql, "UPDATE memprobe_schema SET version = %d", SCHEMA_VERSION);
+	if ((version != SCHEMA_VERSION &&
+	     exec(d, sql, "cannot record the schema version", why, size)) ||
+	    exec(d, "COMMIT", "cannot commit the update", why, size)) {
+		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* 0 when the file is empty or memprobe's database of this schema or an
+   earlier one (brought up to date); -1 with why[] set for any other
+   database. */
 static int check_schema(struct fleet_db *d, char *why, size_t size)
 {
 	sqlite3_stmt *st;
@@ -135,13 +206,13 @@ static int check_schema(struct fleet_db *d, char *why, size_t size)
 	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (version != SCHEMA_VERSION) {
+	if (version < 1 || version > SCHEMA_VERSION) {
 		snprintf(why, size, "%s: a memprobe fleet database of schema version %d; this "
-			 "memprobe writes version %d: give another file", d->path, version,
+			 "memprobe reads versions 1 to %d: give another file", d->path, version,
 			 SCHEMA_VERSION);
 		return -1;
 	}
-	return 0;
+	return bring_up_to_date(d, version, why, size);
 }
 
 /* The tables, made when absent, and the schema version recorded. */

@@ -178,6 +178,29 @@ check "fleet --all: every run a row (6), into the same database: nothing added t
 	"$(sql 'select count(*) from rows')" = $((6 * nrows))
 check "fleet --all: says the runs were already there" \
 	grep -q "fleet.db: 0 runs added, 6 already there" "$work/again.out"
+# An earlier memprobe's database (schema 1: results.csv's spread a fraction,
+# none of the columns added since) with its newest run taken out: brought
+# up to date in place, the run added again beside the rows kept.
+cp "$work/fleet.db" "$work/old.db"
+osql() { sqlite3 "$work/old.db" "$1"; }
+spread_was=$(sql "select round(sum(spread_pct), 3) from rows")
+osql "alter table rows drop column chases; alter table rows drop column in_flight;
+	alter table rows drop column insns_per_cycle;
+	alter table rows rename column spread_pct to spread; update rows set spread = spread / 100;
+	delete from rows where run_id = (select max(id) from runs);
+	delete from figures where run_id = (select max(id) from runs);
+	delete from levels where run_id = (select max(id) from runs);
+	delete from runs where id = (select max(id) from runs);
+	update memprobe_schema set version = 1"
+"$HOST_APP" fleet "$up" "$work/fleet/stick" --out "$work/out-old" --db "$work/old.db" --all \
+	> "$work/old.out" 2>&1
+check "database of schema 1: brought up to version 2, its spreads percents again, the run added" \
+	test "$(osql 'select version from memprobe_schema')" = 2 -a \
+	"$(osql 'select round(sum(spread_pct), 3) from rows')" = "$spread_was" -a \
+	"$(osql 'select count(*) from runs')" = 6 -a "$(osql 'select count(*) from rows')" = $((6 * nrows))
+check "database of schema 1: the columns added since are there" \
+	test "$(osql "select count(*) from pragma_table_info('rows')
+		where name in ('chases', 'in_flight', 'insns_per_cycle')")" = 3
 ln -s .. "$up/$A/loop"
 "$HOST_APP" fleet "$up" "$up/$B" "$up" --all --out "$work/out4" > /dev/null 2>&1
 check "fleet --all: overlapping DIRs and a link loop: each run read once (4)" \
@@ -207,6 +230,9 @@ check "fleet: never over an existing fleet.csv" refused 2 "File exists" "$up" --
 sqlite3 "$work/other.db" 'create table t (x)'
 check "fleet: a database that is not fleet's is refused" refused 2 "not memprobe fleet's" \
 	"$up" --out "$work/o-db" --db "$work/other.db"
+osql "update memprobe_schema set version = 99"
+check "fleet: a database of a later schema is refused" refused 2 "schema version 99" \
+	"$up" --out "$work/o-later" --db "$work/old.db"
 echo "not a database" > "$work/text.db"
 check "fleet: a --db file that is not SQLite is refused, nothing written" refused 2 \
 	"text.db: cannot be read as an SQLite database: file is not a database" "$up" \
