@@ -185,3 +185,27 @@ void json_bool(struct json *j, const char *key, int value)
 	begin_value(j, key);
 	emit_text(j, value ? "true" : "false");
 }
+
+size_t json_compact(char *doc, size_t len)
+{
+	size_t out = 0;
+	int in_string = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = doc[i];
+
+		if (in_string) {
+			doc[out++] = c;
+			if (c == '\\' && i + 1 < len)
+				doc[out++] = doc[++i];
+			else if (c == '"')
+				in_string = 0;
+			continue;
+		}
+		if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+			continue;
+		in_string = c == '"';
+		doc[out++] = c;
+	}
+	return out;
+}

@@ -35,5 +35,9 @@ void json_string(struct json *j, const char *key, const char *value);
 void json_u64(struct json *j, const char *key, uint64_t value);
 void json_double(struct json *j, const char *key, double value);
 void json_bool(struct json *j, const char *key, int value);
+/* An indented document made compact in place: the whitespace between
+   tokens removed, strings (escapes and all) kept byte for byte. Its new
+   length; the buffer is not terminated. */
+size_t json_compact(char *doc, size_t len);
 
 #endif

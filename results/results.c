@@ -75,9 +75,12 @@ static char early_text[EARLY_TEXT_MAX];
 static size_t early_len;
 static int early_cut;
 
+/* The final description (and the page's summary of the machine). */
 static char system_json[SYSTEM_JSON_MAX];
-/* The early description's length in system_json (0: none yet); a later
-   document (the final one) written over it clears it. */
+/* The early description, kept to answer results_system_member and to be
+   written back should the final one fail in its place; its length (0:
+   none). */
+static char early_json[SYSTEM_JSON_MAX];
 static size_t early_json_len;
 
 /* The long texts that repeat over results.csv's rows (COLUMN_TEXT_ID
@@ -691,16 +694,15 @@ void results_verdict(int probes_ok, int files_ok, const char *stopped_by)
 	report_html_verdict(probes_ok && files_ok, text);
 }
 
-/* system.json's document into system_json: its length, or 0 with why[]
-   said when it overflowed or was not closed (cut-off JSON would break
-   every reader; none is better). */
-static size_t system_document(void (*fill)(struct json *j, void *arg), void *arg,
-			      char *why, size_t why_len)
+/* system.json's document into buf, indented for people: its length, or
+   0 with why[] said when it overflowed or was not closed (cut-off JSON
+   would break every reader; none is better). */
+static size_t system_document(char *buf, size_t size, void (*fill)(struct json *j, void *arg),
+			      void *arg, char *why, size_t why_len)
 {
 	struct json j;
 
-	early_json_len = 0;
-	json_init(&j, system_json, sizeof system_json);
+	json_init(&j, buf, size);
 	json_indent(&j, 2);
 	json_object_begin(&j, NULL);
 	json_u64(&j, "schema_version", SYSTEM_JSON_SCHEMA_VERSION);
@@ -718,7 +720,7 @@ static size_t system_document(void (*fill)(struct json *j, void *arg), void *arg
 void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
 {
 	char why[96];
-	size_t len = system_document(fill, arg, why, sizeof why);
+	size_t len = system_document(system_json, sizeof system_json, fill, arg, why, sizeof why);
 
 	report_html_section("system summary");
 	if (len)
@@ -731,13 +733,13 @@ void results_summary(void (*fill)(struct json *j, void *arg), void *arg)
 void results_system_early(void (*fill)(struct json *j, void *arg), void *arg)
 {
 	char why[96];
-	size_t len = system_document(fill, arg, why, sizeof why);
+	size_t len = system_document(early_json, sizeof early_json, fill, arg, why, sizeof why);
 
 	early_json_len = len;
 	if (!len)
 		return;   /* the final one says why, if it fails too */
 	file_open(&system_file);
-	file_write(&system_file, system_json, len);
+	file_write(&system_file, early_json, len);
 	file_write(&system_file, "\n", 1);
 	file_flush(&system_file);
 	reserve_take(len);
@@ -749,47 +751,103 @@ int results_system_member(const char *path, char *out, size_t size)
 		out[0] = 0;
 	if (!early_json_len)
 		return -1;
-	if (json_get_scalar(system_json, early_json_len, path, out, size) == 0)
+	if (json_get_scalar(early_json, early_json_len, path, out, size) == 0)
 		return 0;
 	if (size)
 		out[0] = 0;
 	return -1;
 }
 
-/* The final description, whole, in place of the one written at the start:
-   to system.draft.json first, and only once that is flushed whole is the
-   early one deleted and the draft given its name. 0, or -1 (the early
-   one, whole, is kept, and the report says so). */
-static int system_replace(size_t len)
+/* doc and its line end to a new file called name, flushed: its handle,
+   or -1 (nothing of it left on the volume). */
+static int system_write_new(const char *name, const char *doc, size_t len)
 {
-	struct out_file to = { "system.draft.json", 0, -1, 0, 0, 1 };
+	struct out_file to = { name, 0, -1, 0, 0, 1 };
 
 	to.handle = plat_file_open(to.name);
 	if (to.handle < 0)
 		return -1;
-	file_write(&to, system_json, len);
+	file_write(&to, doc, len);
 	file_write(&to, "\n", 1);
 	if (to.failed || plat_file_flush(to.handle) != 0) {
 		plat_file_delete(to.handle);
 		return -1;
 	}
+	return to.handle;
+}
+
+/* doc in place of the early system.json, which stays until doc is whole
+   beside it: written to system.draft.json, and only once that is flushed
+   is the early one deleted and the draft given its name. 0, or -1 (the
+   early one kept, open). */
+static int system_beside(const char *doc, size_t len)
+{
+	int handle = system_write_new("system.draft.json", doc, len);
+
+	if (handle < 0)
+		return -1;
 	if (plat_file_delete(system_file.handle) != 0 ||
-	    plat_file_rename(to.handle, system_file.name) != 0) {
-		system_file.handle = -1;
-		plat_file_close(to.handle);
+	    plat_file_rename(handle, system_file.name) != 0)
 		report_printf("system.json: the final description is in system.draft.json (it could "
 			      "not take system.json's name)\n");
-		return 0;
-	}
 	system_file.handle = -1;
-	plat_file_close(to.handle);
+	plat_file_close(handle);
 	return 0;
+}
+
+/* doc where the early system.json was, on a volume without room for
+   both: the early one deleted first, and written back (kept in memory)
+   if doc does not fit its room either. 0, or -1 (the early one kept or
+   back, or none left: said). */
+static int system_in_its_place(const char *doc, size_t len)
+{
+	int handle = -1;
+
+	if (plat_file_delete(system_file.handle) == 0) {
+		system_file.handle = -1;
+		handle = system_write_new(system_file.name, doc, len);
+		if (handle >= 0) {
+			plat_file_close(handle);
+			return 0;
+		}
+		handle = system_write_new(system_file.name, early_json, early_json_len);
+		if (handle < 0) {
+			report_printf("system.json: neither the final description nor the one from the "
+				      "run's start could be written (volume full?): no system.json is "
+				      "left\n");
+			return -1;
+		}
+		plat_file_close(handle);
+	}
+	file_close(&system_file);
+	report_printf("system.json: the final description could not be written (volume full?); "
+		      "system.json keeps the one written at the run's start, whole (\"state\": "
+		      "\"running\")\n");
+	return -1;
+}
+
+/* The final description (len bytes, indented, in system_json) over the
+   early one, by the first way that fits the volume: indented beside it;
+   compact (about two thirds the length) beside it; compact in its
+   place. Each way but the first is said. Its length as written. */
+static size_t system_final(size_t len)
+{
+	if (system_beside(system_json, len) == 0)
+		return len;
+	len = json_compact(system_json, len);
+	if (system_beside(system_json, len) == 0)
+		report_printf("system.json: the final description is written compact, on one line: "
+			      "the volume had no room for it indented\n");
+	else if (system_in_its_place(system_json, len) == 0)
+		report_printf("system.json: the final description is written compact, in place of "
+			      "the run's start one: the volume had no room for both\n");
+	return len;
 }
 
 void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 {
 	char why[96];
-	size_t len = system_document(fill, arg, why, sizeof why);
+	size_t len = system_document(system_json, sizeof system_json, fill, arg, why, sizeof why);
 
 	reserve_release();
 	if (!len) {
@@ -800,12 +858,7 @@ void results_system(void (*fill)(struct json *j, void *arg), void *arg)
 		return;
 	}
 	if (system_file.handle >= 0) {
-		if (system_replace(len) != 0) {
-			report_printf("system.json: the final description could not be written (volume "
-				      "full?); system.json keeps the one written at the run's start, "
-				      "whole (\"state\": \"running\")\n");
-			file_close(&system_file);
-		}
+		len = system_final(len);
 	} else {
 		file_open(&system_file);
 		file_write(&system_file, system_json, len);
@@ -846,6 +899,7 @@ int results_close(void)
 	html_tail_at = 0;
 	html_tail_on = 0;
 	report_whole_at = 0;
+	early_json_len = 0;
 	return lost ? -1 : 0;
 }
 

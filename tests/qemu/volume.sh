@@ -73,6 +73,8 @@ check "fills: system.json is the final one, summary.txt is there" python3 -c "
 import json, os, sys
 assert json.load(open(sys.argv[1] + '/system.json'))['state'] == 'final'
 assert os.path.getsize(sys.argv[1] + '/summary.txt') > 0" "$run"
+check "fills: a compact system.json (no room for it indented) is said so on the console" \
+	bash -c "[[ \$(wc -l < '$run/system.json') -gt 1 ]] || grep -q '^system.json: the final description is written compact' '$LOG'"
 check "fills: results.csv holds whole rows, report.txt whole lines, report.html ends with </html>" \
 	python3 -c "
 import csv, sys

@@ -193,10 +193,38 @@ static void test_indent(void)
 	      "and Python reads the same content from it: %s", canon);
 }
 
+/* json_compact: the indented document as the compact writer would have
+   made it; spaces, quotes and backslashes inside strings kept. */
+static void test_compact(void)
+{
+	char indented[512], compact[512];
+	struct json a, b;
+
+	for (int pass = 0; pass < 2; pass++) {
+		struct json *j = pass ? &b : &a;
+
+		json_init(j, pass ? compact : indented, sizeof indented);
+		if (!pass)
+			json_indent(j, 2);
+		json_object_begin(j, NULL);
+		json_string(j, "says", "a \"quoted\" word, a \\ and  two spaces\n");
+		json_array_begin(j, "list");
+		json_u64(j, NULL, 1);
+		json_string(j, NULL, " { } ");
+		json_array_end(j);
+		json_object_end(j);
+	}
+	size_t len = json_compact(indented, a.len);
+	CHECK(len == b.len && memcmp(indented, compact, len) == 0,
+	      "the indented document made compact is the compact one (%zu bytes, want %zu)", len,
+	      b.len);
+}
+
 int main(void)
 {
 	test_document();
 	test_indent();
+	test_compact();
 	test_doubles_round_trip();
 	test_overflow();
 	return check_summary();
