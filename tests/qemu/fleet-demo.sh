@@ -84,7 +84,7 @@ check "fleet demo: a guest says its configuration came from the boot server" \
 	log_has '^configuration: tftp://10\.0\.2\.2/memprobe\.cfg \(from the boot server, by the PXE base code.s TFTP\), no load options$'
 check "fleet demo: a guest says its files are held in memory, and the bounds" \
 	log_has '^memprobe: result files: in memory \(no boot volume: .*\), for upload\.url; at most 16 MiB a file and 64 MiB in all$'
-check "fleet demo: a guest says every file was sent" log_has '^upload: ([0-9]+) of \1 files sent to http://10\.0\.2\.2:[0-9]+/4d500001-0000-4000-8000-00000000aa01/run-[0-9]{8}T[0-9]{6}-[0-9]{4}-[0-9a-f]{8}/$'
+check "fleet demo: a guest says every file was sent" log_has '^upload: ([0-9]+) of \1 files sent to http://10\.0\.2\.2:[0-9]+/4d500001-0000-4000-8000-00000000aa01/run-[0-9]{8}T[0-9]{6}-[0-9]+-[0-9a-f]{8}/$'
 
 check "fleet demo: fleet.csv has a row per machine, with the identity given" \
 	python3 - "$guests" "$out/fleet.csv" <<'PY'
@@ -144,7 +144,7 @@ check "netboot (nothing listens): the probes ran" log_has '^== latency: done in 
 check "netboot (nothing listens): each file is said FAILED, with the reason" \
 	log_has '^upload: results\.csv: FAILED after [0-9]+ tr(y|ies): HTTP Request \(PUT\): EFI_CONNECTION_RESET'
 check "netboot (nothing listens): the end says none was sent" \
-	log_has '^upload: 0 of [0-9]+ files sent to http://10\.0\.2\.2:9/fleet/4d500003-0000-4000-8000-00000000cc03/run-[0-9T]+-[0-9]{4}-[0-9a-f]{8}/; the upload FAILED for the rest$'
+	log_has '^upload: 0 of [0-9]+ files sent to http://10\.0\.2\.2:9/fleet/4d500003-0000-4000-8000-00000000cc03/run-[0-9]{8}T[0-9]{6}-[0-9]+-[0-9a-f]{8}/; the upload FAILED for the rest$'
 check "netboot (nothing listens): the verdict says the files are lost" \
 	log_has '^memprobe: the result files are missing or incomplete'
 
