@@ -828,7 +828,7 @@ static int system_in_its_place(const char *doc, size_t len)
 
 /* The final description (len bytes, indented, in system_json) over the
    early one, by the first way that fits the volume: indented beside it;
-   compact (about two thirds the length) beside it; compact in its
+   compact (about three quarters the length) beside it; compact in its
    place. Each way but the first is said. Its length as written. */
 static size_t system_final(size_t len)
 {
