@@ -22,8 +22,10 @@
    found). */
 #define MEMORY_FLOOR_FACTOR 4
 #define MAX_TRUST_TEXT 1024
-/* The trust line's most lines, so levels always have room. */
+/* The trust line's most lines, and the fewest it keeps when the levels
+   and the bottom lines fill the card. */
 #define CARD_TRUST_LINES 6
+#define CARD_TRUST_MIN 2
 
 /* ---- Private Data ----------------------------------------------------- */
 
@@ -717,8 +719,9 @@ static void tlb_line(struct lines *ls, const struct card_tlb *t)
 		 verdict_name(t->verdict), t->noisy ? " *" : "");
 }
 
-/* The trust items, "; "-joined, wrapped into lines of CARD_COLUMNS. */
-static void trust_lines(struct lines *ls, const struct card *c)
+/* The trust items, "; "-joined, wrapped into at most max_lines lines of
+   CARD_COLUMNS. */
+static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines)
 {
 	static char text[MAX_TRUST_TEXT];
 	struct mp_text t = { text, sizeof text, 0 };
@@ -735,32 +738,6 @@ static void trust_lines(struct lines *ls, const struct card *c)
 	else if (c->have_levels || c->c2c_pairs)
 		mp_append(&t, "no figure's trials could move it by over %.0f%%",
 			  CARD_NOISY_MOVE * 100);
-	if (c->ranged) {
-		int first = 1;
-
-		mp_append(&t, "%s~ smeared edge or the claimed size, the size within:",
-			  t.len ? "; " : "");
-		for (size_t i = 0; i < c->ncaches; i++) {
-			const struct card_cache *k = &c->cache[i];
-			if (!k->smeared && !k->named_by_claim)
-				continue;
-			short_bytes(lo, sizeof lo, k->range_lo);
-			short_bytes(hi, sizeof hi, k->range_hi);
-			mp_append(&t, "%s %s %s-%s (%s%s)", first ? "" : ",", k->name, lo, hi,
-				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
-			first = 0;
-		}
-		for (size_t i = 0; i < c->ntlbs; i++) {
-			const struct card_tlb *k = &c->tlb[i];
-			if (!k->smeared && !k->named_by_claim)
-				continue;
-			short_bytes(lo, sizeof lo, 1ull << k->page_shift);
-			mp_append(&t, "%s %s %s %llu-%llu entries (%s%s)", first ? "" : ",", k->name,
-				  lo, (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
-				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
-			first = 0;
-		}
-	}
 	for (size_t i = 0; i < c->ncaches; i++) {
 		const struct card_cache *k = &c->cache[i];
 		char bw[24], claim[24];
@@ -795,16 +772,49 @@ static void trust_lines(struct lines *ls, const struct card *c)
 			  (unsigned long long)c->run.trials_discarded);
 	if (c->hypervisor)
 		mp_append(&t, "%sunder a hypervisor", t.len ? "; " : "");
+	/* The ranges last: the longest item, and report.txt's tables give
+	   them all when the card cuts them. */
+	if (c->ranged) {
+		int first = 1;
+
+		mp_append(&t, "%s~ smeared edge or the claimed size, the size within:",
+			  t.len ? "; " : "");
+		for (size_t i = 0; i < c->ncaches; i++) {
+			const struct card_cache *k = &c->cache[i];
+			if (!k->smeared && !k->named_by_claim)
+				continue;
+			short_bytes(lo, sizeof lo, k->range_lo);
+			short_bytes(hi, sizeof hi, k->range_hi);
+			mp_append(&t, "%s %s %s-%s (%s%s)", first ? "" : ",", k->name, lo, hi,
+				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
+			first = 0;
+		}
+		for (size_t i = 0; i < c->ntlbs; i++) {
+			const struct card_tlb *k = &c->tlb[i];
+			if (!k->smeared && !k->named_by_claim)
+				continue;
+			short_bytes(lo, sizeof lo, 1ull << k->page_shift);
+			mp_append(&t, "%s %s %s %llu-%llu entries (%s%s)", first ? "" : ",", k->name,
+				  lo, (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
+				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
+			first = 0;
+		}
+	}
 	if (!t.len)
 		return;
 	/* Words into lines: "trust: " and then an indent; at most
-	   CARD_TRUST_LINES, the last ending in "..." when cut. */
+	   max_lines, the last ending in "..." when cut. */
 	p = text;
 	for (int first = 1; *p; first = 0) {
-		if (ls->n - start == CARD_TRUST_LINES) {
+		if (ls->n - start == max_lines) {
 			char *last = ls->line[ls->n - 1];
 			size_t n = mp_strlen(last);
-			mp_strlcpy(last + (n > CARD_COLUMNS - 4 ? CARD_COLUMNS - 4 : n), " ...", 5);
+
+			/* Room for " ...", cut between words. */
+			if (n > CARD_COLUMNS - 4)
+				for (n = CARD_COLUMNS - 4; n > 7 && last[n] != ' '; n--)
+					;
+			mp_strlcpy(last + n, " ...", 5);
 			break;
 		}
 		const char *lead = first ? "trust: " : "       ";
@@ -823,7 +833,7 @@ static void trust_lines(struct lines *ls, const struct card *c)
 static void ifetch_lines(struct lines *ls, const struct card *c)
 {
 	const struct ifetch_findings *f = &c->ifetch;
-	char size[16], claim[16], page[16];
+	char size[16], claim[40], page[16];
 
 	if (f->have_l1i) {
 		short_bytes(size, sizeof size, f->l1i.count);
@@ -837,19 +847,48 @@ static void ifetch_lines(struct lines *ls, const struct card *c)
 		line_add(ls, "fetch    %.1f B/cycle (%.2f insn/cycle) from L1i, %s from L2, "
 			 "no claim", f->fetch_l1i_bytes_per_cycle,
 			 f->fetch_l1i_insns_per_cycle, size);
-	for (size_t i = 0; i < f->ntlbs; i++) {
-		const struct ifetch_level *t = &f->tlb[i];
+	/* One line per page size, its steps in order: the first in words,
+	   the others short. */
+	for (size_t i = 0; i < f->ntlbs;) {
+		char text[CARD_LONG_LINE];
+		struct mp_text out = { text, sizeof text, 0 };
+		unsigned shift = f->tlb[i].page_shift;
 
-		short_bytes(page, sizeof page, 1ull << t->page_shift);
-		short_bytes(size, sizeof size, t->count << t->page_shift);
-		real_or_dash(claim, sizeof claim, "%.0f", (double)t->claim);
-		line_add(ls, "ITLB%u %-4s %llu entries (%s), miss +%.1f cycles; claim %s, %s",
-			 t->number, page, (unsigned long long)t->count, size, t->miss_cycles,
-			 claim, verdict_name(t->verdict));
+		short_bytes(page, sizeof page, 1ull << shift);
+		mp_append(&out, "ITLB %-4s", page);
+		for (size_t first = i; i < f->ntlbs && f->tlb[i].page_shift == shift; i++) {
+			const struct ifetch_level *t = &f->tlb[i];
+
+			short_bytes(size, sizeof size, t->count << t->page_shift);
+			if (t->claim)
+				mp_snprintf(claim, sizeof claim, "claim %llu, %s",
+					    (unsigned long long)t->claim, verdict_name(t->verdict));
+			else
+				mp_strlcpy(claim, "no claim", sizeof claim);
+			mp_append(&out, i == first ? "%s%llu entries (%s), miss +%.1f cycles; %s"
+				  : "%s%llu (%s) +%.1f; %s", i == first ? "" : " | ",
+				  (unsigned long long)t->count, size, t->miss_cycles, claim);
+		}
+		line_add(ls, "%s", text);
 	}
 }
 
-/* The memory, bandwidth and c2c lines. */
+/* A loaded mix's name as the card gives it: "read3_write1" as "3:1"
+   (reads to writes), "write_nt" as "nt write", others as they are. */
+static void mix_short(char *buf, size_t size, const char *mix)
+{
+	const char *w = mix + 4;
+
+	while (*w >= '0' && *w <= '9')
+		w++;
+	if (!mp_strcmp(mix, "write_nt"))
+		mp_strlcpy(buf, "nt write", size);
+	else if (!mp_strncmp(mix, "read", 4) && w > mix + 4 && !mp_strncmp(w, "_write", 6))
+		mp_snprintf(buf, size, "%.*s:%s", (int)(w - mix - 4), mix + 4, w + 6);
+	else
+		mp_strlcpy(buf, mix, size);
+}
+
 /* The busy lines: the loaded curve (idle p50, then each mix's busiest
    point: its p50 at the most bandwidth drawn), memory's tail. */
 static void busy_lines(struct lines *ls, const struct card_busy *b)
@@ -858,12 +897,16 @@ static void busy_lines(struct lines *ls, const struct card_busy *b)
 	struct mp_text out = { text, sizeof text, 0 };
 
 	if (b->have_loaded && b->idle_ns > 0) {
-		mp_format_bytes(page, sizeof page, 1ull << b->loaded_shift);
-		mp_append(&out, "loaded   idle %.0f ns (%s pages)%s", b->idle_ns, page,
-			  b->nmix ? "; p50 at the most GB/s drawn:" : "; no loader ran");
-		for (size_t m = 0; m < b->nmix; m++)
-			mp_append(&out, "%s %s %.0f ns at %.1f", m ? "," : "", b->mix[m].mix,
-				  b->mix[m].ns, b->mix[m].gb_per_s);
+		short_bytes(page, sizeof page, 1ull << b->loaded_shift);
+		mp_append(&out, "loaded   p50 ns idle %.0f (%s pages)%s", b->idle_ns, page,
+			  b->nmix ? "; at the most GB/s drawn, by read:write:" : "; no loader ran");
+		for (size_t m = 0; m < b->nmix; m++) {
+			char mix[16];
+
+			mix_short(mix, sizeof mix, b->mix[m].mix);
+			mp_append(&out, "%s %s %.0f at %.1f", m ? "," : "", mix, b->mix[m].ns,
+				  b->mix[m].gb_per_s);
+		}
 		line_add(ls, "%s", text);
 	}
 	if (b->have_tails && b->p99_ns > 0) {
@@ -1063,27 +1106,45 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	add_read(c, a);
 }
 
+/* How many levels of each table the card shows, in lines left once the
+   heading, the bottom lines and the trust lines are counted: every level
+   when they fit; else the first ones and a line counting the rest. A
+   table with no level shown loses its heading too. */
+static void levels_shown(const struct card *c, size_t room, size_t *caches, size_t *tlbs)
+{
+	size_t headings = (c->ncaches ? 1 : 0) + (c->ntlbs ? 1 : 0);
+
+	*caches = c->ncaches;
+	*tlbs = c->ntlbs;
+	if (c->ncaches + c->ntlbs + headings <= room)
+		return;
+	/* One line counts the levels left out; each table shown has its
+	   heading. */
+	room = room > 1 ? room - 1 : 0;
+	*caches = c->ncaches && room > 1 ? (c->ncaches < room - 1 ? c->ncaches : room - 1) : 0;
+	room -= *caches ? *caches + 1 : 0;
+	*tlbs = c->ntlbs && room > 1 ? (c->ntlbs < room - 1 ? c->ntlbs : room - 1) : 0;
+}
+
 size_t card_format(const struct card *c, char *buf, size_t size)
 {
 	static struct lines body, trust;
-	size_t room, show_caches, show_tlbs, len = 0;
+	size_t fixed, spare, levels, show_caches, show_tlbs, len = 0;
 	struct mp_text out = { buf, size, 0 };
 
 	body.n = trust.n = 0;
-	trust_lines(&trust, c);
 	bottom_lines(&body, c);
-	/* The heading, the two tables' headings, the bottom and the trust
-	   lines are always shown; levels fill what is left, one line kept to
-	   count those that did not fit. */
-	room = CARD_LINES - 1 - (c->emulated ? 1 : 0) - (c->ncaches ? 1 : 0) - (c->ntlbs ? 1 : 0) -
-	       body.n - trust.n - (c->have_levels ? 0 : 1);
-	show_caches = c->ncaches;
-	show_tlbs = c->ntlbs;
-	if (show_caches + show_tlbs > room) {
-		room = room ? room - 1 : 0;
-		show_caches = show_caches < room ? show_caches : room;
-		show_tlbs = room - show_caches;
-	}
+	/* The heading (and the emulated line, or the no-level line) and the
+	   bottom lines always show; the levels come next, and the trust
+	   lines take what is left, at least CARD_TRUST_MIN of them, the last
+	   ending in "..." when cut. */
+	fixed = 1 + (c->emulated ? 1 : 0) + (c->have_levels ? 0 : 1) + body.n;
+	levels = c->ncaches + c->ntlbs + (c->ncaches ? 1 : 0) + (c->ntlbs ? 1 : 0);
+	spare = CARD_LINES > fixed + levels ? CARD_LINES - fixed - levels : 0;
+	trust_lines(&trust, c, spare < CARD_TRUST_MIN ? CARD_TRUST_MIN
+			       : spare > CARD_TRUST_LINES ? CARD_TRUST_LINES : spare);
+	levels_shown(c, CARD_LINES > fixed + trust.n ? CARD_LINES - fixed - trust.n : 0,
+		     &show_caches, &show_tlbs);
 
 	/* Before anything else: no figure below is the hardware's. */
 	if (c->emulated)
@@ -1091,7 +1152,7 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 	mp_append(&out, "== summary: the memory hierarchy, measured ==\n");
 	if (!c->have_levels)
 		mp_append(&out, "no latency or tlb rows: no cache or TLB level measured\n");
-	if (c->ncaches) {
+	if (show_caches) {
 		struct lines ls = { .n = 0 };
 		char ways[16], bw[40];
 
@@ -1107,7 +1168,7 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 				mp_append(&out, "%s\n", ls.line[k]);
 		}
 	}
-	if (c->ntlbs) {
+	if (show_tlbs) {
 		struct lines ls = { .n = 0 };
 		line_add(&ls, "%-8s %7s %8s %10s %11s %11s  %s", "TLB", "pages", "entries", "reach",
 			 "miss cycles", "claim", "verdict");
@@ -1377,7 +1438,10 @@ void card_print(void)
 	if (!run_built)
 		return;
 	report_html_quiet(1);
-	report_notice("\n%s", run_text);
+	/* The blank line above it is the full console's: a quiet one keeps
+	   its lines for the card (docs/OUTPUT.md, "The console"). */
+	report_printf("\n");
+	report_notice("%s", run_text);
 	report_html_quiet(0);
 }
 

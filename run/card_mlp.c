@@ -60,6 +60,11 @@ unsigned card_mlp_lines(const struct card_mlp *c, char line[2][96], size_t colum
 		n++;
 	}
 	if (c->walks_measured) {
+		/* No walk cost seen: said on the levels' line where it fits. */
+		if (n && !c->walks.known && t.len + sizeof "; no walk cost" - 1 <= columns) {
+			mp_append(&t, "; no walk cost");
+			return n;
+		}
 		t = (struct mp_text){ line[n], columns + 1 < 96 ? columns + 1 : 96, 0 };
 		if (c->walks.known)
 			mp_append(&t, "mlp      page walks in flight about %.1f (at most %.1f)%s",

@@ -34,8 +34,9 @@ struct bandwidth_curves;
 void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m,
 		    const struct bandwidth_curves *bw);
 /* The card's lines, each at most `columns` characters: "in flight" per
-   level, then the page walks when measured; returns how many of the two
-   it wrote into line[0], line[1]. */
+   level, then the page walks when measured ("; no walk cost" on the
+   first line where no walk cost was seen and it fits); returns how many
+   of the two it wrote into line[0], line[1]. */
 unsigned card_mlp_lines(const struct card_mlp *c, char line[2][96], size_t columns);
 /* The summary's "mlp" object (nothing when nlevels is 0). */
 struct json;

@@ -18,7 +18,13 @@ void machine_line(const struct smbios_info *s, char *buf, size_t size, size_t wi
 	if (!size)
 		return;
 	if (!s->present) {
-		mp_append(&t, "machine  no SMBIOS: %s", s->why);
+		/* The reason's words before its bracket: the path and the
+		   error behind it stay in system.json's machine.smbios_missing. */
+		size_t n = 0;
+
+		while (s->why[n] && (s->why[n] != ' ' || s->why[n + 1] != '('))
+			n++;
+		mp_append(&t, "machine  no SMBIOS: %.*s", (int)n, s->why);
 	} else {
 		for (size_t i = 0; i < s->nmem; i++) {
 			const struct smbios_memdev *m = &s->mem[i];

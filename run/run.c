@@ -240,8 +240,14 @@ static void cpu_line(char *buf, size_t size)
 	results_system_member("cpu.family", family, sizeof family);
 	results_system_member("cpu.model", model, sizeof model);
 	results_system_member("cpu.stepping", stepping, sizeof stepping);
-	mp_snprintf(buf, size, "cpu      %s (%s family %s model %s stepping %s)",
-		    brand[0] ? brand : "no model name given", vendor, family, model, stepping);
+	/* The brand names the maker; the vendor string only where there is
+	   none (system.json keeps both). */
+	if (brand[0])
+		mp_snprintf(buf, size, "cpu      %s (family %s model %s stepping %s)", brand,
+			    family, model, stepping);
+	else
+		mp_snprintf(buf, size, "cpu      no model name given (%s family %s model %s "
+			    "stepping %s)", vendor, family, model, stepping);
 }
 
 /* The card from the analysis, the run's disturbances and its failed

@@ -687,7 +687,8 @@ static void test_too_many_levels(void)
 	printf("%s", text);
 	measure(text, &lines, &widest, &ended);
 	CHECK(lines == CARD_LINES && widest <= CARD_COLUMNS,
-	      "20 levels: still 30 lines (%d) of at most 80 columns (%d)", lines, widest);
+	      "20 levels: still %d lines (%d) of at most 80 columns (%d)", CARD_LINES, lines,
+	      widest);
 	CHECK(strstr(text, "more levels than the card holds: report.txt lists them"),
 	      "the levels left off are counted");
 	CHECK(line_of(text, "a very l ") != NULL, "a long name is cut to its column");
@@ -716,6 +717,47 @@ static void test_failed_probe(void)
 	card_build(&card, 0, 0, &(struct card_run){ .known = 1 });
 	card_format(&card, text, sizeof text);
 	CHECK(strstr(text, "FAILED") == NULL, "no failed probe, no FAILED line");
+}
+
+/* A full profile's card: many bottom lines (here four two-line FAILED
+   lines and two-line CPU and machine lines) still leave every level on
+   it, the trust lines cut to their fewest with " ..." between words; and
+   when even the levels do not fit, a table with no row shown loses its
+   heading (a full run showed "TLB pages entries ..." over no row). */
+static void test_crowded_card(void)
+{
+	struct card_run run = { .known = 1, .nfailed = 4 };
+	int lines, widest, ended;
+	const char *trust;
+
+	for (unsigned i = 0; i < 4; i++)
+		snprintf(run.failed[i], sizeof run.failed[0], "probe%u: a reason long enough to "
+			 "go on over a second line of the card, as real reasons do", i);
+	synthetic();
+	card_build(&card, &a, &rows, &run);
+	snprintf(card.cpu, sizeof card.cpu, "cpu      AMD EPYC 9R45 96-Core Processor with a long "
+		 "brand string (family 26 model 2 stepping 1)");
+	snprintf(card.machine, sizeof card.machine, "machine  Acme Servers RackOne R1 with a "
+		 "long product name, 2 DIMMs 32 GiB DDR5 4800 MT/s");
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(lines <= CARD_LINES && widest <= CARD_COLUMNS && !strstr(text, "more levels"),
+	      "a crowded card keeps every level (%zu caches, %zu TLBs) in %d lines", card.ncaches,
+	      card.ntlbs, lines);
+	trust = strstr(text, "trust: ");
+	CHECK(trust && line_of(trust, "       ") && strstr(trust, " ...\n") &&
+	      !line_of(strchr(line_of(trust, "       "), '\n') + 1, "       "),
+	      "its trust line cut to two lines, ending in \" ...\"");
+	card.ntlbs = 8;   /* the same TLBs over again: more than fit */
+	card.ncaches = 3;
+	run.nfailed = 4;
+	card_format(&card, text, sizeof text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(lines <= CARD_LINES && strstr(text, "more levels than the card holds"),
+	      "more levels than fit: counted (%d lines)", lines);
+	CHECK(!strstr(text, "TLB        pages") || line_of(text, "L1 DTLB"),
+	      "no table heading without a row under it");
 }
 
 /* A line longer than the card goes on over more lines, cut between words
@@ -945,6 +987,8 @@ static void test_busy_lines(void)
 		{ "loaded", "read", 12, 32 << 20, 180, 15.5 },
 		{ "loaded", "read", 12, 32 << 20, 150, 9 },
 		{ "loaded", "write", 12, 32 << 20, 140, 7.25 },
+		{ "loaded", "read1_write1", 12, 32 << 20, 160, 12 },
+		{ "loaded", "write_nt", 12, 32 << 20, 150, 11 },
 		{ "loaded", "read", 21, 32 << 20, 90, 30 },       /* another page size: left out */
 		{ "tails", "p50", 12, 16 << 10, 1.2, 0 },
 		{ "tails", "p99", 12, 16 << 10, 1.5, 0 },
@@ -971,10 +1015,12 @@ static void test_busy_lines(void)
 	card_build(&card, NULL, &rows, NULL);
 	card_format(&card, text, sizeof text);
 	l = line_of(text, "loaded ");
-	CHECK(in_line(l, "idle 100 ns (4 KiB pages)") && in_line(l, "read 180 ns at") &&
-	      strstr(text, "15.5, write") && !strstr(text, " 90 ns"), "loaded: idle 100 ns, read's busiest point 180 ns at 15.5 "
+	CHECK(in_line(l, "p50 ns idle 100 (4K pages)") && wrapped_whole(text, " read 180 at 15.5,") &&
+	      !strstr(text, " 90 at"), "loaded: idle 100 ns, read's busiest point 180 ns at 15.5 "
 	      "GB/s, not the 2 MiB row (%.160s)", l ? l : "none");
-	CHECK(strstr(text, "write 140 ns at 7.2") != NULL, "loaded: write's point on the card");
+	CHECK(wrapped_whole(text, " write 140 at 7.2,"), "loaded: write's point on the card");
+	CHECK(wrapped_whole(text, " 1:1 160 at 12.0,") && wrapped_whole(text, " nt write 150 at 11.0"),
+	      "loaded: the mixes named short, reads to writes and non-temporal");
 	l = line_of(text, "tails ");
 	CHECK(in_line(l, "memory p99 240.0 ns, p50 95.0 ns (128 MiB, 4 KiB pages)"),
 	      "tails: memory's p99 and p50 from the largest working set (%.100s)", l ? l : "none");
@@ -1004,6 +1050,7 @@ int main(void)
 	test_too_many_levels();
 	test_empty_card();
 	test_failed_probe();
+	test_crowded_card();
 	test_wrapped_line();
 	test_json_and_figures();
 	test_busy_lines();
