@@ -51,8 +51,14 @@
    entries on Zen 5 and Golden Cove's STLB), so the last step has a
    plateau of several points past it. */
 #define PAGE_AUTO_JUMPS 8192u
-/* Calls of a chain in its warm-up, so the predictor has learnt it. */
+/* Laps of a point's warm-up, so the predictor has learnt the code: at
+   most WARM_CALLS, and no more once WARM_STEPS x step_ms have gone by, at
+   least WARM_CALLS_MIN. A chain of a million jumps outgrows every
+   predictor and cache in its first lap: 64 of its laps (10 s at 64 MiB)
+   taught it nothing, and made the full profile's ifetch 90 s of warm-up. */
 #define WARM_CALLS 64u
+#define WARM_CALLS_MIN 2u
+#define WARM_STEPS 8u
 
 static const struct table_column fetch_columns[] = {
 	{ "footprint", NULL, 10, 0, 0 },
@@ -122,19 +128,37 @@ static void run_laps(const struct code_trials *t, uint64_t laps)
 		t->chain();
 }
 
-/* The timed section: a warm-up (WARM_CALLS laps, so caches and predictors
-   hold what they can), then trials of whole laps sized to step_ms until
-   the stop rule ends them. */
+/* The untimed warm-up: laps until caches and predictors hold what they
+   can (WARM_CALLS, WARM_CALLS_MIN, WARM_STEPS); returns the laps run, and
+   their ticks in *ticks. */
+static uint64_t warm_up(const struct code_trials *t, uint64_t target, uint64_t *ticks)
+{
+	uint64_t laps = 0, t0 = plat_ticks(), t1 = t0;
+
+	while (laps < WARM_CALLS && (laps < WARM_CALLS_MIN || t1 - t0 < WARM_STEPS * target)) {
+		/* Doubling batches: a short lap is not timed one at a time. */
+		uint64_t batch = laps ? laps : 1;
+
+		if (batch > WARM_CALLS - laps)
+			batch = WARM_CALLS - laps;
+		run_laps(t, batch);
+		laps += batch;
+		t1 = plat_ticks();
+	}
+	*ticks = t1 - t0;
+	return laps;
+}
+
+/* The timed section: a warm-up (warm_up), then trials of whole laps sized
+   to step_ms until the stop rule ends them. */
 static void timed_trials(void *arg)
 {
 	struct code_trials *t = arg;
-	uint64_t t0, t1, target = ms_to_ticks(t->c->step_ms), spent = 0;
+	uint64_t t0, t1, target = ms_to_ticks(t->c->step_ms), spent = 0, warm_ticks, warm_laps;
 	struct plat_disturbances before, after;
 
-	t0 = plat_ticks();
-	run_laps(t, WARM_CALLS);
-	t1 = plat_ticks();
-	t->laps_per_trial = reps_for_ticks(target, t1 - t0, WARM_CALLS);
+	warm_laps = warm_up(t, target, &warm_ticks);
+	t->laps_per_trial = reps_for_ticks(target, warm_ticks, warm_laps);
 	trials_init(&t->trials);
 	for (;;) {
 		plat_disturbances(&before);
