@@ -650,3 +650,17 @@ void mp_format_bytes(char *buf, size_t size, uint64_t bytes)
 		mp_snprintf(buf, size, "%llu.%02u %s", (unsigned long long)whole,
 			    hundredths, unit_names[unit]);
 }
+
+void mp_format_bytes_short(char *buf, size_t size, uint64_t bytes)
+{
+	char text[24];
+	size_t n = 0;
+
+	if (!size)
+		return;
+	mp_format_bytes(text, sizeof text, bytes);
+	for (const char *p = text; *p && n + 1 < size; p++)
+		if (*p != ' ' && *p != 'i' && (*p != 'B' || p == text || p[-1] == ' '))
+			buf[n++] = *p;
+	buf[n] = 0;
+}

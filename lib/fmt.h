@@ -30,6 +30,9 @@ int mp_hex_value(char c);
 /* "4 KiB", "2 MiB", "1.5 GiB": a byte count in the largest binary unit that
    keeps it readable. */
 void mp_format_bytes(char *buf, size_t size, uint64_t bytes);
+/* The same without the blank and the "iB": "4K", "2M", "1.5G", for a
+   narrow column or a crowded line. */
+void mp_format_bytes_short(char *buf, size_t size, uint64_t bytes);
 
 /* Text built piece by piece in a caller's buffer. len counts what was
    asked for, as mp_snprintf's return does, so len >= size means it was

@@ -594,19 +594,6 @@ static void real_or_dash(char *buf, size_t size, const char *fmt, double v)
 		mp_strlcpy(buf, "-", size);
 }
 
-/* "384K", "1.5M": a size short enough for the trust line. */
-static void short_bytes(char *buf, size_t size, uint64_t v)
-{
-	char text[24];
-	size_t n = 0;
-
-	mp_format_bytes(text, sizeof text, v);
-	for (const char *p = text; *p && n + 1 < size; p++)
-		if (*p != ' ' && *p != 'i' && (*p != 'B' || p == text + 0 || p[-1] == ' '))
-			buf[n++] = *p;
-	buf[n] = 0;
-}
-
 /* A name cut to fit its column. */
 static void fit_name(char *buf, size_t width, const char *name)
 {
@@ -744,11 +731,11 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 
 		if (!k->uncertain)
 			continue;
-		short_bytes(lo, sizeof lo, k->range_lo);
-		short_bytes(hi, sizeof hi, k->range_hi);
-		short_bytes(bw, sizeof bw, k->bw_edge_bytes);
+		mp_format_bytes_short(lo, sizeof lo, k->range_lo);
+		mp_format_bytes_short(hi, sizeof hi, k->range_hi);
+		mp_format_bytes_short(bw, sizeof bw, k->bw_edge_bytes);
 		if (k->claim_bytes)
-			short_bytes(claim, sizeof claim, k->claim_bytes);
+			mp_format_bytes_short(claim, sizeof claim, k->claim_bytes);
 		mp_append(&t, "%s%s uncertain: latency edge %s-%s, bandwidth edge %s, claim %s",
 			  t.len ? "; " : "", k->name, lo, hi, bw, k->claim_bytes ? claim : "none");
 	}
@@ -783,8 +770,8 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 			const struct card_cache *k = &c->cache[i];
 			if (!k->smeared && !k->named_by_claim)
 				continue;
-			short_bytes(lo, sizeof lo, k->range_lo);
-			short_bytes(hi, sizeof hi, k->range_hi);
+			mp_format_bytes_short(lo, sizeof lo, k->range_lo);
+			mp_format_bytes_short(hi, sizeof hi, k->range_hi);
 			mp_append(&t, "%s %s %s-%s (%s%s)", first ? "" : ",", k->name, lo, hi,
 				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
 			first = 0;
@@ -793,7 +780,7 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 			const struct card_tlb *k = &c->tlb[i];
 			if (!k->smeared && !k->named_by_claim)
 				continue;
-			short_bytes(lo, sizeof lo, 1ull << k->page_shift);
+			mp_format_bytes_short(lo, sizeof lo, 1ull << k->page_shift);
 			mp_append(&t, "%s %s %s %llu-%llu entries (%s%s)", first ? "" : ",", k->name,
 				  lo, (unsigned long long)k->range_lo, (unsigned long long)k->range_hi,
 				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
@@ -836,7 +823,7 @@ static void ifetch_lines(struct lines *ls, const struct card *c)
 	char size[16], claim[40], page[16];
 
 	if (f->have_l1i) {
-		short_bytes(size, sizeof size, f->l1i.count);
+		mp_format_bytes_short(size, sizeof size, f->l1i.count);
 		bytes_or_dash(claim, sizeof claim, f->l1i.claim);
 		line_add(ls, "L1i      %s, miss +%.1f cycles/jump; claim %s, %s", size,
 			 f->l1i.miss_cycles, claim, verdict_name(f->l1i.verdict));
@@ -854,12 +841,12 @@ static void ifetch_lines(struct lines *ls, const struct card *c)
 		struct mp_text out = { text, sizeof text, 0 };
 		unsigned shift = f->tlb[i].page_shift;
 
-		short_bytes(page, sizeof page, 1ull << shift);
+		mp_format_bytes_short(page, sizeof page, 1ull << shift);
 		mp_append(&out, "ITLB %-4s", page);
 		for (size_t first = i; i < f->ntlbs && f->tlb[i].page_shift == shift; i++) {
 			const struct ifetch_level *t = &f->tlb[i];
 
-			short_bytes(size, sizeof size, t->count << t->page_shift);
+			mp_format_bytes_short(size, sizeof size, t->count << t->page_shift);
 			if (t->claim)
 				mp_snprintf(claim, sizeof claim, "claim %llu, %s",
 					    (unsigned long long)t->claim, verdict_name(t->verdict));
@@ -897,9 +884,9 @@ static void busy_lines(struct lines *ls, const struct card_busy *b)
 	struct mp_text out = { text, sizeof text, 0 };
 
 	if (b->have_loaded && b->idle_ns > 0) {
-		short_bytes(page, sizeof page, 1ull << b->loaded_shift);
+		mp_format_bytes_short(page, sizeof page, 1ull << b->loaded_shift);
 		mp_append(&out, "loaded   p50 ns idle %.0f (%s pages)%s", b->idle_ns, page,
-			  b->nmix ? "; at the most GB/s drawn, by read:write:" : "; no loader ran");
+			  b->nmix ? "; busiest, ns at GB/s:" : "; no loader ran");
 		for (size_t m = 0; m < b->nmix; m++) {
 			char mix[16];
 

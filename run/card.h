@@ -23,7 +23,7 @@
 #include "results/columns.h"
 #include "run/card_mlp.h"
 
-#define CARD_LINES 26
+#define CARD_LINES 27
 #define CARD_COLUMNS 80
 /* A level is marked noisy when the trials that decided it could move its
    size or its latency by more than this fraction (run/card.c, "Noise";

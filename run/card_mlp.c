@@ -49,7 +49,7 @@ unsigned card_mlp_lines(const struct card_mlp *c, char line[2][96], size_t colum
 	unsigned n = 0;
 
 	if (c->nlevels) {
-		mp_format_bytes(page, sizeof page, 1ull << c->page_shift);
+		mp_format_bytes_short(page, sizeof page, 1ull << c->page_shift);
 		mp_append(&t, "mlp      in flight");
 		for (unsigned i = 0; i < c->nlevels; i++)
 			mp_append(&t, "%s %s %.1f%s", i ? "," : "", c->level[i].name,

@@ -266,6 +266,14 @@ static void test_format_bytes(void)
 			       (unsigned long long)cases[i].bytes, b, cases[i].text);
 	}
 	CHECK(bad == 0, "mp_format_bytes: exact in the largest unit that keeps two decimals (%d wrong)", bad);
+	mp_format_bytes_short(b, sizeof b, 4096);
+	CHECK(!strcmp(b, "4K"), "mp_format_bytes_short: 4 KiB is 4K (%s)", b);
+	mp_format_bytes_short(b, sizeof b, 3u << 19);
+	CHECK(!strcmp(b, "1.5M"), "mp_format_bytes_short: 1.5 MiB is 1.5M (%s)", b);
+	mp_format_bytes_short(b, sizeof b, 512);
+	CHECK(!strcmp(b, "512B"), "mp_format_bytes_short: 512 bytes keep their B (%s)", b);
+	mp_format_bytes_short(b, 3, 1ull << 30);
+	CHECK(!strcmp(b, "1G"), "mp_format_bytes_short: cut to its buffer (%s)", b);
 }
 
 /* mp_hex_value: every byte, against the digits' own order. */

@@ -188,7 +188,7 @@ static void test_card(void)
 	}
 	card_build(&card, NULL, &rows, NULL);
 	card_format(&card, text, sizeof text);
-	CHECK(strstr(text, "mlp      in flight L2 6.0 (4 KiB)") != NULL,
+	CHECK(strstr(text, "mlp      in flight L2 6.0 (4K)") != NULL,
 	      "the card's in-flight line");
 	CHECK(strstr(text, "page walks in flight about 3.0 (at most 4.0), the 4 KiB limit") != NULL,
 	      "the card's page-walk line");
