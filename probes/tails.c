@@ -244,12 +244,12 @@ static int measure_level(const struct config *c, const struct level_pick *l, uns
 
 /* Below a page size's table: the counter's step and cost, and each
    level's p50 beside the latency probe's reading at the same working set
-   and page size, else its level's plateau, where it ran. */
+   and page size, else a cache level's plateau, where it ran. */
 static void report_against_latency(unsigned shift, const char *page_name, const double p50[],
 				   const struct batch_summary *last)
 {
 	const char *sep = "; p50 against the latency probe's (at the same size and pages, "
-			  "else its level's):";
+			  "else a cache level's plateau):";
 
 	report_printf("tails, %s: the counter moves in steps of %u ticks (%.2f ns), its own "
 		      "cost %.2f ns a bracket", page_name, last->step_ticks, last->step_ns,
@@ -258,7 +258,10 @@ static void report_against_latency(unsigned shift, const char *page_name, const 
 		const struct level_pick *l = &picks.level[i];
 		double ref = level_pick_latency_at(before, shift, l->bytes), off;
 
-		ref = ref > 0 ? ref : l->latency_ns;
+		/* A cache level's plateau stands for its half; memory's
+		   top plateau may be a cache's where the sweep stopped short. */
+		if (ref <= 0 && i + 1 < picks.count)
+			ref = l->latency_ns;
 		if (p50[i] <= 0 || ref <= 0)
 			continue;
 		off = 100 * (p50[i] / ref - 1);
