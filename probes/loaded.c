@@ -300,8 +300,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	if (!l->loaders)
 		idle_ms = ticks_to_ns(plat_ticks() - t0) / 1e6;
 	gb = loaders_gb_per_s(l->loaders);
-	batch_summarize(run.chase.ticks, run.chase.batches, run.chase.loads,
-			run.chase.counter_ticks, ticks_to_ns(1000000) / 1e6, &s);
+	batch_summarize(&run.chase, ticks_to_ns(1000000) / 1e6, &s);
 	row.probe = PROBE_NAME;
 	row.variant = variant;
 	row.page_shift = buf->page_shift;

@@ -17,6 +17,7 @@
 #include "lib/machine.h"
 #include "probes/chase.h"
 #include "probes/chase_run.h"
+#include "probes/level_pick.h"
 #include "probes/mlp_chart.h"
 #include "probes/mlp_kernel.h"
 #include "probes/mlp_settings.h"
@@ -33,8 +34,6 @@
 /* ---- Constants -------------------------------------------------------- */
 
 #define CYCLE_SEED 0x13198a2e03707344ull
-/* Levels: up to three caches and memory. */
-#define LEVELS_MAX 6
 /* Memory's working set: this many times the largest cache. */
 #define MEMORY_FACTOR 4u
 /* Without any cache known, memory's working set. */
@@ -59,13 +58,6 @@ static const struct table point_table = TABLE_OF(point_columns, "  ");
 
 /* ---- Private Types ---------------------------------------------------- */
 
-/* One working set the probe measures, with what this run knows of it. */
-struct level_pick {
-	char name[16];            /* "L1", "L2", "L3", "memory" */
-	uint64_t bytes;           /* the working set */
-	double latency_ns;        /* the latency probe's figure for the level; 0: none */
-};
-
 /* One point's timed section: k chases over one built cycle. */
 struct point_run {
 	void *base;
@@ -84,9 +76,7 @@ struct point_run {
 
 /* ---- Private Data ----------------------------------------------------- */
 
-static struct level_pick level[LEVELS_MAX];
-static unsigned levels;
-static const char *levels_from;
+static struct level_picks picks;
 static uint64_t walk_pages;
 /* Every curve measured this run: the chart's and the page walks'. */
 static struct mlp_curves curves;
@@ -101,58 +91,6 @@ static void *volatile chase_sink;
 static uint64_t round_up(uint64_t v, uint64_t unit)
 {
 	return (v + unit - 1) / unit * unit;
-}
-
-/* Half of a cache, whole lines. */
-static void pick_cache(const char *name, uint64_t size_bytes, double latency_ns)
-{
-	if (levels == LEVELS_MAX - 1 || size_bytes < 2 * CHASE_SLOT)
-		return;
-	mp_strlcpy(level[levels].name, name, sizeof level[levels].name);
-	level[levels].bytes = size_bytes / 2 / CHASE_SLOT * CHASE_SLOT;
-	level[levels].latency_ns = latency_ns;
-	levels++;
-}
-
-/* The cache levels the latency probe found in this run; 0 when it did not
-   run or found none. Memory's latency from its top level. */
-static uint64_t levels_from_latency(double *top_ns)
-{
-	uint64_t largest = 0;
-
-	if (!before || !before->ncurves)
-		return 0;
-	for (size_t i = 0; i < before->h.nlevels; i++) {
-		const struct level *l = &before->h.level[i];
-
-		if (l->kind == LEVEL_TOP)
-			*top_ns = l->ns;
-		if (l->kind != LEVEL_CACHE)
-			continue;
-		pick_cache(l->name, l->size_bytes, l->ns);
-		largest = l->size_bytes > largest ? l->size_bytes : largest;
-	}
-	return largest;
-}
-
-/* The data and unified caches the CPU claims, by level; the largest. */
-static uint64_t levels_from_claims(const struct cache_claims *claims)
-{
-	uint64_t largest = 0;
-
-	for (unsigned n = 1; n <= 4; n++)
-		for (unsigned i = 0; i < claims->ncaches; i++) {
-			const struct cache_desc *d = &claims->cache[i];
-			char name[8];
-
-			if (d->level != n || (d->kind != CACHE_DATA && d->kind != CACHE_UNIFIED))
-				continue;
-			mp_snprintf(name, sizeof name, "L%u", n);
-			pick_cache(name, d->size_bytes, 0);
-			largest = d->size_bytes > largest ? d->size_bytes : largest;
-			break;
-		}
-	return largest;
 }
 
 /* The largest TLB the CPU claims, entries; 0 none. */
@@ -176,40 +114,23 @@ static uint64_t memory_bytes(const struct config *c, uint64_t largest)
 }
 
 /* The working sets: the latency probe's levels when it ran in this run,
-   else the claims; memory at MEMORY_FACTOR x the largest cache. */
+   else the claims (level_pick.h); memory at MEMORY_FACTOR x the largest
+   cache. */
 static void choose_levels(const struct config *c)
 {
 	static struct cache_claims claims;
-	double top_ns = 0;
 	uint64_t largest;
 
-	levels = 0;
 	before = analysis_so_far();
 	plat_cache_claims(&claims);
-	largest = levels_from_latency(&top_ns);
-	levels_from = "the latency probe's cache levels in this run";
-	if (!largest) {
-		levels = 0;
-		top_ns = 0;
-		largest = levels_from_claims(&claims);
-		levels_from = before && before->ncurves ?
-			"the caches the CPU claims (the latency probe's curves named no cache level)" :
-			"the caches the CPU claims (the latency probe did not run before it)";
-	}
+	level_picks_caches(&picks, before, &claims);
 	/* Memory from the claim where there is one, as mlp_holds sizes the
 	   buffer: a latency edge past every cache (a VM's host caches) would
 	   ask for more than the bare-metal app mapped. */
-	if (sweep_largest_cache(&claims))
-		largest = sweep_largest_cache(&claims);
-	while (levels && (level[levels - 1].bytes * 2 > largest ||
-			  level[levels - 1].bytes >= memory_bytes(c, largest)))
-		levels--;
-	mp_strlcpy(level[levels].name, "memory", sizeof level[levels].name);
-	level[levels].bytes = memory_bytes(c, largest);
-	level[levels].latency_ns = top_ns;
-	if (!largest)
-		levels_from = "no cache known (nothing claimed, the latency probe did not run)";
-	levels++;
+	largest = picks.largest_claimed ? picks.largest_claimed : picks.largest_found;
+	while (picks.count && picks.level[picks.count - 1].bytes * 2 > largest)
+		picks.count--;
+	level_picks_add_memory(&picks, memory_bytes(c, largest));
 	walk_pages = (uint64_t)largest_tlb(&claims) * 4;
 	walk_pages = walk_pages > WALK_PAGES_MIN ? walk_pages : WALK_PAGES_MIN;
 }
@@ -416,7 +337,7 @@ static int run_page_size(const struct config *c, unsigned shift)
 	struct plat_buffer buf;
 	struct level_pick walk = { "page_walks", walk_pages * WALK_STRIDE, 0 };
 	char page_name[32];
-	uint64_t need = level[levels - 1].bytes, max;
+	uint64_t need = picks.level[picks.count - 1].bytes, max;
 	int walks = MLP_SETTINGS(c)->walks && (shift == PAGE_SHIFT_4K || shift == PAGE_SHIFT_2M);
 	int status = 0;
 
@@ -437,8 +358,8 @@ static int run_page_size(const struct config *c, unsigned shift)
 	if (page_buffer_get(PROBE_NAME, &buf, need, shift) != 0)
 		return -1;
 	page_buffer_report(PROBE_NAME, page_name, &buf);
-	for (unsigned i = 0; i < levels && status == 0; i++)
-		status = measure_curve(c, &buf, shift, &level[i], CHASE_SLOT);
+	for (unsigned i = 0; i < picks.count && status == 0; i++)
+		status = measure_curve(c, &buf, shift, &picks.level[i], CHASE_SLOT);
 	if (walks && status == 0)
 		status = measure_curve(c, &buf, shift, &walk, WALK_STRIDE);
 	plat_buffer_put(&buf);
@@ -481,9 +402,10 @@ static void report_walks(void)
    MLP_WALK_LIMIT_SHARE of the same working set's at 2 MiB pages. */
 static void report_level_walks(void)
 {
-	for (unsigned i = 0; i < levels; i++) {
-		const struct mlp_curve *small = mlp_curves_find(&curves, level[i].name, PAGE_SHIFT_4K);
-		const struct mlp_curve *large = mlp_curves_find(&curves, level[i].name, PAGE_SHIFT_2M);
+	for (unsigned i = 0; i < picks.count; i++) {
+		const char *name = picks.level[i].name;
+		const struct mlp_curve *small = mlp_curves_find(&curves, name, PAGE_SHIFT_4K);
+		const struct mlp_curve *large = mlp_curves_find(&curves, name, PAGE_SHIFT_2M);
 		struct mlp_plateau ps, pl;
 
 		if (!small || !large)
@@ -493,7 +415,7 @@ static void report_level_walks(void)
 		if (ps.known && pl.known && ps.in_flight < pl.in_flight * MLP_WALK_LIMIT_SHARE)
 			report_printf("mlp, %s: at 4 KiB pages page walks bound it: %.1f in flight "
 				      "against %.1f at 2 MiB pages over the same working set\n",
-				      level[i].name, ps.in_flight, pl.in_flight);
+				      name, ps.in_flight, pl.in_flight);
 	}
 }
 
@@ -512,7 +434,7 @@ int probe_mlp(const struct config *c)
 		      "ns/load at 1 chase over ns/load at k; k = 1 .. at least %u; working sets "
 		      "half of each cache, memory %ux the largest, from %s; up to %u chases the "
 		      "pointers are in registers, past that in memory (one more load and store "
-		      "a step)\n", MLP_SETTINGS(c)->chases, MEMORY_FACTOR, levels_from,
+		      "a step)\n", MLP_SETTINGS(c)->chases, MEMORY_FACTOR, picks.from,
 		      MLP_REGISTER_CHASES);
 	if (MLP_SETTINGS(c)->walks)
 		report_printf("mlp: page walks: one line per 4 KiB over %llu pages (%s), past 4x "

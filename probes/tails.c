@@ -1,6 +1,7 @@
 /* The tails probe: the distribution of single loads' latency at each
- * level's working set, not only its best trial. At half of each cache the
- * CPU claims and at memory (four times the largest), a random chase is
+ * level's working set, not only its best trial. At half of each cache
+ * level (the latency probe's where it ran before, else the claims:
+ * level_pick.h) and at memory (four times the largest), a random chase is
  * timed in many short batches of a few loads (batches.h), the counter's
  * own cost subtracted: p50, p90, p99, p99.9 and the maximum, the batches
  * an interrupt, NMI, SMI or preemption hit marked and left out, and a
@@ -8,8 +9,10 @@
  * and size. docs/METHOD.md section 15.
  */
 
+#include "analysis/analysis.h"
 #include "probes/batches.h"
 #include "probes/chase.h"
+#include "probes/level_pick.h"
 #include "results/emit.h"
 #include "probes/page_sizes.h"
 #include "core/platform.h"
@@ -31,13 +34,10 @@
 /* The latency probe's seed: the same cycle as its at each size. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
 
-/* The most levels: L1 .. L4 and memory. */
-#define LEVELS_MAX 5u
-
-/* Memory's working set, past the largest cache claimed; without a claim,
-   this size. */
+/* Memory's working set, past the largest cache found or claimed; without
+   either, this size. */
 #define MEMORY_FACTOR 4u
-#define MEMORY_UNCLAIMED (256ull << 20)
+#define MEMORY_UNKNOWN (256ull << 20)
 
 /* The warm-up's batches, of BATCH_LOADS_MAX loads (at most tails.batches). */
 #define WARM_BATCHES 1024u
@@ -57,73 +57,62 @@ static const struct table_column tail_columns[] = {
 };
 static const struct table tail_table = TABLE_OF(tail_columns, "  ");
 
-/* ---- Private Types ---------------------------------------------------- */
-
-struct tail_level {
-	char name[8];             /* "L1", "L2", "memory" */
-	uint64_t bytes;           /* the working set */
-};
-
 /* ---- Private Data ----------------------------------------------------- */
 
-static struct tail_level level[LEVELS_MAX];
-static unsigned levels;
+static struct level_picks picks;
+/* The run's analysis of the probes before this one (NULL: none). */
+static const struct analysis *before;
+/* Static, not on the stack: the firmware's stack is small. */
+static struct batch_run run;
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* A multiple of the page the buffer is mapped with, at least one page. */
-static uint64_t whole_pages(uint64_t bytes, unsigned page_shift)
+/* The largest cache found or claimed; 0 when neither is known. */
+static uint64_t largest_cache(const struct level_picks *p)
 {
-	uint64_t page = 1ull << page_shift;
-
-	return bytes < page ? page : bytes / page * page;
+	return p->largest_found > p->largest_claimed ? p->largest_found : p->largest_claimed;
 }
 
-/* Memory's working set before tails.max_buffer caps it: MEMORY_FACTOR x
-   the largest cache claimed, MEMORY_UNCLAIMED when none is. */
-static uint64_t memory_wanted(const struct cache_claims *claims)
+/* Memory's working set: MEMORY_FACTOR x the largest cache found or
+   claimed (MEMORY_UNKNOWN when neither is known), within tails.max_buffer;
+   when the cap keeps it under that, says how far (when `say`). */
+static uint64_t memory_bytes(const struct config *c, const struct level_picks *p, int say)
 {
-	uint64_t largest = sweep_largest_cache(claims);
+	uint64_t largest = largest_cache(p), cap = TAILS_SETTINGS(c)->max_buffer;
+	uint64_t want = largest ? largest * MEMORY_FACTOR : MEMORY_UNKNOWN;
+	char cap_text[24], largest_text[24];
 
-	return largest ? largest * MEMORY_FACTOR : MEMORY_UNCLAIMED;
+	if (want <= cap)
+		return want;
+	mp_format_bytes(cap_text, sizeof cap_text, cap);
+	mp_format_bytes(largest_text, sizeof largest_text, largest);
+	if (say && largest)
+		report_printf("tails: memory's working set is tails.max_buffer, %s, below %u x the "
+			      "largest cache %s (%s): %s\n", cap_text, MEMORY_FACTOR,
+			      largest == p->largest_found ? "the latency probe found" : "claimed",
+			      largest_text, cap <= largest ?
+			      "inside that cache, so its figures may be the cache's, not memory's" :
+			      "part of it may stay in that cache");
+	return cap;
 }
 
-/* The levels from the claims: half of each data or unified cache level (a
-   working set the level holds whatever its ways), and memory at
-   MEMORY_FACTOR x the largest, within tails.max_buffer. */
-static void levels_from_claims(const struct config *c)
+/* The levels: picks' caches, and memory, the largest (a cache level at or
+   past it left out, said). */
+static void choose_levels(const struct config *c)
 {
 	static struct cache_claims claims;
 	uint64_t memory;
 
 	plat_cache_claims(&claims);
-	levels = 0;
-	for (unsigned n = 1; n <= 4 && levels < LEVELS_MAX - 1; n++)
-		for (unsigned i = 0; i < claims.ncaches; i++) {
-			const struct cache_desc *d = &claims.cache[i];
-
-			if (d->level != n || d->kind == CACHE_INSTRUCTION)
-				continue;
-			mp_snprintf(level[levels].name, sizeof level[levels].name, "L%u", n);
-			level[levels++].bytes = d->size_bytes / 2;
-			break;
-		}
-	memory = memory_wanted(&claims);
-	if (memory > TAILS_SETTINGS(c)->max_buffer) {
-		memory = TAILS_SETTINGS(c)->max_buffer;
-		report_printf("tails: memory's working set is tails.max_buffer, below %u x the "
-			      "largest cache claimed: it may read a cache\n", MEMORY_FACTOR);
-	}
-	/* Memory stays the largest working set (the card's tail is of it):
-	   a cache level at or past it is left out. */
-	while (levels && level[levels - 1].bytes >= memory) {
-		report_printf("tails: %s (half of it %llu bytes) is not below memory's working "
-			      "set: left out\n", level[levels - 1].name,
-			      (unsigned long long)level[levels - 1].bytes);
-		levels--;
-	}
-	mp_snprintf(level[levels].name, sizeof level[levels].name, "memory");
-	level[levels++].bytes = memory;
+	before = analysis_so_far();
+	level_picks_caches(&picks, before, &claims);
+	memory = memory_bytes(c, &picks, 1);
+	for (unsigned i = 0; i < picks.count; i++)
+		if (picks.level[i].bytes >= memory)
+			report_printf("tails: %s (half of it %llu bytes) is not below memory's "
+				      "working set: left out\n", picks.level[i].name,
+				      (unsigned long long)picks.level[i].bytes);
+	level_picks_add_memory(&picks, memory);
 }
 
 /* One stretch of batches in a timed section; 0, or -1 when it faulted
@@ -166,9 +155,8 @@ static void emit_statistic(const struct plat_buffer *buf, uint64_t bytes, const 
 }
 
 /* A level's figures: its rows, its line of the table, its histogram. */
-static void report_level(const struct tail_level *l, const struct plat_buffer *buf,
-			 const char *page_name, const struct batch_run *r,
-			 const struct batch_summary *s)
+static void report_level(const struct level_pick *l, const struct plat_buffer *buf,
+			 const char *page_name, const struct batch_summary *s)
 {
 	char size_text[24], name[48], slow[32] = "none";
 
@@ -194,82 +182,128 @@ static void report_level(const struct tail_level *l, const struct plat_buffer *b
 	report_table_cell("%llu", (unsigned long long)s->marked);
 	report_table_row(0);
 	mp_snprintf(name, sizeof name, "%s, %s", l->name, page_name);
-	tails_chart_add(name, r->ticks, s->batches - s->marked, r->counter_ticks,
-			batch_quantile(r->ticks, s->batches - s->marked, 0.5));
+	tails_chart_add(name, run.ticks, s->batches - s->marked, s->counter_ticks, s->p50_ticks);
 }
 
-/* One level at one page size: 0 measured, 1 skipped (said), -1 failed. */
-static int measure_level(const struct config *c, const struct tail_level *l, unsigned shift,
-			 const char *page_name, uint32_t *ticks)
+/* What came from outside during the batches, where it can be seen. */
+static void report_disturbed(const char *what, int moved, uint64_t preempted,
+			     const struct batch_summary *s)
 {
-	struct plat_buffer buf;
-	struct batch_run r = { 0 };
-	struct batch_summary s;
-	struct tail_level at;
-	uint64_t bytes = whole_pages(l->bytes, shift);
-	char what[96];
-	int moved_warm, moved;
-	uint64_t preempted;
-	double ns_per_tick = ticks_to_ns(1000000) / 1e6;
-
-	mp_snprintf(what, sizeof what, "tails, %s, %s", page_name, l->name);
-	if (bytes > page_buffer_max(PROBE_NAME, shift)) {
-		report_printf("%s: no buffer of that size fits now: skipped\n", what);
-		return 1;
-	}
-	if (page_buffer_get(PROBE_NAME, &buf, bytes, shift) != 0)
-		return -1;
-	chase_build(buf.base, bytes / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
-	/* The first stretch warms the level (caches, TLB) and is dropped; its
-	   mean sizes the batches of the second. */
-	r = (struct batch_run){ buf.base, WARM_BATCHES, BATCH_LOADS_MAX, ticks, 0, 0 };
-	if (timed_stretch(&r, what, &moved_warm, &preempted) != 0) {
-		plat_buffer_put(&buf);
-		return -1;
-	}
-	batch_summarize(ticks, r.batches, r.loads, r.counter_ticks, ns_per_tick, &s);
-	r.loads = batch_loads_for(s.p50_ns);
-	r.batches = TAILS_SETTINGS(c)->batches;
-	if (timed_stretch(&r, what, &moved, &preempted) != 0) {
-		plat_buffer_put(&buf);
-		return -1;
-	}
-	batch_summarize(ticks, r.batches, r.loads, r.counter_ticks, ns_per_tick, &s);
-	at = *l;
-	at.bytes = bytes;
-	report_level(&at, &buf, page_name, &r, &s);
 	if (moved)
 		report_printf("%s: an NMI or SMI came during the batches: the marked batches "
 			      "(over %.0f us) hold it\n", what, BATCH_MARK_NS / 1000);
 	if (preempted)
 		report_printf("%s: the thread was preempted %llu times during the batches: the "
 			      "marked batches (%llu) hold those that stopped a batch\n", what,
-			      (unsigned long long)preempted, (unsigned long long)s.marked);
+			      (unsigned long long)preempted, (unsigned long long)s->marked);
+}
+
+/* One level at one page size in a buffer of whole pages (the level's
+   working set inside it: a 24 KiB L1 chased in one 2 MiB page, not over
+   all of it). 0 measured, 1 skipped (said), -1 failed. *s: its figures. */
+static int measure_level(const struct config *c, const struct level_pick *l, unsigned shift,
+			 const char *page_name, uint64_t max, struct batch_summary *s)
+{
+	struct plat_buffer buf;
+	uint64_t page = 1ull << shift, bytes = (l->bytes + page - 1) / page * page;
+	char what[96];
+	int moved_warm, moved;
+	uint64_t preempted;
+	double ns_per_tick = ticks_to_ns(1000000) / 1e6;
+
+	mp_snprintf(what, sizeof what, "tails, %s, %s", page_name, l->name);
+	if (bytes > max) {
+		report_printf("%s: no buffer of that size fits now: skipped\n", what);
+		return 1;
+	}
+	if (page_buffer_get(PROBE_NAME, &buf, bytes, shift) != 0)
+		return -1;
+	chase_build(buf.base, l->bytes / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
+	/* The first stretch warms the level (caches, TLB) and is dropped; its
+	   median sizes the batches of the second. */
+	run.at = buf.base;
+	run.batches = WARM_BATCHES;
+	run.loads = BATCH_LOADS_MAX;
+	if (timed_stretch(&run, what, &moved_warm, &preempted) != 0) {
+		plat_buffer_put(&buf);
+		return -1;
+	}
+	batch_summarize(&run, ns_per_tick, s);
+	run.loads = batch_loads_for(s->p50_ns);
+	run.batches = TAILS_SETTINGS(c)->batches;
+	if (timed_stretch(&run, what, &moved, &preempted) != 0) {
+		plat_buffer_put(&buf);
+		return -1;
+	}
+	batch_summarize(&run, ns_per_tick, s);
+	report_level(l, &buf, page_name, s);
+	report_disturbed(what, moved, preempted, s);
 	plat_buffer_put(&buf);
 	return 0;
 }
 
-/* Every level at one page size. */
+/* Below a page size's table: the counter's step and cost, and each
+   level's p50 beside the latency probe's reading at the same working set
+   and page size, else a cache level's plateau, where it ran. */
+static void report_against_latency(unsigned shift, const char *page_name, const double p50[],
+				   const struct batch_summary *last)
+{
+	const char *sep = "; p50 against the latency probe's (at the same size and pages, "
+			  "else a cache level's plateau):";
+
+	report_printf("tails, %s: the counter moves in steps of %u ticks (%.2f ns), its own "
+		      "cost %.2f ns a bracket", page_name, last->step_ticks, last->step_ns,
+		      last->counter_ns);
+	for (unsigned i = 0; i < picks.count; i++) {
+		const struct level_pick *l = &picks.level[i];
+		double ref = level_pick_latency_at(before, shift, l->bytes), off;
+
+		/* A cache level's plateau stands for its half; memory's
+		   top plateau may be a cache's where the sweep stopped short. */
+		if (ref <= 0 && i + 1 < picks.count)
+			ref = l->latency_ns;
+		if (p50[i] <= 0 || ref <= 0)
+			continue;
+		off = 100 * (p50[i] / ref - 1);
+		report_printf("%s %s %.2f ns against %.2f (%s%.1f%%)", sep, l->name, p50[i], ref,
+			      off >= 0 ? "+" : "", off);
+		sep = ";";
+	}
+	report_printf("\n");
+}
+
+/* Every level at one page size: one table, none when the page size is
+   unavailable (page_buffer_max says so once). */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
-	uint64_t room = (uint64_t)TAILS_SETTINGS(c)->batches * sizeof(uint32_t);
-	uint32_t *ticks = plat_alloc(room);
+	uint64_t room = (uint64_t)TAILS_SETTINGS(c)->batches * sizeof(uint32_t), max;
+	struct batch_summary s = { 0 };
+	double p50[LEVEL_PICKS_MAX] = { 0 };
 	char page_name[48];
-	int status = 0;
+	int status = 0, measured = 0;
 
-	if (!ticks) {
+	max = page_buffer_max(PROBE_NAME, shift);
+	if (max == 0)
+		return 1;
+	run.ticks = plat_alloc(room);
+	if (!run.ticks) {
 		report_printf("tails: no room for the batches' times\n");
 		return -1;
 	}
 	page_size_name(page_name, sizeof page_name, shift);
 	report_table_begin(&tail_table, page_name, NULL);
-	for (unsigned i = 0; i < levels && status >= 0; i++) {
-		int rc = measure_level(c, &level[i], shift, page_name, ticks);
-		status = rc < 0 ? -1 : status;
+	for (unsigned i = 0; i < picks.count && status == 0; i++) {
+		int rc = measure_level(c, &picks.level[i], shift, page_name, max, &s);
+
+		status = rc < 0 ? -1 : 0;
+		measured += rc == 0;
+		p50[i] = rc == 0 ? s.p50_ns : 0;
 	}
 	report_table_end();
-	plat_free(ticks, room);
-	return status;
+	if (measured)
+		report_against_latency(shift, page_name, p50, &s);
+	plat_free(run.ticks, room);
+	return status < 0 ? -1 : measured ? 0 : 1;
 }
 
 /* ---- Public Functions ------------------------------------------------- */
@@ -278,19 +312,28 @@ int probe_tails(const struct config *c)
 {
 	int status;
 
-	levels_from_claims(c);
-	report_printf("tails: at each level's working set (half of each cache level claimed, "
-		      "memory at %u x the largest within tails.max_buffer), one random cycle of "
-		      "%u-byte slots timed in %u batches of dependent loads (a column says how many: "
-		      "enough for %.0f ns, %u to %u) after a first stretch of %u batches of %u that "
-		      "warms it and sizes them; each batch's time less the counter's own "
-		      "(the median of 257 empty brackets, measured in the same timed section), "
-		      "over its loads; batches over %.0f us are marked (an interrupt, NMI, SMI or "
-		      "preemption: no few loads take that long) and left out of the figures; "
-		      "'over 2x p50' is the share of batches past twice the median and their "
-		      "median, a mode apart where there is one\n",
-		      MEMORY_FACTOR, CHASE_SLOT, TAILS_SETTINGS(c)->batches, BATCH_MIN_NS,
-		      BATCH_LOADS, BATCH_LOADS_MAX, WARM_BATCHES, BATCH_LOADS_MAX, BATCH_MARK_NS / 1000);
+	choose_levels(c);
+	report_printf("tails: levels from %s, memory at %u x the largest cache found or claimed "
+		      "within tails.max_buffer:", picks.from, MEMORY_FACTOR);
+	for (unsigned i = 0; i < picks.count; i++) {
+		char size_text[24];
+
+		mp_format_bytes(size_text, sizeof size_text, picks.level[i].bytes);
+		report_printf(" %s %s%s", picks.level[i].name, size_text,
+			      i + 1 < picks.count ? "," : "\n");
+	}
+	report_printf("tails: at each level's working set (half of the cache level), one random "
+		      "cycle of %u-byte slots timed in %u batches of dependent loads (a column says "
+		      "how many: enough for %.0f ns, %u to %u) after a first stretch of %u batches of "
+		      "%u that warms it and sizes them; each batch's time less the counter's own "
+		      "(%u empty brackets in the same timed section), over its loads; every median "
+		      "and quantile read between the counter's steps; batches over %.0f us are "
+		      "marked (an interrupt, NMI, SMI or preemption: no few loads take that long) "
+		      "and left out of the figures; 'over 2x p50' is the share of batches past "
+		      "twice the median and their median, a mode apart where there is one\n",
+		      CHASE_SLOT, TAILS_SETTINGS(c)->batches, BATCH_MIN_NS, BATCH_LOADS,
+		      BATCH_LOADS_MAX, WARM_BATCHES, BATCH_LOADS_MAX, BATCH_EMPTY,
+		      BATCH_MARK_NS / 1000);
 	report_printf("tails: %s\n", plat_timed_conditions());
 	tails_chart_begin();
 	status = page_sizes_each(PROBE_NAME, c, sweep_page_size);
@@ -323,21 +366,18 @@ static const struct config_key tails_keys[] = {
 static void tails_cost(const struct config *c, struct probe_cost *cost)
 {
 	static struct cache_claims claims;
+	static struct level_picks claimed;
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	double batches = (double)TAILS_SETTINGS(c)->batches + WARM_BATCHES;
 	uint64_t memory;
-	unsigned caches = 0;
 
 	plat_cache_claims(&claims);
-	memory = memory_wanted(&claims);
-	if (memory > TAILS_SETTINGS(c)->max_buffer)
-		memory = TAILS_SETTINGS(c)->max_buffer;
-	for (unsigned i = 0; i < claims.ncaches; i++)
-		caches += claims.cache[i].kind != CACHE_INSTRUCTION;
+	level_picks_caches(&claimed, NULL, &claims);
+	memory = memory_bytes(c, &claimed, 0);
 	for (unsigned p = 0; p < nshifts; p++) {
 		cost->bytes += (double)memory;
 		cost->loads += (double)(memory / CHASE_SLOT) + batches * BATCH_LOADS;
-		cost->ms += caches * batches * BATCH_MIN_NS / 1e6;
+		cost->ms += claimed.count * batches * BATCH_MIN_NS / 1e6;
 	}
 }
 

@@ -48,8 +48,8 @@ static int produce(svg_write_fn write, void *ctx, const void *arg)
 
 /* ---- Public Functions ------------------------------------------------- */
 
-void tails_histogram(const uint32_t *sorted, uint64_t n, uint32_t counter_ticks,
-		     uint32_t p50_ticks, uint64_t bins[TAILS_BINS])
+void tails_histogram(const uint32_t *sorted, uint64_t n, double counter_ticks,
+		     double p50_ticks, uint64_t bins[TAILS_BINS])
 {
 	double p50 = p50_ticks > counter_ticks ? p50_ticks - counter_ticks : 1;
 
@@ -69,7 +69,7 @@ void tails_chart_begin(void)
 }
 
 void tails_chart_add(const char *name, const uint32_t *sorted, uint64_t n,
-		     uint32_t counter_ticks, uint32_t p50_ticks)
+		     double counter_ticks, double p50_ticks)
 {
 	uint64_t bins[TAILS_BINS];
 

@@ -11,10 +11,11 @@
 /* Forgets earlier curves. */
 void tails_chart_begin(void);
 /* One level's distribution: sorted[0..n) batch ticks, the counter's cost
-   counter_ticks in each, p50_ticks the median batch (counter included),
-   named `name` ("L2, 4 KiB pages") in the legend. */
+   counter_ticks in each, p50_ticks the median batch (counter included;
+   both read between the counter's steps, so fractions of a tick), named
+   `name` ("L2, 4 KiB pages") in the legend. */
 void tails_chart_add(const char *name, const uint32_t *sorted, uint64_t n,
-		     uint32_t counter_ticks, uint32_t p50_ticks);
+		     double counter_ticks, double p50_ticks);
 /* Writes tails.svg (or says why there is none). */
 void tails_chart_finish(void);
 
@@ -22,7 +23,7 @@ void tails_chart_finish(void);
    of p50; the last bin holds everything from there up. Pure. */
 #define TAILS_BINS 64u
 #define TAILS_BINS_PER_P50 8u
-void tails_histogram(const uint32_t *sorted, uint64_t n, uint32_t counter_ticks,
-		     uint32_t p50_ticks, uint64_t bins[TAILS_BINS]);
+void tails_histogram(const uint32_t *sorted, uint64_t n, double counter_ticks,
+		     double p50_ticks, uint64_t bins[TAILS_BINS]);
 
 #endif

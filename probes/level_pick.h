@@ -1,0 +1,59 @@
+/* The working sets a probe measures "at each level": half of each cache
+ * level (a working set the level holds whatever its ways), taken from the
+ * latency probe's levels when it ran earlier in this run and from the
+ * CPU's claims otherwise, with where they came from for the report. The
+ * mlp and tails probes share it, so both measure at the same sizes. The
+ * silent failure it prevents: a level taken from a claim that is a
+ * hypervisor's fiction (a 508 MiB "L3"), whose half is memory, reported
+ * as a cache.
+ */
+#ifndef MEMPROBE_PROBES_LEVEL_PICK_H
+#define MEMPROBE_PROBES_LEVEL_PICK_H
+
+#include <stdint.h>
+
+/* Cache levels and memory, and room over. */
+#define LEVEL_PICKS_MAX 6u
+
+/* One working set to measure at, with what this run knows of it. */
+struct level_pick {
+	char name[16];            /* "L1", "L2", "L3", "memory" */
+	uint64_t bytes;           /* the working set, whole 64-byte lines */
+	double latency_ns;        /* the latency probe's figure for the level; 0: none */
+};
+
+/* The levels picked: cache levels first, smallest first; the probe adds
+   memory last. */
+struct level_picks {
+	struct level_pick level[LEVEL_PICKS_MAX];
+	unsigned count;
+	const char *from;         /* where the cache levels came from, for the report */
+	uint64_t largest_found;   /* the largest cache level the latency probe found; 0: none */
+	uint64_t largest_claimed; /* the largest data or unified cache claimed; 0: none */
+	double top_ns;            /* the latency probe's top level (memory), ns; 0: none */
+};
+
+struct analysis;
+struct cache_claims;
+
+/* The cache levels of *p: half of each cache level the latency probe's
+   curves named in `before` (analysis_so_far(); NULL: it did not run), else
+   half of each data or unified level the claims list, L1 to L4, one per
+   level. Leaves room for memory: at most LEVEL_PICKS_MAX - 1. Pure. */
+void level_picks_caches(struct level_picks *p, const struct analysis *before,
+			const struct cache_claims *claims);
+
+/* Memory's working set as the last level: `bytes` (whole lines), its
+   latency the latency probe's top level's where known; every cache level
+   at or past it is dropped first (memory stays the largest working set),
+   and their count returned. Pure. */
+unsigned level_picks_add_memory(struct level_picks *p, uint64_t bytes);
+
+/* The latency probe's reading at exactly `bytes` with pages of
+   1 << page_shift in `before` (NULL: none); 0 when its curves hold no such
+   point. The figure a level's own measurement is held against: the
+   level's plateau can lie a TLB step away from its half. Pure. */
+double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
+			     uint64_t bytes);
+
+#endif
