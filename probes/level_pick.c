@@ -113,3 +113,30 @@ double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
 	}
 	return 0;
 }
+
+double level_pick_latency_near(const struct analysis *before, unsigned page_shift,
+			       uint64_t bytes, uint64_t *at)
+{
+	/* 2^(1/8), as a ratio of sizes: the refinement's finest step. */
+	const double eighth = 1.0905077326652577;
+	double best_ns = 0, best_ratio = eighth;
+
+	*at = 0;
+	for (size_t i = 0; before && bytes && i < before->ncurves; i++) {
+		const struct curve *c = &before->curve[i];
+
+		if (c->page_shift != page_shift)
+			continue;
+		for (size_t k = 0; k < c->n; k++) {
+			double r = (double)c->pt[k].bytes / (double)bytes;
+
+			r = r < 1 ? 1 / r : r;
+			if (c->pt[k].bytes && r <= best_ratio) {
+				best_ratio = r;
+				best_ns = c->pt[k].ns;
+				*at = c->pt[k].bytes;
+			}
+		}
+	}
+	return best_ns;
+}

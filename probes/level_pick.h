@@ -56,4 +56,12 @@ unsigned level_picks_add_memory(struct level_picks *p, uint64_t bytes);
 double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
 			     uint64_t bytes);
 
+/* As level_pick_latency_at, at the point nearest `bytes` within an eighth
+   of an octave either way (*at: its working set): the sweep's 2 GiB
+   beside mlp's memory at 2032 MiB, a plateau's median never (memory's
+   latency moves with the working set where pages miss the TLBs). 0 when
+   no point is that near. Pure. */
+double level_pick_latency_near(const struct analysis *before, unsigned page_shift,
+			       uint64_t bytes, uint64_t *at);
+
 #endif

@@ -240,12 +240,17 @@ static size_t over_index(const struct mlp_curve *curve, unsigned k)
 	return i;
 }
 
-/* The report's line on a curve's plateau and its bound. */
+/* The report's line on a curve's plateau and its bound; the one-chase
+   figure beside the latency probe's reading at this working set and page
+   size where it has one near, else beside the level's figure. */
 static void report_plateau(const struct mlp_curve *curve, const char *what, double gb_per_s,
-			   double latency_ns)
+			   double level_ns, unsigned shift)
 {
 	struct mlp_plateau p;
 	enum mlp_bound b;
+	uint64_t at;
+	double near = level_pick_latency_near(before, shift, curve->bytes, &at);
+	char size[24];
 
 	mlp_plateau_find(curve, &p);
 	b = mlp_bound_of(&p, gb_per_s);
@@ -253,8 +258,14 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
 		return;
 	report_printf("%s: plateau %.1f loads in flight from %u chases (measured to %u); "
 		      "1 chase %.2f ns a load", what, p.in_flight, p.k, p.k_last, p.ns_one);
-	if (latency_ns > 0)
-		report_printf(" (the latency probe: %.2f ns)", latency_ns);
+	mp_format_bytes(size, sizeof size, at);
+	if (near > 0)
+		/* The sign by hand: the firmware's formatter has no '+' flag. */
+		report_printf(" (the latency probe at %s: %.2f ns, %s%.1f%%)", size, near,
+			      p.ns_one < near ? "-" : "+",
+			      (p.ns_one < near ? near - p.ns_one : p.ns_one - near) / near * 100);
+	else if (level_ns > 0)
+		report_printf(" (the latency probe's level: %.2f ns)", level_ns);
 	report_printf("\n%s: bound: ", what);
 	switch (b) {
 	case MLP_BOUND_INCONSISTENT:
@@ -325,7 +336,7 @@ static int measure_curve(const struct config *c, const struct plat_buffer *buf, 
 		best = v > best ? v : best;
 	}
 	report_table_end();
-	report_plateau(&curve, what, gb_per_s, l->latency_ns);
+	report_plateau(&curve, what, gb_per_s, l->latency_ns, shift);
 	if (curves.n < MLP_CURVES_MAX)
 		curves.curve[curves.n++] = curve;
 	return 0;

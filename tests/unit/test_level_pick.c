@@ -80,6 +80,27 @@ static void test_from_latency(void)
 	      "the latency probe's reading at exactly that size and page size, else 0");
 }
 
+/* mlp's memory at 2032 MiB is held against the sweep's 2 GiB point, never
+   against memory's plateau median (138.5 ns here), which a VM's memory
+   moving with the working set put 50% off. */
+static void test_latency_near(void)
+{
+	uint64_t at;
+
+	latency_found();
+	run.curve[0].n = 4;
+	run.curve[0].pt[2] = (struct curve_point){ 1024 * MIB, 355.0, 1250 };
+	run.curve[0].pt[3] = (struct curve_point){ 2048 * MIB, 413.5, 1450 };
+	CHECK(level_pick_latency_near(&run, 12, 2032 * MIB, &at) == 413.5 && at == 2048 * MIB,
+	      "2032 MiB: the 2 GiB point (%llu)", (unsigned long long)at);
+	CHECK(level_pick_latency_near(&run, 12, 512 * KIB, &at) == 4.52 && at == 512 * KIB,
+	      "an exact size: its own point");
+	CHECK(level_pick_latency_near(&run, 12, 1536 * MIB, &at) == 0 && at == 0 &&
+	      level_pick_latency_near(&run, 21, 2048 * MIB, &at) == 0 &&
+	      level_pick_latency_near(NULL, 12, 2048 * MIB, &at) == 0,
+	      "no point within an eighth of an octave, another page size, no run: 0");
+}
+
 static void test_from_claims(void)
 {
 	claim_zen5_vm();
@@ -105,6 +126,7 @@ static void test_from_claims(void)
 int main(void)
 {
 	test_from_latency();
+	test_latency_near();
 	test_from_claims();
 	return check_summary();
 }
