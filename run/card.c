@@ -816,8 +816,10 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 	}
 }
 
-/* The instruction side's lines: the L1i, fetch bandwidth, each ITLB. */
-static void ifetch_lines(struct lines *ls, const struct card *c)
+/* The instruction side's lines: the L1i, fetch bandwidth, each ITLB
+   step, one line per page size (compact: its first step alone, and how
+   many more report.txt gives). */
+static void ifetch_lines(struct lines *ls, const struct card *c, int compact)
 {
 	const struct ifetch_findings *f = &c->ifetch;
 	char size[16], claim[40], page[16];
@@ -845,6 +847,15 @@ static void ifetch_lines(struct lines *ls, const struct card *c)
 		mp_append(&out, "ITLB %-4s", page);
 		for (size_t first = i; i < f->ntlbs && f->tlb[i].page_shift == shift; i++) {
 			const struct ifetch_level *t = &f->tlb[i];
+
+			if (compact && i > first) {
+				size_t more = 0;
+
+				for (; i < f->ntlbs && f->tlb[i].page_shift == shift; i++)
+					more++;
+				mp_append(&out, " (+%zu)", more);
+				break;
+			}
 
 			mp_format_bytes_short(size, sizeof size, t->count << t->page_shift);
 			if (t->claim)
@@ -877,22 +888,32 @@ static void mix_short(char *buf, size_t size, const char *mix)
 }
 
 /* The busy lines: the loaded curve (idle p50, then each mix's busiest
-   point: its p50 at the most bandwidth drawn), memory's tail. */
-static void busy_lines(struct lines *ls, const struct card_busy *b)
+   point: its p50 at the most bandwidth drawn; compact: no page size, and
+   the all-read and all-write mixes alone where either ran), memory's
+   tail. */
+static void busy_lines(struct lines *ls, const struct card_busy *b, int compact)
 {
 	char page[16], size[24], text[CARD_COLUMNS * 4];
 	struct mp_text out = { text, sizeof text, 0 };
+	int pure = 0;             /* compact, and a read or write mix to show alone */
 
 	if (b->have_loaded && b->idle_ns > 0) {
 		mp_format_bytes_short(page, sizeof page, 1ull << b->loaded_shift);
-		mp_append(&out, "loaded   p50 ns idle %.0f (%s pages)%s", b->idle_ns, page,
-			  b->nmix ? "; busiest, ns at GB/s:" : "; no loader ran");
-		for (size_t m = 0; m < b->nmix; m++) {
+		mp_append(&out, "loaded   p50 idle %.0f ns", b->idle_ns);
+		if (!compact)
+			mp_append(&out, " (%s pages)", page);
+		mp_append(&out, "%s", b->nmix ? "; busiest:" : "; no loader ran");
+		for (size_t m = 0; m < b->nmix && compact; m++)
+			pure |= !mp_strcmp(b->mix[m].mix, "read") || !mp_strcmp(b->mix[m].mix, "write");
+		for (size_t m = 0, shown = 0; m < b->nmix; m++) {
 			char mix[16];
 
+			if (pure && mp_strcmp(b->mix[m].mix, "read") && mp_strcmp(b->mix[m].mix, "write"))
+				continue;
+
 			mix_short(mix, sizeof mix, b->mix[m].mix);
-			mp_append(&out, "%s %s %.0f at %.1f", m ? "," : "", mix, b->mix[m].ns,
-				  b->mix[m].gb_per_s);
+			mp_append(&out, shown++ ? ", %s %.0f at %.1f" : " %s %.0f ns at %.1f GB/s", mix,
+				  b->mix[m].ns, b->mix[m].gb_per_s);
 		}
 		line_add(ls, "%s", text);
 	}
@@ -904,7 +925,10 @@ static void busy_lines(struct lines *ls, const struct card_busy *b)
 	}
 }
 
-static void bottom_lines(struct lines *ls, const struct card *c)
+/* The lines under the tables: cpu, machine, failed probes, memory, the
+   instruction side, c2c, mlp, the busy lines (compact: ifetch_lines' and
+   busy_lines' shorter forms, for a card whose levels would not fit). */
+static void bottom_lines(struct lines *ls, const struct card *c, int compact)
 {
 	char from[24], at[24];
 
@@ -945,7 +969,7 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 			line_add(ls, "memory   read %.1f GB/s one core (from %s; all cores: %s)",
 				 c->read_gb_one, from, c->all_cores ? "inside the caches" : "not run");
 	}
-	ifetch_lines(ls, c);
+	ifetch_lines(ls, c, compact);
 	if (c->c2c_pairs)
 		line_add(ls, "c2c      one-way %.1f / %.1f / %.1f ns (min / median / max), %u "
 			 "pair%s%s", c->c2c_min, c->c2c_median, c->c2c_max, c->c2c_pairs,
@@ -957,7 +981,7 @@ static void bottom_lines(struct lines *ls, const struct card *c)
 		for (unsigned i = 0; i < n; i++)
 			line_add(ls, "%s", mlp[i]);
 	}
-	busy_lines(ls, &c->busy);
+	busy_lines(ls, &c->busy, compact);
 }
 
 /* system.json's "loaded" and "tails" members of the summary, where the
@@ -1120,13 +1144,19 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 	struct mp_text out = { buf, size, 0 };
 
 	body.n = trust.n = 0;
-	bottom_lines(&body, c);
+	bottom_lines(&body, c, 0);
 	/* The heading (and the emulated line, or the no-level line) and the
-	   bottom lines always show; the levels come next, and the trust
-	   lines take what is left, at least CARD_TRUST_MIN of them, the last
-	   ending in "..." when cut. */
-	fixed = 1 + (c->emulated ? 1 : 0) + (c->have_levels ? 0 : 1) + body.n;
+	   bottom lines always show, in their compact forms where the levels
+	   would not fit beside the full ones; the levels come next, and the
+	   trust lines take what is left, at least CARD_TRUST_MIN of them, the
+	   last ending in "..." when cut. */
+	fixed = 1 + (c->emulated ? 1 : 0) + (c->have_levels ? 0 : 1);
 	levels = c->ncaches + c->ntlbs + (c->ncaches ? 1 : 0) + (c->ntlbs ? 1 : 0);
+	if (fixed + body.n + levels + CARD_TRUST_MIN > CARD_LINES) {
+		body.n = 0;
+		bottom_lines(&body, c, 1);
+	}
+	fixed += body.n;
 	spare = CARD_LINES > fixed + levels ? CARD_LINES - fixed - levels : 0;
 	trust_lines(&trust, c, spare < CARD_TRUST_MIN ? CARD_TRUST_MIN
 			       : spare > CARD_TRUST_LINES ? CARD_TRUST_LINES : spare);

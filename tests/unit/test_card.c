@@ -746,6 +746,45 @@ static void test_crowded_card(void)
 	CHECK(lines <= CARD_LINES && widest <= CARD_COLUMNS && !strstr(text, "more levels"),
 	      "a crowded card keeps every level (%zu caches, %zu TLBs) in %d lines", card.ncaches,
 	      card.ntlbs, lines);
+	/* A full profile's lines instead of the failures: the busy and
+	   instruction lines, whose compact forms make room. */
+	run.nfailed = 2;
+	card_build(&card, &a, &rows, &run);
+	snprintf(card.cpu, sizeof card.cpu, "cpu      AMD EPYC 7763 64-Core Processor (family 25 "
+		 "model 1 stepping 1)");
+	snprintf(card.machine, sizeof card.machine, "machine  no SMBIOS: this kernel exports none");
+	card.have_top = 1;
+	card.ifetch.have_l1i = 1;
+	card.ifetch.l1i = (struct ifetch_level){ .count = 32768, .miss_cycles = 1.9,
+						 .claim = 32768, .verdict = VERDICT_AGREES };
+	card.ifetch.fetch_page_shift = 12;
+	card.ifetch.fetch_l1i_bytes_per_cycle = 27;
+	card.ifetch.fetch_l2_bytes_per_cycle = 16;
+	card.busy = (struct card_busy){ .have_loaded = 1, .loaded_shift = 12, .idle_ns = 353,
+					.nmix = 6, .have_tails = 1, .tails_shift = 12,
+					.tails_bytes = 1ull << 30, .p50_ns = 240, .p99_ns = 365 };
+	for (unsigned m = 0; m < 6; m++) {
+		static const char *const mixes[] = { "read", "read3_write1", "read2_write1",
+						     "read1_write1", "write", "write_nt" };
+		snprintf(card.busy.mix[m].mix, sizeof card.busy.mix[m].mix, "%s", mixes[m]);
+		card.busy.mix[m].ns = 313 + m;
+		card.busy.mix[m].gb_per_s = 10.5 + m;
+	}
+	card.ifetch.ntlbs = 3;
+	for (unsigned i = 0; i < 3; i++)
+		card.ifetch.tlb[i] = (struct ifetch_level){ .page_shift = i < 2 ? 12 : 21,
+			.number = i < 2 ? i + 1 : 1, .count = i == 1 ? 192 : 64, .miss_cycles = 1.5,
+			.claim = 64, .verdict = i == 1 ? VERDICT_DIFFERS : VERDICT_AGREES };
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(lines <= CARD_LINES && widest <= CARD_COLUMNS && !strstr(text, "more levels"),
+	      "with loaded and ITLB lines too, every level stays (%d lines)", lines);
+	CHECK(line_of(text, "loaded   p50 idle 353 ns; busiest: read 313 ns at 10.5 GB/s, write "
+		      "317 at 14.5\n") && line_of(text, "ITLB 4K  64 entries (256K), miss "
+		      "+1.5 cycles; claim 64, agrees (+1)\n") && line_of(text, "ITLB 2M  64 entries"),
+	      "in their compact forms: loaded's reads and writes alone, each page size's first "
+	      "ITLB step and how many more");
 	trust = strstr(text, "trust: ");
 	CHECK(trust && lines == CARD_LINES && strstr(trust, " ...\n") &&
 	      strlen(strstr(trust, " ...\n")) == 5, "its trust lines fill what is left, the "
@@ -1016,7 +1055,7 @@ static void test_busy_lines(void)
 	card_build(&card, NULL, &rows, NULL);
 	card_format(&card, text, sizeof text);
 	l = line_of(text, "loaded ");
-	CHECK(in_line(l, "p50 ns idle 100 (4K pages)") && wrapped_whole(text, " read 180 at 15.5,") &&
+	CHECK(in_line(l, "p50 idle 100 ns (4K pages)") && wrapped_whole(text, " read 180 ns at 15.5 GB/s,") &&
 	      !strstr(text, " 90 at"), "loaded: idle 100 ns, read's busiest point 180 ns at 15.5 "
 	      "GB/s, not the 2 MiB row (%.160s)", l ? l : "none");
 	CHECK(wrapped_whole(text, " write 140 at 7.2,"), "loaded: write's point on the card");
