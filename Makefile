@@ -485,10 +485,22 @@ fleet-demo: deps efi host
 	$(Q)O=$(O) scripts/fleet-demo.sh --machines "$(MACHINES)" --out "$(OUT)" \
 		$(if $(GUESTS),--guests "$(GUESTS)")
 
-test: deps image host unit
+# JOBS: how many compiles, then how many test suites, `make test` runs at
+# once (default: the CPU count; tests/run says how suites share them).
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+
+test: deps
 	$(Q)O=$(O) scripts/deps.sh test
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) test-build
+	$(Q)O=$(O) JOBS=$(JOBS) tests/run
+
+# Everything the suites boot and run, both architectures' images among it.
+# The AArch64 image is a make of its own (ARCH is the whole makefile's),
+# sharing this one's job slots; the registry it shares is made first.
+.PHONY: test-build aarch64-image
+test-build: image host unit aarch64-image
+aarch64-image: $(PROBE_REGISTRY) | deps
 	$(Q)$(MAKE) --no-print-directory ARCH=aarch64 image
-	$(Q)O=$(O) tests/run
 
 fuzz: deps
 	$(Q)O=$(O) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) tests/fuzz/run

@@ -33,13 +33,15 @@ check "reboot: the next boot finds the mark and does not run again" log_has "^me
 check "reboot: no probe ran on that boot" test "$(grep -c '^== ' "$LOG")" -eq 0
 
 # make image CONFIG=file bakes the file in beside the app; a plain make
-# takes it out again.
+# takes it out again. Both act on the Makefile's own image, not on IMG
+# (tests/run hands the suites a copy of it).
+built=$O/x86_64/memprobe.img
 printf 'profile = quick\nprobes = cost\ncost.reps = 700\n' > "$QEMU_TEST_DIR/baked.cfg"
 make -s O="$O" image CONFIG="$QEMU_TEST_DIR/baked.cfg" > /dev/null
-cp "$IMG" "$QEMU_TEST_DIR/baked.img"
+cp "$built" "$QEMU_TEST_DIR/baked.img"
 make -s O="$O" image > /dev/null
 check "CONFIG=file: the image holds it as \\EFI\\BOOT\\memprobe.cfg" \
 	test "$(mtype -i "$(esp "$QEMU_TEST_DIR/baked.img")" ::/EFI/BOOT/memprobe.cfg)" = "$(cat "$QEMU_TEST_DIR/baked.cfg")"
-check "CONFIG=file: a plain make takes it out again" bash -c "! mtype -i '$(esp "$IMG")' ::/EFI/BOOT/memprobe.cfg >/dev/null 2>&1"
+check "CONFIG=file: a plain make takes it out again" bash -c "! mtype -i '$(esp "$built")' ::/EFI/BOOT/memprobe.cfg >/dev/null 2>&1"
 boot baked --image "$QEMU_TEST_DIR/baked.img"
 check "CONFIG=file: the booted app runs it" log_has '^cost.reps = 700'

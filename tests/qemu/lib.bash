@@ -91,9 +91,10 @@ image_with() {
 	img=$dir/$1.img
 	cp "$IMG" "$img"
 	fs=$(esp "$img")
-	printf 'an earlier run\n' > "$dir/marker.txt"
+	# One marker file per NAME: suites running together never share one.
+	printf 'an earlier run\n' > "$dir/$1.marker.txt"
 	mmd -i "$fs" ::/memprobe ::/memprobe/run-0001
-	mcopy -i "$fs" "$dir/marker.txt" ::/memprobe/run-0001/marker.txt
+	mcopy -i "$fs" "$dir/$1.marker.txt" ::/memprobe/run-0001/marker.txt
 	if [[ $# -ge 2 ]]; then
 		printf '%s' "$2" > "$dir/$1.cfg"
 		mcopy -i "$fs" "$dir/$1.cfg" ::/EFI/BOOT/memprobe.cfg
