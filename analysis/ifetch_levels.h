@@ -37,6 +37,7 @@
 #define IFETCH_MAX_POINTS 64
 #define IFETCH_MAX_SERIES 16
 #define IFETCH_MAX_TLBS 8
+#define IFETCH_MAX_LINE_STEPS 4
 
 /* One variant's points at one page size, ascending by x. */
 struct ifetch_series {
@@ -74,7 +75,12 @@ struct ifetch_level {
 
 struct ifetch_findings {
 	int have_l1i;
-	struct ifetch_level l1i;
+	struct ifetch_level l1i;  /* line_steps[l1i_step], held against the claim */
+	/* Every step the line chain shows over its control (bytes), in
+	   order; the L1i is the one whose bracket holds the claimed L1i,
+	   else the first (an op cache or a predictor level can step first). */
+	struct ifetch_level line_steps[IFETCH_MAX_LINE_STEPS];
+	size_t nline_steps, l1i_step;
 	struct ifetch_level tlb[IFETCH_MAX_TLBS];
 	size_t ntlbs;
 	/* Fetch bandwidth by footprint, the median over footprints up to the

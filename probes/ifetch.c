@@ -464,6 +464,17 @@ static void report_findings(void)
 			      verdict_name(f.l1i.verdict));
 	else
 		report_printf("ifetch: no L1i step found in the line chain over its control\n");
+	for (size_t i = 0; i < f.nline_steps; i++)
+		if (i != f.l1i_step)
+			report_printf("ifetch: the line chain's step %zu of %zu, not the L1i's: %llu "
+				      "bytes (next point %llu), +%.2f cycles a jump (%s)\n",
+				      i + 1, f.nline_steps,
+				      (unsigned long long)f.line_steps[i].count,
+				      (unsigned long long)f.line_steps[i].next_count,
+				      f.line_steps[i].miss_cycles,
+				      i < f.l1i_step ? "before it: an op cache, a predictor level "
+						       "or noise in the shortest chains"
+						     : "past it: the L2 or beyond, as code sees it");
 	for (size_t i = 0; i < f.ntlbs; i++)
 		report_printf("ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
 			      "%llu), miss +%.2f cycles a jump; claim %llu (%s): %s\n",
