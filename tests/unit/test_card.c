@@ -666,6 +666,30 @@ static void test_recorded_zen5(void)
 	}
 }
 
+/* A quiet quick run of the Zen 5 VM (tests/data/zen5-vm-quick-4.csv): with
+   2 MiB pages memory read 153 ns from 9 to 128 MiB, then climbed without a
+   plateau to 449 ns at 2 GiB (nested walks: the host backs the guest's
+   large pages with small ones), while the 4 KiB curve paused at 322-337 ns
+   at 704 MiB-1 GiB. That pause was carded as "L4 ~256 MiB" before the
+   climbing curve counted as having judged it: three caches, no fourth,
+   and memory's figure from 4x the claimed 508 MiB L3 or past. */
+static void test_recorded_zen5_climb(void)
+{
+	static struct card c;
+	static struct cache_claims claims;
+	static char buf[8192];
+	size_t len = read_file("tests/data/zen5-vm-cpuid.json", buf, sizeof buf);
+
+	CHECK(claims_from_system_json(buf, len, &claims) == 0, "Zen 5's recorded CPUID decodes");
+	recorded_card("tests/data/zen5-vm-quick-4.csv", &claims, &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[0].name, "L1") && !strcmp(c.cache[1].name, "L2") &&
+	      !strcmp(c.cache[2].name, "L3"),
+	      "L1, L2 and L3 and no level past them (%zu caches, the last %s)", c.ncaches,
+	      c.ncaches ? c.cache[c.ncaches - 1].name : "-");
+	CHECK(c.have_top && !c.top_cached && c.top_from_bytes >= 4ull * 508 * 1024 * 1024,
+	      "memory from 4x the claimed L3 or past (%llu)", (unsigned long long)c.top_from_bytes);
+}
+
 static void test_too_many_levels(void)
 {
 	int lines, widest, ended;
@@ -1086,6 +1110,7 @@ int main(void)
 	test_noise_marks();
 	test_uncertain();
 	test_recorded_zen5();
+	test_recorded_zen5_climb();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
