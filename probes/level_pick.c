@@ -102,16 +102,10 @@ unsigned level_picks_add_memory(struct level_picks *p, uint64_t bytes)
 double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
 			     uint64_t bytes)
 {
-	for (size_t i = 0; before && i < before->ncurves; i++) {
-		const struct curve *c = &before->curve[i];
+	uint64_t at;
+	double ns = level_pick_latency_near(before, page_shift, bytes, &at);
 
-		if (c->page_shift != page_shift)
-			continue;
-		for (size_t k = 0; k < c->n; k++)
-			if (c->pt[k].bytes == bytes)
-				return c->pt[k].ns;
-	}
-	return 0;
+	return at == bytes ? ns : 0;
 }
 
 double level_pick_latency_near(const struct analysis *before, unsigned page_shift,
