@@ -170,12 +170,43 @@ static void neighbours(const struct analysis *a, size_t i, const struct level **
 	}
 }
 
+/* Whether TLB level l's miss cost is read off a pause in a climb: from
+   the first point within tolerance of the level above (range_hi), the
+   points that stay within EDGES_PLATEAU_TOLERANCE of it span less than an
+   octave before the curve rises on, short of the next level's step (or of
+   the sweep's end). The cost is that pause's height, and where the climb
+   pauses moves from run to run: on the Zen 5 VM two quiet runs read the
+   4 KiB step past 4096 pages as +132 and +45 cycles, the first pausing at
+   149-156 cycles over 4608-5632 pages, the second at 68 over 4608-5120,
+   each then climbing to 240-285 by 16384 pages. A sweep that ends on the
+   pause has not shown it short, and is left alone. */
+static int miss_in_climb(const struct card_rows *r, const struct level *l,
+			 const struct level *above)
+{
+	uint64_t to = above ? above->below_bytes : UINT64_MAX;
+	const struct card_point *first = point_near(r, 1, l->page_shift, l->range_hi, 0), *p, *last;
+
+	if (!first)
+		first = point_near(r, 1, l->page_shift, l->range_hi, 1);
+	if (!first || first->ns <= 0)
+		return 0;
+	last = first;
+	for (p = point_near(r, 1, l->page_shift, first->bytes, 1); p && p->bytes <= to;
+	     p = point_near(r, 1, l->page_shift, p->bytes, 1)) {
+		if (p->ns > first->ns * (1 + EDGES_PLATEAU_TOLERANCE))
+			return last->bytes < 2 * first->bytes;
+		last = p;
+	}
+	return 0;
+}
+
 /* Whether the trials that decided cache or TLB level i could move its
    size or its latency by more than CARD_NOISY_MOVE. Its latency is decided
    by the points of its plateau (from the first past the edge below to the
    last before its own), its size by the two points around its edge
    (size_moves), against the plateau above (the next level's latency; for
-   the last TLB, its own plus the miss cost). Memory's: add_top. */
+   the last TLB, its own plus the miss cost), and a TLB's miss cost by the
+   plateau past its step (miss_in_climb). Memory's: add_top. */
 static int level_noisy(const struct card_rows *r, const struct analysis *a, size_t i)
 {
 	const struct level *l = &a->h.level[i], *below, *above;
@@ -187,7 +218,7 @@ static int level_noisy(const struct card_rows *r, const struct analysis *a, size
 	    CARD_NOISY_MOVE)
 		return 1;
 	upper = above ? above->ns : l->ns + l->increase_ns;
-	return size_moves(r, l, upper);
+	return size_moves(r, l, upper) || (tlb && miss_in_climb(r, l, above));
 }
 
 /* ---- Bandwidth -------------------------------------------------------- */
