@@ -217,28 +217,58 @@ static void find_l1i(const struct ifetch_rows *r, const struct cache_claims *cla
 	}
 }
 
+/* The highest level of instruction (or unified) TLB the CPU claims for
+   these pages; 0 when none. */
+static unsigned claimed_itlb_top_level(const struct cache_claims *c, unsigned page_shift)
+{
+	unsigned top = 0;
+
+	for (unsigned level = 1; level <= 3; level++)
+		if (claimed_itlb(c, level, page_shift, 0, 0))
+			top = level;
+	return top;
+}
+
+/* Each page size's steps against the claims. Past the last claimed TLB,
+   once a step agreed with that claim, a further step is the page walks'
+   (their entries leaving the caches as the pages grow), not a TLB: it is
+   kept in walks[], reported, and never on the card, as the data side's
+   walks (analysis/analysis.c). Only the last level's claim counts: a
+   hypervisor's CPUID that claims 64 entries for both the L1 and the L2
+   ITLB (the Zen 5 VM, whose L2 ITLB held some 2048) leaves its step past
+   64 a level that differs. */
 static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *claims,
 		      struct ifetch_findings *f)
 {
 	for (unsigned shift = 12; shift <= 30; shift += 9) {
 		const struct ifetch_series *t = series_of(r, IFETCH_VARIANT_PAGE, shift);
 		const struct ifetch_series *k = series_of(r, IFETCH_VARIANT_PAGE_CONTROL, shift);
+		struct ifetch_level found[IFETCH_MAX_TLBS];
+		unsigned top = claimed_itlb_top_level(claims, shift);
+		int last_matched = 0;
 		size_t n;
 
 		if (!t || !k)
 			continue;
-		n = steps(t, k, 0, &f->tlb[f->ntlbs], IFETCH_MAX_TLBS - f->ntlbs);
-		for (size_t i = f->ntlbs; i < f->ntlbs + n; i++) {
+		n = steps(t, k, 0, found, IFETCH_MAX_TLBS);
+		for (size_t i = 0; i < n; i++) {
+			struct ifetch_level *l = &found[i];
 			/* The claim the reading allows, else the one of its number. */
-			const struct tlb_desc *d = claimed_itlb(claims, 0, shift, f->tlb[i].count,
-								f->tlb[i].next_count);
+			const struct tlb_desc *d = claimed_itlb(claims, 0, shift, l->count,
+								l->next_count);
 
+			if (last_matched) {
+				if (f->nwalks < IFETCH_MAX_TLBS)
+					f->walks[f->nwalks++] = *l;
+				continue;
+			}
 			if (!d)
-				d = claimed_itlb(claims, f->tlb[i].number, shift, 0, 0);
-
-			hold_against(&f->tlb[i], d ? d->entries : 0, d ? d->source : NULL, claims);
+				d = claimed_itlb(claims, l->number, shift, 0, 0);
+			hold_against(l, d ? d->entries : 0, d ? d->source : NULL, claims);
+			last_matched = d && l->verdict == VERDICT_AGREES && d->level == top;
+			if (f->ntlbs < IFETCH_MAX_TLBS)
+				f->tlb[f->ntlbs++] = *l;
 		}
-		f->ntlbs += n;
 	}
 }
 
@@ -376,6 +406,16 @@ void ifetch_json(struct json *j, const struct ifetch_findings *f)
 		json_u64(j, "level", f->tlb[i].number);
 		level_json(j, &f->tlb[i], "entries");
 		json_u64(j, "reach_bytes", f->tlb[i].count << f->tlb[i].page_shift);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "walks");
+	for (size_t i = 0; i < f->nwalks; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "page_size", 1ull << f->walks[i].page_shift);
+		json_u64(j, "pages", f->walks[i].count);
+		json_u64(j, "next_point", f->walks[i].next_count);
+		json_double(j, "miss_cycles", f->walks[i].miss_cycles);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -83,6 +83,10 @@ struct ifetch_findings {
 	size_t nline_steps, l1i_step;
 	struct ifetch_level tlb[IFETCH_MAX_TLBS];
 	size_t ntlbs;
+	/* Steps past the last claimed ITLB once a step agreed with it: the
+	   page walks', not a TLB; reported, never on the card. */
+	struct ifetch_level walks[IFETCH_MAX_TLBS];
+	size_t nwalks;
 	/* Fetch bandwidth by footprint, the median over footprints up to the
 	   claimed L1i (op cache or L1i) and between twice the L1i and half
 	   the claimed L2; 0 where no point lies there. */

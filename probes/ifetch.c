@@ -483,6 +483,14 @@ static void report_findings(void)
 			      (unsigned long long)f.tlb[i].next_count, f.tlb[i].miss_cycles,
 			      (unsigned long long)f.tlb[i].claim, f.tlb[i].claim_source,
 			      verdict_name(f.tlb[i].verdict));
+	for (size_t i = 0; i < f.nwalks; i++)
+		report_printf("ifetch: walks with %llu KiB pages: a step at %llu pages (next point "
+			      "%llu), +%.2f cycles a jump, past the last claimed instruction TLB, "
+			      "which a step matched: the page walks' entries leaving the caches, "
+			      "not a TLB (not on the card)\n",
+			      (unsigned long long)(1ull << f.walks[i].page_shift) / 1024,
+			      (unsigned long long)f.walks[i].count,
+			      (unsigned long long)f.walks[i].next_count, f.walks[i].miss_cycles);
 	report_printf("ifetch: fetch %.2f bytes (%.2f instructions) a cycle up to the claimed "
 		      "L1i, %.2f bytes a cycle between twice the L1i and half the L2 (op cache, "
 		      "L1i and L2 as code sees them; no CPU claims a fetch rate)\n",

@@ -192,6 +192,15 @@ static void test_recorded(void)
 		CHECK(f.ntlbs >= 2 && f.tlb[0].page_shift == 12 && f.tlb[0].count >= 64 &&
 		      f.tlb[0].count <= 384, "%s: a first 4 KiB ITLB step at 64 .. 384 pages (%llu)",
 		      path, f.ntlbs ? (unsigned long long)f.tlb[0].count : 0ull);
+		CHECK(f.ntlbs >= 2 && f.tlb[1].page_shift == 12 && f.tlb[1].count == 2048 &&
+		      f.tlb[1].verdict == VERDICT_AGREES &&
+		      (f.ntlbs == 2 || f.tlb[2].page_shift != 12),
+		      "%s: the STLB's 2048 the last 4 KiB level, agreeing; no 4 KiB ITLB past it "
+		      "(%zu levels, %zu walks)", path, f.ntlbs, f.nwalks);
+		for (size_t i = 0; i < f.nwalks; i++)
+			CHECK(f.walks[i].page_shift != 12 || f.walks[i].count > 2048,
+			      "%s: a 4 KiB step past 2048 pages kept as walks (%llu)", path,
+			      (unsigned long long)f.walks[i].count);
 	}
 }
 
