@@ -88,6 +88,8 @@ struct revisits {
 	unsigned char times[SWEEP_POINTS_MAX];
 	size_t n;
 	unsigned total;
+	unsigned skipped;         /* beaten points left as read: over budget */
+	double budget, spent;     /* SWEEP_REVISIT_COST_SHARE of the grid's cost */
 };
 
 static unsigned char *revisit_count(struct revisits *r, uint64_t x)
@@ -123,10 +125,17 @@ static int revisit_beaten(struct sweep_curve *s, struct revisits *r)
 		if (!any)
 			return 0;
 		for (size_t i = 0; i < s->n; i++) {
-			double y;
+			double y, cost = (double)s->pt[i].x * s->pt[i].y;
 
 			if (!beaten[i])
 				continue;
+			/* A point past the budget stays as read, and not again. */
+			if (r->spent + cost > r->budget) {
+				(*revisit_count(r, s->pt[i].x)) = SWEEP_REVISIT_PASSES;
+				r->skipped++;
+				continue;
+			}
+			r->spent += cost;
 			if (s->spec.measure(s->spec.ctx, s->pt[i].x, "revisited", &y) != 0)
 				return -1;
 			if (y < s->pt[i].y)
@@ -138,16 +147,22 @@ static int revisit_beaten(struct sweep_curve *s, struct revisits *r)
 	return 0;
 }
 
-/* The revisits' line, when there were any. */
-static void revisit_report(const struct sweep_curve *s, unsigned revisited)
+/* The revisits' line, when there were any, and the points the budget
+   left as read. */
+static void revisit_report(const struct sweep_curve *s, const struct revisits *r)
 {
-	if (!revisited)
-		return;
-	report_printf("%s, %s: %u %s measured again: each read over %.2fx a larger %s's "
-		      "(a disturbance: a larger working set is never faster); the least reading "
-		      "counts\n", s->spec.name, s->spec.page_name, revisited,
-		      revisited == 1 ? "point" : "points", SWEEP_REVISIT_RISE,
-		      s->spec.pages ? "page count" : "size");
+	if (r->total)
+		report_printf("%s, %s: %u %s measured again: each read over %.2fx a larger %s's "
+			      "(a disturbance: a larger working set is never faster); the least "
+			      "reading counts\n", s->spec.name, s->spec.page_name, r->total,
+			      r->total == 1 ? "point" : "points", SWEEP_REVISIT_RISE,
+			      s->spec.pages ? "page count" : "size");
+	if (r->skipped)
+		report_printf("%s, %s: %u %s over %.2fx a larger %s's left as read: measuring "
+			      "%s again would pass %.0f%% of the grid's cost\n", s->spec.name,
+			      s->spec.page_name, r->skipped, r->skipped == 1 ? "point" : "points",
+			      SWEEP_REVISIT_RISE, s->spec.pages ? "page count" : "size",
+			      r->skipped == 1 ? "it" : "them", SWEEP_REVISIT_COST_SHARE * 100);
 }
 
 /* ---- Public Functions ------------------------------------------------- */
@@ -286,6 +301,11 @@ int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char
 		if (status == 0)
 			s->n++;
 	}
+	revisited.skipped = 0;
+	revisited.spent = revisited.budget = 0;
+	for (size_t i = 0; i < s->n; i++)
+		revisited.budget += (double)s->pt[i].x * s->pt[i].y;
+	revisited.budget *= SWEEP_REVISIT_COST_SHARE;
 	if (status == 0 && s->spec.revisit)
 		status = revisit_beaten(s, &revisited);
 	if (status == 0 && s->spec.refine) {
@@ -299,6 +319,6 @@ int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char
 	if (status == 0 && s->spec.refine)
 		refine_report(s, (unsigned)added);
 	if (status == 0)
-		revisit_report(s, revisited.total);
+		revisit_report(s, &revisited);
 	return status;
 }

@@ -59,6 +59,13 @@ int sweep_buffer_get(const char *probe, struct plat_buffer *buf, unsigned shift,
    again, at most this many times. */
 #define SWEEP_REVISIT_RISE 1.15
 #define SWEEP_REVISIT_PASSES 2
+/* And at most this share of the grid's cost in all (a point costs its size
+   times its reading, as refinement counts it: refine.h): on the Zen 5 VM,
+   whose memory latency moves from one working set to the next, the 4 KiB
+   curve measured 256 MiB twice more and 1 GiB once more, 32 s against the
+   grid's 71 s, and the readings moved up as often as down. A point the
+   budget leaves is said so, and reads as measured. */
+#define SWEEP_REVISIT_COST_SHARE 0.25
 
 /* The most points of one curve, grid and refinement together: no more
    than the analysis keeps of a curve (EDGES_MAX_POINTS, checked in
@@ -106,8 +113,9 @@ void sweep_grid_add(struct sweep_curve *s, uint64_t x);
    sharp, smeared or open, with the sizes (or page counts) that bracket
    it. With revisit, after the grid and again after refinement, a point
    whose reading is over SWEEP_REVISIT_RISE times a larger size's is
-   measured again (point "revisited"), at most SWEEP_REVISIT_PASSES times,
-   its reading the least; a line says how many were. A point that fails stops the curve: a fault or a broken cycle at
+   measured again (point "revisited"), at most SWEEP_REVISIT_PASSES times
+   and within SWEEP_REVISIT_COST_SHARE of the grid's cost, its reading the
+   least; a line says how many were, and how many the budget left. A point that fails stops the curve: a fault or a broken cycle at
    one size means the buffer cannot be trusted for the others either.
    0, or -1 when a point failed. */
 int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char *caption);
