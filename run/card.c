@@ -171,30 +171,36 @@ static void neighbours(const struct analysis *a, size_t i, const struct level **
 }
 
 /* Whether TLB level l's miss cost is read off a pause in a climb: from
-   the first point within tolerance of the level above (range_hi), the
-   points that stay within EDGES_PLATEAU_TOLERANCE of it span less than an
-   octave before the curve rises on, short of the next level's step (or of
-   the sweep's end). The cost is that pause's height, and where the climb
-   pauses moves from run to run: on the Zen 5 VM two quiet runs read the
-   4 KiB step past 4096 pages as +132 and +45 cycles, the first pausing at
-   149-156 cycles over 4608-5632 pages, the second at 68 over 4608-5120,
-   each then climbing to 240-285 by 16384 pages. A sweep that ends on the
-   pause has not shown it short, and is left alone. */
+   the first point past its step (range_hi, the first within tolerance of
+   the level above), the points that stay under `upper` (the plateau above
+   as the analysis read it) by EDGES_PLATEAU_TOLERANCE span less than half
+   an octave (MISS_PAUSE_SPAN) before the curve rises on, short of the next
+   level's step (or of the sweep's end). The cost is that pause's height,
+   and where the climb pauses moves from run to run: on the Zen 5 VM two
+   quiet runs read the 4 KiB step past 4096 pages as +132 and +45 cycles,
+   the first pausing at 149-156 cycles over 4608-5632 pages (0.3 octave),
+   the second at 68 over 4608-5120, each then climbing to 240-285 by 16384
+   pages. The Emerald Rapids machine's STLB step paused at 47-50 cycles
+   over 2304-4096 pages (0.8 octave) before walks crept up to 66 by 16384,
+   and read +9.59 and +9.61 ns in two runs: a steady figure, not starred.
+   A sweep that ends on the pause has not shown it short, and is left
+   alone. */
+#define MISS_PAUSE_SPAN 1.4142135623730951   /* half an octave */
 static int miss_in_climb(const struct card_rows *r, const struct level *l,
-			 const struct level *above)
+			 const struct level *above, double upper)
 {
 	uint64_t to = above ? above->below_bytes : UINT64_MAX;
 	const struct card_point *first = point_near(r, 1, l->page_shift, l->range_hi, 0), *p, *last;
 
 	if (!first)
 		first = point_near(r, 1, l->page_shift, l->range_hi, 1);
-	if (!first || first->ns <= 0)
+	if (!first || upper <= 0)
 		return 0;
 	last = first;
 	for (p = point_near(r, 1, l->page_shift, first->bytes, 1); p && p->bytes <= to;
 	     p = point_near(r, 1, l->page_shift, p->bytes, 1)) {
-		if (p->ns > first->ns * (1 + EDGES_PLATEAU_TOLERANCE))
-			return last->bytes < 2 * first->bytes;
+		if (p->ns > upper * (1 + EDGES_PLATEAU_TOLERANCE))
+			return (double)last->bytes < MISS_PAUSE_SPAN * (double)first->bytes;
 		last = p;
 	}
 	return 0;
@@ -218,7 +224,7 @@ static int level_noisy(const struct card_rows *r, const struct analysis *a, size
 	    CARD_NOISY_MOVE)
 		return 1;
 	upper = above ? above->ns : l->ns + l->increase_ns;
-	return size_moves(r, l, upper) || (tlb && miss_in_climb(r, l, above));
+	return size_moves(r, l, upper) || (tlb && miss_in_climb(r, l, above, upper));
 }
 
 /* ---- Bandwidth -------------------------------------------------------- */

@@ -762,6 +762,49 @@ static void test_recorded_zen5_quiet(void)
 		}
 }
 
+/* Two quick latency,tlb runs back to back on the lent Emerald Rapids
+   machine (tests/data/emr-dev-quick-1..2.csv, its CPUID in
+   emr-dev-cpuid.json: leaf 4's caches, leaf 18h empty, so the TLBs
+   Intel documents for model 207): each card names L1 48 KiB and L2 2 MiB
+   agreeing, an L3, the 96-entry L1 DTLB and the 2048-entry STLB with
+   4 KiB pages and the 32-entry L1 DTLB with 2 MiB pages, each agreeing;
+   no walk on either card, at most a third of the levels starred, and
+   memory from 4x the 300 MiB L3 claim or past. A second CPU kind's
+   recording: what was tuned on the Zen VMs must hold here too. */
+static void test_recorded_emr(void)
+{
+	static const char *const runs[] = { "tests/data/emr-dev-quick-1.csv",
+					     "tests/data/emr-dev-quick-2.csv" };
+	static struct card c;
+	static struct cache_claims claims;
+	static char buf[8192];
+	size_t len = read_file("tests/data/emr-dev-cpuid.json", buf, sizeof buf);
+
+	CHECK(claims_from_system_json(buf, len, &claims) == 0 && claims.ncaches >= 4,
+	      "the Emerald Rapids machine's CPUID decodes (%u caches)", claims.ncaches);
+	for (int r = 0; r < 2; r++) {
+		size_t at, levels;
+
+		recorded_card(runs[r], &claims, &c);
+		levels = c.ncaches + c.ntlbs;
+		CHECK(c.ncaches == 3 && !strcmp(c.cache[0].name, "L1") &&
+		      c.cache[0].size_bytes == 48 * 1024 && c.cache[0].verdict == VERDICT_AGREES &&
+		      !strcmp(c.cache[1].name, "L2") && c.cache[1].size_bytes == 2 * 1024 * 1024 &&
+		      c.cache[1].verdict == VERDICT_AGREES && !strcmp(c.cache[2].name, "L3"),
+		      "%s: L1 48 KiB and L2 2 MiB agreeing, an L3 (%zu caches)", runs[r], c.ncaches);
+		CHECK(has_tlb(&c, 12, 96, &at) && c.tlb[at].verdict == VERDICT_AGREES &&
+		      has_tlb(&c, 12, 2048, &at) && c.tlb[at].verdict == VERDICT_AGREES &&
+		      has_tlb(&c, 21, 32, &at) && c.tlb[at].verdict == VERDICT_AGREES && c.ntlbs == 3,
+		      "%s: L1 DTLB 96 and STLB 2048 with 4 KiB pages, L1 DTLB 32 with 2 MiB, each "
+		      "agreeing, and no other TLB row (%zu)", runs[r], c.ntlbs);
+		CHECK(3 * c.noisy <= levels, "%s: %u of %zu levels starred, at most a third", runs[r],
+		      c.noisy, levels);
+		CHECK(c.have_top && !c.top_cached && c.top_from_bytes >= 4ull * 300 * 1024 * 1024,
+		      "%s: memory from 4x the claimed 300 MiB L3 or past (%llu)", runs[r],
+		      (unsigned long long)c.top_from_bytes);
+	}
+}
+
 static void test_too_many_levels(void)
 {
 	int lines, widest, ended;
@@ -1184,6 +1227,7 @@ int main(void)
 	test_recorded_zen5();
 	test_recorded_zen5_climb();
 	test_recorded_zen5_quiet();
+	test_recorded_emr();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
