@@ -83,6 +83,13 @@ static void adjusted_curve(const struct ifetch_series *test, const struct ifetch
 	}
 }
 
+/* Whether claim lies between the points around l's step: the readings
+   allow it. */
+static int brackets(const struct ifetch_level *l, uint64_t claim)
+{
+	return claim && claim >= l->count && claim <= l->next_count;
+}
+
 /* Holds l against claim: its verdict, and where the readings allow the
    claim (it lies between the points around the step) the level is named
    by it, as the data side's levels are (analysis.c): between two grid
@@ -90,7 +97,7 @@ static void adjusted_curve(const struct ifetch_series *test, const struct ifetch
 static void hold_against(struct ifetch_level *l, uint64_t claim, const char *source,
 			 const struct cache_claims *claims)
 {
-	int allowed = claim && claim >= l->count && claim <= l->next_count;
+	int allowed = brackets(l, claim);
 
 	l->claim = claim;
 	l->claim_source = source ? source : "";
@@ -180,8 +187,8 @@ static const struct tlb_desc *claimed_itlb(const struct cache_claims *c, unsigne
    CPU whose only step lies elsewhere still differs from it. */
 static size_t l1i_of(const struct ifetch_level *s, size_t n, uint64_t claim)
 {
-	for (size_t i = 0; claim && i < n; i++)
-		if (s[i].count <= claim && claim <= s[i].next_count)
+	for (size_t i = 0; i < n; i++)
+		if (brackets(&s[i], claim))
 			return i;
 	return 0;
 }

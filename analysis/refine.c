@@ -189,16 +189,22 @@ size_t refine_edges(const struct refine_point *pt, size_t n, uint64_t unit,
 	return count;
 }
 
+double refine_points_cost(const struct refine_point *pt, size_t n)
+{
+	double cost = 0;
+
+	for (size_t i = 0; i < n; i++)
+		cost += (double)pt[i].x * pt[i].y;
+	return cost;
+}
+
 int refine_run(struct refine_point *pt, size_t *n, size_t cap, uint64_t unit,
 	       int (*measure)(void *ctx, uint64_t x, double *y), void *ctx)
 {
 	uint64_t next[REFINE_MAX_POINTS];
-	double budget = 0, spent = 0;
+	double budget = refine_points_cost(pt, *n) * REFINE_COST_SHARE, spent = 0;
 	int added = 0;
 
-	for (size_t i = 0; i < *n; i++)
-		budget += (double)pt[i].x * pt[i].y;
-	budget *= REFINE_COST_SHARE;
 	for (;;) {
 		size_t want = REFINE_MAX_POINTS - (size_t)added, count;
 

@@ -75,6 +75,12 @@ size_t refine_next(const struct refine_point *pt, size_t n, uint64_t unit,
 size_t refine_edges(const struct refine_point *pt, size_t n, uint64_t unit,
 		    struct refine_edge *out, size_t max);
 
+/* What measuring n points costs, in the unit the budgets use: each
+   point's size times its reading (a lap of a chase, a pass of a stream).
+   REFINE_COST_SHARE of it bounds refinement; the sweep's revisits have a
+   share of their own (probes/sweep.h). */
+double refine_points_cost(const struct refine_point *pt, size_t n);
+
 /* The whole refinement over a sweep's points: asks refine_next, measures
    each size it proposes with measure (0 and the reading in *y, or -1 to
    stop: a fault, a broken cycle), inserts the points in order, and again,

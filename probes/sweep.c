@@ -125,7 +125,7 @@ static int revisit_beaten(struct sweep_curve *s, struct revisits *r)
 		if (!any)
 			return 0;
 		for (size_t i = 0; i < s->n; i++) {
-			double y, cost = (double)s->pt[i].x * s->pt[i].y;
+			double y, cost = refine_points_cost(&s->pt[i], 1);
 
 			if (!beaten[i])
 				continue;
@@ -302,10 +302,8 @@ int sweep_curve_run(struct sweep_curve *s, const struct table *shape, const char
 			s->n++;
 	}
 	revisited.skipped = 0;
-	revisited.spent = revisited.budget = 0;
-	for (size_t i = 0; i < s->n; i++)
-		revisited.budget += (double)s->pt[i].x * s->pt[i].y;
-	revisited.budget *= SWEEP_REVISIT_COST_SHARE;
+	revisited.spent = 0;
+	revisited.budget = refine_points_cost(s->pt, s->n) * SWEEP_REVISIT_COST_SHARE;
 	if (status == 0 && s->spec.revisit)
 		status = revisit_beaten(s, &revisited);
 	if (status == 0 && s->spec.refine) {
