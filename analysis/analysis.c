@@ -497,13 +497,26 @@ static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 		mp_print(p, "  no TLB edge in the tlb probe's curves: every step there was the caches' "
 		    "(the control rose as much), or the sweep ended first\n");
 	else if (!any && a->h.attributed) {
-		mp_print(p, "  no TLB edge: every edge stands at the same working set with every page "
-		    "size\n");
+		mp_print(p, "  no TLB edge: %s\n", a->h.nunshared
+		    ? "what one page size showed alone was the caches' (below)"
+		    : "every edge stands at the same working set with every page size");
 		if (a->have_claims && a->claims.hypervisor)
 			mp_print(p, "  (under a hypervisor a TLB entry covers at most the host's page, so "
 			    "if the host backs this guest with 4 KiB pages, large guest pages\n"
 			    "  cannot enlarge the TLB reach, and TLB edges stand still like cache "
 			    "edges)\n");
+	}
+	for (size_t k = 0; k < a->h.nunshared; k++) {
+		const struct unshared_step *u = &a->h.unshared[k];
+		char judge[16], at[24];
+
+		page_name(page, sizeof page, u->page_shift);
+		page_name(judge, sizeof judge, u->judge_shift);
+		mp_format_bytes(at, sizeof at, u->bytes);
+		mp_print(p, "  a step at %s in the %s curve that the %s curve does not show, past "
+		    "which %s pages read within %.0f%% of %s pages: a cache step placed otherwise "
+		    "in the two buffers, not a TLB's\n", at, page, judge, page,
+		    (TLB_KEEPS_ABOVE - 1) * 100, judge);
 	}
 	if (a->host_page_signs)
 		mp_print(p, "  under a hypervisor, the host's pages may cap the reach of larger guest "
@@ -938,6 +951,15 @@ void analysis_json(struct json *j, const struct analysis *a)
 	}
 	json_array_end(j);
 	walks_json(j, a);
+	json_array_begin(j, "unshared_steps");
+	for (size_t k = 0; k < a->h.nunshared; k++) {
+		json_object_begin(j, 0);
+		json_u64(j, "size_bytes", a->h.unshared[k].bytes);
+		json_u64(j, "page_size", 1ull << a->h.unshared[k].page_shift);
+		json_u64(j, "not_in_page_size", 1ull << a->h.unshared[k].judge_shift);
+		json_object_end(j);
+	}
+	json_array_end(j);
 	if (a->host_page_signs)
 		json_string(j, "host_pages_may_cap_reach", a->host_pages);
 	pagewalk_json(j, &a->pw);

@@ -213,9 +213,25 @@ struct level {
 				     a TLB (named "walks"; analysis/analysis.c) */
 };
 
+/* A step only the smaller pages' curve showed, past which that curve read
+   no slower than the larger pages' (hierarchy_find): neither a cache level
+   nor a TLB's, kept so the report can say so. */
+#define EDGES_MAX_UNSHARED 4
+/* How far above the larger pages' curve the smaller pages' must read, at
+   the median of the sizes past a step only it shows, for that step to be a
+   TLB's (hierarchy_find). */
+#define TLB_KEEPS_ABOVE 1.10
+struct unshared_step {
+	uint64_t bytes;           /* where the step stood (its crossing) */
+	unsigned page_shift;      /* the curve that showed it */
+	unsigned judge_shift;     /* the larger pages' curve that did not */
+};
+
 struct hierarchy {
 	struct level level[EDGES_MAX_LEVELS];
 	size_t nlevels;
+	struct unshared_step unshared[EDGES_MAX_UNSHARED];
+	size_t nunshared;
 	int attributed;           /* 0: one page size, cache and TLB not separable */
 	int truncated;
 };
