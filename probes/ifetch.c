@@ -341,10 +341,32 @@ static int code_buffer(struct plat_buffer *buf, uint64_t bytes, unsigned shift,
 	return 0;
 }
 
+/* The line chain's top footprint: LINE_TOP_L2S times the L2 the CPU claims
+   (a data or unified cache of level 2), within ifetch.max_footprint; the
+   whole of it where no L2 is claimed. The chain is there for the L1i's
+   step, and the L2's past it; beyond, each lap of a million jumps from
+   memory took a quarter of a second, and the full profile's ifetch spent
+   12 of its 16 s on the Zen 5 VM past its 1 MiB L2 (the fetch sleds,
+   cheap per byte, still go on to ifetch.max_footprint). */
+#define LINE_TOP_L2S 4u
+static uint64_t line_top_of(const struct config *c)
+{
+	static struct cache_claims claims;
+	uint64_t top = IFETCH_SETTINGS(c)->max_footprint;
+
+	plat_cache_claims(&claims);
+	for (unsigned i = 0; i < claims.ncaches; i++)
+		if (claims.cache[i].level == 2 && claims.cache[i].kind != CACHE_INSTRUCTION &&
+		    claims.cache[i].size_bytes && LINE_TOP_L2S * claims.cache[i].size_bytes < top)
+			top = LINE_TOP_L2S * claims.cache[i].size_bytes;
+	return top;
+}
+
 /* Fetch bandwidth and the line chain, in one buffer of max_footprint. */
 static int measure_lines(const struct config *c, unsigned shift, const char *page_name)
 {
-	uint64_t top = IFETCH_SETTINGS(c)->max_footprint;
+	uint64_t top = IFETCH_SETTINGS(c)->max_footprint, line_top = line_top_of(c);
+	char top_text[24];
 	struct chain_shape shape = { IFETCH_VARIANT_LINE, IFETCH_VARIANT_LINE_CONTROL,
 				     IFETCH_LINE_SLOT, IFETCH_LINE_CONTROL_SLOT, CODE_JUMP_NEAR };
 	struct plat_buffer buf;
@@ -360,8 +382,13 @@ static int measure_lines(const struct config *c, unsigned shift, const char *pag
 		status = measure_sled(c, &buf, b, page_name);
 	report_table_end();
 	mp_snprintf(caption, sizeof caption, "ifetch, %s: line chain and its control", page_name);
+	mp_format_bytes(top_text, sizeof top_text, line_top);
+	if (status == 0 && line_top < top)
+		report_printf("ifetch, %s: the line chain's top is %s, %u x the L2 the CPU claims "
+			      "(the L1i's step and the L2's; the sleds went on to "
+			      "ifetch.max_footprint)\n", page_name, top_text, LINE_TOP_L2S);
 	if (status == 0)
-		status = sweep_chain(c, &buf, &shape, LINE_MIN_JUMPS, top / IFETCH_LINE_SLOT,
+		status = sweep_chain(c, &buf, &shape, LINE_MIN_JUMPS, line_top / IFETCH_LINE_SLOT,
 				     page_name, caption);
 	plat_buffer_put(&buf);
 	return status;
@@ -554,11 +581,12 @@ static unsigned grid_points(uint64_t first, uint64_t last)
 
 /* Per page size the platform can give: the two code buffers written, and
    each point's trials (chase_run_cost's, a point at a time): the sleds,
-   the line chain and its control, the page chain and its control. */
+   the line chain (to line_top_of) and its control, the page chain and its
+   control. */
 static void ifetch_cost(const struct config *c, struct probe_cost *cost)
 {
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
-	uint64_t top = IFETCH_SETTINGS(c)->max_footprint;
+	uint64_t top = IFETCH_SETTINGS(c)->max_footprint, line_top = line_top_of(c);
 	struct probe_cost point = { 0, 0, 0 };
 
 	chase_run_cost(c, 0, 1, &point);
@@ -568,7 +596,7 @@ static void ifetch_cost(const struct config *c, struct probe_cost *cost)
 		uint64_t pages = page_top_of(c, shifts[p], &claimed, &cut);
 
 		points = grid_points(1, top / FETCH_MIN_BYTES) +
-			 2 * grid_points(LINE_MIN_JUMPS, top / IFETCH_LINE_SLOT);
+			 2 * grid_points(LINE_MIN_JUMPS, line_top / IFETCH_LINE_SLOT);
 		if (pages >= PAGE_MIN_JUMPS)
 			points += 2 * grid_points(PAGE_MIN_JUMPS, pages);
 		cost->bytes += (double)top + (pages >= PAGE_MIN_JUMPS ? (double)(pages << shifts[p]) : 0);
