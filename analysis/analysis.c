@@ -242,26 +242,24 @@ static double least_first_miss(const struct analysis *a)
 	return least;
 }
 
-/* Whether a TLB level of level i's pages, below it, misses into a walk:
-   its miss costs over MISS_WALKS_FACTOR times the least first-level miss
-   (least_first_miss), so no larger TLB holds these pages and every step
-   past it is the walks'. On this project's Zen 5 VM a 2 MiB page's L1
+/* Whether a TLB level of level i's pages, below it, misses into a walk
+   (analysis_miss_walks), so every step past it is the walks'. On this
+   project's Zen 5 VM a 2 MiB page's L1
    DTLB miss cost 59-81 cycles against 4 KiB pages' 7 (an L2 TLB hit): the
    host backs the guest with small pages, and the 2 MiB pages' next step
    (512 or 768 pages) was the walks' leaving the caches, carded as a TLB in
    two runs of three. On bare metal an L1 DTLB miss costs about the same
    with either page size (Emerald Rapids: 2.57 and 2.52 ns), and this
    never fires. */
-#define MISS_WALKS_FACTOR 3.0
-static int misses_walk_below(const struct analysis *a, size_t i, double least)
+static int misses_walk_below(const struct analysis *a, size_t i)
 {
 	const struct level *l = &a->h.level[i];
 
-	for (size_t k = 0; least > 0 && k < a->h.nlevels; k++) {
+	for (size_t k = 0; k < a->h.nlevels; k++) {
 		const struct level *o = &a->h.level[k];
 
 		if (o->kind == LEVEL_TLB && o->page_shift == l->page_shift &&
-		    o->entries < l->entries && o->increase_cycles > MISS_WALKS_FACTOR * least)
+		    o->entries < l->entries && analysis_miss_walks(a, k))
 			return 1;
 	}
 	return 0;
@@ -283,8 +281,6 @@ static int misses_walk_below(const struct analysis *a, size_t i, double least)
      (misses_walk_below). */
 static void name_walk_steps(struct analysis *a)
 {
-	double least = least_first_miss(a);
-
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		struct level *l = &a->h.level[i];
 		unsigned largest;
@@ -298,7 +294,7 @@ static void name_walk_steps(struct analysis *a)
 			l->walk = "past the largest claimed TLB, which a level matched";
 		} else if (steps_in_climb(a, i)) {
 			l->walk = "a step out of a climb with no plateau below it";
-		} else if (misses_walk_below(a, i, least)) {
+		} else if (misses_walk_below(a, i)) {
 			l->walk = "past a level whose misses cost a walk already";
 		} else {
 			continue;
@@ -803,6 +799,18 @@ void analysis_compute(struct analysis *a)
 int analysis_emulated(const struct analysis *a)
 {
 	return a->have_claims && claims_emulated(&a->claims);
+}
+
+#define MISS_WALKS_FACTOR 3.0
+int analysis_miss_walks(const struct analysis *a, size_t i)
+{
+	const struct level *l = &a->h.level[i];
+	double least;
+
+	if (l->kind != LEVEL_TLB)
+		return 0;
+	least = least_first_miss(a);
+	return least > 0 && l->increase_cycles > MISS_WALKS_FACTOR * least;
 }
 
 enum verdict analysis_verdict(const struct analysis *a, size_t i)

@@ -74,6 +74,11 @@ int analysis_emulated(const struct analysis *a);
    a->check[i]'s, or VERDICT_EMULATED for a level held against a claim
    when analysis_emulated. a->check keeps what the readings said. */
 enum verdict analysis_verdict(const struct analysis *a, size_t i);
+/* Whether TLB level i's miss costs a walk: over 3x the least miss cost of
+   any page size's first TLB level (where a second TLB holds those pages,
+   an L1 DTLB miss that hits it), so no larger TLB holds its pages. 0 for
+   any other level, or where no TLB level has a positive miss cost. */
+int analysis_miss_walks(const struct analysis *a, size_t i);
 
 /* The report's section title: "memory hierarchy, read from ...". */
 extern const char analysis_heading[];

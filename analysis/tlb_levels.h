@@ -54,8 +54,10 @@ int tlb_open_end(const struct tlb_curves *t, size_t i, uint64_t *at_least);
    sign that a hypervisor backs them with smaller host pages. Each is made
    only from the data: levels of the same entries where CPUID claims a
    different TLB for the larger pages; a first plateau above the 4 KiB one
-   (the fewest large pages already miss a TLB that 4 KiB pages hit); a walk
-   past the last edge dearer than with 4 KiB pages. Writes one line per
+   (the fewest large pages already miss a TLB that 4 KiB pages hit); a
+   first-level miss of the larger pages that costs a walk (over 3x the
+   4 KiB pages' first miss) where CPUID claims a second TLB for them; a
+   walk past the last edge dearer than with 4 KiB pages. Writes one line per
    observation into text (each ending in a newline); returns their count. */
 unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *levels,
 			     size_t nlevels, const struct cache_claims *claims,
