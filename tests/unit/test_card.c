@@ -738,32 +738,37 @@ static int has_tlb(const struct card *c, unsigned page_shift, uint64_t n, size_t
 	return 0;
 }
 
-/* Three quick runs of the Zen 5 VM on a quiet machine (load 0 to 1.3:
-   tests/data/zen5-vm-quick-4..6.csv). Each names L1 48 KiB, L2 1 MiB, an
-   L3, the 96-entry L1 DTLB with both page sizes and a 4 KiB level whose
-   range holds 4096 entries. L1, L2 and the 4 KiB L1 DTLB read within
-   10 % of each other run, unstarred. The 4 KiB step past 4096 pages read
-   +43, +37 and +13 ns, each off a pause in the walks' climb: starred in
-   all three (miss_in_climb). What this VM moves from run to run with no
-   sign inside one run (its L3 at 15.6-17.4 ns, the 2 MiB TLBs' costs under
-   the host's small frames) is in docs/METHOD.md; nothing is asserted of
-   it here. Each card has the same three TLB rows: the 2 MiB L1 DTLB's
-   misses cost 59-81 cycles, a walk, so the 2 MiB step at 512 or 768
-   pages past it is the walks' (analysis.c, misses_walk_below), not a
-   "TLB ~512/768" on two cards of three. */
+/* Six quick runs of the Zen 5 VM on a quiet machine, three back to back on
+   each of two days (load 0 to 1.3: tests/data/zen5-vm-quick-4..6.csv and
+   -7..9.csv). Each names L1 48 KiB, L2 1 MiB, an L3, the 96-entry L1 DTLB
+   with both page sizes and a 4 KiB level whose range holds 4096 entries,
+   and no other TLB row: the 2 MiB L1 DTLB's misses cost 59-81 cycles, a
+   walk, so the 2 MiB step at 384-768 pages past it is the walks'
+   (analysis.c, misses_walk_below), once "TLB ~512/768" on two cards of
+   three. What this VM moves from run to run is starred from each run's
+   own data: its L3 (14.9-18.5 ns: a guest's last cache, differing from
+   its claim), memory (371-478 ns at 2 GiB, on a curve that climbs past
+   the plateau the analysis read above the L3), the 4 KiB L2 TLB's and the
+   2 MiB L1 DTLB's misses (walks through the host's small pages: +13 to
+   +56 and +17 to +31 ns). Every figure both runs of a same-day pair
+   leave unstarred reads within 10 % of the other: L1, L2 and the 4 KiB
+   L1 DTLB's miss. Four or five of seven figures are starred: this VM
+   moves that many (the Emerald Rapids runs below, two of six). */
 static void test_recorded_zen5_quiet(void)
 {
-	static const char *const runs[] = { "tests/data/zen5-vm-quick-4.csv",
-					     "tests/data/zen5-vm-quick-5.csv",
-					     "tests/data/zen5-vm-quick-6.csv" };
-	static const char *const steady[] = { "L1", "L2" };
-	static struct card c[3];
+	static const char *const runs[] = {
+		"tests/data/zen5-vm-quick-4.csv", "tests/data/zen5-vm-quick-5.csv",
+		"tests/data/zen5-vm-quick-6.csv", "tests/data/zen5-vm-quick-7.csv",
+		"tests/data/zen5-vm-quick-8.csv", "tests/data/zen5-vm-quick-9.csv",
+	};
+	enum { RUNS = sizeof runs / sizeof *runs, PER_DAY = 3 };
+	static struct card c[RUNS];
 	static struct cache_claims claims;
 	static char buf[8192];
 	size_t len = read_file("tests/data/zen5-vm-cpuid.json", buf, sizeof buf);
 
 	CHECK(claims_from_system_json(buf, len, &claims) == 0, "Zen 5's recorded CPUID decodes");
-	for (int r = 0; r < 3; r++) {
+	for (int r = 0; r < RUNS; r++) {
 		size_t l1_4k, l1_2m, l2;
 
 		recorded_card(runs[r], &claims, &c[r]);
@@ -772,58 +777,22 @@ static void test_recorded_zen5_quiet(void)
 		      c[r].cache[1].size_bytes == 1024 * 1024 && !strcmp(c[r].cache[2].name, "L3"),
 		      "%s: L1 48 KiB, L2 1 MiB and an L3 (%zu caches)", runs[r], c[r].ncaches);
 		CHECK(has_tlb(&c[r], 12, 96, &l1_4k) && has_tlb(&c[r], 21, 96, &l1_2m) &&
-		      has_tlb(&c[r], 12, 4096, &l2),
-		      "%s: L1 DTLB 96 with 4 KiB and 2 MiB pages, a 4 KiB level holding 4096",
-		      runs[r]);
-		CHECK(c[r].ntlbs == 3,
-		      "%s: those three TLB rows and no other: the 2 MiB step past 512 pages, "
-		      "past an L1 DTLB whose misses walk, is the walks' (%zu rows)", runs[r],
-		      c[r].ntlbs);
-		CHECK(has_tlb(&c[r], 12, 4096, &l2) && c[r].tlb[l2].noisy,
-		      "%s: the 4 KiB step past 4096 pages, read off a pause in a climb, starred "
-		      "(+%.1f ns)", runs[r], has_tlb(&c[r], 12, 4096, &l2) ? c[r].tlb[l2].miss_ns : 0);
+		      has_tlb(&c[r], 12, 4096, &l2) && c[r].ntlbs == 3,
+		      "%s: L1 DTLB 96 with 4 KiB and 2 MiB pages, a 4 KiB level holding 4096, "
+		      "and no other TLB row (%zu rows)", runs[r], c[r].ntlbs);
+		CHECK(c[r].tlb[l2].noisy && c[r].tlb[l1_2m].noisy,
+		      "%s: the 4 KiB L2 TLB's miss (+%.1f ns) and the 2 MiB L1 DTLB's (+%.1f ns), "
+		      "walks through the host's small pages, starred", runs[r],
+		      c[r].tlb[l2].miss_ns, c[r].tlb[l1_2m].miss_ns);
+		CHECK(c[r].cache[2].noisy && c[r].top_noisy && !c[r].top_cached,
+		      "%s: the L3 (%.2f ns) and memory (%.1f ns), which move between runs, "
+		      "starred", runs[r], c[r].cache[2].ns, c[r].top_ns);
 	}
-	for (int r = 0; r < 3; r++)
-		for (int o = 0; o < 3; o++) {
-			size_t mine, theirs;
-
-			for (int k = 0; o != r && k < 2; k++)
-				if (!c[r].cache[k].noisy)
-					CHECK(fabs(c[o].cache[k].ns / c[r].cache[k].ns - 1) <= 0.10,
-					      "%s: %s unstarred, %.2f ns, within 10%% of %s's %.2f",
-					      runs[r], steady[k], c[r].cache[k].ns, runs[o],
-					      c[o].cache[k].ns);
-			if (o != r && has_tlb(&c[r], 12, 96, &mine) &&
-			    has_tlb(&c[o], 12, 96, &theirs) && !c[r].tlb[mine].noisy)
-				CHECK(fabs(c[o].tlb[theirs].miss_ns / c[r].tlb[mine].miss_ns - 1) <= 0.10,
-				      "%s: the 4 KiB L1 DTLB unstarred, misses %.2f ns, within 10%% of "
-				      "%s's %.2f", runs[r], c[r].tlb[mine].miss_ns, runs[o],
-				      c[o].tlb[theirs].miss_ns);
-			if (o != r) {
-				unstarred_hold_when(&c[r], &c[o], runs[r], 1);
-				if (!c[r].top_noisy && !c[o].top_noisy)
-					CHECK(fabs(c[o].top_ns / c[r].top_ns - 1) <= 0.10,
-					      "%s: memory unstarred, %.1f ns, within 10%% of %s's %.1f",
-					      runs[r], c[r].top_ns, runs[o], c[o].top_ns);
-			}
-		}
-	/* Each figure both runs of a pair leave unstarred reads within 10 %
-	   (a figure one run stars is the one its data said could move: run
-	   4's L3, at 15.6 ns against 17.3 and 17.4). What moves with no sign
-	   in one run's trials is starred from the
-	   run's own data: run 4's L3 read a third faster with 4 KiB pages than
-	   with 2 MiB ones (15.6 ns; the other runs 17.3 and 17.4), and the
-	   2 MiB L1 DTLB's miss, a walk through the host's small pages, read
-	   24.1, 19.4 and 16.5 ns. */
-	CHECK(c[0].cache[2].noisy, "%s: the L3 its two page sizes read a third apart, starred",
-	      runs[0]);
-	for (int r = 0; r < 3; r++) {
-		size_t at;
-
-		CHECK(has_tlb(&c[r], 21, 96, &at) && c[r].tlb[at].noisy,
-		      "%s: the 2 MiB L1 DTLB, whose misses walk the host's small pages, starred",
-		      runs[r]);
-	}
+	for (int r = 0; r < RUNS; r++)
+		for (int o = r / PER_DAY * PER_DAY; o < (r / PER_DAY + 1) * PER_DAY; o++)
+			if (o != r)
+				CHECK(unstarred_hold_when(&c[r], &c[o], runs[r], 1) >= 1,
+				      "%s: an unstarred figure to hold against %s", runs[r], runs[o]);
 }
 
 /* Two quick latency,tlb runs back to back on the lent Emerald Rapids
@@ -866,6 +835,8 @@ static void test_recorded_emr(void)
 		CHECK(c.have_top && !c.top_cached && c.top_from_bytes >= 4ull * 300 * 1024 * 1024,
 		      "%s: memory from 4x the claimed 300 MiB L3 or past (%llu)", runs[r],
 		      (unsigned long long)c.top_from_bytes);
+		CHECK(!c.top_noisy, "%s: memory (%.1f ns at 2 GiB), as flat as the plateau past "
+		      "the L3, unstarred", runs[r], c.top_ns);
 	}
 }
 
