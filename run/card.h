@@ -25,9 +25,11 @@
 
 #define CARD_LINES 27
 #define CARD_COLUMNS 80
-/* A level is marked noisy when the trials that decided it could move its
-   size or its latency by more than this fraction (run/card.c, "Noise";
-   docs/METHOD.md, "The card"). */
+/* A level is marked noisy when the run's data say another run could read
+   its size or its latency otherwise by more than this fraction: its
+   trials, its page sizes' placement, a guest's share of the last cache,
+   memory on a climb, or a host's walks (run/card.c, level_noisy and
+   add_top; docs/METHOD.md, "The card"). */
 #define CARD_NOISY_MOVE 0.10
 
 /* The longest machine or CPU line the card takes, wrapped onto its lines. */
