@@ -802,12 +802,17 @@ int analysis_emulated(const struct analysis *a)
 }
 
 #define MISS_WALKS_FACTOR 3.0
+/* And at least this many cycles: a walk loads a page-table entry after
+   the walker's own lookups, where an L2 TLB hit costs 7 or so; a first
+   level read short (a smeared step's part-way point) must not make a
+   second TLB's 7-cycle hit look like a walk. */
+#define MISS_WALK_MIN_CYCLES 20.0
 int analysis_miss_walks(const struct analysis *a, size_t i)
 {
 	const struct level *l = &a->h.level[i];
 	double least;
 
-	if (l->kind != LEVEL_TLB)
+	if (l->kind != LEVEL_TLB || l->increase_cycles < MISS_WALK_MIN_CYCLES)
 		return 0;
 	least = least_first_miss(a);
 	return least > 0 && l->increase_cycles > MISS_WALKS_FACTOR * least;

@@ -76,8 +76,9 @@ int analysis_emulated(const struct analysis *a);
 enum verdict analysis_verdict(const struct analysis *a, size_t i);
 /* Whether TLB level i's miss costs a walk: over 3x the least miss cost of
    any page size's first TLB level (where a second TLB holds those pages,
-   an L1 DTLB miss that hits it), so no larger TLB holds its pages. 0 for
-   any other level, or where no TLB level has a positive miss cost. */
+   an L1 DTLB miss that hits it), and 20 cycles or more, so no larger TLB
+   holds its pages. 0 for any other level, or where no TLB level has a
+   positive miss cost. */
 int analysis_miss_walks(const struct analysis *a, size_t i);
 
 /* The report's section title: "memory hierarchy, read from ...". */

@@ -17,6 +17,7 @@
    TLB hit; on bare metal the two cost about the same (Emerald Rapids:
    2.57 and 2.52 ns). The 3x of analysis_miss_walks. */
 #define HOST_PAGE_WALK_MISS 3.0
+#define HOST_PAGE_WALK_MIN_CYCLES 20.0
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -364,7 +365,8 @@ unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *lev
 		if (claims && small_level && (lead = first_tlb_level_of(levels, nlevels, shift)) &&
 		    tlb_claimed_entries(claims, shift) > lead->entries &&
 		    small_level->increase_cycles > 0 &&
-		    lead->increase_cycles > small_level->increase_cycles * HOST_PAGE_WALK_MISS) {
+		    lead->increase_cycles > small_level->increase_cycles * HOST_PAGE_WALK_MISS &&
+		    lead->increase_cycles >= HOST_PAGE_WALK_MIN_CYCLES) {
 			mp_append(&o, "  %s pages: missing the first TLB level (%llu entries) costs "
 				 "%.1f cycles, %.1fx the 4 KiB pages' first miss, though CPUID claims "
 				 "a TLB of %u entries for them: a walk, as the host's small pages "
