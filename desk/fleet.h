@@ -57,6 +57,9 @@ struct fleet_run {
 					      fewer than two runs have it */
 	double off[CARD_MAX_FIGURES];      /* percent from the median */
 	unsigned char marked[CARD_MAX_FIGURES];
+	/* Off the median by more than the threshold, but starred on the
+	   run's card (it could move between runs): shown, never marked. */
+	unsigned char doubtful[CARD_MAX_FIGURES];
 	unsigned nmarked;
 };
 

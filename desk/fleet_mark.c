@@ -29,6 +29,7 @@ static void mark_figure(struct fleet_run **member, size_t g, const char *name,
 {
 	size_t have = 0;
 	double m;
+	int off;
 
 	for (size_t i = 0; i < g; i++) {
 		int k = fleet_figure(member[i], name);
@@ -46,7 +47,12 @@ static void mark_figure(struct fleet_run **member, size_t g, const char *name,
 			continue;
 		r->median[k] = m;
 		r->off[k] = median_off_percent(r->fig[k].value, m);
-		r->marked[k] = (unsigned char)median_differs(r->fig[k].value, m, threshold);
+		/* A starred figure could move by itself from run to run: off
+		   the median it is shown as doubtful, never marked, so a
+		   VM's moving L3 raises no alarm. */
+		off = median_differs(r->fig[k].value, m, threshold);
+		r->marked[k] = (unsigned char)(off && !r->fig[k].starred);
+		r->doubtful[k] = (unsigned char)(off && r->fig[k].starred);
 		r->nmarked += r->marked[k];
 	}
 }
@@ -115,6 +121,7 @@ void fleet_mark(struct fleet_run *runs, size_t n, double threshold)
 			runs[i].median[k] = NAN;
 			runs[i].off[k] = 0;
 			runs[i].marked[k] = 0;
+			runs[i].doubtful[k] = 0;
 		}
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -385,14 +385,17 @@ static void figures_chunk(const struct writer *w, const char *cpu, size_t from, 
 				fitted_table_cell(&t, "-");
 			else if (r->marked[k])
 				fitted_table_cell(&t, "%.4g !%+.1f%%", r->fig[k].value, r->off[k]);
+			else if (r->doubtful[k])
+				fitted_table_cell(&t, "%.4g *%+.1f%%", r->fig[k].value, r->off[k]);
 			else
 				fitted_table_cell(&t, "%.4g", r->fig[k].value);
 		}
 	}
 	snprintf(caption, sizeof caption, "%s: figures %zu to %zu of %zu, the model's median "
 		 "first ('-': fewer than %u have it); '!': off the median by more than %g%%, "
-		 "'-': not on this card", cpu, from + 1, to, w->names.n, FLEET_MEDIAN_MIN,
-		 w->s->threshold);
+		 "'*': as far off but starred on its card (it could move between runs: not "
+		 "marked), '-': not on this card", cpu, from + 1, to, w->names.n,
+		 FLEET_MEDIAN_MIN, w->s->threshold);
 	fitted_table_html(&t, &w->html, caption);
 	fitted_table_free(&t);
 }

@@ -29,7 +29,7 @@ static void keep_row(const struct result_row *row, void *ctx)
 	r->row[r->nrows++] = (struct run_row){ desk_must(strdup(row->probe ? row->probe : "")),
 		desk_must(strdup(row->variant ? row->variant : "")),
 		row->page_shift, row->working_set_bytes, row->ns, row->cycles, row->cpu,
-		row->peer_cpu, row->loaders, row->gb_per_s, row->bytes_per_cycle,
+		row->peer_cpu, row->loaders, row->spread, row->gb_per_s, row->bytes_per_cycle,
 		row->stride_bytes, row->insns_per_cycle, row->chases, row->load_gb_per_s };
 	analysis_add_row(r->analysis, row);
 }
@@ -173,6 +173,7 @@ void run_folder_card(const struct run_folder *run, struct card *card)
 		row.page_shift = run->row[i].page_shift;
 		row.working_set_bytes = run->row[i].working_set_bytes;
 		row.ns = run->row[i].ns;
+		row.spread = run->row[i].spread;   /* the stars, as the run's card has them */
 		/* What the ifetch curves are read from. */
 		row.cycles = run->row[i].cycles;
 		row.stride_bytes = run->row[i].stride_bytes;

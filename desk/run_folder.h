@@ -16,6 +16,8 @@ struct run_row {
 	uint64_t working_set_bytes;
 	double ns, cycles;
 	struct optional_count cpu, peer_cpu, loaders;   /* identity too (c2c, loaded) */
+	double spread;                                  /* the trials' spread: the card's
+							   stars, as the run's */
 	struct optional_real gb_per_s, bytes_per_cycle; /* bandwidth */
 	uint64_t stride_bytes;                          /* identity too (geometry) */
 	struct optional_real insns_per_cycle;           /* ifetch's fetch rows */

@@ -1469,6 +1469,7 @@ static void figure_add(void *ctx, const char *name, double value)
 
 	if (s->n < s->max && value > 0) {
 		mp_strlcpy(s->out[s->n].name, name, sizeof s->out[s->n].name);
+		s->out[s->n].starred = 0;   /* mlp's lines carry no star */
 		s->out[s->n++].value = value;
 	}
 }
@@ -1478,33 +1479,42 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 	size_t n = 0;
 	char page[16];
 
+	int starred = 0;   /* the star of the line the next figures are on */
 #define FIGURE(value_, ...) do {                                              \
 		if (n < max && (value_) > 0) {                                \
 			mp_snprintf(out[n].name, sizeof out[n].name, __VA_ARGS__); \
+			out[n].starred = starred;                             \
 			out[n++].value = (value_);                            \
 		}                                                             \
 	} while (0)
 	for (size_t i = 0; i < c->ncaches; i++) {
 		const struct card_cache *k = &c->cache[i];
+		starred = k->noisy;
 		FIGURE((double)k->size_bytes / 1024, "%s KiB", k->name);
 		FIGURE(k->ns, "%s ns", k->name);
 		FIGURE(k->cycles, "%s cycles", k->name);
+		starred = 0;   /* bandwidth: no star of its own */
 		FIGURE(k->gb_per_s, "%s read GB/s", k->name);
 	}
 	for (size_t i = 0; i < c->ntlbs; i++) {
 		const struct card_tlb *t = &c->tlb[i];
 		mp_format_bytes(page, sizeof page, 1ull << t->page_shift);
+		starred = t->noisy;
 		FIGURE((double)t->entries, "%s %s entries", t->name, page);
 		FIGURE(t->miss_cycles, "%s %s miss cycles", t->name, page);
 	}
 	/* A cached figure is no memory figure: compare and fleet never see it. */
+	starred = c->top_noisy;
 	if (c->have_top && !c->top_cached)
 		FIGURE(c->top_ns, "%s ns", c->top_name);
+	starred = 0;
 	if (!c->read_cached) {
 		FIGURE(c->read_gb_one, "memory read GB/s, one core");
 		FIGURE(c->read_gb_all, "memory read GB/s, all cores");
 	}
+	starred = c->c2c_noisy;
 	FIGURE(c->c2c_median, "c2c median ns");
+	starred = 0;
 	if (c->ifetch.have_l1i) {
 		FIGURE((double)c->ifetch.l1i.count / 1024, "L1i KiB");
 		FIGURE(c->ifetch.l1i.miss_cycles, "L1i miss cycles");

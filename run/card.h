@@ -239,6 +239,8 @@ void card_add_geometry(struct card *c, const struct geometry_results *g);
 struct card_figure {
 	char name[40];
 	double value;
+	int starred;              /* its card line carries the star: another run
+				     may read it over CARD_NOISY_MOVE otherwise */
 };
 #define CARD_MAX_FIGURES 96
 /* The card's figures, in the card's order; returns how many. */

@@ -17,6 +17,8 @@
 #include "capture.h"
 #include "desk/analyze.h"
 #include "desk/compare.h"
+#include "desk/run_folder.h"
+#include "run/card.h"
 
 static char root[] = "/tmp/memprobe-test-desk-XXXXXX";
 static char out_text[1 << 20], err_text[1 << 16], file_text[1 << 20];
@@ -193,6 +195,30 @@ static void test_odd_inputs(void)
 	      "analyze on a procfs file: read for what it holds, not called empty (%s)", err_text);
 }
 
+/* A run folder's card as compare and fleet rebuild it carries the stars
+   the run's own card had from its trials: each row's spread travels with
+   it. Run 6 of the quiet Zen 5 runs stars its L1 for the spread of the
+   points around its step (tests/unit/test_card.c reads the same). */
+static void test_card_keeps_stars(void)
+{
+	static struct run_folder r;
+	static struct card card;
+	char *run = folder("starred"), why[256];
+	int l1 = -1;
+
+	copy_bytes("tests/data/zen5-vm-quick-6.csv", run, "results.csv", 0);
+	copy_bytes("tests/data/zen5-vm-cpuid.json", run, "system.json", 0);
+	CHECK(run_folder_read(&r, run, 'A', why, sizeof why) == 0, "the run folder reads (%s)",
+	      why);
+	run_folder_card(&r, &card);
+	for (size_t i = 0; i < card.ncaches; i++)
+		if (!strcmp(card.cache[i].name, "L1"))
+			l1 = (int)i;
+	CHECK(l1 >= 0 && card.cache[l1].noisy,
+	      "the rebuilt card stars L1, as the run's own did from its trials' spread");
+	run_folder_free(&r);
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -202,5 +228,6 @@ int main(void)
 	test_run_folder_untouched();
 	test_system_json_refused();
 	test_odd_inputs();
+	test_card_keeps_stars();
 	return check_summary();
 }

@@ -40,7 +40,7 @@ static struct run_row row(const char *probe, const char *variant, unsigned page_
 			  struct optional_count peer, struct optional_count loaders)
 {
 	return (struct run_row){ (char *)probe, (char *)variant, page_shift, ws, ns, ns * 4, cpu,
-		peer, loaders, { 0, 0 }, { 0, 0 }, 0, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+		peer, loaders, 0, { 0, 0 }, { 0, 0 }, 0, { 0, 0 }, { 0, 0 }, { 0, 0 } };
 }
 
 /* A loaded run with four loader counts and a c2c pair in each direction:
