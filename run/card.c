@@ -852,8 +852,9 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 
 	text[0] = 0;
 	if (c->noisy || c->c2c_noisy)
-		mp_append(&t, "* another run may read it over %.0f%% otherwise: its trials, its "
-			  "page sizes' placement or a host's walks could move it (%u figure%s)",
+		mp_append(&t, "* another run may read it over %.0f%% otherwise: its trials, "
+			  "placement, a guest's share or a climb of walks could move it (%u "
+			  "figure%s)",
 			  CARD_NOISY_MOVE * 100, c->noisy + c->c2c_noisy,
 			  c->noisy + c->c2c_noisy == 1 ? "" : "s");
 	else if (c->have_levels || c->c2c_pairs)

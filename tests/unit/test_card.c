@@ -284,8 +284,8 @@ static void test_synthetic_card(void)
 	CHECK(l && strstr(l, "40.0 / 50.0 / 60.0 ns") && strstr(l, "3 pairs"),
 	      "c2c: min / median / max of three pairs");
 	trust_text(text, trust, sizeof trust);
-	CHECK(strstr(trust, "* another run may read it over 10% otherwise: its trials, its page "
-		     "sizes' placement or a host's walks could move it (1 figure)"),
+	CHECK(strstr(trust, "* another run may read it over 10% otherwise: its trials, "
+		     "placement, a guest's share or a climb of walks could move it (1 figure)"),
 	      "trust: the star in words, one figure marked");
 	CHECK(!in_line(line_of(text, "L1 "), "*") && !in_line(line_of(text, "c2c "), "*") &&
 	      in_line(line_of(text, "L2 "), "agrees *"),
