@@ -230,13 +230,10 @@ static double least_first_miss(const struct analysis *a)
 
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
-		int first = l->kind == LEVEL_TLB;
 
-		for (size_t k = 0; first && k < a->h.nlevels; k++)
-			first = !(a->h.level[k].kind == LEVEL_TLB &&
-				  a->h.level[k].page_shift == l->page_shift &&
-				  a->h.level[k].entries < l->entries);
-		if (first && l->increase_cycles > 0 && (!least || l->increase_cycles < least))
+		if (l->kind == LEVEL_TLB &&
+		    tlb_first_level(a->h.level, a->h.nlevels, l->page_shift) == l &&
+		    l->increase_cycles > 0 && (!least || l->increase_cycles < least))
 			least = l->increase_cycles;
 	}
 	return least;
@@ -801,21 +798,15 @@ int analysis_emulated(const struct analysis *a)
 	return a->have_claims && claims_emulated(&a->claims);
 }
 
-#define MISS_WALKS_FACTOR 3.0
-/* And at least this many cycles: a walk loads a page-table entry after
-   the walker's own lookups, where an L2 TLB hit costs 7 or so; a first
-   level read short (a smeared step's part-way point) must not make a
-   second TLB's 7-cycle hit look like a walk. */
-#define MISS_WALK_MIN_CYCLES 20.0
 int analysis_miss_walks(const struct analysis *a, size_t i)
 {
 	const struct level *l = &a->h.level[i];
 	double least;
 
-	if (l->kind != LEVEL_TLB || l->increase_cycles < MISS_WALK_MIN_CYCLES)
+	if (l->kind != LEVEL_TLB || l->increase_cycles < TLB_WALK_MIN_CYCLES)
 		return 0;
 	least = least_first_miss(a);
-	return least > 0 && l->increase_cycles > MISS_WALKS_FACTOR * least;
+	return least > 0 && l->increase_cycles > TLB_WALK_MISS_FACTOR * least;
 }
 
 enum verdict analysis_verdict(const struct analysis *a, size_t i)

@@ -10,14 +10,6 @@
 /* A first plateau this much above the 4 KiB curve's is a TLB level that the
    larger pages miss where 4 KiB pages hit. */
 #define HOST_PAGE_FIRST_RISE 1.30
-/* A larger page's first-level miss that costs this many times the 4 KiB
-   page's, where CPUID claims a second TLB for the larger pages, is a walk
-   (a host's small pages under the guest's large ones): the Zen 5 VM's
-   2 MiB L1 DTLB misses cost 59-81 cycles against 4 KiB pages' 7, an L2
-   TLB hit; on bare metal the two cost about the same (Emerald Rapids:
-   2.57 and 2.52 ns). The 3x of analysis_miss_walks. */
-#define HOST_PAGE_WALK_MISS 3.0
-#define HOST_PAGE_WALK_MIN_CYCLES 20.0
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -190,19 +182,6 @@ static const struct level *last_level_of(const struct level *levels, size_t n, u
 	return last;
 }
 
-/* The TLB level of these pages with the fewest entries; NULL when none. */
-static const struct level *first_tlb_level_of(const struct level *levels, size_t n,
-					      unsigned shift)
-{
-	const struct level *first = 0;
-
-	for (size_t k = 0; k < n; k++)
-		if (levels[k].kind == LEVEL_TLB && levels[k].page_shift == shift &&
-		    (!first || levels[k].entries < first->entries))
-			first = &levels[k];
-	return first;
-}
-
 /* Whether every level of the larger pages has the entries of a level of
    4 KiB pages, and there is at least one. */
 static int same_entries(const struct level *levels, size_t n, unsigned shift)
@@ -252,6 +231,17 @@ static double first_plateau_ns(const struct curve *c, uint64_t *from)
 }
 
 /* ---- Public Functions ------------------------------------------------- */
+
+const struct level *tlb_first_level(const struct level *levels, size_t n, unsigned shift)
+{
+	const struct level *first = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (levels[k].kind == LEVEL_TLB && levels[k].page_shift == shift &&
+		    (!first || levels[k].entries < first->entries))
+			first = &levels[k];
+	return first;
+}
 
 int tlb_curves_add_row(struct tlb_curves *t, const struct result_row *row)
 {
@@ -331,7 +321,7 @@ unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *lev
 	struct mp_text o = { text, size, 0 };
 	int small = curve_slot(t, PAGE_SHIFT_4K);
 	const struct level *small_last = last_level_of(levels, nlevels, PAGE_SHIFT_4K);
-	const struct level *small_level = first_tlb_level_of(levels, nlevels, PAGE_SHIFT_4K), *lead;
+	const struct level *small_level = tlb_first_level(levels, nlevels, PAGE_SHIFT_4K), *lead;
 	unsigned signs = 0;
 
 	if (size)
@@ -362,11 +352,11 @@ unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *lev
 				 first / small_first);
 			signs++;
 		}
-		if (claims && small_level && (lead = first_tlb_level_of(levels, nlevels, shift)) &&
+		if (claims && small_level && (lead = tlb_first_level(levels, nlevels, shift)) &&
 		    tlb_claimed_entries(claims, shift) > lead->entries &&
 		    small_level->increase_cycles > 0 &&
-		    lead->increase_cycles > small_level->increase_cycles * HOST_PAGE_WALK_MISS &&
-		    lead->increase_cycles >= HOST_PAGE_WALK_MIN_CYCLES) {
+		    lead->increase_cycles > small_level->increase_cycles * TLB_WALK_MISS_FACTOR &&
+		    lead->increase_cycles >= TLB_WALK_MIN_CYCLES) {
 			mp_append(&o, "  %s pages: missing the first TLB level (%llu entries) costs "
 				 "%.1f cycles, %.1fx the 4 KiB pages' first miss, though CPUID claims "
 				 "a TLB of %u entries for them: a walk, as the host's small pages "

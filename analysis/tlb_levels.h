@@ -50,6 +50,23 @@ size_t tlb_levels_find(const struct tlb_curves *t, struct level *out, size_t max
    page count still on that plateau, which its entries are at least. */
 int tlb_open_end(const struct tlb_curves *t, size_t i, uint64_t *at_least);
 
+/* A TLB level's miss costs a walk, not a second TLB's hit, when it costs
+   over TLB_WALK_MISS_FACTOR times a first-level miss that a second TLB
+   catches, and at least TLB_WALK_MIN_CYCLES: an L2 TLB hit costs 7 cycles
+   or so, a walk loads a page-table entry after the walker's own lookups.
+   The Zen 5 VM's 2 MiB L1 DTLB misses cost 59-81 cycles against 4 KiB
+   pages' 7 (the host backs the guest with small pages); on bare metal the
+   two cost about the same (Emerald Rapids: 2.57 and 2.52 ns). The floor
+   keeps a first level read short (part way up a smeared step) from making
+   a second TLB's hit look like a walk. analysis_miss_walks and
+   tlb_host_page_signs read these. */
+#define TLB_WALK_MISS_FACTOR 3.0
+#define TLB_WALK_MIN_CYCLES 20.0
+
+/* The TLB level (kind LEVEL_TLB) of these pages with the fewest entries
+   among levels[0..n); NULL when none. */
+const struct level *tlb_first_level(const struct level *levels, size_t n, unsigned shift);
+
 /* Observations that large guest pages did not enlarge the TLB's reach, the
    sign that a hypervisor backs them with smaller host pages. Each is made
    only from the data: levels of the same entries where CPUID claims a
