@@ -794,18 +794,10 @@ static int is_hidden_cache_edge(const struct curve *curves, const struct curve_e
    than two shared sizes past the step: not judged, kept. */
 static int keeps_above(const struct curve *small, const struct curve *large, uint64_t from)
 {
-	double ratio[EDGES_MAX_POINTS];
-	size_t n = 0, j = 0;
+	size_t n;
+	double q = curves_ratio(small, large, from, UINT64_MAX, &n);
 
-	for (size_t i = 0; i < small->n; i++) {
-		if (small->pt[i].bytes < from)
-			continue;
-		while (j < large->n && large->pt[j].bytes < small->pt[i].bytes)
-			j++;
-		if (j < large->n && large->pt[j].bytes == small->pt[i].bytes)
-			ratio[n++] = small->pt[i].ns / large->pt[j].ns;
-	}
-	return n < 2 || median_of(ratio, n) >= TLB_KEEPS_ABOVE;
+	return n < 2 || q >= TLB_KEEPS_ABOVE;
 }
 
 /* The curve of the largest pages that judged cluster c's edge and did not
@@ -933,6 +925,25 @@ void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned
 	l->range_lo = x->fit << unit_shift;
 	l->range_hi = x->miss << unit_shift;
 	l->smeared = x->fit < x->below || x->miss > x->next;
+}
+
+double curves_ratio(const struct curve *small, const struct curve *large, uint64_t from,
+		    uint64_t to, size_t *count)
+{
+	double ratio[EDGES_MAX_POINTS];
+	size_t n = 0, j = 0;
+
+	for (size_t i = 0; i < small->n && small->pt[i].bytes <= to; i++) {
+		if (small->pt[i].bytes < from)
+			continue;
+		while (j < large->n && large->pt[j].bytes < small->pt[i].bytes)
+			j++;
+		if (j < large->n && large->pt[j].bytes == small->pt[i].bytes)
+			ratio[n++] = small->pt[i].ns / large->pt[j].ns;
+	}
+	if (count)
+		*count = n;
+	return n ? median_of(ratio, n) : 0;
 }
 
 void curve_init(struct curve *c, unsigned page_shift)

@@ -242,6 +242,13 @@ struct hierarchy {
    a curve of bytes, the page shift for one of TLB entries). */
 void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned unit_shift);
 
+/* The median, over the sizes in [from, to] both curves measured, of
+   small's reading over large's (curves sorted by size, as curve_add keeps
+   them); 0 when no size is in both. *count (NULL: not wanted) gets how
+   many sizes were. */
+double curves_ratio(const struct curve *small, const struct curve *large, uint64_t from,
+		    uint64_t to, size_t *count);
+
 /* Finds and attributes the edges of up to EDGES_MAX_CURVES curves (any order
    of page sizes). Cache levels come first in size order, then the top level,
    then TLB edges by page size and reach. */

@@ -206,61 +206,20 @@ static int miss_in_climb(const struct card_rows *r, const struct level *l,
 	return 0;
 }
 
-/* The latency point of these pages at exactly `bytes`; NULL when none. */
-static const struct card_point *latency_at(const struct card_rows *r, unsigned page_shift,
-					   uint64_t bytes)
-{
-	for (size_t i = 0; r && i < r->npt; i++)
-		if (!r->pt[i].tlb && r->pt[i].page_shift == page_shift && r->pt[i].bytes == bytes &&
-		    r->pt[i].ns > 0)
-			return &r->pt[i];
-	return 0;
-}
-
-/* The median, over the sizes in [from, to] that both page sizes measured,
-   of the smaller pages' reading over the larger pages'; 0 when no size
-   was measured by both. */
-static double small_over_large(const struct card_rows *r, unsigned small, unsigned large,
-			       uint64_t from, uint64_t to)
-{
-	static double ratio[CARD_MAX_POINTS];
-	size_t n = 0;
-
-	for (size_t i = 0; r && i < r->npt; i++) {
-		const struct card_point *p = &r->pt[i], *q;
-
-		if (!p->tlb && p->page_shift == small && p->bytes >= from && p->bytes <= to &&
-		    p->ns > 0 && (q = latency_at(r, large, p->bytes)))
-			ratio[n++] = p->ns / q->ns;
-	}
-	return n ? median_of(ratio, n) : 0;
-}
-
 /* Whether a cache level's latency over [from, to] reads over
    CARD_NOISY_MOVE lower with smaller pages than with larger ones, at the
-   median of the sizes both measured. Larger pages can only spare TLB
+   median of the sizes both latency curves measured (curves_ratio). Larger pages can only spare TLB
    misses, so smaller pages reading faster is the two buffers' placement:
    each is one draw of where its lines fall in a physically indexed cache,
    and another run draws again. On the Zen 5 VM one quiet run's L3 read
    15.6 ns from its 4 KiB curve, a third under its 2 MiB curve at the same
    sizes; the next two runs read 17.3 and 17.4. */
-static int placement_moves(const struct card_rows *r, uint64_t from, uint64_t to)
+static int placement_moves(const struct analysis *a, uint64_t from, uint64_t to)
 {
-	unsigned shifts[EDGES_MAX_CURVES];
-	size_t n = 0;
-
-	for (size_t i = 0; r && i < r->npt; i++) {
-		size_t k = 0;
-
-		while (k < n && shifts[k] != r->pt[i].page_shift)
-			k++;
-		if (!r->pt[i].tlb && k == n && n < EDGES_MAX_CURVES)
-			shifts[n++] = r->pt[i].page_shift;
-	}
-	for (size_t s = 0; s < n; s++)
-		for (size_t l = 0; l < n; l++) {
-			double q = shifts[s] < shifts[l]
-				? small_over_large(r, shifts[s], shifts[l], from, to) : 0;
+	for (size_t s = 0; s < a->ncurves; s++)
+		for (size_t l = 0; l < a->ncurves; l++) {
+			double q = a->curve[s].page_shift < a->curve[l].page_shift
+				? curves_ratio(&a->curve[s], &a->curve[l], from, to, 0) : 0;
 
 			if (q > 0 && q * (1 + CARD_NOISY_MOVE) < 1)
 				return 1;
@@ -307,7 +266,7 @@ static int level_noisy(const struct card_rows *r, const struct analysis *a, size
 	if (plateau_move(r, tlb, l->page_shift, below ? below->next_bytes : 0, l->below_bytes) >
 	    CARD_NOISY_MOVE)
 		return 1;
-	if (!tlb && (placement_moves(r, below ? below->next_bytes : 0, l->below_bytes) ||
+	if (!tlb && (placement_moves(a, below ? below->next_bytes : 0, l->below_bytes) ||
 		     guest_share(a, i, above)))
 		return 1;
 	if (tlb && a->host_page_signs && analysis_miss_walks(a, i))
