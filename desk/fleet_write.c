@@ -101,15 +101,17 @@ static void collect_names(struct writer *w)
 		}
 }
 
-/* The run's marked figures in words, "; " between them: "L2 ns 4.81
-   (+25.3% from the median 3.84)". Cut to size. */
-static void differs_text(const struct fleet_run *r, char *buf, size_t size)
+/* The run's figures that `which` flags (its marked or its doubtful ones)
+   in words, "; " between them: "L2 ns 4.81 (+25.3% from the median
+   3.84)". Cut to size. */
+static void figures_text(const struct fleet_run *r, const unsigned char *which, char *buf,
+			 size_t size)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t k = 0; k < r->nfig && n < size; k++)
-		if (r->marked[k])
+		if (which[k])
 			n += (size_t)snprintf(buf + n, size - n, "%s%s %.4g (%+.1f%% from the "
 					      "median %.4g)", n ? "; " : "", r->fig[k].name,
 					      r->fig[k].value, r->off[k], r->median[k]);
@@ -143,13 +145,13 @@ static const char *const csv_fixed[] = {
 	"machine_id", "id_from", "manufacturer", "product", "serial", "uuid", "cpu",
 	"memory_slots", "memory_devices", "memory_bytes", "memory_sizes", "memory_speeds",
 	"platform", "memprobe", "run", "run_folder", "date_time", "verdict", "cpuid_verdicts",
-	"cpu_model_runs", "marked", "differs",
+	"cpu_model_runs", "marked", "differs", "doubtful",
 };
 
 /* One machine's row of fleet.csv. */
 static void csv_row(FILE *f, const struct writer *w, const struct fleet_run *r)
 {
-	static char differs[CARD_MAX_FIGURES * 96];
+	static char figures[CARD_MAX_FIGURES * 96];
 	const char *text[] = { r->machine_id, r->id_from, r->manufacturer, r->product, r->serial,
 			       r->uuid, r->cpu };
 
@@ -169,8 +171,10 @@ static void csv_row(FILE *f, const struct writer *w, const struct fleet_run *r)
 	csv_put(f, r->claims, 0);
 	csv_number(f, "%.0f", r->peers);
 	csv_number(f, "%.0f", r->nmarked);
-	differs_text(r, differs, sizeof differs);
-	csv_put(f, differs, 0);
+	figures_text(r, r->marked, figures, sizeof figures);
+	csv_put(f, figures, 0);
+	figures_text(r, r->doubtful, figures, sizeof figures);
+	csv_put(f, figures, 0);
 	for (size_t j = 0; j < w->names.n; j++) {
 		int k = fleet_figure(r, w->names.name[j]);
 

@@ -3,7 +3,10 @@
 # an uploaded tree (URL/<machine-id>/run-<stamp>/) and a stick
 # (memprobe/run-NNNN/) with a machine identity of its own per copy (SMBIOS
 # members of system.json's machine), one copy's latencies made 30% slower,
-# one machine of another CPU model, and an older run of one machine. Checks
+# one machine of another CPU model, and an older run of one machine. The
+# copies are made quiet (each row's trial spread at most 1%), so that no
+# figure is starred by the real run's noise: a starred figure is doubtful,
+# never marked (a noisy fleet of its own checks that). Checks
 # fleet.csv's rows and identities, the newest run per machine, the marked
 # machine, the page, the SQLite database through the sqlite3 command, a
 # re-run into it, and the refusals.
@@ -18,7 +21,8 @@ check "fleet: a real quick run to copy" test -n "$real" -a -f "$real/system.json
 
 # machine DEST ID SERIAL SCALE BRAND DATE [DIMMS]: a copy of the real run as
 # machine ID (its SMBIOS UUID), its ns and cycles multiplied by SCALE, its
-# CPU brand and date_time set, DIMMS (2) of 16 GiB in 3 slots.
+# CPU brand and date_time set, DIMMS (2) of 16 GiB in 3 slots, each row's
+# spread_pct at most 1 (SPREAD unset) or SPREAD.
 machine() {
 	python3 - "$real" "$@" <<'PY'
 import csv, json, os, shutil, sys
@@ -48,6 +52,8 @@ with open(os.path.join(dest, 'results.csv'), 'w', newline='') as f:
     for r in rows:
         for k in ('ns', 'cycles'):
             r[k] = '%.4f' % (float(r[k]) * float(scale))
+        spread = os.environ.get('SPREAD')
+        r['spread_pct'] = spread if spread else '%.2f' % min(float(r['spread_pct'] or 0), 1.0)
         w.writerow(r)
 PY
 }
@@ -210,6 +216,27 @@ check "fleet --all: overlapping DIRs and a link loop: each run read once (4)" \
 check "fleet --threshold 60: nothing marked (C is 30% and 50% off)" \
 	python3 -c 'import csv,sys; assert all(r["marked"] == "0" for r in csv.DictReader(open(sys.argv[1])))' \
 	"$work/out3/fleet.csv"
+
+# A noisy fleet: every row's trials 60% apart, so the card stars its
+# figures. C, 30% slower, is then doubtful, not marked.
+noisy=$work/noisy
+for x in "$A 1.0 SN-A" "$B 1.0 SN-B" "$C 1.3 SN-C"; do
+	set -- $x
+	SPREAD=60 machine "$noisy/$1/run-20261203T010000Z" "$1" "$3" "$2" "$cpu" 2026-12-03T01:00:00
+done
+"$HOST_APP" fleet "$noisy" --out "$work/out5" > /dev/null 2>&1
+check "fleet, noisy runs: the slow machine's starred figures are doubtful, not marked" \
+	python3 - "$work/out5/fleet.csv" "$C" "$ns" <<'PY'
+import csv, sys
+m = {r['machine_id']: r for r in csv.DictReader(open(sys.argv[1]))}
+c, ns = m[sys.argv[2]], sys.argv[3]
+assert c['marked'] == '0' and c['differs'] == '', c
+assert ns + ' ' in c['doubtful'] and '(+30.0% from the median' in c['doubtful'], c['doubtful']
+assert all(r['doubtful'] == '' for k, r in m.items() if k != sys.argv[2])
+PY
+check "fleet.html, noisy runs: '*+30.0%' beside the slow machine's figures, no '!'" \
+	python3 -c 'import sys; p = open(sys.argv[1]).read(); assert "*+30.0%" in p and "!+30.0%" not in p' \
+	"$work/out5/fleet.html"
 
 # refused RC PATTERN ARGS...: fleet exits RC and says PATTERN on stderr.
 refused() {
