@@ -302,6 +302,87 @@ static void name_walk_steps(struct analysis *a)
 	}
 }
 
+/* The largest reach of a TLB level of 4 KiB pages (walks aside); 0 when
+   none was found. */
+static uint64_t small_pages_reach(const struct analysis *a)
+{
+	uint64_t reach = 0;
+
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+
+		if (l->kind == LEVEL_TLB && !l->walk && l->page_shift == PAGE_SHIFT_4K &&
+		    l->size_bytes > reach)
+			reach = l->size_bytes;
+	}
+	return reach;
+}
+
+/* The last cache level below the top, and the one below it; 0 when the
+   sequence has fewer than two. */
+static size_t last_cache(const struct analysis *a, size_t *below)
+{
+	size_t last = 0, n = 0;
+
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		if (a->h.level[i].kind == LEVEL_CACHE || a->h.level[i].kind == LEVEL_EDGE) {
+			*below = last;
+			last = i;
+			n++;
+		}
+	return n >= 2 ? last : 0;
+}
+
+/* Under a host that backs the guest with small pages (host_page_signs), a
+   TLB holds the host's 4 KiB translations whatever the guest's page size,
+   so past the 4 KiB pages' largest TLB reach every load of either curve
+   walks, and memory's latency climbs as the walks' entries leave the
+   caches. The last cache level is that climb's step, not a cache, when
+   its whole bracket lies past that reach and its plateau already stands
+   EDGES_MEMORY_OVER_CACHE above the level below it, as memory does: it
+   joins the top, and hierarchy.climb keeps it for the report. On the Zen
+   5 VM one quick run of two carded "L4 ~128 MiB" (40 .. 384 MiB, 186 ns,
+   10x its 17.7 ns L3, past a 24 MiB reach) under memory's 431 ns. A real
+   level past L3 (an eDRAM or a memory-side cache) stands under 4x the L3,
+   and on bare metal this never runs. */
+static void join_walk_climb(struct analysis *a)
+{
+	size_t below = 0, c = last_cache(a, &below), top = a->h.nlevels;
+	uint64_t reach = small_pages_reach(a);
+	unsigned caches, edges;
+	struct level *l, *t;
+
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		if (a->h.level[i].kind == LEVEL_TOP)
+			top = i;
+	if (!c || top == a->h.nlevels || !reach)
+		return;
+	l = &a->h.level[c];
+	t = &a->h.level[top];
+	if (l->range_lo <= reach || a->h.level[below].ns <= 0 ||
+	    l->ns < a->h.level[below].ns * EDGES_MEMORY_OVER_CACHE)
+		return;
+	a->h.climb = (struct walk_climb){ l->size_bytes, l->range_lo, l->range_hi, l->ns, t->ns,
+					  reach, l->ns / a->h.level[below].ns };
+	t->ns = l->ns;
+	t->cycles = l->cycles;
+	t->increase_ns = l->increase_ns;
+	t->increase_cycles = l->increase_cycles;
+	t->size_bytes = t->below_bytes = a->h.level[below].next_bytes;
+	t->points += l->points;
+	caches = edges = 0;
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		caches += i != c && a->h.level[i].kind == LEVEL_CACHE;
+		edges += i != c && a->h.level[i].kind == LEVEL_EDGE;
+	}
+	name_top(a, t, caches, edges);
+	for (size_t i = c; i + 1 < a->h.nlevels; i++) {
+		a->h.level[i] = a->h.level[i + 1];
+		a->check[i] = a->check[i + 1];
+	}
+	a->h.nlevels--;
+}
+
 /* Whether a measured level already agreed with this claim (for a TLB: in
    the curve of this page size). */
 static int claim_matched(const struct analysis *a, const struct cache_desc *c,
@@ -439,6 +520,23 @@ static const struct table_column tlb_columns[] = {
 };
 static const struct table tlb_table = TABLE_OF(tlb_columns, "  ");
 
+/* join_walk_climb's step, where there was one. */
+static void print_climb(const struct walk_climb *w, const struct mp_printer *p)
+{
+	char at[24], lo[24], hi[24], reach[24];
+
+	if (!w->bytes)
+		return;
+	mp_format_bytes(at, sizeof at, w->bytes);
+	mp_format_bytes(lo, sizeof lo, w->range_lo);
+	mp_format_bytes(hi, sizeof hi, w->range_hi);
+	mp_format_bytes(reach, sizeof reach, w->tlb_reach);
+	mp_print(p, "  memory climbs: a step at %s (%s .. %s), %.2f ns to %.2f ns, past the %s "
+	    "that 4 KiB pages' TLBs reach, out of a plateau %.1fx the level below it: the "
+	    "host's page walks (its small pages back this guest), not a cache level\n",
+	    at, lo, hi, w->from_ns, w->to_ns, reach, w->over_below);
+}
+
 static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 {
 	char size[24], below[24], next[24], page[24], inc[24], cyc[24], claim[96];
@@ -479,6 +577,7 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 		first = 0;
 	}
 	report_table_end();
+	print_climb(&a->h.climb, p);
 }
 
 /* The TLB levels: the tlb probe's where it ran (entries measured in pages,
@@ -790,6 +889,8 @@ void analysis_compute(struct analysis *a)
 		? tlb_host_page_signs(&a->tlb, a->h.level, a->h.nlevels, &a->claims,
 				      a->host_pages, sizeof a->host_pages)
 		: 0;
+	if (a->host_page_signs)
+		join_walk_climb(a);
 	a->computed = 1;
 }
 
@@ -1007,6 +1108,16 @@ void analysis_json(struct json *j, const struct analysis *a)
 	}
 	json_array_end(j);
 	walks_json(j, a);
+	if (a->h.climb.bytes) {
+		json_object_begin(j, "walk_climb");
+		json_u64(j, "size_bytes", a->h.climb.bytes);
+		json_u64(j, "range_lo_bytes", a->h.climb.range_lo);
+		json_u64(j, "range_hi_bytes", a->h.climb.range_hi);
+		json_double(j, "from_ns", a->h.climb.from_ns);
+		json_double(j, "to_ns", a->h.climb.to_ns);
+		json_u64(j, "tlb_reach_bytes", a->h.climb.tlb_reach);
+		json_object_end(j);
+	}
 	json_array_begin(j, "unshared_steps");
 	for (size_t k = 0; k < a->h.nunshared; k++) {
 		json_object_begin(j, 0);

@@ -445,14 +445,14 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 	   level is more than twice as slow. */
 	if (kept >= 3 &&
 	    (p[kept - 1].ns < p[kept - 2].ns * PAUSE_LEVEL_FACTOR || climbs_at_end(c, &p[kept - 1])) &&
-	    p[kept - 2].ns >= p[kept - 3].ns * PAUSE_LEVEL_FACTOR * PAUSE_LEVEL_FACTOR) {
+	    p[kept - 2].ns >= p[kept - 3].ns * EDGES_MEMORY_OVER_CACHE) {
 		p[kept - 2].last = p[kept - 1].last;
 		kept--;
 	}
 	return kept;
 }
 
-/* Memory entered in a climb: a plateau that stands PAUSE_LEVEL_FACTOR^2
+/* Memory entered in a climb: a plateau that stands EDGES_MEMORY_OVER_CACHE
    (4x) or more above the one below it, as memory stands above the last
    cache, but spans less than an octave with the curve still rising past
    it. No cache is slower than memory, so nothing past it is a level:
@@ -470,7 +470,7 @@ static size_t join_memory_climb(const struct curve *c, struct plateau *p, size_t
 {
 	for (size_t k = 1; k + 1 < n; k++)
 		if (is_short(c, &p[k]) &&
-		    p[k].ns >= p[k - 1].ns * PAUSE_LEVEL_FACTOR * PAUSE_LEVEL_FACTOR) {
+		    p[k].ns >= p[k - 1].ns * EDGES_MEMORY_OVER_CACHE) {
 			p[k].last = p[n - 1].last;
 			return k + 1;
 		}
@@ -1139,6 +1139,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 
 	h->nlevels = 0;
 	h->nunshared = 0;
+	h->climb = (struct walk_climb){ 0 };
 	h->truncated = 0;
 	if (ncurves > EDGES_MAX_CURVES) {
 		ncurves = EDGES_MAX_CURVES;

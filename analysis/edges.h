@@ -28,6 +28,10 @@
    drift has doubled the level below: edges.c, DRIFT_LEVEL_FACTOR). A reading this
    far above what a later size read was disturbed and joins no plateau. */
 #define EDGES_RISE_FACTOR 1.30
+/* A plateau this far or more above the level below it stands as memory
+   stands above the last cache (a VM's small L3 share over its L2 does too,
+   so it is a sign, never proof, that the plateau is memory's). */
+#define EDGES_MEMORY_OVER_CACHE 4.0
 /* Fewer points than this are a transition between plateaus (or noise),
    never a level of their own. */
 #define EDGES_MIN_PLATEAU_POINTS 2
@@ -227,11 +231,22 @@ struct unshared_step {
 	unsigned judge_shift;     /* the larger pages' curve that did not */
 };
 
+/* A step in memory's latency that the host's page walks made, not a cache
+   (analysis/analysis.c, join_walk_climb): its bracket and the latency
+   either side of it. */
+struct walk_climb {
+	uint64_t bytes, range_lo, range_hi;
+	double from_ns, to_ns;
+	uint64_t tlb_reach;       /* the 4 KiB pages' largest TLB reach it lies past */
+	double over_below;        /* the plateau below it over the cache level below that */
+};
+
 struct hierarchy {
 	struct level level[EDGES_MAX_LEVELS];
 	size_t nlevels;
 	struct unshared_step unshared[EDGES_MAX_UNSHARED];
 	size_t nunshared;
+	struct walk_climb climb;  /* climb.bytes 0: none */
 	int attributed;           /* 0: one page size, cache and TLB not separable */
 	int truncated;
 };

@@ -738,8 +738,7 @@ static int has_tlb(const struct card *c, unsigned page_shift, uint64_t n, size_t
 		const struct card_tlb *t = &c->tlb[i];
 
 		if (t->page_shift == page_shift &&
-		    (t->entries == n || (t->range_lo <= (n << page_shift) &&
-					 (n << page_shift) <= t->range_hi)))
+		    (t->entries == n || (t->range_lo <= n && n <= t->range_hi)))
 			return *at = i, 1;
 	}
 	return 0;
@@ -799,6 +798,37 @@ static void test_recorded_zen5_quiet(void)
 			if (o != r)
 				CHECK(unstarred_hold_when(&c[r], &c[o], runs[r], 1) >= 1,
 				      "%s: an unstarred figure to hold against %s", runs[r], runs[o]);
+}
+
+/* A quiet quick run of the Zen 5 VM whose 2 MiB curve read 150-186 ns
+   from 3 to 44 MiB and 403-473 ns from 256 MiB: the host's walks climbing,
+   once carded "L4 ~128 MiB". Past the 24 MiB its 4 KiB TLBs reach, out of a
+   plateau 10x its L3, the step joins memory (join_walk_climb), said in
+   the report, and memory's figure is starred as a climb. */
+static void test_recorded_walk_climb(void)
+{
+	size_t at;
+	static struct card c;
+	static struct cache_claims claims;
+
+	CHECK(recorded_claims("tests/data/zen5-vm-cpuid.json", &claims) == 0,
+	      "Zen 5's recorded CPUID decodes");
+	recorded_card("tests/data/zen5-vm-quick-10.csv", &claims, &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
+	      c.cache[2].size_bytes < 16u << 20,
+	      "a climb of walks: L1, L2 and an L3 under 16 MiB, no L4 (%zu caches, the last "
+	      "%s)", c.ncaches, c.ncaches ? c.cache[c.ncaches - 1].name : "-");
+	CHECK(a.h.climb.bytes >= 32u << 20 && a.h.climb.bytes <= 512u << 20 &&
+	      a.h.climb.range_lo > a.h.climb.tlb_reach && a.h.climb.to_ns > a.h.climb.from_ns,
+	      "the step kept as memory's climb: at %llu MiB, past the %llu MiB reach, %.0f to "
+	      "%.0f ns", (unsigned long long)(a.h.climb.bytes >> 20),
+	      (unsigned long long)(a.h.climb.tlb_reach >> 20), a.h.climb.from_ns,
+	      a.h.climb.to_ns);
+	CHECK(c.top_noisy && !c.top_cached && !strcmp(c.top_name, "memory"),
+	      "memory's line, from the floor, starred as a climb (%.1f ns)", c.top_ns);
+	CHECK(has_tlb(&c, 12, 96, &at) && has_tlb(&c, 21, 96, &at) && has_tlb(&c, 12, 4096, &at),
+	      "the TLB rows stay: L1 DTLB 96 with both page sizes, a 4 KiB level whose range "
+	      "holds 4096");
 }
 
 /* The placement sign alone, with the hypervisor taken out of the claims
@@ -1332,6 +1362,7 @@ int main(void)
 	test_recorded_zen5();
 	test_recorded_zen5_climb();
 	test_recorded_zen5_quiet();
+	test_recorded_walk_climb();
 	test_recorded_emr();
 	test_recorded_latency_alone();
 	test_recorded_placement();
