@@ -377,6 +377,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	const struct level *l = &a->h.level[i];
 	const struct level_check *chk = &a->check[i];
 	const struct bandwidth_series *s = read_series(&a->bw);
+	const struct level *below, *above;
 	struct card_cache *k;
 	double cycles;
 
@@ -386,7 +387,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	mp_strlcpy(k->name, l->name, sizeof k->name);
 	k->size_bytes = l->size_bytes;
 	k->range_lo = l->range_lo;
-	k->range_hi = l->range_hi;
+	k->range_hi = k->edge_hi = l->range_hi;
 	k->smeared = l->smeared;
 	k->named_by_claim = l->named_by_claim;
 	k->method = l->method;
@@ -394,6 +395,10 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	k->cycles = l->cycles;
 	k->claim_bytes = chk->cache ? chk->cache->size_bytes : 0;
 	k->verdict = analysis_verdict(a, i);
+	neighbours(a, i, &below, &above);
+	k->guest_share = guest_share(a, i, above);
+	if (k->guest_share && k->claim_bytes > k->range_hi)
+		k->range_hi = k->claim_bytes;
 	k->noisy = level_noisy(rows, a, i);
 	hold_bandwidth_edge(k, a, l);
 	c->uncertain += k->uncertain;
@@ -410,7 +415,7 @@ static void add_cache(struct card *c, const struct analysis *a, size_t i,
 	}
 	c->noisy += k->noisy;
 	c->smeared += k->smeared;
-	c->ranged += k->smeared || k->named_by_claim;
+	c->ranged += k->smeared || k->named_by_claim || k->guest_share;
 	c->ncaches++;
 }
 
@@ -826,7 +831,7 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 		if (!k->uncertain)
 			continue;
 		mp_format_bytes_short(lo, sizeof lo, k->range_lo);
-		mp_format_bytes_short(hi, sizeof hi, k->range_hi);
+		mp_format_bytes_short(hi, sizeof hi, k->edge_hi);
 		mp_format_bytes_short(bw, sizeof bw, k->bw_edge_bytes);
 		if (k->claim_bytes)
 			mp_format_bytes_short(claim, sizeof claim, k->claim_bytes);
@@ -862,12 +867,13 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 			  t.len ? "; " : "");
 		for (size_t i = 0; i < c->ncaches; i++) {
 			const struct card_cache *k = &c->cache[i];
-			if (!k->smeared && !k->named_by_claim)
+			if (!k->smeared && !k->named_by_claim && !k->guest_share)
 				continue;
 			mp_format_bytes_short(lo, sizeof lo, k->range_lo);
 			mp_format_bytes_short(hi, sizeof hi, k->range_hi);
-			mp_append(&t, "%s %s %s-%s (%s%s)", first ? "" : ",", k->name, lo, hi,
-				  method_word(k->method), k->named_by_claim ? ", claimed" : "");
+			mp_append(&t, "%s %s %s-%s (%s%s%s)", first ? "" : ",", k->name, lo, hi,
+				  method_word(k->method), k->named_by_claim ? ", claimed" : "",
+				  k->guest_share ? ", a guest's share: up to the claim" : "");
 			first = 0;
 		}
 		for (size_t i = 0; i < c->ntlbs; i++) {
@@ -1327,6 +1333,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_u64(j, "range_hi_bytes", k->range_hi);
 		json_bool(j, "smeared", k->smeared);
 		json_bool(j, "named_by_claim", k->named_by_claim);
+		json_bool(j, "guest_share", k->guest_share);
 		json_double(j, "ns", k->ns);
 		json_double(j, "cycles", k->cycles);
 		if (k->ways)

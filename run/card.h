@@ -116,6 +116,11 @@ struct card_cache {
 	uint64_t range_lo, range_hi;
 	int smeared;
 	int named_by_claim;       /* the size is CPUID's, inside the range */
+	/* A guest's last cache level, differing from its claim: the size is
+	   the share this run could use, which moves between runs, so the
+	   range reaches up to the claim (the verdict stays the reading's). */
+	int guest_share;
+	uint64_t edge_hi;         /* the latency edge's own range_hi, whatever the share */
 	enum level_method method;
 	double ns, cycles;
 	double gb_per_s, bytes_per_cycle;   /* 0: bandwidth did not run */

@@ -760,6 +760,30 @@ static int has_tlb(const struct card *c, unsigned page_shift, uint64_t n, size_t
    leave unstarred reads within 10 % of the other: L1, L2 and the 4 KiB
    L1 DTLB's miss. Four or five of seven figures are starred: this VM
    moves that many (the Emerald Rapids runs below, two of six). */
+/* Whether two cards name the same levels, each with an equal size or
+   overlapping ranges (a TLB's in entries). */
+static int same_levels(const struct card *x, const struct card *y)
+{
+	if (x->ncaches != y->ncaches || x->ntlbs != y->ntlbs)
+		return 0;
+	for (size_t i = 0; i < x->ncaches; i++) {
+		const struct card_cache *p = &x->cache[i], *q = &y->cache[i];
+
+		if (strcmp(p->name, q->name) || (p->size_bytes != q->size_bytes &&
+		    (p->range_hi < q->range_lo || q->range_hi < p->range_lo)))
+			return 0;
+	}
+	for (size_t i = 0; i < x->ntlbs; i++) {
+		const struct card_tlb *p = &x->tlb[i], *q = &y->tlb[i];
+
+		if (strcmp(p->name, q->name) || p->page_shift != q->page_shift ||
+		    (p->entries != q->entries &&
+		     (p->range_hi < q->range_lo || q->range_hi < p->range_lo)))
+			return 0;
+	}
+	return 1;
+}
+
 static void test_recorded_zen5_quiet(void)
 {
 	static const char *const runs[] = {
@@ -792,7 +816,19 @@ static void test_recorded_zen5_quiet(void)
 		CHECK(c[r].cache[2].noisy && c[r].top_noisy && !c[r].top_cached,
 		      "%s: the L3 (%.2f ns) and memory (%.1f ns), which move between runs, "
 		      "starred", runs[r], c[r].cache[2].ns, c[r].top_ns);
+		CHECK(c[r].cache[2].guest_share && c[r].cache[2].verdict == VERDICT_DIFFERS &&
+		      c[r].cache[2].range_hi == c[r].cache[2].claim_bytes &&
+		      c[r].cache[2].range_lo <= c[r].cache[2].size_bytes &&
+		      c[r].cache[2].edge_hi < c[r].cache[2].claim_bytes,
+		      "%s: the L3, a guest's share, ranges from its reading up to its claim "
+		      "(%llu KiB .. %llu MiB), and still differs", runs[r],
+		      (unsigned long long)(c[r].cache[2].range_lo >> 10),
+		      (unsigned long long)(c[r].cache[2].range_hi >> 20));
 	}
+	for (int r = 0; r < RUNS; r++)
+		for (int o = r + 1; o < RUNS; o++)
+			CHECK(same_levels(&c[r], &c[o]), "%s and %s name the same levels, each size "
+			      "equal or the ranges overlapping", runs[r], runs[o]);
 	for (int r = 0; r < RUNS; r++)
 		for (int o = r / PER_DAY * PER_DAY; o < (r / PER_DAY + 1) * PER_DAY; o++)
 			if (o != r)
@@ -808,7 +844,7 @@ static void test_recorded_zen5_quiet(void)
 static void test_recorded_walk_climb(void)
 {
 	size_t at;
-	static struct card c;
+	static struct card c, quiet;
 	static struct cache_claims claims;
 
 	CHECK(recorded_claims("tests/data/zen5-vm-cpuid.json", &claims) == 0,
@@ -829,6 +865,9 @@ static void test_recorded_walk_climb(void)
 	CHECK(has_tlb(&c, 12, 96, &at) && has_tlb(&c, 21, 96, &at) && has_tlb(&c, 12, 4096, &at),
 	      "the TLB rows stay: L1 DTLB 96 with both page sizes, a 4 KiB level whose range "
 	      "holds 4096");
+	recorded_card("tests/data/zen5-vm-quick-9.csv", &claims, &quiet);
+	CHECK(same_levels(&c, &quiet), "the same levels as the quiet run before it (quick-9), "
+	      "each size equal or the ranges overlapping");
 }
 
 /* The placement sign alone, with the hypervisor taken out of the claims
