@@ -520,21 +520,47 @@ static const struct table_column tlb_columns[] = {
 };
 static const struct table tlb_table = TABLE_OF(tlb_columns, "  ");
 
+/* "8 MiB (7.25 MiB .. 8 MiB": a step's size and the start of its bracket,
+   which the caller closes. */
+static void step_text(char *buf, size_t size, uint64_t at, uint64_t lo, uint64_t hi)
+{
+	char a[24], l[24], h[24];
+
+	mp_format_bytes(a, sizeof a, at);
+	mp_format_bytes(l, sizeof l, lo);
+	mp_format_bytes(h, sizeof h, hi);
+	mp_snprintf(buf, size, "%s (%s .. %s", a, l, h);
+}
+
+/* The steps hierarchy_find joined into the level below them. */
+static void print_joined(const struct hierarchy *h, const struct mp_printer *p)
+{
+	char at[80], into[24];
+
+	for (size_t k = 0; k < h->njoined; k++) {
+		const struct joined_step *j = &h->joined[k];
+
+		step_text(at, sizeof at, j->bytes, j->range_lo, j->range_hi);
+		mp_format_bytes(into, sizeof into, j->into_bytes);
+		mp_print(p, "  a step at %s, %.2f ns below it) within the range of the %s level "
+		    "below it: that level's smeared step read at another height, not a level of "
+		    "its own, and joined to it\n", at, j->ns, into);
+	}
+}
+
 /* join_walk_climb's step, where there was one. */
 static void print_climb(const struct walk_climb *w, const struct mp_printer *p)
 {
-	char at[24], lo[24], hi[24], reach[24];
+	char at[80], reach[24];
 
 	if (!w->bytes)
 		return;
-	mp_format_bytes(at, sizeof at, w->bytes);
-	mp_format_bytes(lo, sizeof lo, w->range_lo);
-	mp_format_bytes(hi, sizeof hi, w->range_hi);
+	step_text(at, sizeof at, w->bytes, w->range_lo, w->range_hi);
 	mp_format_bytes(reach, sizeof reach, w->tlb_reach);
-	mp_print(p, "  memory climbs: a step at %s (%s .. %s), %.2f ns to %.2f ns, past the %s "
-	    "that 4 KiB pages' TLBs reach, out of a plateau %.1fx the level below it: the "
-	    "host's page walks (its small pages back this guest), not a cache level\n",
-	    at, lo, hi, w->from_ns, w->to_ns, reach, w->over_below);
+	mp_print(p, "  memory climbs: a step at %s), %.2f ns to %.2f ns, past the %s that 4 KiB "
+	    "pages' TLBs reach, out of a plateau %.1fx the level below it: the host's page "
+	    "walks (its small pages back this guest), not a cache level\n",
+	    at, w->from_ns, w->to_ns, reach, w->over_below);
 }
 
 static void print_sequence(const struct analysis *a, const struct mp_printer *p)
@@ -577,6 +603,7 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 		first = 0;
 	}
 	report_table_end();
+	print_joined(&a->h, p);
 	print_climb(&a->h.climb, p);
 }
 
@@ -1108,6 +1135,17 @@ void analysis_json(struct json *j, const struct analysis *a)
 	}
 	json_array_end(j);
 	walks_json(j, a);
+	json_array_begin(j, "joined_steps");
+	for (size_t k = 0; k < a->h.njoined; k++) {
+		json_object_begin(j, 0);
+		json_u64(j, "size_bytes", a->h.joined[k].bytes);
+		json_u64(j, "range_lo_bytes", a->h.joined[k].range_lo);
+		json_u64(j, "range_hi_bytes", a->h.joined[k].range_hi);
+		json_double(j, "ns", a->h.joined[k].ns);
+		json_u64(j, "joined_bytes", a->h.joined[k].into_bytes);
+		json_object_end(j);
+	}
+	json_array_end(j);
 	if (a->h.climb.bytes) {
 		json_object_begin(j, "walk_climb");
 		json_u64(j, "size_bytes", a->h.climb.bytes);

@@ -241,12 +241,23 @@ struct walk_climb {
 	double over_below;        /* the plateau below it over the cache level below that */
 };
 
+/* A cache step whose range lay within the range of the level below it,
+   joined into that level (hierarchy_find): kept so the report can say so. */
+#define EDGES_MAX_JOINED 4
+struct joined_step {
+	uint64_t bytes, range_lo, range_hi;
+	double ns;                /* its plateau's latency */
+	uint64_t into_bytes;      /* the size of the level it joined */
+};
+
 struct hierarchy {
 	struct level level[EDGES_MAX_LEVELS];
 	size_t nlevels;
 	struct unshared_step unshared[EDGES_MAX_UNSHARED];
 	size_t nunshared;
 	struct walk_climb climb;  /* climb.bytes 0: none */
+	struct joined_step joined[EDGES_MAX_JOINED];
+	size_t njoined;
 	int attributed;           /* 0: one page size, cache and TLB not separable */
 	int truncated;
 };

@@ -870,6 +870,31 @@ static void test_recorded_walk_climb(void)
 	      "each size equal or the ranges overlapping");
 }
 
+/* A quiet quick run of the Zen 5 VM whose L3 share moved within the run
+   (the 2 MiB curve read 39.8, 47.0 and 121 ns at 6 MiB), carded "L3 ~4
+   MiB" (2.5 .. 8 MiB) and "L4 ~8 MiB" (7.25 .. 8 MiB) before a level whose
+   range lies within the range of the level below joined it. */
+static void test_recorded_contained_step(void)
+{
+	static struct card c, quiet;
+	static struct cache_claims claims;
+
+	CHECK(recorded_claims("tests/data/zen5-vm-cpuid.json", &claims) == 0,
+	      "Zen 5's recorded CPUID decodes");
+	recorded_card("tests/data/zen5-vm-quick-11.csv", &claims, &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
+	      c.cache[2].range_lo <= 4u << 20 && c.cache[2].edge_hi >= 8u << 20,
+	      "a moving share: L1, L2 and one L3 whose range holds 4 .. 8 MiB, no L4 (%zu "
+	      "caches, the last %s)", c.ncaches, c.ncaches ? c.cache[c.ncaches - 1].name : "-");
+	CHECK(a.h.njoined == 1 && a.h.joined[0].range_lo >= a.h.level[2].range_lo &&
+	      a.h.joined[0].range_hi <= a.h.level[2].range_hi,
+	      "the step within L3's range kept as joined (%zu, at %llu KiB)", a.h.njoined,
+	      a.h.njoined ? (unsigned long long)(a.h.joined[0].bytes >> 10) : 0ull);
+	recorded_card("tests/data/zen5-vm-quick-9.csv", &claims, &quiet);
+	CHECK(same_levels(&c, &quiet), "the same levels as quick-9, each size equal or the "
+	      "ranges overlapping");
+}
+
 /* The placement sign alone, with the hypervisor taken out of the claims
    (so a guest's last cache stars nothing): quiet run 4's L3 read a third
    faster on its 4 KiB curve than on its 2 MiB curve at the same sizes,
@@ -1402,6 +1427,7 @@ int main(void)
 	test_recorded_zen5_climb();
 	test_recorded_zen5_quiet();
 	test_recorded_walk_climb();
+	test_recorded_contained_step();
 	test_recorded_emr();
 	test_recorded_latency_alone();
 	test_recorded_placement();
