@@ -836,6 +836,17 @@ static void test_recorded_zen5_quiet(void)
 				      "%s: an unstarred figure to hold against %s", runs[r], runs[o]);
 }
 
+/* The card of a recorded Zen 5 VM run, with that VM's recorded claims;
+   the analysis stays in `a` until the next card. */
+static void zen5_card(const char *csv, struct card *out)
+{
+	static struct cache_claims claims;
+
+	CHECK(recorded_claims("tests/data/zen5-vm-cpuid.json", &claims) == 0,
+	      "Zen 5's recorded CPUID decodes");
+	recorded_card(csv, &claims, out);
+}
+
 /* A quiet quick run of the Zen 5 VM whose 2 MiB curve read 150-186 ns
    from 3 to 44 MiB and 403-473 ns from 256 MiB: the host's walks climbing,
    once carded "L4 ~128 MiB". Past the 24 MiB its 4 KiB TLBs reach, out of a
@@ -845,11 +856,8 @@ static void test_recorded_walk_climb(void)
 {
 	size_t at;
 	static struct card c, quiet;
-	static struct cache_claims claims;
 
-	CHECK(recorded_claims("tests/data/zen5-vm-cpuid.json", &claims) == 0,
-	      "Zen 5's recorded CPUID decodes");
-	recorded_card("tests/data/zen5-vm-quick-10.csv", &claims, &c);
+	zen5_card("tests/data/zen5-vm-quick-10.csv", &c);
 	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
 	      c.cache[2].size_bytes < 16u << 20,
 	      "a climb of walks: L1, L2 and an L3 under 16 MiB, no L4 (%zu caches, the last "
@@ -865,7 +873,7 @@ static void test_recorded_walk_climb(void)
 	CHECK(has_tlb(&c, 12, 96, &at) && has_tlb(&c, 21, 96, &at) && has_tlb(&c, 12, 4096, &at),
 	      "the TLB rows stay: L1 DTLB 96 with both page sizes, a 4 KiB level whose range "
 	      "holds 4096");
-	recorded_card("tests/data/zen5-vm-quick-9.csv", &claims, &quiet);
+	zen5_card("tests/data/zen5-vm-quick-9.csv", &quiet);
 	CHECK(same_levels(&c, &quiet), "the same levels as the quiet run before it (quick-9), "
 	      "each size equal or the ranges overlapping");
 }
@@ -877,11 +885,8 @@ static void test_recorded_walk_climb(void)
 static void test_recorded_contained_step(void)
 {
 	static struct card c, quiet;
-	static struct cache_claims claims;
 
-	CHECK(recorded_claims("tests/data/zen5-vm-cpuid.json", &claims) == 0,
-	      "Zen 5's recorded CPUID decodes");
-	recorded_card("tests/data/zen5-vm-quick-11.csv", &claims, &c);
+	zen5_card("tests/data/zen5-vm-quick-11.csv", &c);
 	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
 	      c.cache[2].range_lo <= 4u << 20 && c.cache[2].edge_hi >= 8u << 20,
 	      "a moving share: L1, L2 and one L3 whose range holds 4 .. 8 MiB, no L4 (%zu "
@@ -890,7 +895,7 @@ static void test_recorded_contained_step(void)
 	      a.h.joined[0].range_hi <= a.h.level[2].range_hi,
 	      "the step within L3's range kept as joined (%zu, at %llu KiB)", a.h.njoined,
 	      a.h.njoined ? (unsigned long long)(a.h.joined[0].bytes >> 10) : 0ull);
-	recorded_card("tests/data/zen5-vm-quick-9.csv", &claims, &quiet);
+	zen5_card("tests/data/zen5-vm-quick-9.csv", &quiet);
 	CHECK(same_levels(&c, &quiet), "the same levels as quick-9, each size equal or the "
 	      "ranges overlapping");
 }
