@@ -11,12 +11,16 @@ boot card --cpu max --mem 512M \
 run=$(run_folder)
 check "card: success" test "$BOOT_RC" -eq 0
 check "card: summary.txt is in the run folder" test -s "$run/summary.txt"
-check "card: summary.txt is at most 27 lines of at most 80 columns, and names L1" python3 - "$run/summary.txt" <<'PY'
+# Which levels the emulator's timings show varies with the machine's load
+# (a TCG run's L1 step can drift over 20-64 KiB into no step at all): the
+# checks ask for a level line, whichever, each held against its claim as
+# emulated.
+check "card: summary.txt is at most 27 lines of at most 80 columns, with a level line" python3 - "$run/summary.txt" <<'PY'
 import sys
 lines = open(sys.argv[1]).read().split('\n')
 assert lines[-1] == '' and 0 < len(lines) - 1 <= 27, len(lines)
 assert max(len(l) for l in lines) <= 80
-assert any(l.startswith('L1 ') for l in lines), lines
+assert any(l.startswith(('L1 ', 'L2 ', 'TLB ')) for l in lines), lines
 PY
 check "card: it is the console's last block, just before the verdict" python3 - "$LOG" "$run/summary.txt" <<'PY'
 import sys
@@ -34,7 +38,8 @@ lines = text.split('\n')
 assert lines[0] == "EMULATED CPU (QEMU TCG): timings are the emulator's; `make host` gives real ones", lines[0]
 assert lines[1].startswith('== summary'), lines[1]
 assert ' agrees' not in text and ' differs' not in text, text
-assert any(l.startswith('L1 ') and l.rstrip(' *').endswith('emulated') for l in lines), text
+assert any(l.startswith(('L1 ', 'L2 ', 'TLB ')) and l.rstrip(' *').endswith('emulated')
+           for l in lines), text
 trust = text[text.index('\ntrust: '):]
 joined = ' '.join(l.strip() for l in trust.split('\n'))
 assert 'under a hypervisor' in joined, joined
@@ -56,6 +61,8 @@ check "card: system.json has the summary, emulated" python3 - "$run/system.json"
 import json, sys
 s = json.load(open(sys.argv[1]))['summary']
 assert s['lines'][0].startswith('EMULATED CPU') and s['lines'][1].startswith('== summary'), s
-assert s['trust']['emulated'] is True and s['caches'][0]['verdict'] == 'emulated', s
+verdicts = [l['verdict'] for l in s['caches'] + s['tlbs']]
+assert s['trust']['emulated'] is True and 'emulated' in verdicts, s
+assert 'agrees' not in verdicts and 'differs' not in verdicts, verdicts
 PY
 check "card: no streamed copy is left in the run folder" bash -c "! ls '$run' | grep -q stream"
