@@ -200,7 +200,7 @@ static void cards_table(struct comparison *c)
 			if (!r)
 				first = f;
 			if (f)
-				fitted_table_figure(&t, f->value);
+				fitted_table_figure(&t, f->value, f->starred ? "*" : "");
 			else
 				fitted_table_cell(&t, "-");
 			if (!r)
@@ -214,7 +214,8 @@ static void cards_table(struct comparison *c)
 	show_table(c, &t, "the runs' cards (each run's summary.txt, rebuilt from its rows): a "
 		   "figure per row, its ratio to run A");
 	note(c, "sizes in KiB, latencies in ns, bandwidth in GB/s, TLB miss costs in cycles; "
-		"'*': a figure not every run's card has.");
+		"'*' before a row: a figure not every run's card has; '*' after a figure: "
+		"starred on its run's card (another run may read it over 10% otherwise).");
 }
 
 /* Which run is which: letter, folder, platform, CPU, build, rows. */

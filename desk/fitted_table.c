@@ -73,12 +73,12 @@ void fitted_table_cell(struct fitted_table *t, const char *fmt, ...)
 	t->cell[(size_t)(t->nrows - 1) * t->ncols + t->filled++] = copy(text);
 }
 
-void fitted_table_figure(struct fitted_table *t, double v)
+void fitted_table_figure(struct fitted_table *t, double v, const char *mark)
 {
 	if (v == (double)(uint64_t)v)
-		fitted_table_cell(t, "%.0f", v);
+		fitted_table_cell(t, "%.0f%s", v, mark);
 	else
-		fitted_table_cell(t, "%.2f", v);
+		fitted_table_cell(t, "%.2f%s", v, mark);
 }
 
 void fitted_table_print(struct fitted_table *t, FILE *to)

@@ -32,8 +32,8 @@ void fitted_table_row(struct fitted_table *t, int marked);
 void fitted_table_cell(struct fitted_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The next cell, a figure: a whole number as such ("32768"), any other to
-   two decimals ("1.08"). */
-void fitted_table_figure(struct fitted_table *t, double v);
+   two decimals ("1.08"), then mark ("": none; "*": starred on its card). */
+void fitted_table_figure(struct fitted_table *t, double v, const char *mark);
 /* The header and every row, each column as wide as its widest cell. */
 void fitted_table_print(struct fitted_table *t, FILE *to);
 /* The table on a page, with the caption (escaped). */

@@ -276,8 +276,8 @@ static void marked_table(const struct writer *w)
 			fitted_table_cell(&t, "%s", r->serial);
 			fitted_table_cell(&t, "%s", r->cpu);
 			fitted_table_cell(&t, "%s", r->fig[k].name);
-			fitted_table_figure(&t, r->fig[k].value);
-			fitted_table_figure(&t, r->median[k]);
+			fitted_table_figure(&t, r->fig[k].value, "");
+			fitted_table_figure(&t, r->median[k], "");
 			fitted_table_cell(&t, "%+.1f%%", r->off[k]);
 			rows++;
 		}

@@ -49,7 +49,7 @@ static int compare(char **argv)
 
 static void test_two_runs(void)
 {
-	char *a = folder("a"), *b = folder("b"), *out = folder("out"), path[512];
+	char *a = folder("a"), *b = folder("b"), *out = folder("out"), path[512], star = 0;
 	static char page[1 << 20], svg[1 << 18];
 
 	copy_lines("tests/data/zen3-vm-latency-1.csv", a, "results.csv", 0);
@@ -80,6 +80,13 @@ static void test_two_runs(void)
 	CHECK(l1 && l1 < strstr(out_text, "== runs ==") && strstr(first, "B/A") &&
 	      sscanf(l1, " L1 KiB %*f %*f %*fx") == 0 && strstr(l1, "32"),
 	      "with a row for L1's size, a column per run and B's ratio to A");
+	const char *l3 = first ? strstr(first, "\n    L3 ns ") : NULL;
+	CHECK(l3 && sscanf(l3, " L3 ns %*f%c", &star) == 1 && star == '*' &&
+	      strstr(out_text, "'*' after a figure: starred on its run's card"),
+	      "a figure its card starred (the VM's L3, a guest's share) carries the star: %.40s",
+	      l3 ? l3 + 1 : "no L3 row");
+	CHECK(l1 && sscanf(l1, " L1 KiB %*f%c", &star) == 1 && star == ' ',
+	      "an unstarred figure has none");
 	CHECK(strstr(out_text, "== levels") && strstr(out_text, "L1") && strstr(out_text, "cache"),
 	      "each run's levels, from its own rows");
 
