@@ -105,7 +105,9 @@ check "quick: locality.svg is well-formed with a row and a column curve" \
 	bash -c "xmllint --noout '$run/locality.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/locality.svg') -eq 2 ]"
 check "quick: cost.svg is well-formed with a curve per variant" \
 	bash -c "xmllint --noout '$run/cost.svg' && [ \$(grep -c '<polyline class=\"curve\"' '$run/cost.svg') -eq 4 ]"
-check "quick: the report names cache levels beside the CPU's claims" grep -Eq '^  L1 +[0-9.]+ KiB .*(agrees|differs|emulated)$' "$run/report.txt"
+# Whichever level the emulator's timings show first (its L1 step can drift
+# into none under load, tests/qemu/card.sh).
+check "quick: the report names cache levels beside the CPU's claims" grep -Eq '^  L[1-9] +[0-9.]+ [KMG]iB .*(agrees|differs|emulated)$' "$run/report.txt"
 check "quick: report.txt is the card, then what the console showed, from the banner on" python3 -c "
 log = open('$LOG').read(); rep = open('$run/report.txt').read(); card = open('$run/summary.txt').read()
 assert rep.startswith(card + '\\n'), 'report.txt does not begin with summary.txt'
