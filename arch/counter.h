@@ -39,6 +39,18 @@
 #define CORE_CLOCK_RUNS 7
 #define CORE_CLOCK_ADDS (1ull << 22)
 
+/* Where the CPU's own cycle count cannot be read, the clock of each timed
+ * section: the best of SECTION_CLOCK_RUNS chains of SECTION_CLOCK_ADDS adds
+ * just before the section and again just after it, the two averaged. The
+ * clock at a probe's start is not the clock of its sections: on the Zen 5
+ * VM it moved from 3.44 to 3.60 GHz over 30 s of L1 chasing, so an L1 hit
+ * converted with the first read 3.87 to 4.05 cycles, and 4.05 to 4.14 with
+ * each section's own. 2^16 adds is about 20 us at 3 GHz, so the six chains
+ * add about 0.1 ms to a section; the rdtsc at either end is still under
+ * 0.2 % of a chain. */
+#define SECTION_CLOCK_RUNS 3
+#define SECTION_CLOCK_ADDS (1ull << 16)
+
 /* ---- What the CPU states ---------------------------------------------- */
 
 /* The counter's name for reports and system.json ("TSC" on x86-64), so a
@@ -86,6 +98,12 @@ enum counter_emulation counter_timer_emulated(const struct cpuinfo *ci, arch_gua
    apiece on every x86 core of the last two decades, so adds / seconds is the
    core clock whatever the TSC's own rate. */
 uint64_t add_chain_ticks(uint64_t adds);
+/* The fewest ticks of `runs` such chains (a chain can only be slowed, never
+   sped up); 0 when none could be timed. arch/generic/add_chain.c. */
+uint64_t add_chain_best_ticks(uint64_t adds, unsigned runs);
+/* adds chained in `ticks` ticks of a counter that runs ticks_per_s: the
+   core clock in Hz; 0 when ticks is 0. */
+uint64_t add_chain_hz(uint64_t adds, uint64_t ticks, uint64_t ticks_per_s);
 
 /* ---- The core's own cycle count --------------------------------------- */
 /* Where the CPU counts its core cycles (x86: APERF, beside MPERF at a fixed

@@ -385,12 +385,7 @@ static void run_add_chain(void *arg)
 {
 	struct add_chain *c = arg;
 
-	c->best = ~0ull;
-	for (int i = 0; i < CORE_CLOCK_RUNS; i++) {
-		uint64_t t = add_chain_ticks(CORE_CLOCK_ADDS);
-		if (t < c->best)
-			c->best = t;
-	}
+	c->best = add_chain_best_ticks(CORE_CLOCK_ADDS, CORE_CLOCK_RUNS);
 }
 
 uint64_t clock_add_chain_hz(void)
@@ -398,7 +393,7 @@ uint64_t clock_add_chain_hz(void)
 	struct add_chain c;
 
 	guarded_run(run_add_chain, &c);
-	return c.best ? CORE_CLOCK_ADDS * clock.ticks_per_s / c.best : 0;
+	return add_chain_hz(CORE_CLOCK_ADDS, c.best, clock.ticks_per_s);
 }
 
 static void measure_core_clock(void)

@@ -1,6 +1,7 @@
 /* The core clock of the figures on bare metal (core/platform.h's
  * plat_core_hz): APERF/MPERF read around every timed section where the CPU
- * has them, the add chain measured again before each probe where not.
+ * has them, short add chains before and after every timed section where
+ * not (arch/counter.h's SECTION_CLOCK_RUNS).
  */
 #ifndef MEMPROBE_EFI_CORE_CLOCK_H
 #define MEMPROBE_EFI_CORE_CLOCK_H
@@ -15,6 +16,7 @@ void core_clock_init(void);
 struct core_clock_mark {
 	struct core_cycles cycles;
 	uint64_t ticks;
+	uint64_t chain_hz;   /* without the counts: the add-chain clock before */
 };
 void core_clock_before(struct core_clock_mark *m);
 void core_clock_after(const struct core_clock_mark *m);

@@ -104,19 +104,9 @@ static uint64_t calibrate_tsc(uint32_t *spread_ppm, uint32_t *bracket_ppm)
    frequency step in progress), never sped up. */
 static uint64_t measure_core_hz(uint64_t ticks_per_s)
 {
-	uint64_t best = UINT64_MAX;
-	uint64_t adds = CORE_CLOCK_ADDS / 64 * 64;
-	int i;
-
-	add_chain_ticks(adds);   /* untimed: wakes the core out of a low P-state */
-	for (i = 0; i < CORE_CLOCK_RUNS; i++) {
-		uint64_t ticks = add_chain_ticks(adds);
-		if (ticks && ticks < best)
-			best = ticks;
-	}
-	if (best == UINT64_MAX)
-		return 0;
-	return (uint64_t)((double)adds * (double)ticks_per_s / (double)best);
+	add_chain_ticks(CORE_CLOCK_ADDS);   /* untimed: wakes the core out of a low P-state */
+	return add_chain_hz(CORE_CLOCK_ADDS, add_chain_best_ticks(CORE_CLOCK_ADDS, CORE_CLOCK_RUNS),
+			    ticks_per_s);
 }
 
 static void measure(void)
@@ -167,19 +157,48 @@ static void measure(void)
 /* ---- Public Functions ------------------------------------------------- */
 
 /* A process cannot read APERF/MPERF (the msr driver needs root and one
-   CPU pinned): the add chain is measured again before each probe. */
-static uint64_t refreshed_core_hz;
+   CPU pinned): the add chain is measured again before each probe, and
+   around each timed section (SECTION_CLOCK_RUNS), whose clock the rows
+   written after it use. */
+static uint64_t refreshed_core_hz, section_core_hz, section_before_hz;
 
 uint64_t plat_core_hz(void)
 {
+	if (section_core_hz)
+		return section_core_hz;
 	return refreshed_core_hz ? refreshed_core_hz : plat_clock()->core_hz;
 }
 
 void plat_core_clock_refresh(char *how, size_t size)
 {
 	refreshed_core_hz = measure_core_hz(plat_clock()->ticks_per_s);
-	snprintf(how, size, "no APERF/MPERF readable under Linux: the add-chain clock, measured "
-		 "again now: %llu MHz", (unsigned long long)(refreshed_core_hz / 1000000));
+	section_core_hz = 0;   /* this probe's rows start from the clock now */
+	snprintf(how, size, "no APERF/MPERF readable under Linux: the add-chain clock around "
+		 "each timed section (the best of %d chains of %llu adds before it and after it, "
+		 "averaged); at the probe's start %llu MHz", SECTION_CLOCK_RUNS,
+		 SECTION_CLOCK_ADDS, (unsigned long long)(refreshed_core_hz / 1000000));
+}
+
+static uint64_t section_chain_hz(void)
+{
+	return add_chain_hz(SECTION_CLOCK_ADDS,
+			    add_chain_best_ticks(SECTION_CLOCK_ADDS, SECTION_CLOCK_RUNS),
+			    plat_clock()->ticks_per_s);
+}
+
+void host_clock_section_begin(void)
+{
+	section_before_hz = section_chain_hz();
+}
+
+void host_clock_section_end(void)
+{
+	uint64_t after = section_chain_hz();
+
+	if (section_before_hz && after)
+		section_core_hz = (section_before_hz + after) / 2;
+	else if (section_before_hz || after)
+		section_core_hz = section_before_hz ? section_before_hz : after;
 }
 
 const struct plat_clock *plat_clock(void)

@@ -52,6 +52,12 @@ int host_standard_streams(void);
    process at once (host/signals.c). */
 void host_stop_on_signals(void);
 
+/* Around each timed section (plat_timed): the add-chain clock measured just
+   before it and just after it, whose average plat_core_hz gives the rows
+   written after the section (arch/counter.h's SECTION_CLOCK_RUNS). */
+void host_clock_section_begin(void);
+void host_clock_section_end(void);
+
 /* mkdir -p: path and every folder above it that is not there yet,
    mode 0755; 0, or -1 with errno set (ENOTDIR under a file). An --out
    folder of any depth is made with it, for a run and the desk commands

@@ -17,6 +17,7 @@
 
 #include "arch/counter.h"
 #include "arch/guard.h"
+#include "host/host.h"
 #include "core/platform.h"
 
 /* ---- Private Data ----------------------------------------------------- */
@@ -172,9 +173,12 @@ int plat_timed(void (*fn)(void *arg), void *arg, struct plat_fault *fault)
 		sigaction(guarded_signals[i], &guard, &previous[i]);
 
 	guard_signal = 0;
+	host_clock_section_begin();
 	faulted = sigsetjmp(guard_return, 1) != 0;
-	if (!faulted)
+	if (!faulted) {
 		fn(arg);
+		host_clock_section_end();
+	}
 
 	for (i = 0; i < GUARDED_COUNT; i++)
 		sigaction(guarded_signals[i], &previous[i], NULL);

@@ -241,11 +241,33 @@ static int guest_share(const struct analysis *a, size_t i, const struct level *a
 	       analysis_verdict(a, i) == VERDICT_DIFFERS;
 }
 
+/* Whether level i's size is its claim, held there by a range that the
+   trials cannot move off it: the verdict agrees and the claim lies over
+   CARD_NOISY_MOVE inside both ends of the range (a smeared level's fit,
+   a sharp step's two sweep sizes). Such a level reads the claim in every
+   run whose range still holds it (analysis.c's name_by_claim), so a
+   crossing that a noisy point moves does not move its size. On the Zen 5
+   VM the L2's step smears over 384 KiB to 1.5 MiB, a 704 KiB point read
+   with a spread of 146 %, and the size read 1 MiB, its claim, in every one
+   of nine quiet runs. */
+static int size_held_by_claim(const struct analysis *a, size_t i)
+{
+	const struct level *l = &a->h.level[i];
+	const struct level_check *chk = &a->check[i];
+	uint64_t claim = chk->cache ? chk->cache->size_bytes
+		: chk->tlb ? (uint64_t)chk->tlb->entries << l->page_shift : 0;
+
+	return claim && l->size_bytes == claim && analysis_verdict(a, i) == VERDICT_AGREES &&
+	       (double)claim >= (double)l->range_lo * (1 + CARD_NOISY_MOVE) &&
+	       (double)claim * (1 + CARD_NOISY_MOVE) <= (double)l->range_hi;
+}
+
 /* Whether the trials that decided cache or TLB level i could move its
    size or its latency by more than CARD_NOISY_MOVE. Its latency is decided
    by the points of its plateau (from the first past the edge below to the
    last before its own), its size by the two points around its edge
-   (size_moves), against the plateau above (the next level's latency; for
+   (size_moves) unless the claim holds it (size_held_by_claim), against
+   the plateau above (the next level's latency; for
    the last TLB, its own plus the miss cost), and a TLB's miss cost by the
    plateau past its step (miss_in_climb). Two more that one run's trials
    cannot show, read from the run's own data: a cache level whose smaller
@@ -272,7 +294,8 @@ static int level_noisy(const struct card_rows *r, const struct analysis *a, size
 	if (tlb && a->host_page_signs && analysis_miss_walks(a, i))
 		return 1;
 	upper = above ? above->ns : l->ns + l->increase_ns;
-	return size_moves(r, l, upper) || (tlb && miss_in_climb(r, l, above, upper));
+	return (!size_held_by_claim(a, i) && size_moves(r, l, upper)) ||
+	       (tlb && miss_in_climb(r, l, above, upper));
 }
 
 /* ---- Bandwidth -------------------------------------------------------- */

@@ -41,7 +41,7 @@ static struct {
 	int ran;
 	uint64_t nmi, smi;
 	struct trials_tally tally;
-	char cycles_from[192];
+	char cycles_from[256];
 } disturbed[PROBE_COUNT];
 /* The counts when the last probe ended: what the console's total said, and
    system.json repeats (an NMI during the analysis belongs to no probe). */

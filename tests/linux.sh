@@ -275,3 +275,7 @@ check "--quiet: the opening line and the progress lines stay" \
 	test "$(grep -cE '^memprobe: (2 probes to run|\[[12]/2\])' "$dir.quiet")" -eq 3
 check "--quiet: the probes' own text is left out" bash -c "! grep -q '^== cost' '$dir.quiet'"
 check "--quiet: report.txt keeps the whole text" grep -q '^== cost: done in' "$dir/run-0002/report.txt"
+# No APERF for a process: each probe's cycles come from the add chain
+# measured around each of its timed sections, and the report says so.
+check "cycles: each probe says its cycles come from the add chain around each section" \
+	test "$(grep -cE '^(locality|cost): cycles from: no APERF/MPERF readable under Linux: the add-chain clock around each timed section \(the best of 3 chains of 65536 adds before it and after it, averaged\); at the probe.s start [1-9][0-9]* MHz$' "$dir/run-0001/report.txt")" -eq 2

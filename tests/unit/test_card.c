@@ -900,6 +900,34 @@ static void test_recorded_contained_step(void)
 	      "ranges overlapping");
 }
 
+/* A quiet quick run of the Zen 5 VM whose L2 step smeared over 384 KiB to
+   1.5 MiB with noisy points around it (a 704 KiB point's spread 146 %),
+   while its fit's range holds the 1 MiB claim by far: the crossing may
+   move, the size read (the claim) may not, and neither the L2 nor the
+   4 KiB L1 DTLB, whose miss each section's clock now measures, is starred
+   (size_held_by_claim). */
+static void test_recorded_size_held_by_claim(void)
+{
+	size_t at;
+	static struct card c;
+
+	zen5_card("tests/data/zen5-vm-quick-12.csv", &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[1].name, "L2") &&
+	      c.cache[1].size_bytes == 1u << 20 && c.cache[1].verdict == VERDICT_AGREES &&
+	      c.cache[1].range_lo * 1.1 <= c.cache[1].size_bytes &&
+	      c.cache[1].size_bytes * 1.1 <= c.cache[1].range_hi,
+	      "L2 1 MiB, agreeing, inside its range with room (%llu .. %llu KiB)",
+	      (unsigned long long)(c.cache[1].range_lo >> 10),
+	      (unsigned long long)(c.cache[1].range_hi >> 10));
+	CHECK(!c.cache[1].noisy, "the L2, whose size the claim holds, is not starred (%.2f ns)",
+	      c.cache[1].ns);
+	CHECK(!c.cache[0].noisy && has_tlb(&c, 12, 96, &at) && !c.tlb[at].noisy &&
+	      c.tlb[at].miss_cycles > 6 && c.tlb[at].miss_cycles < 8.5,
+	      "L1 and the 4 KiB L1 DTLB (+%.2f cycles a miss) are not starred",
+	      has_tlb(&c, 12, 96, &at) ? c.tlb[at].miss_cycles : 0);
+	CHECK(c.cache[2].noisy && c.top_noisy, "the guest's L3 and memory stay starred");
+}
+
 /* The placement sign alone, with the hypervisor taken out of the claims
    (so a guest's last cache stars nothing): quiet run 4's L3 read a third
    faster on its 4 KiB curve than on its 2 MiB curve at the same sizes,
@@ -1433,6 +1461,7 @@ int main(void)
 	test_recorded_zen5_quiet();
 	test_recorded_walk_climb();
 	test_recorded_contained_step();
+	test_recorded_size_held_by_claim();
 	test_recorded_emr();
 	test_recorded_latency_alone();
 	test_recorded_placement();
