@@ -333,8 +333,8 @@ static size_t last_cache(const struct analysis *a, size_t *below)
 	return n >= 2 ? last : 0;
 }
 
-/* Under a host that backs the guest with small pages (host_page_signs), a
-   TLB holds the host's 4 KiB translations whatever the guest's page size,
+/* Under a host that backs the guest with small pages (host_page_signs, or
+   for a run without the tlb probe what climb_reach allows), a TLB holds the host's 4 KiB translations whatever the guest's page size,
    so past the 4 KiB pages' largest TLB reach every load of either curve
    walks, and memory's latency climbs as the walks' entries leave the
    caches. The last cache level is that climb's step, not a cache, when
@@ -344,11 +344,10 @@ static size_t last_cache(const struct analysis *a, size_t *below)
    5 VM one quick run of two carded "L4 ~128 MiB" (40 .. 384 MiB, 186 ns,
    10x its 17.7 ns L3, past a 24 MiB reach) under memory's 431 ns. A real
    level past L3 (an eDRAM or a memory-side cache) stands under 4x the L3,
-   and on bare metal this never runs. */
-static void join_walk_climb(struct analysis *a)
+   and on bare metal this never runs (reach 0). */
+static void join_walk_climb(struct analysis *a, uint64_t reach, int reach_claimed)
 {
 	size_t below = 0, c = last_cache(a, &below), top = a->h.nlevels;
-	uint64_t reach = small_pages_reach(a);
 	unsigned caches, edges;
 	struct level *l, *t;
 
@@ -363,7 +362,7 @@ static void join_walk_climb(struct analysis *a)
 	    l->ns < a->h.level[below].ns * EDGES_MEMORY_OVER_CACHE)
 		return;
 	a->h.climb = (struct walk_climb){ l->size_bytes, l->range_lo, l->range_hi, l->ns, t->ns,
-					  reach, l->ns / a->h.level[below].ns };
+					  reach, reach_claimed, l->ns / a->h.level[below].ns };
 	t->ns = l->ns;
 	t->cycles = l->cycles;
 	t->increase_ns = l->increase_ns;
@@ -381,6 +380,98 @@ static void join_walk_climb(struct analysis *a)
 		a->check[i] = a->check[i + 1];
 	}
 	a->h.nlevels--;
+}
+
+/* The 4 KiB pages' reach past which join_walk_climb may join the last
+   cache level to memory; 0 where it may not. With the tlb probe's rows,
+   only under a host whose small pages those rows show (host_page_signs),
+   and the reach its levels read. Without them (a latency-only run) no
+   host sign can be read, so only a guest's last cache level that no
+   claim names (a level past every claimed one, which a walk climb is and
+   a guest's share of a claimed cache is not), past the reach the claims
+   give 4 KiB pages. On the Zen 5 VM a latency-only quick run carded "L4
+   ~512 MiB" (176 MiB .. 1.25 GiB, 178 ns, 11x its L3) past CPUID's claims
+   of L1, L2 and L3, under memory's 441 ns. */
+static uint64_t climb_reach(const struct analysis *a, int *claimed)
+{
+	size_t below = 0, c = last_cache(a, &below);
+
+	*claimed = 0;
+	if (a->host_page_signs)
+		return small_pages_reach(a);
+	if (a->tlb.n || !a->have_claims || !a->claims.hypervisor || !c || a->check[c].cache)
+		return 0;
+	*claimed = 1;
+	return (uint64_t)tlb_claimed_entries(&a->claims, PAGE_SHIFT_4K) << PAGE_SHIFT_4K;
+}
+
+/* Under a hypervisor, the cache levels numbered past the last claimed
+   cache whose ranges start inside its claimed size: the guest's share of
+   that cache, read as more than one step where the share moved within the
+   run or lines of it hit part of the time. A guest has no cache the CPU
+   does not claim. Each joins the level numbered as that claim, which
+   keeps its latency and whose range reaches over theirs, and is kept in
+   joined_steps; its verdict is checked again over the wider range. Only
+   when every cache level past it qualifies, so no later level would need
+   a new number; after join_walk_climb, which takes a climb of walks to
+   memory first. On the Zen 5 VM one quick run carded "L3 ~2 MiB" (1.25 ..
+   4.5 MiB, 12.2 ns) and "L4 ~7 MiB" (6.25 .. 7 MiB, 25.8 ns) past CPUID's
+   three levels, where its other runs read one L3 of 6 to 12 MiB. */
+static void join_past_claims(struct analysis *a)
+{
+	unsigned n = a->have_claims && a->claims.hypervisor ? claimed_cache_levels(&a->claims) : 0;
+	const struct cache_desc *last = n ? claimed_cache(&a->claims, n) : 0;
+	size_t into = a->h.nlevels, kept, seen = 0;
+	unsigned caches = 0, edges = 0;
+	struct level *l;
+
+	if (!last)
+		return;
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *o = &a->h.level[i];
+
+		if (o->kind != LEVEL_CACHE && o->kind != LEVEL_EDGE)
+			continue;
+		if (++seen == n)
+			into = i;
+		else if (seen > n && o->range_lo >= last->size_bytes)
+			return;
+	}
+	if (into == a->h.nlevels || seen <= n)
+		return;
+	l = &a->h.level[into];
+	for (size_t i = kept = into + 1; i < a->h.nlevels; i++) {
+		const struct level *o = &a->h.level[i];
+
+		if (o->kind == LEVEL_CACHE || o->kind == LEVEL_EDGE) {
+			if (a->h.njoined < EDGES_MAX_JOINED)
+				a->h.joined[a->h.njoined++] = (struct joined_step){
+					o->size_bytes, o->range_lo, o->range_hi, o->ns, l->size_bytes, 1 };
+			l->range_hi = o->range_hi > l->range_hi ? o->range_hi : l->range_hi;
+			l->smeared = 1;
+			l->seen_in |= o->seen_in;
+			continue;
+		}
+		a->h.level[kept] = *o;
+		a->check[kept++] = a->check[i];
+	}
+	a->h.nlevels = kept;
+	a->check[into] = (struct level_check){ 0 };
+	if (l->kind == LEVEL_CACHE)
+		check_cache(a, l, &a->check[into], n);
+	else
+		check_edge(a, l, &a->check[into], n);
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		struct level *t = &a->h.level[i];
+
+		caches += t->kind == LEVEL_CACHE;
+		edges += t->kind == LEVEL_EDGE;
+		if (t->kind == LEVEL_TOP) {
+			t->increase_ns = t->ns - l->ns;
+			t->increase_cycles = t->cycles - l->cycles;
+			name_top(a, t, caches, edges);
+		}
+	}
 }
 
 /* Whether a measured level already agreed with this claim (for a TLB: in
@@ -542,9 +633,15 @@ static void print_joined(const struct hierarchy *h, const struct mp_printer *p)
 
 		step_text(at, sizeof at, j->bytes, j->range_lo, j->range_hi);
 		mp_format_bytes(into, sizeof into, j->into_bytes);
-		mp_print(p, "  a step at %s, %.2f ns below it) within the range of the %s level "
-		    "below it: that level's smeared step read at another height, not a level of "
-		    "its own, and joined to it\n", at, j->ns, into);
+		if (j->past_claims)
+			mp_print(p, "  a step at %s, %.2f ns below it) past every cache CPUID claims, "
+			    "inside the last one's claimed size, under a hypervisor: the guest's "
+			    "share of that cache read as another step, not a level of its own, and "
+			    "joined to the %s level\n", at, j->ns, into);
+		else
+			mp_print(p, "  a step at %s, %.2f ns below it) within the range of the %s "
+			    "level below it: that level's smeared step read at another height, not "
+			    "a level of its own, and joined to it\n", at, j->ns, into);
 	}
 }
 
@@ -557,10 +654,17 @@ static void print_climb(const struct walk_climb *w, const struct mp_printer *p)
 		return;
 	step_text(at, sizeof at, w->bytes, w->range_lo, w->range_hi);
 	mp_format_bytes(reach, sizeof reach, w->tlb_reach);
-	mp_print(p, "  memory climbs: a step at %s), %.2f ns to %.2f ns, past the %s that 4 KiB "
-	    "pages' TLBs reach, out of a plateau %.1fx the level below it: the host's page "
-	    "walks (its small pages back this guest), not a cache level\n",
-	    at, w->from_ns, w->to_ns, reach, w->over_below);
+	if (w->reach_claimed)
+		mp_print(p, "  memory climbs: a step at %s), %.2f ns to %.2f ns, past the %s that "
+		    "CPUID's 4 KiB TLBs reach and every claimed cache, out of a plateau %.1fx the "
+		    "level below it: read as the host's page walks, not a cache level (no tlb "
+		    "probe ran to show the host's pages)\n",
+		    at, w->from_ns, w->to_ns, reach, w->over_below);
+	else
+		mp_print(p, "  memory climbs: a step at %s), %.2f ns to %.2f ns, past the %s that "
+		    "4 KiB pages' TLBs reach, out of a plateau %.1fx the level below it: the host's "
+		    "page walks (its small pages back this guest), not a cache level\n",
+		    at, w->from_ns, w->to_ns, reach, w->over_below);
 }
 
 static void print_sequence(const struct analysis *a, const struct mp_printer *p)
@@ -882,6 +986,8 @@ void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 void analysis_compute(struct analysis *a)
 {
 	unsigned caches = 0, edges = 0;
+	uint64_t reach;
+	int reach_claimed;
 
 	hierarchy_find(a->curve, a->ncurves, &a->h);
 	if (a->tlb.n)
@@ -916,8 +1022,9 @@ void analysis_compute(struct analysis *a)
 		? tlb_host_page_signs(&a->tlb, a->h.level, a->h.nlevels, &a->claims,
 				      a->host_pages, sizeof a->host_pages)
 		: 0;
-	if (a->host_page_signs)
-		join_walk_climb(a);
+	reach = climb_reach(a, &reach_claimed);
+	join_walk_climb(a, reach, reach_claimed);
+	join_past_claims(a);
 	a->computed = 1;
 }
 
@@ -1143,6 +1250,8 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_u64(j, "range_hi_bytes", a->h.joined[k].range_hi);
 		json_double(j, "ns", a->h.joined[k].ns);
 		json_u64(j, "joined_bytes", a->h.joined[k].into_bytes);
+		json_string(j, "why", a->h.joined[k].past_claims ? "past the claimed caches"
+								 : "within the range below");
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -1154,6 +1263,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_double(j, "from_ns", a->h.climb.from_ns);
 		json_double(j, "to_ns", a->h.climb.to_ns);
 		json_u64(j, "tlb_reach_bytes", a->h.climb.tlb_reach);
+		json_string(j, "tlb_reach_from", a->h.climb.reach_claimed ? "claims" : "tlb probe");
 		json_object_end(j);
 	}
 	json_array_begin(j, "unshared_steps");

@@ -868,7 +868,8 @@ static size_t join_contained(struct hierarchy *h, size_t nseq)
 		    l->range_hi <= below->range_hi) {
 			if (h->njoined < EDGES_MAX_JOINED)
 				h->joined[h->njoined++] = (struct joined_step){
-					l->size_bytes, l->range_lo, l->range_hi, l->ns, below->size_bytes };
+					l->size_bytes, l->range_lo, l->range_hi, l->ns, below->size_bytes,
+					0 };
 			below->smeared = 1;
 			below->seen_in |= l->seen_in;
 			continue;

@@ -238,6 +238,8 @@ struct walk_climb {
 	uint64_t bytes, range_lo, range_hi;
 	double from_ns, to_ns;
 	uint64_t tlb_reach;       /* the 4 KiB pages' largest TLB reach it lies past */
+	int reach_claimed;        /* 1: that reach is the claims' (no tlb probe
+				     rows), 0: the tlb probe's levels' */
 	double over_below;        /* the plateau below it over the cache level below that */
 };
 
@@ -248,6 +250,10 @@ struct joined_step {
 	uint64_t bytes, range_lo, range_hi;
 	double ns;                /* its plateau's latency */
 	uint64_t into_bytes;      /* the size of the level it joined */
+	int past_claims;          /* 0: within the range of the level below
+				     (edges.c); 1: past every claimed cache,
+				     inside the last one's claimed size, under a
+				     hypervisor (analysis.c, join_past_claims) */
 };
 
 struct hierarchy {

@@ -262,6 +262,53 @@ static int size_held_by_claim(const struct analysis *a, size_t i)
 	       (double)claim * (1 + CARD_NOISY_MOVE) <= (double)l->range_hi;
 }
 
+/* Whether another page size's latency curve crosses cache level l's half
+   height (between l->ns and upper_ns, from the level below's edge on) over
+   CARD_NOISY_MOVE away from l's size: its first point surely past (read
+   down by its doubt) at or under size / (1 + CARD_NOISY_MOVE), or its
+   last point surely before (read up) at or over size x (1 +
+   CARD_NOISY_MOVE). A cache is the same cache in every curve, so two
+   curves that place it apart say the capacity moved while the run read
+   it: a sibling thread's share of a core's cache, or a neighbour's. On the
+   Zen 5 VM a latency quick run's 2 MiB curve stepped at 40 .. 44 KiB, a
+   few minutes after its 4 KiB curve had held 48 KiB (1.21 ns) and stepped
+   at 52 KiB; the card read L1 40 KiB, where other runs read 48. */
+static int curves_disagree(const struct card_rows *r, const struct analysis *a,
+			   const struct level *l, const struct level *below, double upper_ns)
+{
+	double half2 = l->ns * upper_ns, size = (double)l->size_bytes;
+	uint64_t from = below ? below->next_bytes : 0;
+
+	if (!r || l->ns <= 0 || upper_ns <= l->ns)
+		return 0;
+	for (size_t c = 0; c < a->ncurves; c++) {
+		unsigned shift = a->curve[c].page_shift;
+		const struct card_point *past = 0, *before = 0;
+
+		for (size_t i = 0; shift != l->page_shift && i < r->npt; i++) {
+			const struct card_point *p = &r->pt[i];
+			double down = p->ns / (1 + point_doubt(p));
+
+			if (!p->tlb && p->page_shift == shift && p->bytes >= from &&
+			    down * down >= half2 && (!past || p->bytes < past->bytes))
+				past = p;
+		}
+		for (size_t i = 0; past && i < r->npt; i++) {
+			const struct card_point *p = &r->pt[i];
+			double up = p->ns * (1 + point_doubt(p));
+
+			if (!p->tlb && p->page_shift == shift && p->bytes >= from &&
+			    p->bytes < past->bytes && up * up < half2 &&
+			    (!before || p->bytes > before->bytes))
+				before = p;
+		}
+		if (past && ((double)past->bytes * (1 + CARD_NOISY_MOVE) <= size ||
+			     (before && (double)before->bytes >= size * (1 + CARD_NOISY_MOVE))))
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether the trials that decided cache or TLB level i could move its
    size or its latency by more than CARD_NOISY_MOVE. Its latency is decided
    by the points of its plateau (from the first past the edge below to the
@@ -294,8 +341,10 @@ static int level_noisy(const struct card_rows *r, const struct analysis *a, size
 	if (tlb && a->host_page_signs && analysis_miss_walks(a, i))
 		return 1;
 	upper = above ? above->ns : l->ns + l->increase_ns;
-	return (!size_held_by_claim(a, i) && size_moves(r, l, upper)) ||
-	       (tlb && miss_in_climb(r, l, above, upper));
+	if (!size_held_by_claim(a, i) &&
+	    (size_moves(r, l, upper) || (!tlb && curves_disagree(r, a, l, below, upper))))
+		return 1;
+	return tlb && miss_in_climb(r, l, above, upper);
 }
 
 /* ---- Bandwidth -------------------------------------------------------- */

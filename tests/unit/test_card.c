@@ -928,6 +928,60 @@ static void test_recorded_size_held_by_claim(void)
 	CHECK(c.cache[2].noisy && c.top_noisy, "the guest's L3 and memory stay starred");
 }
 
+/* A quiet quick run of the Zen 5 VM whose L2-to-L3 climb paused at 12.2 ns
+   (1.25 .. 1.4 MiB) and whose L3 share ended at 6.25 .. 7 MiB: carded "L3
+   ~2 MiB" and "L4 ~7 MiB" past CPUID's three cache levels, where the
+   other runs read one L3. Under a hypervisor the step past the last
+   claimed cache, inside its 508 MiB claim, joins the L3 (join_past_claims). */
+static void test_recorded_past_claims(void)
+{
+	static struct card c, quiet;
+
+	zen5_card("tests/data/zen5-vm-quick-13.csv", &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
+	      c.cache[2].range_lo <= 2u << 20 && c.cache[2].edge_hi >= 7u << 20,
+	      "one L3 whose range holds 2 .. 7 MiB, no L4 (%zu caches, the last %s)", c.ncaches,
+	      c.ncaches ? c.cache[c.ncaches - 1].name : "-");
+	CHECK(a.h.njoined == 1 && a.h.joined[0].past_claims &&
+	      a.h.joined[0].bytes >= 6u << 20 && a.h.joined[0].bytes <= 8u << 20,
+	      "the 7 MiB step kept as joined past the claims (%zu)", a.h.njoined);
+	CHECK(c.cache[2].noisy && c.cache[2].verdict == VERDICT_DIFFERS,
+	      "the L3, a guest's share, starred and differing from its claim");
+	zen5_card("tests/data/zen5-vm-quick-9.csv", &quiet);
+	CHECK(same_levels(&c, &quiet), "the same levels as quick-9, each size equal or the "
+	      "ranges overlapping");
+}
+
+/* A latency and mlp quick run of the Zen 5 VM, with no tlb probe: its 4
+   KiB curve climbed from 186 ns at 64 MiB to 441 at 2 GiB, once carded "L4
+   ~512 MiB" (176 MiB .. 1.25 GiB, 178 ns). With no tlb rows to show the
+   host's pages, a level past every claimed cache and past the claims' 4
+   KiB TLB reach, 4x over the level below, joins memory as a climb
+   (climb_reach). Its 2 MiB curve stepped out of L1 at 40 .. 44 KiB,
+   minutes after its 4 KiB curve had held 48 KiB: the L1 read 40 KiB, and
+   is starred (curves_disagree). */
+static void test_recorded_latency_only_climb(void)
+{
+	static struct card c, quiet;
+
+	zen5_card("tests/data/zen5-vm-latency-mlp-1.csv", &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") && c.ntlbs == 0,
+	      "L1, L2 and L3, no L4 and no TLB row (%zu caches, the last %s)", c.ncaches,
+	      c.ncaches ? c.cache[c.ncaches - 1].name : "-");
+	CHECK(a.h.climb.bytes >= 128u << 20 && a.h.climb.reach_claimed &&
+	      a.h.climb.range_lo > a.h.climb.tlb_reach,
+	      "the step kept as memory's climb past the claims' reach (at %llu MiB)",
+	      (unsigned long long)(a.h.climb.bytes >> 20));
+	CHECK(c.cache[0].size_bytes < 48u << 10 && c.cache[0].noisy,
+	      "the L1, read at %llu KiB by one curve where the other held 48 KiB, starred",
+	      (unsigned long long)(c.cache[0].size_bytes >> 10));
+	CHECK(!c.cache[1].noisy && c.cache[1].size_bytes == 1u << 20,
+	      "the L2, 1 MiB as in every run, not starred");
+	zen5_card("tests/data/zen5-vm-quick-9.csv", &quiet);
+	CHECK(!strcmp(quiet.cache[0].name, "L1") && !quiet.cache[0].noisy,
+	      "quick-9's L1, both curves stepping at 48 .. 52 KiB, not starred");
+}
+
 /* The placement sign alone, with the hypervisor taken out of the claims
    (so a guest's last cache stars nothing): quiet run 4's L3 read a third
    faster on its 4 KiB curve than on its 2 MiB curve at the same sizes,
@@ -1462,6 +1516,8 @@ int main(void)
 	test_recorded_walk_climb();
 	test_recorded_contained_step();
 	test_recorded_size_held_by_claim();
+	test_recorded_past_claims();
+	test_recorded_latency_only_climb();
 	test_recorded_emr();
 	test_recorded_latency_alone();
 	test_recorded_placement();
