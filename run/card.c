@@ -313,10 +313,11 @@ static int curves_disagree(const struct card_rows *r, const struct analysis *a,
    size or its latency by more than CARD_NOISY_MOVE. Its latency is decided
    by the points of its plateau (from the first past the edge below to the
    last before its own), its size by the two points around its edge
-   (size_moves) unless the claim holds it (size_held_by_claim), against
-   the plateau above (the next level's latency; for
-   the last TLB, its own plus the miss cost), and a TLB's miss cost by the
-   plateau past its step (miss_in_climb). Two more that one run's trials
+   (size_moves) against the plateau above (the next level's latency; for
+   the last TLB, its own plus the miss cost) and, for a cache, by where
+   the other page sizes' curves cross (curves_disagree), unless the claim
+   holds it (size_held_by_claim); a TLB's miss cost by the plateau past
+   its step (miss_in_climb). Two more that one run's trials
    cannot show, read from the run's own data: a cache level whose smaller
    pages read faster than its larger ones (placement_moves), a guest's
    last cache level that differs from its claim (guest_share), and under a
