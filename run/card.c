@@ -227,18 +227,25 @@ static int placement_moves(const struct analysis *a, uint64_t from, uint64_t to)
 	return 0;
 }
 
-/* Whether cache level i is the last the guest of a hypervisor reads and
-   differs from its claim: the guest does not get the cache the CPU
-   claims, and the share it gets moves with where the host put its pages
-   and with what its neighbours run, none of which one run can see. On
-   the Zen 5 VM five quiet quick runs over two days read its L3 at 14.9,
-   15.6, 17.3, 17.4 and 18.5 ns, two back to back 24 % apart with nothing
-   in either run's readings to say so; the Zen 3 VM's at 4-16 MiB
-   (NOTES.md). */
+/* Whether cache level i is a share of its cache that the guest of a
+   hypervisor reads: it differs from its claim, and it is the last cache
+   level the guest reads or its whole range lies below the claim. The
+   guest does not get the cache the CPU claims, and the share it gets
+   moves with where the host put its pages and with what its neighbours
+   run (on the same core, a sibling thread's use of L1 and L2), none of
+   which one run can see. On the Zen 5 VM five quiet quick runs over two
+   days read its L3 at 14.9, 15.6, 17.3, 17.4 and 18.5 ns, two back to
+   back 24 % apart with nothing in either run's readings to say so; the
+   Zen 3 VM's at 4-16 MiB (NOTES.md). Of five quick runs back to back, the
+   last two read the 48 KiB L1 at 40 and 32 KiB, both curves of the
+   second smeared alike over 28 to 44 KiB. */
 static int guest_share(const struct analysis *a, size_t i, const struct level *above)
 {
-	return a->have_claims && a->claims.hypervisor && (!above || above->kind == LEVEL_TOP) &&
-	       analysis_verdict(a, i) == VERDICT_DIFFERS;
+	const struct level_check *chk = &a->check[i];
+
+	return a->have_claims && a->claims.hypervisor && analysis_verdict(a, i) == VERDICT_DIFFERS &&
+	       (!above || above->kind == LEVEL_TOP ||
+		(chk->cache && a->h.level[i].range_hi < chk->cache->size_bytes));
 }
 
 /* Whether level i's size is its claim, held there by a range that the
@@ -320,7 +327,7 @@ static int curves_disagree(const struct card_rows *r, const struct analysis *a,
    its step (miss_in_climb). Two more that one run's trials
    cannot show, read from the run's own data: a cache level whose smaller
    pages read faster than its larger ones (placement_moves), a guest's
-   last cache level that differs from its claim (guest_share), and under a
+   share of a cache, differing from its claim (guest_share), and under a
    host whose small pages the data show (host_page_signs), a TLB level
    whose miss costs a walk (analysis_miss_walks): the host's two-level walk
    hangs on where the host's tables sit, which no guest holds still (the

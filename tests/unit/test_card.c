@@ -982,6 +982,33 @@ static void test_recorded_latency_only_climb(void)
 	      "quick-9's L1, both curves stepping at 48 .. 52 KiB, not starred");
 }
 
+/* The last of five quick runs back to back on the Zen 5 VM, both of whose
+   curves stepped out of L1 smeared over 28 to 44 KiB (a sibling thread's
+   share of the core's 48 KiB L1): L1 read 32 KiB. A guest's cache level
+   whose range lies below its claim is a share of it, as the last level's
+   is (guest_share): starred, its range up to the claim. */
+static void test_recorded_l1_share(void)
+{
+	static struct card c, quiet;
+
+	zen5_card("tests/data/zen5-vm-quick-14.csv", &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[0].name, "L1") &&
+	      c.cache[0].size_bytes < 48u << 10 && c.cache[0].verdict == VERDICT_DIFFERS,
+	      "L1 read under its 48 KiB claim (%llu KiB), differing",
+	      (unsigned long long)(c.cache[0].size_bytes >> 10));
+	CHECK(c.cache[0].guest_share && c.cache[0].noisy &&
+	      c.cache[0].range_hi == c.cache[0].claim_bytes,
+	      "that L1, a guest's share, starred and ranging up to its claim (%llu KiB)",
+	      (unsigned long long)(c.cache[0].range_hi >> 10));
+	CHECK(!c.cache[1].guest_share && c.cache[1].verdict == VERDICT_AGREES,
+	      "the L2, agreeing, no share");
+	zen5_card("tests/data/zen5-vm-quick-9.csv", &quiet);
+	CHECK(same_levels(&c, &quiet), "the same levels as quick-9, each size equal or the "
+	      "ranges overlapping");
+	CHECK(!quiet.cache[0].guest_share && !quiet.cache[0].noisy,
+	      "quick-9's L1, agreeing at 48 KiB, neither a share nor starred");
+}
+
 /* The placement sign alone, with the hypervisor taken out of the claims
    (so a guest's last cache stars nothing): quiet run 4's L3 read a third
    faster on its 4 KiB curve than on its 2 MiB curve at the same sizes,
@@ -1518,6 +1545,7 @@ int main(void)
 	test_recorded_size_held_by_claim();
 	test_recorded_past_claims();
 	test_recorded_latency_only_climb();
+	test_recorded_l1_share();
 	test_recorded_emr();
 	test_recorded_latency_alone();
 	test_recorded_placement();
