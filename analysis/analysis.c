@@ -406,7 +406,7 @@ static uint64_t climb_reach(const struct analysis *a, int *claimed)
 }
 
 /* Under a hypervisor, the cache levels numbered past the last claimed
-   cache whose ranges start inside its claimed size: the guest's share of
+   cache whose sizes lie inside its claimed size: the guest's share of
    that cache, read as more than one step where the share moved within the
    run or lines of it hit part of the time. A guest has no cache the CPU
    does not claim. Each joins the level numbered as that claim, which
@@ -434,7 +434,7 @@ static void join_past_claims(struct analysis *a)
 			continue;
 		if (++seen == n)
 			into = i;
-		else if (seen > n && o->range_lo >= last->size_bytes)
+		else if (seen > n && o->size_bytes >= last->size_bytes)
 			return;
 	}
 	if (into == a->h.nlevels || seen <= n)
