@@ -333,9 +333,25 @@ static size_t last_cache(const struct analysis *a, size_t *below)
 	return n >= 2 ? last : 0;
 }
 
+/* Names the top again after a join took cache levels out of the sequence
+   below it: memory, or where the claims have more levels, "beyond Ln". */
+static void rename_top(struct analysis *a)
+{
+	unsigned caches = 0, edges = 0;
+
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		struct level *t = &a->h.level[i];
+
+		caches += t->kind == LEVEL_CACHE;
+		edges += t->kind == LEVEL_EDGE;
+		if (t->kind == LEVEL_TOP)
+			name_top(a, t, caches, edges);
+	}
+}
+
 /* Under a host that backs the guest with small pages (host_page_signs, or
-   for a run without the tlb probe what climb_reach allows), a TLB holds the host's 4 KiB translations whatever the guest's page size,
-   so past the 4 KiB pages' largest TLB reach every load of either curve
+   for a run without the tlb probe what climb_reach allows), a TLB holds
+   the host's 4 KiB translations whatever the guest's page size, so past the 4 KiB pages' largest TLB reach every load of either curve
    walks, and memory's latency climbs as the walks' entries leave the
    caches. The last cache level is that climb's step, not a cache, when
    its whole bracket lies past that reach and its plateau already stands
@@ -348,7 +364,6 @@ static size_t last_cache(const struct analysis *a, size_t *below)
 static void join_walk_climb(struct analysis *a, uint64_t reach, int reach_claimed)
 {
 	size_t below = 0, c = last_cache(a, &below), top = a->h.nlevels;
-	unsigned caches, edges;
 	struct level *l, *t;
 
 	for (size_t i = 0; i < a->h.nlevels; i++)
@@ -369,17 +384,12 @@ static void join_walk_climb(struct analysis *a, uint64_t reach, int reach_claime
 	t->increase_cycles = l->increase_cycles;
 	t->size_bytes = t->below_bytes = a->h.level[below].next_bytes;
 	t->points += l->points;
-	caches = edges = 0;
-	for (size_t i = 0; i < a->h.nlevels; i++) {
-		caches += i != c && a->h.level[i].kind == LEVEL_CACHE;
-		edges += i != c && a->h.level[i].kind == LEVEL_EDGE;
-	}
-	name_top(a, t, caches, edges);
 	for (size_t i = c; i + 1 < a->h.nlevels; i++) {
 		a->h.level[i] = a->h.level[i + 1];
 		a->check[i] = a->check[i + 1];
 	}
 	a->h.nlevels--;
+	rename_top(a);
 }
 
 /* The 4 KiB pages' reach past which join_walk_climb may join the last
@@ -422,7 +432,6 @@ static void join_past_claims(struct analysis *a)
 	unsigned n = a->have_claims && a->claims.hypervisor ? claimed_cache_levels(&a->claims) : 0;
 	const struct cache_desc *last = n ? claimed_cache(&a->claims, n) : 0;
 	size_t into = a->h.nlevels, kept, seen = 0;
-	unsigned caches = 0, edges = 0;
 	struct level *l;
 
 	if (!last)
@@ -464,14 +473,12 @@ static void join_past_claims(struct analysis *a)
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		struct level *t = &a->h.level[i];
 
-		caches += t->kind == LEVEL_CACHE;
-		edges += t->kind == LEVEL_EDGE;
 		if (t->kind == LEVEL_TOP) {
 			t->increase_ns = t->ns - l->ns;
 			t->increase_cycles = t->cycles - l->cycles;
-			name_top(a, t, caches, edges);
 		}
 	}
+	rename_top(a);
 }
 
 /* Whether a measured level already agreed with this claim (for a TLB: in

@@ -104,6 +104,12 @@ uint64_t add_chain_best_ticks(uint64_t adds, unsigned runs);
 /* adds chained in `ticks` ticks of a counter that runs ticks_per_s: the
    core clock in Hz; 0 when ticks is 0. */
 uint64_t add_chain_hz(uint64_t adds, uint64_t ticks, uint64_t ticks_per_s);
+/* The clock one side of a timed section: the best of SECTION_CLOCK_RUNS
+   chains of SECTION_CLOCK_ADDS, in Hz; 0 when none could be timed. */
+uint64_t add_chain_section_hz(uint64_t ticks_per_s);
+/* The section's clock from the two sides: their mean, or the one side
+   measured; 0 when neither was. */
+uint64_t add_chain_section_mean(uint64_t before_hz, uint64_t after_hz);
 
 /* ---- The core's own cycle count --------------------------------------- */
 /* Where the CPU counts its core cycles (x86: APERF, beside MPERF at a fixed

@@ -27,18 +27,10 @@ void core_clock_init(void)
 	core_hz = plat_clock()->core_hz;
 }
 
-/* The add-chain clock now, inside a section's guarded state. */
-static uint64_t section_chain_hz(void)
-{
-	return add_chain_hz(SECTION_CLOCK_ADDS,
-			    add_chain_best_ticks(SECTION_CLOCK_ADDS, SECTION_CLOCK_RUNS),
-			    plat_clock()->ticks_per_s);
-}
-
 void core_clock_before(struct core_clock_mark *m)
 {
 	if (!counted) {
-		m->chain_hz = section_chain_hz();
+		m->chain_hz = add_chain_section_hz(plat_clock()->ticks_per_s);
 		return;
 	}
 	core_cycles_read(&m->cycles);
@@ -51,12 +43,11 @@ void core_clock_after(const struct core_clock_mark *m)
 	uint64_t ticks, actual, reference;
 
 	if (!counted) {
-		uint64_t after = section_chain_hz();
+		uint64_t hz = add_chain_section_mean(m->chain_hz,
+						     add_chain_section_hz(plat_clock()->ticks_per_s));
 
-		if (m->chain_hz && after)
-			core_hz = (m->chain_hz + after) / 2;
-		else if (m->chain_hz || after)
-			core_hz = m->chain_hz ? m->chain_hz : after;
+		if (hz)
+			core_hz = hz;
 		return;
 	}
 	ticks = plat_ticks() - m->ticks;

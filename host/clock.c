@@ -179,26 +179,18 @@ void plat_core_clock_refresh(char *how, size_t size)
 		 SECTION_CLOCK_ADDS, (unsigned long long)(refreshed_core_hz / 1000000));
 }
 
-static uint64_t section_chain_hz(void)
-{
-	return add_chain_hz(SECTION_CLOCK_ADDS,
-			    add_chain_best_ticks(SECTION_CLOCK_ADDS, SECTION_CLOCK_RUNS),
-			    plat_clock()->ticks_per_s);
-}
-
 void host_clock_section_begin(void)
 {
-	section_before_hz = section_chain_hz();
+	section_before_hz = add_chain_section_hz(plat_clock()->ticks_per_s);
 }
 
 void host_clock_section_end(void)
 {
-	uint64_t after = section_chain_hz();
+	uint64_t hz = add_chain_section_mean(section_before_hz,
+					     add_chain_section_hz(plat_clock()->ticks_per_s));
 
-	if (section_before_hz && after)
-		section_core_hz = (section_before_hz + after) / 2;
-	else if (section_before_hz || after)
-		section_core_hz = section_before_hz ? section_before_hz : after;
+	if (hz)
+		section_core_hz = hz;
 }
 
 const struct plat_clock *plat_clock(void)

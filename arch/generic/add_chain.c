@@ -25,3 +25,14 @@ uint64_t add_chain_hz(uint64_t adds, uint64_t ticks, uint64_t ticks_per_s)
 		return 0;
 	return adds / 64 * 64 * ticks_per_s / ticks;
 }
+
+uint64_t add_chain_section_hz(uint64_t ticks_per_s)
+{
+	return add_chain_hz(SECTION_CLOCK_ADDS,
+			    add_chain_best_ticks(SECTION_CLOCK_ADDS, SECTION_CLOCK_RUNS), ticks_per_s);
+}
+
+uint64_t add_chain_section_mean(uint64_t before_hz, uint64_t after_hz)
+{
+	return before_hz && after_hz ? (before_hz + after_hz) / 2 : before_hz + after_hz;
+}
