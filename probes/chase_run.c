@@ -96,7 +96,7 @@ void chase_run_trials(void *arg)
 {
 	struct chase_run *run = arg;
 	uint64_t unit = laps_per_block_unit(run->slots);
-	uint64_t t0, t1, lap_ticks, target, budget, blocks, spent = 0;
+	uint64_t t0, t1, lap_ticks, target, budget, blocks, loads, spent = 0;
 	struct plat_disturbances before, after;
 	void *p;
 
@@ -105,15 +105,15 @@ void chase_run_trials(void *arg)
 	if (!p)
 		return;
 	target = ms_to_ticks(run->c->step_ms);
-	if (run->partial_from_slots && run->slots >= run->partial_from_slots) {
+	loads = (uint64_t)((double)target / (double)lap_ticks * (double)run->slots);
+	if (loads < CHASE_PARTIAL_LOADS_MIN)
+		loads = CHASE_PARTIAL_LOADS_MIN;
+	if ((run->partial_from_slots && run->slots >= run->partial_from_slots) ||
+	    (run->stretch_long_laps &&
+	     (double)run->slots >= (double)loads * CHASE_LONG_LAP_TRIALS)) {
 		/* A stretch of loads sized to step_ms, at the lap's rate, in
 		   whole blocks; it may end anywhere in the cycle, and the next
 		   one goes on from there. */
-		uint64_t loads = (uint64_t)((double)target / (double)lap_ticks *
-					    (double)run->slots);
-
-		if (loads < CHASE_PARTIAL_LOADS_MIN)
-			loads = CHASE_PARTIAL_LOADS_MIN;
 		blocks = (loads + CHASE_UNROLL - 1) / CHASE_UNROLL;
 		run->form = CHASE_FORM_PARTIAL;
 		run->laps_per_trial = 0;
@@ -189,6 +189,15 @@ int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char
 		return -1;
 	}
 	return 0;
+}
+
+int chase_long_lap(double slots, double ns, double step_ms)
+{
+	double loads = ns > 0 ? step_ms * 1e6 / ns : 0;
+
+	if (loads < CHASE_PARTIAL_LOADS_MIN)
+		loads = CHASE_PARTIAL_LOADS_MIN;
+	return slots >= loads * CHASE_LONG_LAP_TRIALS;
 }
 
 void chase_run_cost(const struct config *c, uint64_t slots, int partial,

@@ -23,6 +23,11 @@
    timer's resolution and the sample of lines are both irrelevant. */
 #define CHASE_PARTIAL_LOADS_MIN 16384u
 
+/* With stretch_long_laps (below), trials are stretches once a lap holds at
+   least this many of the trials a stretch would make: three one-lap trials
+   then cost three laps where stretches cost a few eighths of one. */
+#define CHASE_LONG_LAP_TRIALS 8u
+
 /* How a point's trials were formed (the row's trial_form column). */
 #define CHASE_FORM_LAPS "laps"
 #define CHASE_FORM_PARTIAL "partial"
@@ -43,6 +48,16 @@ struct chase_run {
 	   instead of by a lap coming home. Only for packed slots
 	   (chase_build with page_bytes = CHASE_SLOT). */
 	uint64_t partial_from_slots;
+	/* Nonzero: below partial_from_slots too, once the whole-lap warm-up
+	   shows a lap holding CHASE_LONG_LAP_TRIALS trials' loads or more,
+	   the trials are stretches (CHASE_FORM_PARTIAL) going on from where
+	   that lap came home. After one whole lap every line's last load was
+	   one lap before, as in a lap-long trial, so each line hits or misses
+	   in a stretch as in a lap; and the cycle being a random order of the
+	   lines, a stretch is a random sample of them, whose mean stands
+	   within a few tenths of a percent of the lap's at
+	   CHASE_PARTIAL_LOADS_MIN loads. Only for packed slots, as above. */
+	int stretch_long_laps;
 	/* Out. */
 	struct trials trials;     /* ns per load */
 	uint64_t laps_per_trial;  /* whole laps per trial; 0 for partial trials */
@@ -80,6 +95,12 @@ int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char
    bytes; 0: none found), over slot_bytes; 0 (never) when neither is
    known. */
 uint64_t chase_partial_from(uint64_t largest_claim, uint64_t last_edge, uint64_t slot_bytes);
+
+/* Whether a lap of `slots` loads at ns each (0: unknown, counted as the
+   shortest stretch only) holds CHASE_LONG_LAP_TRIALS stretches of step_ms
+   worth of loads, at least CHASE_PARTIAL_LOADS_MIN: where
+   stretch_long_laps makes trials stretches. */
+int chase_long_lap(double slots, double ns, double step_ms);
 
 /* What one point of a chase over `slots` slots takes, added to *cost
    (core/probe.h): the build and the warm-up lap as loads; trials midway

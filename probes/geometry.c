@@ -104,6 +104,7 @@ static int measure(const struct config *c, const struct plat_buffer *buf, size_t
 	run->slots = n;
 	run->c = c;
 	run->partial_from_slots = 0;   /* whole laps: a set's few lines */
+	run->stretch_long_laps = 0;
 	run->cycle_broken = 0;
 	if (plat_timed(chase_run_trials, run, &fault) != 0) {
 		report_printf("%s: FAULT: %s\n", what, fault.text);

@@ -57,7 +57,9 @@ struct sweep_state {
 /* A size expected to take over a second gets a line before it, so a long
    sweep never looks hung: the previous size's latency times the loads this
    one costs at least. Whole laps: the build, a warm-up lap and the minimum
-   trials' laps. From partial_from slots on (chase_partial_from): the build,
+   trials' laps; where a lap is long (chase_long_lap), the build, the
+   warm-up lap and at most max_trials stretches. From partial_from slots
+   on (chase_partial_from): the build,
    a warm-up stretch of partial_from loads, then trials of step_ms each at
    most max_trials (a 2 GiB point past a 508 MiB claim was announced as
    26 minutes and took 6). */
@@ -70,6 +72,8 @@ static void announce_long_size(const struct config *c, uint64_t bytes, double pr
 	if (partial_from && slots >= (double)partial_from)
 		ms = previous_ns * (slots + (double)partial_from) / 1e6 +
 		     (double)c->max_trials * c->step_ms;
+	else if (chase_long_lap(slots, previous_ns, c->step_ms))
+		ms = previous_ns * slots * 2.0 / 1e6 + (double)c->max_trials * c->step_ms;
 	else
 		ms = previous_ns * slots * (2.0 + (double)c->trials * CHASE_TRIAL_LAPS_MIN) / 1e6;
 
@@ -106,6 +110,7 @@ static int measure_size(void *ctx, uint64_t bytes, const char *point, double *ns
 
 	run.partial_from_slots = chase_partial_from(s->largest_claim,
 						    last_edge(s->curve->pt, s->curve->n), CHASE_SLOT);
+	run.stretch_long_laps = 1;
 	announce_long_size(c, bytes, s->last_ns, run.partial_from_slots);
 	mp_format_bytes(size_text, sizeof size_text, bytes);
 	run.start = s->buf->base;
@@ -217,16 +222,17 @@ int probe_latency(const struct config *c)
 	}
 	report_printf("latency: dependent-load chase, one random cycle of %u-byte slots, "
 		      "%u loads per loop iteration; per size at least %u trials of >= %.0f ms "
-		      "(whole laps, at least %u, or from 4 x the largest claimed cache (else the "
-		      "last edge found) up, a warm-up of one lap at that size (a stretch as long past "
-		      "it, the links then checked by a scan) and then partial laps: stretches of "
-		      ">= %u loads), stop when the best three agree within %.1f%% (settled) or "
+		      "(whole laps, at least %u, after a warm-up lap; where a lap holds %u trials or "
+		      "more, stretches of the cycle after that lap; from 4 x the largest claimed "
+		      "cache (else the last edge found) up, a warm-up of one lap at that size (a "
+		      "stretch as long past it, the links then checked by a scan) and then "
+		      "stretches; a stretch >= %u loads), stop when the best three agree within %.1f%% (settled) or "
 		      "%u more trials moved the best by less (steady), at most %u trials or, past "
 		      "%u, %.0f ms of trials; figure = best trial; after the grid, sizes refined "
 		      "between the two that bracket each edge (eighths of an octave) until it is "
 		      "pinned or shown smeared\n",
 		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, CHASE_TRIAL_LAPS_MIN,
-		      CHASE_PARTIAL_LOADS_MIN, c->precision * 100, trials_steady_span(c->trials),
+		      CHASE_LONG_LAP_TRIALS, CHASE_PARTIAL_LOADS_MIN, c->precision * 100, trials_steady_span(c->trials),
 		      c->max_trials, c->trials, c->max_trials * c->step_ms);
 	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
@@ -266,8 +272,10 @@ static void latency_cost(const struct config *c, struct probe_cost *cost)
 		cost->bytes += (double)(sweep_bytes(last) < fits ? sweep_bytes(last) : fits);
 		for (unsigned k = first; k <= last && sweep_bytes(k) <= fits; k++)
 			if (!sweep_grid_skips(k, sweep_largest_cache(&claims), sweep_bytes(last)))
-				chase_run_cost(c, sweep_bytes(k) / CHASE_SLOT, partial &&
-					       sweep_bytes(k) / CHASE_SLOT >= partial, cost);
+				chase_run_cost(c, sweep_bytes(k) / CHASE_SLOT, (partial &&
+					       sweep_bytes(k) / CHASE_SLOT >= partial) ||
+					       chase_long_lap((double)(sweep_bytes(k) / CHASE_SLOT),
+							      0, c->step_ms), cost);
 	}
 }
 

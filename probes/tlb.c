@@ -144,6 +144,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	/* One line per page: a lap is a few thousand loads, whole laps cost
 	   nothing worth saving. */
 	run.partial_from_slots = 0;
+	run.stretch_long_laps = 0;
 	chase_build(run.start, slots, page_bytes, CYCLE_SEED);
 	if (chase_run_measure(&run, page_bytes, what) != 0)
 		return -1;

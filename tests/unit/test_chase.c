@@ -286,24 +286,73 @@ static void test_pages(void)
 	      "rotated line: i under 2 MiB pages, (i + i/64) mod 64 under 4 KiB, 0 when packed");
 }
 
+/* A timed chase over a fresh cycle of `slots` packed slots (seed) in a
+   buffer it allocates and returns, with a stop rule that ends after few
+   trials and trials whose length the loads' floor decides (step_ms a
+   microsecond). */
+static void *quick_run(struct config *c, struct chase_run *run, size_t slots, uint64_t seed)
+{
+	void *buf = aligned_alloc(4096, slots * CHASE_SLOT);
+
+	*c = (struct config){ 0 };
+	*run = (struct chase_run){ 0 };
+	c->trials = 3;
+	c->max_trials = 4;
+	c->precision = 0.5;
+	c->step_ms = 0.001;
+	chase_build(buf, slots, CHASE_SLOT, seed);
+	run->start = buf;
+	run->slots = slots;
+	run->c = c;
+	return buf;
+}
+
+/* stretch_long_laps: a lap holding CHASE_LONG_LAP_TRIALS stretches or more
+   is timed in stretches after its warm-up lap, a shorter one in whole
+   laps; the tlb and geometry probes (the flag off) keep whole laps. */
+static void test_long_laps(void)
+{
+	const size_t slots = (size_t)CHASE_PARTIAL_LOADS_MIN * CHASE_LONG_LAP_TRIALS * 2;
+	struct config c;
+	struct chase_run run;
+	void *buf = quick_run(&c, &run, slots, 11);
+	run.stretch_long_laps = 1;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, long lap") == 0 &&
+	      !strcmp(run.form, CHASE_FORM_PARTIAL) && run.laps_per_trial == 0 &&
+	      run.loads_per_trial < slots && trials_best(&run.trials) > 0,
+	      "a lap of %zu loads, no threshold: stretches after the warm-up lap (%s, %llu "
+	      "loads)", slots, run.form, (unsigned long long)run.loads_per_trial);
+	CHECK(chase_check(buf, slots, CHASE_SLOT, NULL, 0) == 0, "  the cycle is untouched");
+
+	run.stretch_long_laps = 0;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, flag off") == 0 &&
+	      !strcmp(run.form, CHASE_FORM_LAPS) && run.loads_per_trial % slots == 0,
+	      "the flag off: whole laps (%s)", run.form);
+
+	run.stretch_long_laps = 1;
+	run.slots = slots / 4;        /* 2 stretches a lap: too few */
+	chase_build(buf, run.slots, CHASE_SLOT, 11);
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, short lap") == 0 &&
+	      !strcmp(run.form, CHASE_FORM_LAPS) && run.laps_per_trial >= 1,
+	      "a lap of %zu loads: whole laps (%s)", run.slots, run.form);
+
+	CHECK(chase_long_lap(1 << 20, 15, 2) == 0 && chase_long_lap(2 << 20, 15, 2) == 1,
+	      "at 15 ns and 2 ms a stretch is 133333 loads: a lap of 1 Mi is short, 2 Mi long");
+	CHECK(chase_long_lap(131072, 0, 2) == 1 && chase_long_lap(131071, 0, 2) == 0,
+	      "the latency unknown: the floor's %u loads x %u decide", CHASE_PARTIAL_LOADS_MIN,
+	      CHASE_LONG_LAP_TRIALS);
+	free(buf);
+}
+
 /* The timed chase's trial forms: whole laps below the threshold, partial
    laps (one warm-up lap, then stretches of loads that need not close a
    lap) from it up; the threshold from the claim, else the last edge. */
 static void test_partial_laps(void)
 {
 	const size_t slots = 65536;   /* 4 MiB of slots */
-	struct config c = { 0 };
-	struct chase_run run = { 0 };
-	void *buf = aligned_alloc(4096, slots * CHASE_SLOT);
-
-	c.trials = 3;
-	c.max_trials = 4;
-	c.precision = 0.5;
-	c.step_ms = 0.001;            /* a microsecond: the loads' floor decides */
-	chase_build(buf, slots, CHASE_SLOT, 7);
-	run.start = buf;
-	run.slots = slots;
-	run.c = &c;
+	struct config c;
+	struct chase_run run;
+	void *buf = quick_run(&c, &run, slots, 7);
 
 	run.partial_from_slots = 0;
 	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, laps") == 0 &&
@@ -371,5 +420,6 @@ int main(void)
 	test_follow();
 	test_rng();
 	test_partial_laps();
+	test_long_laps();
 	return check_summary();
 }

@@ -29,6 +29,11 @@ static void test_scaling(void)
 	base = estimate_probe_ms(&c, PROBE_ID_LATENCY);
 	CHECK(base > ESTIMATE_PROBE_MS, "latency is estimated beyond a probe's overhead (%.0f ms)",
 	      base);
+	/* Within 1 MiB every point's trials are whole laps, which the trial
+	   count prices; past the caches a point's build and warm-up lap
+	   outweigh its stretches, whatever max_trials says. */
+	c.max_size = 1ull << 20;
+	base = estimate_probe_ms(&c, PROBE_ID_LATENCY);
 	c.max_trials *= 4;
 	more = estimate_probe_ms(&c, PROBE_ID_LATENCY);
 	CHECK(more > base * 1.5, "four times max_trials: a longer latency estimate (%.0f -> %.0f "
