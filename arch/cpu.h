@@ -60,4 +60,14 @@ unsigned cpu_isa(void);
    what was there before. */
 void cpu_code_written(void *base, size_t bytes);
 
+/* ---- Lines of data ---------------------------------------------------- */
+
+/* Writes back and evicts every cache line of [base, base + bytes) from
+   every level of this CPU's caches and every other's in its coherence
+   domain, and waits until that is done: x86-64 CLFLUSH over the line size
+   CPUID 1 EBX[15:8] gives, then MFENCE; AArch64 DC CIVAC over CTR_EL0's
+   smallest data line, then DSB SY. Afterwards a load of any of those
+   bytes misses in every cache. */
+void cpu_data_flush(void *base, size_t bytes);
+
 #endif

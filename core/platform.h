@@ -73,6 +73,10 @@ struct plat_buffer {
 int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len);
 void plat_buffer_put(struct plat_buffer *b);
+/* Writes back and evicts [base, base + bytes) of a buffer from every
+   cache (arch/cpu.h's cpu_data_flush), so that each of its lines next
+   loaded comes from memory. */
+void plat_data_flush(void *base, size_t bytes);
 /* 1 when this platform's architecture has pages of 1 << page_shift bytes
    at all (x86-64: 4 KiB, 2 MiB, 1 GiB; AArch64 its granules and blocks
    too); else 0 with why[] naming the size and those it has. The `pages`

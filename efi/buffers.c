@@ -202,6 +202,11 @@ void plat_buffer_put(struct plat_buffer *b)
 	b->base = NULL;
 }
 
+void plat_data_flush(void *base, size_t bytes)
+{
+	cpu_data_flush(base, bytes);
+}
+
 /* Scratch memory is whole pages of loader data: identity-mapped by both the
    firmware's tables and ours, since ours map every RAM descriptor. */
 void *plat_alloc(size_t bytes)

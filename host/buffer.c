@@ -319,6 +319,11 @@ void plat_buffer_put(struct plat_buffer *b)
 	b->bytes = 0;
 }
 
+void plat_data_flush(void *base, size_t bytes)
+{
+	cpu_data_flush(base, bytes);
+}
+
 /* ---- Code buffers ----------------------------------------------------- */
 
 /* Says once in b->verified how code in it is mapped. */

@@ -11,6 +11,12 @@
    lap time it yields is long enough to size a trial by even at 4 KiB. */
 #define WARM_LOADS_MIN 65536u
 
+/* Past partial_from_slots, after the buffer is flushed, the warm-up
+   stretch loads once per this many bytes of it on average: every 4 KiB
+   page's entry is loaded, so the TLBs and the page walks' caches hold
+   what they hold in the trials. */
+#define WARM_PAGE_BYTES 4096u
+
 /* ---- Private Data ----------------------------------------------------- */
 
 /* The chain's last pointer goes here, so no load of it is dead code. */
@@ -37,10 +43,11 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 }
 
 /* The untimed warm-up: whole laps coming home to start (the cycle's check),
-   or past partial_from_slots a stretch of that many loads after a scan of
-   the links (chase_run.h). Where the chain stands after it, and the ticks a
-   lap takes at the rate it ran in *lap_ticks; NULL when the cycle is
-   broken (run->cycle_broken set). */
+   or past partial_from_slots a scan of the links, the buffer flushed from
+   every cache and a stretch of one load per 4 KiB of it (chase_run.h).
+   Where the chain stands after it, and the ticks a lap takes at the rate
+   it ran in *lap_ticks; NULL when the cycle is broken (run->cycle_broken
+   set). */
 static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 {
 	uint64_t loads, t0, t1;
@@ -52,8 +59,9 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 			run->cycle_broken = 1;
 			return NULL;
 		}
-		loads = round_up(run->partial_from_slots > WARM_LOADS_MIN ? run->partial_from_slots
-									  : WARM_LOADS_MIN, CHASE_UNROLL);
+		plat_data_flush(run->start, run->slots * CHASE_SLOT);
+		loads = run->slots * CHASE_SLOT / WARM_PAGE_BYTES;
+		loads = round_up(loads > WARM_LOADS_MIN ? loads : WARM_LOADS_MIN, CHASE_UNROLL);
 		t0 = plat_ticks();
 		p = chase_follow(run->start, loads / CHASE_UNROLL);
 		t1 = plat_ticks();

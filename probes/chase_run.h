@@ -42,10 +42,11 @@ struct chase_run {
 	   round the cycle from where the last one stopped. Set it past 4x the
 	   largest cache (chase_partial_from), where every load misses in any
 	   order, so a stretch measures what a lap does. The warm-up is one
-	   whole lap at partial_from_slots itself and a stretch of
-	   partial_from_slots loads past it (by then each line any cache held
-	   has been replaced), the links then checked by chase_scan_links
-	   instead of by a lap coming home. Only for packed slots
+	   whole lap at partial_from_slots itself; past it the links are
+	   checked by chase_scan_links instead of by a lap coming home, the
+	   buffer is flushed from every cache (plat_data_flush: no line the
+	   build or the scan left can hit) and a stretch of one load per 4 KiB
+	   of it settles the TLBs and page walks. Only for packed slots
 	   (chase_build with page_bytes = CHASE_SLOT). */
 	uint64_t partial_from_slots;
 	/* Nonzero: below partial_from_slots too, once the whole-lap warm-up
@@ -69,7 +70,8 @@ struct chase_run {
 };
 
 /* Warms up (untimed: whole laps, at least 65536 loads, or past
-   partial_from_slots the stretch described there), times a lap, then
+   partial_from_slots the scan, flush and stretch described there), times
+   a lap, then
    runs trials of whole laps sized to c->step_ms (or, from
    partial_from_slots up, stretches of at least CHASE_PARTIAL_LOADS_MIN
    loads sized to it) until the stop rule ends them, all inside plat_timed. A lap of any slot count is followed in

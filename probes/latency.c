@@ -56,26 +56,28 @@ struct sweep_state {
 
 /* A size expected to take over a second gets a line before it, so a long
    sweep never looks hung: the previous size's latency times the loads this
-   one costs at least. Whole laps: the build, a warm-up lap and the minimum
-   trials' laps; where a lap is long (chase_long_lap), the build, the
-   warm-up lap and at most max_trials stretches. From partial_from slots
-   on (chase_partial_from): the build,
-   a warm-up stretch of partial_from loads, then trials of step_ms each at
-   most max_trials (a 2 GiB point past a 508 MiB claim was announced as
-   26 minutes and took 6). */
+   one costs, in laps. The build is BUILD_LAPS of a lap: its random writes
+   do not wait on each other (the Zen 5 VM built, scanned and flushed 2 GiB
+   in 2.5 s, where a lap took 14 s). Whole laps: the build, a warm-up lap
+   and the minimum trials' laps; where a lap is long (chase_long_lap), or
+   at partial_from slots itself (chase_partial_from), the build, the
+   warm-up lap and at most max_trials stretches; past it the build, a load
+   per 4 KiB and the stretches. */
+#define BUILD_LAPS 0.2
 static void announce_long_size(const struct config *c, uint64_t bytes, double previous_ns,
 			       uint64_t partial_from)
 {
-	double slots = (double)(bytes / CHASE_SLOT), ms;
+	double slots = (double)(bytes / CHASE_SLOT), stretches = c->max_trials * c->step_ms;
+	double lap_ms = previous_ns * slots / 1e6, ms;
 	char size_text[24];
 
-	if (partial_from && slots >= (double)partial_from)
-		ms = previous_ns * (slots + (double)partial_from) / 1e6 +
-		     (double)c->max_trials * c->step_ms;
-	else if (chase_long_lap(slots, previous_ns, c->step_ms))
-		ms = previous_ns * slots * 2.0 / 1e6 + (double)c->max_trials * c->step_ms;
+	if (partial_from && slots > (double)partial_from)
+		ms = lap_ms * (BUILD_LAPS + (double)CHASE_SLOT / 4096) + stretches;
+	else if ((partial_from && slots == (double)partial_from) ||
+		 chase_long_lap(slots, previous_ns, c->step_ms))
+		ms = lap_ms * (BUILD_LAPS + 1) + stretches;
 	else
-		ms = previous_ns * slots * (2.0 + (double)c->trials * CHASE_TRIAL_LAPS_MIN) / 1e6;
+		ms = lap_ms * (BUILD_LAPS + 1 + (double)c->trials * CHASE_TRIAL_LAPS_MIN);
 
 	if (ms < 1000)
 		return;
@@ -224,9 +226,10 @@ int probe_latency(const struct config *c)
 		      "%u loads per loop iteration; per size at least %u trials of >= %.0f ms "
 		      "(whole laps, at least %u, after a warm-up lap; where a lap holds %u trials or "
 		      "more, stretches of the cycle after that lap; from 4 x the largest claimed "
-		      "cache (else the last edge found) up, a warm-up of one lap at that size (a "
-		      "stretch as long past it, the links then checked by a scan) and then "
-		      "stretches; a stretch >= %u loads), stop when the best three agree within %.1f%% (settled) or "
+		      "cache (else the last edge found) up, a warm-up of one lap at that size (past "
+		      "it the links checked by a scan, the buffer flushed from every cache and a "
+		      "stretch of a load per 4 KiB) and then stretches; a stretch >= %u loads), "
+		      "stop when the best three agree within %.1f%% (settled) or "
 		      "%u more trials moved the best by less (steady), at most %u trials or, past "
 		      "%u, %.0f ms of trials; figure = best trial; after the grid, sizes refined "
 		      "between the two that bracket each edge (eighths of an octave) until it is "

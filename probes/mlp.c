@@ -45,6 +45,9 @@
 /* After a curve's first point, the warm-up is this many loads: the lap
    before it left the lines where they stay. */
 #define WARM_LOADS 16384u
+/* Past every cache, after the flush, one load per this many bytes of the
+   span on average: every 4 KiB page's entry loaded once. */
+#define WARM_PAGE_BYTES 4096u
 /* Beyond mlp.chases, k grows while loads in flight grow by this much. */
 #define GROWTH_MIN 0.03
 
@@ -66,6 +69,8 @@ struct point_run {
 	int warm_lap;             /* warm up with a whole lap first (a curve's first
 				     point); cleared after it: the lines stay where
 				     it left them */
+	int flush_first;          /* past every cache: the first warm-up flushes
+				     the span and loads once per 4 KiB instead */
 	const struct config *c;
 	struct chase_rng rng;     /* each point's turn of the cycle */
 	void *ptr[MLP_CHASES_MAX];
@@ -78,6 +83,9 @@ struct point_run {
 
 static struct level_picks picks;
 static uint64_t walk_pages;
+/* MEMORY_FACTOR x the largest cache (claimed, else found): a working set
+   from here up has no part any cache holds; 0 where none is known. */
+static uint64_t past_caches_from;
 /* Every curve measured this run: the chart's and the page walks'. */
 static struct mlp_curves curves;
 /* The run's analysis of the probes before this one (NULL: none). */
@@ -131,6 +139,7 @@ static void choose_levels(const struct config *c)
 	while (picks.count && picks.level[picks.count - 1].bytes * 2 > largest)
 		picks.count--;
 	level_picks_add_memory(&picks, memory_bytes(c, largest));
+	past_caches_from = largest * MEMORY_FACTOR;
 	walk_pages = (uint64_t)largest_tlb(&claims) * 4;
 	walk_pages = walk_pages > WALK_PAGES_MIN ? walk_pages : WALK_PAGES_MIN;
 }
@@ -158,9 +167,19 @@ static void point_trials(void *arg)
 	for (unsigned j = 0; j < r->k; j++)
 		r->ptr[j] = mlp_start(r->base, r->slots, r->layout_bytes, turn, j, r->k);
 	/* A lap of every chase together covers the cycle: each line loaded
-	   once before timing, so a cache level is read warm, and at memory
-	   the chase starts as the latency probe's does (chase_run.h). */
-	warm = r->warm_lap ? (r->slots + r->k - 1) / r->k : (WARM_LOADS + r->k - 1) / r->k;
+	   once before timing, so a cache level is read warm. Past every
+	   cache the span is flushed from the caches instead, as the latency
+	   probe's chase is there (chase_run.h), and a load per 4 KiB settles
+	   the TLBs and page walks: a lap of 2 GiB took 15 s on the Zen 5 VM. */
+	warm = WARM_LOADS;
+	if (r->warm_lap && r->flush_first) {
+		plat_data_flush(r->base, r->slots * r->layout_bytes);
+		if (r->slots * r->layout_bytes / WARM_PAGE_BYTES > warm)
+			warm = r->slots * r->layout_bytes / WARM_PAGE_BYTES;
+	} else if (r->warm_lap) {
+		warm = r->slots;
+	}
+	warm = (warm + r->k - 1) / r->k;
 	warm = round_up(warm, MLP_UNROLL);
 	r->warm_lap = 0;
 	t0 = plat_ticks();
@@ -326,7 +345,8 @@ static int measure_curve(const struct config *c, const struct plat_buffer *buf, 
 	mp_snprintf(what, sizeof what, "mlp, %s, %s %s", page_name, l->name, size_text);
 	point = (struct point_run){ .base = buf->base, .slots = l->bytes / layout_bytes,
 				    .layout_bytes = layout_bytes, .c = c,
-				    .warm_lap = 1 };
+				    .warm_lap = 1,
+				    .flush_first = past_caches_from && l->bytes >= past_caches_from };
 	mlp_build(buf->base, point.slots, layout_bytes, CYCLE_SEED);
 	chase_rng_seed(&point.rng, CYCLE_SEED + 1);
 	report_table_begin(&point_table, what, NULL);

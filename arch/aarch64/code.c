@@ -1,8 +1,9 @@
-/* arch/cpu.h's code-written-at-run-time part for AArch64: the instruction
- * set's name, and the cache maintenance the architecture asks for before
- * freshly written code runs. Its instruction cache does not follow the
- * data cache: skipped, a core runs the bytes that were there before (or
- * garbage) and the probe measures something else silently.
+/* arch/cpu.h's cache-maintenance part for AArch64: the instruction set's
+ * name, the maintenance the architecture asks for before freshly written
+ * code runs, and data lines flushed from every cache. Its instruction
+ * cache does not follow the data cache: skipped, a core runs the bytes
+ * that were there before (or garbage) and the probe measures something
+ * else silently.
  */
 
 #include "arch/cpu.h"
@@ -38,4 +39,15 @@ void cpu_code_written(void *base, size_t bytes)
 	for (a = start & ~(iline - 1); a < end; a += iline)
 		__asm__ volatile("ic ivau, %0" : : "r"(a) : "memory");
 	__asm__ volatile("dsb ish\n\tisb" : : : "memory");
+}
+
+/* To the point of coherency (CIVAC): past every cache of every core. */
+void cpu_data_flush(void *base, size_t bytes)
+{
+	uint64_t dline, iline, start = (uint64_t)(uintptr_t)base, end = start + bytes, a;
+
+	cache_lines(&dline, &iline);
+	for (a = start & ~(dline - 1); a < end; a += dline)
+		__asm__ volatile("dc civac, %0" : : "r"(a) : "memory");
+	__asm__ volatile("dsb sy" : : : "memory");
 }
