@@ -193,6 +193,16 @@ static size_t l1i_of(const struct ifetch_level *s, size_t n, uint64_t claim)
 	return 0;
 }
 
+/* Whether the claimed L1i is hidden behind the n steps: claimed, and the
+   first step's last fast footprint lies past it, so no step can be the
+   L1i's (l1i_of found none bracketing it). A chain that ran at one speed
+   past the L1i's size did not fetch from the L1i there; calling the first
+   step the L1i would name an op cache's reach L1i. */
+static int l1i_hidden(const struct ifetch_level *s, size_t n, uint64_t claim)
+{
+	return claim && n && s[0].count > claim;
+}
+
 static void find_l1i(const struct ifetch_rows *r, const struct cache_claims *claims,
 		     struct ifetch_findings *f)
 {
@@ -218,6 +228,13 @@ static void find_l1i(const struct ifetch_rows *r, const struct cache_claims *cla
 		}
 		f->nline_steps = n;
 		f->l1i_step = l1i_of(f->line_steps, n, claim_bytes);
+		if (l1i_hidden(f->line_steps, n, claim_bytes)) {
+			f->l1i_step = n;
+			f->l1i_hidden_to = f->line_steps[0].count;
+			f->l1i_claim = claim_bytes;
+			f->l1i_claim_source = claim->source;
+			return;
+		}
 		f->l1i = f->line_steps[f->l1i_step];
 		f->have_l1i = 1;
 		hold_against(&f->l1i, claim_bytes, claim ? claim->source : NULL, claims);
@@ -388,12 +405,19 @@ void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,
 
 void ifetch_json(struct json *j, const struct ifetch_findings *f)
 {
-	if (!f->have_l1i && !f->ntlbs && !f->fetch_page_shift)
+	if (!f->have_l1i && !f->l1i_hidden_to && !f->ntlbs && !f->fetch_page_shift)
 		return;
 	json_object_begin(j, "ifetch");
 	if (f->have_l1i) {
 		json_object_begin(j, "l1i");
 		level_json(j, &f->l1i, "size_bytes");
+		json_object_end(j);
+	}
+	if (f->l1i_hidden_to) {
+		json_object_begin(j, "l1i_not_seen");
+		json_u64(j, "chain_fast_to_bytes", f->l1i_hidden_to);
+		json_u64(j, "claim", f->l1i_claim);
+		json_string(j, "claim_source", f->l1i_claim_source);
 		json_object_end(j);
 	}
 	json_array_begin(j, "line_steps");

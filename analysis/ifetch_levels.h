@@ -81,6 +81,15 @@ struct ifetch_findings {
 	   else the first (an op cache or a predictor level can step first). */
 	struct ifetch_level line_steps[IFETCH_MAX_LINE_STEPS];
 	size_t nline_steps, l1i_step;
+	/* Where every step of the line chain lies past the claimed L1i (the
+	   chain still as fast at footprints over the claim): the first step's
+	   last fast footprint, bytes, and have_l1i 0. Something ahead of the
+	   L1i held the chain past it, an op cache holding each line's one
+	   jump (Zen 5 VM: steps at 48-64 KiB against a 32 KiB L1i), so the
+	   L1i's own step cannot be seen; 0 otherwise. */
+	uint64_t l1i_hidden_to;
+	uint64_t l1i_claim;
+	const char *l1i_claim_source;
 	struct ifetch_level tlb[IFETCH_MAX_TLBS];
 	size_t ntlbs;
 	/* Steps past the last claimed ITLB once a step agreed with it: the

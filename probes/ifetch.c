@@ -474,6 +474,19 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	return 0;
 }
 
+
+/* What line step i is, beside the L1i's (or, where the L1i was not seen,
+   the first step's front-end cache). */
+static const char *line_step_words(const struct ifetch_findings *f, size_t i)
+{
+	if (f->l1i_hidden_to)
+		return i == 0 ? "the front-end cache ahead of the L1i that held the chain"
+			      : "past it: the L2 or beyond, as code sees it";
+	return i < f->l1i_step ? "before it: an op cache, a predictor level or noise in the "
+				 "shortest chains"
+			       : "past it: the L2 or beyond, as code sees it";
+}
+
 /* The report's closing lines: what the curves say, each against its claim
    (analysis/ifetch_levels.h; the card says the same). */
 static void report_findings(void)
@@ -489,6 +502,12 @@ static void report_findings(void)
 			      (unsigned long long)f.l1i.next_count, f.l1i.miss_cycles,
 			      (unsigned long long)f.l1i.claim, f.l1i.claim_source,
 			      verdict_name(f.l1i.verdict));
+	else if (f.l1i_hidden_to)
+		report_printf("ifetch: L1i not seen: the line chain ran as fast to %llu bytes, past "
+			      "the %llu-byte L1i claimed (%s): a front-end cache ahead of the L1i (an "
+			      "op cache holding each line's one jump) held it, and hides the L1i's "
+			      "own step\n", (unsigned long long)f.l1i_hidden_to,
+			      (unsigned long long)f.l1i_claim, f.l1i_claim_source);
 	else
 		report_printf("ifetch: no L1i step found in the line chain over its control\n");
 	for (size_t i = 0; i < f.nline_steps; i++)
@@ -499,9 +518,7 @@ static void report_findings(void)
 				      (unsigned long long)f.line_steps[i].count,
 				      (unsigned long long)f.line_steps[i].next_count,
 				      f.line_steps[i].miss_cycles,
-				      i < f.l1i_step ? "before it: an op cache, a predictor level "
-						       "or noise in the shortest chains"
-						     : "past it: the L2 or beyond, as code sees it");
+				      line_step_words(&f, i));
 	for (size_t i = 0; i < f.ntlbs; i++)
 		report_printf("ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
 			      "%llu), miss +%.2f cycles a jump; claim %llu (%s): %s\n",

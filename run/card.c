@@ -1009,6 +1009,11 @@ static void ifetch_lines(struct lines *ls, const struct card *c, int compact)
 		bytes_or_dash(claim, sizeof claim, f->l1i.claim);
 		line_add(ls, "L1i      %s, miss +%.1f cycles/jump; claim %s, %s", size,
 			 f->l1i.miss_cycles, claim, verdict_name(f->l1i.verdict));
+	} else if (f->l1i_hidden_to) {
+		mp_format_bytes_short(size, sizeof size, f->l1i_hidden_to);
+		bytes_or_dash(claim, sizeof claim, f->l1i_claim);
+		line_add(ls, "L1i      not seen: code ran as fast to %s, past the claim %s (an "
+			 "op cache)", size, claim);
 	}
 	/* A footprint window with no point says so, never 0.0. */
 	real_or_dash(size, sizeof size, "%.1f", f->fetch_l2_bytes_per_cycle);

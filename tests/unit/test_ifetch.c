@@ -150,6 +150,39 @@ static void test_reading(void)
 	      "the largest claimed instruction TLB per page size");
 }
 
+/* A line chain as fast at 64 KiB as at 16 KiB, stepping past it, against
+   a claimed 32 KiB L1i: an op cache held it (the Zen 5 VM's read 48-64
+   KiB), so no L1i is named, and the step stays a line step; a step that
+   brackets the claim is still the L1i. */
+static void test_hidden_l1i(void)
+{
+	static struct ifetch_rows r;
+	static struct cache_claims claims;
+	struct ifetch_findings f;
+
+	zen3_claims(&claims);
+	ifetch_rows_init(&r);
+	for (uint64_t n = 16; n <= 8192; n *= 2) {
+		add(&r, IFETCH_VARIANT_LINE, 12, n, 64, n <= 1024 ? 1.0 : 3.0);
+		add(&r, IFETCH_VARIANT_LINE_CONTROL, 12, n, 16, n <= 4096 ? 1.0 : 3.0);
+	}
+	ifetch_find(&r, &claims, &f);
+	CHECK(!f.have_l1i && f.l1i_hidden_to == 65536 && f.l1i_claim == 32768 &&
+	      f.nline_steps == 1 && f.l1i_step == f.nline_steps,
+	      "fast to 64 KiB against a 32 KiB claim: the L1i not seen (have %d, to %llu, %zu "
+	      "steps)", f.have_l1i, (unsigned long long)f.l1i_hidden_to, f.nline_steps);
+
+	ifetch_rows_init(&r);
+	for (uint64_t n = 16; n <= 8192; n *= 2) {
+		add(&r, IFETCH_VARIANT_LINE, 12, n, 64, n <= 128 ? 1.0 : n <= 512 ? 1.5 : 3.5);
+		add(&r, IFETCH_VARIANT_LINE_CONTROL, 12, n, 16, 1.0);
+	}
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.have_l1i && !f.l1i_hidden_to && f.l1i.count == 32768 && f.nline_steps == 2 &&
+	      f.l1i_step == 1, "a first step below the claim, the second at it: the second is the "
+	      "L1i (%zu steps, L1i %llu)", f.nline_steps, (unsigned long long)f.l1i.count);
+}
+
 static void take_ifetch(const struct result_row *row, void *ctx)
 {
 	ifetch_rows_add(ctx, row);
@@ -208,6 +241,7 @@ int main(void)
 {
 	test_rows();
 	test_reading();
+	test_hidden_l1i();
 	test_recorded();
 	return check_summary();
 }
