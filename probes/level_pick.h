@@ -1,5 +1,7 @@
 /* The working sets a probe measures "at each level": half of each cache
- * level (a working set the level holds whatever its ways), taken from the
+ * level (a working set the level holds whatever its ways), or where the
+ * latency curve drew the level's plateau, no further than the middle of
+ * that plateau (a smeared step starts before half the level), taken from the
  * latency probe's levels when it ran earlier in this run and from the
  * CPU's claims otherwise, with where they came from for the report. The
  * mlp and tails probes share it, so both measure at the same sizes. The
@@ -37,7 +39,10 @@ struct analysis;
 struct cache_claims;
 
 /* The cache levels of *p: half of each cache level the latency probe's
-   curves named in `before` (analysis_so_far(); NULL: it did not run), else
+   curves named in `before` (analysis_so_far(); NULL: it did not run), at
+   most the middle of its plateau on a log scale (from the first size past
+   the level below, or the curve's first, to the last before its own
+   step), else
    half of each data or unified level the claims list, L1 to L4, one per
    level. Leaves room for memory: at most LEVEL_PICKS_MAX - 1. Pure. */
 void level_picks_caches(struct level_picks *p, const struct analysis *before,

@@ -471,7 +471,8 @@ int probe_mlp(const struct config *c)
 	report_printf("mlp: k chases interleaved in one loop, each a k-th of one random cycle "
 		      "over the working set's lines; ns per load over every chase; in flight = "
 		      "ns/load at 1 chase over ns/load at k; k = 1 .. at least %u; working sets "
-		      "half of each cache, memory %ux the largest, from %s; up to %u chases the "
+		      "half of each cache (or the middle of its plateau on the latency curve, "
+		      "where that lies below), memory %ux the largest, from %s; up to %u chases the "
 		      "pointers are in registers, past that in memory (one more load and store "
 		      "a step)\n", MLP_SETTINGS(c)->chases, MEMORY_FACTOR, picks.from,
 		      MLP_REGISTER_CHASES);

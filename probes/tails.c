@@ -1,6 +1,7 @@
 /* The tails probe: the distribution of single loads' latency at each
  * level's working set, not only its best trial. At half of each cache
- * level (the latency probe's where it ran before, else the claims:
+ * level, or the middle of its plateau where that lies below (the latency
+ * probe's levels where it ran before, else the claims:
  * level_pick.h) and at memory (four times the largest), a random chase is
  * timed in many short batches of a few loads (batches.h), the counter's
  * own cost subtracted: p50, p90, p99, p99.9 and the maximum, the batches
@@ -109,7 +110,7 @@ static void choose_levels(const struct config *c)
 	memory = memory_bytes(c, &picks, 1);
 	for (unsigned i = 0; i < picks.count; i++)
 		if (picks.level[i].bytes >= memory)
-			report_printf("tails: %s (half of it %llu bytes) is not below memory's "
+			report_printf("tails: %s (its working set %llu bytes) is not below memory's "
 				      "working set: left out\n", picks.level[i].name,
 				      (unsigned long long)picks.level[i].bytes);
 	level_picks_add_memory(&picks, memory);
@@ -322,7 +323,8 @@ int probe_tails(const struct config *c)
 		report_printf(" %s %s%s", picks.level[i].name, size_text,
 			      i + 1 < picks.count ? "," : "\n");
 	}
-	report_printf("tails: at each level's working set (half of the cache level), one random "
+	report_printf("tails: at each level's working set (half of the cache level, or the middle "
+		      "of its plateau on the latency curve where that lies below), one random "
 		      "cycle of %u-byte slots timed in %u batches of dependent loads (a column says "
 		      "how many: enough for %.0f ns, %u to %u) after a first stretch of %u batches of "
 		      "%u that warms it and sizes them; each batch's time less the counter's own "

@@ -101,6 +101,43 @@ static void test_latency_near(void)
 	      "no point within an eighth of an octave, another page size, no run: 0");
 }
 
+/* Levels whose plateaus the curve drew: a smeared L2 whose step starts at
+   384 KiB and an L3 whose starts at 8 MiB get the middles of their
+   plateaus on a log scale (52 .. 384 KiB: 141 KiB; 1.5 .. 8 MiB: 3.46
+   MiB), below their halves; the L1 (4 .. 44 KiB: 13.3 KiB) too; each down
+   to the sweep's eighths of an octave (13 KiB, 128 KiB, 3.25 MiB). A sharp
+   L2 (a plateau to 1 MiB from 52 KiB: 231 KiB, so 224 KiB) gets that, and
+   a level whose plateau's middle lies past its half keeps its half. */
+static void test_plateau_middle(void)
+{
+	static const uint64_t below[] = { 44 * KIB, 0, 384 * KIB, 8 * MIB },
+			      next[] = { 52 * KIB, 0, 1536 * KIB, 12 * MIB };
+
+	claim_zen5_vm();
+	latency_found();
+	run.curve[0].pt[0].bytes = 4 * KIB;
+	for (unsigned i = 0; i < 4; i++) {
+		run.h.level[i].page_shift = 12;
+		run.h.level[i].below_bytes = below[i];
+		run.h.level[i].next_bytes = next[i];
+	}
+	level_picks_caches(&p, &run, &claims);
+	CHECK(p.count == 3 && p.level[0].bytes == 13 * KIB && p.level[1].bytes == 128 * KIB &&
+	      p.level[2].bytes == 3328 * KIB,
+	      "each level at its plateau's middle: %llu, %llu, %llu bytes",
+	      (unsigned long long)p.level[0].bytes, (unsigned long long)p.level[1].bytes,
+	      (unsigned long long)p.level[2].bytes);
+	run.h.level[2].below_bytes = MIB;
+	run.h.level[3].below_bytes = 64 * MIB;
+	run.h.level[3].size_bytes = 16 * MIB;
+	level_picks_caches(&p, &run, &claims);
+	CHECK(p.level[1].bytes == 224 * KIB &&
+	      p.level[2].bytes == 8 * MIB,
+	      "a sharp L2: 224 KiB; a plateau whose middle lies past half the level: the half "
+	      "(%llu, %llu)", (unsigned long long)p.level[1].bytes,
+	      (unsigned long long)p.level[2].bytes);
+}
+
 static void test_from_claims(void)
 {
 	claim_zen5_vm();
@@ -127,6 +164,7 @@ int main(void)
 {
 	test_from_latency();
 	test_latency_near();
+	test_plateau_middle();
 	test_from_claims();
 	return check_summary();
 }
