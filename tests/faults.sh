@@ -358,8 +358,9 @@ for kb in "${mounted[@]}"; do
 		# How far the giving up goes depends on when the volume fills
 		# (results.csv may fit once the reports gave way): the order is
 		# what is checked.
-		check "100 KiB volume: the least valuable file given up first (report.html, then report.txt, results.csv last)" \
-			bash -c "grep -o '^[a-z ]*: [a-z.]*: \(writing failed\|given up\)' '$out' | sed 's/.*: \([a-z.]*\): .*/\1/' | tr '\n' ' ' | grep -Eq '^report.html (report.txt (results.csv )?)?\$'"
+		given_up=$(grep -o '^[a-z ]*: [a-z.]*: \(writing failed\|given up\)' "$out" | sed 's/.*: \([a-z.]*\): .*/\1/' | tr '\n' ' ')
+		check "100 KiB volume: the least valuable file given up first (report.html, then report.txt, results.csv last; saw: ${given_up:-none})" \
+			bash -c "echo '$given_up' | grep -Eq '^report.html (report.txt (results.csv )?)?\$'"
 		check "100 KiB volume: report.html ends with </html> and parses whole, cut at its last whole section" \
 			bash -c "[[ \$(tail -n 1 '$run/report.html') == '</html>' ]] && python3 tests/page_check.py '$run/report.html' --no-chart > '$work/page-check.log' 2>&1"
 	else
