@@ -228,11 +228,13 @@ static void find_l1i(const struct ifetch_rows *r, const struct cache_claims *cla
 		}
 		f->nline_steps = n;
 		f->l1i_step = l1i_of(f->line_steps, n, claim_bytes);
-		if (l1i_hidden(f->line_steps, n, claim_bytes)) {
+		/* An emulator's timings hold no op cache: its step is held
+		   against the claim as any other, and says emulated. */
+		if (!claims_emulated(claims) && l1i_hidden(f->line_steps, n, claim_bytes)) {
 			f->l1i_step = n;
 			f->l1i_hidden_to = f->line_steps[0].count;
 			f->l1i_claim = claim_bytes;
-			f->l1i_claim_source = claim->source;
+			f->l1i_claim_source = claim->source ? claim->source : "";
 			return;
 		}
 		f->l1i = f->line_steps[f->l1i_step];

@@ -171,6 +171,11 @@ static void test_hidden_l1i(void)
 	      f.nline_steps == 1 && f.l1i_step == f.nline_steps,
 	      "fast to 64 KiB against a 32 KiB claim: the L1i not seen (have %d, to %llu, %zu "
 	      "steps)", f.have_l1i, (unsigned long long)f.l1i_hidden_to, f.nline_steps);
+	strcpy(claims.hypervisor_id, "TCGTCGTCGTCG");
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.have_l1i && !f.l1i_hidden_to && f.l1i.verdict == VERDICT_EMULATED,
+	      "the same chain under an emulator: its step held against the claim, emulated");
+	claims.hypervisor_id[0] = '\0';
 
 	ifetch_rows_init(&r);
 	for (uint64_t n = 16; n <= 8192; n *= 2) {
