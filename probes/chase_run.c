@@ -11,12 +11,6 @@
    lap time it yields is long enough to size a trial by even at 4 KiB. */
 #define WARM_LOADS_MIN 65536u
 
-/* Past partial_from_slots, after the buffer is flushed, the warm-up
-   stretch loads once per this many bytes of it on average: every 4 KiB
-   page's entry is loaded, so the TLBs and the page walks' caches hold
-   what they hold in the trials. */
-#define WARM_PAGE_BYTES 4096u
-
 /* ---- Private Data ----------------------------------------------------- */
 
 /* The chain's last pointer goes here, so no load of it is dead code. */
@@ -42,6 +36,21 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 	return (v + unit - 1) / unit * unit;
 }
 
+/* A stretch's loads: trial_loads (step_ms at the lap's rate; 0 unknown),
+   at least CHASE_PARTIAL_LOADS_MIN. */
+static double stretch_loads(double trial_loads)
+{
+	return trial_loads > CHASE_PARTIAL_LOADS_MIN ? trial_loads : CHASE_PARTIAL_LOADS_MIN;
+}
+
+/* Whether a lap of `slots` loads holds CHASE_LONG_LAP_TRIALS stretches of
+   `loads` each (stretch_loads). The one rule of chase_run_trials and
+   chase_long_lap. */
+static int holds_stretches(double slots, double loads)
+{
+	return slots >= loads * CHASE_LONG_LAP_TRIALS;
+}
+
 /* The untimed warm-up: whole laps coming home to start (the cycle's check),
    or past partial_from_slots a scan of the links, the buffer flushed from
    every cache and a stretch of one load per 4 KiB of it (chase_run.h).
@@ -60,7 +69,7 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 			return NULL;
 		}
 		plat_data_flush(run->start, run->slots * CHASE_SLOT);
-		loads = run->slots * CHASE_SLOT / WARM_PAGE_BYTES;
+		loads = run->slots * CHASE_SLOT / CHASE_WARM_PAGE_BYTES;
 		loads = round_up(loads > WARM_LOADS_MIN ? loads : WARM_LOADS_MIN, CHASE_UNROLL);
 		t0 = plat_ticks();
 		p = chase_follow(run->start, loads / CHASE_UNROLL);
@@ -113,12 +122,9 @@ void chase_run_trials(void *arg)
 	if (!p)
 		return;
 	target = ms_to_ticks(run->c->step_ms);
-	loads = (uint64_t)((double)target / (double)lap_ticks * (double)run->slots);
-	if (loads < CHASE_PARTIAL_LOADS_MIN)
-		loads = CHASE_PARTIAL_LOADS_MIN;
+	loads = (uint64_t)stretch_loads((double)target / (double)lap_ticks * (double)run->slots);
 	if ((run->partial_from_slots && run->slots >= run->partial_from_slots) ||
-	    (run->stretch_long_laps &&
-	     (double)run->slots >= (double)loads * CHASE_LONG_LAP_TRIALS)) {
+	    (run->stretch_long_laps && holds_stretches((double)run->slots, (double)loads))) {
 		/* A stretch of loads sized to step_ms, at the lap's rate, in
 		   whole blocks; it may end anywhere in the cycle, and the next
 		   one goes on from there. */
@@ -201,11 +207,7 @@ int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char
 
 int chase_long_lap(double slots, double ns, double step_ms)
 {
-	double loads = ns > 0 ? step_ms * 1e6 / ns : 0;
-
-	if (loads < CHASE_PARTIAL_LOADS_MIN)
-		loads = CHASE_PARTIAL_LOADS_MIN;
-	return slots >= loads * CHASE_LONG_LAP_TRIALS;
+	return holds_stretches(slots, stretch_loads(ns > 0 ? step_ms * 1e6 / ns : 0));
 }
 
 void chase_run_cost(const struct config *c, uint64_t slots, int partial,

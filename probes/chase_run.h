@@ -28,6 +28,12 @@
    then cost three laps where stretches cost a few eighths of one. */
 #define CHASE_LONG_LAP_TRIALS 8u
 
+/* Past every cache, after its buffer is flushed (plat_data_flush), a
+   chase's warm-up loads once per this many bytes of it on average: every
+   4 KiB page's entry is loaded, so the TLBs and the page walks' caches
+   hold what they hold in the trials. The latency probe's and mlp's. */
+#define CHASE_WARM_PAGE_BYTES 4096u
+
 /* How a point's trials were formed (the row's trial_form column). */
 #define CHASE_FORM_LAPS "laps"
 #define CHASE_FORM_PARTIAL "partial"

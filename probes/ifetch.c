@@ -474,7 +474,6 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	return 0;
 }
 
-
 /* What line step i is, beside the L1i's (or, where the L1i was not seen,
    the first step's front-end cache). */
 static const char *line_step_words(const struct ifetch_findings *f, size_t i)

@@ -72,7 +72,7 @@ static void announce_long_size(const struct config *c, uint64_t bytes, double pr
 	char size_text[24];
 
 	if (partial_from && slots > (double)partial_from)
-		ms = lap_ms * (BUILD_LAPS + (double)CHASE_SLOT / 4096) + stretches;
+		ms = lap_ms * (BUILD_LAPS + (double)CHASE_SLOT / CHASE_WARM_PAGE_BYTES) + stretches;
 	else if ((partial_from && slots == (double)partial_from) ||
 		 chase_long_lap(slots, previous_ns, c->step_ms))
 		ms = lap_ms * (BUILD_LAPS + 1) + stretches;
@@ -235,8 +235,8 @@ int probe_latency(const struct config *c)
 		      "between the two that bracket each edge (eighths of an octave) until it is "
 		      "pinned or shown smeared\n",
 		      CHASE_SLOT, CHASE_UNROLL, c->trials, c->step_ms, CHASE_TRIAL_LAPS_MIN,
-		      CHASE_LONG_LAP_TRIALS, CHASE_PARTIAL_LOADS_MIN, c->precision * 100, trials_steady_span(c->trials),
-		      c->max_trials, c->trials, c->max_trials * c->step_ms);
+		      CHASE_LONG_LAP_TRIALS, CHASE_PARTIAL_LOADS_MIN, c->precision * 100,
+		      trials_steady_span(c->trials), c->max_trials, c->trials, c->max_trials * c->step_ms);
 	return page_sizes_each(PROBE_NAME, c, sweep_page_size);
 }
 

@@ -45,9 +45,6 @@
 /* After a curve's first point, the warm-up is this many loads: the lap
    before it left the lines where they stay. */
 #define WARM_LOADS 16384u
-/* Past every cache, after the flush, one load per this many bytes of the
-   span on average: every 4 KiB page's entry loaded once. */
-#define WARM_PAGE_BYTES 4096u
 /* Beyond mlp.chases, k grows while loads in flight grow by this much. */
 #define GROWTH_MIN 0.03
 
@@ -174,8 +171,8 @@ static void point_trials(void *arg)
 	warm = WARM_LOADS;
 	if (r->warm_lap && r->flush_first) {
 		plat_data_flush(r->base, r->slots * r->layout_bytes);
-		if (r->slots * r->layout_bytes / WARM_PAGE_BYTES > warm)
-			warm = r->slots * r->layout_bytes / WARM_PAGE_BYTES;
+		if (r->slots * r->layout_bytes / CHASE_WARM_PAGE_BYTES > warm)
+			warm = r->slots * r->layout_bytes / CHASE_WARM_PAGE_BYTES;
 	} else if (r->warm_lap) {
 		warm = r->slots;
 	}
