@@ -6,7 +6,8 @@
  * only, since THP never gives 1 GiB pages. Every page is touched (by a
  * thread per CPU), then smaps and pagemap say what the kernel actually gave.
  * Code buffers are the same buffers, made read and execute only while
- * their code runs (plat_code_seal).
+ * their code runs (plat_code_seal). A large buffer handed back stays
+ * mapped for the next one of its page size (kept buffers, below).
  */
 
 #include <errno.h>
@@ -36,12 +37,20 @@
    one chunk. 16 MiB chunks took 0.5 s to notice a SIGINT with the machine's
    two cores nine times over-committed (Zen 5 VM, load average 16). */
 #define TOUCH_CHUNK (2u << 20)
+/* A buffer handed back of at least this size is kept for the next get of
+   its page size; smaller ones cost little to fault in again. */
+#define KEEP_MIN (64u << 20)
+#define KEPT_SLOTS 3u             /* one per page size: 4 KiB, 2 MiB, 1 GiB */
 
 /* ---- Private Types ---------------------------------------------------- */
 
 struct mapping {
 	void *start;              /* the whole reservation, guards included */
 	size_t length;
+	char *body;               /* the pages a buffer may use */
+	size_t capacity;          /* their bytes; a kept mapping's buffer may use fewer */
+	unsigned page_shift;
+	enum page_backing backing;
 };
 
 struct touch_share {
@@ -49,6 +58,12 @@ struct touch_share {
 	size_t bytes;
 	int stopped;              /* a stop request ended it before its end */
 };
+
+/* ---- Private Data ----------------------------------------------------- */
+
+/* Mappings handed back and kept, one per page size (kept_slot); NULL where
+   none is. */
+static struct mapping *kept[KEPT_SLOTS];
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -76,6 +91,110 @@ static uint64_t hugetlb_free_bytes(unsigned page_shift)
 
 	host_hugetlb_pages(page_shift, &reserved, &free_pages);
 	return free_pages << page_shift;
+}
+
+/* ---- Kept buffers ----------------------------------------------------- */
+
+/* Under a hypervisor that backs guest memory on first touch and takes
+   freed memory back a few seconds later, faulting a buffer in costs the
+   host's faults, not the kernel's zeroing: on the Zen 5 VM 4 GiB of 2 MiB
+   pages took 6.4 s the first time, 0.23 s when mapped again at once, and
+   2.2 s again five seconds after the unmap. The full profile maps the
+   same large buffers probe after probe (8 GiB of 2 MiB pages for tlb,
+   4 GiB for ifetch, 2 GiB at memory's point three times), so a large
+   buffer handed back stays mapped, one per page size, and the next get
+   of that page size that fits in it takes it: the same frames, its pages
+   checked again by page_check like new ones. Nothing measured depends on
+   fresh frames: every probe writes what it reads before timing. Kept
+   memory counts as free for every size check and is unmapped first
+   whenever a get needs the room. */
+
+/* The slot of a page size (one of the three plat_buffer_get maps). */
+static unsigned kept_slot(unsigned page_shift)
+{
+	return page_shift == PAGE_SHIFT_4K ? 0u : page_shift == PAGE_SHIFT_2M ? 1u : 2u;
+}
+
+static void mapping_free(struct mapping *m)
+{
+	munmap(m->start, m->length);
+	free(m);
+}
+
+static void kept_release(unsigned slot)
+{
+	if (kept[slot])
+		mapping_free(kept[slot]);
+	kept[slot] = NULL;
+}
+
+static void kept_release_all(void)
+{
+	for (unsigned slot = 0; slot < KEPT_SLOTS; slot++)
+		kept_release(slot);
+}
+
+/* Bytes kept in mappings that are not hugetlb's (charged as anonymous
+   memory, so missing from MemAvailable and the cgroup's room). */
+static uint64_t kept_anonymous_bytes(void)
+{
+	uint64_t sum = 0;
+
+	for (unsigned slot = 0; slot < KEPT_SLOTS; slot++)
+		if (kept[slot] && kept[slot]->backing != BACKING_HUGETLB)
+			sum += kept[slot]->capacity;
+	return sum;
+}
+
+/* Hugetlb pages of this size that a get could have: the free ones and a
+   kept hugetlb mapping's. */
+static uint64_t hugetlb_room(unsigned page_shift)
+{
+	const struct mapping *k = kept[kept_slot(page_shift)];
+
+	return hugetlb_free_bytes(page_shift) +
+	       (k && k->backing == BACKING_HUGETLB ? k->capacity : 0);
+}
+
+/* The kept mapping of this page size when it holds bytes, made ready for
+   a buffer of bytes: its first bytes read and write, the rest no access,
+   so that smaps shows the buffer as one region of exactly its size (the
+   rest joins the guard after it). NULL when there is none that fits, and
+   then a kept one too small is unmapped, since this get's buffer will
+   replace it. */
+static struct mapping *kept_take(size_t bytes, unsigned page_shift)
+{
+	unsigned slot = kept_slot(page_shift);
+	struct mapping *m = kept[slot];
+
+	if (!m)
+		return NULL;
+	if (m->capacity < bytes || mprotect(m->body, bytes, PROT_READ | PROT_WRITE) != 0 ||
+	    (m->capacity > bytes &&
+	     mprotect(m->body + bytes, m->capacity - bytes, PROT_NONE) != 0)) {
+		kept_release(slot);
+		return NULL;
+	}
+	kept[slot] = NULL;
+	return m;
+}
+
+/* Keeps m for the next get of its page size when it is large and keeping
+   it leaves at least as much room as the kept mappings hold (so that a
+   run near its memory limit keeps nothing); else unmaps it. Of two
+   mappings of one page size the larger stays. */
+static void kept_offer(struct mapping *m)
+{
+	unsigned slot = kept_slot(m->page_shift);
+	uint64_t held = kept_anonymous_bytes() + (m->backing == BACKING_HUGETLB ? 0 : m->capacity);
+
+	if (m->capacity < KEEP_MIN || usable_memory() < held ||
+	    (kept[slot] && kept[slot]->capacity >= m->capacity)) {
+		mapping_free(m);
+		return;
+	}
+	kept_release(slot);
+	kept[slot] = m;
 }
 
 /* A read would map the shared zero page; only a write makes the kernel give
@@ -197,8 +316,9 @@ int plat_page_size_architected(unsigned page_shift, char *why, size_t why_len)
 
 size_t plat_buffer_max(unsigned page_shift)
 {
-	uint64_t page = 1ull << page_shift, usable = usable_memory() & ~(page - 1);
-	uint64_t hugetlb = page_shift > 12 ? hugetlb_free_bytes(page_shift) : 0;
+	uint64_t page = 1ull << page_shift;
+	uint64_t usable = (usable_memory() + kept_anonymous_bytes()) & ~(page - 1);
+	uint64_t hugetlb = page_shift > 12 ? hugetlb_room(page_shift) : 0;
 
 	if (page_shift == PAGE_SHIFT_4K)
 		return (size_t)usable;
@@ -207,15 +327,86 @@ size_t plat_buffer_max(unsigned page_shift)
 	return (size_t)hugetlb;
 }
 
+/* Which pages a new mapping of bytes (rounded to its pages) gets: 0, or -1
+   with why[] when this page size cannot be had. */
+static int choose_backing(size_t bytes, unsigned page_shift, enum page_backing *backing,
+			  char *why, size_t why_len)
+{
+	uint64_t reserved, free_pages;
+
+	if (page_shift == PAGE_SHIFT_4K) {
+		*backing = BACKING_4K;
+		return 0;
+	}
+	if (hugetlb_free_bytes(page_shift) >= bytes) {
+		*backing = BACKING_HUGETLB;
+		return 0;
+	}
+	if (page_shift == PAGE_SHIFT_2M && thp_allowed()) {
+		*backing = BACKING_THP;
+		return 0;
+	}
+	host_hugetlb_pages(page_shift, &reserved, &free_pages);
+	snprintf(why, why_len,
+		 "no %s pages for %zu MiB: %llu hugetlb pages of that size reserved, %llu free%s",
+		 page_shift == PAGE_SHIFT_1G ? "1 GiB" : "2 MiB", bytes >> 20,
+		 (unsigned long long)reserved, (unsigned long long)free_pages,
+		 page_shift == PAGE_SHIFT_1G ? " (THP never gives 1 GiB pages)"
+					     : ", and THP is disabled");
+	return -1;
+}
+
+/* A new mapping of bytes (rounded to its pages), not yet touched; the
+   kept mappings are unmapped first when the room is short. NULL with why[]
+   on failure. */
+static struct mapping *map_fresh(size_t bytes, unsigned page_shift, char *why, size_t why_len)
+{
+	size_t page = (size_t)1 << page_shift;
+	struct mapping *m;
+	enum page_backing backing;
+	void *base;
+
+	if ((page_shift == PAGE_SHIFT_4K || hugetlb_free_bytes(page_shift) < bytes) &&
+	    bytes > usable_memory())
+		kept_release_all();
+	if (choose_backing(bytes, page_shift, &backing, why, why_len) != 0)
+		return NULL;
+	if (backing != BACKING_HUGETLB && bytes > usable_memory()) {
+		struct host_memory_room r;
+
+		host_memory_room(&r);
+		snprintf(why, why_len, "too little memory: %zu MiB asked, %llu MiB usable now (7/8 "
+			 "of %s)", bytes >> 20, (unsigned long long)(r.bytes >> 20), r.how);
+		return NULL;
+	}
+	m = malloc(sizeof *m);
+	if (!m) {
+		snprintf(why, why_len, "out of memory for the buffer's bookkeeping");
+		return NULL;
+	}
+	if (backing == BACKING_HUGETLB)
+		base = map_hugetlb(bytes, page_shift, m);
+	else
+		base = map_anonymous(bytes, backing == BACKING_THP ? page : SMALL_PAGE,
+				     backing == BACKING_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE, m);
+	if (!base) {
+		snprintf(why, why_len, "mmap of %zu MiB failed: %s", bytes >> 20, strerror(errno));
+		free(m);
+		return NULL;
+	}
+	m->body = base;
+	m->capacity = bytes;
+	m->page_shift = page_shift;
+	m->backing = backing;
+	return m;
+}
+
 int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len)
 {
 	size_t page = (size_t)1 << page_shift;
-	struct mapping *m = malloc(sizeof *m);
-	enum page_backing backing;
 	struct page_check check;
-	void *base = NULL;
-	int saved_errno = 0;
+	struct mapping *m;
 
 	if (why_len)
 		why[0] = '\0';   /* a buffer had says nothing */
@@ -228,73 +419,31 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		mp_format_bytes(size, sizeof size, page);
 		snprintf(why, why_len, "%s pages do not exist on x86-64 Linux (4 KiB pages, "
 			 "2 MiB and 1 GiB huge pages do)", size);
-		free(m);
-		return -1;
-	}
-	if (!m) {
-		snprintf(why, why_len, "out of memory for the buffer's bookkeeping");
 		return -1;
 	}
 	bytes = (bytes + page - 1) & ~(page - 1);
-	if (page_shift == PAGE_SHIFT_4K) {
-		backing = BACKING_4K;
-	} else if (hugetlb_free_bytes(page_shift) >= bytes) {
-		backing = BACKING_HUGETLB;
-	} else if (page_shift == PAGE_SHIFT_2M && thp_allowed()) {
-		backing = BACKING_THP;
-	} else {
-		uint64_t reserved, free_pages;
-
-		host_hugetlb_pages(page_shift, &reserved, &free_pages);
-		snprintf(why, why_len,
-			 "no %s pages for %zu MiB: %llu hugetlb pages of that size reserved, %llu free%s",
-			 page_shift == PAGE_SHIFT_1G ? "1 GiB" : "2 MiB", bytes >> 20,
-			 (unsigned long long)reserved, (unsigned long long)free_pages,
-			 page_shift == PAGE_SHIFT_1G ? " (THP never gives 1 GiB pages)"
-						     : ", and THP is disabled");
-		free(m);
+	m = kept_take(bytes, page_shift);
+	if (!m)
+		m = map_fresh(bytes, page_shift, why, why_len);
+	if (!m)
 		return -1;
-	}
-	if (backing != BACKING_HUGETLB && bytes > usable_memory()) {
-		struct host_memory_room r;
-
-		host_memory_room(&r);
-		snprintf(why, why_len, "too little memory: %zu MiB asked, %llu MiB usable now (7/8 "
-			 "of %s)", bytes >> 20, (unsigned long long)(r.bytes >> 20), r.how);
-		free(m);
-		return -1;
-	}
-
-	if (backing == BACKING_HUGETLB)
-		base = map_hugetlb(bytes, page_shift, m);
-	else
-		base = map_anonymous(bytes, backing == BACKING_THP ? page : SMALL_PAGE,
-				     backing == BACKING_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE, m);
-	if (!base) {
-		saved_errno = errno;
-		snprintf(why, why_len, "mmap of %zu MiB failed: %s", bytes >> 20, strerror(saved_errno));
-		free(m);
-		return -1;
-	}
-	if (touch_pages(base, bytes, page) != 0) {
+	if (touch_pages(m->body, bytes, page) != 0) {
 		snprintf(why, why_len, "not made: %s asked the run to stop while its %zu MiB were "
 			 "faulted in", plat_stop_signal(), bytes >> 20);
-		munmap(m->start, m->length);
-		free(m);
+		mapping_free(m);
 		return -1;
 	}
-	page_check(base, bytes, page_shift, backing, &check);
+	page_check(m->body, bytes, page_shift, m->backing, &check);
 
 	/* Memory without a single page of the asked size is not a buffer of
 	   that page size: hand it back rather than let rows carry a false
 	   label. A partial result is kept, and its text says how partial. */
-	if (backing != BACKING_4K && check.percent == 0) {
+	if (m->backing != BACKING_4K && check.percent == 0) {
 		snprintf(why, why_len, "%s", check.text);
-		munmap(m->start, m->length);
-		free(m);
+		mapping_free(m);
 		return -1;
 	}
-	b->base = base;
+	b->base = m->body;
 	b->bytes = bytes;
 	b->page_shift = page_shift;
 	snprintf(b->verified, sizeof b->verified, "%s", check.text);
@@ -306,14 +455,15 @@ int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 	return 0;
 }
 
+/* The mapping is kept for the next buffer of its page size where that
+   pays (kept_offer), else unmapped. */
 void plat_buffer_put(struct plat_buffer *b)
 {
 	struct mapping *m = b->plat_private;
 
 	if (!m)
 		return;
-	munmap(m->start, m->length);
-	free(m);
+	kept_offer(m);
 	b->plat_private = NULL;
 	b->base = NULL;
 	b->bytes = 0;

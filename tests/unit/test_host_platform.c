@@ -239,6 +239,44 @@ static void test_results_root(void)
 	      "warned about, not refused (%s)", why);
 }
 
+/* After a 256 MiB buffer of 4 KiB pages was handed back: the next, smaller
+   one of that page size is the same mapping (what was written there is still there), checked as one region of its
+   own size (the rest no longer readable, so smaps cannot count it); a
+   larger one is a new mapping, checked whole; and what the platform
+   offers still counts the kept memory. */
+static void test_kept_buffer(void)
+{
+	struct plat_buffer small, large, held;
+	char why[160], present[64];
+	void *kept_at;
+
+	CHECK(plat_buffer_get(&held, 256u << 20, PAGE_SHIFT_4K, why, sizeof why) == 0,
+	      "the 256 MiB buffer again (%s)", why);
+	kept_at = held.base;
+	((char *)held.base)[100] = 0x5a;
+	plat_buffer_put(&held);
+	CHECK(plat_buffer_max(PAGE_SHIFT_4K) >= (256u << 20),
+	      "the kept 256 MiB still counts as free");
+	CHECK(plat_buffer_get(&small, 96u << 20, PAGE_SHIFT_4K, why, sizeof why) == 0,
+	      "a 96 MiB buffer (%s)", why);
+	snprintf(present, sizeof present, "pagemap: %u of %u present", 24576u, 24576u);
+	CHECK(small.base == kept_at && ((char *)small.base)[100] == 0x5a && small.verified_ok &&
+	      strstr(small.verified, present),
+	      "the kept mapping's first 96 MiB, checked as 24576 pages of its own: %s",
+	      small.verified);
+	CHECK(plat_buffer_get(&large, 288u << 20, PAGE_SHIFT_4K, why, sizeof why) == 0,
+	      "a 288 MiB buffer beside it (%s)", why);
+	snprintf(present, sizeof present, "pagemap: %u of %u present", 73728u, 73728u);
+	CHECK(large.base != kept_at && large.verified_ok && strstr(large.verified, present),
+	      "a new mapping, every page of it checked: %s", large.verified);
+	plat_buffer_put(&small);
+	((char *)large.base)[100] = 0x6b;
+	plat_buffer_put(&large);
+	CHECK(plat_buffer_get(&held, 200u << 20, PAGE_SHIFT_4K, why, sizeof why) == 0 &&
+	      ((char *)held.base)[100] == 0x6b, "of two handed back the larger is kept (%s)", why);
+	plat_buffer_put(&held);
+}
+
 static void test_buffers(void)
 {
 	struct plat_buffer b;
@@ -288,6 +326,7 @@ static void test_buffers(void)
 		      "every one of its 65536 pages touched, whatever thread touched it: %s",
 		      b.verified);
 		plat_buffer_put(&b);
+		test_kept_buffer();
 	}
 
 	memset(&b, 0, sizeof b);
