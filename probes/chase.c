@@ -164,3 +164,52 @@ int chase_check(const void *base, size_t slots, size_t page_bytes, char *why, si
 	}
 	return 0;
 }
+
+void *chase_follow_marking(void *start, const void *base, uint64_t loads, uint64_t *marks)
+{
+	const char *lo = base;
+	void *p = start;
+
+	while (loads--) {
+		uint64_t i = (uint64_t)((const char *)p - lo) / CHASE_SLOT;
+
+		marks[i / 64] |= 1ull << (i % 64);
+		HOP;
+	}
+	return p;
+}
+
+/* Position i of a bijection of [0, mask + 1), mask + 1 a power of two: an
+   odd multiplier and a right shift, each a bijection modulo 2^bits, so
+   consecutive positions are neither adjacent nor a constant stride apart. */
+static uint64_t scramble(uint64_t i, uint64_t mask, unsigned half_bits)
+{
+	uint64_t x = (i * 0x9e3779b97f4a7c15ull) & mask;
+
+	x ^= x >> half_bits;
+	return (x * 0xbf58476d1ce4e5b9ull) & mask;
+}
+
+uint64_t chase_touch_unmarked(const void *base, size_t slots, const uint64_t *marks,
+			      uint64_t *touched)
+{
+	const char *lo = base;
+	uint64_t mask = 1, sum = 0, count = 0;
+	unsigned bits = 0;
+
+	while (mask < slots) {
+		mask <<= 1;
+		bits++;
+	}
+	mask--;
+	for (uint64_t i = 0; i <= mask; i++) {
+		uint64_t j = scramble(i, mask, (bits + 1) / 2);
+
+		if (j >= slots || (marks[j / 64] >> (j % 64)) & 1)
+			continue;
+		sum += (uint64_t)(uintptr_t) * (const void *const *)(lo + j * CHASE_SLOT);
+		count++;
+	}
+	*touched = count;
+	return sum;
+}

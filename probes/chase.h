@@ -76,4 +76,19 @@ int chase_check(const void *base, size_t slots, size_t page_bytes, char *why, si
    make. -1 with why[] otherwise. */
 int chase_scan_links(const void *base, size_t slots, char *why, size_t why_len);
 
+/* Follows the chain of packed slots (base: slot 0) from start for `loads`
+   dependent loads, as chase_follow does, setting bit i of marks (slot i's,
+   bit i % 64 of word i / 64) for each slot it loads; returns where it
+   ended. Untimed: the warm-up's record of the lines a chase's next loads
+   will visit. */
+void *chase_follow_marking(void *start, const void *base, uint64_t loads, uint64_t *marks);
+/* Loads the link of every packed slot whose bit in marks is clear, once
+   each, in a scrambled order that neither a stream nor a stride
+   prefetcher follows, and not one marked slot. The loads are independent,
+   so many are in flight at once: a pass over memory takes a fraction of a
+   dependent lap. Returns the sum of the links loaded (so no load is dead)
+   and their count in *touched. */
+uint64_t chase_touch_unmarked(const void *base, size_t slots, const uint64_t *marks,
+			      uint64_t *touched);
+
 #endif

@@ -51,15 +51,66 @@ static int holds_stretches(double slots, double loads)
 	return slots >= loads * CHASE_LONG_LAP_TRIALS;
 }
 
-/* The untimed warm-up: whole laps coming home to start (the cycle's check),
-   or past partial_from_slots a scan of the links, the buffer flushed from
-   every cache and a stretch of one load per 4 KiB of it (chase_run.h).
-   Where the chain stands after it, and the ticks a lap takes at the rate
-   it ran in *lap_ticks; NULL when the cycle is broken (run->cycle_broken
+/* The stretches the trials may run: twice max_trials, so that trials
+   measured again after a disturbance (the EFI build counts them) stay
+   inside the region too. */
+static uint64_t trial_region_loads(const struct config *c, uint64_t loads)
+{
+	return 2 * (uint64_t)c->max_trials * round_up(loads, CHASE_UNROLL);
+}
+
+/* The region warm-up's loads from start: a settling stretch of half the
+   trials' region (chase_run.h), then the trials' region. */
+static uint64_t region_loads(const struct config *c, uint64_t loads)
+{
+	return trial_region_loads(c, loads) / 2 * 3;
+}
+
+/* The region warm-up (chase_run.h, region_marks): 1 done, with the ticks
+   a load took at its start in *load_ticks and where the trials start in
+   *from; 0 where a lap does not hold CHASE_REGION_LAPS regions at the rate
+   measured (nothing changed but the links checked and some loads
+   followed: the caller warms up by laps); -1 broken (run->cycle_broken
    set). */
+static int warm_region(struct chase_run *run, double *load_ticks, void **from)
+{
+	uint64_t t0, t1, loads, region, settle, touched;
+
+	if (chase_scan_links(run->start, run->slots, run->broken_why,
+			     sizeof run->broken_why) != 0) {
+		run->cycle_broken = 1;
+		return -1;
+	}
+	t0 = plat_ticks();
+	chase_follow(run->start, CHASE_PARTIAL_LOADS_MIN / CHASE_UNROLL);
+	t1 = plat_ticks();
+	*load_ticks = (double)(t1 - t0) / CHASE_PARTIAL_LOADS_MIN;
+	loads = (uint64_t)stretch_loads((double)ms_to_ticks(run->c->step_ms) /
+					(*load_ticks > 0 ? *load_ticks : 1));
+	region = region_loads(run->c, loads);
+	settle = region - trial_region_loads(run->c, loads);
+	if ((double)run->slots < (double)region * CHASE_REGION_LAPS)
+		return 0;
+	for (size_t w = 0; w < chase_region_marks_bytes(run->slots) / sizeof *run->region_marks; w++)
+		run->region_marks[w] = 0;
+	chase_follow_marking(run->start, run->start, region, run->region_marks);
+	chase_sink = (void *)(uintptr_t)chase_touch_unmarked(run->start, run->slots,
+							     run->region_marks, &touched);
+	*from = chase_follow(run->start, settle / CHASE_UNROLL);
+	return 1;
+}
+
+/* The untimed warm-up: whole laps coming home to start (the cycle's check);
+   or past partial_from_slots a scan of the links, the buffer flushed from
+   every cache and a stretch of one load per 4 KiB of it; or, with
+   region_marks where a lap is long, the region's (chase_run.h). Where the
+   chain stands after it, and the ticks a lap takes at the rate it ran in
+   *lap_ticks; NULL when the cycle is broken (run->cycle_broken set). */
 static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 {
-	uint64_t loads, t0, t1;
+	uint64_t loads, laps, t0, t1;
+	double load_ticks = 0;
+	int region;
 	void *p;
 
 	if (run->partial_from_slots && run->slots > run->partial_from_slots) {
@@ -74,11 +125,15 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 		t0 = plat_ticks();
 		p = chase_follow(run->start, loads / CHASE_UNROLL);
 		t1 = plat_ticks();
-		*lap_ticks = (uint64_t)((double)(t1 - t0) / (double)loads * (double)run->slots);
+		load_ticks = (double)(t1 - t0) / (double)loads;
+	} else if ((region = run->stretch_long_laps && run->region_marks
+				     ? warm_region(run, &load_ticks, &p) : 0) != 0) {
+		if (region < 0)
+			return NULL;
+		run->region_warm_up = 1;
 	} else {
-		uint64_t laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots,
-					 laps_per_block_unit(run->slots));
-
+		laps = round_up((WARM_LOADS_MIN + run->slots - 1) / run->slots,
+				laps_per_block_unit(run->slots));
 		t0 = plat_ticks();
 		p = chase_follow(run->start, laps * run->slots / CHASE_UNROLL);
 		t1 = plat_ticks();
@@ -86,8 +141,9 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 			run->cycle_broken = 1;
 			return NULL;
 		}
-		*lap_ticks = (t1 - t0) / laps;
+		load_ticks = (double)(t1 - t0) / (double)(laps * run->slots);
 	}
+	*lap_ticks = (uint64_t)(load_ticks * (double)run->slots);
 	if (!*lap_ticks)
 		*lap_ticks = 1;
 	return p;
@@ -98,6 +154,7 @@ static void *warm_up(struct chase_run *run, uint64_t *lap_ticks)
 static void run_reset(struct chase_run *run)
 {
 	run->cycle_broken = 0;
+	run->region_warm_up = 0;
 	run->broken_why[0] = '\0';
 	run->stopped_by = "-";
 	run->laps_per_trial = 0;
@@ -124,6 +181,7 @@ void chase_run_trials(void *arg)
 	target = ms_to_ticks(run->c->step_ms);
 	loads = (uint64_t)stretch_loads((double)target / (double)lap_ticks * (double)run->slots);
 	if ((run->partial_from_slots && run->slots >= run->partial_from_slots) ||
+	    run->region_warm_up ||
 	    (run->stretch_long_laps && holds_stretches((double)run->slots, (double)loads))) {
 		/* A stretch of loads sized to step_ms, at the lap's rate, in
 		   whole blocks; it may end anywhere in the cycle, and the next
@@ -166,16 +224,41 @@ void chase_run_trials(void *arg)
 
 /* ---- Public Functions ------------------------------------------------- */
 
+/* Whether run could take the region warm-up: stretches asked, below the
+   flushed warm-up's sizes, and a lap that holds CHASE_REGION_LAPS of the
+   shortest region (stretches of CHASE_PARTIAL_LOADS_MIN). */
+static int region_may_apply(const struct chase_run *run)
+{
+	return run->stretch_long_laps &&
+	       !(run->partial_from_slots && run->slots > run->partial_from_slots) &&
+	       (double)run->slots >=
+		       (double)region_loads(run->c, CHASE_PARTIAL_LOADS_MIN) * CHASE_REGION_LAPS;
+}
+
 int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what)
 {
 	struct plat_fault fault;
+	size_t marks_bytes = chase_region_marks_bytes(run->slots);
+	int status;
 
+	/* NULL (none may apply, or no memory for them): whole laps. */
+	run->region_marks = page_bytes == CHASE_SLOT && region_may_apply(run)
+				    ? plat_alloc(marks_bytes) : NULL;
 	run_reset(run);
-	if (plat_timed(chase_run_trials, run, &fault) != 0) {
+	status = plat_timed(chase_run_trials, run, &fault);
+	if (run->region_marks)
+		plat_free(run->region_marks, marks_bytes);
+	run->region_marks = NULL;
+	if (status != 0) {
 		report_printf("%s: FAULT: %s\n", what, fault.text);
 		return -1;
 	}
 	return chase_run_verdict(run, page_bytes, what);
+}
+
+size_t chase_region_marks_bytes(size_t slots)
+{
+	return (slots + 63) / 64 * sizeof(uint64_t);
 }
 
 uint64_t chase_partial_from(uint64_t largest_claim, uint64_t last_edge, uint64_t slot_bytes)
@@ -208,6 +291,13 @@ int chase_run_verdict(const struct chase_run *run, size_t page_bytes, const char
 int chase_long_lap(double slots, double ns, double step_ms)
 {
 	return holds_stretches(slots, stretch_loads(ns > 0 ? step_ms * 1e6 / ns : 0));
+}
+
+int chase_region_lap(double slots, double ns, const struct config *c)
+{
+	double loads = stretch_loads(ns > 0 ? c->step_ms * 1e6 / ns : 0);
+
+	return slots >= (double)region_loads(c, (uint64_t)loads) * CHASE_REGION_LAPS;
 }
 
 void chase_run_cost(const struct config *c, uint64_t slots, int partial,

@@ -34,6 +34,11 @@
    hold what they hold in the trials. The latency probe's and mlp's. */
 #define CHASE_WARM_PAGE_BYTES 4096u
 
+/* The region warm-up (chase_run.region_marks) applies where a lap holds
+   at least this many times the region: a quarter of a lap's dependent
+   loads, and the rest loaded many at a time. */
+#define CHASE_REGION_LAPS 4u
+
 /* How a point's trials were formed (the row's trial_form column). */
 #define CHASE_FORM_LAPS "laps"
 #define CHASE_FORM_PARTIAL "partial"
@@ -65,12 +70,26 @@ struct chase_run {
 	   within a few tenths of a percent of the lap's at
 	   CHASE_PARTIAL_LOADS_MIN loads. Only for packed slots, as above. */
 	int stretch_long_laps;
+	/* Set by chase_run_measure: scratch of chase_region_marks_bytes(slots)
+	   bytes where stretch_long_laps asks for stretches below
+	   partial_from_slots and a lap is long enough, else NULL (a caller of
+	   chase_run_trials sets it NULL or stretch_long_laps 0). With it, where a lap would hold at least CHASE_REGION_LAPS
+	   times the region the trials can walk, the warm-up is that region's
+	   instead of a whole lap: the scan of the links, the region followed
+	   from start as the trials will follow it (at most twice max_trials
+	   stretches), then every other line loaded once, independently, in a
+	   scrambled order (chase_touch_unmarked). Each line the trials load
+	   was then last loaded one lap of loads before, with every other line
+	   loaded once in between, as after a whole lap; the trials are
+	   stretches from start. NULL: whole laps. */
+	uint64_t *region_marks;
 	/* Out. */
 	struct trials trials;     /* ns per load */
 	uint64_t laps_per_trial;  /* whole laps per trial; 0 for partial trials */
 	uint64_t loads_per_trial;
 	const char *form;         /* CHASE_FORM_LAPS or CHASE_FORM_PARTIAL */
 	const char *stopped_by;   /* which limit ended the trials */
+	int region_warm_up;       /* the warm-up was the region's (region_marks) */
 	int cycle_broken;         /* the warm-up did not come home, or the scan failed */
 	char broken_why[160];     /* the scan's reason; empty: ask chase_check */
 };
@@ -109,6 +128,14 @@ uint64_t chase_partial_from(uint64_t largest_claim, uint64_t last_edge, uint64_t
    worth of loads, at least CHASE_PARTIAL_LOADS_MIN: where
    stretch_long_laps makes trials stretches. */
 int chase_long_lap(double slots, double ns, double step_ms);
+
+/* Whether a cycle of `slots` slots at ns a load (0: unknown, counted as
+   the shortest stretch) is long enough for the region warm-up under c
+   (with its scratch given): the latency probe's estimate of a size. */
+int chase_region_lap(double slots, double ns, const struct config *c);
+
+/* The bytes of chase_run.region_marks for a cycle of `slots` slots. */
+size_t chase_region_marks_bytes(size_t slots);
 
 /* What one point of a chase over `slots` slots takes, added to *cost
    (core/probe.h): the build and the warm-up lap as loads; trials midway

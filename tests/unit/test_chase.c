@@ -344,6 +344,83 @@ static void test_long_laps(void)
 	free(buf);
 }
 
+/* The region warm-up's two passes: the marking walk sets exactly the bits
+   of the slots it loads, in cycle order; the scrambled pass loads every
+   other slot once and no marked one, whatever the slot count. */
+static void test_region_passes(void)
+{
+	static const size_t counts[] = { 1, 2, 1000, 4096, 5003 };
+
+	for (size_t n = 0; n < sizeof counts / sizeof *counts; n++) {
+		size_t slots = counts[n], walked = slots / 3, set = 0;
+		void *buf = aligned_alloc(4096, (slots * CHASE_SLOT + 4095) / 4096 * 4096);
+		uint64_t *marks = calloc((slots + 63) / 64, sizeof *marks);
+		uint64_t want_sum = 0, sum, touched;
+		void *p = buf, *end;
+		int in_order = 1;
+
+		chase_build(buf, slots, CHASE_SLOT, 5);
+		end = chase_follow_marking(buf, buf, walked, marks);
+		for (size_t i = 0; i < walked; i++) {
+			size_t k = (size_t)((char *)p - (char *)buf) / CHASE_SLOT;
+
+			in_order &= (int)((marks[k / 64] >> (k % 64)) & 1);
+			p = *(void **)p;
+		}
+		for (size_t k = 0; k < slots; k++) {
+			int marked = (int)((marks[k / 64] >> (k % 64)) & 1);
+
+			set += (size_t)marked;
+			if (!marked)
+				want_sum += (uint64_t)(uintptr_t) * (void **)slot(buf, k);
+		}
+		CHECK(in_order && set == walked && end == p,
+		      "%zu slots: the walk of %zu marks those it loads, no other, and ends where "
+		      "the cycle does (%zu marked)", slots, walked, set);
+		sum = chase_touch_unmarked(buf, slots, marks, &touched);
+		CHECK(touched == slots - walked && sum == want_sum,
+		      "  the scrambled pass loads the %zu others once each (%llu loads, sum %s)",
+		      slots - walked, (unsigned long long)touched, sum == want_sum ? "equal" : "differs");
+		free(marks);
+		free(buf);
+	}
+}
+
+/* With stretches asked below the flushed sizes, a cycle holding
+   CHASE_REGION_LAPS regions (thrice max_trials stretches) takes the region
+   warm-up, then stretches; one slot shorter a lap; tlb's flag off, laps. */
+static void test_region_warm_up(void)
+{
+	struct config c;
+	struct chase_run run;
+	size_t region = 3u * 4u * CHASE_PARTIAL_LOADS_MIN, slots = region * CHASE_REGION_LAPS;
+	void *buf = quick_run(&c, &run, slots, 13);
+
+	CHECK(chase_region_lap((double)slots, 0, &c) && !chase_region_lap((double)slots - 1, 0, &c),
+	      "max_trials 4 and the floor's stretches: a region of %zu loads, %zu slots apply",
+	      region, slots);
+	run.stretch_long_laps = 1;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, region") == 0 && run.region_warm_up &&
+	      !strcmp(run.form, CHASE_FORM_PARTIAL) && run.trials.count >= 3 &&
+	      trials_best(&run.trials) > 0 && run.region_marks == NULL,
+	      "%zu slots: the region warm-up, then %u stretches (best %.3f ns); the scratch "
+	      "handed back", slots, run.trials.count, trials_best(&run.trials));
+	CHECK(chase_check(buf, slots, CHASE_SLOT, NULL, 0) == 0, "  the cycle is untouched");
+
+	run.slots = slots - CHASE_UNROLL;
+	chase_build(buf, run.slots, CHASE_SLOT, 13);
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, just short") == 0 &&
+	      !run.region_warm_up && !strcmp(run.form, CHASE_FORM_PARTIAL),
+	      "%zu slots: a warm-up lap, then stretches", run.slots);
+
+	run.slots = slots;
+	chase_build(buf, slots, CHASE_SLOT, 13);
+	run.stretch_long_laps = 0;
+	CHECK(chase_run_measure(&run, CHASE_SLOT, "test, flag off") == 0 && !run.region_warm_up &&
+	      !strcmp(run.form, CHASE_FORM_LAPS), "the flag off: whole laps (%s)", run.form);
+	free(buf);
+}
+
 /* The timed chase's trial forms: whole laps below the threshold, partial
    laps (one warm-up lap, then stretches of loads that need not close a
    lap) from it up; the threshold from the claim, else the last edge. */
@@ -421,5 +498,7 @@ int main(void)
 	test_rng();
 	test_partial_laps();
 	test_long_laps();
+	test_region_passes();
+	test_region_warm_up();
 	return check_summary();
 }
