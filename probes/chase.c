@@ -3,6 +3,14 @@
 #include "probes/chase.h"
 #include "lib/fmt.h"
 
+/* ---- Constants -------------------------------------------------------- */
+
+/* How many swaps ahead chase_shuffle draws its random slots and prefetches
+   them: enough misses in flight to cover a VM's 300-400 ns a miss, where
+   a swap's own random load is otherwise waited for one or a few at a time
+   (2 GiB: 1.2 s in place, 0.75 s drawn ahead, on the Zen 5 VM). */
+#define SHUFFLE_AHEAD 32u
+
 /* ---- Private Functions ------------------------------------------------ */
 
 static void **slot_at(void *base, size_t i, size_t page_bytes)
@@ -14,9 +22,11 @@ static void **slot_at(void *base, size_t i, size_t page_bytes)
 
 size_t chase_page_line(size_t i, size_t page_bytes)
 {
+	/* page_bytes is a power of two: a shift and a mask, not two
+	   divisions, since the builds call this for every slot they touch. */
 	size_t lines = page_bytes / CHASE_SLOT;
 
-	return (i + i / lines) % lines;
+	return (i + (i >> __builtin_ctzll((unsigned long long)lines))) & (lines - 1);
 }
 
 void *chase_slot(void *base, size_t i, size_t page_bytes)
@@ -55,20 +65,42 @@ uint64_t chase_rng_below(struct chase_rng *r, uint64_t bound)
    makes the result a single cycle through all slots rather than any
    permutation, and every such cycle is equally likely. Working in the
    buffer needs no order array, so building a 512 MiB cycle costs one pass
-   of random swaps and no scratch memory. */
+   of random swaps (chase_shuffle) and no scratch memory. */
 void chase_build(void *base, size_t slots, size_t page_bytes, uint64_t seed)
 {
-	struct chase_rng rng;
-	size_t i;
-
-	for (i = 0; i < slots; i++)
+	for (size_t i = 0; i < slots; i++)
 		*slot_at(base, i, page_bytes) = slot_at(base, i, page_bytes);
-	chase_rng_seed(&rng, seed);
-	for (i = slots; i-- > 1;) {
-		void **a = slot_at(base, i, page_bytes);
-		void **b = slot_at(base, (size_t)chase_rng_below(&rng, i), page_bytes);
-		void *t = *a;
+	chase_shuffle(base, slots, page_bytes, 0, 1, seed);
+}
 
+/* Word `word` of slot i. */
+static void **word_at(void *base, size_t i, size_t page_bytes, unsigned word)
+{
+	return slot_at(base, i, page_bytes) + word;
+}
+
+void chase_shuffle(void *base, size_t slots, size_t page_bytes, unsigned word,
+		   int single_cycle, uint64_t seed)
+{
+	struct chase_rng rng;
+	size_t ahead[SHUFFLE_AHEAD], next_draw = slots ? slots - 1 : 0;
+
+	chase_rng_seed(&rng, seed);
+	for (size_t i = slots; i-- > 1;) {
+		void **a, **b, *t;
+
+		/* The draws for i down to i - SHUFFLE_AHEAD + 1, in the order
+		   the swaps use them, each slot prefetched for writing. */
+		while (next_draw >= 1 && next_draw + SHUFFLE_AHEAD > i) {
+			size_t j = (size_t)chase_rng_below(&rng, next_draw + (single_cycle ? 0 : 1));
+
+			ahead[next_draw % SHUFFLE_AHEAD] = j;
+			__builtin_prefetch(word_at(base, j, page_bytes, word), 1);
+			next_draw--;
+		}
+		a = word_at(base, i, page_bytes, word);
+		b = word_at(base, ahead[i % SHUFFLE_AHEAD], page_bytes, word);
+		t = *a;
 		*a = *b;
 		*b = t;
 	}

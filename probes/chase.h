@@ -43,6 +43,15 @@ uint64_t chase_rng_below(struct chase_rng *r, uint64_t bound);
      the TLB's reach can be outrun while the lines still fit a cache. */
 void chase_build(void *base, size_t slots, size_t page_bytes, uint64_t seed);
 
+/* The swaps of Sattolo's algorithm (single_cycle: j drawn below i, which
+   makes one cycle of all slots) or of Fisher-Yates' (j drawn up to i, any
+   permutation), for i from slots - 1 down to 1, between word `word` of
+   slot i and of slot j (slots laid out as chase_build lays them), with j
+   from a chase_rng seeded with seed. Each draw is made SHUFFLE_AHEAD swaps
+   early, in the same order, and its slot prefetched: the permutation is
+   the one the draws give in place, built with many misses in flight. */
+void chase_shuffle(void *base, size_t slots, size_t page_bytes, unsigned word,
+		   int single_cycle, uint64_t seed);
 /* The line inside page i that holds slot i: (i + i / L) mod L, L the lines
    per page. Among any L consecutive pages each line offset occurs once, so
    the slots fill the sets of a cache indexed inside the page offset (L1

@@ -4,10 +4,17 @@
 #include "probes/chase.h"
 #include "analysis/mlp_read.h"
 
+/* ---- Constants -------------------------------------------------------- */
+
+/* The first word of a slot is its link; this one, the slot at that
+   position of the cycle (mlp_build). */
+#define ORDER_WORD 1u
+/* How far ahead mlp_build's link pass prefetches the slot it will write
+   (as chase_shuffle's draws, chase.c). */
+#define LINK_AHEAD 32u
+
 /* ---- Private Functions ------------------------------------------------ */
 
-/* The first word of a slot is its link; the second, the slot at that
-   position of the cycle (mlp_build). */
 static void **link_of(void *base, size_t i, size_t page_bytes)
 {
 	return (void **)chase_slot(base, i, page_bytes);
@@ -15,7 +22,7 @@ static void **link_of(void *base, size_t i, size_t page_bytes)
 
 static void **order_of(void *base, size_t i, size_t page_bytes)
 {
-	return (void **)chase_slot(base, i, page_bytes) + 1;
+	return (void **)chase_slot(base, i, page_bytes) + ORDER_WORD;
 }
 
 /* One step of chase i: p = *p, copied so it is one plain load. */
@@ -99,23 +106,18 @@ __attribute__((noinline)) static void follow_in_memory(void **ptr, unsigned k, u
    the next: one random cycle, as chase_build's, with its order kept. */
 void mlp_build(void *base, size_t slots, size_t page_bytes, uint64_t seed)
 {
-	struct chase_rng rng;
 	size_t i;
 
 	for (i = 0; i < slots; i++)
 		*order_of(base, i, page_bytes) = link_of(base, i, page_bytes);
-	chase_rng_seed(&rng, seed);
-	for (i = slots; i-- > 1;) {
-		void **a = order_of(base, i, page_bytes);
-		void **b = order_of(base, (size_t)chase_rng_below(&rng, i + 1), page_bytes);
-		void *t = *a;
-
-		*a = *b;
-		*b = t;
-	}
+	chase_shuffle(base, slots, page_bytes, ORDER_WORD, 0, seed);
 	for (i = 0; i < slots; i++) {
 		void **from = *order_of(base, i, page_bytes);
 
+		/* The links are written in the order's random places: each
+		   prefetched LINK_AHEAD links early, so many misses overlap. */
+		if (i + LINK_AHEAD < slots)
+			__builtin_prefetch(*order_of(base, i + LINK_AHEAD, page_bytes), 1);
 		*from = *order_of(base, i + 1 < slots ? i + 1 : 0, page_bytes);
 	}
 }

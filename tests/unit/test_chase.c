@@ -344,6 +344,58 @@ static void test_long_laps(void)
 	free(buf);
 }
 
+/* The swaps done in place, each draw made as it is used: what
+   chase_shuffle's draws ahead must reproduce. */
+static void shuffle_in_place(void *base, size_t slots, size_t page_bytes, unsigned word,
+			     int single_cycle, uint64_t seed)
+{
+	struct chase_rng rng;
+
+	chase_rng_seed(&rng, seed);
+	for (size_t i = slots; i-- > 1;) {
+		void **a = (void **)chase_slot(base, i, page_bytes) + word;
+		size_t j = (size_t)chase_rng_below(&rng, i + (single_cycle ? 0 : 1));
+		void **b = (void **)chase_slot(base, j, page_bytes) + word, *t = *a;
+
+		*a = *b;
+		*b = t;
+	}
+}
+
+/* Drawing ahead changes nothing drawn: either algorithm, either word,
+   packed slots or one per page, below, at and past the lookahead. */
+static void test_shuffle_ahead(void)
+{
+	static const size_t counts[] = { 1, 2, 31, 32, 33, 1000 };
+	int same = 1;
+
+	for (unsigned form = 0; form < 8; form++) {
+		size_t page_bytes = form & 1 ? 4096 : CHASE_SLOT;
+		unsigned word = form >> 1 & 1;
+		int single = (int)(form >> 2);
+
+		for (size_t n = 0; n < sizeof counts / sizeof *counts; n++) {
+			size_t slots = counts[n], bytes = slots * page_bytes;
+			void **mine = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+			void **want = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+
+			for (size_t w = 0; w < bytes / sizeof *mine; w++)
+				mine[w] = want[w] = (void *)(uintptr_t)(w + 1);
+			chase_shuffle(mine, slots, page_bytes, word, single, 99);
+			shuffle_in_place(want, slots, page_bytes, word, single, 99);
+			if (memcmp(mine, want, bytes)) {
+				same = 0;
+				printf("# differs: %zu slots, %zu-byte pages, word %u, %s\n", slots,
+				       page_bytes, word, single ? "Sattolo" : "Fisher-Yates");
+			}
+			free(mine);
+			free(want);
+		}
+	}
+	CHECK(same, "the shuffle drawn ahead is the shuffle drawn in place, for every form "
+	      "and slot count around the lookahead");
+}
+
 /* The region warm-up's two passes: the marking walk sets exactly the bits
    of the slots it loads, in cycle order; the scrambled pass loads every
    other slot once and no marked one, whatever the slot count. */
@@ -498,6 +550,7 @@ int main(void)
 	test_rng();
 	test_partial_laps();
 	test_long_laps();
+	test_shuffle_ahead();
 	test_region_passes();
 	test_region_warm_up();
 	return check_summary();
