@@ -72,6 +72,10 @@ struct plat_buffer {
    pages, too little memory). */
 int plat_buffer_get(struct plat_buffer *b, size_t bytes, unsigned page_shift,
 		    char *why, size_t why_len);
+/* Hands b back and empties it. The platform may keep the memory for the
+   next buffer of that page size (the Linux build keeps large ones mapped,
+   host/buffer.c), which comes back checked as a new one; nothing written
+   to b is promised to a later buffer. */
 void plat_buffer_put(struct plat_buffer *b);
 /* Writes back and evicts [base, base + bytes) of a buffer from every
    cache (arch/cpu.h's cpu_data_flush), so that each of its lines next
