@@ -3,14 +3,6 @@
 #include "probes/chase.h"
 #include "lib/fmt.h"
 
-/* ---- Constants -------------------------------------------------------- */
-
-/* How many swaps ahead chase_shuffle draws its random slots and prefetches
-   them: enough misses in flight to cover a VM's 300-400 ns a miss, where
-   a swap's own random load is otherwise waited for one or a few at a time
-   (2 GiB: 1.2 s in place, 0.75 s drawn ahead, on the Zen 5 VM). */
-#define SHUFFLE_AHEAD 32u
-
 /* ---- Private Functions ------------------------------------------------ */
 
 static void **slot_at(void *base, size_t i, size_t page_bytes)
@@ -83,23 +75,24 @@ void chase_shuffle(void *base, size_t slots, size_t page_bytes, unsigned word,
 		   int single_cycle, uint64_t seed)
 {
 	struct chase_rng rng;
-	size_t ahead[SHUFFLE_AHEAD], next_draw = slots ? slots - 1 : 0;
+	size_t ahead[CHASE_PREFETCH_AHEAD], next_draw = slots ? slots - 1 : 0;
 
 	chase_rng_seed(&rng, seed);
 	for (size_t i = slots; i-- > 1;) {
 		void **a, **b, *t;
 
-		/* The draws for i down to i - SHUFFLE_AHEAD + 1, in the order
-		   the swaps use them, each slot prefetched for writing. */
-		while (next_draw >= 1 && next_draw + SHUFFLE_AHEAD > i) {
+		/* The draws for i down to i - CHASE_PREFETCH_AHEAD + 1, in
+		   the order the swaps use them, each slot prefetched for
+		   writing. */
+		while (next_draw >= 1 && next_draw + CHASE_PREFETCH_AHEAD > i) {
 			size_t j = (size_t)chase_rng_below(&rng, next_draw + (single_cycle ? 0 : 1));
 
-			ahead[next_draw % SHUFFLE_AHEAD] = j;
+			ahead[next_draw % CHASE_PREFETCH_AHEAD] = j;
 			__builtin_prefetch(word_at(base, j, page_bytes, word), 1);
 			next_draw--;
 		}
 		a = word_at(base, i, page_bytes, word);
-		b = word_at(base, ahead[i % SHUFFLE_AHEAD], page_bytes, word);
+		b = word_at(base, ahead[i % CHASE_PREFETCH_AHEAD], page_bytes, word);
 		t = *a;
 		*a = *b;
 		*b = t;

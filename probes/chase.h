@@ -43,12 +43,19 @@ uint64_t chase_rng_below(struct chase_rng *r, uint64_t bound);
      the TLB's reach can be outrun while the lines still fit a cache. */
 void chase_build(void *base, size_t slots, size_t page_bytes, uint64_t seed);
 
+/* How many steps ahead a build draws or reads the random slot it will
+   write, and prefetches it: enough misses in flight to cover a VM's
+   300-400 ns a miss, where one step's random slot is otherwise waited for
+   one or a few at a time (2 GiB on the Zen 5 VM: Sattolo's swaps 1.2 s in
+   place, 0.75 s drawn ahead). chase_shuffle's and mlp_build's. */
+#define CHASE_PREFETCH_AHEAD 32u
+
 /* The swaps of Sattolo's algorithm (single_cycle: j drawn below i, which
    makes one cycle of all slots) or of Fisher-Yates' (j drawn up to i, any
    permutation), for i from slots - 1 down to 1, between word `word` of
    slot i and of slot j (slots laid out as chase_build lays them), with j
-   from a chase_rng seeded with seed. Each draw is made SHUFFLE_AHEAD swaps
-   early, in the same order, and its slot prefetched: the permutation is
+   from a chase_rng seeded with seed. Each draw is made CHASE_PREFETCH_AHEAD
+   swaps early, in the same order, and its slot prefetched: the permutation is
    the one the draws give in place, built with many misses in flight. */
 void chase_shuffle(void *base, size_t slots, size_t page_bytes, unsigned word,
 		   int single_cycle, uint64_t seed);

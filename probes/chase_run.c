@@ -66,6 +66,24 @@ static uint64_t region_loads(const struct config *c, uint64_t loads)
 	return trial_region_loads(c, loads) / 2 * 3;
 }
 
+/* Whether a lap of `slots` loads holds CHASE_REGION_LAPS regions for
+   stretches of `loads` each (region_loads). The one rule of warm_region,
+   region_may_apply and chase_region_lap. */
+static int holds_regions(double slots, const struct config *c, uint64_t loads)
+{
+	return slots >= (double)region_loads(c, loads) * CHASE_REGION_LAPS;
+}
+
+/* Whether run could take the region warm-up: stretches asked, below the
+   flushed warm-up's sizes, and a lap that holds CHASE_REGION_LAPS of the
+   shortest region (stretches of CHASE_PARTIAL_LOADS_MIN). */
+static int region_may_apply(const struct chase_run *run)
+{
+	return run->stretch_long_laps &&
+	       !(run->partial_from_slots && run->slots > run->partial_from_slots) &&
+	       holds_regions((double)run->slots, run->c, CHASE_PARTIAL_LOADS_MIN);
+}
+
 /* The region warm-up (chase_run.h, region_marks): 1 done, with the ticks
    a load took at its start in *load_ticks and where the trials start in
    *from; 0 where a lap does not hold CHASE_REGION_LAPS regions at the rate
@@ -87,10 +105,10 @@ static int warm_region(struct chase_run *run, double *load_ticks, void **from)
 	*load_ticks = (double)(t1 - t0) / CHASE_PARTIAL_LOADS_MIN;
 	loads = (uint64_t)stretch_loads((double)ms_to_ticks(run->c->step_ms) /
 					(*load_ticks > 0 ? *load_ticks : 1));
+	if (!holds_regions((double)run->slots, run->c, loads))
+		return 0;
 	region = region_loads(run->c, loads);
 	settle = region - trial_region_loads(run->c, loads);
-	if ((double)run->slots < (double)region * CHASE_REGION_LAPS)
-		return 0;
 	for (size_t w = 0; w < chase_region_marks_bytes(run->slots) / sizeof *run->region_marks; w++)
 		run->region_marks[w] = 0;
 	chase_follow_marking(run->start, run->start, region, run->region_marks);
@@ -224,17 +242,6 @@ void chase_run_trials(void *arg)
 
 /* ---- Public Functions ------------------------------------------------- */
 
-/* Whether run could take the region warm-up: stretches asked, below the
-   flushed warm-up's sizes, and a lap that holds CHASE_REGION_LAPS of the
-   shortest region (stretches of CHASE_PARTIAL_LOADS_MIN). */
-static int region_may_apply(const struct chase_run *run)
-{
-	return run->stretch_long_laps &&
-	       !(run->partial_from_slots && run->slots > run->partial_from_slots) &&
-	       (double)run->slots >=
-		       (double)region_loads(run->c, CHASE_PARTIAL_LOADS_MIN) * CHASE_REGION_LAPS;
-}
-
 int chase_run_measure(struct chase_run *run, size_t page_bytes, const char *what)
 {
 	struct plat_fault fault;
@@ -295,9 +302,7 @@ int chase_long_lap(double slots, double ns, double step_ms)
 
 int chase_region_lap(double slots, double ns, const struct config *c)
 {
-	double loads = stretch_loads(ns > 0 ? c->step_ms * 1e6 / ns : 0);
-
-	return slots >= (double)region_loads(c, (uint64_t)loads) * CHASE_REGION_LAPS;
+	return holds_regions(slots, c, (uint64_t)stretch_loads(ns > 0 ? c->step_ms * 1e6 / ns : 0));
 }
 
 void chase_run_cost(const struct config *c, uint64_t slots, int partial,

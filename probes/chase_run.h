@@ -73,15 +73,17 @@ struct chase_run {
 	/* Set by chase_run_measure: scratch of chase_region_marks_bytes(slots)
 	   bytes where stretch_long_laps asks for stretches below
 	   partial_from_slots and a lap is long enough, else NULL (a caller of
-	   chase_run_trials sets it NULL or stretch_long_laps 0). With it, where a lap would hold at least CHASE_REGION_LAPS
-	   times the region the trials can walk, the warm-up is that region's
-	   instead of a whole lap: the scan of the links, the region followed
-	   from start as the trials will follow it (at most twice max_trials
-	   stretches), then every other line loaded once, independently, in a
-	   scrambled order (chase_touch_unmarked). Each line the trials load
-	   was then last loaded one lap of loads before, with every other line
-	   loaded once in between, as after a whole lap; the trials are
-	   stretches from start. NULL: whole laps. */
+	   chase_run_trials sets it NULL or stretch_long_laps 0). With it,
+	   where a lap holds at least CHASE_REGION_LAPS regions of thrice
+	   max_trials stretches, the warm-up is the region's instead of a
+	   whole lap: the scan of the links; the region followed from start,
+	   each line it loads marked; every other line loaded once,
+	   independently, in a scrambled order (chase_touch_unmarked); the
+	   region's first third followed again (a settling stretch). The
+	   trials are stretches through the other two thirds (twice max_trials
+	   stretches): each line they load was last loaded one lap of loads
+	   before, with every other line loaded once in between, as after a
+	   whole lap. NULL: whole laps. */
 	uint64_t *region_marks;
 	/* Out. */
 	struct trials trials;     /* ns per load */
@@ -94,12 +96,13 @@ struct chase_run {
 	char broken_why[160];     /* the scan's reason; empty: ask chase_check */
 };
 
-/* Warms up (untimed: whole laps, at least 65536 loads, or past
-   partial_from_slots the scan, flush and stretch described there), times
-   a lap, then
-   runs trials of whole laps sized to c->step_ms (or, from
-   partial_from_slots up, stretches of at least CHASE_PARTIAL_LOADS_MIN
-   loads sized to it) until the stop rule ends them, all inside plat_timed. A lap of any slot count is followed in
+/* Warms up (untimed: whole laps, at least 65536 loads; or past
+   partial_from_slots the scan, flush and stretch described there; or the
+   region warm-up where region_marks says), times a lap, then runs trials
+   of whole laps sized to c->step_ms (or, from partial_from_slots up, where
+   a lap is long, or after the region warm-up, stretches of at least
+   CHASE_PARTIAL_LOADS_MIN loads sized to it) until the stop rule ends
+   them, all inside plat_timed. A lap of any slot count is followed in
    blocks of CHASE_UNROLL loads by making each trial a multiple of the laps
    that fill whole blocks. The cycle was built by chase_build with
    page_bytes. 0 when measured; -1 when it faulted or the cycle was broken,

@@ -9,9 +9,6 @@
 /* The first word of a slot is its link; this one, the slot at that
    position of the cycle (mlp_build). */
 #define ORDER_WORD 1u
-/* How far ahead mlp_build's link pass prefetches the slot it will write
-   (as chase_shuffle's draws, chase.c). */
-#define LINK_AHEAD 32u
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -115,9 +112,10 @@ void mlp_build(void *base, size_t slots, size_t page_bytes, uint64_t seed)
 		void **from = *order_of(base, i, page_bytes);
 
 		/* The links are written in the order's random places: each
-		   prefetched LINK_AHEAD links early, so many misses overlap. */
-		if (i + LINK_AHEAD < slots)
-			__builtin_prefetch(*order_of(base, i + LINK_AHEAD, page_bytes), 1);
+		   prefetched CHASE_PREFETCH_AHEAD links early, so many misses
+		   overlap. */
+		if (i + CHASE_PREFETCH_AHEAD < slots)
+			__builtin_prefetch(*order_of(base, i + CHASE_PREFETCH_AHEAD, page_bytes), 1);
 		*from = *order_of(base, i + 1 < slots ? i + 1 : 0, page_bytes);
 	}
 }
