@@ -121,10 +121,13 @@ static int read_rows(struct analysis *a, const char *csv, const char *text, size
 	printf("%s: a two-column curve, %u sizes used of %u rows; its page size is not "
 	       "recorded: read as %u KiB pages, one curve, so no edge is told cache from "
 	       "TLB\n", csv, a->rows, cs.rows, (1u << CURVE_READ_PAGE_SHIFT) / 1024);
-	if (cs.zero_rows)
-		printf("  %u readings of 0 ns read as %g ns, the file's resolution: the program "
-		       "printed the time over its fastest level's, and so are the levels' ns "
-		       "below\n", cs.zero_rows, cs.resolution_ns);
+	if (cs.added_ns > 0.0)
+		printf("  its least reading, %g ns (%u readings of 0), is less than any load "
+		       "takes (%g ns): the program printed the time over its fastest level's; "
+		       "each reading is read with %g ns added, an L1 hit's time on current cores "
+		       "(a guess: the steps' places do not hang on it; the levels' ns below "
+		       "include it)\n",
+		       cs.least_ns, cs.zero_rows, CURVE_READ_LOAD_MIN_NS, cs.added_ns);
 	return 0;
 }
 

@@ -212,7 +212,7 @@ static void hand_row(uint64_t bytes, double ns,
 
 /* One line that is neither blank nor a comment: a header (before any row)
    or a row, handed to fn unless fn is null (the first pass, which finds
-   the resolution). 0, or -1 with why. */
+   the least reading). 0, or -1 with why. */
 static int take_line(char f[LINE_FIELDS][FIELD_MAX], int n, double *unit,
 		     void (*fn)(const struct result_row *row, void *ctx), void *ctx,
 		     struct curve_read_summary *sum, char *why, size_t why_size)
@@ -240,15 +240,13 @@ static int take_line(char f[LINE_FIELDS][FIELD_MAX], int n, double *unit,
 			    f[1]);
 		return -1;
 	}
+	if (!sum->rows || ns < sum->least_ns)
+		sum->least_ns = ns;
 	sum->rows++;
-	if (decimals_of(f[1]) > sum->decimals)
-		sum->decimals = decimals_of(f[1]);
-	if (ns == 0.0) {
+	if (ns == 0.0)
 		sum->zero_rows++;
-		ns = sum->resolution_ns;
-	}
 	if (fn)
-		hand_row(bytes, ns, fn, ctx);
+		hand_row(bytes, ns + sum->added_ns, fn, ctx);
 	return 0;
 }
 
@@ -296,12 +294,7 @@ int curve_read(const char *text, size_t len,
 	mp_memset(sum, 0, sizeof *sum);
 	if (read_lines(text, len, 0, 0, sum) != 0)
 		return -1;
-	/* One unit of the last decimal place printed: 0.1 ns for "0.0". */
-	{
-		double places = 1.0;
-		for (unsigned d = 0; d < sum->decimals && d < 9; d++)
-			places *= 10.0;
-		sum->resolution_ns = 1.0 / places;
-	}
+	if (sum->least_ns < CURVE_READ_LOAD_MIN_NS)
+		sum->added_ns = CURVE_READ_FASTEST_NS;
 	return read_lines(text, len, fn, ctx, sum);
 }

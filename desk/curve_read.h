@@ -21,13 +21,21 @@
    4 KiB, what Linux gives a program that asks for no huge pages; the
    analysis reads the curve alone, so no edge is attributed by it. */
 #define CURVE_READ_PAGE_SHIFT 12
+/* No load takes less: an L1 hit costs 3 cycles or more, 0.5 ns at 6 GHz.
+   A file whose least reading lies under it holds times over a level. */
+#define CURVE_READ_LOAD_MIN_NS 0.5
+/* What such a file's readings are read over: an L1 hit on current cores
+   (4 to 5 cycles at 4 to 5 GHz). A guess, stated by the caller; the steps'
+   places do not hang on it, the levels' ns are the file's plus it. */
+#define CURVE_READ_FASTEST_NS 1.0
 
 struct curve_read_summary {
 	unsigned rows;            /* handed to the callback */
-	unsigned zero_rows;       /* of them, readings of 0 ns (a tool that prints
-				     the time over its fastest level's) */
-	unsigned decimals;        /* the most digits after the point of any reading */
-	double resolution_ns;     /* one unit of that last place: 0.1 ns for "0.0" */
+	unsigned zero_rows;       /* of them, readings of 0 ns */
+	double least_ns;          /* the least reading */
+	double added_ns;          /* added to every reading: CURVE_READ_FASTEST_NS
+				     when the least is under CURVE_READ_LOAD_MIN_NS
+				     (the time over the fastest level's), else 0 */
 	char error[160];          /* why the file was refused, or "" */
 };
 
@@ -39,12 +47,12 @@ struct curve_read_summary {
    "grid"; sizes need not be sorted. A size stands for every byte count
    its printed digits allow, and is read as the one of them with the most
    trailing zero bits (lmbench's 0.04688 MiB is 49152 bytes, not the
-   nearest, 49157: a size a few bytes past a capacity reads as past it). A reading of 0 ns (tinymembench
-   prints the time over an L1 hit, so its L1 reads 0) is handed over as
-   resolution_ns, the least the file could have printed above 0, and
-   counted in zero_rows: the analysis reads steps on a log scale, where 0
-   has no place, and the fastest level must stay a level; the caller says
-   that the latencies are then over that level's. Returns 0, or -1 with sum->error
+   nearest, 49157: a size a few bytes past a capacity reads as past it). Where the least reading is under CURVE_READ_LOAD_MIN_NS
+   (tinymembench prints the time over an L1 hit, so its L1 reads 0.0),
+   the file holds the time over its fastest level's, and every reading is
+   handed over with CURVE_READ_FASTEST_NS added (sum->added_ns): the
+   analysis reads steps as ratios, and over a baseline of 0 the ratio of
+   0.2 to 0.1 ns is a doubling that no cache made. The caller says so. Returns 0, or -1 with sum->error
    naming the line and what is wrong with it (the whole file is refused:
    rows already handed over stand, so a caller keeps nothing of a refused
    file) when a row is malformed, a size has no unit, a size is not a

@@ -54,12 +54,20 @@ static void test_units(void)
 	      g.bytes[3] == 2147483648ull && g.bytes[4] == 3072,
 	      "no header: each size's suffix names its unit");
 	CHECK(read_text("size_bytes,ns\n1024,0.0\n65536,1.45\n", &g, &sum) == 0 &&
-	      sum.zero_rows == 1 && sum.resolution_ns == 0.01 && g.ns[0] == 0.01 &&
-	      g.ns[1] > 1.449 && g.ns[1] < 1.451,
-	      "a reading of 0 ns (time over the fastest level) comes as the file's "
-	      "resolution, 0.01 ns, counted (%g)", g.ns[0]);
-	CHECK(read_text("1K,0\n2K,3\n", &g, &sum) == 0 && g.ns[0] == 1.0,
-	      "whole ns printed: a 0 comes as 1 ns");
+	      sum.zero_rows == 1 && sum.least_ns == 0.0 &&
+	      sum.added_ns == CURVE_READ_FASTEST_NS && g.ns[0] == CURVE_READ_FASTEST_NS &&
+	      g.ns[1] > 1.449 + CURVE_READ_FASTEST_NS && g.ns[1] < 1.451 + CURVE_READ_FASTEST_NS,
+	      "a reading of 0 ns (time over the fastest level): every reading comes with "
+	      "%g ns added, the zero counted (%g, %g)", CURVE_READ_FASTEST_NS, g.ns[0], g.ns[1]);
+	CHECK(read_text("1K,0.3\n2K,0.4\n4K,5\n", &g, &sum) == 0 && sum.zero_rows == 0 &&
+	      sum.least_ns > 0.2999 && sum.least_ns < 0.3001 &&
+	      g.ns[0] > 1.2999 && g.ns[0] < 1.3001 && g.ns[2] > 5.9999 && g.ns[2] < 6.0001,
+	      "a least reading under %g ns and not 0: read over the fastest level too",
+	      CURVE_READ_LOAD_MIN_NS);
+	CHECK(read_text("1K,0.5\n2K,3\n", &g, &sum) == 0 && sum.added_ns == 0.0 &&
+	      g.ns[0] > 0.4999 && g.ns[0] < 0.5001 && g.ns[1] == 3.0,
+	      "a least reading of %g ns, a load's least: the readings as written",
+	      CURVE_READ_LOAD_MIN_NS);
 }
 
 static void refused(const char *text, const char *says, const char *what)
