@@ -939,12 +939,16 @@ static void test_recorded_past_claims(void)
 
 	zen5_card("tests/data/zen5-vm-quick-13.csv", &c);
 	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
-	      c.cache[2].range_lo <= 2u << 20 && c.cache[2].edge_hi >= 7u << 20,
-	      "one L3 whose range holds 2 .. 7 MiB, no L4 (%zu caches, the last %s)", c.ncaches,
-	      c.ncaches ? c.cache[c.ncaches - 1].name : "-");
-	CHECK(a.h.njoined == 1 && a.h.joined[0].past_claims &&
-	      a.h.joined[0].bytes >= 6u << 20 && a.h.joined[0].bytes <= 8u << 20,
-	      "the 7 MiB step kept as joined past the claims (%zu)", a.h.njoined);
+	      c.cache[2].range_lo <= 6u << 20 && c.cache[2].edge_hi >= 7u << 20,
+	      "one L3 whose range holds where the share ended, 6.25 .. 7 MiB, no L4 (%zu "
+	      "caches, the last %s)", c.ncaches, c.ncaches ? c.cache[c.ncaches - 1].name : "-");
+	/* The 7 MiB step stands less than twice over what the pause at
+	   12.2 ns reached before it: a pause itself (edges.c,
+	   pause_between), or, read as a level, joined past the claims. */
+	CHECK(a.h.njoined == 0 ||
+	      (a.h.njoined == 1 && a.h.joined[0].past_claims &&
+	       a.h.joined[0].bytes >= 6u << 20 && a.h.joined[0].bytes <= 8u << 20),
+	      "the 7 MiB step no level (%zu joined)", a.h.njoined);
 	CHECK(c.cache[2].noisy && c.cache[2].verdict == VERDICT_DIFFERS,
 	      "the L3, a guest's share, starred and differing from its claim");
 	zen5_card("tests/data/zen5-vm-quick-9.csv", &quiet);
