@@ -71,3 +71,8 @@ double base2_exp(double y)
 	}
 	return whole * sum;
 }
+
+int base2_is_power(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}

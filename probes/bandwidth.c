@@ -6,6 +6,7 @@
  * cores' limits the figures are held against.
  */
 
+#include "lib/base2.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "lib/stream.h"
@@ -260,8 +261,10 @@ static int measure_size(void *ctx, uint64_t ws, const char *point, double *ns)
 
 /* One variant's sweep over the grid's sizes, memory's point last, then
    one CPU's sizes refined at its edges (an all-core run's working set is
-   shared out, so its edges are not one cache's; the interval up to the
-   last point is never split, so memory's point adds no refined size);
+   shared out, so its edges are not one cache's, and it runs the grid's
+   powers of two and its top alone: no edge is read from it; the interval
+   up to the last point is never split, so memory's point adds no refined
+   size);
    0, or -1 at a fault: a fault at one size would recur at the next, so
    the variant stops and the other variants still run. */
 static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
@@ -288,7 +291,8 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 		.refine = pass_cpus == 1, .progress = variant,
 		.measure = measure_size, .ctx = &v });
 	for (unsigned k = g->first; k <= g->last; k++)
-		sweep_grid_add(&curve, sweep_bytes(k));
+		if (pass_cpus == 1 || base2_is_power(sweep_bytes(k)) || k == g->last)
+			sweep_grid_add(&curve, sweep_bytes(k));
 	if (g->memory)
 		sweep_grid_add(&curve, sweep_bytes(g->memory));
 	mp_snprintf(caption, sizeof caption, "%s, %s", name, page_name);

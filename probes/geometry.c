@@ -10,6 +10,7 @@
 #include "results/chart_file.h"
 #include "results/emit.h"
 #include "probes/geometry.h"
+#include "lib/base2.h"
 #include "lib/fmt.h"
 #include "lib/machine.h"
 #include "probes/page_sizes.h"
@@ -142,11 +143,6 @@ static const struct cache_desc *claimed_cache(const struct cache_claims *cl, uns
 		if (cl->cache[i].level == level && cl->cache[i].kind != CACHE_INSTRUCTION)
 			return &cl->cache[i];
 	return 0;
-}
-
-static int power_of_two(uint64_t v)
-{
-	return v && !(v & (v - 1));
 }
 
 static void figure_set(struct geometry_figure *f, uint64_t measured, uint64_t claimed,
@@ -393,7 +389,7 @@ static uint64_t claimed_span(const struct cache_desc *claim, uint64_t fallback)
 	if (!claim || !claim->ways)
 		return fallback;
 	span = claim->size_bytes / claim->ways;
-	return power_of_two(span) ? span : fallback;
+	return base2_is_power(span) ? span : fallback;
 }
 
 static int measure_caches(const struct config *c, const struct cache_claims *cl)
@@ -429,7 +425,7 @@ static int measure_caches(const struct config *c, const struct cache_claims *cl)
 	   where memory is physically contiguous over the span. */
 	results.nlevels = 2;
 	mp_strlcpy(results.level[1].name, "L2", sizeof results.level[1].name);
-	if (!l2 || !l2->ways || !power_of_two(claimed_span(l2, 0))) {
+	if (!l2 || !l2->ways || !base2_is_power(claimed_span(l2, 0))) {
 		not_measurable(&results.level[1].ways, l2 ? l2->ways : 0,
 			       "not measured: nothing claims an L2 with a power-of-two way span to "
 			       "sweep around");

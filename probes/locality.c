@@ -13,6 +13,7 @@
 #include "results/chart_file.h"
 #include "core/config.h"
 #include "results/emit.h"
+#include "lib/base2.h"
 #include "lib/fmt.h"
 #include "probes/page_sizes.h"
 #include "core/platform.h"
@@ -56,11 +57,6 @@ static double chart_page[PAGE_SIZES_MAX], chart_row[PAGE_SIZES_MAX], chart_col[P
 static size_t chart_points;
 
 /* ---- Private Functions ------------------------------------------------ */
-
-static int is_power_of_two(uint64_t v)
-{
-	return v != 0 && (v & (v - 1)) == 0;
-}
 
 /* Columns that keep the configured aspect ratio for `rows` rows. Products of
    two 32-bit numbers fit in 64 bits, so nothing here overflows. */
@@ -218,7 +214,7 @@ static void report_shape(const struct config *c, const struct matrix_shape *s,
 		report_printf("  %s: %u x %u ints (%s)\n", page_name, s->rows,
 			      s->cols, bytes);
 	}
-	if (is_power_of_two(s->cols))
+	if (base2_is_power(s->cols))
 		report_printf("  warning: a row of %u ints is a power of two: the "
 			      "column walk's elements share a few cache sets, so it "
 			      "times set conflicts as well as locality\n", s->cols);
@@ -314,7 +310,7 @@ int locality_fit_shape(uint32_t rows, uint32_t cols, uint64_t max_bytes,
 	}
 	fit_cols = cols_for_rows(lo, rows, cols);
 	/* One column fewer keeps the shape inside the limit. */
-	if (is_power_of_two(fit_cols))
+	if (base2_is_power(fit_cols))
 		fit_cols--;
 	if (lo < MIN_SIDE || fit_cols < MIN_SIDE)
 		return -1;
