@@ -349,14 +349,33 @@ static void rename_top(struct analysis *a)
 	}
 }
 
+/* Whether cache level i is numbered past every cache the CPU claims,
+   under a hypervisor: a guest has no cache its CPU does not claim. */
+static int past_claimed_caches(const struct analysis *a, size_t i)
+{
+	unsigned number = 0;
+
+	if (!a->have_claims || !a->claims.hypervisor)
+		return 0;
+	for (size_t k = 0; k <= i; k++)
+		number += a->h.level[k].kind == LEVEL_CACHE || a->h.level[k].kind == LEVEL_EDGE;
+	return number > claimed_cache_levels(&a->claims);
+}
+
 /* Under a host that backs the guest with small pages (host_page_signs, or
    for a run without the tlb probe what climb_reach allows), a TLB holds
    the host's 4 KiB translations whatever the guest's page size, so past the 4 KiB pages' largest TLB reach every load of either curve
    walks, and memory's latency climbs as the walks' entries leave the
    caches. The last cache level is that climb's step, not a cache, when
-   its whole bracket lies past that reach and its plateau already stands
+   its whole bracket lies past that reach (or, numbered past every claimed
+   cache, its size does) and its plateau already stands
    EDGES_MEMORY_OVER_CACHE above the level below it, as memory does: it
-   joins the top, and hierarchy.climb keeps it for the report. On the Zen
+   joins the top, and hierarchy.climb keeps it for the report. A full run
+   on the Zen 5 VM read memory at 171 ns from 10 to 128 MiB with 2 MiB
+   pages, 11x its L3, then 395 ns past 512 MiB: its step at 128 MiB
+   (10 MiB .. 1.25 GiB) straddled the 16 MiB reach, stayed a level past
+   the claims, and joined the L3 as the guest's share, whose range then
+   held the 508 MiB claim: "L3 ~508 MiB agrees". On the Zen
    5 VM one quick run of two carded "L4 ~128 MiB" (40 .. 384 MiB, 186 ns,
    10x its 17.7 ns L3, past a 24 MiB reach) under memory's 431 ns. A real
    level past L3 (an eDRAM or a memory-side cache) stands under 4x the L3,
@@ -373,8 +392,8 @@ static void join_walk_climb(struct analysis *a, uint64_t reach, int reach_claime
 		return;
 	l = &a->h.level[c];
 	t = &a->h.level[top];
-	if (l->range_lo <= reach || a->h.level[below].ns <= 0 ||
-	    l->ns < a->h.level[below].ns * EDGES_MEMORY_OVER_CACHE)
+	if ((l->range_lo <= reach && !past_claimed_caches(a, c)) || l->size_bytes <= reach ||
+	    a->h.level[below].ns <= 0 || l->ns < a->h.level[below].ns * EDGES_MEMORY_OVER_CACHE)
 		return;
 	a->h.climb = (struct walk_climb){ l->size_bytes, l->range_lo, l->range_hi, l->ns, t->ns,
 					  reach, reach_claimed, l->ns / a->h.level[below].ns };

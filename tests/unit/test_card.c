@@ -847,6 +847,31 @@ static void zen5_card(const char *csv, struct card *out)
 	recorded_card(csv, &claims, out);
 }
 
+/* A full run of the Zen 5 VM whose 2 MiB curve read memory at 171 ns
+   from 10 to 128 MiB, 11x its L3, then 395 ns past 512 MiB: the step at
+   128 MiB, smeared over 10 MiB .. 1.25 GiB across the 16 MiB its 4 KiB
+   TLBs reach, was joined to the L3 as the guest's share, and the L3's
+   range then held the 508 MiB claim: "L3 ~508 MiB agrees". Numbered past
+   every claimed cache, out of a plateau 11x the level below it, it is
+   memory's climb (join_walk_climb). */
+static void test_recorded_straddling_climb(void)
+{
+	static struct card c;
+
+	zen5_card("tests/data/zen5-vm-full-1.csv", &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
+	      c.cache[2].size_bytes < 16u << 20 && c.cache[2].verdict == VERDICT_DIFFERS,
+	      "L1, L2 and an L3 under 16 MiB, differing from the 508 MiB claim (%zu caches, "
+	      "the last %s of %llu KiB, verdict %s)", c.ncaches,
+	      c.ncaches ? c.cache[c.ncaches - 1].name : "-",
+	      c.ncaches ? (unsigned long long)(c.cache[c.ncaches - 1].size_bytes >> 10) : 0ull,
+	      c.ncaches ? verdict_name(c.cache[c.ncaches - 1].verdict) : "-");
+	CHECK(a.h.climb.bytes >= 64u << 20 && a.h.climb.to_ns > a.h.climb.from_ns * 2 &&
+	      a.h.njoined == 0,
+	      "the step at %llu MiB is memory's climb, not a share joined to the L3 (%zu joined)",
+	      (unsigned long long)(a.h.climb.bytes >> 20), a.h.njoined);
+}
+
 /* A quiet quick run of the Zen 5 VM whose 2 MiB curve read 150-186 ns
    from 3 to 44 MiB and 403-473 ns from 256 MiB: the host's walks climbing,
    once carded "L4 ~128 MiB". Past the 24 MiB its 4 KiB TLBs reach, out of a
@@ -1545,6 +1570,7 @@ int main(void)
 	test_recorded_zen5_climb();
 	test_recorded_zen5_quiet();
 	test_recorded_walk_climb();
+	test_recorded_straddling_climb();
 	test_recorded_contained_step();
 	test_recorded_size_held_by_claim();
 	test_recorded_past_claims();
