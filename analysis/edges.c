@@ -11,6 +11,12 @@
 
 _Static_assert(EDGES_MAX_POINTS <= PLACEMENT_MAX_POINTS, "a step's fit takes a whole curve");
 
+/* No cache is less than twice as large, nor less than twice as slow, as
+   the one below it (a VM's usable L3 at 30 ns stands over L2's 12). The
+   rules below that tell a level from a pause, from drift or from a TLB's
+   step on one curve all lean on it. */
+#define NEXT_LEVEL_FACTOR 2.0
+
 /* An edge found in one curve, between two of its plateaus. */
 struct curve_edge {
 	size_t curve;
@@ -359,10 +365,10 @@ static void gap_crossing(const struct curve *c, const struct plateau *lower,
    and on a VM a neighbour taking the shared L3 for a while stalls its step
    at a level of its own (a Zen 4 VM read 40-46 ns at 8-10 MiB between an
    L3 of 17 ns to 7 MiB and memory's 108 ns and more). No cache is less
-   than twice the one below it, so a real level's plateau spans an octave
-   or more and ends at twice the one below or further. Removing the pause
-   leaves one step from the plateau below to the one above. */
-#define PAUSE_LEVEL_FACTOR 2.0
+   than twice the one below it (NEXT_LEVEL_FACTOR), so a real level's
+   plateau spans an octave or more and ends at twice the one below or
+   further. Removing the pause leaves one step from the plateau below to
+   the one above. */
 
 static int is_short(const struct curve *c, const struct plateau *p)
 {
@@ -370,7 +376,7 @@ static int is_short(const struct curve *c, const struct plateau *p)
 }
 
 /* curve_is_pause's test past the span: p stands less than
-   PAUSE_LEVEL_FACTOR above below or under above, or ends short of twice
+   NEXT_LEVEL_FACTOR above below or under above, or ends short of twice
    where below ends. Above below: over the higher of its level and what
    it reached at its last point (smoothed), for a plateau that drift
    joined ends above its median: multichase on the Zen 5 VM read its L3
@@ -384,8 +390,8 @@ static int pause_between(const struct curve *c, const struct plateau *below,
 
 	smooth(c, ns, cycles);
 	reached = ns[below->last] > below->ns ? ns[below->last] : below->ns;
-	return p->ns < reached * PAUSE_LEVEL_FACTOR || above->ns < p->ns * PAUSE_LEVEL_FACTOR ||
-	       (double)c->pt[p->last].bytes < PAUSE_LEVEL_FACTOR * (double)c->pt[below->last].bytes;
+	return p->ns < reached * NEXT_LEVEL_FACTOR || above->ns < p->ns * NEXT_LEVEL_FACTOR ||
+	       (double)c->pt[p->last].bytes < NEXT_LEVEL_FACTOR * (double)c->pt[below->last].bytes;
 }
 
 int curve_is_pause(const struct curve *c, const struct plateau *below, const struct plateau *p,
@@ -413,13 +419,13 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 	unsigned char stretch[EDGES_MAX_PLATEAUS] = { 0 };
 	size_t kept = 0;
 
-	/* Neighbouring short plateaus within PAUSE_LEVEL_FACTOR of each other
+	/* Neighbouring short plateaus within NEXT_LEVEL_FACTOR of each other
 	   are one stretch (a small level read through noise), at the lower's
 	   level. */
 	for (size_t k = 0; k < n; k++) {
 		struct plateau *prev = kept ? &p[kept - 1] : 0;
 		if (prev && kept > 1 && k + 1 < n && is_short(c, prev) && is_short(c, &p[k]) &&
-		    p[k].ns < prev->ns * PAUSE_LEVEL_FACTOR) {
+		    p[k].ns < prev->ns * NEXT_LEVEL_FACTOR) {
 			prev->last = p[k].last;
 			stretch[kept - 1] = 1;
 			continue;
@@ -431,7 +437,7 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		struct plateau q = p[k];
 		int interior = k > 0 && k + 1 < n;
-		/* A level of its own stands at least PAUSE_LEVEL_FACTOR above
+		/* A level of its own stands at least NEXT_LEVEL_FACTOR above
 		   the one below it and below the one above (a cache is several
 		   times faster than the next; a VM's small usable L3 between L2
 		   and memory is one); a pause inside a step is not. A stretch of
@@ -453,7 +459,7 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 	   walks rise by half), not a level past memory. A cache's own next
 	   level is more than twice as slow. */
 	if (kept >= 3 &&
-	    (p[kept - 1].ns < p[kept - 2].ns * PAUSE_LEVEL_FACTOR || climbs_at_end(c, &p[kept - 1])) &&
+	    (p[kept - 1].ns < p[kept - 2].ns * NEXT_LEVEL_FACTOR || climbs_at_end(c, &p[kept - 1])) &&
 	    p[kept - 2].ns >= p[kept - 3].ns * EDGES_MEMORY_OVER_CACHE) {
 		p[kept - 2].last = p[kept - 1].last;
 		kept--;
@@ -1029,14 +1035,11 @@ void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)
 }
 
 /* Runs that rise less than EDGES_RISE_FACTOR across each gap are drift,
-   joined into the plateau below, unless the run stands this many times
+   joined into the plateau below, unless the run stands NEXT_LEVEL_FACTOR
    above that plateau's level: then the drift, added up, is a step spread
-   over many sizes. No cache is less than twice as slow as the one below
-   it (a VM's usable L3 at 30 ns over L2's 12), and a plateau chained
-   through it read as one level: lmbench's stride reads on a Zen 5 VM
-   rose by drift from L2's 9-14 ns through L3's 20-35 ns, and one plateau
-   from 60 KiB to 60 MiB hid L2. */
-#define DRIFT_LEVEL_FACTOR 2.0
+   over many sizes. A plateau chained through a whole level read as one:
+   lmbench's stride reads on a Zen 5 VM rose by drift from L2's 9-14 ns
+   through L3's 20-35 ns, and one plateau from 60 KiB to 60 MiB hid L2. */
 
 /* A climb between two plateaus that spans at least this many octaves and
    rises this many times over is more than one step: random reads inside
@@ -1061,14 +1064,14 @@ void curve_smoothed(const struct curve *c, double *ns_out, double *cycles_out)
 
 /* The stretch of the climb from `from` (before end): each point under
    CLIMB_STRETCH_RISE over the one before, the whole under
-   DRIFT_LEVEL_FACTOR; its last index, or `from` when it has one point. */
+   NEXT_LEVEL_FACTOR; its last index, or `from` when it has one point. */
 static size_t climb_stretch(const double *ns, const unsigned char *steady, size_t from,
 			    size_t end)
 {
 	size_t k = from;
 
 	while (k + 1 < end && steady[k + 1] && ns[k + 1] < ns[k] * CLIMB_STRETCH_RISE &&
-	       ns[k + 1] <= ns[from] * DRIFT_LEVEL_FACTOR)
+	       ns[k + 1] <= ns[from] * NEXT_LEVEL_FACTOR)
 		k++;
 	return k;
 }
@@ -1164,9 +1167,9 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 		   plateau below to the first of this one: comparing the levels
 		   instead lets a slow drift, split into short runs, read as a
 		   staircase of edges. Drift that has doubled the level below
-		   is a step (DRIFT_LEVEL_FACTOR). */
+		   is a step (NEXT_LEVEL_FACTOR). */
 		if (count && ns[p.first] < ns[out[count - 1].last] * EDGES_RISE_FACTOR &&
-		    p.ns < out[count - 1].ns * DRIFT_LEVEL_FACTOR) {
+		    p.ns < out[count - 1].ns * NEXT_LEVEL_FACTOR) {
 			/* Drift, not an edge: one plateau, transition points and all. */
 			out[count - 1].last = p.last;
 			set_level(&out[count - 1], pre_ns, pre_cycles, steady);
@@ -1266,7 +1269,7 @@ int edges_crossing(const struct curve *c, const struct plateau *lower,
 }
 
 /* One curve alone (another program's, or one page size): neighbouring
-   plateaus whose levels lie less than DRIFT_LEVEL_FACTOR apart are one
+   plateaus whose levels lie less than NEXT_LEVEL_FACTOR apart are one
    level, for no cache is less than twice as slow as the one below it.
    What stood between them was a TLB's reach (a page-thrashing chase's L1
    DTLB at 384 KiB on the Zen 5 VM, its L2 1 MiB past it) or noise on a
@@ -1278,7 +1281,7 @@ static size_t join_close_levels(struct plateau *p, size_t n)
 	size_t out = 0;
 
 	for (size_t k = 0; k < n; k++) {
-		if (out && p[k].ns < p[out - 1].ns * DRIFT_LEVEL_FACTOR) {
+		if (out && p[k].ns < p[out - 1].ns * NEXT_LEVEL_FACTOR) {
 			p[out - 1].last = p[k].last;
 			p[out - 1].ns = p[k].ns;
 			p[out - 1].cycles = p[k].cycles;

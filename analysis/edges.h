@@ -25,7 +25,7 @@
 #define EDGES_PLATEAU_TOLERANCE 0.15
 /* Neighbouring plateaus that rise by less than this factor across their
    gap are one plateau: the boundary was drift, not an edge (unless the
-   drift has doubled the level below: edges.c, DRIFT_LEVEL_FACTOR). A reading this
+   drift has doubled the level below: edges.c, NEXT_LEVEL_FACTOR). A reading this
    far above what a later size read was disturbed and joins no plateau. */
 #define EDGES_RISE_FACTOR 1.30
 /* A plateau this far or more above the level below it stands as memory
