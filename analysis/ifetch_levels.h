@@ -64,7 +64,7 @@ struct ifetch_level {
 				     this level */
 	uint64_t count;           /* L1i: bytes; TLB: entries (the last point
 				     below, or the claim where named_by_claim) */
-	uint64_t next_count;      /* the first point above */
+	uint64_t next_count;      /* the first point over half the step */
 	double miss_cycles;       /* the step's height over its control's, cycles */
 	uint64_t claim;           /* what the CPU claims (bytes or entries); 0: none */
 	const char *claim_source; /* where the claim came from, or "" */

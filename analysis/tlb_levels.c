@@ -341,8 +341,8 @@ unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *lev
 		mp_format_bytes(page, sizeof page, 1ull << shift);
 		if (claims && claims->ntlbs && same_entries(levels, nlevels, shift) &&
 		    claims_differ(claims, shift)) {
-			mp_append(&o, "  %s pages: the same TLB entries as 4 KiB pages, where CPUID "
-				 "claims other TLBs for them\n", page);
+			mp_append(&o, "  %s pages: the same TLB entries as 4 KiB pages, where the claims "
+				 "give other TLBs for them\n", page);
 			signs++;
 		}
 		if (small_first > 0 && first > small_first * HOST_PAGE_FIRST_RISE) {
@@ -358,7 +358,7 @@ unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *lev
 		    lead->increase_cycles > small_level->increase_cycles * TLB_WALK_MISS_FACTOR &&
 		    lead->increase_cycles >= TLB_WALK_MIN_CYCLES) {
 			mp_append(&o, "  %s pages: missing the first TLB level (%llu entries) costs "
-				 "%.1f cycles, %.1fx the 4 KiB pages' first miss, though CPUID claims "
+				 "%.1f cycles, %.1fx the 4 KiB pages' first miss, though the claims give "
 				 "a TLB of %u entries for them: a walk, as the host's small pages "
 				 "make it\n", page, (unsigned long long)lead->entries,
 				 lead->increase_cycles,

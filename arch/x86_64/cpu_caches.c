@@ -302,6 +302,55 @@ static void decode_intel(struct recording *rec, uint32_t max_leaf)
 		add_documented_tlbs(rec->c, rec->source(LEAF_FEATURES, 0, rec->ctx).eax);
 }
 
+/* The displayed family (leaf 1 EAX: the base family, plus the extended one
+   where the base is Fh, as AMD numbers its families). */
+static unsigned display_family(uint32_t eax)
+{
+	unsigned base = bits(eax, 8, 4);
+
+	return base == 0xf ? base + bits(eax, 20, 8) : base;
+}
+
+/* Whether an L2 TLB claim holds fewer than twice the entries of the L1 TLB
+   of its kind for a page size both hold. No second level is that small next
+   to its first, so the figure is a hypervisor's, not the core's: the Zen 5
+   VM's 8000_0006h claims an L2 ITLB of 64 entries beside an L1 ITLB of 64,
+   and an L2 DTLB of 128 beside 96 (the core has 2048 and 4096). */
+static int l2_tlbs_implausible(const struct cache_claims *c)
+{
+	for (unsigned i = 0; i < c->ntlbs; i++)
+		for (unsigned j = 0; j < c->ntlbs; j++) {
+			const struct tlb_desc *l2 = &c->tlb[i], *l1 = &c->tlb[j];
+
+			if (l2->level == 2 && l1->level == 1 && l1->kind == l2->kind &&
+			    (l1->pages & l2->pages) && l2->entries < 2 * l1->entries)
+				return 1;
+		}
+	return 0;
+}
+
+/* The family of AMD's Zen 5 cores (every model so far). */
+#define ZEN5_FAMILY 0x1au
+
+/* Zen 5's TLBs as AMD presented the core ("Next Generation Zen 5 Core", Hot
+   Chips 2024): L1 ITLB 64 and L1 DTLB 96 entries, fully associative; L2 ITLB
+   2048 and L2 DTLB 4096 entries for every page size but 1 GiB, whose
+   associativity was not given. They replace every 4 KiB and 2 MiB TLB claim
+   of 8000_0005h and 8000_0006h when those are implausible
+   (l2_tlbs_implausible) and the family is Zen 5's. */
+static void replace_with_documented_zen5(struct cache_claims *c, uint32_t leaf1_eax)
+{
+	static const char source[] = "AMD's documentation for Zen 5 (CPUID 8000_0006h implausible)";
+
+	if (display_family(leaf1_eax) != ZEN5_FAMILY || !l2_tlbs_implausible(c))
+		return;
+	c->ntlbs = 0;
+	add_tlb(c, 1, TLB_DATA, P4K | P2M | P4M, 96, FULL, 0, source);
+	add_tlb(c, 1, TLB_INSTRUCTION, P4K | P2M | P4M, 64, FULL, 0, source);
+	add_tlb(c, 2, TLB_DATA, P4K | P2M | P4M, 4096, UNSTATED, 0, source);
+	add_tlb(c, 2, TLB_INSTRUCTION, P4K | P2M | P4M, 2048, UNSTATED, 0, source);
+}
+
 static void decode_amd(struct recording *rec, uint32_t max_ext)
 {
 	if (max_ext >= LEAF_AMD_CACHES && max_ext >= LEAF_EXT_FEATURES) {
@@ -317,6 +366,8 @@ static void decode_amd(struct recording *rec, uint32_t max_ext)
 	if (max_ext >= LEAF_AMD_L2) {
 		struct cpuid_regs r = read_leaf(rec, LEAF_AMD_L2, 0);
 		amd_l2_decode(&r, rec->c);
+		/* Leaf 1 is in the record already (cpu_caches_decode). */
+		replace_with_documented_zen5(rec->c, rec->source(LEAF_FEATURES, 0, rec->ctx).eax);
 	}
 	if (max_ext >= LEAF_AMD_1G_TLB) {
 		struct cpuid_regs r = read_leaf(rec, LEAF_AMD_1G_TLB, 0);

@@ -153,6 +153,58 @@ static void test_documented_tlbs(void)
 	CHECK(c.ntlbs == 0, "another model with leaf 18h empty: no TLB claimed (%u)", c.ntlbs);
 }
 
+/* The Zen 5 VM's registers (tests/data/zen5-vm-cpuid.json): 8000_0006h
+   claims an L2 ITLB of 64 entries beside an L1 ITLB of 64, and an L2 DTLB
+   of 128 beside an L1 DTLB of 96, which no core has. For family 1Ah the
+   TLBs AMD documents for Zen 5 stand in, named as such; a plausible L2, or
+   another family, keeps what CPUID says. */
+static void test_documented_zen5_tlbs(void)
+{
+	struct cpuid_record set[] = {
+		{ 0x0, 0, { 0x0d, AMD_VENDOR } },
+		{ 0x1, 0, { 0x00b00f21u, 0x60fe0800u, 0xfed83203u, 0x178bfbffu } },
+		{ 0x80000000u, 0, { 0x80000021u, AMD_VENDOR } },
+		{ 0x80000001u, 0, { 0x00b00f21u, 0x40000000u, 0x440001f1u, 0x25d3fbffu } },
+		{ 0x80000005u, 0, { 0xff60ff40u, 0xff60ff40u, 0x300c0140u, 0x20080140u } },
+		{ 0x80000006u, 0, { 0x40802040u, 0x60804040u, 0x04006140u, 0x0fe09140u } },
+	};
+	struct cache_claims rec, c;
+	const struct tlb_desc *t;
+
+	fill(&rec, set, sizeof set / sizeof set[0]);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	t = find_tlb(&c, 2, TLB_INSTRUCTION, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M);
+	CHECK(c.ntlbs == 4 && t && t->entries == 2048 && strstr(t->source, "documentation"),
+	      "Zen 5, L2 ITLB claimed as 64 beside an L1 of 64: the documented 2048 (%u TLBs, %s)",
+	      c.ntlbs, t ? t->source : "-");
+	t = find_tlb(&c, 2, TLB_DATA, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M);
+	CHECK(t && t->entries == 4096 && t->ways == WAYS_UNSTATED,
+	      "... the L2 DTLB: 4096 entries, associativity not given");
+	t = find_tlb(&c, 1, TLB_DATA, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M);
+	CHECK(t && t->entries == 96 && t->ways == 0, "... the L1 DTLB: 96, fully associative");
+	t = find_tlb(&c, 1, TLB_INSTRUCTION, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M);
+	CHECK(t && t->entries == 64, "... the L1 ITLB: 64");
+
+	set[5].r.eax = 0x48002200u;                        /* L2 TLBs of 2048, as Zen 3's */
+	set[5].r.ebx = 0x68004200u;
+	fill(&rec, set, sizeof set / sizeof set[0]);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	t = find_tlb(&c, 2, TLB_INSTRUCTION, TLB_PAGE_4K);
+	CHECK(c.ntlbs == 8 && t && t->entries == 512 && !strstr(t->source, "documentation"),
+	      "Zen 5 with plausible L2 TLBs: CPUID's claims kept (%u, %u)", c.ntlbs,
+	      t ? t->entries : 0);
+
+	set[5].r.eax = 0x40802040u;                        /* the VM's again, family 19h */
+	set[5].r.ebx = 0x60804040u;
+	set[1].r.eax = set[3].r.eax = 0x00a00f11u;
+	fill(&rec, set, sizeof set / sizeof set[0]);
+	cpu_caches_decode(&c, cpuid_from_record, &rec);
+	t = find_tlb(&c, 2, TLB_INSTRUCTION, TLB_PAGE_4K);
+	CHECK(c.ntlbs == 8 && t && t->entries == 64,
+	      "family 19h with the same claims: no documentation stands in (%u, %u)", c.ntlbs,
+	      t ? t->entries : 0);
+}
+
 static void test_zen3_spec(void)
 {
 	struct cache_claims rec, c;
@@ -446,6 +498,7 @@ int main(void)
 	test_k8_fallback();
 	test_intel_leaf4_and_18();
 	test_documented_tlbs();
+	test_documented_zen5_tlbs();
 	test_intel_leaf2();
 	test_amd_assoc_codes();
 	test_records();
