@@ -525,7 +525,7 @@ static void test_describe(void)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 
-	CHECK(lines == 56, "one line per key, 56 keys (%d lines)", lines);
+	CHECK(lines == 57, "one line per key, 57 keys (%d lines)", lines);
 
 	char small[16];
 	memset(small, 'x', sizeof small);

@@ -87,6 +87,47 @@ static void test_shape_impossible(void)
 	CHECK(locality_fit_shape(13000, 13000, 0, &s) == -1, "nor do 0 bytes");
 }
 
+/* The bands: equal widths of cols / bands, disjoint, in turn, the
+   remainder unwalked; one band is the whole matrix; more bands than
+   columns are one column each. Each band's sum is the brute-force count of
+   its odd indices, as the matrix holds k & 1 at index k. */
+static void test_bands(void)
+{
+	static const struct { uint32_t rows, cols; unsigned bands; } cases[] = {
+		{ 13000, 13000, 4 }, { 7, 13, 4 }, { 5, 2001, 1 }, { 3, 3, 64 }, { 9, 10, 3 },
+	};
+
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct matrix_shape s = { cases[i].rows, cases[i].cols };
+		unsigned n = cases[i].bands < s.cols ? cases[i].bands : s.cols;
+		uint32_t first, end, prev_end = 0, width = s.cols / n;
+		int ok = 1, sums = 1;
+
+		for (unsigned r = 0; r < 2 * n; r++) {
+			locality_band(&s, cases[i].bands, r, &first, &end);
+			ok &= end - first == width && first == (r % n) * width && end <= s.cols &&
+			      (r % n == 0 || first == prev_end);
+			prev_end = end;
+			if (s.rows * (uint64_t)s.cols <= 1000000) {
+				uint32_t want = 0;
+				for (uint64_t row = 0; row < s.rows; row++)
+					for (uint64_t j = first; j < end; j++)
+						want += (uint32_t)((row * s.cols + j) & 1);
+				sums &= locality_band_sum(&s, first, end) == want;
+			}
+		}
+		CHECK(ok, "%u x %u in %u bands: %u columns each, disjoint, in turn", s.rows, s.cols,
+		      cases[i].bands, width);
+		CHECK(sums, "  each band's sum is the count of its odd indices");
+	}
+	struct matrix_shape whole = { 13000, 13000 };
+	uint32_t first, end;
+
+	locality_band(&whole, 1, 5, &first, &end);
+	CHECK(first == 0 && end == 13000 && locality_band_sum(&whole, 0, 13000) ==
+	      (uint32_t)(13000ull * 13000 / 2), "one band is the whole matrix, half of it odd");
+}
+
 static struct config small_config(void)
 {
 	struct config c;
@@ -150,6 +191,7 @@ int main(void)
 	test_shape_shrunk();
 	test_shape_power_of_two_avoided();
 	test_shape_impossible();
+	test_bands();
 	test_probe_refuses_zero_reps();
 	test_probe_64mib();
 	return check_summary();
