@@ -302,8 +302,8 @@ static void decode_intel(struct recording *rec, uint32_t max_leaf)
 		add_documented_tlbs(rec->c, rec->source(LEAF_FEATURES, 0, rec->ctx).eax);
 }
 
-/* The displayed family (leaf 1 EAX: the base family, plus the extended one
-   where the base is Fh, as AMD numbers its families). */
+/* The displayed family and model (leaf 1 EAX: the extended fields count
+   where the base family is Fh, as AMD numbers its families). */
 static unsigned display_family(uint32_t eax)
 {
 	unsigned base = bits(eax, 8, 4);
@@ -311,44 +311,84 @@ static unsigned display_family(uint32_t eax)
 	return base == 0xf ? base + bits(eax, 20, 8) : base;
 }
 
-/* Whether an L2 TLB claim holds fewer than twice the entries of the L1 TLB
-   of its kind for a page size both hold. No second level is that small next
-   to its first, so the figure is a hypervisor's, not the core's: the Zen 5
-   VM's 8000_0006h claims an L2 ITLB of 64 entries beside an L1 ITLB of 64,
-   and an L2 DTLB of 128 beside 96 (the core has 2048 and 4096). */
-static int l2_tlbs_implausible(const struct cache_claims *c)
+static unsigned display_model(uint32_t eax)
 {
-	for (unsigned i = 0; i < c->ntlbs; i++)
-		for (unsigned j = 0; j < c->ntlbs; j++) {
-			const struct tlb_desc *l2 = &c->tlb[i], *l1 = &c->tlb[j];
-
-			if (l2->level == 2 && l1->level == 1 && l1->kind == l2->kind &&
-			    (l1->pages & l2->pages) && l2->entries < 2 * l1->entries)
-				return 1;
-		}
-	return 0;
+	return bits(eax, 4, 4) | (bits(eax, 8, 4) == 0xf ? bits(eax, 16, 4) << 4 : 0);
 }
 
-/* The family of AMD's Zen 5 cores (every model so far). */
-#define ZEN5_FAMILY 0x1au
-
-/* Zen 5's TLBs as AMD presented the core ("Next Generation Zen 5 Core", Hot
-   Chips 2024): L1 ITLB 64 and L1 DTLB 96 entries, fully associative; L2 ITLB
-   2048 and L2 DTLB 4096 entries for every page size but 1 GiB, whose
-   associativity was not given. They replace every 4 KiB and 2 MiB TLB claim
-   of 8000_0005h and 8000_0006h when those are implausible
-   (l2_tlbs_implausible) and the family is Zen 5's. */
-static void replace_with_documented_zen5(struct cache_claims *c, uint32_t leaf1_eax)
+/* Whether the L2 TLB claims cannot be the core's: none at all beside the
+   L1's (a hypervisor's empty fields), or one holding fewer than twice the
+   entries of the L1 TLB of its kind for a page size both hold, which no
+   second level does (the Zen 5 VM's 8000_0006h claims an L2 ITLB of 64
+   entries beside an L1 ITLB of 64, and an L2 DTLB of 128 beside 96; the
+   core has 2048 and 4096). */
+static int l2_tlbs_implausible(const struct cache_claims *c)
 {
-	static const char source[] = "AMD's documentation for Zen 5 (CPUID 8000_0006h implausible)";
+	int any_l2 = 0;
 
-	if (display_family(leaf1_eax) != ZEN5_FAMILY || !l2_tlbs_implausible(c))
+	for (unsigned i = 0; i < c->ntlbs; i++) {
+		const struct tlb_desc *l2 = &c->tlb[i];
+
+		if (l2->level != 2)
+			continue;
+		any_l2 = 1;
+		for (unsigned j = 0; j < c->ntlbs; j++) {
+			const struct tlb_desc *l1 = &c->tlb[j];
+
+			if (l1->level == 1 && l1->kind == l2->kind && (l1->pages & l2->pages) &&
+			    l2->entries < 2 * l1->entries)
+				return 1;
+		}
+	}
+	return !any_l2;
+}
+
+/* The TLBs AMD documents for its cores, by family and model range (the
+   ranges as Linux's arch/x86/kernel/cpu/amd.c assigns Zen 3 and Zen 4;
+   family 1Ah is Zen 5 throughout). Entries of L1 ITLB, L1 DTLB (fully
+   associative, every page size), L2 ITLB and L2 DTLB (4 KiB and 2 MiB
+   pages; associativity not stated here): the software optimization
+   guides for Zen 3 and Zen 4, and "Next Generation Zen 5 Core" (Hot Chips
+   2024) for Zen 5. */
+static const struct amd_core_tlbs {
+	const char *source;
+	unsigned family, model_lo, model_hi;
+	unsigned l1_itlb, l1_dtlb, l2_itlb, l2_dtlb;
+} amd_core_tlbs[] = {
+	{ "AMD's documentation for Zen 3 (CPUID 8000_0006h implausible or empty)",
+	  0x19, 0x00, 0x0f, 64, 64, 512, 2048 },
+	{ "AMD's documentation for Zen 3 (CPUID 8000_0006h implausible or empty)",
+	  0x19, 0x20, 0x5f, 64, 64, 512, 2048 },
+	{ "AMD's documentation for Zen 4 (CPUID 8000_0006h implausible or empty)",
+	  0x19, 0x10, 0x1f, 64, 72, 512, 3072 },
+	{ "AMD's documentation for Zen 4 (CPUID 8000_0006h implausible or empty)",
+	  0x19, 0x60, 0xaf, 64, 72, 512, 3072 },
+	{ "AMD's documentation for Zen 5 (CPUID 8000_0006h implausible or empty)",
+	  0x1a, 0x00, 0xff, 64, 96, 2048, 4096 },
+};
+
+/* Replaces every 4 KiB and 2 MiB TLB claim of 8000_0005h and 8000_0006h
+   with the documented TLBs of the core (amd_core_tlbs) when the L2 claims
+   cannot be the core's (l2_tlbs_implausible); a core not in the table
+   keeps what CPUID says. */
+static void replace_with_documented(struct cache_claims *c, uint32_t leaf1_eax)
+{
+	unsigned family = display_family(leaf1_eax), model = display_model(leaf1_eax);
+
+	if (!l2_tlbs_implausible(c))
 		return;
-	c->ntlbs = 0;
-	add_tlb(c, 1, TLB_DATA, P4K | P2M | P4M, 96, FULL, 0, source);
-	add_tlb(c, 1, TLB_INSTRUCTION, P4K | P2M | P4M, 64, FULL, 0, source);
-	add_tlb(c, 2, TLB_DATA, P4K | P2M | P4M, 4096, UNSTATED, 0, source);
-	add_tlb(c, 2, TLB_INSTRUCTION, P4K | P2M | P4M, 2048, UNSTATED, 0, source);
+	for (size_t i = 0; i < sizeof amd_core_tlbs / sizeof amd_core_tlbs[0]; i++) {
+		const struct amd_core_tlbs *d = &amd_core_tlbs[i];
+
+		if (d->family != family || model < d->model_lo || model > d->model_hi)
+			continue;
+		c->ntlbs = 0;
+		add_tlb(c, 1, TLB_DATA, P4K | P2M | P4M, d->l1_dtlb, FULL, 0, d->source);
+		add_tlb(c, 1, TLB_INSTRUCTION, P4K | P2M | P4M, d->l1_itlb, FULL, 0, d->source);
+		add_tlb(c, 2, TLB_DATA, P4K | P2M | P4M, d->l2_dtlb, UNSTATED, 0, d->source);
+		add_tlb(c, 2, TLB_INSTRUCTION, P4K | P2M | P4M, d->l2_itlb, UNSTATED, 0, d->source);
+		return;
+	}
 }
 
 static void decode_amd(struct recording *rec, uint32_t max_ext)
@@ -367,7 +407,7 @@ static void decode_amd(struct recording *rec, uint32_t max_ext)
 		struct cpuid_regs r = read_leaf(rec, LEAF_AMD_L2, 0);
 		amd_l2_decode(&r, rec->c);
 		/* Leaf 1 is in the record already (cpu_caches_decode). */
-		replace_with_documented_zen5(rec->c, rec->source(LEAF_FEATURES, 0, rec->ctx).eax);
+		replace_with_documented(rec->c, rec->source(LEAF_FEATURES, 0, rec->ctx).eax);
 	}
 	if (max_ext >= LEAF_AMD_1G_TLB) {
 		struct cpuid_regs r = read_leaf(rec, LEAF_AMD_1G_TLB, 0);
