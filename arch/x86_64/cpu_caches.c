@@ -316,31 +316,38 @@ static unsigned display_model(uint32_t eax)
 	return bits(eax, 4, 4) | (bits(eax, 8, 4) == 0xf ? bits(eax, 16, 4) << 4 : 0);
 }
 
-/* Whether the L2 TLB claims cannot be the core's: none at all beside the
-   L1's (a hypervisor's empty fields), or one holding fewer than twice the
-   entries of the L1 TLB of its kind for a page size both hold, which no
-   second level does (the Zen 5 VM's 8000_0006h claims an L2 ITLB of 64
-   entries beside an L1 ITLB of 64, and an L2 DTLB of 128 beside 96; the
-   core has 2048 and 4096). */
+/* Whether the L2 TLB claims cannot be the core's: an L1 TLB claim with no
+   L2 claim of its kind for a page size it holds (a hypervisor's empty
+   field: every AMD core since K8 has both levels for 4 KiB and 2 MiB
+   pages), or an L2 claim holding fewer than twice the entries of the L1
+   TLB of its kind for a page size both hold, which no second level does
+   (the Zen 5 VM's 8000_0006h claims an L2 ITLB of 64 entries beside an L1
+   ITLB of 64, and an L2 DTLB of 128 beside 96; the core has 2048 and
+   4096). No TLB claim at all is empty fields too. 1 GiB pages, which
+   8000_0019h describes, are not looked at. */
 static int l2_tlbs_implausible(const struct cache_claims *c)
 {
-	int any_l2 = 0;
+	if (!c->ntlbs)
+		return 1;
+	for (unsigned j = 0; j < c->ntlbs; j++) {
+		const struct tlb_desc *l1 = &c->tlb[j];
+		unsigned pages = l1->pages & (P4K | P2M), covered = 0;
 
-	for (unsigned i = 0; i < c->ntlbs; i++) {
-		const struct tlb_desc *l2 = &c->tlb[i];
-
-		if (l2->level != 2)
+		if (l1->level != 1)
 			continue;
-		any_l2 = 1;
-		for (unsigned j = 0; j < c->ntlbs; j++) {
-			const struct tlb_desc *l1 = &c->tlb[j];
+		for (unsigned i = 0; i < c->ntlbs; i++) {
+			const struct tlb_desc *l2 = &c->tlb[i];
 
-			if (l1->level == 1 && l1->kind == l2->kind && (l1->pages & l2->pages) &&
-			    l2->entries < 2 * l1->entries)
+			if (l2->level != 2 || l2->kind != l1->kind || !(l1->pages & l2->pages))
+				continue;
+			if (l2->entries < 2 * l1->entries)
 				return 1;
+			covered |= l2->pages;
 		}
+		if ((pages & covered) != pages)
+			return 1;
 	}
-	return !any_l2;
+	return 0;
 }
 
 /* The TLBs AMD documents for its cores, by family and model range (the

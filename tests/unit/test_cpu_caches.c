@@ -213,7 +213,24 @@ static void test_documented_amd_tlbs(void)
 	t = find_tlb(&c, 1, TLB_DATA, TLB_PAGE_4K);
 	CHECK(t && t->entries == 72, "... and its L1 DTLB of 72");
 
-	set[5].r.eax = 0x40802040u;                        /* the VM's claims again, */
+	set[5].r.eax = 0;                                  /* 2 MiB L2 fields empty, */
+	set[5].r.ebx = 0x68004200u;                        /* 4 KiB ones as Zen 3's */
+	set[1].r.eax = set[3].r.eax = 0x00a00f11u;         /* family 19h model 01h: Zen 3 */
+	decode_set(&c, set, n);
+	t = find_tlb(&c, 2, TLB_INSTRUCTION, TLB_PAGE_2M);
+	CHECK(c.ntlbs == 4 && t && t->entries == 512 && strstr(t->source, "Zen 3"),
+	      "Zen 3 with its 2 MiB L2 TLB fields empty: the documented TLBs (%u, %s)", c.ntlbs,
+	      t ? t->source : "-");
+
+	set[4].r.eax = set[4].r.ebx = set[5].r.ebx = 0;    /* every TLB field empty */
+	decode_set(&c, set, n);
+	t = find_tlb(&c, 2, TLB_DATA, TLB_PAGE_4K);
+	CHECK(c.ntlbs == 4 && t && t->entries == 2048, "... and with every TLB field empty (%u)",
+	      c.ntlbs);
+
+	set[4].r.eax = 0xff60ff40u;                        /* the VM's claims again, */
+	set[4].r.ebx = 0xff60ff40u;
+	set[5].r.eax = 0x40802040u;
 	set[5].r.ebx = 0x60804040u;
 	set[1].r.eax = set[3].r.eax = 0x00800f12u;         /* family 17h: not in the table */
 	decode_set(&c, set, n);
