@@ -320,6 +320,31 @@ static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *cl
 }
 
 /* The median of s's field over footprints in (lo, hi]; 0 with none. */
+/* The claimed instruction (or unified) TLBs of each page size the page
+   chain ran with that no step was held against (find_tlbs), each with the
+   chain's last page count. */
+static void find_unseen(const struct ifetch_rows *r, const struct cache_claims *claims,
+			struct ifetch_findings *f)
+{
+	for (unsigned shift = 12; shift <= 30; shift += 9) {
+		const struct ifetch_series *t = series_of(r, IFETCH_VARIANT_PAGE, shift);
+
+		for (unsigned i = 0; t && t->n && i < claims->ntlbs; i++) {
+			const struct tlb_desc *d = &claims->tlb[i];
+			int held = 0;
+
+			if (!(d->pages & page_bit(shift)) ||
+			    (d->kind != TLB_INSTRUCTION && d->kind != TLB_UNIFIED))
+				continue;
+			for (size_t k = 0; k < f->ntlbs; k++)
+				held |= f->tlb[k].page_shift == shift && f->tlb[k].claim == d->entries;
+			if (!held && f->nunseen < IFETCH_MAX_TLBS)
+				f->unseen[f->nunseen++] = (struct ifetch_unseen){ shift, d->level,
+					d->entries, d->source, t->x[t->n - 1] };
+		}
+	}
+}
+
 static double median_between(const struct ifetch_series *s, const double *field, uint64_t lo,
 			     uint64_t hi)
 {
@@ -423,7 +448,17 @@ void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,
 	*f = (struct ifetch_findings){ 0 };
 	find_l1i(r, claims, f);
 	find_tlbs(r, claims, f);
+	find_unseen(r, claims, f);
 	find_fetch(r, claims, f);
+}
+
+const char *ifetch_unseen_why(const struct ifetch_unseen *u)
+{
+	return u->chain_top <= u->entries
+	       ? "the page chain stopped at or before its entries (ifetch.max_buffer or memory), "
+		 "so its step cannot show"
+	       : "the page chain ran past its entries and showed no step there: a miss too cheap "
+		 "to read, or a claim that is not this core's";
 }
 
 void ifetch_json(struct json *j, const struct ifetch_findings *f)
@@ -470,6 +505,20 @@ void ifetch_json(struct json *j, const struct ifetch_findings *f)
 		json_u64(j, "pages", f->walks[i].count);
 		json_u64(j, "next_point", f->walks[i].next_count);
 		json_double(j, "miss_cycles", f->walks[i].miss_cycles);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "itlb_claims_unseen");
+	for (size_t i = 0; i < f->nunseen; i++) {
+		const struct ifetch_unseen *u = &f->unseen[i];
+
+		json_object_begin(j, NULL);
+		json_u64(j, "page_size", 1ull << u->page_shift);
+		json_u64(j, "level", u->level);
+		json_u64(j, "entries", u->entries);
+		json_string(j, "source", u->source ? u->source : "");
+		json_u64(j, "chain_top_pages", u->chain_top);
+		json_string(j, "why", ifetch_unseen_why(u));
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -73,6 +73,15 @@ struct ifetch_level {
 	int named_by_claim;       /* count is the claim, which the readings allow */
 };
 
+/* A claimed instruction (or unified) TLB of a page size the page chain ran
+   with that no step was held against. */
+struct ifetch_unseen {
+	unsigned page_shift, level, entries;
+	const char *source;
+	uint64_t chain_top;       /* the page chain's last page count: at or under
+				     the entries, no step of theirs could show */
+};
+
 struct ifetch_findings {
 	int have_l1i;
 	struct ifetch_level l1i;  /* line_steps[l1i_step], held against the claim */
@@ -96,6 +105,11 @@ struct ifetch_findings {
 	   page walks', not a TLB; reported, never on the card. */
 	struct ifetch_level walks[IFETCH_MAX_TLBS];
 	size_t nwalks;
+	/* Claims no step was held against, so that a count the readings do
+	   not give is said, with why (issue: "the same counts or a plain
+	   statement of why they cannot be seen"). */
+	struct ifetch_unseen unseen[IFETCH_MAX_TLBS];
+	size_t nunseen;
 	/* Fetch bandwidth by footprint, the median over footprints up to the
 	   claimed L1i (op cache or L1i) and between twice the L1i and half
 	   the claimed L2; 0 where no point lies there. */
@@ -117,6 +131,10 @@ unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shif
    VERDICT_EMULATED where there is a claim). */
 void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,
 		 struct ifetch_findings *f);
+
+/* Why the claim u names shows no step, in words: the page chain stopped
+   short of its entries, or ran past them and stepped elsewhere. */
+const char *ifetch_unseen_why(const struct ifetch_unseen *u);
 
 /* system.json's "ifetch" object: the L1i, the TLBs and fetch bandwidth,
    each with its claim and verdict. Nothing when no ifetch row was read. */

@@ -534,6 +534,13 @@ static void report_findings(void)
 			      (unsigned long long)(1ull << f.walks[i].page_shift) / 1024,
 			      (unsigned long long)f.walks[i].count,
 			      (unsigned long long)f.walks[i].next_count, f.walks[i].miss_cycles);
+	for (size_t i = 0; i < f.nunseen; i++)
+		report_printf("ifetch: claim with no step, %llu KiB pages: level %u instruction TLB "
+			      "of %u entries (%s); the page chain ran to %llu pages: %s\n",
+			      (unsigned long long)(1ull << f.unseen[i].page_shift) / 1024,
+			      f.unseen[i].level, f.unseen[i].entries, f.unseen[i].source,
+			      (unsigned long long)f.unseen[i].chain_top,
+			      ifetch_unseen_why(&f.unseen[i]));
 	report_printf("ifetch: fetch %.2f bytes (%.2f instructions) a cycle up to the claimed "
 		      "L1i, %.2f bytes a cycle between twice the L1i and half the L2 (op cache, "
 		      "L1i and L2 as code sees them; no CPU claims a fetch rate)\n",

@@ -148,6 +148,28 @@ static void test_reading(void)
 	CHECK(ifetch_claimed_tlb_max(&claims, 12) == 512 && ifetch_claimed_tlb_max(&claims, 21) == 64 &&
 	      ifetch_claimed_tlb_max(&claims, 30) == 0,
 	      "the largest claimed instruction TLB per page size");
+	CHECK(f.nunseen == 0, "no 2 MiB chain ran: its claim is not listed unseen (%zu)", f.nunseen);
+
+	/* A 2 MiB chain to 2048 pages with one step past 64, against claims
+	   of 64 and (L2) 2048 and 1024 entries: the L2 claim of 2048 cannot
+	   show, the chain stopped at it; 1024, which the chain passed with no
+	   step, is a claim the readings do not bear out. */
+	claims.tlb[0].entries = 64;
+	claims.tlb[3] = (struct tlb_desc){ .level = 2, .kind = TLB_INSTRUCTION,
+					   .pages = TLB_PAGE_2M, .entries = 2048, .source = "doc" };
+	claims.tlb[4] = (struct tlb_desc){ .level = 2, .kind = TLB_UNIFIED,
+					   .pages = TLB_PAGE_2M, .entries = 1024, .source = "doc" };
+	claims.ntlbs = 5;
+	for (n = 8; n <= 2048; n *= 2) {
+		add(&r, IFETCH_VARIANT_PAGE, 21, n, 2u << 20, 1.0 + (n > 64) * 3.0);
+		add(&r, IFETCH_VARIANT_PAGE_CONTROL, 21, n, 64, 1.0);
+	}
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.nunseen == 2 && f.unseen[0].page_shift == 21 && f.unseen[0].entries == 2048 &&
+	      f.unseen[0].chain_top == 2048 && strstr(ifetch_unseen_why(&f.unseen[0]), "stopped") &&
+	      f.unseen[1].entries == 1024 && strstr(ifetch_unseen_why(&f.unseen[1]), "ran past"),
+	      "2 MiB claims with no step: 2048 (the chain stopped there) and 1024 (passed with "
+	      "no step), each said (%zu)", f.nunseen);
 }
 
 /* A line chain as fast at 64 KiB as at 16 KiB, stepping past it, against
