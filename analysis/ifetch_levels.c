@@ -340,7 +340,7 @@ static void find_unseen(const struct ifetch_rows *r, const struct cache_claims *
 				held |= f->tlb[k].page_shift == shift && f->tlb[k].claim == d->entries;
 			if (!held && f->nunseen < IFETCH_MAX_TLBS)
 				f->unseen[f->nunseen++] = (struct ifetch_unseen){ shift, d->level,
-					d->entries, d->source, t->x[t->n - 1] };
+					d->entries, d->source, t->x[t->n - 1], claims_emulated(claims) };
 		}
 	}
 }
@@ -454,11 +454,13 @@ void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,
 
 const char *ifetch_unseen_why(const struct ifetch_unseen *u)
 {
-	return u->chain_top <= u->entries
-	       ? "the page chain stopped at or before its entries (ifetch.max_buffer or memory), "
-		 "so its step cannot show"
-	       : "the page chain ran past its entries and showed no step there: a miss too cheap "
-		 "to read, or a claim that is not this core's";
+	if (u->chain_top <= u->entries)
+		return "the page chain stopped at or before its entries (ifetch.max_buffer or "
+		       "memory), so its step cannot show";
+	if (u->emulated)
+		return "the CPU is emulated: the emulator's timings need not show its TLBs";
+	return "the page chain ran past its entries and showed no step there: a miss too cheap "
+	       "to read, or a claim that is not this core's";
 }
 
 void ifetch_json(struct json *j, const struct ifetch_findings *f)

@@ -80,6 +80,7 @@ struct ifetch_unseen {
 	const char *source;
 	uint64_t chain_top;       /* the page chain's last page count: at or under
 				     the entries, no step of theirs could show */
+	int emulated;             /* claims_emulated: the timings are an emulator's */
 };
 
 struct ifetch_findings {
@@ -133,7 +134,8 @@ void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,
 		 struct ifetch_findings *f);
 
 /* Why the claim u names shows no step, in words: the page chain stopped
-   short of its entries, or ran past them and stepped elsewhere. */
+   short of its entries, the CPU is emulated, or the chain ran past them
+   and stepped elsewhere. */
 const char *ifetch_unseen_why(const struct ifetch_unseen *u);
 
 /* system.json's "ifetch" object: the L1i, the TLBs and fetch bandwidth,

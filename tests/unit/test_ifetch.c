@@ -170,6 +170,12 @@ static void test_reading(void)
 	      f.unseen[1].entries == 1024 && strstr(ifetch_unseen_why(&f.unseen[1]), "ran past"),
 	      "2 MiB claims with no step: 2048 (the chain stopped there) and 1024 (passed with "
 	      "no step), each said (%zu)", f.nunseen);
+	strcpy(claims.hypervisor_id, "TCGTCGTCGTCG");
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.nunseen == 2 && strstr(ifetch_unseen_why(&f.unseen[1]), "emulated"),
+	      "... under an emulator, the one passed with no step says so: %s",
+	      f.nunseen == 2 ? ifetch_unseen_why(&f.unseen[1]) : "-");
+	claims.hypervisor_id[0] = '\0';
 }
 
 /* A line chain as fast at 64 KiB as at 16 KiB, stepping past it, against
