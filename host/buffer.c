@@ -206,8 +206,14 @@ static void kept_offer(struct mapping *m)
 /* A read would map the shared zero page; only a write makes the kernel give
    each page its own frame, at the size it decides now. With populate, each
    chunk is faulted in by MADV_POPULATE_WRITE (Linux 5.14), the kernel's
-   own loop over the same write faults; where the kernel refuses it, the
-   rest is touched a page at a time. */
+   own loop over the same write faults, and then still written a page at a
+   time: on the Zen 5 VM the host had not backed the pages the guest kernel
+   populated, and the first pass over them paid for it (2 GiB: populated in
+   0.7-2.9 s, then 2.6-2.8 s for a first read pass that took 0.07 s the
+   second time; a loader of the loaded probe read 0.6 GB/s in its first
+   window, then 30). Writing each page after populating took 2.7-3.3 s and
+   left the first pass at 0.08-0.10 s; touching alone took 6.0 s. Where
+   the kernel refuses populate, the pages are only touched. */
 static void *touch_share(void *arg)
 {
 	struct touch_share *share = arg;
@@ -221,9 +227,8 @@ static void *touch_share(void *arg)
 			break;
 		}
 		if (share->populate &&
-		    madvise(share->base + off, len, MADV_POPULATE_WRITE) == 0)
-			continue;
-		share->populate = 0;
+		    madvise(share->base + off, len, MADV_POPULATE_WRITE) != 0)
+			share->populate = 0;
 		for (size_t page = 0; page < len; page += SMALL_PAGE)
 			p[off + page] = 0;
 	}
@@ -256,10 +261,11 @@ static unsigned toucher_count(size_t bytes, size_t page)
    the caller, so every page is touched whatever happens; but a stop
    request (SIGINT) ends every share at its next chunk, and then the
    buffer is incomplete: 0 when every page was touched, -1 when stopped.
-   Small pages are populated by the kernel (touch_share): on the Zen 5 VM
-   2 GiB of them took 1.4-1.5 s, against 6.4-6.9 s touched a page at a
-   time from one thread; huge pages, one fault each, took as long either
-   way (2.5-3.7 s), and are touched. */
+   Small pages are populated by the kernel and then touched (touch_share):
+   on the Zen 5 VM 2 GiB of them took 3.0-5.0 s so from one thread, with
+   nothing left for the first pass to pay, against 6.0-6.9 s touched alone;
+   huge pages, one fault each, took as long either way (2.5-3.7 s), and
+   are touched. */
 static int touch_pages(void *base, size_t bytes, size_t page)
 {
 	struct touch_share share[TOUCHERS_MAX];
