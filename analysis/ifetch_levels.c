@@ -175,12 +175,6 @@ static uint64_t claimed_cache(const struct cache_claims *c, unsigned level)
 	return 0;
 }
 
-static unsigned page_bit(unsigned page_shift)
-{
-	return page_shift == 12 ? TLB_PAGE_4K : page_shift == 21 ? TLB_PAGE_2M
-	       : page_shift == 30 ? TLB_PAGE_1G : 0;
-}
-
 /* An instruction (or unified) TLB for these pages: of this level, or
    with level 0, the first whose entries lie in [lo, hi]. */
 static const struct tlb_desc *claimed_itlb(const struct cache_claims *c, unsigned level,
@@ -189,7 +183,7 @@ static const struct tlb_desc *claimed_itlb(const struct cache_claims *c, unsigne
 	for (unsigned i = 0; i < c->ntlbs; i++) {
 		const struct tlb_desc *d = &c->tlb[i];
 
-		if (!(d->pages & page_bit(page_shift)) ||
+		if (!(d->pages & tlb_page_bit(page_shift)) ||
 		    (d->kind != TLB_INSTRUCTION && d->kind != TLB_UNIFIED))
 			continue;
 		if (level ? d->level == level : d->entries >= lo && d->entries <= hi)
@@ -333,7 +327,7 @@ static void find_unseen(const struct ifetch_rows *r, const struct cache_claims *
 			const struct tlb_desc *d = &claims->tlb[i];
 			int held = 0;
 
-			if (!(d->pages & page_bit(shift)) ||
+			if (!(d->pages & tlb_page_bit(shift)) ||
 			    (d->kind != TLB_INSTRUCTION && d->kind != TLB_UNIFIED))
 				continue;
 			for (size_t k = 0; k < f->ntlbs; k++)
@@ -429,17 +423,25 @@ void ifetch_rows_add(struct ifetch_rows *r, const struct result_row *row)
 	s->n++;
 }
 
-unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shift)
+const struct tlb_desc *ifetch_claimed_tlb_largest(const struct cache_claims *c,
+						  unsigned page_shift)
 {
-	unsigned most = 0;
+	const struct tlb_desc *most = NULL;
 
 	for (unsigned level = 1; level <= 3; level++) {
 		const struct tlb_desc *d = claimed_itlb(c, level, page_shift, 0, 0);
 
-		if (d && d->entries > most)
-			most = d->entries;
+		if (d && (!most || d->entries > most->entries))
+			most = d;
 	}
 	return most;
+}
+
+unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shift)
+{
+	const struct tlb_desc *most = ifetch_claimed_tlb_largest(c, page_shift);
+
+	return most ? most->entries : 0;
 }
 
 void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,

@@ -124,8 +124,12 @@ void ifetch_rows_init(struct ifetch_rows *r);
    past the tables' room is dropped. */
 void ifetch_rows_add(struct ifetch_rows *r, const struct result_row *row);
 
-/* The most entries any instruction (or unified) TLB the CPU claims holds
-   for pages of 1 << page_shift; 0 when none is claimed. */
+/* The instruction (or unified) TLB claimed for pages of 1 << page_shift
+   with the most entries (its source says where the claim comes from);
+   NULL when none is claimed. */
+const struct tlb_desc *ifetch_claimed_tlb_largest(const struct cache_claims *c,
+						  unsigned page_shift);
+/* Its entries; 0 when none is claimed. */
 unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shift);
 
 /* Reads the rows against the claims (claims_emulated: every verdict is

@@ -13,16 +13,6 @@
 
 /* ---- Private Functions ------------------------------------------------ */
 
-static unsigned tlb_page_bit(unsigned page_shift)
-{
-	switch (page_shift) {
-	case PAGE_SHIFT_4K: return TLB_PAGE_4K;
-	case PAGE_SHIFT_2M: return TLB_PAGE_2M;
-	case PAGE_SHIFT_1G: return TLB_PAGE_1G;
-	}
-	return 0;
-}
-
 static int same(const char *a, const char *b)
 {
 	return a && b && mp_strcmp(a, b) == 0;
@@ -428,20 +418,32 @@ int tlb_loads_use(const struct tlb_desc *t, unsigned page_shift)
 	       (t->pages & tlb_page_bit(page_shift));
 }
 
-unsigned tlb_claimed_entries(const struct cache_claims *c, unsigned page_shift)
+const struct tlb_desc *tlb_claimed_largest(const struct cache_claims *c, unsigned page_shift)
 {
-	unsigned most = 0;
+	const struct tlb_desc *most = NULL;
 
 	for (unsigned i = 0; i < c->ntlbs; i++)
-		if (tlb_loads_use(&c->tlb[i], page_shift) && c->tlb[i].entries > most)
-			most = c->tlb[i].entries;
+		if (tlb_loads_use(&c->tlb[i], page_shift) &&
+		    (!most || c->tlb[i].entries > most->entries))
+			most = &c->tlb[i];
 	return most;
 }
 
-unsigned tlb_claimed_entries_max(unsigned page_shift)
+unsigned tlb_claimed_entries(const struct cache_claims *c, unsigned page_shift)
+{
+	const struct tlb_desc *most = tlb_claimed_largest(c, page_shift);
+
+	return most ? most->entries : 0;
+}
+
+unsigned tlb_claimed_entries_max(unsigned page_shift, const char **source)
 {
 	static struct cache_claims live;
+	const struct tlb_desc *most;
 
 	plat_cache_claims(&live);
-	return tlb_claimed_entries(&live, page_shift);
+	most = tlb_claimed_largest(&live, page_shift);
+	if (source)
+		*source = most && most->source ? most->source : "no source";
+	return most ? most->entries : 0;
 }

@@ -90,10 +90,14 @@ int tlb_write_svg(const struct tlb_curves *t, const struct level *levels, size_t
    or unified TLB holding them; not an instruction or store-only one). */
 int tlb_loads_use(const struct tlb_desc *t, unsigned page_shift);
 
-/* The most entries of any TLB that loads use for pages of this size, as
-   the claims state it; 0 when none is claimed. */
+/* The TLB that loads use for pages of this size with the most entries, as
+   the claims state it (its source says where from); NULL when none is
+   claimed. */
+const struct tlb_desc *tlb_claimed_largest(const struct cache_claims *c, unsigned page_shift);
+/* Its entries; 0 when none is claimed. */
 unsigned tlb_claimed_entries(const struct cache_claims *c, unsigned page_shift);
-/* tlb_claimed_entries over this CPU's CPUID. */
-unsigned tlb_claimed_entries_max(unsigned page_shift);
+/* tlb_claimed_entries over this CPU's claims; *source, where asked,
+   becomes the claim's source (static). */
+unsigned tlb_claimed_entries_max(unsigned page_shift, const char **source);
 
 #endif

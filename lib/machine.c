@@ -28,6 +28,16 @@ const char *cache_kind_name(enum cache_kind k)
 	return "unknown";
 }
 
+unsigned tlb_page_bit(unsigned page_shift)
+{
+	switch (page_shift) {
+	case 12: return TLB_PAGE_4K;
+	case 21: return TLB_PAGE_2M;
+	case 30: return TLB_PAGE_1G;
+	}
+	return 0;
+}
+
 const char *tlb_kind_name(enum tlb_kind k)
 {
 	switch (k) {

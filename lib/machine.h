@@ -55,6 +55,10 @@ enum tlb_kind { TLB_DATA = 1, TLB_INSTRUCTION = 2, TLB_UNIFIED = 3,
 #define TLB_PAGE_4M (1u << 2)
 #define TLB_PAGE_1G (1u << 3)
 
+/* The TLB_PAGE_* bit of pages of 1 << page_shift bytes (12, 21 or 30); 0
+   for any other size. */
+unsigned tlb_page_bit(unsigned page_shift);
+
 struct tlb_desc {
 	unsigned level;
 	enum tlb_kind kind;

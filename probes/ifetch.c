@@ -395,17 +395,21 @@ static int measure_lines(const struct config *c, unsigned shift, const char *pag
 }
 
 /* The page chain's top: the larger of PAGE_AUTO_JUMPS and four times the
-   largest instruction TLB the CPU claims for these pages (*claimed; a
-   hypervisor's claim may be smaller than the TLB behind it), within
-   ifetch.max_buffer and what memory gives now (*cut: whether those cut
-   it). */
-static uint64_t page_top_of(const struct config *c, unsigned shift, unsigned *claimed, int *cut)
+   largest instruction TLB claimed for these pages (*claimed, *source
+   where the claim comes from; a hypervisor's claim may be smaller than the
+   TLB behind it), within ifetch.max_buffer and what memory gives now
+   (*cut: whether those cut it). */
+static uint64_t page_top_of(const struct config *c, unsigned shift, unsigned *claimed,
+			    const char **source, int *cut)
 {
 	static struct cache_claims claims;
 	uint64_t page = 1ull << shift, cap = IFETCH_SETTINGS(c)->max_buffer / page, top;
+	const struct tlb_desc *most;
 
 	plat_cache_claims(&claims);
-	*claimed = ifetch_claimed_tlb_max(&claims, shift);
+	most = ifetch_claimed_tlb_largest(&claims, shift);
+	*claimed = most ? most->entries : 0;
+	*source = most && most->source ? most->source : "no source";
 	top = 4ull * *claimed > PAGE_AUTO_JUMPS ? 4ull * *claimed : PAGE_AUTO_JUMPS;
 	if (page_buffer_max(PROBE_NAME, shift) / page < cap)
 		cap = page_buffer_max(PROBE_NAME, shift) / page;
@@ -417,11 +421,14 @@ static uint64_t page_top_of(const struct config *c, unsigned shift, unsigned *cl
 static uint64_t page_top(const struct config *c, unsigned shift, const char *page_name)
 {
 	unsigned claimed;
+	const char *source;
 	int cut;
-	uint64_t top = page_top_of(c, shift, &claimed, &cut);
+	uint64_t top = page_top_of(c, shift, &claimed, &source, &cut);
 
-	report_printf("ifetch, %s: the CPU claims %u instruction TLB entries at most for these "
-		      "pages; the page chain's top is %llu pages%s\n", page_name, claimed,
+	if (claimed)
+		report_printf("ifetch, %s: the claims give %u instruction TLB entries at most for "
+			      "these pages (%s)\n", page_name, claimed, source);
+	report_printf("ifetch, %s: the page chain's top is %llu pages%s\n", page_name,
 		      (unsigned long long)top,
 		      cut ? " (cut by memory or ifetch.max_buffer: a TLB with more "
 		      "entries shows no edge)" : "");
@@ -615,8 +622,9 @@ static void ifetch_cost(const struct config *c, struct probe_cost *cost)
 	chase_run_cost(c, 0, 1, &point);
 	for (unsigned p = 0; p < nshifts; p++) {
 		unsigned claimed, points;
+		const char *source;
 		int cut;
-		uint64_t pages = page_top_of(c, shifts[p], &claimed, &cut);
+		uint64_t pages = page_top_of(c, shifts[p], &claimed, &source, &cut);
 
 		points = grid_points(1, top / FETCH_MIN_BYTES) +
 			 2 * grid_points(LINE_MIN_JUMPS, line_top / IFETCH_LINE_SLOT);

@@ -85,7 +85,7 @@ static uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *
 {
 	uint64_t top;
 
-	*claimed = tlb_claimed_entries_max(shift);
+	*claimed = tlb_claimed_entries_max(shift, NULL);
 	if (TLB_SETTINGS(c)->max_pages)
 		return TLB_SETTINGS(c)->max_pages;
 	top = (uint64_t)*claimed * 4;
@@ -203,6 +203,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	struct sweep_state s = { c, &buf, NULL };
 	char page_name[48], caption[64];
 	uint64_t first = grid_floor(TLB_SETTINGS(c)->min_pages), last, n;
+	const char *source;
 	unsigned claimed;
 	int status;
 
@@ -210,9 +211,10 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		first = grid_next(first);
 	page_size_name(page_name, sizeof page_name, shift);
 	last = tlb_sweep_top(c, shift, &claimed);
+	tlb_claimed_entries_max(shift, &source);
 	if (claimed)
-		report_printf("tlb, %s: the CPU claims at most %u entries for these pages; the "
-			      "sweep's top is %llu pages\n", page_name, claimed,
+		report_printf("tlb, %s: the claims give at most %u entries for these pages (%s); "
+			      "the sweep's top is %llu pages\n", page_name, claimed, source,
 			      (unsigned long long)last);
 	else
 		report_printf("tlb, %s: the CPU claims no data TLB for these pages; the sweep's "
