@@ -291,6 +291,7 @@ static void test_zen3_vm_prefers_ccx_l3(void)
 {
 	struct cache_claims rec, c;
 	const struct cache_desc *d;
+	const struct tlb_desc *t;
 
 	fill(&rec, zen3_vm, sizeof zen3_vm / sizeof zen3_vm[0]);
 	cpu_caches_decode(&c, cpuid_from_record, &rec);
@@ -300,6 +301,10 @@ static void test_zen3_vm_prefers_ccx_l3(void)
 	d = find_cache(&c, 1, CACHE_DATA);
 	CHECK(d && d->shared_by == 1, "zeroed sharing field reads as one thread");
 	CHECK(c.hypervisor, "VM: CPUID 1 ECX[31] set");
+	t = find_tlb(&c, 2, TLB_DATA, TLB_PAGE_4K);
+	CHECK(t && t->entries == 2048 && strcmp(t->source, "CPUID 8000_0006h") == 0,
+	      "its plausible L2 DTLB claim is CPUID's own, no documentation in its place (%s)",
+	      t ? t->source : "-");
 }
 
 /* Leaf 4000_0000h's signature in EBX, ECX, EDX, little-endian words. */
