@@ -313,7 +313,6 @@ static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *cl
 	}
 }
 
-/* The median of s's field over footprints in (lo, hi]; 0 with none. */
 /* The claimed instruction (or unified) TLBs of each page size the page
    chain ran with that no step was held against (find_tlbs), each with the
    chain's last page count. */
@@ -339,6 +338,7 @@ static void find_unseen(const struct ifetch_rows *r, const struct cache_claims *
 	}
 }
 
+/* The median of s's field over footprints in (lo, hi]; 0 with none. */
 static double median_between(const struct ifetch_series *s, const double *field, uint64_t lo,
 			     uint64_t hi)
 {
@@ -435,13 +435,6 @@ const struct tlb_desc *ifetch_claimed_tlb_largest(const struct cache_claims *c,
 			most = d;
 	}
 	return most;
-}
-
-unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shift)
-{
-	const struct tlb_desc *most = ifetch_claimed_tlb_largest(c, page_shift);
-
-	return most ? most->entries : 0;
 }
 
 void ifetch_find(const struct ifetch_rows *r, const struct cache_claims *claims,

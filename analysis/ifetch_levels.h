@@ -129,8 +129,6 @@ void ifetch_rows_add(struct ifetch_rows *r, const struct result_row *row);
    NULL when none is claimed. */
 const struct tlb_desc *ifetch_claimed_tlb_largest(const struct cache_claims *c,
 						  unsigned page_shift);
-/* Its entries; 0 when none is claimed. */
-unsigned ifetch_claimed_tlb_max(const struct cache_claims *c, unsigned page_shift);
 
 /* Reads the rows against the claims (claims_emulated: every verdict is
    VERDICT_EMULATED where there is a claim). */

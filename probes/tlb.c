@@ -78,14 +78,15 @@ static uint64_t grid_floor(uint64_t n)
 }
 
 /* The sweep's top in pages before memory caps it: tlb.max_pages, or the
-   larger of TLB_AUTO_PAGES and four times the largest TLB the CPU claims for
-   these pages (that claim in *claimed), so the last claimed reach has a
-   plateau past it. */
-static uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed)
+   larger of TLB_AUTO_PAGES and four times the largest TLB claimed for
+   these pages (that claim in *claimed, where it comes from in *source), so
+   the last claimed reach has a plateau past it (source may be NULL). */
+static uint64_t tlb_sweep_top(const struct config *c, unsigned shift, unsigned *claimed,
+			      const char **source)
 {
 	uint64_t top;
 
-	*claimed = tlb_claimed_entries_max(shift, NULL);
+	*claimed = tlb_claimed_entries_max(shift, source);
 	if (TLB_SETTINGS(c)->max_pages)
 		return TLB_SETTINGS(c)->max_pages;
 	top = (uint64_t)*claimed * 4;
@@ -210,8 +211,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	if (first < TLB_SETTINGS(c)->min_pages)
 		first = grid_next(first);
 	page_size_name(page_name, sizeof page_name, shift);
-	last = tlb_sweep_top(c, shift, &claimed);
-	tlb_claimed_entries_max(shift, &source);
+	last = tlb_sweep_top(c, shift, &claimed, &source);
 	if (claimed)
 		report_printf("tlb, %s: the claims give at most %u entries for these pages (%s); "
 			      "the sweep's top is %llu pages\n", page_name, claimed, source,
@@ -261,7 +261,7 @@ static unsigned tlb_holds(const struct config *c, unsigned page_shift,
 {
 	uint64_t page = 1ull << page_shift;
 	unsigned claimed;
-	uint64_t top = tlb_sweep_top(c, page_shift, &claimed), cap = TLB_SETTINGS(c)->max_buffer;
+	uint64_t top = tlb_sweep_top(c, page_shift, &claimed, NULL), cap = TLB_SETTINGS(c)->max_buffer;
 
 	out[0] = (struct probe_hold){ top > cap / page ? cap : top * page, page_shift, 1 };
 	return 1;

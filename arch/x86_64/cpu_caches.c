@@ -359,20 +359,26 @@ static int l2_tlbs_implausible(const struct cache_claims *c)
    2024) for Zen 5. */
 static const struct amd_core_tlbs {
 	const char *source;
-	unsigned family, model_lo, model_hi;
+	unsigned family;
+	struct { unsigned lo, hi; } models[2];   /* an unused range is { 1, 0 } */
 	unsigned l1_itlb, l1_dtlb, l2_itlb, l2_dtlb;
 } amd_core_tlbs[] = {
 	{ "AMD's documentation for Zen 3 (CPUID 8000_0006h implausible or empty)",
-	  0x19, 0x00, 0x0f, 64, 64, 512, 2048 },
-	{ "AMD's documentation for Zen 3 (CPUID 8000_0006h implausible or empty)",
-	  0x19, 0x20, 0x5f, 64, 64, 512, 2048 },
+	  0x19, { { 0x00, 0x0f }, { 0x20, 0x5f } }, 64, 64, 512, 2048 },
 	{ "AMD's documentation for Zen 4 (CPUID 8000_0006h implausible or empty)",
-	  0x19, 0x10, 0x1f, 64, 72, 512, 3072 },
-	{ "AMD's documentation for Zen 4 (CPUID 8000_0006h implausible or empty)",
-	  0x19, 0x60, 0xaf, 64, 72, 512, 3072 },
+	  0x19, { { 0x10, 0x1f }, { 0x60, 0xaf } }, 64, 72, 512, 3072 },
 	{ "AMD's documentation for Zen 5 (CPUID 8000_0006h implausible or empty)",
-	  0x1a, 0x00, 0xff, 64, 96, 2048, 4096 },
+	  0x1a, { { 0x00, 0xff }, { 1, 0 } }, 64, 96, 2048, 4096 },
 };
+
+/* Whether model lies in one of d's model ranges. */
+static int amd_core_has_model(const struct amd_core_tlbs *d, unsigned model)
+{
+	for (size_t r = 0; r < sizeof d->models / sizeof d->models[0]; r++)
+		if (model >= d->models[r].lo && model <= d->models[r].hi)
+			return 1;
+	return 0;
+}
 
 /* Replaces every 4 KiB and 2 MiB TLB claim of 8000_0005h and 8000_0006h
    with the documented TLBs of the core (amd_core_tlbs) when the L2 claims
@@ -387,7 +393,7 @@ static void replace_with_documented(struct cache_claims *c, uint32_t leaf1_eax)
 	for (size_t i = 0; i < sizeof amd_core_tlbs / sizeof amd_core_tlbs[0]; i++) {
 		const struct amd_core_tlbs *d = &amd_core_tlbs[i];
 
-		if (d->family != family || model < d->model_lo || model > d->model_hi)
+		if (d->family != family || !amd_core_has_model(d, model))
 			continue;
 		c->ntlbs = 0;
 		add_tlb(c, 1, TLB_DATA, P4K | P2M | P4M, d->l1_dtlb, FULL, 0, d->source);

@@ -145,8 +145,11 @@ static void test_reading(void)
 	CHECK(f.ntlbs == 2 && f.tlb[0].verdict == VERDICT_AGREES && f.tlb[0].named_by_claim &&
 	      f.tlb[0].count == 100, "a claim between the points around the step names it (%llu)",
 	      (unsigned long long)f.tlb[0].count);
-	CHECK(ifetch_claimed_tlb_max(&claims, 12) == 512 && ifetch_claimed_tlb_max(&claims, 21) == 64 &&
-	      ifetch_claimed_tlb_max(&claims, 30) == 0,
+	CHECK(ifetch_claimed_tlb_largest(&claims, 12) &&
+	      ifetch_claimed_tlb_largest(&claims, 12)->entries == 512 &&
+	      ifetch_claimed_tlb_largest(&claims, 21) &&
+	      ifetch_claimed_tlb_largest(&claims, 21)->entries == 64 &&
+	      !ifetch_claimed_tlb_largest(&claims, 30),
 	      "the largest claimed instruction TLB per page size");
 	CHECK(f.nunseen == 0, "no 2 MiB chain ran: its claim is not listed unseen (%zu)", f.nunseen);
 
