@@ -467,6 +467,17 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
 	return kept;
 }
 
+/* The fastest a dependent load from memory has been seen to answer is
+   about 60 ns (desktop parts with tuned DRAM; servers read 90-140 ns),
+   and the slowest last-level cache about 33 ns (Golden Cove servers'
+   mesh L3; an eDRAM L4 about 40): a plateau under this is a cache's,
+   whatever it stands over. On the Zen 5 VM one quick run's 2 MiB curve
+   read its L3 share at 15.9 ns over 1.4-2 MiB, 4.2x its L2, then 144 ns
+   from 3.3 MiB: joined as memory entered in a climb, the card lost its
+   L3 and the detailed table read "beyond L2 from 1408 KiB, 15.93 ns"
+   (tests/data/zen5-vm-quick-15.csv). */
+#define MEMORY_MIN_NS 45.0
+
 /* Memory entered in a climb: a plateau that stands EDGES_MEMORY_OVER_CACHE
    (4x) or more above the one below it, as memory stands above the last
    cache, but spans less than an octave with the curve still rising past
@@ -480,11 +491,13 @@ size_t curve_drop_pauses(const struct curve *c, struct plateau *p, size_t n)
    MiB, 208 ns at 15-17 MiB, 430 ns at 19-43 MiB and 761 ns from 48 MiB
    (another): each step past the first at memory's height was a level
    before. A plateau an octave or longer is a level read under noise,
-   never joined here (curve_drop_pauses's last-step rule holds for it). */
+   never joined here (curve_drop_pauses's last-step rule holds for it).
+   Nor is one under MEMORY_MIN_NS: four times the L2 is also where a VM's
+   small share of its L3 stands, and no memory answers that fast. */
 static size_t join_memory_climb(const struct curve *c, struct plateau *p, size_t n)
 {
 	for (size_t k = 1; k + 1 < n; k++)
-		if (is_short(c, &p[k]) &&
+		if (is_short(c, &p[k]) && p[k].ns >= MEMORY_MIN_NS &&
 		    p[k].ns >= p[k - 1].ns * EDGES_MEMORY_OVER_CACHE) {
 			p[k].last = p[n - 1].last;
 			return k + 1;

@@ -981,6 +981,34 @@ static void test_recorded_past_claims(void)
 	      "ranges overlapping");
 }
 
+/* A quiet quick run of the Zen 5 VM whose guest's share of the L3 was
+   small and moved: its 4 KiB curve read 12.0 ns over 1.1-4 MiB and stepped
+   at 6 MiB, its 2 MiB curve, a few seconds later, 15.9 ns over 1.4-2 MiB
+   (4.2x its L2) and 144 ns from 3.3 MiB. That short plateau 4x over the
+   L2 was taken for memory entered in a climb: the card had no L3 and the
+   detailed table read "beyond L2 from 1408 KiB" at 15.9 ns. No memory
+   answers that fast (edges.c, MEMORY_MIN_NS). */
+static void test_recorded_small_share(void)
+{
+	static struct card c, quiet;
+
+	zen5_card("tests/data/zen5-vm-quick-15.csv", &c);
+	CHECK(c.ncaches == 3 && !strcmp(c.cache[2].name, "L3") &&
+	      c.cache[2].size_bytes >= 2u << 20 && c.cache[2].size_bytes <= 8u << 20 &&
+	      c.cache[2].ns > 10 && c.cache[2].ns < 20,
+	      "L1, L2 and an L3 of 2 .. 8 MiB at 10 .. 20 ns (%zu caches, the last %s of %llu "
+	      "KiB, %.2f ns)", c.ncaches, c.ncaches ? c.cache[c.ncaches - 1].name : "-",
+	      c.ncaches ? (unsigned long long)(c.cache[c.ncaches - 1].size_bytes >> 10) : 0ull,
+	      c.ncaches ? c.cache[c.ncaches - 1].ns : 0);
+	CHECK(c.cache[2].noisy && c.cache[2].verdict == VERDICT_DIFFERS,
+	      "that L3, a guest's share, starred and differing from its claim");
+	CHECK(!strcmp(c.top_name, "memory") && !c.top_cached && c.top_ns > 100,
+	      "memory's line, at %.1f ns (%s)", c.top_ns, c.top_name);
+	zen5_card("tests/data/zen5-vm-quick-9.csv", &quiet);
+	CHECK(same_levels(&c, &quiet), "the same levels as quick-9, each size equal or the "
+	      "ranges overlapping");
+}
+
 /* A latency and mlp quick run of the Zen 5 VM, with no tlb probe: its 4
    KiB curve climbed from 186 ns at 64 MiB to 441 at 2 GiB, once carded "L4
    ~512 MiB" (176 MiB .. 1.25 GiB, 178 ns). With no tlb rows to show the
@@ -1576,6 +1604,7 @@ int main(void)
 	test_recorded_past_claims();
 	test_recorded_latency_only_climb();
 	test_recorded_l1_share();
+	test_recorded_small_share();
 	test_recorded_emr();
 	test_recorded_latency_alone();
 	test_recorded_placement();
