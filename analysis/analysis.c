@@ -87,6 +87,18 @@ static unsigned claimed_cache_levels(const struct cache_claims *c)
 	return top;
 }
 
+const struct cache_desc *analysis_unread_claim(const struct analysis *a, unsigned level)
+{
+	unsigned read = 0;
+
+	if (!a->have_claims || analysis_emulated(a))
+		return 0;
+	for (size_t i = 0; i < a->h.nlevels; i++)
+		read += a->h.level[i].kind == LEVEL_CACHE || a->h.level[i].kind == LEVEL_EDGE;
+	return level > read && level <= claimed_cache_levels(&a->claims)
+		? claimed_cache(&a->claims, level) : 0;
+}
+
 static uint64_t tlb_reach(const struct tlb_desc *t, unsigned page_shift)
 {
 	return (uint64_t)t->entries << page_shift;

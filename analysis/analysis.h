@@ -81,6 +81,14 @@ enum verdict analysis_verdict(const struct analysis *a, size_t i);
    positive miss cost. */
 int analysis_miss_walks(const struct analysis *a, size_t i);
 
+/* The data or unified cache CPUID claims at this level (numbered from 1)
+   when a read fewer cache levels than that: a claimed level no step of
+   the curves was read as, which the top ("beyond Ln") holds in with
+   everything past the last level read. NULL where a has no claims, the
+   claims are an emulator's, no such cache is claimed, or a read that
+   many levels. */
+const struct cache_desc *analysis_unread_claim(const struct analysis *a, unsigned level);
+
 /* The report's section title: "memory hierarchy, read from ...". */
 extern const char analysis_heading[];
 

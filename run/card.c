@@ -865,6 +865,20 @@ static void cache_line(struct lines *ls, const struct card_cache *k, int show_wa
 		 cache_verdict(k), k->noisy ? " *" : "");
 }
 
+/* A claimed cache level no step was read as: its claim, dashes for the
+   figures, "not seen". */
+static void unread_line(struct lines *ls, const struct card_unread *u, int show_ways,
+			int show_bandwidth)
+{
+	char claim[24], ways[16], bw[40];
+
+	ways_cell(ways, sizeof ways, show_ways, "-");
+	bandwidth_cells(bw, sizeof bw, show_bandwidth, "-", "-");
+	mp_format_bytes(claim, sizeof claim, u->claim_bytes);
+	line_add(ls, "%-8s %10s %7s %6s%s%s %10s  %s", u->name, "-", "-", "-", ways, bw, claim,
+		 "not seen");
+}
+
 static void tlb_line(struct lines *ls, const struct card_tlb *t)
 {
 	char name[9], page[16], reach[24], miss[16], claim[16], entries[24];
@@ -1267,6 +1281,19 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 	}
 }
 
+/* The claimed cache levels past the last one read, in order. */
+static void add_unread(struct card *c, const struct analysis *a)
+{
+	const struct cache_desc *claim;
+
+	for (unsigned lv = 1; lv <= CARD_MAX_CACHES && c->nunread < CARD_MAX_CACHES; lv++) {
+		if (!(claim = analysis_unread_claim(a, lv)))
+			continue;
+		mp_snprintf(c->unread[c->nunread].name, sizeof c->unread[0].name, "L%u", lv);
+		c->unread[c->nunread++].claim_bytes = claim->size_bytes;
+	}
+}
+
 void card_build(struct card *c, const struct analysis *a, const struct card_rows *rows,
 		const struct card_run *run)
 {
@@ -1299,6 +1326,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 			add_top(c, a, l, rows);
 		}
 	}
+	add_unread(c, a);
 	add_read(c, a);
 }
 
@@ -1308,16 +1336,17 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
    table with no level shown loses its heading too. */
 static void levels_shown(const struct card *c, size_t room, size_t *caches, size_t *tlbs)
 {
-	size_t headings = (c->ncaches ? 1 : 0) + (c->ntlbs ? 1 : 0);
+	size_t rows = c->ncaches + c->nunread;
+	size_t headings = (rows ? 1 : 0) + (c->ntlbs ? 1 : 0);
 
-	*caches = c->ncaches;
+	*caches = rows;
 	*tlbs = c->ntlbs;
-	if (c->ncaches + c->ntlbs + headings <= room)
+	if (rows + c->ntlbs + headings <= room)
 		return;
 	/* One line counts the levels left out; each table shown has its
 	   heading. */
 	room = room > 1 ? room - 1 : 0;
-	*caches = c->ncaches && room > 1 ? (c->ncaches < room - 1 ? c->ncaches : room - 1) : 0;
+	*caches = rows && room > 1 ? (rows < room - 1 ? rows : room - 1) : 0;
 	room -= *caches ? *caches + 1 : 0;
 	*tlbs = c->ntlbs && room > 1 ? (c->ntlbs < room - 1 ? c->ntlbs : room - 1) : 0;
 }
@@ -1325,7 +1354,7 @@ static void levels_shown(const struct card *c, size_t room, size_t *caches, size
 size_t card_format(const struct card *c, char *buf, size_t size)
 {
 	static struct lines body, trust;
-	size_t fixed, spare, levels, show_caches, show_tlbs, len = 0;
+	size_t fixed, spare, levels, rows, show_caches, show_tlbs, len = 0;
 	struct mp_text out = { buf, size, 0 };
 
 	body.n = trust.n = 0;
@@ -1336,7 +1365,8 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 	   trust lines take what is left, at least CARD_TRUST_MIN of them, the
 	   last ending in "..." when cut. */
 	fixed = 1 + (c->emulated ? 1 : 0) + (c->have_levels ? 0 : 1);
-	levels = c->ncaches + c->ntlbs + (c->ncaches ? 1 : 0) + (c->ntlbs ? 1 : 0);
+	rows = c->ncaches + c->nunread;
+	levels = rows + c->ntlbs + (rows ? 1 : 0) + (c->ntlbs ? 1 : 0);
 	if (fixed + body.n + levels + CARD_TRUST_MIN > CARD_LINES) {
 		body.n = 0;
 		bottom_lines(&body, c, 1);
@@ -1365,7 +1395,11 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		mp_append(&out, "%s\n", ls.line[0]);
 		for (size_t i = 0; i < show_caches; i++) {
 			ls.n = 0;
-			cache_line(&ls, &c->cache[i], any_ways(c), any_bandwidth(c));
+			if (i < c->ncaches)
+				cache_line(&ls, &c->cache[i], any_ways(c), any_bandwidth(c));
+			else
+				unread_line(&ls, &c->unread[i - c->ncaches], any_ways(c),
+					    any_bandwidth(c));
 			for (size_t k = 0; k < ls.n; k++)
 				mp_append(&out, "%s\n", ls.line[k]);
 		}
@@ -1382,9 +1416,9 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 				mp_append(&out, "%s\n", ls.line[k]);
 		}
 	}
-	if (show_caches + show_tlbs < c->ncaches + c->ntlbs)
+	if (show_caches + show_tlbs < rows + c->ntlbs)
 		mp_append(&out, "(%zu more levels than the card holds: report.txt lists them)\n",
-			  c->ncaches + c->ntlbs - show_caches - show_tlbs);
+			  rows + c->ntlbs - show_caches - show_tlbs);
 	for (size_t i = 0; i < body.n; i++)
 		mp_append(&out, "%s\n", body.line[i]);
 	for (size_t i = 0; i < trust.n; i++)
@@ -1432,6 +1466,14 @@ void card_json(struct json *j, const struct card *c, const char *text)
 			json_u64(j, "bandwidth_edge_bytes", k->bw_edge_bytes);
 		json_string(j, "verdict", cache_verdict(k));
 		json_bool(j, "noisy", k->noisy);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "caches_not_seen");
+	for (size_t i = 0; i < c->nunread; i++) {
+		json_object_begin(j, 0);
+		json_string(j, "name", c->unread[i].name);
+		json_u64(j, "claim_bytes", c->unread[i].claim_bytes);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -344,6 +344,53 @@ static void test_emulated(void)
 	CHECK(card.tlb[0].verdict == VERDICT_NO_CLAIM, "a level with no claim stays without one");
 }
 
+/* A claimed cache level no step was read as gets a row of its own under
+   the levels read, "not seen" with its claim, and system.json's
+   caches_not_seen; none where every claimed level was read, or on an
+   emulated CPU. */
+static void test_unread_claim(void)
+{
+	static char buf[65536];
+	struct json j;
+	const char *row;
+	int lines, widest, ended;
+
+	synthetic();
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1 });
+	CHECK(card.nunread == 0, "every claimed level read: no row not seen (%zu)", card.nunread);
+	/* The L3 not read: what lies past L2 is the top, "beyond L2". */
+	a.h.level[2] = a.h.level[3];
+	a.check[2] = a.check[3];
+	for (size_t i = 3; i + 1 < a.h.nlevels; i++) {
+		a.h.level[i] = a.h.level[i + 1];
+		a.check[i] = a.check[i + 1];
+	}
+	a.h.nlevels--;
+	strcpy(a.h.level[2].name, "beyond L2");
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1 });
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	measure(text, &lines, &widest, &ended);
+	row = line_of(text, "L3 ");
+	CHECK(card.ncaches == 2 && card.nunread == 1 && !strcmp(card.unread[0].name, "L3") &&
+	      card.unread[0].claim_bytes == 32 * MIB,
+	      "the L3 claimed and not read: one row not seen, with its 32 MiB claim (%zu)",
+	      card.nunread);
+	CHECK(in_line(row, "32 MiB") && in_line(row, "not seen") && !in_line(row, "agrees") &&
+	      row > line_of(text, "L2 "), "its row under L2: the claim and 'not seen'");
+	CHECK(lines <= CARD_LINES && widest <= CARD_COLUMNS, "the card still fits (%d lines, %d "
+	      "columns)", lines, widest);
+	json_init(&j, buf, sizeof buf);
+	json_object_begin(&j, 0);
+	card_json(&j, &card, text);
+	json_object_end(&j);
+	CHECK(strstr(buf, "\"caches_not_seen\":[{\"name\":\"L3\",\"claim_bytes\":33554432}]") != 0,
+	      "system.json's summary says so: caches_not_seen");
+	strcpy(a.claims.hypervisor_id, "TCGTCGTCGTCG");
+	card_build(&card, &a, &rows, &(struct card_run){ .known = 1 });
+	CHECK(card.nunread == 0, "an emulated CPU's claims: no row not seen");
+}
+
 /* Whether the card's figures (compare's and fleet's rows) hold one named so. */
 static int has_figure(const char *name)
 {
@@ -1590,6 +1637,7 @@ int main(void)
 	test_long_lines();
 	test_synthetic_card();
 	test_emulated();
+	test_unread_claim();
 	test_memory_floor();
 	test_claimed_level_bandwidth();
 	test_noise_marks();
