@@ -38,6 +38,8 @@ static const uint8_t x86_nops[8][8] = {
 #define A64_LDR_X16_PLUS8 0x58000050u /* LDR X16, [PC + 8] */
 #define A64_BR_X16 0xd61f0200u
 #define A64_TAIL_BYTES 16u        /* SUBS, B.EQ to the RET, B to the start, RET */
+#define X86_INT3 0xccu            /* a trap: never a branch, never a load */
+#define A64_UDF 0x00000000u       /* UDF #0, permanently undefined */
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -67,6 +69,23 @@ static void fill_nops(enum code_isa isa, uint8_t *p, size_t bytes, unsigned len)
 			x86_nop(p + off, len);
 		else
 			put32(p + off, A64_NOP);
+	}
+}
+
+/* Traps over [p, p + bytes), bytes a multiple of 4. What a chain's line
+   held before (the last point's jumps, its control's, a sled's NOPs)
+   must not stay beside a block: branches left in a line the chain runs
+   through cost the predictor as if they were its own. On the Zen 5 VM a
+   chain of one jump a line over lines still holding a 16-byte chain's
+   jumps read 0.39-0.48 ns a jump up to 32 KiB, against 0.18 over clean
+   lines, and its step moved. */
+static void fill_traps(enum code_isa isa, uint8_t *p, size_t bytes)
+{
+	for (size_t off = 0; off < bytes; off += 4) {
+		if (isa == CODE_ISA_X86_64)
+			p[off] = p[off + 1] = p[off + 2] = p[off + 3] = X86_INT3;
+		else
+			put32(p + off, A64_UDF);
 	}
 }
 
@@ -208,6 +227,8 @@ int codegen_chain(enum code_isa isa, uint8_t *buf, size_t slots, size_t slot_byt
 	for (size_t i = 0; i < slots; i++) {
 		uint8_t *here = buf + i * slot_bytes + codegen_block_offset(i, slot_bytes);
 		size_t to = next[i];
+
+		fill_traps(isa, here, slot_bytes < CODEGEN_LINE ? slot_bytes : CODEGEN_LINE);
 
 		chain_block(isa, form, here, to == 0 ? NULL
 				  : buf + to * slot_bytes + codegen_block_offset(to, slot_bytes));

@@ -78,7 +78,10 @@ size_t codegen_block_offset(size_t i, size_t slot_bytes);
    jumps to the next of one random cycle through all the slots (Sattolo's
    algorithm from seed, so every block is visited exactly once per call)
    except the block before block 0, which returns. next is the caller's
-   scratch of `slots` entries. Only the blocks' bytes are written. 0, or
+   scratch of `slots` entries. Each block's 64-byte line (its slot, where
+   slots are smaller) is filled with traps first (INT3; AArch64 UDF #0),
+   so nothing left from earlier code stands beside a block; nothing else
+   is written. 0, or
    -1 with why[] (a slot too small or not a power of two, fewer than two
    slots, a span beyond the form's reach). */
 int codegen_chain(enum code_isa isa, uint8_t *buf, size_t slots, size_t slot_bytes,

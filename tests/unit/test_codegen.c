@@ -232,6 +232,41 @@ static void check_chains(enum code_isa isa, const char *name)
 	free(next);
 }
 
+/* Each block's line (its slot, where slots are smaller) holds the block
+   and traps: nothing left from earlier code stays beside it, and nothing
+   outside those lines is written. */
+static void check_chain_lines(enum code_isa isa, const char *name)
+{
+	static const size_t slot_sizes[] = { 16, 64, 4096 };
+	uint32_t next[96];
+	char why[200];
+
+	for (unsigned s = 0; s < 3; s++) {
+		size_t slot = slot_sizes[s], slots = 96, line = slot < 64 ? slot : 64, bad = 0;
+		size_t block = isa == CODE_ISA_X86_64 ? 5 : 4, untouched = 0, outside = 0;
+		uint8_t *buf = malloc(slots * slot);
+
+		memset(buf, 0xe9, slots * slot);   /* stale JMPs, as an earlier chain leaves */
+		codegen_chain(isa, buf, slots, slot, CODE_JUMP_NEAR, 7, next, why, sizeof why);
+		for (size_t i = 0; i < slots; i++) {
+			uint8_t *at = buf + i * slot + codegen_block_offset(i, slot);
+
+			for (size_t b = block; b < line; b++)
+				bad += isa == CODE_ISA_X86_64 ? at[b] != 0xcc : at[b] != 0;
+			for (size_t b = 0; b < slot; b++) {
+				uint8_t *p = buf + i * slot + b;
+
+				outside += p < at || p >= at + line;
+				untouched += (p < at || p >= at + line) && *p == 0xe9;
+			}
+		}
+		CHECK(bad == 0 && untouched == outside,
+		      "%s: %zu-byte slots: each block's line holds the block and traps (%zu other "
+		      "bytes), the %zu bytes outside those lines untouched", name, slot, bad, outside);
+		free(buf);
+	}
+}
+
 static void check_cycles_differ(void)
 {
 	uint32_t next[64];
@@ -252,6 +287,8 @@ int main(void)
 	check_sleds(CODE_ISA_AARCH64, "AArch64");
 	check_chains(CODE_ISA_X86_64, "x86-64");
 	check_chains(CODE_ISA_AARCH64, "AArch64");
+	check_chain_lines(CODE_ISA_X86_64, "x86-64");
+	check_chain_lines(CODE_ISA_AARCH64, "AArch64");
 	check_cycles_differ();
 	return check_summary();
 }
