@@ -71,6 +71,9 @@ struct ifetch_level {
 	enum verdict verdict;     /* agrees when the claim lies between the last
 				     point below the step and next_count */
 	int named_by_claim;       /* count is the claim, which the readings allow */
+	int climbing;             /* a page chain's last step, into a climb that had
+				     not levelled off at the chain's end:
+				     miss_cycles is its height there */
 };
 
 /* A claimed instruction (or unified) TLB of a page size the page chain ran

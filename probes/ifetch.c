@@ -103,6 +103,10 @@ struct chain_shape {
 	enum code_jump form;
 };
 
+/* What a step's miss cost is when the chain climbed on past it to its end
+   (ifetch_level.climbing). */
+#define CLIMBING_WORDS " at the chain's end, still climbing (walks cost more as the pages grow)"
+
 /* ---- File-scope Data -------------------------------------------------- */
 
 /* This run's rows, read for the report's closing lines. */
@@ -549,20 +553,22 @@ static void report_findings(void)
 				      line_step_words(&f, i));
 	for (size_t i = 0; i < f.ntlbs; i++)
 		report_printf("ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
-			      "%llu), miss +%.2f cycles a jump; claim %llu (%s): %s\n",
+			      "%llu), miss +%.2f cycles a jump%s; claim %llu (%s): %s\n",
 			      f.tlb[i].number, (unsigned long long)(1ull << f.tlb[i].page_shift) / 1024,
 			      (unsigned long long)f.tlb[i].count,
 			      (unsigned long long)f.tlb[i].next_count, f.tlb[i].miss_cycles,
+			      f.tlb[i].climbing ? CLIMBING_WORDS : "",
 			      (unsigned long long)f.tlb[i].claim, f.tlb[i].claim_source,
 			      verdict_name(f.tlb[i].verdict));
 	for (size_t i = 0; i < f.nwalks; i++)
 		report_printf("ifetch: walks with %llu KiB pages: a step at %llu pages (next point "
-			      "%llu), +%.2f cycles a jump, past the last claimed instruction TLB, "
+			      "%llu), +%.2f cycles a jump%s, past the last claimed instruction TLB, "
 			      "which a step matched: the page walks' entries leaving the caches, "
 			      "not a TLB (not on the card)\n",
 			      (unsigned long long)(1ull << f.walks[i].page_shift) / 1024,
 			      (unsigned long long)f.walks[i].count,
-			      (unsigned long long)f.walks[i].next_count, f.walks[i].miss_cycles);
+			      (unsigned long long)f.walks[i].next_count, f.walks[i].miss_cycles,
+			      f.walks[i].climbing ? CLIMBING_WORDS : "");
 	for (size_t i = 0; i < f.nunseen; i++)
 		report_printf("ifetch: claim with no step, %llu KiB pages: level %u instruction TLB "
 			      "of %u entries (%s); the page chain ran to %llu pages: %s\n",

@@ -1062,9 +1062,11 @@ static void ifetch_lines(struct lines *ls, const struct card *c, int compact)
 					    (unsigned long long)t->claim, verdict_name(t->verdict));
 			else
 				mp_strlcpy(claim, "no claim", sizeof claim);
-			mp_append(&out, i == first ? "%s%llu entries (%s), miss +%.1f cycles; %s"
-				  : "%s%llu (%s) +%.1f; %s", i == first ? "" : " | ",
-				  (unsigned long long)t->count, size, t->miss_cycles, claim);
+			/* "+": read at the chain's end, still climbing. */
+			mp_append(&out, i == first ? "%s%llu entries (%s), miss +%.1f%s cycles; %s"
+				  : "%s%llu (%s) +%.1f%s; %s", i == first ? "" : " | ",
+				  (unsigned long long)t->count, size, t->miss_cycles,
+				  t->climbing ? "+" : "", claim);
 		}
 		line_add(ls, "%s", text);
 	}

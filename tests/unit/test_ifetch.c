@@ -224,6 +224,78 @@ static void take_ifetch(const struct result_row *row, void *ctx)
 	ifetch_rows_add(ctx, row);
 }
 
+/* A page chain whose last step climbs to the chain's end with no plateau
+   above it: the L2 ITLB's step is read, marked climbing, its miss the
+   climb's height at the end; one high point at the end is no step. */
+static void test_end_climb(void)
+{
+	static struct ifetch_rows r;
+	static struct cache_claims claims;
+	struct ifetch_findings f;
+
+	zen3_claims(&claims);
+	ifetch_rows_init(&r);
+	for (uint64_t n = 8; n <= 2048; n *= 2) {
+		add(&r, IFETCH_VARIANT_PAGE, 12, n, 4096,
+		    n <= 64 ? 1.0 : n <= 512 ? 4.0 : n == 1024 ? 16.0 : 24.0);
+		add(&r, IFETCH_VARIANT_PAGE_CONTROL, 12, n, 64, 1.0);
+	}
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.ntlbs == 2 && !f.tlb[0].climbing && f.tlb[1].climbing && f.tlb[1].count == 512 &&
+	      f.tlb[1].next_count == 1024 && f.tlb[1].verdict == VERDICT_AGREES &&
+	      f.tlb[1].miss_cycles > 19.9 && f.tlb[1].miss_cycles < 20.1 && f.nunseen == 0,
+	      "a climb from 512 pages to the chain's end: the L2 ITLB of 512 read, climbing, +20 "
+	      "cycles at the end (%zu levels, %zu unseen)", f.ntlbs, f.nunseen);
+	ifetch_rows_init(&r);
+	for (uint64_t n = 8; n <= 2048; n *= 2) {
+		add(&r, IFETCH_VARIANT_PAGE, 12, n, 4096, n <= 64 ? 1.0 : n < 2048 ? 4.0 : 12.0);
+		add(&r, IFETCH_VARIANT_PAGE_CONTROL, 12, n, 64, 1.0);
+	}
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.ntlbs == 1 && f.nunseen == 1 && f.unseen[0].entries == 512,
+	      "one high point at the chain's end: no step, the 512 claim unseen (%zu levels)",
+	      f.ntlbs);
+}
+
+/* A full-profile run on this project's Zen 5 VM (tests/data/README.md),
+   with each chain line trapped and the controls apart: the line chain
+   ran as fast to 64 KiB, past the 32 KiB L1i, so no L1i is named; the 4
+   KiB page chain stepped past the 64-entry L1 ITLB and, past 2048 pages,
+   climbed to the chain's end (+12.4 .. +31.8 cycles a jump at 3072 ..
+   8192), once read as "claim with no step" for the documented 2048-entry
+   L2 ITLB. */
+static void test_recorded_zen5(void)
+{
+	static struct ifetch_rows r;
+	static struct cache_claims claims;
+	struct ifetch_findings f;
+	struct csv_summary sum;
+	size_t len, at = 0;
+	char *text = read_all("tests/data/zen5-vm-cpuid.json", &len);
+
+	CHECK(text && claims_from_system_json(text, len, &claims) == 0,
+	      "the Zen 5 VM's claims read back");
+	free(text);
+	text = read_all("tests/data/zen5-vm-ifetch-1.csv", &len);
+	ifetch_rows_init(&r);
+	CHECK(text && results_csv_read(text, len, take_ifetch, &r, &sum) == 0 && r.nseries >= 8,
+	      "tests/data/zen5-vm-ifetch-1.csv reads back (%zu series)", r.nseries);
+	free(text);
+	ifetch_find(&r, &claims, &f);
+	CHECK(!f.have_l1i && f.l1i_hidden_to >= 49152 && f.l1i_claim == 32768,
+	      "the L1i not seen: the chain as fast to %llu bytes",
+	      (unsigned long long)f.l1i_hidden_to);
+	while (at < f.ntlbs && !(f.tlb[at].page_shift == 12 && f.tlb[at].number == 2))
+		at++;
+	CHECK(at < f.ntlbs && f.tlb[at].climbing && f.tlb[at].count == 2048 &&
+	      f.tlb[at].verdict == VERDICT_AGREES && f.tlb[at].miss_cycles > 25,
+	      "4 KiB pages: the L2 ITLB's 2048 read from the climb, agreeing (+%.1f cycles at "
+	      "the end)", at < f.ntlbs ? f.tlb[at].miss_cycles : 0);
+	for (size_t i = 0; i < f.nunseen; i++)
+		CHECK(f.unseen[i].page_shift != 12, "no 4 KiB claim unseen (%u entries)",
+		      f.unseen[i].entries);
+}
+
 /* Six runs on this project's Emerald Rapids VM (tests/data/README.md):
    the line chain steps +0.3 to +0.6 cycles a jump at 16-32 KiB (an op
    cache, or noise in the shortest chains) before the L1i's +1.5 to +2 past
@@ -298,5 +370,7 @@ int main(void)
 	test_reading();
 	test_hidden_l1i();
 	test_recorded();
+	test_end_climb();
+	test_recorded_zen5();
 	return check_summary();
 }
