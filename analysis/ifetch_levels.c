@@ -340,6 +340,15 @@ static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *cl
 			if (!d)
 				d = claimed_itlb(claims, l->number, shift, 0, 0);
 			hold_against(l, d ? d->entries : 0, d ? d->source : NULL, claims);
+			/* A climb with no plateau above it is the walks' unless a
+			   claimed TLB's entries lie in its bracket: under a
+			   hypervisor the Zen 5 VM's 2 MiB chain climbed from 192
+			   or 512 pages, short of the 2048 entries documented. */
+			if (l->climbing && l->verdict != VERDICT_AGREES) {
+				if (f->nwalks < IFETCH_MAX_TLBS)
+					f->walks[f->nwalks++] = *l;
+				continue;
+			}
 			last_matched = d && l->verdict == VERDICT_AGREES && d->level == top;
 			if (f->ntlbs < IFETCH_MAX_TLBS)
 				f->tlb[f->ntlbs++] = *l;

@@ -246,6 +246,13 @@ static void test_end_climb(void)
 	      f.tlb[1].miss_cycles > 19.9 && f.tlb[1].miss_cycles < 20.1 && f.nunseen == 0,
 	      "a climb from 512 pages to the chain's end: the L2 ITLB of 512 read, climbing, +20 "
 	      "cycles at the end (%zu levels, %zu unseen)", f.ntlbs, f.nunseen);
+	claims.tlb[1].entries = 2048;
+	ifetch_find(&r, &claims, &f);
+	CHECK(f.ntlbs == 1 && f.nwalks == 1 && f.walks[0].climbing && f.walks[0].count == 512 &&
+	      f.nunseen == 1 && f.unseen[0].entries == 2048,
+	      "the same climb against a claim of 2048 it does not bracket: walks, not a TLB, and "
+	      "the claim unseen (%zu levels, %zu walks)", f.ntlbs, f.nwalks);
+	claims.tlb[1].entries = 512;
 	ifetch_rows_init(&r);
 	for (uint64_t n = 8; n <= 2048; n *= 2) {
 		add(&r, IFETCH_VARIANT_PAGE, 12, n, 4096, n <= 64 ? 1.0 : n < 2048 ? 4.0 : 12.0);
