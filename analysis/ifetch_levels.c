@@ -333,6 +333,7 @@ static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *cl
 								l->next_count);
 
 			if (last_matched) {
+				l->past_last_tlb = 1;
 				if (f->nwalks < IFETCH_MAX_TLBS)
 					f->walks[f->nwalks++] = *l;
 				continue;

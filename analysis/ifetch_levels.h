@@ -74,6 +74,8 @@ struct ifetch_level {
 	int climbing;             /* a page chain's last step, into a climb that had
 				     not levelled off at the chain's end:
 				     miss_cycles is its height there */
+	int past_last_tlb;        /* walks only: past the last claimed TLB, which a
+				     step matched (else a climb no claim brackets) */
 };
 
 /* A claimed instruction (or unified) TLB of a page size the page chain ran

@@ -562,13 +562,16 @@ static void report_findings(void)
 			      verdict_name(f.tlb[i].verdict));
 	for (size_t i = 0; i < f.nwalks; i++)
 		report_printf("ifetch: walks with %llu KiB pages: a step at %llu pages (next point "
-			      "%llu), +%.2f cycles a jump%s, past the last claimed instruction TLB, "
-			      "which a step matched: the page walks' entries leaving the caches, "
-			      "not a TLB (not on the card)\n",
+			      "%llu), +%.2f cycles a jump%s, %s: the page walks' entries leaving the "
+			      "caches, not a TLB (not on the card)\n",
 			      (unsigned long long)(1ull << f.walks[i].page_shift) / 1024,
 			      (unsigned long long)f.walks[i].count,
 			      (unsigned long long)f.walks[i].next_count, f.walks[i].miss_cycles,
-			      f.walks[i].climbing ? CLIMBING_WORDS : "");
+			      f.walks[i].climbing ? CLIMBING_WORDS : "",
+			      f.walks[i].past_last_tlb ? "past the last claimed instruction TLB, "
+							 "which a step matched"
+						       : "a climb whose bracket holds no claimed "
+							 "instruction TLB's entries");
 	for (size_t i = 0; i < f.nunseen; i++)
 		report_printf("ifetch: claim with no step, %llu KiB pages: level %u instruction TLB "
 			      "of %u entries (%s); the page chain ran to %llu pages: %s\n",
