@@ -551,15 +551,22 @@ static void report_findings(void)
 				      (unsigned long long)f.line_steps[i].next_count,
 				      f.line_steps[i].miss_cycles,
 				      line_step_words(&f, i));
-	for (size_t i = 0; i < f.ntlbs; i++)
+	for (size_t i = 0; i < f.ntlbs; i++) {
+		char claim[160];
+
+		if (f.tlb[i].claim)
+			mp_snprintf(claim, sizeof claim, "claim %llu (%s): %s",
+				    (unsigned long long)f.tlb[i].claim, f.tlb[i].claim_source,
+				    verdict_name(f.tlb[i].verdict));
+		else
+			mp_strlcpy(claim, "no claim: none in its bracket, none of its level", sizeof claim);
 		report_printf("ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
-			      "%llu), miss +%.2f cycles a jump%s; claim %llu (%s): %s\n",
+			      "%llu), miss +%.2f cycles a jump%s; %s\n",
 			      f.tlb[i].number, (unsigned long long)(1ull << f.tlb[i].page_shift) / 1024,
 			      (unsigned long long)f.tlb[i].count,
 			      (unsigned long long)f.tlb[i].next_count, f.tlb[i].miss_cycles,
-			      f.tlb[i].climbing ? CLIMBING_WORDS : "",
-			      (unsigned long long)f.tlb[i].claim, f.tlb[i].claim_source,
-			      verdict_name(f.tlb[i].verdict));
+			      f.tlb[i].climbing ? CLIMBING_WORDS : "", claim);
+	}
 	for (size_t i = 0; i < f.nwalks; i++)
 		report_printf("ifetch: walks with %llu KiB pages: a step at %llu pages (next point "
 			      "%llu), +%.2f cycles a jump%s, %s: the page walks' entries leaving the "
