@@ -332,20 +332,18 @@ static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *cl
 			const struct tlb_desc *d = claimed_itlb(claims, 0, shift, l->count,
 								l->next_count);
 
-			if (last_matched) {
-				l->past_last_tlb = 1;
-				if (f->nwalks < IFETCH_MAX_TLBS)
-					f->walks[f->nwalks++] = *l;
-				continue;
+			if (!last_matched) {
+				if (!d)
+					d = claimed_itlb(claims, l->number, shift, 0, 0);
+				hold_against(l, d ? d->entries : 0, d ? d->source : NULL, claims);
 			}
-			if (!d)
-				d = claimed_itlb(claims, l->number, shift, 0, 0);
-			hold_against(l, d ? d->entries : 0, d ? d->source : NULL, claims);
-			/* A climb with no plateau above it is the walks' unless a
-			   claimed TLB's entries lie in its bracket: under a
-			   hypervisor the Zen 5 VM's 2 MiB chain climbed from 192
-			   or 512 pages, short of the 2048 entries documented. */
-			if (l->climbing && l->verdict != VERDICT_AGREES) {
+			l->past_last_tlb = last_matched;
+			/* Walks: past the last claimed TLB once a step matched it,
+			   or a climb with no plateau above it whose bracket holds
+			   no claimed TLB's entries (under a hypervisor the Zen 5
+			   VM's 2 MiB chain climbed from 192 or 512 pages, short of
+			   the 2048 entries documented). */
+			if (last_matched || (l->climbing && l->verdict != VERDICT_AGREES)) {
 				if (f->nwalks < IFETCH_MAX_TLBS)
 					f->walks[f->nwalks++] = *l;
 				continue;
