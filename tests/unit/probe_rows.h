@@ -18,7 +18,7 @@
 #include "core/platform.h"
 #include "results/results.h"
 
-#define PROBE_ROWS_MAX 128
+#define PROBE_ROWS_MAX 512
 
 /* A row as the project's reader (results/csvread.h) gives it, columns by
    name, with its words copied: the reader's strings live only during its
