@@ -35,6 +35,9 @@
 #define FULL_TLB_STRIDE_PAGES 16u
 /* Lines swept past a step once it is read (the step must hold). */
 #define PAST_STEP 6u
+/* More passes over the points around a step read with a point part way up
+   (refine_step). */
+#define STEP_PASSES 3u
 #define KMAX (4u * 32u + 4u)
 /* The trials' precision at least: what geometry reads is a step of 1.3x or
    more between lines per set, so points that agree within 5% read it as
@@ -242,35 +245,97 @@ static int measure_line(const struct config *c, const struct cache_claims *cl)
 	return 0;
 }
 
-/* One point of a ways curve: k lines `span` apart in a random order. */
-static int measure_lines(const struct config *c, const struct plat_buffer *buf,
-			 const char *level, uint64_t span, unsigned k, struct chase_run *run)
+/* What a ways curve's points chase: k lines `apart` bytes apart, in one
+   cache set (page 0), or one line in each of k pages `apart` bytes apart,
+   in one TLB set (page: the page size), in a random order. */
+struct ways_sweep {
+	const struct config *c;
+	const struct plat_buffer *buf;
+	const char *name;         /* the level's, for a fault's report */
+	uint64_t apart, page;
+	unsigned shift;           /* every slot this many lines (pages) on: the
+				     same layout in another set */
+};
+
+/* One point of a ways curve: 0, or -1 when the chase failed (reported). */
+static int measure_point(const struct ways_sweep *w, unsigned k, struct chase_run *run)
 {
-	char what[80];
+	uint64_t unit = w->page ? w->page : CHASE_SLOT;
+	/* Under the slots' spacing, so each slot stays in its own stretch of
+	   the buffer (a TLB of fewer sets, or 2 MiB pages side by side, less). */
+	uint64_t moved = w->shift % (w->apart / unit) * unit;
+	char what[96];
 
 	for (unsigned j = 0; j < k; j++)
-		offsets[j] = geometry_set_offset(j, span);
-	geometry_shuffle(offsets, k, WAYS_SEED + k);
-	mp_snprintf(what, sizeof what, "geometry, %s, %u lines %llu bytes apart", level, k,
-		    (unsigned long long)span);
-	return measure(c, buf, k, what, run);
+		offsets[j] = (w->page ? geometry_tlb_offset(j, w->apart, w->page)
+				      : geometry_set_offset(j, w->apart)) + moved;
+	geometry_shuffle(offsets, k, w->page ? WAYS_SEED ^ k : WAYS_SEED + k);
+	if (w->page)
+		mp_snprintf(what, sizeof what, "geometry, %s, %u pages", w->name, k);
+	else
+		mp_snprintf(what, sizeof what, "geometry, %s, %u lines %llu bytes apart", w->name,
+			    k, (unsigned long long)w->apart);
+	return measure(w->c, w->buf, k, what, run);
+}
+
+/* A step read with a point part way up: the points from `step` before the
+   ways to two steps past them measured again STEP_PASSES times, each time
+   with the layout moved to another set (shift 1, 2, ...: every slot one
+   line or page on), each figure the least, and the curve read again into
+   r. A replacement's share of the first line past the ways is the same in
+   every set. A stray entry is not: a line or page the harness touches
+   between trials that shares the chase's set takes a way, and under a
+   pseudo-LRU replacement it can stay there through a trial, so the set
+   reads one way short (an Emerald Rapids VM's 4 KiB DTLB once read 5.3
+   ways: its sixth page at 35 % of the step, its seventh at 80 %, in one
+   run of ten). The slots stay inside the sweep's buffer: a shift under
+   the sets is below the span (stride) between slots. 0, or -1 when a
+   chase failed. */
+static int refine_step(const struct ways_sweep *w, const unsigned *ks, double *ns,
+		       struct chase_run *best, unsigned n, unsigned after, unsigned step,
+		       struct geometry_step_reading *r)
+{
+	unsigned from, to;
+
+	if (!r->ways || r->sharp)
+		return 0;
+	from = r->ways > step ? r->ways - step : 0;
+	to = r->ways + 2 * step;
+	for (unsigned pass = 0; pass < STEP_PASSES; pass++)
+		for (unsigned i = 0; i < n; i++) {
+			struct ways_sweep moved = *w;
+			struct chase_run run;
+
+			if (ks[i] < from || ks[i] > to)
+				continue;
+			moved.shift = pass + 1;
+			if (measure_point(&moved, ks[i], &run) != 0)
+				return -1;
+			if (trials_best(&run.trials) < ns[i]) {
+				best[i] = run;
+				ns[i] = trials_best(&run.trials);
+			}
+		}
+	geometry_read_step(ks, ns, n, after, r);
+	return 0;
 }
 
 /* One span's ways curve: k = 1 .. kmax lines `span` apart, stopping
    PAST_STEP lines after a step; then GEOMETRY_WAYS_PASSES - 1 more passes
    over the same points, each point's figure the least (a spike on a busy
-   machine seldom strikes one point twice). ns[k - 1]; returns the points
-   measured, 0 on failure. */
+   machine seldom strikes one point twice), and refine_step's. ns[k - 1];
+   returns the points measured, 0 on failure. */
 static unsigned sweep_span(const struct config *c, const struct plat_buffer *buf,
 			   const char *level, uint64_t span, unsigned kmax, unsigned after,
 			   unsigned *ks, double *ns, struct geometry_step_reading *r)
 {
 	static struct chase_run best[KMAX];
+	const struct ways_sweep w = { c, buf, level, span, 0, 0 };
 	unsigned n = 0;
 
 	r->ways = 0;
 	for (unsigned k = 1; k <= kmax; k++) {
-		if (measure_lines(c, buf, level, span, k, &best[n]) != 0)
+		if (measure_point(&w, k, &best[n]) != 0)
 			return 0;
 		ns[n] = trials_best(&best[n].trials);
 		ks[n++] = k;
@@ -284,16 +349,18 @@ static unsigned sweep_span(const struct config *c, const struct plat_buffer *buf
 		for (unsigned i = 0; i < n; i++) {
 			struct chase_run run;
 
-			if (measure_lines(c, buf, level, span, ks[i], &run) != 0)
+			if (measure_point(&w, ks[i], &run) != 0)
 				return 0;
 			if (trials_best(&run.trials) < ns[i]) {
 				best[i] = run;
 				ns[i] = trials_best(&run.trials);
 			}
 		}
+	geometry_read_step(ks, ns, n, after, r);
+	if (refine_step(&w, ks, ns, best, n, after, 1, r) != 0)
+		return 0;
 	for (unsigned i = 0; i < n; i++)
 		emit(buf, "ways", span, (uint64_t)ks[i] * span, &best[i], &ns[i]);
-	geometry_read_step(ks, ns, n, after, r);
 	return n;
 }
 
@@ -490,9 +557,11 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 	uint64_t page = 1ull << shift, stride;
 	unsigned kmax, step = 1, after = 0, ks[GEOMETRY_SLOTS_MAX / 16];
 	static double ns[GEOMETRY_SLOTS_MAX / 16];
+	static struct chase_run runs[GEOMETRY_SLOTS_MAX / 16];
 	struct geometry_step_reading r;
 	struct plat_buffer buf;
-	char page_text[24], why[192], what[96];
+	struct ways_sweep w = { c, NULL, g->name, 0, 0, 0 };
+	char page_text[24], why[192];
 	unsigned n = 0;
 	int full = t->ways == 0;
 
@@ -558,28 +627,31 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 	report_printf("geometry, %s: %s, one line in each of k pages %llu bytes apart\n",
 		      g->name, full ? "fully associative (claimed)" : "set-associative (claimed)",
 		      (unsigned long long)stride);
-	report_table_begin(&tlb_table, g->name, NULL);
+	w.buf = &buf;
+	w.apart = stride;
+	w.page = page;
 	for (unsigned k = step; k <= kmax && n < sizeof ks / sizeof *ks; k += step) {
-		struct chase_run run;
-		double cycles;
-
-		for (unsigned j = 0; j < k; j++)
-			offsets[j] = geometry_tlb_offset(j, stride, page);
-		geometry_shuffle(offsets, k, WAYS_SEED ^ k);
-		mp_snprintf(what, sizeof what, "geometry, %s, %u pages", g->name, k);
-		if (measure(c, &buf, k, what, &run) != 0)
+		if (measure_point(&w, k, &runs[n]) != 0)
 			break;
-		cycles = emit(&buf, "tlb_ways", stride, (uint64_t)k * stride, &run, &ns[n]);
+		ns[n] = trials_best(&runs[n].trials);
 		ks[n++] = k;
-		report_table_cell("%u", k);
-		report_table_cell("%.3f", ns[n - 1]);
+	}
+	geometry_read_step(ks, ns, n, after, &r);
+	if (refine_step(&w, ks, ns, runs, n, after, step, &r) != 0)
+		n = 0;
+	report_table_begin(&tlb_table, g->name, NULL);
+	for (unsigned i = 0; i < n; i++) {
+		double cycles = emit(&buf, "tlb_ways", stride, (uint64_t)ks[i] * stride, &runs[i],
+				     &ns[i]);
+
+		report_table_cell("%u", ks[i]);
+		report_table_cell("%.3f", ns[i]);
 		report_table_cell("%.2f", cycles);
-		report_table_cell("%u", run.trials.count);
+		report_table_cell("%u", runs[i].trials.count);
 		report_table_row(0);
 	}
 	report_table_end();
 	plat_buffer_put(&buf);
-	geometry_read_step(ks, ns, n, after, &r);
 	if (full) {
 		/* No step before the capacity is what full associativity means. */
 		if (n && ((!r.ways && r.no_step) || r.ways >= t->entries * 3 / 4)) {

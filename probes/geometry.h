@@ -127,6 +127,9 @@ struct geometry_step_reading {
 	double low_ns, high_ns;
 	int sharp;                /* the first point past the step is at least
 				     half way up to the plateau after it */
+	int lone;                 /* the one point part way up stands just
+				     before the half-way crossing: read as the
+				     first past the ways */
 	int no_step;              /* not measurable because the curve stays flat */
 	char why[192];
 };
