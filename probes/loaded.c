@@ -16,10 +16,12 @@
 #include "core/platform.h"
 #include "core/probe.h"
 #include "probes/loaded_settings.h"
+#include "probes/sweep.h"
 #include "results/report_table.h"
 #include "results/results.h"
 #include "core/timebase.h"
 #include "lib/fmt.h"
+#include "lib/machine.h"
 #include "lib/stream.h"
 
 /* The probe's name, from its registry row (the end of this file). */
@@ -30,6 +32,11 @@
 /* The latency probe's seed: the loaded chase's cycle has the same shape as
    the unloaded one at the same size. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
+/* loaded.size auto: this many times the largest data cache claimed, and
+   at least the profile's floor. */
+#define AUTO_CACHE_FACTOR 4u
+#define AUTO_MIN_QUICK (32ull << 20)
+#define AUTO_MIN_FULL (256ull << 20)
 
 /* The one loader's delays, as multiples of its own time per line at no
    delay (measured first, alone): a delay of F such times paces it to about
@@ -102,6 +109,28 @@ static double idle_ms;
 
 /* ---- Private Functions ------------------------------------------------ */
 
+/* The chase's working set: loaded.size, else (auto) AUTO_CACHE_FACTOR x
+   the largest data cache the CPU claims, at least the profile's floor:
+   past every cache, so the idle point and the loaded ones all read
+   memory, as the card's label says. A chase inside a claimed cache reads
+   what of it the cache keeps, and that moves with what ran just before:
+   on an Emerald Rapids VM (300 MiB of L3 claimed) a 32 MiB chase read 100
+   ns idle, just after chase_build had left its lines in the guest's
+   share, and 120 to 136 ns beside a loader paced to 3 MB/s whose lone
+   calibration had streamed 64 MiB through that share; at 256 MiB the two
+   read 131.5 and 130.2. */
+static uint64_t chase_bytes(const struct config *c)
+{
+	static struct cache_claims claims;
+	uint64_t floor = c->profile == PROFILE_FULL ? AUTO_MIN_FULL : AUTO_MIN_QUICK, bytes;
+
+	if (LOADED_SETTINGS(c)->size)
+		return LOADED_SETTINGS(c)->size;
+	plat_cache_claims(&claims);
+	bytes = sweep_largest_cache(&claims) * AUTO_CACHE_FACTOR;
+	return bytes > floor ? bytes : floor;
+}
+
 /* Until every loader has begun, or LOADERS_WAIT_MS passed: the start
    line starts roles together only where each CPU is the role's alone, and
    a loader the OS (or an emulator) ran late found the chase over and
@@ -125,6 +154,12 @@ static void chase_role(void *arg)
 	struct loaded_run *r = arg;
 
 	wait_for_loaders(r);
+	/* A stretch to settle first, its times overwritten: the point before
+	   (a loader's lone calibration at full speed above all) leaves the
+	   caches, page-table lines among them, as this point's load would
+	   not, and the chase's first loads would pay for that (METHOD
+	   section 10). */
+	batch_run_stretch(&r->chase);
 	batch_run_stretch(&r->chase);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_SEQ_CST);
 }
@@ -304,7 +339,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	row.probe = PROBE_NAME;
 	row.variant = variant;
 	row.page_shift = buf->page_shift;
-	row.working_set_bytes = LOADED_SETTINGS(c)->size;
+	row.working_set_bytes = chase_bytes(c);
 	/* The median, not the mean: on a shared machine a few batches that
 	   the host stalled move a mean of 16384 by tens of percent. */
 	row.ns = s.p50_ns;
@@ -398,7 +433,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	max = page_buffer_max(PROBE_NAME, shift);
 	if (max == 0)
 		return 1;
-	if (max < LOADED_SETTINGS(c)->size) {
+	if (max < chase_bytes(c)) {
 		char fits[24];
 		mp_format_bytes(fits, sizeof fits, max);
 		report_printf("loaded, %s: the largest buffer that fits now, %s, is below "
@@ -410,12 +445,12 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		report_printf("loaded, %s: no room for the batches' times: skipped\n", page_name);
 		return -1;
 	}
-	if (page_buffer_get(PROBE_NAME, &buf, LOADED_SETTINGS(c)->size, shift) != 0) {
+	if (page_buffer_get(PROBE_NAME, &buf, chase_bytes(c), shift) != 0) {
 		plat_free(run.chase.ticks, bytes);
 		return -1;
 	}
 	page_buffer_report(PROBE_NAME, page_name, &buf);
-	chase_build(buf.base, LOADED_SETTINGS(c)->size / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
+	chase_build(buf.base, chase_bytes(c) / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
 	run.chase.at = buf.base;
 	run.chase.batches = LOADED_SETTINGS(c)->batches;
 	run.chase.loads = BATCH_LOADS;
@@ -443,10 +478,13 @@ static int sweep_page_size(const struct config *c, unsigned shift)
    calibration. */
 static void describe(const struct config *c, unsigned want)
 {
-	char size_text[24], load_text[24];
+	char size_text[64], load_text[24];
 	enum load_mix mix = LOADED_SETTINGS(c)->mix;
 
-	mp_format_bytes(size_text, sizeof size_text, LOADED_SETTINGS(c)->size);
+	mp_format_bytes(size_text, sizeof size_text, chase_bytes(c));
+	if (!LOADED_SETTINGS(c)->size)
+		mp_snprintf(size_text + mp_strlen(size_text), sizeof size_text - mp_strlen(size_text),
+			    ": %ux the largest cache claimed", AUTO_CACHE_FACTOR);
 	mp_format_bytes(load_text, sizeof load_text, LOADED_SETTINGS(c)->load_size);
 	report_printf("loaded: the latency chase (%s, one random cycle, the page sizes asked) on "
 		      "CPU 0, timed in %u batches of %u loads (the counter's cost subtracted), "
@@ -499,27 +537,28 @@ int probe_loaded(const struct config *c)
 static unsigned loaded_holds(const struct config *c, unsigned page_shift,
 			     struct probe_hold out[PROBE_HOLDS_MAX])
 {
-	out[0] = (struct probe_hold){ LOADED_SETTINGS(c)->size, page_shift, 1 };
+	out[0] = (struct probe_hold){ chase_bytes(c), page_shift, 1 };
 	out[1] = (struct probe_hold){ LOADED_SETTINGS(c)->load_size, PAGE_SHIFT_4K,
 				      loaders_wanted(c) };
 	return 2;
 }
 
-/* A point's batches: 16384 x 4 loads of ~100 ns is 7 ms, so a mix's 14
-   points take about a second at quick; full doubles it (its p99.9 then
+/* A point's batches: 16384 x 4 loads of ~100 ns is 7 ms, twice with the
+   settling stretch, so a mix's 14 points take about two seconds at quick;
+   full doubles it (its p99.9 then
    rests on 32 batches), not more, since the full profile runs about 85
    points a page size.
-   A chase well past any last-level cache (full: 256 MiB, as later's table;
-   quick: 32 MiB, past a Zen 3 CCD's L3 though not a big server's) while
-   each loader streams a buffer past a client's last-level cache (64 MiB:
-   an 8 MiB one stayed in a 32 MiB L3, and its loader loaded no memory). */
+   A chase past every cache (chase_bytes: 4 x the largest claimed, at
+   least 32 MiB quick, 256 MiB full) while each loader streams a buffer
+   past a client's last-level cache (64 MiB: an 8 MiB one stayed in a 32
+   MiB L3, and its loader loaded no memory). */
 static const struct config_word mix_words[] = {
 	{ "all", LOAD_MIX_ALL }, { "read", LOAD_READ }, { "read3_write1", LOAD_READ3_WRITE1 },
 	{ "read2_write1", LOAD_READ2_WRITE1 }, { "read1_write1", LOAD_READ1_WRITE1 },
 	{ "write", LOAD_WRITE }, { "write_nt", LOAD_WRITE_NT }, { 0, 0 } };
 static const struct config_key loaded_keys[] = {
-	{ "size", KIND_SIZE, SETTING(struct loaded_settings, size), 4096, PROBE_BUFFER_MAX, 4096,
-	  "32MiB", "256MiB", 0, 0, NULL },
+	{ "size", KIND_SIZE_AUTO, SETTING(struct loaded_settings, size), 4096, PROBE_BUFFER_MAX,
+	  4096, "auto", "auto", 0, 0, NULL },
 	{ "load_size", KIND_SIZE, SETTING(struct loaded_settings, load_size), 65536,
 	  PROBE_BUFFER_MAX, 65536, "64MiB", "64MiB", 0, 0, NULL },
 	{ "mix", KIND_WORD, SETTING(struct loaded_settings, mix), 0, 0, 0, "all", "all",
@@ -534,7 +573,7 @@ static const struct config_key loaded_keys[] = {
    the chase's buffer built, and points of `batches` batches of
    BATCH_LOADS loads each: the idle one, and per mix asked its loader's
    lone calibration (ALONE_MS) with DELAY_STEPS paced points and one at
-   no delay per count of loaders. */
+   no delay per count of loaders, each run twice (the settling stretch). */
 static void loaded_cost(const struct config *c, struct probe_cost *cost)
 {
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
@@ -545,9 +584,9 @@ static void loaded_cost(const struct config *c, struct probe_cost *cost)
 
 	cost->bytes += loaders * (double)LOADED_SETTINGS(c)->load_size;
 	for (unsigned p = 0; p < nshifts; p++) {
-		cost->bytes += (double)LOADED_SETTINGS(c)->size;
-		cost->loads += (double)(LOADED_SETTINGS(c)->size / CHASE_SLOT) +
-			       points * point_loads;
+		cost->bytes += (double)chase_bytes(c);
+		cost->loads += (double)(chase_bytes(c) / CHASE_SLOT) +
+			       points * point_loads * 2;
 		cost->ms += (double)mixes * ALONE_MS;
 	}
 }

@@ -17,7 +17,8 @@ enum load_mix {
 };
 
 struct loaded_settings {
-	uint64_t size;            /* the chase's working set, bytes */
+	uint64_t size;            /* the chase's working set, bytes; 0: auto,
+				     4 x the largest cache claimed */
 	uint64_t load_size;       /* each loader's buffer, bytes */
 	enum load_mix mix;        /* one mix, or LOAD_MIX_ALL */
 	unsigned loaders;         /* most loaders; 0: every other CPU */

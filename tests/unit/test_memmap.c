@@ -19,6 +19,9 @@
 #include "probes/tlb_settings.h"
 #include "probes/later.h"
 #include "probes/loaded_settings.h"
+#include "probes/sweep.h"
+#include "core/platform.h"
+#include "lib/machine.h"
 
 #define K(x) ((uint64_t)(x) << 10)
 #define M(x) ((uint64_t)(x) << 20)
@@ -350,6 +353,21 @@ static void test_pool_by_need(void)
 	   beside the chase's. */
 	unsigned loaders = plat_cpu_count() - 1 < 3 ? plat_cpu_count() - 1 : 3;
 	LOADED_SETTINGS(&c)->loaders = 3;
+	{
+		/* loaded.size auto: 4 x the largest data cache claimed, at
+		   least the quick profile's 32 MiB: past every cache. */
+		static struct cache_claims cl;
+		uint64_t want;
+
+		plat_cache_claims(&cl);
+		want = sweep_largest_cache(&cl) * 4 > M(32) ? sweep_largest_cache(&cl) * 4 : M(32);
+		LOADED_SETTINGS(&c)->size = 0;
+		CHECK(probe_holds_of(&probe_def_loaded, &c, PAGE_SHIFT_2M, h) == 2 &&
+		      h[0].bytes == want, "loaded.size auto holds a chase of 4 x the largest "
+		      "cache claimed (%llu MiB), at least 32 MiB: %llu MiB",
+		      ULL(sweep_largest_cache(&cl) >> 20), ULL(h[0].bytes >> 20));
+		LOADED_SETTINGS(&c)->size = M(64);
+	}
 	CHECK(probe_holds_of(&probe_def_loaded, &c, PAGE_SHIFT_2M, h) == 2 &&
 	      h[0].bytes == LOADED_SETTINGS(&c)->size && h[0].page_shift == PAGE_SHIFT_2M && h[0].count == 1 &&
 	      h[1].bytes == LOADED_SETTINGS(&c)->load_size && h[1].page_shift == PAGE_SHIFT_4K &&
