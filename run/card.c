@@ -1674,6 +1674,10 @@ void card_run(const struct card_run *run)
 
 		plat_cache_claims(&live);
 		ifetch_find(&run_rows.ifetch, &live, &run_card.ifetch);
+		/* c2c, loaded, bandwidth alone: their timings are the
+		   emulator's as much as a curve's would be. */
+		run_card.emulated = claims_emulated(&live);
+		run_card.hypervisor = live.hypervisor;
 	}
 	card_add_geometry(&run_card, run->geometry);
 	mp_strlcpy(run_card.machine, run_machine, sizeof run_card.machine);
