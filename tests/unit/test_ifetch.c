@@ -224,6 +224,31 @@ static void take_ifetch(const struct result_row *row, void *ctx)
 	ifetch_rows_add(ctx, row);
 }
 
+/* A recorded system.json's claims into *claims: 0 when they read back. */
+static int claims_of(const char *path, struct cache_claims *claims)
+{
+	size_t len;
+	char *text = read_all(path, &len);
+	int rc = text && claims_from_system_json(text, len, claims) == 0 ? 0 : -1;
+
+	free(text);
+	return rc;
+}
+
+/* A recorded results.csv's ifetch rows into *r: 0 when it read back. */
+static int rows_of(const char *path, struct ifetch_rows *r)
+{
+	struct csv_summary sum;
+	size_t len;
+	char *text = read_all(path, &len);
+	int rc;
+
+	ifetch_rows_init(r);
+	rc = text && results_csv_read(text, len, take_ifetch, r, &sum) == 0 ? 0 : -1;
+	free(text);
+	return rc;
+}
+
 /* A page chain whose last step climbs to the chain's end with no plateau
    above it: the L2 ITLB's step is read, marked climbing, its miss the
    climb's height at the end; one high point at the end is no step. */
@@ -277,18 +302,12 @@ static void test_recorded_zen5(void)
 	static struct ifetch_rows r;
 	static struct cache_claims claims;
 	struct ifetch_findings f;
-	struct csv_summary sum;
-	size_t len, at = 0;
-	char *text = read_all("tests/data/zen5-vm-cpuid.json", &len);
+	size_t at = 0;
 
-	CHECK(text && claims_from_system_json(text, len, &claims) == 0,
+	CHECK(claims_of("tests/data/zen5-vm-cpuid.json", &claims) == 0,
 	      "the Zen 5 VM's claims read back");
-	free(text);
-	text = read_all("tests/data/zen5-vm-ifetch-1.csv", &len);
-	ifetch_rows_init(&r);
-	CHECK(text && results_csv_read(text, len, take_ifetch, &r, &sum) == 0 && r.nseries >= 8,
+	CHECK(rows_of("tests/data/zen5-vm-ifetch-1.csv", &r) == 0 && r.nseries >= 8,
 	      "tests/data/zen5-vm-ifetch-1.csv reads back (%zu series)", r.nseries);
-	free(text);
 	ifetch_find(&r, &claims, &f);
 	CHECK(!f.have_l1i && f.l1i_hidden_to >= 49152 && f.l1i_claim == 32768,
 	      "the L1i not seen: the chain as fast to %llu bytes",
@@ -320,22 +339,15 @@ static void test_recorded(void)
 	static struct ifetch_rows r;
 	static struct cache_claims claims;
 	struct ifetch_findings f;
-	struct csv_summary sum;
-	size_t len;
-	char *text = read_all("tests/data/emr-vm-cpuid.json", &len);
 
-	CHECK(text && claims_from_system_json(text, len, &claims) == 0,
+	CHECK(claims_of("tests/data/emr-vm-cpuid.json", &claims) == 0,
 	      "the Emerald Rapids VM's claims read back");
-	free(text);
 	for (int run = 1; run <= 6; run++) {
 		char path[64];
 
 		snprintf(path, sizeof path, "tests/data/emr-vm-ifetch-%d.csv", run);
-		text = read_all(path, &len);
-		ifetch_rows_init(&r);
-		CHECK(text && results_csv_read(text, len, take_ifetch, &r, &sum) == 0 &&
-		      r.nseries >= 8, "%s reads back (%zu series)", path, r.nseries);
-		free(text);
+		CHECK(rows_of(path, &r) == 0 && r.nseries >= 8, "%s reads back (%zu series)", path,
+		      r.nseries);
 		ifetch_find(&r, &claims, &f);
 		CHECK(f.have_l1i && f.l1i.count == 32768 && f.l1i.verdict == VERDICT_AGREES &&
 		      f.l1i.miss_cycles > 1.0 && f.l1i.miss_cycles < 3.0,
@@ -400,23 +412,15 @@ static void test_recorded_fetch(void)
 	static struct ifetch_rows r;
 	static struct cache_claims claims;
 	struct ifetch_findings f;
-	struct csv_summary sum;
-	size_t len;
-	char *text = read_all("tests/data/emr-vm-cpuid.json", &len);
 
-	CHECK(text && claims_from_system_json(text, len, &claims) == 0,
+	CHECK(claims_of("tests/data/emr-vm-cpuid.json", &claims) == 0,
 	      "the Emerald Rapids VM's claims read back");
-	free(text);
 	for (int run = 7; run <= 8; run++) {
 		char path[64];
 
 		snprintf(path, sizeof path, "tests/data/emr-vm-ifetch-%d.csv", run);
-		text = read_all(path, &len);
-		ifetch_rows_init(&r);
-		CHECK(text && results_csv_read(text, len, take_ifetch, &r, &sum) == 0 &&
-		      slow_2m_sleds(&r) >= 5, "%s reads back, with %u slow 2 MiB sleds up to "
-		      "32 KiB", path, slow_2m_sleds(&r));
-		free(text);
+		CHECK(rows_of(path, &r) == 0 && slow_2m_sleds(&r) >= 5, "%s reads back, with %u "
+		      "slow 2 MiB sleds up to 32 KiB", path, slow_2m_sleds(&r));
 		ifetch_find(&r, &claims, &f);
 		CHECK(f.fetch_page_shift == 12 && f.fetch_l1i_bytes_per_cycle > 23 &&
 		      f.fetch_l1i_bytes_per_cycle < 25 && f.fetch_l2_bytes_per_cycle > 12 &&
