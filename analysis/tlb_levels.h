@@ -18,6 +18,9 @@
    own rise is the caches' (the control, with the same lines packed, rose as
    much), not a TLB's. */
 #define TLB_MIN_SHARE 0.5
+/* A step whose rise the control matches by more than this share is
+   placed on the chase less the control (the caches' step taken out). */
+#define TLB_CONTROL_PLACES 0.2
 
 /* The tlb probe's rows as curves, one chase and one control per page size,
    ascending. The x of a point (struct curve_point.bytes) is a COUNT: pages

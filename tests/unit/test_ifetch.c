@@ -8,6 +8,7 @@
  */
 
 #include "check.h"
+#include "recorded.h"
 #include "probe_rows.h"
 #include "read_back.h"
 #include "analysis/ifetch_levels.h"
@@ -224,29 +225,11 @@ static void take_ifetch(const struct result_row *row, void *ctx)
 	ifetch_rows_add(ctx, row);
 }
 
-/* A recorded system.json's claims into *claims: 0 when they read back. */
-static int claims_of(const char *path, struct cache_claims *claims)
-{
-	size_t len;
-	char *text = read_all(path, &len);
-	int rc = text && claims_from_system_json(text, len, claims) == 0 ? 0 : -1;
-
-	free(text);
-	return rc;
-}
-
 /* A recorded results.csv's ifetch rows into *r: 0 when it read back. */
 static int rows_of(const char *path, struct ifetch_rows *r)
 {
-	struct csv_summary sum;
-	size_t len;
-	char *text = read_all(path, &len);
-	int rc;
-
 	ifetch_rows_init(r);
-	rc = text && results_csv_read(text, len, take_ifetch, r, &sum) == 0 ? 0 : -1;
-	free(text);
-	return rc;
+	return read_rows(path, take_ifetch, r);
 }
 
 /* A page chain whose last step climbs to the chain's end with no plateau
@@ -304,7 +287,7 @@ static void test_recorded_zen5(void)
 	struct ifetch_findings f;
 	size_t at = 0;
 
-	CHECK(claims_of("tests/data/zen5-vm-cpuid.json", &claims) == 0,
+	CHECK(read_claims("tests/data/zen5-vm-cpuid.json", &claims) == 0,
 	      "the Zen 5 VM's claims read back");
 	CHECK(rows_of("tests/data/zen5-vm-ifetch-1.csv", &r) == 0 && r.nseries >= 8,
 	      "tests/data/zen5-vm-ifetch-1.csv reads back (%zu series)", r.nseries);
@@ -340,7 +323,7 @@ static void test_recorded(void)
 	static struct cache_claims claims;
 	struct ifetch_findings f;
 
-	CHECK(claims_of("tests/data/emr-vm-cpuid.json", &claims) == 0,
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0,
 	      "the Emerald Rapids VM's claims read back");
 	for (int run = 1; run <= 6; run++) {
 		char path[64];
@@ -413,7 +396,7 @@ static void test_recorded_fetch(void)
 	static struct cache_claims claims;
 	struct ifetch_findings f;
 
-	CHECK(claims_of("tests/data/emr-vm-cpuid.json", &claims) == 0,
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0,
 	      "the Emerald Rapids VM's claims read back");
 	for (int run = 7; run <= 8; run++) {
 		char path[64];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "recorded.h"
 #include "read_back.h"
 #include "sink.h"
 #include "desk/analyze.h"
@@ -398,6 +399,13 @@ static void test_json_and_svg(void)
 	CHECK(system("xmllint --noout /tmp/memprobe-test-tlb.svg") == 0, "xmllint accepts tlb.svg");
 }
 
+/* A recorded results.csv into a (initialized first): 0 when it read. */
+static int read_recorded(const char *path, struct analysis *a)
+{
+	analysis_init(a);
+	return read_rows(path, take, a);
+}
+
 /* This project's Emerald Rapids VM (Golden Cove cores: a 96-entry L1 DTLB
    for 4 KiB loads, a 2048-entry STLB). Its hypervisor leaves leaf 18h
    empty: the claims are the TLBs Intel documents for the model, and the
@@ -406,23 +414,17 @@ static void test_recording(void)
 {
 	static struct analysis a;
 	static struct cache_claims claims;
-	struct csv_summary sum;
-	size_t len, i1 = 0, i2 = 0;
-	char *text = read_all("tests/data/emr-vm-tlb.csv", &len);
+	size_t i1 = 0, i2 = 0;
 	const struct level *l1, *l2;
 
-	analysis_init(&a);
-	CHECK(results_csv_read(text, len, take, &a, &sum) == 0 && a.tlb.rows == 84,
+	CHECK(read_recorded("tests/data/emr-vm-tlb.csv", &a) == 0 && a.tlb.rows == 84,
 	      "the recording reads back: 84 tlb rows (%u)", a.tlb.rows);
-	free(text);
-	text = read_all("tests/data/emr-vm-cpuid.json", &len);
-	CHECK(claims_from_system_json(text, len, &claims) == 0 && claims.ntlbs == 5 &&
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0 && claims.ntlbs == 5 &&
 	      claims.hypervisor && claims.tlb[0].entries == 96 && claims.tlb[4].entries == 2048 &&
 	      strstr(claims.tlb[0].source, "documentation"),
 	      "its CPUID: under a hypervisor, leaf 18h empty: the TLBs Intel documents for "
 	      "model 207 (data 96 and 32, instruction 256 and 32, STLB 2048), said to come "
 	      "from the documentation");
-	free(text);
 	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
 	analysis_compute(&a);
 	l1 = tlb_level(&a, 0, &i1);
@@ -444,6 +446,33 @@ static void test_recording(void)
 	      l2 ? l2->name : "-", l2 ? (unsigned long long)l2->entries : 0ull);
 	CHECK(a.host_page_signs >= 1, "2 MiB guest pages that start past an L1 DTLB miss are "
 	      "named as a sign of smaller host pages (%u)", a.host_page_signs);
+}
+
+/* A full-profile run on that VM (2026-12-05): the 2 MiB chase rose from
+   4.0 ns at 768 pages to 9.0 at 832, its one line a page filling the 48
+   KiB L1d at 768 lines (the control rose from 1.8 to 5.9 there), while
+   the TLB's own share, the chase less the control, climbed from 7 cycles
+   at 768 pages to 37 by 1536, half way between 1024 and 1152. The level
+   is placed on that share: 1024 entries, not the L1d's 768. */
+static void test_control_shares_step(void)
+{
+	static struct analysis a;
+	static struct cache_claims claims;
+	size_t i = 0, n = 0;
+	const struct level *l, *big = NULL;
+
+	CHECK(read_recorded("tests/data/emr-vm-tlb-full-1.csv", &a) == 0 && a.tlb.rows > 100,
+	      "the full run's tlb rows read back (%u)", a.tlb.rows);
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0, "its claims read back");
+	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
+	analysis_compute(&a);
+	while ((l = tlb_level(&a, n++, &i)))
+		if (l->page_shift == PAGE_SHIFT_2M && l->entries > 32)
+			big = l;
+	CHECK(big && big->entries >= 1024 && big->entries <= 1152 && big->below_bytes >> 21 >= 1024,
+	      "2 MiB pages: the step the L1d shares is placed on the TLB's share, 1024 .. 1152 "
+	      "pages (%llu, from %llu)", big ? (unsigned long long)big->entries : 0ull,
+	      big ? (unsigned long long)(big->below_bytes >> 21) : 0ull);
 }
 
 /* The five Zen 4 runs (test_budget_pair says what each shows). */
@@ -679,6 +708,7 @@ int main(void)
 	test_hypervisor_signs();
 	test_json_and_svg();
 	test_recording();
+	test_control_shares_step();
 	test_budget_pair();
 	test_walks_without_claims();
 	test_edge_not_against_tlb();
