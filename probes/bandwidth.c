@@ -75,6 +75,8 @@ struct stream_run {
 	const void *src;
 	size_t bytes;             /* per pass and call: the working set, half of it for copy */
 	uint64_t working_set;     /* bytes moved per pass, read and written together */
+	int stretch;              /* past every cache: stretches round it, not passes */
+	unsigned block;           /* the kernel's bytes per block */
 	const struct config *c;
 	/* Out. */
 	struct trials trials;     /* ns per 64-byte line moved */
@@ -111,25 +113,47 @@ static void stream_trials(void *arg)
 	struct stream_run *run = arg;
 	uint64_t warm = warm_passes(run->working_set);
 	uint64_t lines = run->working_set / LINE_BYTES;
-	uint64_t t0, t1, target = ms_to_ticks(run->c->step_ms), spent = 0;
+	uint64_t t0, t1, target = ms_to_ticks(run->c->step_ms), spent = 0, offset = 0, length = 0;
 	struct plat_disturbances before, after;
 
-	t0 = plat_ticks();
-	run->kernel(run->dst, run->src, run->bytes, warm);
-	t1 = plat_ticks();
-	run->passes = reps_for_ticks(target, t1 - t0, warm);
+	if (run->stretch) {
+		/* Past every cache: a warm-up stretch, then stretches going on
+		   round the buffer, each of lines nothing has touched for over
+		   three times the largest cache's bytes (docs/METHOD.md
+		   section 11). */
+		length = bandwidth_stretch_bytes(1, 1, WARM_BYTES_MIN, run->bytes, run->block);
+		t0 = plat_ticks();
+		run->kernel(run->dst, run->src, length, 1);
+		t1 = plat_ticks();
+		offset = length;
+		length = bandwidth_stretch_bytes(target, t1 - t0, length, run->bytes, run->block);
+		lines = run->working_set / run->bytes * length / LINE_BYTES;
+		run->passes = 0;
+	} else {
+		t0 = plat_ticks();
+		run->kernel(run->dst, run->src, run->bytes, warm);
+		t1 = plat_ticks();
+		run->passes = reps_for_ticks(target, t1 - t0, warm);
+	}
 
 	trials_init(&run->trials);
 	do {
+		if (length && offset + length > run->bytes)
+			offset = 0;
 		plat_disturbances(&before);
 		t0 = plat_ticks();
-		run->kernel(run->dst, run->src, run->bytes, run->passes);
+		if (length)
+			run->kernel((char *)run->dst + offset, (const char *)run->src + offset, length, 1);
+		else
+			run->kernel(run->dst, run->src, run->bytes, run->passes);
 		t1 = plat_ticks();
+		offset += length;
 		plat_disturbances(&after);
 		spent += t1 - t0;
 		/* A disturbed trial is dropped: the loop measures again. */
 		if (trials_add_checked(&run->trials,
-				       ticks_to_ns(t1 - t0) / (double)(run->passes * lines),
+				       ticks_to_ns(t1 - t0) / (double)((length ? 1 : run->passes) *
+									lines),
 				       &before, &after))
 			run->stopped_by = trials_stop(&run->trials, run->c, spent,
 						      target * run->c->max_trials);
@@ -168,6 +192,8 @@ static int measure_gang(struct stream_run *run, const struct plat_buffer *buf,
 		return 1;
 	}
 	g.warm_passes = warm_passes(g.part);
+	g.stretch = run->stretch;
+	g.block = set->block_bytes;
 	if (bandwidth_gang_measure(&g) != 0) {
 		report_printf("%s: %s\n", what, g.why);
 		return -1;
@@ -201,6 +227,8 @@ struct variant_sweep {
 	unsigned set_index;
 	enum stream_op op;
 	const char *variant;
+	uint64_t past_caches;     /* 4 x the largest cache claimed: from here up,
+				     stretches (0: never) */
 };
 
 /* One variant at working set ws: the trials, the row, the report line; the
@@ -227,6 +255,8 @@ static int measure_size(void *ctx, uint64_t ws, const char *point, double *ns)
 	run.src = buf->base;
 	run.dst = op == STREAM_COPY ? (char *)buf->base + ws / 2 : buf->base;
 	run.bytes = op == STREAM_COPY ? ws / 2 : ws;
+	run.block = set->block_bytes;
+	run.stretch = v->past_caches && ws >= v->past_caches;
 	mp_format_bytes(size_text, sizeof size_text, ws);
 	mp_snprintf(what, sizeof what, "%s, %s, %s", PROBE_NAME, variant, size_text);
 	if (pass_cpus > 1) {
@@ -252,7 +282,10 @@ static int measure_size(void *ctx, uint64_t ws, const char *point, double *ns)
 	report_table_cell("%.2f", fig.gb_per_s.value);
 	report_table_cell("%.2f", fig.bytes_per_cycle.value);
 	trial_row_cells(&fig);
-	report_table_cell("%llu", (unsigned long long)run.passes);
+	if (run.stretch)
+		report_table_cell("stretch");
+	else
+		report_table_cell("%llu", (unsigned long long)run.passes);
 	report_table_cell("%llu ms", (unsigned long long)plat_elapsed_ms());
 	report_table_cell("%s", point);
 	report_table_row(0);
@@ -269,12 +302,12 @@ static int measure_size(void *ctx, uint64_t ws, const char *point, double *ns)
    the variant stops and the other variants still run. */
 static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 			 const struct plat_stream_sets *sets, unsigned set_index,
-			 enum stream_op op, const struct bandwidth_grid *g)
+			 enum stream_op op, const struct bandwidth_grid *g, uint64_t past_caches)
 {
 	static struct sweep_curve curve;
 	const struct stream_kernels *set = &sets->sets[set_index];
 	char variant[32], page_name[48], caption[96], name[64];
-	struct variant_sweep v = { c, buf, set, set_index, op, variant };
+	struct variant_sweep v = { c, buf, set, set_index, op, variant, past_caches };
 
 	/* With several CPUs the count is part of the name (read_avx2_x4), so
 	   no aggregate is read as one core's figure. */
@@ -343,7 +376,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			      (1u << s)))
 				continue;
 			for (unsigned op = 0; op < STREAM_OPS; op++)
-				if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, &g) != 0)
+				if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, &g,
+						  largest * 4) != 0)
 					status = -1;
 		}
 	}

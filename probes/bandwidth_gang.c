@@ -28,6 +28,9 @@ enum { WORKER_ABSENT, WORKER_READY, WORKER_REFUSED };
    a worker never gives up in the middle of one. */
 #define DEADLINE_TRIALS 4u
 
+/* A stretch warm-up's bytes per part (less where the part is smaller). */
+#define STRETCH_WARM_BYTES (8u << 20)
+
 /* ---- Private Types ---------------------------------------------------- */
 
 /* One CPU's part, on a cache line of its own: flags the others spin on
@@ -43,6 +46,8 @@ struct worker {
 /* What CPU 0 tells the others, on a line of its own. */
 struct command {
 	volatile uint64_t passes;     /* of the next batch */
+	volatile uint64_t offset;     /* a stretch's start in each part's call, and */
+	volatile uint64_t length;     /* its bytes; 0: whole passes */
 	volatile uint32_t batch;      /* raised to start one */
 	volatile uint32_t quit;
 } __attribute__((aligned(64)));
@@ -85,6 +90,20 @@ static int set_runs_here(void)
 	return (plat_stream_sets_here() >> run->set) & 1u;
 }
 
+/* Worker w's share of the batch the command describes: whole passes over
+   its part, or the stretch at the command's offset. */
+static void stream_part(const struct worker *w)
+{
+	uint64_t length = __atomic_load_n(&command.length, __ATOMIC_SEQ_CST);
+	uint64_t offset = __atomic_load_n(&command.offset, __ATOMIC_SEQ_CST);
+
+	if (length)
+		run->kernel((char *)w->dst + offset, (const char *)w->src + offset, length, 1);
+	else
+		run->kernel(w->dst, w->src, w->bytes,
+			    __atomic_load_n(&command.passes, __ATOMIC_SEQ_CST));
+}
+
 /* A worker's role (CPU k > 0): say whether it can run the set, then run
    each batch CPU 0 raises until told to quit, giving up at give_up_ticks
    if CPU 0 never says. */
@@ -104,8 +123,7 @@ static void worker_role(void *arg)
 			;
 		if (batch == seen)
 			return;
-		run->kernel(w->dst, w->src, w->bytes,
-			    __atomic_load_n(&command.passes, __ATOMIC_SEQ_CST));
+		stream_part(w);
 		seen = batch;
 		put(&w->done, batch);
 	}
@@ -114,15 +132,17 @@ static void worker_role(void *arg)
 /* One batch of `passes` on every CPU: CPU 0's ticks from just before the
    release to the last CPU's finish, or 0 when some CPU had not finished
    by give_up_ticks. */
-static uint64_t batch(uint64_t passes)
+static uint64_t batch(uint64_t passes, uint64_t offset, uint64_t length)
 {
 	uint32_t number = get(&command.batch) + 1;
 	uint64_t t0, t1;
 
 	t0 = plat_ticks();
 	__atomic_store_n(&command.passes, passes, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&command.offset, offset, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&command.length, length, __ATOMIC_SEQ_CST);
 	put(&command.batch, number);
-	run->kernel(worker[0].dst, worker[0].src, worker[0].bytes, passes);
+	stream_part(&worker[0]);
 	for (unsigned k = 1; k < run->cpus; k++)
 		while (get(&worker[k].done) != number)
 			if (past_give_up())
@@ -155,24 +175,39 @@ static int workers_ready(void)
 static const char *lead_trials(void)
 {
 	uint64_t ticks, target = ms_to_ticks(run->c->step_ms), spent = 0;
+	uint64_t bytes = worker[0].bytes, offset = 0, length = 0, moved = run->part;
 	struct plat_disturbances before, after;
 
-	ticks = batch(run->warm_passes);
+	if (run->stretch) {
+		/* Past every cache: a warm-up stretch, then stretches going on
+		   round each part (docs/METHOD.md section 11). */
+		length = bandwidth_stretch_bytes(1, 1, STRETCH_WARM_BYTES, bytes, run->block);
+		ticks = batch(0, 0, length);
+		offset = length;
+		length = bandwidth_stretch_bytes(target, ticks, length, bytes, run->block);
+		moved = run->part / bytes * length;
+		run->passes = 0;
+	} else {
+		ticks = batch(run->warm_passes, 0, 0);
+		run->passes = reps_for_ticks(target, ticks, run->warm_passes);
+	}
 	if (!ticks)
 		return "a CPU did not finish the warm-up before cpus.deadline";
-	run->passes = reps_for_ticks(target, ticks, run->warm_passes);
 	trials_init(&run->trials);
 	do {
+		if (length && offset + length > bytes)
+			offset = 0;
 		plat_disturbances(&before);
-		ticks = batch(run->passes);
+		ticks = batch(run->passes, offset, length);
 		plat_disturbances(&after);
+		offset += length;
 		if (!ticks)
 			return "a CPU did not finish a trial before cpus.deadline";
 		spent += ticks;
 		/* A disturbed trial is dropped: the loop measures again. */
 		if (trials_add_checked(&run->trials,
 				       bandwidth_gang_ns_per_line(ticks_to_ns(ticks), run->cpus,
-								  run->part, run->passes),
+								  moved, length ? 1 : run->passes),
 				       &before, &after))
 			run->stopped_by = trials_stop(&run->trials, run->c, spent,
 						      target * run->c->max_trials);
@@ -254,6 +289,16 @@ static unsigned common_sets_of(const struct config *c, unsigned cpus,
 
 /* ---- Public Functions ------------------------------------------------- */
 
+uint64_t bandwidth_stretch_bytes(uint64_t target, uint64_t ticks, uint64_t done, uint64_t bytes,
+				 unsigned block)
+{
+	double want = ticks ? (double)done * (double)target / (double)ticks : (double)bytes;
+	uint64_t b = want >= (double)bytes ? bytes : (uint64_t)want;
+
+	b -= b % block;
+	return b < block ? block : b;
+}
+
 uint64_t bandwidth_gang_part(uint64_t ws, unsigned cpus, unsigned unit)
 {
 	if (!cpus || !unit)
@@ -323,7 +368,7 @@ int bandwidth_gang_measure(struct gang_stream *g)
 	g->stopped_by = NULL;
 	g->passes = 0;
 	trials_init(&g->trials);
-	command = (struct command){ 0, 0, 0 };
+	command = (struct command){ 0, 0, 0, 0, 0 };
 	for (unsigned k = 0; k < g->cpus; k++) {
 		char *part = g->base + k * g->part;
 

@@ -25,6 +25,11 @@ struct gang_stream {
 	int copy;                 /* the part is read in its first half, written in its second */
 	unsigned cpus;
 	uint64_t warm_passes;     /* untimed passes on every CPU before the trials */
+	/* Nonzero: the working set lies past every cache, and each batch
+	   streams a stretch of `block`-byte blocks of each part, going on
+	   round it (bandwidth_stretch_bytes), not whole passes. */
+	int stretch;
+	unsigned block;
 	const struct config *c;
 	/* Out. */
 	struct trials trials;     /* ns per 64-byte line moved, all CPUs together */
@@ -38,6 +43,12 @@ struct gang_stream {
    kernel set's block; two blocks for copy, whose part is halved); 0 when a
    CPU would not get one unit. */
 uint64_t bandwidth_gang_part(uint64_t ws, unsigned cpus, unsigned unit);
+
+/* A stretch's bytes per kernel call: at the rate measured (ticks for
+   `done` bytes), what takes target ticks, in whole blocks, at least one
+   block and at most `bytes`. */
+uint64_t bandwidth_stretch_bytes(uint64_t target, uint64_t ticks, uint64_t done, uint64_t bytes,
+				 unsigned block);
 
 /* One trial's figure: ns per 64-byte line, the window (CPU 0's ns from the
    release to the last CPU's finish) over every line the CPUs moved in it. */

@@ -351,6 +351,18 @@ static void test_gang_maths(void)
 	      1e-9, "ns per line = window / every CPU's lines: 64 / it = total bytes / window");
 	CHECK(bandwidth_gang_ns_per_line(1000, 2, 0, 10) == 0,
 	      "no lines moved: 0, which no row is made of");
+	/* A stretch past every cache: what the target takes at the rate
+	   measured, in whole blocks, within one block and the part. */
+	CHECK(bandwidth_stretch_bytes(250, 1000, 8u << 20, 1u << 30, 512) == 2u << 20,
+	      "8 MiB in 1000 ticks, a 250-tick target: 2 MiB");
+	CHECK(bandwidth_stretch_bytes(250, 1000, 1000000, 1u << 30, 512) == 249856,
+	      "rounded down to whole 512-byte blocks: 249856");
+	CHECK(bandwidth_stretch_bytes(1000, 10, 8u << 20, 64u << 20, 512) == 64u << 20,
+	      "more than the part: the part");
+	CHECK(bandwidth_stretch_bytes(1, 1000, 4096, 64u << 20, 512) == 512,
+	      "less than a block: one block");
+	CHECK(bandwidth_stretch_bytes(250, 0, 8u << 20, 64u << 20, 512) == 64u << 20,
+	      "no ticks measured: the part, no division by zero");
 }
 
 /* bandwidth.one_core = yes (both profiles' default) beside cores = 2 at
