@@ -106,6 +106,9 @@ static unsigned nt_block;
 static const char *nt_set = "";
 /* The idle row's time, for the loaded rows' deadlines. */
 static double idle_ms;
+/* A point's batches (loaded.batches), and the settling stretch's before
+   them: a quarter as many. */
+static uint64_t point_batches, settle_batches;
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -154,12 +157,14 @@ static void chase_role(void *arg)
 	struct loaded_run *r = arg;
 
 	wait_for_loaders(r);
-	/* A stretch to settle first, its times overwritten: the point before
-	   (a loader's lone calibration at full speed above all) leaves the
-	   caches, page-table lines among them, as this point's load would
+	/* A quarter stretch to settle first, its times overwritten: the point
+	   before (a loader's lone calibration at full speed above all) leaves
+	   the caches, page-table lines among them, as this point's load would
 	   not, and the chase's first loads would pay for that (METHOD
 	   section 10). */
+	r->chase.batches = settle_batches;
 	batch_run_stretch(&r->chase);
+	r->chase.batches = point_batches;
 	batch_run_stretch(&r->chase);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_SEQ_CST);
 }
@@ -452,7 +457,9 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	chase_build(buf.base, chase_bytes(c) / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
 	run.chase.at = buf.base;
-	run.chase.batches = LOADED_SETTINGS(c)->batches;
+	point_batches = LOADED_SETTINGS(c)->batches;
+	settle_batches = point_batches / 4 ? point_batches / 4 : 1;
+	run.chase.batches = point_batches;
 	run.chase.loads = BATCH_LOADS;
 	/* Warm-up: a first stretch untimed, so the chase has left the lines
 	   chase_build wrote behind and every later stretch starts cold. */
@@ -543,8 +550,9 @@ static unsigned loaded_holds(const struct config *c, unsigned page_shift,
 	return 2;
 }
 
-/* A point's batches: 16384 x 4 loads of ~100 ns is 7 ms, twice with the
-   settling stretch, so a mix's 14 points take about two seconds at quick;
+/* A point's batches: 16384 x 4 loads of ~100 ns is 7 ms, a quarter more
+   with the settling stretch, so a mix's 14 points take about a second and
+   a quarter at quick;
    full doubles it (its p99.9 then
    rests on 32 batches), not more, since the full profile runs about 85
    points a page size.
@@ -573,7 +581,8 @@ static const struct config_key loaded_keys[] = {
    the chase's buffer built, and points of `batches` batches of
    BATCH_LOADS loads each: the idle one, and per mix asked its loader's
    lone calibration (ALONE_MS) with DELAY_STEPS paced points and one at
-   no delay per count of loaders, each run twice (the settling stretch). */
+   no delay per count of loaders, each after a settling stretch a quarter
+   as long. */
 static void loaded_cost(const struct config *c, struct probe_cost *cost)
 {
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
@@ -586,7 +595,7 @@ static void loaded_cost(const struct config *c, struct probe_cost *cost)
 	for (unsigned p = 0; p < nshifts; p++) {
 		cost->bytes += (double)chase_bytes(c);
 		cost->loads += (double)(chase_bytes(c) / CHASE_SLOT) +
-			       points * point_loads * 2;
+			       points * point_loads * 1.25;
 		cost->ms += (double)mixes * ALONE_MS;
 	}
 }
