@@ -45,6 +45,9 @@
    machine the 1% rule ran most of geometry's 600-odd points to 10 trials
    or more (12 s of a Zen 4 VM's full profile, against 5 s now). */
 #define GEOMETRY_PRECISION_MIN 0.05
+/* A trial's time at most: every chase here is a few lines in L1 or L2, so
+   half a millisecond is 100 000 loads or more. */
+#define GEOMETRY_STEP_MS_MAX 0.5
 
 static const struct table_column line_columns[] = {
 	{ "spacing", NULL, 8, 0, 0 },
@@ -783,6 +786,8 @@ int probe_geometry(const struct config *profile)
 	geometry_config = *profile;
 	if (geometry_config.precision < GEOMETRY_PRECISION_MIN)
 		geometry_config.precision = GEOMETRY_PRECISION_MIN;
+	if (geometry_config.step_ms > GEOMETRY_STEP_MS_MAX)
+		geometry_config.step_ms = GEOMETRY_STEP_MS_MAX;
 
 	results = (struct geometry_results){ 0 };
 	for (unsigned i = 0; i < GEOMETRY_LEVELS; i++)
@@ -791,7 +796,7 @@ int probe_geometry(const struct config *profile)
 	plat_cache_claims(&cl);
 	emulated = claims_emulated(&cl);
 	report_printf("geometry: dependent-load chases over slots laid out to share a line, a "
-		      "set or a TLB set; trials as the latency probe's (at least %u of >= %.0f "
+		      "set or a TLB set; trials as the latency probe's (at least %u of >= %.1f "
 		      "ms, best three within %.1f%% (the profile's %.1f%%, or %.0f%% at least: "
 		      "the steps read are 1.3x or more), at most %u); figure = best trial, ns "
 		      "per load\n", c->trials, c->step_ms, c->precision * 100,
