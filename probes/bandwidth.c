@@ -227,8 +227,8 @@ struct variant_sweep {
 	unsigned set_index;
 	enum stream_op op;
 	const char *variant;
-	uint64_t past_caches;     /* 4 x the largest cache claimed: from here up,
-				     stretches (0: never) */
+	uint64_t past_caches;     /* sweep_past_caches of the largest claimed:
+				     from here up, stretches (0: never) */
 };
 
 /* One variant at working set ws: the trials, the row, the report line; the
@@ -377,7 +377,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 				continue;
 			for (unsigned op = 0; op < STREAM_OPS; op++)
 				if (sweep_variant(c, &buf, &sets, s, (enum stream_op)op, &g,
-						  largest * 4) != 0)
+						  sweep_past_caches(largest)) != 0)
 					status = -1;
 		}
 	}

@@ -32,9 +32,8 @@
 /* The latency probe's seed: the loaded chase's cycle has the same shape as
    the unloaded one at the same size. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
-/* loaded.size auto: this many times the largest data cache claimed, and
-   at least the profile's floor. */
-#define AUTO_CACHE_FACTOR 4u
+/* loaded.size auto: past every cache (sweep_past_caches), and at least
+   the profile's floor. */
 #define AUTO_MIN_QUICK (32ull << 20)
 #define AUTO_MIN_FULL (256ull << 20)
 
@@ -112,7 +111,7 @@ static uint64_t point_batches, settle_batches;
 
 /* ---- Private Functions ------------------------------------------------ */
 
-/* The chase's working set: loaded.size, else (auto) AUTO_CACHE_FACTOR x
+/* The chase's working set: loaded.size, else (auto) sweep_past_caches of
    the largest data cache the CPU claims, at least the profile's floor:
    past every cache, so the idle point and the loaded ones all read
    memory, as the card's label says. A chase inside a claimed cache reads
@@ -130,7 +129,7 @@ static uint64_t chase_bytes(const struct config *c)
 	if (LOADED_SETTINGS(c)->size)
 		return LOADED_SETTINGS(c)->size;
 	plat_cache_claims(&claims);
-	bytes = sweep_largest_cache(&claims) * AUTO_CACHE_FACTOR;
+	bytes = sweep_past_caches(sweep_largest_cache(&claims));
 	return bytes > floor ? bytes : floor;
 }
 
@@ -491,7 +490,7 @@ static void describe(const struct config *c, unsigned want)
 	mp_format_bytes(size_text, sizeof size_text, chase_bytes(c));
 	if (!LOADED_SETTINGS(c)->size)
 		mp_snprintf(size_text + mp_strlen(size_text), sizeof size_text - mp_strlen(size_text),
-			    ": %ux the largest cache claimed", AUTO_CACHE_FACTOR);
+			    ": 4x the largest cache claimed");
 	mp_format_bytes(load_text, sizeof load_text, LOADED_SETTINGS(c)->load_size);
 	report_printf("loaded: the latency chase (%s, one random cycle, the page sizes asked) on "
 		      "CPU 0, timed in %u batches of %u loads (the counter's cost subtracted), "

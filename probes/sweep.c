@@ -200,9 +200,14 @@ unsigned sweep_count(void)
 	return SWEEP_COUNT;
 }
 
+uint64_t sweep_past_caches(uint64_t largest_cache)
+{
+	return largest_cache > UINT64_MAX / 4 ? UINT64_MAX : largest_cache * 4;
+}
+
 uint64_t sweep_auto_top(uint64_t floor, uint64_t largest_cache)
 {
-	uint64_t want = largest_cache > UINT64_MAX / 4 ? UINT64_MAX : largest_cache * 4;
+	uint64_t want = sweep_past_caches(largest_cache);
 	unsigned k;
 
 	if (want < floor)
