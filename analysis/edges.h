@@ -215,6 +215,9 @@ struct level {
 	const char *walk;         /* TLB: NULL, or why this step is the page
 				     walks' entries leaving the caches and not
 				     a TLB (named "walks"; analysis/analysis.c) */
+	int near_sweep_end;       /* TLB: a jump into a climb within an octave
+				     of the sweep's end (tlb_levels.c): a level
+				     only where a claim lies in its bracket */
 };
 
 /* A step only the smaller pages' curve showed, past which that curve read

@@ -475,6 +475,46 @@ static void test_control_shares_step(void)
 	      big ? (unsigned long long)(big->below_bytes >> 21) : 0ull);
 }
 
+/* Five quick runs in a row on this project's Emerald Rapids VM, whose 2
+   MiB sweep ends at 1024 pages: each read 4.5 to 5 ns to 512 pages, then
+   climbed to 6 .. 11 at 768 and 14 .. 17 at 1024 (the full sweep's step,
+   test_control_shares_step, is at 1024 .. 1152). A jump within an octave
+   of the sweep's end that no claim brackets is no level: every run names
+   the same levels, 96 and 2048 entries of 4 KiB pages and 32 of 2 MiB
+   pages, and leaves the rest to its report's open end. */
+static void test_jump_at_sweep_end(void)
+{
+	static struct analysis a;
+	static struct cache_claims claims;
+
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0, "its claims read back");
+	for (int run = 1; run <= 5; run++) {
+		char path[64];
+		size_t i = 0, n = 0, small = 0, large = 0, other = 0;
+		const struct level *l;
+
+		snprintf(path, sizeof path, "tests/data/emr-vm-quick-tlb-%d.csv", run);
+		CHECK(read_recorded(path, &a) == 0 && a.tlb.rows > 100, "%s reads back (%u rows)",
+		      path, a.tlb.rows);
+		analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
+		analysis_compute(&a);
+		while ((l = tlb_level(&a, n++, &i))) {
+			if (l->walk)
+				continue;
+			if (l->page_shift == PAGE_SHIFT_2M && l->entries == 32)
+				large++;
+			else if (l->page_shift == PAGE_SHIFT_4K &&
+				 (l->entries == 96 || l->entries == 2048))
+				small++;
+			else
+				other++;
+		}
+		CHECK(small == 2 && large == 1 && other == 0,
+		      "%s: TLB levels 96 and 2048 (4 KiB), 32 (2 MiB), no other (%zu, %zu, %zu)",
+		      path, small, large, other);
+	}
+}
+
 /* The five Zen 4 runs (test_budget_pair says what each shows). */
 static const char *const runs[] = { "tests/data/zen4-vm-tlb-full.csv",
 				    "tests/data/zen4-vm-tlb-long.csv",
@@ -709,6 +749,7 @@ int main(void)
 	test_json_and_svg();
 	test_recording();
 	test_control_shares_step();
+	test_jump_at_sweep_end();
 	test_budget_pair();
 	test_walks_without_claims();
 	test_edge_not_against_tlb();
