@@ -76,7 +76,18 @@ struct ifetch_level {
 				     miss_cycles is its height there */
 	int past_last_tlb;        /* walks only: past the last claimed TLB, which a
 				     step matched (else a climb no claim brackets) */
+	int half_claim;           /* TLB: differs, and half the claim lies in the
+				     bracket: one thread's share where SMT splits
+				     the ITLB and the core's other thread is busy
+				     (IFETCH_HALF_WORDS) */
 };
+
+/* What a TLB step's half_claim means, in the report's words. */
+#define IFETCH_HALF_WORDS                                                                  \
+	"half the claim lies between the points around the step: the share of one "        \
+	"thread where SMT splits the ITLB between a core's two threads and the other is "  \
+	"busy (a guest cannot see its host's sibling thread)"
+
 
 /* A claimed instruction (or unified) TLB of a page size the page chain ran
    with that no step was held against. */
@@ -148,5 +159,8 @@ const char *ifetch_unseen_why(const struct ifetch_unseen *u);
 /* system.json's "ifetch" object: the L1i, the TLBs and fetch bandwidth,
    each with its claim and verdict. Nothing when no ifetch row was read. */
 void ifetch_json(struct json *j, const struct ifetch_findings *f);
+
+/* How many of f's TLB steps read half their claim (half_claim). */
+size_t ifetch_half_claims(const struct ifetch_findings *f);
 
 #endif

@@ -552,12 +552,13 @@ static void report_findings(void)
 				      f.line_steps[i].miss_cycles,
 				      line_step_words(&f, i));
 	for (size_t i = 0; i < f.ntlbs; i++) {
-		char claim[160];
+		char claim[384];
 
 		if (f.tlb[i].claim)
-			mp_snprintf(claim, sizeof claim, "claim %llu (%s): %s",
+			mp_snprintf(claim, sizeof claim, "claim %llu (%s): %s%s",
 				    (unsigned long long)f.tlb[i].claim, f.tlb[i].claim_source,
-				    verdict_name(f.tlb[i].verdict));
+				    verdict_name(f.tlb[i].verdict),
+				    f.tlb[i].half_claim ? "; " IFETCH_HALF_WORDS : "");
 		else
 			mp_strlcpy(claim, "no claim: none in its bracket, none of its level", sizeof claim);
 		report_printf("ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "

@@ -950,6 +950,9 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 	if (c->run.trials_discarded)
 		mp_append(&t, " (%llu trials measured again)",
 			  (unsigned long long)c->run.trials_discarded);
+	if (ifetch_half_claims(&c->ifetch))
+		mp_append(&t, "%sITLB half: the claim's half, one thread's share where SMT "
+			  "splits the ITLB and the other thread is busy", t.len ? "; " : "");
 	if (c->hypervisor)
 		mp_append(&t, "%sunder a hypervisor", t.len ? "; " : "");
 	/* The ranges last: the longest item, and report.txt's tables give
@@ -1058,8 +1061,9 @@ static void ifetch_lines(struct lines *ls, const struct card *c, int compact)
 
 			mp_format_bytes_short(size, sizeof size, t->count << t->page_shift);
 			if (t->claim)
-				mp_snprintf(claim, sizeof claim, "claim %llu, %s",
-					    (unsigned long long)t->claim, verdict_name(t->verdict));
+				mp_snprintf(claim, sizeof claim, "claim %llu, %s%s",
+					    (unsigned long long)t->claim, verdict_name(t->verdict),
+					    t->half_claim ? " (half)" : "");
 			else
 				mp_strlcpy(claim, "no claim", sizeof claim);
 			/* "+": read at the chain's end, still climbing. */

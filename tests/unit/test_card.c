@@ -1631,9 +1631,32 @@ static void test_busy_lines(void)
 	      "and fleet: memory p99 240, loaded idle 100, read 180 ns at 15.5 GB/s");
 }
 
+/* An ITLB step that read half its claim (one SMT thread's share) says
+   "(half)" on its line and what that means on the trust line. */
+static void test_itlb_half(void)
+{
+	static struct card card;
+	static char text[8192];
+
+	memset(&card, 0, sizeof card);
+	card.ifetch.ntlbs = 1;
+	card.ifetch.tlb[0] = (struct ifetch_level){ .page_shift = 12, .number = 1, .count = 128,
+		.next_count = 192, .miss_cycles = 13.8, .claim = 256, .verdict = VERDICT_DIFFERS,
+		.half_claim = 1 };
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	CHECK(line_of(text, "ITLB 4K  128 entries (512K), miss +13.8 cycles; claim 256, differs "
+		      "(half)\n") && strstr(text, "ITLB half: the claim's half, one thread's share"),
+	      "a half share is marked on its line and said on the trust line");
+	card.ifetch.tlb[0].half_claim = 0;
+	card_format(&card, text, sizeof text);
+	CHECK(!strstr(text, "half"), "a step that is not half says nothing of halves");
+}
+
 int main(void)
 {
 	test_no_ways_column();
+	test_itlb_half();
 	test_long_lines();
 	test_synthetic_card();
 	test_emulated();

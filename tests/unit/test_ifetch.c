@@ -413,6 +413,64 @@ static void test_recorded_fetch(void)
 	}
 }
 
+/* The first TLB step of a page size in f, or NULL. */
+static const struct ifetch_level *first_tlb(const struct ifetch_findings *f, unsigned shift)
+{
+	for (size_t i = 0; i < f->ntlbs; i++)
+		if (f->tlb[i].page_shift == shift && f->tlb[i].number == 1)
+			return &f->tlb[i];
+	return NULL;
+}
+
+/* Two runs on this project's Emerald Rapids VM (2026-12-05) whose ITLB
+   share was half Intel's 256 and 32 entries: the first with 4 KiB pages
+   and 2 MiB pages alike (its fetch read 12 B/cycle from L1i, half the
+   quiet runs' 24), the second with 2 MiB pages alone. The 4 KiB chain
+   read flat to 96 pages, +1.5 cycles a jump at 128 (a tenth of the step)
+   and the step at 192: 128 entries, the plateau's 96 no more, and half
+   the claim said; a whole 256 agrees and says nothing of halves. */
+static void test_half_share(void)
+{
+	static struct ifetch_rows r;
+	static struct cache_claims claims;
+	struct ifetch_findings f;
+	const struct ifetch_level *small, *large;
+
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0,
+	      "the Emerald Rapids VM's claims read back");
+	CHECK(rows_of("tests/data/emr-vm-ifetch-9.csv", &r) == 0, "emr-vm-ifetch-9.csv reads back");
+	ifetch_find(&r, &claims, &f);
+	small = first_tlb(&f, 12);
+	large = first_tlb(&f, 21);
+	CHECK(small && small->count == 128 && small->next_count == 192 &&
+	      small->verdict == VERDICT_DIFFERS && small->half_claim,
+	      "4 KiB pages: 128 entries, up at 192, half the claim 256 (%llu .. %llu, half %d)",
+	      small ? (unsigned long long)small->count : 0ull,
+	      small ? (unsigned long long)small->next_count : 0ull, small ? small->half_claim : -1);
+	CHECK(large && large->count == 16 && large->verdict == VERDICT_DIFFERS && large->half_claim,
+	      "2 MiB pages: 16 entries, half the claim 32 (%llu, half %d)",
+	      large ? (unsigned long long)large->count : 0ull, large ? large->half_claim : -1);
+	CHECK(ifetch_half_claims(&f) == 2, "two steps read half their claim (%zu)",
+	      ifetch_half_claims(&f));
+	CHECK(rows_of("tests/data/emr-vm-ifetch-10.csv", &r) == 0, "emr-vm-ifetch-10.csv reads back");
+	ifetch_find(&r, &claims, &f);
+	small = first_tlb(&f, 12);
+	large = first_tlb(&f, 21);
+	CHECK(small && small->count == 256 && small->verdict == VERDICT_AGREES && !small->half_claim,
+	      "4 KiB pages: 256 entries agree, no half (%llu)",
+	      small ? (unsigned long long)small->count : 0ull);
+	CHECK(large && large->count == 16 && large->half_claim && ifetch_half_claims(&f) == 1,
+	      "2 MiB pages alone read half (%llu, %zu)",
+	      large ? (unsigned long long)large->count : 0ull, ifetch_half_claims(&f));
+	for (size_t i = 0; i < f.ntlbs; i++)
+		if (f.tlb[i].number > 1)
+			CHECK(!f.tlb[i].half_claim, "a step past the first ITLB's, %llu entries of "
+			      "%llu KiB pages against the STLB's %llu, is not called half",
+			      (unsigned long long)f.tlb[i].count,
+			      (unsigned long long)(1ull << f.tlb[i].page_shift) / 1024,
+			      (unsigned long long)f.tlb[i].claim);
+}
+
 int main(void)
 {
 	test_rows();
@@ -422,5 +480,6 @@ int main(void)
 	test_end_climb();
 	test_recorded_zen5();
 	test_recorded_fetch();
+	test_half_share();
 	return check_summary();
 }
