@@ -2,7 +2,8 @@
  * level's working set, not only its best trial. At half of each cache
  * level, or the middle of its plateau where that lies below (the latency
  * probe's levels where it ran before, else the claims:
- * level_pick.h) and at memory (four times the largest), a random chase is
+ * level_pick.h) and at memory (the latency sweep's size past four times
+ * the largest), a random chase is
  * timed in many short batches of a few loads (batches.h), the counter's
  * own cost subtracted: p50, p90, p99, p99.9 and the maximum, the batches
  * an interrupt, NMI, SMI or preemption hit marked and left out, and a
@@ -74,17 +75,22 @@ static uint64_t largest_cache(const struct level_picks *p)
 	return p->largest_found > p->largest_claimed ? p->largest_found : p->largest_claimed;
 }
 
-/* Memory's working set: MEMORY_FACTOR x the largest cache found or
-   claimed (MEMORY_UNKNOWN when neither is known), within tails.max_buffer;
-   when the cap keeps it under that, says how far (when `say`). */
+/* Memory's working set: the latency sweep's first size at or past
+   MEMORY_FACTOR x the largest cache found or claimed, where the latency
+   probe's memory figure comes from, so that the p50 there stands beside
+   that probe's reading at the same size (MEMORY_UNKNOWN when neither is
+   known); within tails.max_buffer, and when the cap keeps it under
+   MEMORY_FACTOR x, says how far (when `say`). */
 static uint64_t memory_bytes(const struct config *c, const struct level_picks *p, int say)
 {
 	uint64_t largest = largest_cache(p), cap = TAILS_SETTINGS(c)->max_buffer;
-	uint64_t want = largest ? largest * MEMORY_FACTOR : MEMORY_UNKNOWN;
+	uint64_t want = largest ? sweep_auto_top(0, largest) : MEMORY_UNKNOWN;
 	char cap_text[24], largest_text[24];
 
 	if (want <= cap)
 		return want;
+	if (largest && sweep_past_caches(largest) <= cap)
+		return cap;   /* past the caches, though no size of the latency sweep */
 	mp_format_bytes(cap_text, sizeof cap_text, cap);
 	mp_format_bytes(largest_text, sizeof largest_text, largest);
 	if (say && largest)
