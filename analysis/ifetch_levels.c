@@ -9,6 +9,7 @@
 
 #include "analysis/edges.h"
 #include "analysis/ifetch_levels.h"
+#include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/median.h"
 
@@ -459,6 +460,100 @@ static void level_json(struct json *j, const struct ifetch_level *l, const char 
 	json_string(j, "verdict", verdict_name(l->verdict));
 }
 
+/* What a step's miss cost is when the chain climbed on past it to its end
+   (ifetch_level.climbing). */
+#define CLIMBING_WORDS " at the chain's end, still climbing (walks cost more as the pages grow)"
+
+/* One line of ifetch_print's, formatted, to print. */
+static void say(analysis_print_fn print, void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(analysis_print_fn print, void *ctx, const char *fmt, ...)
+{
+	static char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	mp_vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	print(ctx, line);
+}
+
+/* What line step i is, beside the L1i's (or, where the L1i was not seen,
+   the first step's front-end cache). */
+static const char *line_step_words(const struct ifetch_findings *f, size_t i)
+{
+	if (f->l1i_hidden_to)
+		return i == 0 ? "the front-end cache ahead of the L1i that held the chain"
+			      : "past it: the L2 or beyond, as code sees it";
+	return i < f->l1i_step ? "before it: an op cache, a predictor level or noise in the "
+				 "shortest chains"
+			       : "past it: the L2 or beyond, as code sees it";
+}
+
+static void print_l1i(const struct ifetch_findings *f, analysis_print_fn print, void *ctx)
+{
+	if (f->have_l1i)
+		say(print, ctx, "ifetch: L1i %llu bytes (next point %llu), miss +%.2f cycles a jump "
+		    "over the control; claim %llu (%s): %s\n", (unsigned long long)f->l1i.count,
+		    (unsigned long long)f->l1i.next_count, f->l1i.miss_cycles,
+		    (unsigned long long)f->l1i.claim, f->l1i.claim_source,
+		    verdict_name(f->l1i.verdict));
+	else if (f->l1i_hidden_to)
+		say(print, ctx, "ifetch: L1i not seen: the line chain ran as fast to %llu bytes, "
+		    "past the %llu-byte L1i claimed (%s): a front-end cache ahead of the L1i (an "
+		    "op cache holding each line's one jump) held it, and hides the L1i's own "
+		    "step\n", (unsigned long long)f->l1i_hidden_to,
+		    (unsigned long long)f->l1i_claim, f->l1i_claim_source);
+	else
+		say(print, ctx, "ifetch: no L1i step found in the line chain over its control\n");
+	for (size_t i = 0; i < f->nline_steps; i++)
+		if (i != f->l1i_step)
+			say(print, ctx, "ifetch: the line chain's step %zu of %zu, not the L1i's: "
+			    "%llu bytes (next point %llu), +%.2f cycles a jump (%s)\n", i + 1,
+			    f->nline_steps, (unsigned long long)f->line_steps[i].count,
+			    (unsigned long long)f->line_steps[i].next_count,
+			    f->line_steps[i].miss_cycles, line_step_words(f, i));
+}
+
+static void print_tlbs(const struct ifetch_findings *f, analysis_print_fn print, void *ctx)
+{
+	for (size_t i = 0; i < f->ntlbs; i++) {
+		const struct ifetch_level *t = &f->tlb[i];
+		char claim[384];
+
+		if (t->claim)
+			mp_snprintf(claim, sizeof claim, "claim %llu (%s): %s%s",
+				    (unsigned long long)t->claim, t->claim_source,
+				    verdict_name(t->verdict), t->half_claim ? "; " IFETCH_HALF_WORDS : "");
+		else
+			mp_strlcpy(claim, "no claim: none in its bracket, none of its level",
+				   sizeof claim);
+		say(print, ctx, "ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
+		    "%llu), miss +%.2f cycles a jump%s; %s\n", t->number,
+		    (unsigned long long)(1ull << t->page_shift) / 1024, (unsigned long long)t->count,
+		    (unsigned long long)t->next_count, t->miss_cycles,
+		    t->climbing ? CLIMBING_WORDS : "", claim);
+	}
+	for (size_t i = 0; i < f->nwalks; i++)
+		say(print, ctx, "ifetch: walks with %llu KiB pages: a step at %llu pages (next point "
+		    "%llu), +%.2f cycles a jump%s, %s: the page walks' entries leaving the caches, "
+		    "not a TLB (not on the card)\n",
+		    (unsigned long long)(1ull << f->walks[i].page_shift) / 1024,
+		    (unsigned long long)f->walks[i].count,
+		    (unsigned long long)f->walks[i].next_count, f->walks[i].miss_cycles,
+		    f->walks[i].climbing ? CLIMBING_WORDS : "",
+		    f->walks[i].past_last_tlb ? "past the last claimed instruction TLB, which a "
+						"step matched"
+					      : "a climb whose bracket holds no claimed "
+						"instruction TLB's entries");
+	for (size_t i = 0; i < f->nunseen; i++)
+		say(print, ctx, "ifetch: claim with no step, %llu KiB pages: level %u instruction "
+		    "TLB of %u entries (%s); the page chain ran to %llu pages: %s\n",
+		    (unsigned long long)(1ull << f->unseen[i].page_shift) / 1024,
+		    f->unseen[i].level, f->unseen[i].entries, f->unseen[i].source,
+		    (unsigned long long)f->unseen[i].chain_top, ifetch_unseen_why(&f->unseen[i]));
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void ifetch_rows_init(struct ifetch_rows *r)
@@ -613,4 +708,14 @@ size_t ifetch_half_claims(const struct ifetch_findings *f)
 	for (size_t i = 0; i < f->ntlbs; i++)
 		n += (size_t)f->tlb[i].half_claim;
 	return n;
+}
+
+void ifetch_print(const struct ifetch_findings *f, analysis_print_fn print, void *ctx)
+{
+	print_l1i(f, print, ctx);
+	print_tlbs(f, print, ctx);
+	say(print, ctx, "ifetch: fetch %.2f bytes (%.2f instructions) a cycle up to the claimed "
+	    "L1i, %.2f bytes a cycle between twice the L1i and half the L2 (op cache, L1i and L2 "
+	    "as code sees them; no CPU claims a fetch rate)\n", f->fetch_l1i_bytes_per_cycle,
+	    f->fetch_l1i_insns_per_cycle, f->fetch_l2_bytes_per_cycle);
 }

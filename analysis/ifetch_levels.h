@@ -163,4 +163,11 @@ void ifetch_json(struct json *j, const struct ifetch_findings *f);
 /* How many of f's TLB steps read half their claim (half_claim). */
 size_t ifetch_half_claims(const struct ifetch_findings *f);
 
+/* The findings in the report's words, a line at a time to print(ctx,
+   line): the L1i (or why it was not seen) and the line chain's other
+   steps, each ITLB step with its claim, the walks, the claims no step was
+   held against, and the fetch rates. The probe's report and analyze say
+   the same. */
+void ifetch_print(const struct ifetch_findings *f, analysis_print_fn print, void *ctx);
+
 #endif

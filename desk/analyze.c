@@ -12,6 +12,7 @@
 #include "host/host.h"
 #include "lib/json_read.h"
 #include "analysis/analysis.h"
+#include "analysis/ifetch_levels.h"
 #include "results/csvread.h"
 #include "results/report_html.h"
 
@@ -65,10 +66,26 @@ static void folder_of(const char *path, char *dir, size_t size)
 		snprintf(dir, size, "%.*s", (int)(slash - path), path);
 }
 
+/* The ifetch rows, read apart: the analysis reads latency, tlb and
+   bandwidth rows, the instruction side its own (ifetch_levels.h). */
+static struct ifetch_rows ifetch_seen;
+
 static void take_row(const struct result_row *row, void *ctx)
 {
 	analysis_add_row(ctx, row);
+	ifetch_rows_add(&ifetch_seen, row);
 }
+
+/* How many points the ifetch rows gave, every series together. */
+static size_t ifetch_points(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ifetch_seen.nseries; i++)
+		n += ifetch_seen.s[i].n;
+	return n;
+}
+
 
 /* The system.json beside the CSV, for the texts its rows name by id
    (csvread.h); NULL when there is none or it cannot be read (load_claims
@@ -102,8 +119,9 @@ static int read_rows(struct analysis *a, const char *csv, const char *text, size
 
 	*two_column = 0;
 	if (results_csv_read_texts(text, len, system, system_len, take_row, a, &sum) == 0) {
-		printf("%s: %u rows read, %u latency rows, %u tlb rows and %u bandwidth rows "
-		       "used", csv, sum.rows, a->rows, a->tlb.rows, a->bw.rows);
+		printf("%s: %u rows read, %u latency rows, %u tlb rows, %u bandwidth rows and "
+		       "%zu ifetch points used", csv, sum.rows, a->rows, a->tlb.rows, a->bw.rows,
+		       ifetch_points());
 		if (sum.skipped)
 			printf(", %u malformed rows skipped (the first on line %u)", sum.skipped,
 			       sum.first_bad_line);
@@ -111,6 +129,7 @@ static int read_rows(struct analysis *a, const char *csv, const char *text, size
 		return 0;
 	}
 	analysis_init(a);
+	ifetch_rows_init(&ifetch_seen);
 	if (curve_read(text, len, take_row, a, &cs) != 0) {
 		fprintf(stderr, "memprobe analyze: %s: not a results.csv (%s), nor a two-column "
 			"curve (%s)\n", csv, sum.error, cs.error);
@@ -137,6 +156,20 @@ static void print_text(void *ctx, const char *text)
 	(void)ctx;
 	fputs(text, stdout);
 	report_html_text(text, strlen(text));
+}
+
+/* The instruction side, where ifetch rows were read: what the run's own
+   report closed its ifetch section with, against the same claims. */
+static void print_ifetch(const struct analysis *a)
+{
+	static struct cache_claims none;
+	struct ifetch_findings f;
+
+	if (!ifetch_seen.nseries)
+		return;
+	ifetch_find(&ifetch_seen, a->have_claims ? &a->claims : &none, &f);
+	print_text(NULL, "\n== the instruction side, read from the ifetch rows ==\n");
+	ifetch_print(&f, print_text, NULL);
 }
 
 static void write_file(void *ctx, const char *data, size_t len)
@@ -333,7 +366,7 @@ int analyze_main(int argc, char **argv)
 		return 2;
 	}
 	analysis_compute(&a);
-	if (analysis_empty(&a)) {
+	if (analysis_empty(&a) && !ifetch_seen.nseries) {
 		analysis_print(&a, print_text, NULL);
 		free(text);
 		return 1;
@@ -342,6 +375,7 @@ int analyze_main(int argc, char **argv)
 	   record, which reading it must never change. */
 	if (!out_dir) {
 		analysis_print(&a, print_text, NULL);
+		print_ifetch(&a);
 		printf("(no --out DIR: the charts and report.html are not written)\n");
 		free(text);
 		return 0;
@@ -355,6 +389,7 @@ int analyze_main(int argc, char **argv)
 	}
 	page = open_page(out_dir, csv);
 	analysis_print(&a, print_text, NULL);
+	print_ifetch(&a);
 	if (analysis_charts(&a, write_chart, (void *)out_dir))
 		rc = 2;
 	if (page && close_page(page, out_dir, csv, text, len, two_column))

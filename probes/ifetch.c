@@ -103,10 +103,6 @@ struct chain_shape {
 	enum code_jump form;
 };
 
-/* What a step's miss cost is when the chain climbed on past it to its end
-   (ifetch_level.climbing). */
-#define CLIMBING_WORDS " at the chain's end, still climbing (walks cost more as the pages grow)"
-
 /* ---- File-scope Data -------------------------------------------------- */
 
 /* This run's rows, read for the report's closing lines. */
@@ -507,16 +503,11 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	return 0;
 }
 
-/* What line step i is, beside the L1i's (or, where the L1i was not seen,
-   the first step's front-end cache). */
-static const char *line_step_words(const struct ifetch_findings *f, size_t i)
+/* The report's line for each finding. */
+static void print_line(void *ctx, const char *text)
 {
-	if (f->l1i_hidden_to)
-		return i == 0 ? "the front-end cache ahead of the L1i that held the chain"
-			      : "past it: the L2 or beyond, as code sees it";
-	return i < f->l1i_step ? "before it: an op cache, a predictor level or noise in the "
-				 "shortest chains"
-			       : "past it: the L2 or beyond, as code sees it";
+	(void)ctx;
+	report_printf("%s", text);
 }
 
 /* The report's closing lines: what the curves say, each against its claim
@@ -528,70 +519,7 @@ static void report_findings(void)
 
 	plat_cache_claims(&claims);
 	ifetch_find(&seen, &claims, &f);
-	if (f.have_l1i)
-		report_printf("ifetch: L1i %llu bytes (next point %llu), miss +%.2f cycles a jump over "
-			      "the control; claim %llu (%s): %s\n", (unsigned long long)f.l1i.count,
-			      (unsigned long long)f.l1i.next_count, f.l1i.miss_cycles,
-			      (unsigned long long)f.l1i.claim, f.l1i.claim_source,
-			      verdict_name(f.l1i.verdict));
-	else if (f.l1i_hidden_to)
-		report_printf("ifetch: L1i not seen: the line chain ran as fast to %llu bytes, past "
-			      "the %llu-byte L1i claimed (%s): a front-end cache ahead of the L1i (an "
-			      "op cache holding each line's one jump) held it, and hides the L1i's "
-			      "own step\n", (unsigned long long)f.l1i_hidden_to,
-			      (unsigned long long)f.l1i_claim, f.l1i_claim_source);
-	else
-		report_printf("ifetch: no L1i step found in the line chain over its control\n");
-	for (size_t i = 0; i < f.nline_steps; i++)
-		if (i != f.l1i_step)
-			report_printf("ifetch: the line chain's step %zu of %zu, not the L1i's: %llu "
-				      "bytes (next point %llu), +%.2f cycles a jump (%s)\n",
-				      i + 1, f.nline_steps,
-				      (unsigned long long)f.line_steps[i].count,
-				      (unsigned long long)f.line_steps[i].next_count,
-				      f.line_steps[i].miss_cycles,
-				      line_step_words(&f, i));
-	for (size_t i = 0; i < f.ntlbs; i++) {
-		char claim[384];
-
-		if (f.tlb[i].claim)
-			mp_snprintf(claim, sizeof claim, "claim %llu (%s): %s%s",
-				    (unsigned long long)f.tlb[i].claim, f.tlb[i].claim_source,
-				    verdict_name(f.tlb[i].verdict),
-				    f.tlb[i].half_claim ? "; " IFETCH_HALF_WORDS : "");
-		else
-			mp_strlcpy(claim, "no claim: none in its bracket, none of its level", sizeof claim);
-		report_printf("ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
-			      "%llu), miss +%.2f cycles a jump%s; %s\n",
-			      f.tlb[i].number, (unsigned long long)(1ull << f.tlb[i].page_shift) / 1024,
-			      (unsigned long long)f.tlb[i].count,
-			      (unsigned long long)f.tlb[i].next_count, f.tlb[i].miss_cycles,
-			      f.tlb[i].climbing ? CLIMBING_WORDS : "", claim);
-	}
-	for (size_t i = 0; i < f.nwalks; i++)
-		report_printf("ifetch: walks with %llu KiB pages: a step at %llu pages (next point "
-			      "%llu), +%.2f cycles a jump%s, %s: the page walks' entries leaving the "
-			      "caches, not a TLB (not on the card)\n",
-			      (unsigned long long)(1ull << f.walks[i].page_shift) / 1024,
-			      (unsigned long long)f.walks[i].count,
-			      (unsigned long long)f.walks[i].next_count, f.walks[i].miss_cycles,
-			      f.walks[i].climbing ? CLIMBING_WORDS : "",
-			      f.walks[i].past_last_tlb ? "past the last claimed instruction TLB, "
-							 "which a step matched"
-						       : "a climb whose bracket holds no claimed "
-							 "instruction TLB's entries");
-	for (size_t i = 0; i < f.nunseen; i++)
-		report_printf("ifetch: claim with no step, %llu KiB pages: level %u instruction TLB "
-			      "of %u entries (%s); the page chain ran to %llu pages: %s\n",
-			      (unsigned long long)(1ull << f.unseen[i].page_shift) / 1024,
-			      f.unseen[i].level, f.unseen[i].entries, f.unseen[i].source,
-			      (unsigned long long)f.unseen[i].chain_top,
-			      ifetch_unseen_why(&f.unseen[i]));
-	report_printf("ifetch: fetch %.2f bytes (%.2f instructions) a cycle up to the claimed "
-		      "L1i, %.2f bytes a cycle between twice the L1i and half the L2 (op cache, "
-		      "L1i and L2 as code sees them; no CPU claims a fetch rate)\n",
-		      f.fetch_l1i_bytes_per_cycle, f.fetch_l1i_insns_per_cycle,
-		      f.fetch_l2_bytes_per_cycle);
+	ifetch_print(&f, print_line, NULL);
 }
 
 /* ---- Public Functions ------------------------------------------------- */

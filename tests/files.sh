@@ -95,6 +95,15 @@ PY
 "$HOST_APP" analyze "$dir" > "$work/analyze-new.txt" 2>&1
 check "analyze reads this run, the row texts put back from system.json" \
 	bash -c "grep -q 'kernel gave' '$work/analyze-new.txt' && ! grep -Eq '(^|[ (])p[0-9]+([ )]|$)' '$work/analyze-new.txt'"
+"$HOST_APP" analyze tests/data/emr-vm-ifetch-9.csv --claims tests/data/emr-vm-cpuid.json \
+	> "$work/analyze-ifetch.txt" 2>&1
+status=$?
+check "analyze reads a run's ifetch rows: the L1i, each ITLB step against its claim, the fetch rates (status $status)" \
+	bash -c "[ $status -eq 0 ] && grep -q ' 264 ifetch points used' '$work/analyze-ifetch.txt' &&
+		grep -q '^== the instruction side, read from the ifetch rows ==' '$work/analyze-ifetch.txt' &&
+		grep -q '^ifetch: L1i 32768 bytes (next point 49152), miss +1.78 cycles a jump over the control; claim 32768 (CPUID 4): agrees' '$work/analyze-ifetch.txt' &&
+		grep -q '^ifetch: ITLB step 1 with 4 KiB pages: 128 entries (next point 192), .*: differs; half the claim' '$work/analyze-ifetch.txt' &&
+		grep -q '^ifetch: fetch [0-9.]* bytes' '$work/analyze-ifetch.txt'"
 old=$work/old/run-0001
 mkdir -p "$old"
 cp tests/data/zen5-vm-quick-1.csv "$old/results.csv"
