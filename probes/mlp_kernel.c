@@ -105,8 +105,12 @@ void mlp_build(void *base, size_t slots, size_t page_bytes, uint64_t seed)
 {
 	size_t i;
 
-	for (i = 0; i < slots; i++)
+	for (i = 0; i < slots; i++) {
+		/* Asked for ahead, as chase_build's stores are. */
+		if (i + CHASE_PREFETCH_AHEAD < slots)
+			__builtin_prefetch(order_of(base, i + CHASE_PREFETCH_AHEAD, page_bytes), 1);
 		*order_of(base, i, page_bytes) = link_of(base, i, page_bytes);
+	}
 	chase_shuffle(base, slots, page_bytes, ORDER_WORD, 0, seed);
 	for (i = 0; i < slots; i++) {
 		void **from = *order_of(base, i, page_bytes);
