@@ -105,10 +105,11 @@ static double adds_per_ns;
 static stream_kernel_fn *nt_kernel;
 static unsigned nt_block;
 static const char *nt_set = "";
-/* The chase's p50 alone at one page size: the idle row's, then again
-   before each mix (idle_drift). */
-static double idle_seen[LOAD_MIXES + 1];
-static unsigned idle_count;
+/* The chase alone at one page size: before the mixes, then again after
+   each mix's calibration (measure_alone); the idle row is their median
+   (emit_idle). */
+static struct batch_summary alone_seen[LOAD_MIXES + 1];
+static unsigned alone_count;
 /* Where touch_pages leaves its sum, so its loads are not optimised away. */
 static volatile uint64_t touch_sink;
 /* The idle row's time, for the loaded rows' deadlines. */
@@ -371,28 +372,23 @@ static int run_point(const struct config *c, const struct loading *l, const char
 	return 0;
 }
 
-/* The chase's batches beside the loading *l: one row, one table line and
-   one chart point. 0 measured, -1 failed (reported). */
-static int measure_point(const struct config *c, const struct plat_buffer *buf,
-			 const struct loading *l, const char *variant, const char *page_name)
+/* A point's row, table line and chart point, from its batches' summary
+   *s beside the loading *l. */
+static void emit_point(const struct config *c, const struct plat_buffer *buf,
+		       const struct loading *l, const char *variant, const char *page_name,
+		       const struct batch_summary *s)
 {
-	struct batch_summary s;
 	struct result_row row = { 0 };
-	double gb;
+	double gb = loaders_gb_per_s(l->loaders);
 
-	if (run_point(c, l, variant, page_name, &s) != 0)
-		return -1;
-	if (!l->loaders && idle_count < LOAD_MIXES + 1)
-		idle_seen[idle_count++] = s.p50_ns;
-	gb = loaders_gb_per_s(l->loaders);
 	row.probe = PROBE_NAME;
 	row.variant = variant;
 	row.page_shift = buf->page_shift;
 	row.working_set_bytes = chase_bytes(c);
 	/* The median, not the mean: on a shared machine a few batches that
 	   the host stalled move a mean of 16384 by tens of percent. */
-	row.ns = s.p50_ns;
-	row.cycles = ns_to_cycles(s.p50_ns);
+	row.ns = s->p50_ns;
+	row.cycles = ns_to_cycles(s->p50_ns);
 	row.trials = 1;
 	row.stopped_by = "count";
 	row.trial_form = "batches";
@@ -401,57 +397,104 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	row.loaders = (struct optional_count){ 1, l->loaders };
 	row.load_gb_per_s = (struct optional_real){ gb, 1 };
 	emit_result_row(&row);
-	loaded_chart_add(page_name, variant, gb, s.p50_ns, l->loaders);
+	loaded_chart_add(page_name, variant, gb, s->p50_ns, l->loaders);
 	report_table_cell("%s", variant);
 	report_table_cell("%u", l->loaders);
 	report_table_cell("%.0f", l->delay_ns);
 	report_table_cell("%.3f", gb);
-	report_table_cell("%.1f", s.p50_ns);
-	report_table_cell("%.1f", s.mean_ns);
-	report_table_cell("%.1f", s.p99_ns);
-	report_table_cell("%.1f", s.p999_ns);
-	report_table_cell("%.1f", s.max_ns);
-	report_table_cell("%llu", (unsigned long long)s.marked);
+	report_table_cell("%.1f", s->p50_ns);
+	report_table_cell("%.1f", s->mean_ns);
+	report_table_cell("%.1f", s->p99_ns);
+	report_table_cell("%.1f", s->p999_ns);
+	report_table_cell("%.1f", s->max_ns);
+	report_table_cell("%llu", (unsigned long long)s->marked);
 	report_table_row(0);
+}
+
+/* The chase's batches beside the loading *l: one row, one table line and
+   one chart point. 0 measured, -1 failed (reported). */
+static int measure_point(const struct config *c, const struct plat_buffer *buf,
+			 const struct loading *l, const char *variant, const char *page_name)
+{
+	struct batch_summary s;
+
+	if (run_point(c, l, variant, page_name, &s) != 0)
+		return -1;
+	emit_point(c, buf, l, variant, page_name, &s);
 	return 0;
 }
 
-/* The chase alone again, no row: where its own latency stands just
-   before a mix's points, for idle_drift. */
-static int measure_idle_again(const struct config *c, const char *page_name)
+/* The chase with no loader, kept for emit_idle: no row yet. */
+static int measure_alone(const struct config *c, const char *page_name)
 {
 	static const struct loading alone = { 0, { LOAD_READ, 0, 0, 0 }, 0 };
 	struct batch_summary s;
 
-	if (run_point(c, &alone, "idle again", page_name, &s) != 0)
+	if (run_point(c, &alone, "idle", page_name, &s) != 0)
 		return -1;
-	if (idle_count < LOAD_MIXES + 1)
-		idle_seen[idle_count++] = s.p50_ns;
+	if (alone_count < LOAD_MIXES + 1)
+		alone_seen[alone_count++] = s;
 	return 0;
 }
 
-/* The report's line on how far the chase alone moved over a page size's
-   mixes: the idle row against its readings before each mix. A loaded
-   point that stands within that of idle shows no effect of its load. On
-   an Emerald Rapids VM the 4 KiB chase read 192 ns idle and 163 at the
-   end of the same sweep, and its least loaded points 169 to 217. */
-static void idle_drift(const char *page_name)
+/* Which of the chase's readings alone is their median (the lower middle
+   of an even count), by p50. alone_count >= 1. */
+static unsigned median_alone(void)
+{
+	unsigned order[LOAD_MIXES + 1], n = alone_count;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = i;
+
+		/* Insertion by p50: a few readings. */
+		while (k > 0 && alone_seen[order[k - 1]].p50_ns > alone_seen[i].p50_ns) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = i;
+	}
+	return order[(n - 1) / 2];
+}
+
+/* The idle row, once a page size's mixes have run: of the chase's
+   readings alone, before the mixes and after each mix's calibration, the
+   median one. The chase's own latency drifts while nothing loads it: on
+   an Emerald Rapids VM a sweep whose first reading alone was 192.4 ns read
+   162.9 at its end, and its least loaded points 169 to 217 ns; against
+   one reading taken before the mixes, a loaded point could stand 15 %
+   off with no effect of its load. */
+static void emit_idle(const struct config *c, const struct plat_buffer *buf,
+		      const char *page_name)
+{
+	static const struct loading alone = { 0, { LOAD_READ, 0, 0, 0 }, 0 };
+
+	if (alone_count)
+		emit_point(c, buf, &alone, "idle", page_name, &alone_seen[median_alone()]);
+}
+
+/* The report's line under the table: every reading alone, the idle row's
+   among them, and how far they moved. */
+static void report_alone(const char *page_name)
 {
 	char text[256];
 	struct mp_text o = { text, sizeof text, 0 };
-	double lo = idle_seen[0], hi = idle_seen[0];
+	double lo, hi;
 
-	if (idle_count < 2)
+	if (!alone_count)
 		return;
-	for (unsigned i = 0; i < idle_count; i++) {
-		mp_append(&o, "%s%.1f", i ? ", " : "", idle_seen[i]);
-		lo = idle_seen[i] < lo ? idle_seen[i] : lo;
-		hi = idle_seen[i] > hi ? idle_seen[i] : hi;
+	lo = hi = alone_seen[0].p50_ns;
+	for (unsigned i = 0; i < alone_count; i++) {
+		double ns = alone_seen[i].p50_ns;
+
+		mp_append(&o, "%s%.1f", i ? ", " : "", ns);
+		lo = ns < lo ? ns : lo;
+		hi = ns > hi ? ns : hi;
 	}
-	report_printf("loaded, %s: the chase alone, the idle row then again before each mix: "
-		      "%s ns; it moved %.1f%% while the mixes ran, and a loaded point within "
-		      "that of idle shows no effect of its load (METHOD section 10)\n",
-		      page_name, text, lo > 0 ? (hi / lo - 1) * 100 : 0.0);
+	report_printf("loaded, %s: the chase alone, before the mixes and after each mix's "
+		      "calibration: %s ns; the idle row is their median, %.1f; they moved %.1f%% "
+		      "while the mixes ran, and a loaded point within that of idle shows no "
+		      "effect of its load (METHOD section 10)\n", page_name, text,
+		      alone_seen[median_alone()].p50_ns, lo > 0 ? (hi / lo - 1) * 100 : 0.0);
 }
 
 /* Paced non-temporal stores go a block of at most NT_PACE_BYTES per
@@ -492,7 +535,7 @@ static int sweep_mix(const struct config *c, const struct plat_buffer *buf, enum
 	step_ns = alone_step_ns(c, &l, what);
 	if (step_ns <= 0)
 		return -1;
-	if (measure_idle_again(c, page_name) != 0)
+	if (measure_alone(c, page_name) != 0)
 		return -1;
 	for (unsigned d = 0; d < DELAY_STEPS; d++) {
 		l.delay_ns = delay_factor[d] * step_ns;
@@ -511,7 +554,6 @@ static int sweep_mix(const struct config *c, const struct plat_buffer *buf, enum
 /* Every mix at one page size of the chase's buffer. */
 static int sweep_page_size(const struct config *c, unsigned shift)
 {
-	struct loading idle = { 0, { LOAD_READ, 0, 0, 0 }, 0 };
 	struct plat_buffer buf;
 	enum load_mix mix = LOADED_SETTINGS(c)->mix;
 	char page_name[48];
@@ -553,8 +595,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	batch_run_stretch(&run.chase);
 	report_table_begin(&point_table, page_name, NULL);
 	idle_ms = 0;
-	idle_count = 0;
-	if (measure_point(c, &buf, &idle, "idle", page_name) != 0)
+	alone_count = 0;
+	if (measure_alone(c, page_name) != 0)
 		status = -1;
 	/* A mix that failed leaves the others to run, unless a CPU missed
 	   its deadline: then every later point would need it. */
@@ -563,8 +605,9 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			int rc = sweep_mix(c, &buf, (enum load_mix)m, page_name);
 			status = rc < 0 ? -1 : status;
 		}
+	emit_idle(c, &buf, page_name);
 	report_table_end();
-	idle_drift(page_name);
+	report_alone(page_name);
 	plat_buffer_put(&buf);
 	plat_free(run.chase.ticks, bytes);
 	return status;

@@ -18,14 +18,12 @@
 
 static struct {
 	char name[64];            /* "read, 4 KiB pages" */
+	char page[48];            /* "4 KiB pages" */
 	unsigned n;
 	double gb_per_s[POINTS_MAX], ns[POINTS_MAX];
 	unsigned loaders[POINTS_MAX];
 } curve[CURVES_MAX];
 static unsigned curves;
-/* The last idle point, and the page size it was measured at. */
-static char idle_page[48];
-static double idle_ns;
 
 /* ---- Private Functions ------------------------------------------------ */
 
@@ -59,12 +57,28 @@ static void point_add(unsigned s, double gb_per_s, double ns, unsigned loaders)
 	curve[s].loaders[curve[s].n++] = loaders;
 }
 
+/* Puts the idle point (no loader, no bandwidth) first in curve s, if it
+   has room. */
+static void idle_first(unsigned s, double ns)
+{
+	if (curve[s].n == POINTS_MAX)
+		return;
+	for (unsigned k = curve[s].n; k > 0; k--) {
+		curve[s].gb_per_s[k] = curve[s].gb_per_s[k - 1];
+		curve[s].ns[k] = curve[s].ns[k - 1];
+		curve[s].loaders[k] = curve[s].loaders[k - 1];
+	}
+	curve[s].gb_per_s[0] = 0;
+	curve[s].ns[0] = ns;
+	curve[s].loaders[0] = 0;
+	curve[s].n++;
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 void loaded_chart_begin(void)
 {
 	curves = 0;
-	idle_page[0] = 0;
 }
 
 void loaded_chart_add(const char *page_name, const char *variant, double gb_per_s, double ns,
@@ -74,8 +88,9 @@ void loaded_chart_add(const char *page_name, const char *variant, double gb_per_
 	unsigned s;
 
 	if (!mp_strcmp(variant, "idle")) {
-		mp_strlcpy(idle_page, page_name, sizeof idle_page);
-		idle_ns = ns;
+		for (s = 0; s < curves; s++)
+			if (!mp_strcmp(curve[s].page, page_name))
+				idle_first(s, ns);
 		return;
 	}
 	mp_snprintf(name, sizeof name, "%s, %s", variant, page_name);
@@ -86,9 +101,8 @@ void loaded_chart_add(const char *page_name, const char *variant, double gb_per_
 			return;
 		curves++;
 		mp_strlcpy(curve[s].name, name, sizeof curve[s].name);
+		mp_strlcpy(curve[s].page, page_name, sizeof curve[s].page);
 		curve[s].n = 0;
-		if (!mp_strcmp(idle_page, page_name))
-			point_add(s, 0, idle_ns, 0);
 	}
 	point_add(s, gb_per_s, ns, loaders);
 }

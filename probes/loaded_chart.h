@@ -9,8 +9,9 @@
 /* Forgets earlier points. */
 void loaded_chart_begin(void);
 /* One measured point of the chase at page_name under the mix `variant`
-   ("idle": no loader, the first point of every later curve at that page
-   size): `loaders` loaders drew gb_per_s while the chase read ns. */
+   ("idle": no loader, put first in every curve drawn so far at that page
+   size, as the probe gives it once that page size's mixes have run):
+   `loaders` loaders drew gb_per_s while the chase read ns. */
 void loaded_chart_add(const char *page_name, const char *variant, double gb_per_s, double ns,
 		      unsigned loaders);
 /* Writes loaded.svg (or says why there is none). */

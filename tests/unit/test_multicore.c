@@ -209,10 +209,11 @@ static void test_loaded(unsigned count)
 	LOADED_SETTINGS(&c)->mix = LOAD_WRITE;
 	LOADED_SETTINGS(&c)->loaders = 1;
 	rc = run_probe(probe_loaded, &c, "loaded.svg", "<polyline class=\"curve\"", &curves);
-	CHECK(rc == 0 && row_count == (count > 1 ? 14 : 1) && !strcmp(rows[0].r.variant, "idle") &&
-	      (count < 2 || !strcmp(rows[1].r.variant, "write")),
-	      "loaded.mix = write and loaded.loaders = 1: the idle row, then write rows with at "
-	      "most one loader (%d rows)", row_count);
+	CHECK(rc == 0 && row_count == (count > 1 ? 14 : 1) &&
+	      !strcmp(rows[row_count - 1].r.variant, "idle") &&
+	      (count < 2 || !strcmp(rows[0].r.variant, "write")),
+	      "loaded.mix = write and loaded.loaders = 1: write rows with at most one loader, "
+	      "then the idle row, the median of the chase alone (%d rows)", row_count);
 }
 
 /* In a child pinned to one CPU before anything reads the CPUs: c2c says it
