@@ -105,6 +105,8 @@ static double adds_per_ns;
 static stream_kernel_fn *nt_kernel;
 static unsigned nt_block;
 static const char *nt_set = "";
+/* No loader: the chase alone. */
+static const struct loading no_load = { 0, { LOAD_READ, 0, 0, 0 }, 0 };
 /* The chase alone at one page size: before the mixes, then again after
    each mix's calibration (measure_alone); the idle row is their median
    (emit_idle). */
@@ -427,10 +429,9 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 /* The chase with no loader, kept for emit_idle: no row yet. */
 static int measure_alone(const struct config *c, const char *page_name)
 {
-	static const struct loading alone = { 0, { LOAD_READ, 0, 0, 0 }, 0 };
 	struct batch_summary s;
 
-	if (run_point(c, &alone, "idle", page_name, &s) != 0)
+	if (run_point(c, &no_load, "idle", page_name, &s) != 0)
 		return -1;
 	if (alone_count < LOAD_MIXES + 1)
 		alone_seen[alone_count++] = s;
@@ -466,10 +467,8 @@ static unsigned median_alone(void)
 static void emit_idle(const struct config *c, const struct plat_buffer *buf,
 		      const char *page_name)
 {
-	static const struct loading alone = { 0, { LOAD_READ, 0, 0, 0 }, 0 };
-
 	if (alone_count)
-		emit_point(c, buf, &alone, "idle", page_name, &alone_seen[median_alone()]);
+		emit_point(c, buf, &no_load, "idle", page_name, &alone_seen[median_alone()]);
 }
 
 /* The report's line under the table: every reading alone, the idle row's
