@@ -34,8 +34,6 @@
 /* ---- Constants -------------------------------------------------------- */
 
 #define CYCLE_SEED 0x13198a2e03707344ull
-/* Memory's working set: this many times the largest cache. */
-#define MEMORY_FACTOR 4u
 /* Without any cache known, memory's working set. */
 #define MEMORY_UNKNOWN_BYTES (256ull << 20)
 /* The page-walk chase: past four times the largest TLB claimed, and at
@@ -80,7 +78,7 @@ struct point_run {
 
 static struct level_picks picks;
 static uint64_t walk_pages;
-/* MEMORY_FACTOR x the largest cache (claimed, else found): a working set
+/* sweep_past_caches of the largest cache (claimed, else found): a working set
    from here up has no part any cache holds; 0 where none is known. */
 static uint64_t past_caches_from;
 /* Every curve measured this run: the chart's and the page walks'. */
@@ -110,7 +108,7 @@ static unsigned largest_tlb(const struct cache_claims *claims)
 }
 
 /* Memory's working set: mlp.memory_size, else the latency sweep's first
-   size at or past MEMORY_FACTOR x the largest cache (largest, bytes; 0:
+   size at or past sweep_past_caches of the largest cache (largest, bytes; 0:
    none known), so that the one-chase figure there is held against the
    latency probe's own reading at that size and page size: at 4x an
    Emerald Rapids VM's 300 MiB claim, 1200 MiB, the 4 KiB chase read 165
@@ -124,7 +122,7 @@ static uint64_t memory_bytes(const struct config *c, uint64_t largest)
 }
 
 /* The working sets: the latency probe's levels when it ran in this run,
-   else the claims (level_pick.h); memory at MEMORY_FACTOR x the largest
+   else the claims (level_pick.h); memory past SWEEP_PAST_CACHES_FACTOR x the largest
    cache. */
 static void choose_levels(const struct config *c)
 {
@@ -141,7 +139,7 @@ static void choose_levels(const struct config *c)
 	while (picks.count && picks.level[picks.count - 1].bytes * 2 > largest)
 		picks.count--;
 	level_picks_add_memory(&picks, memory_bytes(c, largest));
-	past_caches_from = largest * MEMORY_FACTOR;
+	past_caches_from = sweep_past_caches(largest);
 	walk_pages = (uint64_t)largest_tlb(&claims) * 4;
 	walk_pages = walk_pages > WALK_PAGES_MIN ? walk_pages : WALK_PAGES_MIN;
 }
@@ -477,7 +475,7 @@ int probe_mlp(const struct config *c)
 		      "where that lies below), memory the latency sweep's first size at or past "
 		      "%ux the largest, from %s; up to %u chases the "
 		      "pointers are in registers, past that in memory (one more load and store "
-		      "a step)\n", MLP_SETTINGS(c)->chases, MEMORY_FACTOR, picks.from,
+		      "a step)\n", MLP_SETTINGS(c)->chases, SWEEP_PAST_CACHES_FACTOR, picks.from,
 		      MLP_REGISTER_CHASES);
 	if (MLP_SETTINGS(c)->walks)
 		report_printf("mlp: page walks: one line per 4 KiB over %llu pages (%s), past 4x "

@@ -202,7 +202,8 @@ unsigned sweep_count(void)
 
 uint64_t sweep_past_caches(uint64_t largest_cache)
 {
-	return largest_cache > UINT64_MAX / 4 ? UINT64_MAX : largest_cache * 4;
+	return largest_cache > UINT64_MAX / SWEEP_PAST_CACHES_FACTOR
+		       ? UINT64_MAX : largest_cache * SWEEP_PAST_CACHES_FACTOR;
 }
 
 uint64_t sweep_auto_top(uint64_t floor, uint64_t largest_cache)

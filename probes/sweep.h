@@ -29,8 +29,12 @@ unsigned sweep_count(void);
    L3: 24, 48 or 96 MiB). 0 when nothing is claimed: every size stays. */
 int sweep_grid_skips(unsigned k, uint64_t largest_cache, uint64_t top);
 
-/* Four times largest_cache, the working set from which no cache can hold
-   any of it (saturating; 0 for 0). */
+/* How many times the largest cache a working set must be for no cache to
+   hold any of it. */
+#define SWEEP_PAST_CACHES_FACTOR 4u
+
+/* SWEEP_PAST_CACHES_FACTOR times largest_cache, the working set from which
+   no cache can hold any of it (saturating; 0 for 0). */
 uint64_t sweep_past_caches(uint64_t largest_cache);
 /* The smallest grid size at or above the larger of floor and
    sweep_past_caches(largest_cache) (the last grid size when none is). */

@@ -36,9 +36,7 @@
 /* The latency probe's seed: the same cycle as its at each size. */
 #define CYCLE_SEED 0x243f6a8885a308d3ull
 
-/* Memory's working set, past the largest cache found or claimed; without
-   either, this size. */
-#define MEMORY_FACTOR 4u
+/* Memory's working set without any cache found or claimed. */
 #define MEMORY_UNKNOWN (256ull << 20)
 
 /* The warm-up's batches, of BATCH_LOADS_MAX loads (at most tails.batches). */
@@ -76,11 +74,11 @@ static uint64_t largest_cache(const struct level_picks *p)
 }
 
 /* Memory's working set: the latency sweep's first size at or past
-   MEMORY_FACTOR x the largest cache found or claimed, where the latency
+   sweep_past_caches of the largest cache found or claimed, where the latency
    probe's memory figure comes from, so that the p50 there stands beside
    that probe's reading at the same size (MEMORY_UNKNOWN when neither is
    known); within tails.max_buffer, and when the cap keeps it under
-   MEMORY_FACTOR x, says how far (when `say`). */
+   sweep_past_caches, says how far (when `say`). */
 static uint64_t memory_bytes(const struct config *c, const struct level_picks *p, int say)
 {
 	uint64_t largest = largest_cache(p), cap = TAILS_SETTINGS(c)->max_buffer;
@@ -95,7 +93,7 @@ static uint64_t memory_bytes(const struct config *c, const struct level_picks *p
 	mp_format_bytes(largest_text, sizeof largest_text, largest);
 	if (say && largest)
 		report_printf("tails: memory's working set is tails.max_buffer, %s, below %u x the "
-			      "largest cache %s (%s): %s\n", cap_text, MEMORY_FACTOR,
+			      "largest cache %s (%s): %s\n", cap_text, SWEEP_PAST_CACHES_FACTOR,
 			      largest == p->largest_found ? "the latency probe found" : "claimed",
 			      largest_text, cap <= largest ?
 			      "inside that cache, so its figures may be the cache's, not memory's" :
@@ -320,8 +318,9 @@ int probe_tails(const struct config *c)
 	int status;
 
 	choose_levels(c);
-	report_printf("tails: levels from %s, memory at %u x the largest cache found or claimed "
-		      "within tails.max_buffer:", picks.from, MEMORY_FACTOR);
+	report_printf("tails: levels from %s, memory at the latency sweep's first size at or "
+		      "past %u x the largest cache found or claimed, within tails.max_buffer:",
+		      picks.from, SWEEP_PAST_CACHES_FACTOR);
 	for (unsigned i = 0; i < picks.count; i++) {
 		char size_text[24];
 
