@@ -907,12 +907,6 @@ static int produce_latency(svg_write_fn write, void *write_ctx, const void *arg)
 	return analysis_write_svg(arg, write, write_ctx);
 }
 
-static void report_print(void *ctx, const char *text)
-{
-	(void)ctx;
-	report_printf("%s", text);
-}
-
 /* The tlb probe measures TLB levels directly: they replace the TLB edges
    that the latency curves' page sizes imply, which are inferred. */
 static void use_tlb_probe_levels(struct hierarchy *h, const struct tlb_curves *t)
@@ -1402,7 +1396,7 @@ void analysis_run(void)
 	analysis_set_claims(&run_analysis, &live, "this CPU's registers");
 	analysis_compute(&run_analysis);
 	report_html_section(analysis_heading);
-	analysis_print(&run_analysis, report_print, 0);
+	analysis_print(&run_analysis, report_put, 0);
 	analysis_charts(&run_analysis, run_chart, 0);
 }
 

@@ -88,7 +88,6 @@ struct ifetch_level {
 	"thread where SMT splits the ITLB between a core's two threads and the other is "  \
 	"busy (a guest cannot see its host's sibling thread)"
 
-
 /* A claimed instruction (or unified) TLB of a page size the page chain ran
    with that no step was held against. */
 struct ifetch_unseen {

@@ -86,7 +86,6 @@ static size_t ifetch_points(void)
 	return n;
 }
 
-
 /* The system.json beside the CSV, for the texts its rows name by id
    (csvread.h); NULL when there is none or it cannot be read (load_claims
    says so). Read once, kept for the command's life. */

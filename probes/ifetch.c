@@ -503,13 +503,6 @@ static int measure_page_size(const struct config *c, unsigned shift)
 	return 0;
 }
 
-/* The report's line for each finding. */
-static void print_line(void *ctx, const char *text)
-{
-	(void)ctx;
-	report_printf("%s", text);
-}
-
 /* The report's closing lines: what the curves say, each against its claim
    (analysis/ifetch_levels.h; the card says the same). */
 static void report_findings(void)
@@ -519,7 +512,7 @@ static void report_findings(void)
 
 	plat_cache_claims(&claims);
 	ifetch_find(&seen, &claims, &f);
-	ifetch_print(&f, print_line, NULL);
+	ifetch_print(&f, report_put, NULL);
 }
 
 /* ---- Public Functions ------------------------------------------------- */

@@ -75,7 +75,8 @@ static const struct table point_table = TABLE_OF(point_columns, "  ");
 /* One loaded measurement: the chase, the loaders, the flag that stops them. */
 struct loaded_run {
 	struct batch_run chase;
-	const char *pages;        /* the chase's buffer, for touch_pages */
+	const char *pages;        /* the chase's buffer (chase_bytes), for touch_pages
+				     and the rows */
 	uint64_t pages_bytes, page_bytes;
 	volatile uint32_t stop;
 	uint64_t alone_ticks;     /* how long the timer role lets a loader run */
@@ -376,9 +377,8 @@ static int run_point(const struct config *c, const struct loading *l, const char
 
 /* A point's row, table line and chart point, from its batches' summary
    *s beside the loading *l. */
-static void emit_point(const struct config *c, const struct plat_buffer *buf,
-		       const struct loading *l, const char *variant, const char *page_name,
-		       const struct batch_summary *s)
+static void emit_point(const struct plat_buffer *buf, const struct loading *l,
+		       const char *variant, const char *page_name, const struct batch_summary *s)
 {
 	struct result_row row = { 0 };
 	double gb = loaders_gb_per_s(l->loaders);
@@ -386,7 +386,7 @@ static void emit_point(const struct config *c, const struct plat_buffer *buf,
 	row.probe = PROBE_NAME;
 	row.variant = variant;
 	row.page_shift = buf->page_shift;
-	row.working_set_bytes = chase_bytes(c);
+	row.working_set_bytes = run.pages_bytes;
 	/* The median, not the mean: on a shared machine a few batches that
 	   the host stalled move a mean of 16384 by tens of percent. */
 	row.ns = s->p50_ns;
@@ -422,7 +422,7 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 
 	if (run_point(c, l, variant, page_name, &s) != 0)
 		return -1;
-	emit_point(c, buf, l, variant, page_name, &s);
+	emit_point(buf, l, variant, page_name, &s);
 	return 0;
 }
 
@@ -464,11 +464,10 @@ static unsigned median_alone(void)
    162.9 at its end, and its least loaded points 169 to 217 ns; against
    one reading taken before the mixes, a loaded point could stand 15 %
    off with no effect of its load. */
-static void emit_idle(const struct config *c, const struct plat_buffer *buf,
-		      const char *page_name)
+static void emit_idle(const struct plat_buffer *buf, const char *page_name)
 {
 	if (alone_count)
-		emit_point(c, buf, &no_load, "idle", page_name, &alone_seen[median_alone()]);
+		emit_point(buf, &no_load, "idle", page_name, &alone_seen[median_alone()]);
 }
 
 /* The report's line under the table: every reading alone, the idle row's
@@ -557,13 +556,14 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	enum load_mix mix = LOADED_SETTINGS(c)->mix;
 	char page_name[48];
 	uint64_t max, bytes = (uint64_t)LOADED_SETTINGS(c)->batches * sizeof(uint32_t);
+	uint64_t chase = chase_bytes(c);
 	int status = 0;
 
 	page_size_name(page_name, sizeof page_name, shift);
 	max = page_buffer_max(PROBE_NAME, shift);
 	if (max == 0)
 		return 1;
-	if (max < chase_bytes(c)) {
+	if (max < chase) {
 		char fits[24];
 		mp_format_bytes(fits, sizeof fits, max);
 		report_printf("loaded, %s: the largest buffer that fits now, %s, is below "
@@ -575,15 +575,15 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		report_printf("loaded, %s: no room for the batches' times: skipped\n", page_name);
 		return -1;
 	}
-	if (page_buffer_get(PROBE_NAME, &buf, chase_bytes(c), shift) != 0) {
+	if (page_buffer_get(PROBE_NAME, &buf, chase, shift) != 0) {
 		plat_free(run.chase.ticks, bytes);
 		return -1;
 	}
 	page_buffer_report(PROBE_NAME, page_name, &buf);
-	chase_build(buf.base, chase_bytes(c) / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
+	chase_build(buf.base, chase / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
 	run.chase.at = buf.base;
 	run.pages = buf.base;
-	run.pages_bytes = chase_bytes(c);
+	run.pages_bytes = chase;
 	run.page_bytes = 1ull << shift;
 	point_batches = LOADED_SETTINGS(c)->batches;
 	settle_batches = point_batches / 4 ? point_batches / 4 : 1;
@@ -604,7 +604,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 			int rc = sweep_mix(c, &buf, (enum load_mix)m, page_name);
 			status = rc < 0 ? -1 : status;
 		}
-	emit_idle(c, &buf, page_name);
+	emit_idle(&buf, page_name);
 	report_table_end();
 	report_alone(page_name);
 	plat_buffer_put(&buf);

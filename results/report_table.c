@@ -24,12 +24,6 @@ static char line[LINE_MAX];
 
 /* ---- Private Functions ------------------------------------------------ */
 
-static void to_report(void *ctx, const char *text)
-{
-	(void)ctx;
-	report_printf("%s", text);
-}
-
 /* The text rendering, left out of the page, which shows the table. */
 static void print_quietly(const char *text)
 {
@@ -84,7 +78,7 @@ static void report_misfit(void)
 void report_table_begin(const struct table *t, const char *caption, const struct mp_printer *to)
 {
 	shape = t;
-	text_to = to ? *to : (struct mp_printer){ to_report, 0 };
+	text_to = to ? *to : (struct mp_printer){ report_put, 0 };
 	clear_row();
 	table_text_header(shape, line, sizeof line);
 	print_quietly(line);

@@ -979,6 +979,12 @@ void report_printf(const char *fmt, ...)
 	va_end(ap);
 }
 
+void report_put(void *ctx, const char *text)
+{
+	(void)ctx;
+	report_printf("%s", text);
+}
+
 void report_notice(const char *fmt, ...)
 {
 	va_list ap;

@@ -93,6 +93,10 @@ void report_console(const char *text);
 
 /* Text to the console and report.txt alike (not to a quiet console). */
 void report_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* report_printf as a print callback of (ctx, text), ctx unused: for the
+   printers that write a line at a time (analysis_print, ifetch_print,
+   report_table). */
+void report_put(void *ctx, const char *text);
 /* As report_printf, and on the console even when it is quiet. */
 void report_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
