@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "check.h"
 #include "capture.h"
 #include "read_back.h"
@@ -297,5 +298,6 @@ int main(void)
 	test_table();
 	test_identity_and_rate();
 	test_memory_rows();
+	scratch_remove(root);
 	return check_summary();
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "check.h"
 #include "capture.h"
 #include "desk/analyze.h"
@@ -229,5 +230,6 @@ int main(void)
 	test_system_json_refused();
 	test_odd_inputs();
 	test_card_keeps_stars();
+	scratch_remove(root);
 	return check_summary();
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "check.h"
 #include "read_back.h"
 #include "sink.h"
@@ -446,5 +447,6 @@ int main(void)
 	test_json_read();
 	test_report_page();
 	test_report_tables();
+	scratch_remove(root);
 	return check_summary();
 }

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "probe_rows.h"
+#include "scratch.h"
 #include "host/host.h"
 #include "core/config.h"
 #include "core/platform.h"
@@ -20,21 +21,6 @@
 #include "results/results.h"
 
 static struct probe_rows rows;
-
-/* The run's three files, its folder and the root: the test leaves nothing. */
-static void remove_run(const char *root)
-{
-	static const char *const files[] = { "report.txt", "results.csv", "system.json" };
-	char path[512];
-	unsigned i;
-
-	for (i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", plat_run_folder(), files[i]);
-		unlink(path);
-	}
-	rmdir(plat_run_folder());
-	rmdir(root);
-}
 
 static const struct csv_row *find(unsigned long long page_size, unsigned long long bytes,
 				  int *count)
@@ -177,6 +163,6 @@ int main(void)
 	CHECK(probe_latency(&c) != 0, "a range between two sweep sizes measures nothing and fails");
 	CHECK(report_table_misfits() == 0,
 	      "every report table row gave each column its cell (report_table_misfits)");
-	remove_run(root);
+	scratch_remove(root);
 	return check_summary();
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "check.h"
 #include "sink.h"
+#include "scratch.h"
 #include "desk/analyze.h"
 #include "analysis/analysis.h"
 #include "results/csvread.h"
@@ -424,9 +425,7 @@ static void test_analyze_command(void)
 	CHECK(analyze_main(2, none) == 1, "no latency rows: status 1");
 	CHECK(analyze_main(2, missing) == 2, "no such file: status 2");
 	CHECK(analyze_main(1, bad) == 2, "no file named: status 2");
-	remove(svg);
-	remove(csv);
-	rmdir(dir);
+	scratch_remove(dir);
 }
 
 int main(void)

@@ -382,6 +382,7 @@ static void test_json_and_svg(void)
 		     "'") == 0,
 	      "system.json's hierarchy: tlb levels with page_size, entries, size_bytes (the reach), "
 	      "cycles, increase_cycles, the claim with its source and verdict; the tlb curves listed");
+	remove("/tmp/memprobe-test-tlb-levels.json");
 
 	svg.len = 0;
 	CHECK(analysis_write_tlb_svg(&a, to_sink, &svg) == 0, "tlb.svg written");
@@ -397,6 +398,7 @@ static void test_json_and_svg(void)
 		fclose(f);
 	}
 	CHECK(system("xmllint --noout /tmp/memprobe-test-tlb.svg") == 0, "xmllint accepts tlb.svg");
+	remove("/tmp/memprobe-test-tlb.svg");
 }
 
 /* A recorded results.csv into a (initialized first): 0 when it read. */
