@@ -64,6 +64,12 @@ double median_of(double *v, size_t n)
 	return (lower + upper) / 2;
 }
 
+double kth_smallest(double *v, size_t n, size_t k)
+{
+	select_kth(v, n, k);
+	return v[k];
+}
+
 double median_off_percent(double value, double median)
 {
 	if (median == 0)

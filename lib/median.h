@@ -11,6 +11,10 @@
    two middle ones. Reorders v. n must be at least 1. */
 double median_of(double *v, size_t n);
 
+/* v's k-th smallest value (k < n, counted from 0): k = n / 10 is the
+   tenth percentile's rank. Reorders v. */
+double kth_smallest(double *v, size_t n, size_t k);
+
 /* value's distance from median in percent of median, signed: +25 for a
    figure a quarter above. 0 when both are 0; a median of 0 with another
    value reads +-1e9 percent (far off, never a division by zero). */

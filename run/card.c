@@ -648,6 +648,23 @@ static void add_c2c(struct card *c, const struct card_rows *r)
 	c->c2c_noisy = median_move(r->c2c_ns, r->c2c_spread, n) > CARD_NOISY_MOVE;
 }
 
+/* The chase rows' clocks' tenth and ninetieth percentiles, and whether
+   they span more than CARD_CLOCK_MOVE: a host or a turbo that moves the
+   clock moves every ns figure with it while the cycles hold, and no
+   level's trials can see that. */
+static void add_clock(struct card *c, const struct card_rows *r)
+{
+	static double v[CARD_MAX_POINTS];
+	size_t n = r->nclock;
+
+	if (n < CARD_CLOCK_MIN_ROWS)
+		return;
+	mp_memcpy(v, r->clock_ghz, n * sizeof *v);
+	c->clock_p10_ghz = kth_smallest(v, n, n / 10);
+	c->clock_p90_ghz = kth_smallest(v, n, n - 1 - n / 10);
+	c->clock_moved = c->clock_p90_ghz > c->clock_p10_ghz * (1 + CARD_CLOCK_MOVE);
+}
+
 /* A loaded row into the busy figures: the idle row, or a mix's point
    if it drew more than the mix's best so far. Rows of a later page size
    than the first are left to the report. */
@@ -950,6 +967,10 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 	if (c->run.trials_discarded)
 		mp_append(&t, " (%llu trials measured again)",
 			  (unsigned long long)c->run.trials_discarded);
+	if (c->clock_moved)
+		mp_append(&t, "%sthe core's clock read %.2f-%.2f GHz over the chases (their "
+			  "middle 80%%): ns move with it, cycles do not", t.len ? "; " : "",
+			  c->clock_p10_ghz, c->clock_p90_ghz);
 	if (ifetch_half_claims(&c->ifetch))
 		mp_append(&t, "%sITLB half: the claim's half, one thread's share where SMT "
 			  "splits the ITLB and the other thread is busy", t.len ? "; " : "");
@@ -1274,6 +1295,8 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 	}
 	if ((read != ROWS_LATENCY_CURVE && read != ROWS_TLB_CURVE) || !same(row->variant, "chase"))
 		return;
+	if (row->ns > 0 && row->cycles > 0 && r->nclock < CARD_MAX_POINTS)
+		r->clock_ghz[r->nclock++] = row->cycles / row->ns;
 	p = (struct card_point *)point_near(r, read == ROWS_TLB_CURVE, row->page_shift,
 					    row->working_set_bytes, 0);
 	if (p) {
@@ -1308,6 +1331,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 		c->run = *run;
 	if (rows) {
 		add_c2c(c, rows);
+		add_clock(c, rows);
 		c->busy = rows->busy;
 		add_ifetch(c, a, rows);
 		card_mlp_build(&c->mlp, &rows->mlp, a ? &a->bw : NULL);
@@ -1551,6 +1575,11 @@ void card_json(struct json *j, const struct card *c, const char *text)
 			json_u64(j, "nmi", c->run.nmi);
 		if (c->run.smi_counted)
 			json_u64(j, "smi", c->run.smi);
+	}
+	if (c->clock_p10_ghz > 0) {
+		json_double(j, "clock_p10_ghz", c->clock_p10_ghz);
+		json_double(j, "clock_p90_ghz", c->clock_p90_ghz);
+		json_bool(j, "clock_moved", c->clock_moved);
 	}
 	json_bool(j, "hypervisor", c->hypervisor);
 	json_bool(j, "emulated", c->emulated);

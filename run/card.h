@@ -31,6 +31,14 @@
    memory on a climb, or a host's walks (run/card.c, level_noisy and
    add_top; docs/METHOD.md, "The card"). */
 #define CARD_NOISY_MOVE 0.10
+/* The core's clock is said to have moved over a run when the middle 80%
+   of its chase rows' clocks (each row's cycles over its ns: the clock of
+   its timed sections) spans more than this fraction, from at least
+   CARD_CLOCK_MIN_ROWS rows. Half the star's 10%: on an Emerald Rapids VM
+   a run whose rows spanned 3.7% read every ns 12 to 17% off the run
+   before it, at the same cycles (docs/METHOD.md, "The card"). */
+#define CARD_CLOCK_MOVE 0.05
+#define CARD_CLOCK_MIN_ROWS 10
 
 /* The longest machine or CPU line the card takes, wrapped onto its lines. */
 #define CARD_LONG_LINE 256
@@ -87,6 +95,10 @@ struct card_rows {
 	unsigned c2c_pairs;       /* every pair measured */
 	struct ifetch_rows ifetch;  /* the ifetch probe's curves */
 	struct mlp_curves mlp;    /* the mlp probe's points */
+	/* Each latency and tlb chase row's clock, GHz: its cycles over its
+	   ns, the first CARD_MAX_POINTS rows. */
+	double clock_ghz[CARD_MAX_POINTS];
+	size_t nclock;
 };
 
 /* Keeps what the card needs of one results row (others are ignored); a
@@ -206,6 +218,12 @@ struct card {
 	unsigned ranged;          /* levels shown with a range: smeared or named by CPUID */
 	struct card_run run;
 	int hypervisor;           /* CPUID says so */
+	/* The chase rows' clocks, GHz: their tenth and ninetieth
+	   percentiles (0: under CARD_CLOCK_MIN_ROWS rows), and whether they
+	   span more than CARD_CLOCK_MOVE (the trust line says that ns
+	   figures move with the clock and cycles do not). */
+	double clock_p10_ghz, clock_p90_ghz;
+	int clock_moved;
 	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU (the
 				     card's first line says so; verdicts say emulated) */
 	/* The machine line (run/machine_line.h) and the CPU line ("cpu" and

@@ -1653,10 +1653,63 @@ static void test_itlb_half(void)
 	CHECK(!strstr(text, "half"), "a step that is not half says nothing of halves");
 }
 
+/* The chase rows' clocks: a host whose clock moves within a run moves every
+   ns figure with it while the cycles hold, which no level's trials see.
+   Recorded: the device machine's first quick run (clocks 2.75 to 2.79 GHz
+   over the middle 80% of its rows) says nothing of the clock; its second
+   (2.56 to 2.88 GHz) and an Emerald Rapids VM run (2.42 to 2.60) say it on
+   the trust line and in system.json. */
+static void test_clock_moved(void)
+{
+	static const struct { const char *csv; int moved; double lo, hi; } runs[] = {
+		{ "tests/data/emr-dev-quick-1.csv", 0, 2.74, 2.80 },
+		{ "tests/data/emr-dev-quick-2.csv", 1, 2.55, 2.89 },
+		{ "tests/data/emr-vm-quick-tlb-5.csv", 1, 2.41, 2.61 },
+		{ "tests/data/emr-vm-quick-tlb-4.csv", 0, 2.46, 2.56 },
+	};
+	static struct cache_claims claims;
+	static struct card c;
+	static char json[1 << 16];
+	char trust[2048];
+	struct json j;
+
+	CHECK(recorded_claims("tests/data/emr-dev-cpuid.json", &claims) == 0,
+	      "the Emerald Rapids machine's CPUID decodes");
+	for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+		recorded_card(runs[r].csv, &claims, &c);
+		card_format(&c, text, sizeof text);
+		trust_text(text, trust, sizeof trust);
+		CHECK(c.clock_moved == runs[r].moved && c.clock_p10_ghz > runs[r].lo &&
+		      c.clock_p90_ghz < runs[r].hi && c.clock_p10_ghz < c.clock_p90_ghz,
+		      "%s: its chases' clocks %.3f-%.3f GHz, %s", runs[r].csv, c.clock_p10_ghz,
+		      c.clock_p90_ghz, runs[r].moved ? "moved" : "steady");
+		CHECK(!strstr(trust, "the core's clock read") == !runs[r].moved,
+		      "%s: the trust line %s the clock (%.200s)", runs[r].csv,
+		      runs[r].moved ? "names" : "says nothing of", trust);
+		json_init(&j, json, sizeof json);
+		json_object_begin(&j, 0);
+		card_json(&j, &c, text);
+		json_object_end(&j);
+		CHECK(!j.overflow && strstr(json, runs[r].moved ? "\"clock_moved\":true" :
+					    "\"clock_moved\":false") &&
+		      strstr(json, "\"clock_p10_ghz\":2.") && strstr(json, "\"clock_p90_ghz\":2."),
+		      "%s: system.json's trust carries the clock's percentiles and whether it "
+		      "moved", runs[r].csv);
+	}
+	c.clock_moved = 1;
+	c.clock_p10_ghz = 2.75;
+	c.clock_p90_ghz = 3.15;
+	card_format(&c, text, sizeof text);
+	trust_text(text, trust, sizeof trust);
+	CHECK(strstr(trust, "the core's clock read 2.75-3.15 GHz over the chases (their middle "
+		     "80%): ns move with it, cycles do not") != 0, "the words (%.300s)", trust);
+}
+
 int main(void)
 {
 	test_no_ways_column();
 	test_itlb_half();
+	test_clock_moved();
 	test_long_lines();
 	test_synthetic_card();
 	test_emulated();
