@@ -213,7 +213,7 @@ static void cards_table(struct comparison *c)
 	}
 	show_table(c, &t, "the runs' cards (each run's summary.txt, rebuilt from its rows): a "
 		   "figure per row, its ratio to run A");
-	note(c, "sizes in KiB, latencies in ns, bandwidth in GB/s, TLB miss costs in cycles; "
+	note(c, "sizes in KiB, latencies in ns, bandwidth in GB/s, TLB miss costs in cycles, the clock in GHz; "
 		"'*' before a row: a figure not every run's card has; '*' after a figure: "
 		"starred on its run's card (another run may read it over 10% otherwise).");
 }

@@ -223,6 +223,7 @@ struct card {
 	   span more than CARD_CLOCK_MOVE (the trust line says that ns
 	   figures move with the clock and cycles do not). */
 	double clock_p10_ghz, clock_p90_ghz;
+	double clock_p50_ghz;     /* their median: compare's and fleet's row */
 	int clock_moved;
 	int emulated;             /* the hypervisor is QEMU's TCG: an emulated CPU (the
 				     card's first line says so; verdicts say emulated) */
