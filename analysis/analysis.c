@@ -1036,13 +1036,25 @@ void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 	a->claims_source = source;
 }
 
+/* The data and unified caches a's claims name, for hierarchy_find; none
+   without claims. */
+static void edge_claims_of(const struct analysis *a, struct edge_claims *e)
+{
+	e->n = 0;
+	for (unsigned i = 0; a->have_claims && i < a->claims.ncaches && e->n < EDGES_MAX_CLAIMS; i++)
+		if (a->claims.cache[i].kind != CACHE_INSTRUCTION)
+			e->bytes[e->n++] = a->claims.cache[i].size_bytes;
+}
+
 void analysis_compute(struct analysis *a)
 {
 	unsigned caches = 0, edges = 0;
 	uint64_t reach;
 	int reach_claimed;
+	struct edge_claims claimed;
 
-	hierarchy_find(a->curve, a->ncurves, &a->h);
+	edge_claims_of(a, &claimed);
+	hierarchy_find(a->curve, a->ncurves, &claimed, &a->h);
 	if (a->tlb.n)
 		use_tlb_probe_levels(&a->h, &a->tlb);
 	pagewalk_compute(a->curve, a->ncurves, &a->pw);

@@ -233,7 +233,7 @@ void bandwidth_levels_find(struct bandwidth_curves *b)
 			curve_add(c, (uint64_t)s->bytes[k], s->ns[k], s->cycles[k]);
 		b->ncurves++;
 	}
-	hierarchy_find(b->curve, b->ncurves, &b->h);
+	hierarchy_find(b->curve, b->ncurves, NULL, &b->h);
 }
 
 const struct level *bandwidth_edge_of(const struct bandwidth_curves *b,

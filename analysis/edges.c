@@ -17,6 +17,11 @@ _Static_assert(EDGES_MAX_POINTS <= PLACEMENT_MAX_POINTS, "a step's fit takes a w
    step on one curve all lean on it. */
 #define NEXT_LEVEL_FACTOR 2.0
 
+/* The widest a step's middle may be, from the last point of the plateau
+   below to the first of the one above, for the step to be told from drift
+   when its middle points closed a run of their own (step_inside). */
+#define STEP_TRANSITION_OCTAVES 1.0
+
 /* An edge found in one curve, between two of its plateaus. */
 struct curve_edge {
 	size_t curve;
@@ -118,6 +123,26 @@ static void smooth_outliers(const double *v, size_t n, double *tmp, double *out)
 	}
 }
 
+/* In place, on a fine grid: two readings side by side below both their
+   neighbours, the four within an octave, come up to the smaller
+   neighbour. No level is narrower than an octave (NEXT_LEVEL_FACTOR), so
+   such a pair is no level's: yet the envelope below would carry it down
+   over the whole plateau before it. lmbench's stride reads on an Emerald
+   Rapids VM read 2.33 and 2.32 ns at 1.25 and 1.375 MiB, inside an L2
+   that read 2.6 to 3.2 from 74 KiB to 1.8 MiB, and pulled that whole
+   plateau to 2.33, within 1.3x of L1's 1.88: no step. On coarser grids
+   two points span an octave and stay as read. */
+static void raise_pair_dips(const struct curve *c, double *v)
+{
+	for (size_t k = 1; k + 2 < c->n; k++) {
+		double lo = v[k - 1] < v[k + 2] ? v[k - 1] : v[k + 2];
+
+		if (v[k] < lo && v[k + 1] < lo &&
+		    c->pt[k + 2].bytes <= 2 * c->pt[k - 1].bytes)
+			v[k] = v[k + 1] = lo;
+	}
+}
+
 /* In place: each value the minimum over it and every later one. */
 static void envelope_in_place(double *v, size_t n)
 {
@@ -143,9 +168,11 @@ static void smooth_all(const struct curve *c, double *ns, double *cycles, double
 		for (size_t k = 0; k < c->n; k++)
 			raw[k] = c->pt[k].ns;
 		smooth_outliers(raw, c->n, tmp, ns);
+		raise_pair_dips(c, ns);
 		for (size_t k = 0; k < c->n; k++)
 			raw[k] = c->pt[k].cycles;
 		smooth_outliers(raw, c->n, tmp, cycles);
+		raise_pair_dips(c, cycles);
 	}
 	for (size_t k = 0; k < c->n; k++) {
 		if (pre_ns)
@@ -720,6 +747,19 @@ static uint64_t middle_capacity(uint64_t lo, uint64_t hi)
    "smeared" when it spread over two points or more whatever the cause
    (random victims spread a step too), or the fit says random placement
    made its one point. */
+/* Whether a cache whose step no simple size explains is the plausible
+   capacity `miss`, which missed at its own size: the last size that fit
+   stands for it (within NEAR_PLAUSIBLE). A buffer as large as a cache
+   shares it with the program's other lines, and a physically indexed
+   one with its pages' uneven spread over the sets: multichase on an
+   Emerald Rapids VM read 40.6 ns at 7.55 MiB and 125.9 at 8 MiB, a VM's
+   L3 share once named "7917760 B". */
+static int full_at_own_size(uint64_t fit, uint64_t miss)
+{
+	return edges_snap_capacity((double)miss) == miss &&
+	       (double)fit * NEAR_PLAUSIBLE >= (double)miss;
+}
+
 static void name_cache_step(struct level *l, const struct curve *c, const struct plateau *lower,
 			    const struct plateau *upper, const struct edge_crossing *x)
 {
@@ -737,7 +777,7 @@ static void name_cache_step(struct level *l, const struct curve *c, const struct
 		l->size_bytes = x->miss > x->fit
 			? simplest_capacity(x->fit, x->miss - 1, x->fit) : x->fit;
 		if (l->size_bytes >= x->miss || l->size_bytes < x->fit)
-			l->size_bytes = x->fit;
+			l->size_bytes = full_at_own_size(x->fit, x->miss) ? x->miss : x->fit;
 		return;
 	}
 	l->smeared = part_way >= 2 || fit.smeared;
@@ -1151,6 +1191,67 @@ static size_t split_climbs(const struct curve *c, const double *ns, const double
 	return count;
 }
 
+/* Where plateau p, made of runs joined as drift, holds a step instead:
+   the last point of a flat stretch from p's first (within
+   EDGES_PLATEAU_TOLERANCE of it) and the first point of a flat stretch
+   to p's last, the second's first reading EDGES_RISE_FACTOR or more over
+   the first's last, the step's middle between them at most
+   STEP_TRANSITION_OCTAVES and narrower than either stretch. Returns 1 and
+   the two indices, else 0. A smeared step's middle points can read within
+   the plateau tolerance of each other and close a run of their own, and
+   across that run's gap the rise looked like drift: lmbench's stride reads
+   on an Emerald Rapids VM went 1.76 to 1.88 ns up to 48 KiB, 2.27 to 2.61
+   over 52 to 72 KiB, then 2.64 to 2.92 (smoothed) to 1.8 MiB, read as one
+   plateau. A slow drift rises as fast over every stretch, so no flat
+   stretch of it is as wide as the rise of 1.3x it would need between
+   two; ns are smoothed, so they never fall. */
+static int step_inside(const struct curve *c, const double *ns, const struct plateau *p,
+		       size_t *below, size_t *above)
+{
+	size_t j = p->first, k;
+	double middle;
+
+	while (j < p->last && ns[j + 1] <= ns[p->first] * (1.0 + EDGES_PLATEAU_TOLERANCE))
+		j++;
+	for (k = j + 1; k <= p->last && ns[k] < ns[j] * EDGES_RISE_FACTOR; k++)
+		;
+	if (k > p->last || j - p->first + 1 < EDGES_MIN_PLATEAU_POINTS ||
+	    p->last - k + 1 < EDGES_MIN_PLATEAU_POINTS ||
+	    ns[p->last] > ns[k] * (1.0 + EDGES_PLATEAU_TOLERANCE))
+		return 0;
+	middle = base2_log((double)c->pt[k].bytes / (double)c->pt[j].bytes);
+	if (middle > STEP_TRANSITION_OCTAVES ||
+	    middle >= base2_log((double)c->pt[j].bytes / (double)c->pt[p->first].bytes) ||
+	    middle >= base2_log((double)c->pt[p->last].bytes / (double)c->pt[k].bytes))
+		return 0;
+	*below = j;
+	*above = k;
+	return 1;
+}
+
+/* Each plateau that holds a step (step_inside) split in two at it, the
+   step's middle points in neither; the new count. */
+static size_t split_steps(const struct curve *c, const double *ns, const double *pre_ns,
+			  const double *pre_cycles, const unsigned char *steady,
+			  struct plateau *out, size_t count, size_t max)
+{
+	for (size_t i = 0; i < count && count < max; i++) {
+		size_t below, above;
+
+		if (!step_inside(c, ns, &out[i], &below, &above))
+			continue;
+		for (size_t k = count; k-- > i + 1;)
+			out[k + 1] = out[k];
+		out[i + 1].first = above;
+		out[i + 1].last = out[i].last;
+		out[i].last = below;
+		set_level(&out[i], pre_ns, pre_cycles, steady);
+		set_level(&out[i + 1], pre_ns, pre_cycles, steady);
+		count++;
+	}
+	return count;
+}
+
 size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 {
 	double ns[EDGES_MAX_POINTS], cycles[EDGES_MAX_POINTS];
@@ -1191,6 +1292,7 @@ size_t curve_plateaus(const struct curve *c, struct plateau *out, size_t max)
 		if (count < max)
 			out[count++] = p;
 	}
+	count = split_steps(c, ns, pre_ns, pre_cycles, steady, out, count, max);
 	return split_climbs(c, ns, pre_ns, pre_cycles, steady, out, count, max);
 }
 
@@ -1281,20 +1383,40 @@ int edges_crossing(const struct curve *c, const struct plateau *lower,
 	return 0;
 }
 
+/* Whether a claimed cache's capacity lies in the step from plateau lower
+   to upper: at or past lower's last size (less a tenth, for a grid's
+   rounding: lmbench's 0.04688 MiB is 49157 bytes) and before upper's
+   first. */
+static int claim_in_step(const struct curve *c, const struct plateau *lower,
+			 const struct plateau *upper, const struct edge_claims *claims)
+{
+	for (size_t i = 0; claims && i < claims->n; i++)
+		if ((double)c->pt[lower->last].bytes <= (double)claims->bytes[i] * 1.1 &&
+		    claims->bytes[i] < c->pt[upper->first].bytes)
+			return 1;
+	return 0;
+}
+
 /* One curve alone (another program's, or one page size): neighbouring
    plateaus whose levels lie less than NEXT_LEVEL_FACTOR apart are one
    level, for no cache is less than twice as slow as the one below it.
    What stood between them was a TLB's reach (a page-thrashing chase's L1
    DTLB at 384 KiB on the Zen 5 VM, its L2 1 MiB past it) or noise on a
    smeared approach; with two page sizes the comparison tells a TLB's step
-   apart instead. The joined plateau takes the upper one's level, what
-   the next step rises from. Returns the new count. */
-static size_t join_close_levels(struct plateau *p, size_t n)
+   apart instead. A step whose bracket holds a claimed cache's capacity is
+   that cache's and stays: reads a prefetcher serves can make the next
+   level look less than twice as slow (lmbench's 128-byte stride on an
+   Emerald Rapids VM read L1 at 1.86 ns to 48 KiB and L2 at 2.6 to 3.2).
+   The joined plateau takes the upper one's level, what the next step
+   rises from. Returns the new count. */
+static size_t join_close_levels(const struct curve *c, struct plateau *p, size_t n,
+				const struct edge_claims *claims)
 {
 	size_t out = 0;
 
 	for (size_t k = 0; k < n; k++) {
-		if (out && p[k].ns < p[out - 1].ns * NEXT_LEVEL_FACTOR) {
+		if (out && p[k].ns < p[out - 1].ns * NEXT_LEVEL_FACTOR &&
+		    !claim_in_step(c, &p[out - 1], &p[k], claims)) {
 			p[out - 1].last = p[k].last;
 			p[out - 1].ns = p[k].ns;
 			p[out - 1].cycles = p[k].cycles;
@@ -1305,7 +1427,8 @@ static size_t join_close_levels(struct plateau *p, size_t n)
 	return out;
 }
 
-void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy *h)
+void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edge_claims *claims,
+		    struct hierarchy *h)
 {
 	static struct curve_edge edges[MAX_EDGES];
 	static struct cluster cl[MAX_EDGES];
@@ -1339,7 +1462,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy
 								      ps[i].n));
 	}
 	if (ncurves == 1)
-		ps[0].n = join_close_levels(ps[0].p, ps[0].n);
+		ps[0].n = join_close_levels(&curves[0], ps[0].p, ps[0].n, claims);
 	nedges = find_edges(curves, ncurves, ps, edges);
 	ncl = cluster_edges(curves, ncurves, ps, edges, nedges, cl);
 

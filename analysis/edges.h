@@ -284,9 +284,21 @@ void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned
 double curves_ratio(const struct curve *small, const struct curve *large, uint64_t from,
 		    uint64_t to, size_t *count);
 
+/* The data and unified cache capacities the CPU claims, bytes, for the one
+   rule that reads them: one curve alone keeps a step under
+   NEXT_LEVEL_FACTOR whose bracket holds a claim (edges.c,
+   join_close_levels). */
+#define EDGES_MAX_CLAIMS 8
+struct edge_claims {
+	uint64_t bytes[EDGES_MAX_CLAIMS];
+	size_t n;
+};
+
 /* Finds and attributes the edges of up to EDGES_MAX_CURVES curves (any order
-   of page sizes). Cache levels come first in size order, then the top level,
-   then TLB edges by page size and reach. */
-void hierarchy_find(const struct curve *curves, size_t ncurves, struct hierarchy *h);
+   of page sizes), with the claimed caches (NULL: none). Cache levels come
+   first in size order, then the top level, then TLB edges by page size and
+   reach. */
+void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edge_claims *claims,
+		    struct hierarchy *h);
 
 #endif

@@ -220,14 +220,14 @@ static void test_zen3_clean(void)
 
 	make_curve(&c[0], PAGE_SHIFT_4K, 0.0, 0);
 	make_curve(&c[1], PAGE_SHIFT_2M, 0.0, 0);
-	hierarchy_find(c, 2, &h);
+	hierarchy_find(c, 2, NULL, &h);
 	check_zen3_levels(&h, "clean");
 	CHECK(h.level[0].cycles > 3.9 && h.level[0].cycles < 4.1, "L1 in cycles ~4 (%.2f)",
 	      h.level[0].cycles);
 
 	/* The order of the curves does not matter. */
 	struct curve swapped[2] = { c[1], c[0] };
-	hierarchy_find(swapped, 2, &h);
+	hierarchy_find(swapped, 2, NULL, &h);
 	check_zen3_levels(&h, "2 MiB curve first");
 }
 
@@ -240,7 +240,7 @@ static void test_zen3_noisy(void)
 	for (int seed = 0; seed < 200; seed++) {
 		make_curve(&c[0], PAGE_SHIFT_4K, 0.08, 0);
 		make_curve(&c[1], PAGE_SHIFT_2M, 0.08, 0);
-		hierarchy_find(c, 2, &h);
+		hierarchy_find(c, 2, NULL, &h);
 		if (count(&h, LEVEL_CACHE) != 3 || count(&h, LEVEL_TLB) != 2 ||
 		    !find(&h, LEVEL_CACHE, 32 * KIB, 0) || !find(&h, LEVEL_CACHE, 512 * KIB, 0) ||
 		    !find(&h, LEVEL_TLB, 256 * KIB, PAGE_SHIFT_4K))
@@ -253,7 +253,7 @@ static void test_zen3_noisy(void)
 	for (int seed = 0; seed < 200; seed++) {
 		make_curve(&c[0], PAGE_SHIFT_4K, 0.05, 2);
 		make_curve(&c[1], PAGE_SHIFT_2M, 0.05, 2);
-		hierarchy_find(c, 2, &h);
+		hierarchy_find(c, 2, NULL, &h);
 		/* A spike on the last point of a plateau can shorten it by one
 		   point; it must never add a level. */
 		if (count(&h, LEVEL_CACHE) > 3 || count(&h, LEVEL_TLB) > 2)
@@ -283,7 +283,7 @@ static void test_hidden_cache_edge(void)
 	for (size_t i = 0; i < c[0].n; i++)
 		if (c[0].pt[i].bytes == 384 * KIB || c[0].pt[i].bytes == 512 * KIB)
 			c[0].pt[i].ns = 17.4;
-	hierarchy_find(c, 2, &h);
+	hierarchy_find(c, 2, NULL, &h);
 	l = find(&h, LEVEL_CACHE, 512 * KIB, 0);
 	CHECK(l && strcmp(l->name, "L2") == 0, "L2 found from the 2 MiB curve alone");
 	l = find(&h, LEVEL_TLB, 256 * KIB, PAGE_SHIFT_4K);
@@ -310,7 +310,7 @@ static void test_spread_edge(void)
 			if (c[k].pt[i].bytes > 512 * KIB && c[k].pt[i].bytes <= 32 * MIB)
 				c[k].pt[i].ns = 17.4;
 		}
-	hierarchy_find(c, 2, &h);
+	hierarchy_find(c, 2, NULL, &h);
 	/* The half height sqrt(4.1 * 17.4) = 8.45 is crossed 81 % of the way
 	   (in log latency) from 384 KiB (6.4) to 512 KiB (9.0): at ~485 KiB,
 	   nearest 512 KiB. */
@@ -328,7 +328,7 @@ static void test_single_curve(void)
 	struct hierarchy h;
 
 	make_curve(&c, PAGE_SHIFT_4K, 0.0, 0);
-	hierarchy_find(&c, 1, &h);
+	hierarchy_find(&c, 1, NULL, &h);
 	CHECK(!h.attributed, "one page size: not attributed");
 	CHECK(count(&h, LEVEL_CACHE) == 0 && count(&h, LEVEL_TLB) == 0,
 	      "... no edge called cache or TLB");
@@ -373,7 +373,7 @@ static void test_memory_climbs_at_end(void)
 	curve_init(&c, PAGE_SHIFT_2M);
 	for (size_t i = 0; i < sizeof pt / sizeof *pt; i++)
 		curve_add(&c, pt[i].kib * KIB, pt[i].ns, pt[i].ns * GHZ);
-	hierarchy_find(&c, 1, &h);
+	hierarchy_find(&c, 1, NULL, &h);
 	for (size_t i = 0; i < h.nlevels; i++)
 		if (h.level[i].kind == LEVEL_TOP)
 			top = &h.level[i];
@@ -399,15 +399,15 @@ static void test_short_and_flat(void)
 		curve_add(&c[0], k * KIB, 1.36, 4.0);
 		curve_add(&c[1], k * KIB, 1.37, 4.0);
 	}
-	hierarchy_find(c, 2, &h);
+	hierarchy_find(c, 2, NULL, &h);
 	CHECK(h.nlevels == 1 && h.level[0].kind == LEVEL_TOP && h.level[0].points == 6,
 	      "flat sweep: one top level of six points");
 
 	curve_init(&c[0], PAGE_SHIFT_4K);
-	hierarchy_find(c, 1, &h);
+	hierarchy_find(c, 1, NULL, &h);
 	CHECK(h.nlevels == 0, "empty curve: nothing");
 	curve_add(&c[0], 4096, 1.0, 3.0);
-	hierarchy_find(c, 1, &h);
+	hierarchy_find(c, 1, NULL, &h);
 	CHECK(h.nlevels == 0, "one point: not a plateau");
 }
 
@@ -422,7 +422,7 @@ static void test_unequal_spans(void)
 	make_curve(&c[1], PAGE_SHIFT_2M, 0.0, 0);
 	while (c[1].n && c[1].pt[c[1].n - 1].bytes > 4 * MIB)
 		c[1].n--;
-	hierarchy_find(c, 2, &h);
+	hierarchy_find(c, 2, NULL, &h);
 	CHECK(find(&h, LEVEL_CACHE, 512 * KIB, 0) && find(&h, LEVEL_TLB, 256 * KIB, PAGE_SHIFT_4K),
 	      "the shared span is still attributed");
 	CHECK(find(&h, LEVEL_EDGE, 8 * MIB, 0) && find(&h, LEVEL_EDGE, 32 * MIB, 0),
@@ -451,7 +451,7 @@ static void test_curve_without_verdict(void)
 			if (!(i & 1))
 				low *= 1.5;
 		}
-	hierarchy_find(c, 2, &h);
+	hierarchy_find(c, 2, NULL, &h);
 	CHECK(count(&h, LEVEL_TLB) == 0,
 	      "no TLB edge claimed where the 2 MiB curve said nothing");
 	l = find(&h, LEVEL_EDGE, 512 * KIB, 0);
@@ -474,7 +474,7 @@ static void test_unstable_l3(void)
 				if (c[k].pt[i].bytes >= 2 * MIB && c[k].pt[i].bytes <= 32 * MIB &&
 				    uniform() < 0.5)
 					c[k].pt[i].ns = 100.0 + 50.0 * uniform();
-		hierarchy_find(c, 2, &h);
+		hierarchy_find(c, 2, NULL, &h);
 		if (count(&h, LEVEL_CACHE) > 3 || !find(&h, LEVEL_CACHE, 32 * KIB, 0) ||
 		    !find(&h, LEVEL_CACHE, 512 * KIB, 0))
 			ok = 0;
@@ -611,12 +611,12 @@ static void test_crossing(void)
 		      "falling readings: the curve never crosses the half height");
 		curve_from(&two[0], PAGE_SHIFT_4K, b, ys, 12);
 		curve_from(&two[1], PAGE_SHIFT_2M, b, ys, 12);
-		hierarchy_find(two, 2, &h);
+		hierarchy_find(two, 2, NULL, &h);
 		CHECK(h.nlevels == 2 && h.level[0].kind == LEVEL_CACHE &&
 		      h.level[0].size_bytes == 64 * KIB && h.level[0].below_bytes == 64 * KIB &&
 		      h.level[0].next_bytes == 128 * KIB,
 		      "... the edge still reported, at the gap: 64 KiB, 64-128 KiB");
-		hierarchy_find(&c, 1, &h);
+		hierarchy_find(&c, 1, NULL, &h);
 		CHECK(h.nlevels == 1 && h.level[0].kind == LEVEL_TOP,
 		      "... one curve alone: 1.7 over 1.25 ns is no cache's step, one level (%zu)",
 		      h.nlevels);
@@ -807,7 +807,7 @@ static int run_shape(const uint64_t *kib, struct synth m, int seeds, int pair, i
 			big.rise = 0.0;             /* 2 MiB pages: no L1 DTLB misses */
 			make_synth(&c[1], PAGE_SHIFT_2M, kib, &big);
 		}
-		hierarchy_find(c, pair ? 2 : 1, &h);
+		hierarchy_find(c, pair ? 2 : 1, NULL, &h);
 		exact += l1_l2_exact(&h);
 		n = sizes_of(&h, s, 8);
 		while (n && s[n - 1] >= 4 * MIB)
@@ -1011,7 +1011,7 @@ static void test_recorded(const char *csv)
 				if (!thin || (b & (b - 1)) == 0)
 					curve_add(&one, b, a.curve[i].pt[k].ns, a.curve[i].pt[k].cycles);
 			}
-			hierarchy_find(&one, 1, &h);
+			hierarchy_find(&one, 1, NULL, &h);
 			n = sizes_of(&h, sz, 8);
 			CHECK(n >= 3 && sz[0] == 32 * KIB && sz[1] == 512 * KIB && sz[2] >= 4 * MIB,
 			      "%s: the %s curve alone%s: 32 KiB, 512 KiB, nothing between (%llu, %llu KiB)",

@@ -115,7 +115,7 @@ static void hierarchy_checks(const struct scenario *s)
 
 	curve_of(&c[0], s, 12);
 	curve_of(&c[1], s, 21);
-	hierarchy_find(c, 2, &h);
+	hierarchy_find(c, 2, NULL, &h);
 	if (getenv("SIM_DUMP")) {
 		struct plateau p[EDGES_MAX_PLATEAUS];
 		size_t np = curve_plateaus(&c[1], p, EDGES_MAX_PLATEAUS);
