@@ -10,6 +10,7 @@
 #include "desk/analyze.h"
 #include "desk/curve_read.h"
 #include "host/host.h"
+#include "core/platform.h"
 #include "lib/json_read.h"
 #include "analysis/analysis.h"
 #include "analysis/ifetch_levels.h"
@@ -21,8 +22,8 @@
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: memprobe analyze RUN_FOLDER|path/to/results.csv [--out DIR] [--claims system.json]\n"
-		"       memprobe analyze path/to/curve.txt [--out DIR] [--claims system.json]\n"
+		"usage: memprobe analyze RUN_FOLDER|path/to/results.csv [--out DIR] [--claims CLAIMS]\n"
+		"       memprobe analyze path/to/curve.txt [--out DIR] [--claims CLAIMS]\n"
 		"\n"
 		"Reads the latency, tlb and bandwidth rows of a run's results.csv (a run\n"
 		"folder's, or the file named), or a\n"
@@ -31,7 +32,9 @@ static void usage(FILE *to)
 		"the cache levels, the TLB levels and the page-walk cost in them, and\n"
 		"prints them beside the cache and TLB claims that the run's system.json recorded\n"
 		"(when it lies beside the CSV, or the one --claims names; a malformed one\n"
-		"is refused), and the\n"
+		"is refused; for a curve with none beside it, this machine's CPU's, said\n"
+		"so: --claims none reads without claims, --claims this-cpu with this\n"
+		"machine's always), and the\n"
 		"bandwidth curves' cache edges beside the latency curves'. Writes nothing\n"
 		"unless told to: with --out DIR (made if needed), writes latency.svg,\n"
 		"tlb.svg, pagewalk.svg and bandwidth.svg (those the rows allow) and\n"
@@ -183,24 +186,61 @@ static void html_row(const struct result_row *row, void *ctx)
 	report_html_row(row);
 }
 
-/* The claims recorded in the system.json beside the CSV, or in `given`
-   (--claims) when not null. 0 (also when
-   there is none, or it holds no registers: the levels are then shown
-   without claims), or 2 with the reason on stderr when it cannot be read
-   or is not well-formed JSON, as memprobe compare refuses it. */
-static int load_claims(struct analysis *a, const char *dir, const char *given)
+/* The claims of the CPU analyze runs on, read now, into a; said so. */
+static void this_cpu_claims(struct analysis *a, const char *why)
 {
 	static struct cache_claims claims;
-	char path[4200];
+
+	plat_cache_claims(&claims);
+	if (!claims.ncaches) {
+		printf("claims: %s, and this machine's CPU claims no caches; the levels are "
+		       "shown without claims\n", why);
+		return;
+	}
+	printf("claims: %s\n", why);
+	analysis_set_claims(a, &claims, "this machine's CPU, read now");
+}
+
+/* The claims recorded in the system.json beside the CSV, or in `given`
+   (--claims) when not null: a file, CLAIMS_NONE or CLAIMS_THIS_CPU. A
+   two-column curve (another program's) with no system.json beside it
+   takes this machine's CPU's, as if recorded here, and says so: such
+   curves are read where they were recorded, and no claim at all leaves
+   one curve unable to tell a cache's step under twice the level below
+   from a TLB's. 0 (also when there is none, or it holds no registers: the
+   levels are then shown without claims), or 2 with the reason on stderr
+   when it cannot be read or is not well-formed JSON, as memprobe compare
+   refuses it. */
+static int load_claims(struct analysis *a, const char *dir, const char *given,
+		       int two_column)
+{
+	static struct cache_claims claims;
+	char path[4200], said[4400];
 	const char *why;
 	size_t len, at;
 	char *text;
 
+	if (given && !strcmp(given, CLAIMS_NONE)) {
+		printf("claims: none (--claims %s); the levels are shown without them\n",
+		       CLAIMS_NONE);
+		return 0;
+	}
+	if (given && !strcmp(given, CLAIMS_THIS_CPU)) {
+		this_cpu_claims(a, "this machine's CPU, read now (--claims " CLAIMS_THIS_CPU ")");
+		return 0;
+	}
 	if (given)
 		snprintf(path, sizeof path, "%s", given);
 	else
 		snprintf(path, sizeof path, "%s/system.json", dir);
 	text = host_slurp(path, &len, &why);
+	if (!text && errno == ENOENT && !given && two_column) {
+		snprintf(said, sizeof said, "%s: %s; the curve is read against this machine's "
+			 "CPU, read now, as if recorded here (--claims %s: without claims; "
+			 "--claims FILE: a system.json's)", path, why, CLAIMS_NONE);
+		this_cpu_claims(a, said);
+		return 0;
+	}
 	if (!text && errno == ENOENT) {
 		printf("claims: %s: %s; the levels are shown without them\n", path, why);
 		return 0;
@@ -360,7 +400,7 @@ int analyze_main(int argc, char **argv)
 	}
 
 	folder_of(csv, dir, sizeof dir);
-	if (load_claims(&a, dir, claims)) {
+	if (load_claims(&a, dir, claims, two_column)) {
 		free(text);
 		return 2;
 	}

@@ -6,6 +6,11 @@
 #ifndef MEMPROBE_ANALYZE_H
 #define MEMPROBE_ANALYZE_H
 
+/* --claims' two words that name no file: no claims at all, and the
+   claims of the CPU analyze runs on (a file so named: ./none). */
+#define CLAIMS_NONE "none"
+#define CLAIMS_THIS_CPU "this-cpu"
+
 /* argv[0] is "analyze". Writes files only with --out DIR, never over one
    already there. Exit status: 0 analysed, 1 no latency rows in the file, 2
    a usage or file error (a file that is not a regular one, a system.json

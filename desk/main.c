@@ -18,7 +18,8 @@
 
 /* The desk commands' lines of --help, under the run's. */
 static const char desk_usage[] =
-	"       memprobe analyze RUN_FOLDER|results.csv [--out DIR]\n"
+	"       memprobe analyze RUN_FOLDER|results.csv|curve.txt [--out DIR]\n"
+	"                        [--claims FILE|none|this-cpu]\n"
 	"       memprobe compare RUN_A RUN_B [RUN_C ...] [--out DIR]\n"
 	"       memprobe fleet DIR... [--out OUT] [--db FILE] [--all] [--threshold PCT]\n";
 

@@ -220,6 +220,42 @@ static void test_card_keeps_stars(void)
 	run_folder_free(&r);
 }
 
+/* Another program's curve with no system.json beside it is read against
+   this machine's CPU, said so; --claims none reads it without claims and
+   --claims this-cpu with this CPU's for any file. A results.csv alone
+   stays without claims: memprobe's runs record their own. */
+static void test_curve_claims(void)
+{
+	char *dir = folder("curve"), *curve = path_in(dir, "lat_mem_rd.txt");
+
+	copy_bytes("tests/data/other-lmbench-lat_mem_rd-emr-1.txt", dir, "lat_mem_rd.txt", 0);
+	char *plain[] = { "analyze", curve, 0 };
+	int rc = analyze(plain);
+	CHECK(rc == 0 && strstr(out_text, "system.json: No such file or directory; the curve is "
+				"read against this machine's CPU, read now, as if recorded here "
+				"(--claims none: without claims") &&
+	      (strstr(out_text, "this machine's CPU, read now, read from CPUID") ||
+	       strstr(out_text, "this machine's CPU claims no caches")),
+	      "a curve alone: this machine's claims, said so (exit %d)", rc);
+	char *none[] = { "analyze", curve, "--claims", "none", 0 };
+	rc = analyze(none);
+	CHECK(rc == 0 && strstr(out_text, "claims: none (--claims none); the levels are shown "
+				"without them") && !strstr(out_text, "read from CPUID") &&
+	      strstr(out_text, "\n  L1               2 MiB"),
+	      "--claims none: no claims, and the stride curve's one level under 2x not told "
+	      "from a TLB's (exit %d)", rc);
+	char *here[] = { "analyze", "tests/data/zen3-vm-latency-1.csv", "--claims", "this-cpu", 0 };
+	rc = analyze(here);
+	CHECK(rc == 0 && strstr(out_text, "claims: this machine's CPU, read now (--claims this-cpu)"),
+	      "--claims this-cpu for a results.csv: this CPU's, said so (exit %d)", rc);
+	copy_bytes("tests/data/zen3-vm-latency-1.csv", dir, "results.csv", 0);
+	char *csv[] = { "analyze", path_in(dir, "results.csv"), 0 };
+	rc = analyze(csv);
+	CHECK(rc == 0 && strstr(out_text, "system.json: No such file or directory; the levels are "
+				"shown without them") && !strstr(out_text, "this machine's CPU"),
+	      "a results.csv alone: no claims, as before (exit %d)", rc);
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -229,6 +265,7 @@ int main(void)
 	test_run_folder_untouched();
 	test_system_json_refused();
 	test_odd_inputs();
+	test_curve_claims();
 	test_card_keeps_stars();
 	scratch_remove(root);
 	return check_summary();
