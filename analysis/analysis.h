@@ -57,6 +57,10 @@ struct analysis {
 	int have_claims;
 	const char *claims_source;                /* "this CPU's registers", "the registers
 						     recorded in system.json beside the CSV" */
+	/* Claimed cache levels (bit n: Ln) that one curve's first edges
+	   stepped over: the edge read holds a higher level's claim and none
+	   showed this one's (check_edge). */
+	unsigned skipped_claims;
 	int computed;
 };
 
