@@ -147,6 +147,26 @@ static void show_table(struct comparison *c, struct fitted_table *t, const char 
 	fitted_table_free(t);
 }
 
+/* A note for each run whose chases' median clock stands over
+   CARD_CLOCK_MOVE from run A's: its ns figures stand apart from A's by as
+   much at the same cycles, which a ratio of ns alone hides. */
+static void clocks_note(struct comparison *c, const double *clock)
+{
+	char text[256];
+
+	for (unsigned r = 1; r < c->nruns; r++) {
+		double ratio = clock[0] > 0 && clock[r] > 0 ? clock[r] / clock[0] : 1.0;
+
+		if (ratio <= 1.0 + CARD_CLOCK_MOVE && ratio >= 1.0 / (1.0 + CARD_CLOCK_MOVE))
+			continue;
+		snprintf(text, sizeof text, "run %c's core clock (its chases' median) ran %.2f GHz "
+			 "against run A's %.2f (%.2fx): its ns read about %.2fx A's at the same "
+			 "cycles; its cycles rows compare the caches.", c->run[r].name, clock[r],
+			 clock[0], ratio, 1.0 / ratio);
+		note(c, text);
+	}
+}
+
 /* The runs' cards side by side: a row per figure of any card (matched by
    its name: "L2 KiB", "L1 DTLB 4 KiB entries"), a column per run, and each
    later run's figure over the first's. */
@@ -155,6 +175,7 @@ static void cards_table(struct comparison *c)
 	static struct card_figure fig[MAX_RUNS][CARD_MAX_FIGURES];
 	static const char *names[MAX_RUNS * CARD_MAX_FIGURES];
 	static struct card card;
+	static double clock[MAX_RUNS];
 	const char *header[TABLE_MAX_COLUMNS];
 	char head[MAX_RUNS][2][8];
 	size_t nfig[MAX_RUNS], nnames = 0;
@@ -165,6 +186,7 @@ static void cards_table(struct comparison *c)
 	header[ncols++] = "figure";
 	for (unsigned r = 0; r < c->nruns; r++) {
 		run_folder_card(&c->run[r], &card);
+		clock[r] = card.clock_p50_ghz;
 		nfig[r] = card_figures(&card, fig[r], CARD_MAX_FIGURES);
 		for (size_t i = 0; i < nfig[r]; i++) {
 			size_t k = 0;
@@ -216,6 +238,7 @@ static void cards_table(struct comparison *c)
 	note(c, "sizes in KiB, latencies in ns, bandwidth in GB/s, TLB miss costs in cycles, the clock in GHz; "
 		"'*' before a row: a figure not every run's card has; '*' after a figure: "
 		"starred on its run's card (another run may read it over 10% otherwise).");
+	clocks_note(c, clock);
 }
 
 /* Which run is which: letter, folder, platform, CPU, build, rows. */

@@ -287,6 +287,33 @@ static void test_memory_rows(void)
 	      "(%.60s)", row ? row : "no row");
 }
 
+/* Two quick runs of the Emerald Rapids VM an hour apart: the second's
+   chases ran at a median clock of 2.47 GHz against the first's 2.84, so
+   its ns stand about 1.15x at the same cycles, and compare says so under
+   the cards; two runs at 2.47 and 2.50 GHz draw no such note. */
+static void test_clock_note(void)
+{
+	char *a = folder("clock-a"), *b = folder("clock-b"), *c = folder("clock-c");
+
+	copy_lines("tests/data/emr-vm-quick-tlb-1.csv", a, "results.csv", 0);
+	copy_lines("tests/data/emr-vm-quick-tlb-3.csv", b, "results.csv", 0);
+	copy_lines("tests/data/emr-vm-quick-tlb-4.csv", c, "results.csv", 0);
+	copy_lines("tests/data/emr-vm-cpuid.json", a, "system.json", 0);
+	copy_lines("tests/data/emr-vm-cpuid.json", b, "system.json", 0);
+	copy_lines("tests/data/emr-vm-cpuid.json", c, "system.json", 0);
+	char *apart[] = { "compare", a, b, 0 };
+	int rc = compare(apart);
+	CHECK(rc == 0 && strstr(out_text, "run B's core clock (its chases' median) ran 2.47 GHz "
+				"against run A's 2.84 (0.87x): its ns read about 1.15x A's at the "
+				"same cycles") &&
+	      strstr(out_text, "\n    core clock GHz, the chases' median "),
+	      "clocks 13%% apart: the row and the note (exit %d)", rc);
+	char *close[] = { "compare", b, c, 0 };
+	rc = compare(close);
+	CHECK(rc == 0 && !strstr(out_text, "core clock (its chases' median) ran"),
+	      "clocks 1%% apart: no note (exit %d)", rc);
+}
+
 int main(void)
 {
 	if (!mkdtemp(root)) {
@@ -298,6 +325,7 @@ int main(void)
 	test_table();
 	test_identity_and_rate();
 	test_memory_rows();
+	test_clock_note();
 	scratch_remove(root);
 	return check_summary();
 }
