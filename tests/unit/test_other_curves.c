@@ -395,8 +395,10 @@ int main(void)
 	test_share_full_at_own_size(&emr);
 	/* Held out again: a second run of each, recorded after the rules
 	   above stood. */
+	test_file("tests/data/other-tinymembench-emr-2.txt", 17, &emr, ALL_LEVELS);
 	test_file("tests/data/other-cnc-memorylatency-emr-2.txt", 40, &emr, ALL_LEVELS);
 	test_file("tests/data/other-lmbench-lat_mem_rd-t-emr-2.txt", 100, &emr, ALL_LEVELS);
+	test_file("tests/data/other-multichase-emr-2.txt", 150, &emr, ALL_LEVELS);
 	test_hidden_l1(&emr);
 	return check_summary();
 }
