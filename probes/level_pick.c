@@ -36,7 +36,7 @@ static uint64_t eighth_floor(uint64_t bytes)
    step's slower ones in it); the L1's half, 24 KiB, read 1.24 against a
    plateau of 1.13. */
 static void pick_cache(struct level_picks *p, const char *name, uint64_t size_bytes,
-		       double latency_ns, uint64_t from, uint64_t to)
+		       double latency_ns, double latency_cycles, uint64_t from, uint64_t to)
 {
 	struct level_pick *l = &p->level[p->count];
 	uint64_t bytes = size_bytes / 2;
@@ -52,6 +52,7 @@ static void pick_cache(struct level_picks *p, const char *name, uint64_t size_by
 	mp_strlcpy(l->name, name, sizeof l->name);
 	l->bytes = bytes / CHASE_SLOT * CHASE_SLOT;
 	l->latency_ns = latency_ns;
+	l->latency_cycles = latency_cycles;
 	p->count++;
 }
 
@@ -76,14 +77,16 @@ static void caches_from_latency(struct level_picks *p, const struct analysis *be
 	for (size_t i = 0; i < before->h.nlevels; i++) {
 		const struct level *l = &before->h.level[i];
 
-		if (l->kind == LEVEL_TOP)
+		if (l->kind == LEVEL_TOP) {
 			p->top_ns = l->ns;
+			p->top_cycles = l->cycles;
+		}
 		if (l->kind != LEVEL_CACHE)
 			continue;
 		if (first)
 			from = curve_start(before, l->page_shift);
 		first = 0;
-		pick_cache(p, l->name, l->size_bytes, l->ns, from, l->below_bytes);
+		pick_cache(p, l->name, l->size_bytes, l->ns, l->cycles, from, l->below_bytes);
 		from = l->next_bytes;
 		if (l->size_bytes > p->largest_found)
 			p->largest_found = l->size_bytes;
@@ -101,7 +104,7 @@ static void caches_from_claims(struct level_picks *p, const struct cache_claims 
 			if (d->level != n || (d->kind != CACHE_DATA && d->kind != CACHE_UNIFIED))
 				continue;
 			mp_snprintf(name, sizeof name, "L%u", n);
-			pick_cache(p, name, d->size_bytes, 0, 0, 0);
+			pick_cache(p, name, d->size_bytes, 0, 0, 0, 0);
 			break;
 		}
 }
@@ -119,6 +122,7 @@ void level_picks_caches(struct level_picks *p, const struct analysis *before,
 		return;
 	p->count = 0;
 	p->top_ns = 0;
+	p->top_cycles = 0;
 	caches_from_claims(p, claims);
 	p->from = before && before->ncurves ?
 		"the caches the CPU claims (the latency probe's curves named no cache level)" :
@@ -141,26 +145,20 @@ unsigned level_picks_add_memory(struct level_picks *p, uint64_t bytes)
 	mp_strlcpy(m->name, "memory", sizeof m->name);
 	m->bytes = bytes;
 	m->latency_ns = p->top_ns;
+	m->latency_cycles = p->top_cycles;
 	return dropped;
 }
 
-double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
-			     uint64_t bytes)
-{
-	uint64_t at;
-	double ns = level_pick_latency_near(before, page_shift, bytes, &at);
-
-	return at == bytes ? ns : 0;
-}
-
-double level_pick_latency_near(const struct analysis *before, unsigned page_shift,
-			       uint64_t bytes, uint64_t *at)
+/* The latency curve point of these pages nearest `bytes` within an
+   eighth of an octave either way; NULL when none is that near. */
+static const struct curve_point *point_near(const struct analysis *before, unsigned page_shift,
+					    uint64_t bytes)
 {
 	/* 2^(1/8), as a ratio of sizes: the refinement's finest step. */
 	const double eighth = 1.0905077326652577;
-	double best_ns = 0, best_ratio = eighth;
+	const struct curve_point *best = NULL;
+	double best_ratio = eighth;
 
-	*at = 0;
 	for (size_t i = 0; before && bytes && i < before->ncurves; i++) {
 		const struct curve *c = &before->curve[i];
 
@@ -172,10 +170,34 @@ double level_pick_latency_near(const struct analysis *before, unsigned page_shif
 			r = r < 1 ? 1 / r : r;
 			if (c->pt[k].bytes && r <= best_ratio) {
 				best_ratio = r;
-				best_ns = c->pt[k].ns;
-				*at = c->pt[k].bytes;
+				best = &c->pt[k];
 			}
 		}
 	}
-	return best_ns;
+	return best;
+}
+
+double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
+			     uint64_t bytes)
+{
+	const struct curve_point *p = point_near(before, page_shift, bytes);
+
+	return p && p->bytes == bytes ? p->ns : 0;
+}
+
+double level_pick_cycles_at(const struct analysis *before, unsigned page_shift,
+			    uint64_t bytes)
+{
+	const struct curve_point *p = point_near(before, page_shift, bytes);
+
+	return p && p->bytes == bytes ? p->cycles : 0;
+}
+
+double level_pick_latency_near(const struct analysis *before, unsigned page_shift,
+			       uint64_t bytes, uint64_t *at)
+{
+	const struct curve_point *p = point_near(before, page_shift, bytes);
+
+	*at = p ? p->bytes : 0;
+	return p ? p->ns : 0;
 }

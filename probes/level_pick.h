@@ -22,6 +22,7 @@ struct level_pick {
 	char name[16];            /* "L1", "L2", "L3", "memory" */
 	uint64_t bytes;           /* the working set, whole 64-byte lines */
 	double latency_ns;        /* the latency probe's figure for the level; 0: none */
+	double latency_cycles;    /* the same in core cycles; 0: none */
 };
 
 /* The levels picked: cache levels first, smallest first; the probe adds
@@ -33,6 +34,7 @@ struct level_picks {
 	uint64_t largest_found;   /* the largest cache level the latency probe found; 0: none */
 	uint64_t largest_claimed; /* the largest data or unified cache claimed; 0: none */
 	double top_ns;            /* the latency probe's top level (memory), ns; 0: none */
+	double top_cycles;        /* the same in core cycles; 0: none */
 };
 
 struct analysis;
@@ -60,6 +62,14 @@ unsigned level_picks_add_memory(struct level_picks *p, uint64_t bytes);
    level's plateau can lie a TLB step away from its half. Pure. */
 double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
 			     uint64_t bytes);
+
+/* The same point's cycles: the latency probe's reading at exactly `bytes`
+   in core cycles, by the clock of its own timed section; 0 when there is
+   no such point. A figure held against it in cycles stands apart from it
+   only by what the cache did, not by a clock the host moved between the
+   two probes. Pure. */
+double level_pick_cycles_at(const struct analysis *before, unsigned page_shift,
+			    uint64_t bytes);
 
 /* As level_pick_latency_at, at the point nearest `bytes` within an eighth
    of an octave either way (*at: its working set): the sweep's 2 GiB

@@ -374,7 +374,7 @@ static int measure_curve(const struct config *c, const struct plat_buffer *buf, 
 static int run_page_size(const struct config *c, unsigned shift)
 {
 	struct plat_buffer buf;
-	struct level_pick walk = { "page_walks", walk_pages * WALK_STRIDE, 0 };
+	struct level_pick walk = { "page_walks", walk_pages * WALK_STRIDE, 0, 0 };
 	char page_name[32];
 	uint64_t need = picks.level[picks.count - 1].bytes, max;
 	int walks = MLP_SETTINGS(c)->walks && (shift == PAGE_SHIFT_4K || shift == PAGE_SHIFT_2M);

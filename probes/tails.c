@@ -251,10 +251,11 @@ static int measure_level(const struct config *c, const struct level_pick *l, uns
    level's p50 beside the latency probe's reading at the same working set
    and page size, else a cache level's plateau, where it ran. */
 static void report_against_latency(unsigned shift, const char *page_name, const double p50[],
-				   const struct batch_summary *last)
+				   const double p50_cycles[], const struct batch_summary *last)
 {
 	const char *sep = "; p50 against the latency probe's (at the same size and pages, "
-			  "else a cache level's plateau):";
+			  "else a cache level's plateau; in cycles too, each by its own "
+			  "sections' clock):";
 
 	report_printf("tails, %s: the counter moves in steps of %u ticks (%.2f ns), its own "
 		      "cost %.2f ns a bracket", page_name, last->step_ticks, last->step_ns,
@@ -262,16 +263,26 @@ static void report_against_latency(unsigned shift, const char *page_name, const 
 	for (unsigned i = 0; i < picks.count; i++) {
 		const struct level_pick *l = &picks.level[i];
 		double ref = level_pick_latency_at(before, shift, l->bytes), off;
+		double ref_cycles = level_pick_cycles_at(before, shift, l->bytes);
 
 		/* A cache level's plateau stands for its half; memory's
 		   top plateau may be a cache's where the sweep stopped short. */
-		if (ref <= 0 && i + 1 < picks.count)
+		if (ref <= 0 && i + 1 < picks.count) {
 			ref = l->latency_ns;
+			ref_cycles = l->latency_cycles;
+		}
 		if (p50[i] <= 0 || ref <= 0)
 			continue;
 		off = 100 * (p50[i] / ref - 1);
 		report_printf("%s %s %.2f ns against %.2f (%s%.1f%%)", sep, l->name, p50[i], ref,
 			      off >= 0 ? "+" : "", off);
+		/* In cycles too, each by its own section's clock: a host
+		   that moved the clock between the probes moves the ns. */
+		if (ref_cycles > 0 && p50_cycles[i] > 0) {
+			off = 100 * (p50_cycles[i] / ref_cycles - 1);
+			report_printf(", %.2f cycles against %.2f (%s%.1f%%)", p50_cycles[i],
+				      ref_cycles, off >= 0 ? "+" : "", off);
+		}
 		sep = ";";
 	}
 	report_printf("\n");
@@ -283,7 +294,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 {
 	uint64_t room = (uint64_t)TAILS_SETTINGS(c)->batches * sizeof(uint32_t), max;
 	struct batch_summary s = { 0 };
-	double p50[LEVEL_PICKS_MAX] = { 0 };
+	double p50[LEVEL_PICKS_MAX] = { 0 }, p50_cycles[LEVEL_PICKS_MAX] = { 0 };
 	char page_name[48];
 	int status = 0, measured = 0;
 
@@ -303,10 +314,11 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 		status = rc < 0 ? -1 : 0;
 		measured += rc == 0;
 		p50[i] = rc == 0 ? s.p50_ns : 0;
+		p50_cycles[i] = rc == 0 ? ns_to_cycles(s.p50_ns) : 0;
 	}
 	report_table_end();
 	if (measured)
-		report_against_latency(shift, page_name, p50, &s);
+		report_against_latency(shift, page_name, p50, p50_cycles, &s);
 	plat_free(run.ticks, room);
 	return status < 0 ? -1 : measured ? 0 : 1;
 }
