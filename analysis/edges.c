@@ -168,11 +168,9 @@ static void smooth_all(const struct curve *c, double *ns, double *cycles, double
 		for (size_t k = 0; k < c->n; k++)
 			raw[k] = c->pt[k].ns;
 		smooth_outliers(raw, c->n, tmp, ns);
-		raise_pair_dips(c, ns);
 		for (size_t k = 0; k < c->n; k++)
 			raw[k] = c->pt[k].cycles;
 		smooth_outliers(raw, c->n, tmp, cycles);
-		raise_pair_dips(c, cycles);
 	}
 	for (size_t k = 0; k < c->n; k++) {
 		if (pre_ns)
@@ -180,6 +178,10 @@ static void smooth_all(const struct curve *c, double *ns, double *cycles, double
 		if (pre_cycles)
 			pre_cycles[k] = cycles[k];
 	}
+	/* The levels' medians (pre_ns) keep such pairs; only the envelope
+	   is spared them. */
+	raise_pair_dips(c, ns);
+	raise_pair_dips(c, cycles);
 	if (c->n) {
 		envelope_in_place(ns, c->n);
 		envelope_in_place(cycles, c->n);

@@ -67,6 +67,9 @@ struct tlb_desc {
 	unsigned ways;            /* 0: fully associative; WAYS_UNSTATED */
 	int ways_at_least;
 	const char *source;
+	int documented;           /* the vendor's documented figures for the model,
+				     where the registers are empty: no hypervisor
+				     filled them */
 };
 
 /* Some leaf 2 descriptors give the entries but not the associativity. */

@@ -269,6 +269,8 @@ static void add_documented_tlbs(struct cache_claims *c, uint32_t leaf1_eax)
 			source);
 		add_tlb(c, 2, TLB_UNIFIED, TLB_PAGE_4K | TLB_PAGE_2M | TLB_PAGE_4M, 2048, 16, 0,
 			source);
+		for (unsigned k = 0; k < c->ntlbs; k++)
+			c->tlb[k].documented |= c->tlb[k].source == source;
 		return;
 	}
 }
