@@ -1311,6 +1311,19 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 	}
 }
 
+/* The number of a level named "Ln" (n a digit or more); 0 for any other
+   name ("edge"). */
+static unsigned level_number(const char *name)
+{
+	unsigned n = 0;
+
+	if (name[0] != 'L')
+		return 0;
+	for (const char *p = name + 1; *p >= '0' && *p <= '9'; p++)
+		n = n * 10 + (unsigned)(*p - '0');
+	return n;
+}
+
 /* The claimed cache levels past the last one read, in order. */
 static void add_unread(struct card *c, const struct analysis *a)
 {
@@ -1424,15 +1437,19 @@ size_t card_format(const struct card *c, char *buf, size_t size)
 		line_add(&ls, "%-8s %10s %7s %6s%s%s %10s  %s", "cache", "size", "ns", "cycles",
 			 ways, bw, "claim", "verdict");
 		mp_append(&out, "%s\n", ls.line[0]);
-		for (size_t i = 0; i < show_caches; i++) {
+		for (size_t i = 0, k = 0, u = 0; i < show_caches; i++) {
 			ls.n = 0;
-			if (i < c->ncaches)
-				cache_line(&ls, &c->cache[i], any_ways(c), any_bandwidth(c));
+			/* In level order: a claim one curve's first edge
+			   stepped over ("L1 not seen") stands above that
+			   edge's "L2". */
+			if (k < c->ncaches && (u == c->nunread ||
+					       level_number(c->cache[k].name) <
+					       level_number(c->unread[u].name)))
+				cache_line(&ls, &c->cache[k++], any_ways(c), any_bandwidth(c));
 			else
-				unread_line(&ls, &c->unread[i - c->ncaches], any_ways(c),
-					    any_bandwidth(c));
-			for (size_t k = 0; k < ls.n; k++)
-				mp_append(&out, "%s\n", ls.line[k]);
+				unread_line(&ls, &c->unread[u++], any_ways(c), any_bandwidth(c));
+			for (size_t n = 0; n < ls.n; n++)
+				mp_append(&out, "%s\n", ls.line[n]);
 		}
 	}
 	if (show_tlbs) {

@@ -166,10 +166,10 @@ struct card {
 	int have_levels;          /* latency or tlb rows were read */
 	struct card_cache cache[CARD_MAX_CACHES];
 	size_t ncaches;
-	/* Cache levels CPUID claims past the last one read
-	   (analysis_unread_claim): a row each under the caches, "not seen",
-	   with the claim, where nothing would otherwise say the run read no
-	   level for them. */
+	/* Cache levels CPUID claims past the last one read, and those one
+	   curve's first edge stepped over (analysis_unread_claim): a row
+	   each among the caches in level order, "not seen", with the claim,
+	   where nothing would otherwise say the run read no level for them. */
 	struct card_unread {
 		char name[16];    /* "L3" */
 		uint64_t claim_bytes;

@@ -17,6 +17,7 @@
 #include "lib/json_read.h"
 #include "run/card.h"
 #include "desk/analyze.h"
+#include "desk/curve_read.h"
 #include "results/csvread.h"
 #include "probes/geometry.h"
 #include "core/config.h"
@@ -34,6 +35,7 @@ static struct analysis a;
 static struct card_rows rows;
 static struct card card;
 static char text[CARD_TEXT_MAX];
+static char text_buf_card[CARD_TEXT_MAX];
 
 static struct level *add_level(enum level_kind kind, const char *name, unsigned page_shift,
 			       uint64_t size, uint64_t below, uint64_t next, double ns)
@@ -1724,11 +1726,45 @@ static void test_clock_moved(void)
 		     "80%): ns move with it, cycles do not") != 0, "the words (%.300s)", trust);
 }
 
+static void take_curve_row(const struct result_row *row, void *ctx)
+{
+	analysis_add_row(ctx, row);
+}
+
+/* A claim one curve's first edge stepped over (lmbench's stride reads on
+   the Emerald Rapids VM: the one edge at 2 MiB is L2's, L1's step hidden
+   by the prefetchers) is a "not seen" line above that edge's, in level
+   order. */
+static void test_stepped_over_in_order(void)
+{
+	static struct cache_claims claims;
+	static struct card c;
+	struct curve_read_summary sum;
+	size_t len = 0;
+	char *text = read_all("tests/data/other-lmbench-lat_mem_rd-emr-2.txt", &len);
+	const char *l1, *l2;
+
+	analysis_init(&a);
+	CHECK(text && curve_read(text, len, take_curve_row, &a, &sum) == 0 &&
+	      recorded_claims("tests/data/emr-vm-cpuid.json", &claims) == 0,
+	      "the stride curve and the VM's claims read");
+	free(text);
+	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
+	analysis_compute(&a);
+	card_build(&c, &a, NULL, NULL);
+	card_format(&c, text_buf_card, sizeof text_buf_card);
+	l1 = line_of(text_buf_card, "L1 ");
+	l2 = line_of(text_buf_card, "L2 ");
+	CHECK(l1 && l2 && l1 < l2 && in_line(l1, "not seen") && in_line(l2, "agrees"),
+	      "L1 not seen, then L2 agreeing, in that order:\n%s", text_buf_card);
+}
+
 int main(void)
 {
 	test_no_ways_column();
 	test_itlb_half();
 	test_clock_moved();
+	test_stepped_over_in_order();
 	test_long_lines();
 	test_synthetic_card();
 	test_emulated();
