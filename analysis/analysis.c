@@ -223,7 +223,6 @@ static void name_top(struct analysis *a, struct level *top, unsigned caches, uns
 		mp_snprintf(top->name, sizeof top->name, "beyond L%u", below);
 }
 
-/* Whether a TLB level of these pages agreed with a claim of `entries`. */
 /* Whether the largest TLB claimed for these pages holds without a level
    to match it: read from a CPU with no hypervisor, or the vendor's
    documented figures for the model (no register a hypervisor filled).
@@ -240,6 +239,7 @@ static int tlb_claim_trusted(const struct analysis *a, unsigned page_shift)
 	return most && (!a->claims.hypervisor || most->documented);
 }
 
+/* Whether a TLB level of these pages agreed with a claim of `entries`. */
 static int tlb_claim_found(const struct analysis *a, unsigned page_shift, unsigned entries)
 {
 	for (size_t i = 0; i < a->h.nlevels; i++)
@@ -356,17 +356,17 @@ static void name_walk_steps(struct analysis *a)
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		struct level *l = &a->h.level[i];
 		unsigned largest;
+		int found;
 
 		if (l->kind != LEVEL_TLB || a->check[i].verdict == VERDICT_AGREES)
 			continue;
 		largest = a->have_claims ? tlb_claimed_entries(&a->claims, l->page_shift) : 0;
-		if (largest && (tlb_claim_found(a, l->page_shift, largest) ||
-				tlb_claim_trusted(a, l->page_shift))) {
+		found = largest && tlb_claim_found(a, l->page_shift, largest);
+		if (found || (largest && tlb_claim_trusted(a, l->page_shift))) {
 			if ((l->range_lo >> l->page_shift) <= largest)
 				continue;
-			l->walk = tlb_claim_found(a, l->page_shift, largest)
-				? "past the largest claimed TLB, which a level matched"
-				: "past the largest claimed TLB, a claim no hypervisor made";
+			l->walk = found ? "past the largest claimed TLB, which a level matched"
+					: "past the largest claimed TLB, a claim no hypervisor made";
 		} else if (steps_in_climb(a, i)) {
 			l->walk = "a step out of a climb with no plateau below it";
 		} else if (misses_walk_below(a, i)) {

@@ -740,15 +740,6 @@ static uint64_t middle_capacity(uint64_t lo, uint64_t hi)
 							       base2_log((double)hi)) / 2.0));
 }
 
-/* Names a cache level's capacity from its step in curve c. A sharp step
-   (no point part way up): the crossing's bracket, named by the simplest
-   capacity in [fit, miss) or else the last size that fit. A step with two
-   points or more part way up: the placement fit over it (placement.h), its
-   range, and the simplest capacity in that range. With one: the crossing's
-   estimate, in a range that holds the fit's and the bracket. The step is
-   "smeared" when it spread over two points or more whatever the cause
-   (random victims spread a step too), or the fit says random placement
-   made its one point. */
 /* Whether a cache whose step no simple size explains is the plausible
    capacity `miss`, which missed at its own size: the last size that fit
    stands for it (within NEAR_PLAUSIBLE). A buffer as large as a cache
@@ -762,6 +753,17 @@ static int full_at_own_size(uint64_t fit, uint64_t miss)
 	       (double)fit * NEAR_PLAUSIBLE >= (double)miss;
 }
 
+/* Names a cache level's capacity from its step in curve c. A sharp step
+   (no point part way up): the crossing's bracket, named by the simplest
+   capacity in [fit, miss), else the first size that missed where the
+   cache was full at its own size (full_at_own_size), else the last size
+   that fit. A step with two
+   points or more part way up: the placement fit over it (placement.h), its
+   range, and the simplest capacity in that range. With one: the crossing's
+   estimate, in a range that holds the fit's and the bracket. The step is
+   "smeared" when it spread over two points or more whatever the cause
+   (random victims spread a step too), or the fit says random placement
+   made its one point. */
 static void name_cache_step(struct level *l, const struct curve *c, const struct plateau *lower,
 			    const struct plateau *upper, const struct edge_crossing *x)
 {

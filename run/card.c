@@ -1311,8 +1311,8 @@ void card_rows_add(struct card_rows *r, const struct result_row *row)
 	}
 }
 
-/* The number of a level named "Ln" (n a digit or more); 0 for any other
-   name ("edge"). */
+/* The number of a level named "Ln", "Lnd" or "Lni" (n a digit or more);
+   0 for any other name ("edge"). */
 static unsigned level_number(const char *name)
 {
 	unsigned n = 0;
@@ -1707,8 +1707,8 @@ void card_add_geometry(struct card *c, const struct geometry_results *g)
 	if (!g || !g->ran)
 		return;
 	for (unsigned i = 0; i < g->nlevels; i++) {
-		/* "L1d" is level 1, "L2" level 2: the digit after the L. */
-		unsigned number = (unsigned)(g->level[i].name[1] - '0');
+		/* "L1d" is level 1, "L2" level 2. */
+		unsigned number = level_number(g->level[i].name);
 		char want[8];
 
 		if (!g->level[i].ways.measured || number < 1 || number > 9)

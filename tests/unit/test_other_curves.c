@@ -18,7 +18,7 @@
 #include "desk/curve_read.h"
 #include "analysis/analysis.h"
 #include "lib/machine.h"
-#include "read_back.h"
+#include "recorded.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
@@ -194,11 +194,8 @@ static void test_hidden_l1(const struct recorded_machine *m)
 /* m's claims read from its file: 0 when they decode. */
 static int read_machine(struct recorded_machine *m)
 {
-	size_t len;
-	char *json = read_all(m->claims_file, &len);
-	int rc = json && claims_from_system_json(json, len, &m->claims) == 0 ? 0 : -1;
+	int rc = read_claims(m->claims_file, &m->claims);
 
-	free(json);
 	CHECK(rc == 0 && m->claims.ncaches >= 2 && m->claims.cache[0].size_bytes == m->l1,
 	      "%s decodes, an L1d of %llu KiB first (%u caches)", m->claims_file,
 	      (unsigned long long)(m->l1 / KIB), m->claims.ncaches);
