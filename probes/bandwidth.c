@@ -324,7 +324,8 @@ static int sweep_variant(const struct config *c, const struct plat_buffer *buf,
 		.refine = pass_cpus == 1, .progress = variant,
 		.measure = measure_size, .ctx = &v });
 	for (unsigned k = g->first; k <= g->last; k++)
-		if (pass_cpus == 1 || base2_is_power(sweep_bytes(k)) || k == g->last)
+		if ((pass_cpus == 1 || base2_is_power(sweep_bytes(k)) || k == g->last) &&
+		    !sweep_grid_skips(k, 0, sweep_bytes(g->last)))
 			sweep_grid_add(&curve, sweep_bytes(k));
 	if (g->memory)
 		sweep_grid_add(&curve, sweep_bytes(g->memory));
@@ -577,7 +578,8 @@ static void bandwidth_cost(const struct config *c, struct probe_cost *cost)
 	for (unsigned p = 0; p < nshifts; p++) {
 		cost->bytes += (double)sweep_bytes(g.memory ? g.memory : g.last);
 		for (unsigned k = g.first; k <= (g.memory ? g.memory : g.last); k++) {
-			if (k > g.last && k != g.memory)
+			if ((k > g.last && k != g.memory) ||
+			    (k <= g.last && sweep_grid_skips(k, 0, sweep_bytes(g.last))))
 				continue;
 			cost->bytes += runs * STREAM_OPS *
 				       (double)(warm_passes(sweep_bytes(k)) * sweep_bytes(k));

@@ -14,17 +14,29 @@
 
 _Static_assert(SWEEP_POINTS_MAX <= EDGES_MAX_POINTS, "the analysis keeps every point of a sweep");
 
+/* An octave from kib in quarters: kib, 1.25, 1.5 and 1.75 times it. */
+#define QUARTERS(kib) (kib), (kib) / 4 * 5, (kib) / 2 * 3, (kib) / 4 * 7
+
+/* The seed's top, past which the grid's quarter points are memory's alone. */
+#define SEED_TOP_BYTES (512ull << 20)
+
 /* The latency seed's sweep, in KiB: powers of two with a midpoint between
    each pair, so a plateau edge between 2^k and 2^(k+1) shows its shape
    rather than a single step. */
 static const uint32_t sweep_kib[] = {
 	4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768,
 	1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768,
-	49152, 65536, 98304, 131072, 262144, 524288,
-	/* Past the seed's top, powers of two to 1 TiB, for a sweep that must
-	   reach four times a last-level cache of over 128 MiB. */
-	1048576, 2097152, 4194304, 8388608, 16777216, 33554432, 67108864,
-	134217728, 268435456, 536870912, 1073741824,
+	49152, 65536, 98304, 131072, 262144,
+	/* From the seed's top, quarter octaves to 1 TiB, for a sweep that
+	   must reach four times a last-level cache of over 128 MiB: the
+	   powers of two are the grid, and a quarter point only ever memory's
+	   one point, the first size at or past four times the claim
+	   (sweep_grid_skips). A 300 MiB claim puts it at 1.25 GiB, not 2 GiB:
+	   memory's points in the latency, mlp and bandwidth probes cost in
+	   proportion to their size. */
+	QUARTERS(524288), QUARTERS(1048576), QUARTERS(2097152), QUARTERS(4194304),
+	QUARTERS(8388608), QUARTERS(16777216), QUARTERS(33554432), QUARTERS(67108864),
+	QUARTERS(134217728), QUARTERS(268435456), QUARTERS(536870912), 1073741824,
 };
 #define SWEEP_COUNT (sizeof sweep_kib / sizeof *sweep_kib)
 
@@ -192,7 +204,9 @@ int sweep_grid_skips(unsigned k, uint64_t largest_cache, uint64_t top)
 {
 	uint64_t bytes = sweep_bytes(k);
 
-	return largest_cache && (bytes & (bytes - 1)) && bytes / 2 > largest_cache && bytes != top;
+	if (!(bytes & (bytes - 1)) || bytes == top)
+		return 0;
+	return bytes > SEED_TOP_BYTES || (largest_cache && bytes / 2 > largest_cache);
 }
 
 unsigned sweep_count(void)

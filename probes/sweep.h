@@ -16,7 +16,7 @@
 #include "analysis/refine.h"
 
 /* The k-th size of the grid, in bytes, ascending: k = 0 is 4 KiB, k = 32
-   is 512 MiB (the seed's sweep), then powers of two to 1 TiB. */
+   is 512 MiB (the seed's sweep), then quarter octaves to 1 TiB. */
 uint64_t sweep_bytes(unsigned k);
 /* The grid's sizes. */
 unsigned sweep_count(void);
@@ -24,9 +24,10 @@ unsigned sweep_count(void);
 /* Whether grid size k is left out of a sweep whose largest claimed cache
    is largest_cache and whose largest size is top: a midpoint (not a power
    of two) past twice that cache, where no cache's edge can stand and the
-   curve is memory's own; never top itself, memory's one point past four
-   times the cache where the grid has a midpoint there (a 6, 12 or 24 MiB
-   L3: 24, 48 or 96 MiB). 0 when nothing is claimed: every size stays. */
+   curve is memory's own, and any quarter point past the seed's 512 MiB;
+   never top itself, memory's one point past four times the cache where
+   the grid has a midpoint there (a 6, 12, 24 or 300 MiB L3: 24, 48, 96 MiB
+   or 1.25 GiB). When nothing is claimed every size to 512 MiB stays. */
 int sweep_grid_skips(unsigned k, uint64_t largest_cache, uint64_t top);
 
 /* How many times the largest cache a working set must be for no cache to

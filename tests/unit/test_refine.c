@@ -546,27 +546,38 @@ static void test_revisit(void)
 }
 
 /* A midpoint past twice the largest claimed cache is left out of the
-   grid; powers of two, sizes up to twice the cache, the sweep's top, and
-   every size when nothing is claimed stay. */
+   grid, and every quarter point past 512 MiB; powers of two, sizes up to
+   twice the cache, the sweep's top, and every size to 512 MiB when nothing
+   is claimed stay. */
 static void test_grid_skips(void)
 {
-	unsigned skipped = 0, k48 = 0, k96 = 0;
+	unsigned skipped = 0, k48 = 0, k96 = 0, quarters = 0, kept_past = 0;
 
 	for (unsigned k = 0; k < sweep_count(); k++) {
 		uint64_t b = sweep_bytes(k);
 
 		k48 = b == 48 * MIB ? k : k48;
 		k96 = b == 96 * MIB ? k : k96;
-		if (sweep_grid_skips(k, 32 * MIB, 128 * MIB)) {
+		if (sweep_grid_skips(k, 32 * MIB, 128 * MIB) && b <= 512 * MIB) {
 			skipped++;
 			CHECK((b & (b - 1)) && b > 64 * MIB, "only midpoints past 64 MiB go (%llu KiB "
 			      "went)", (unsigned long long)(b / KIB));
 		}
-		CHECK(!sweep_grid_skips(k, 0, 128 * MIB), "nothing claimed: every size stays");
+		if (b <= 512 * MIB)
+			CHECK(!sweep_grid_skips(k, 0, 128 * MIB), "nothing claimed: every size to "
+			      "512 MiB stays (%llu KiB went)", (unsigned long long)(b / KIB));
+		else if (b & (b - 1))
+			quarters += sweep_grid_skips(k, 0, 4ull << 40) &&
+				    sweep_grid_skips(k, 32 * MIB, 4ull << 40) && !sweep_grid_skips(k, 0, b);
+		else
+			kept_past += !sweep_grid_skips(k, 0, 4ull << 40) &&
+				     !sweep_grid_skips(k, 32 * MIB, 4ull << 40);
 	}
 	CHECK(sweep_grid_skips(k96, 32 * MIB, 128 * MIB) &&
 	      !sweep_grid_skips(k48, 32 * MIB, 128 * MIB) && skipped == 1,
 	      "L3 32 MiB: 96 MiB goes, 48 MiB (1.5x the cache) stays; %u skipped", skipped);
+	CHECK(quarters == 33 && kept_past == 11, "past 512 MiB: the 33 quarter points go unless "
+	      "one is the top (%u), the 11 powers of two to 1 TiB stay (%u)", quarters, kept_past);
 	/* A 6, 12 or 24 MiB L3: the automatic top is a midpoint (24, 48, 96
 	   MiB), memory's one point past 4x the cache, and stays. */
 	for (uint64_t l3 = 6 * MIB; l3 <= 24 * MIB; l3 *= 2) {
@@ -597,6 +608,11 @@ static void test_auto_top(void)
 	CHECK(sweep_auto_top(8 * MIB, 96 * MIB) == 512 * MIB,
 	      "96 MiB of L3: 384 MiB is not on the grid, 512 MiB");
 	CHECK(sweep_auto_top(512 * MIB, 480 * MIB) == 2048 * MIB, "480 MiB: 2 GiB, past the seed's top");
+	CHECK(sweep_auto_top(512 * MIB, 300 * MIB) == 1280 * MIB &&
+	      sweep_auto_top(512 * MIB, 508 * MIB) == 2048 * MIB &&
+	      sweep_auto_top(512 * MIB, 520 * MIB) == 2560 * MIB,
+	      "past 512 MiB the top is the first quarter octave at or past 4x: 300 MiB (Emerald "
+	      "Rapids' claim) 1.25 GiB, 508 MiB 2 GiB, 520 MiB 2.5 GiB");
 	CHECK(sweep_auto_top(8 * MIB, 1ull << 42) == 1ull << 40 && sweep_auto_top(0, UINT64_MAX) ==
 	      1ull << 40, "past the grid: its last size, 1 TiB");
 	for (uint64_t llc = 256 * KIB; llc <= 64ull << 30; llc += llc / 8) {
@@ -604,7 +620,8 @@ static void test_auto_top(void)
 		unsigned past = 0;
 
 		for (unsigned k = 0; k < sweep_count(); k++)
-			past += sweep_bytes(k) > llc && sweep_bytes(k) <= top;
+			past += sweep_bytes(k) > llc && sweep_bytes(k) <= top &&
+				!sweep_grid_skips(k, llc, top);
 		short_plateau += past < 2 || top < 4 * llc;
 	}
 	CHECK(short_plateau == 0, "from 256 KiB to 64 GiB in eighths, the top is at least 4x the "
