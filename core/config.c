@@ -75,7 +75,7 @@ static const struct config_key keys[GENERAL_KEYS] = {
 	[KEY_PRECISION] = { "precision", KIND_FRACTION, FIELD(precision),
 		0, 0, 0, "0.05", "0.01", NULL, NULL, NULL },
 	[KEY_STEP_MS] = { "step_ms", KIND_MS, FIELD(step_ms),
-		0, 0, 0, "1", "2", NULL, NULL, NULL },
+		0, 0, 0, "1", "1", NULL, NULL, NULL },
 	[KEY_CPUS_DEADLINE] = { "cpus.deadline", KIND_MS, FIELD(cpus_deadline_ms),
 		0, 0, 0, "10000", "60000", NULL, NULL, NULL },
 	[KEY_END] = { "end", KIND_END, FIELD(end),
