@@ -66,6 +66,9 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 /* Runs the probe in a run folder of its own; reads its rows back through
    the project's reader; *chart_cells / *chart_curves count what its chart
    holds (-1: no such file or not well-formed XML). */
+/* The last run's report.txt, as far as it fits. */
+static char report_text[1 << 18];
+
 static int run_probe(int (*probe)(const struct config *c), const struct config *c,
 		     const char *chart, const char *marker, int *chart_marks)
 {
@@ -91,6 +94,12 @@ static int run_probe(int (*probe)(const struct config *c), const struct config *
 	}
 	CHECK(results_csv_read(text, len, keep_row, NULL, &sum) == 0 && sum.skipped == 0,
 	      "results.csv reads back (%u rows)", sum.rows);
+	report_text[0] = 0;
+	snprintf(path, sizeof path, "%s/report.txt", plat_run_folder());
+	if ((f = fopen(path, "r"))) {
+		report_text[fread(report_text, 1, sizeof report_text - 1, f)] = 0;
+		fclose(f);
+	}
 	snprintf(path, sizeof path, "%s/%s", plat_run_folder(), chart);
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>/dev/null", path);
 	if (system(cmd) == 0 && (f = fopen(path, "r"))) {
@@ -167,12 +176,38 @@ static double paced_gb(unsigned m, unsigned k)
 	return -1;
 }
 
+/* How many of mix m's points drew less than the point before them, by
+   its rows, and by the report's line on the points measured again (0
+   where it has none): the two must agree. */
+static void held_back_counts(unsigned m, unsigned *by_rows, unsigned *by_report)
+{
+	char want[96];
+	const char *line;
+	double before = -1, gb;
+
+	*by_rows = *by_report = 0;
+	for (unsigned k = 0; (gb = paced_gb(m, k)) >= 0; k++) {
+		*by_rows += before >= 0 && gb < before;
+		before = gb;
+	}
+	snprintf(want, sizeof want, ", %s: ", load_mix_name((enum load_mix)m));
+	for (line = report_text; (line = strstr(line, want)); line++) {
+		const char *still = strstr(line, "counts; ");
+		const char *again = strstr(line, "measured again (up to");
+		const char *end = strchr(line, '\n');
+
+		if (again && still && end && again < end && still < end)
+			*by_report += (unsigned)atoi(still + strlen("counts; "));
+	}
+}
+
 /* loaded with every mix: per mix the idle row's curve plus twelve paced
    points and 1 .. count - 1 loaders at no delay. */
 static void test_loaded(unsigned count)
 {
 	struct config c;
 	unsigned idle = 0, sane = 0, per_mix[LOAD_MIXES] = { 0 }, full = 0, paced_below = 0;
+	unsigned held_said = 0;
 	int curves, rc;
 
 	base_config(&c);
@@ -192,9 +227,16 @@ static void test_loaded(unsigned count)
 			(loaders ? gb > 0 : gb == 0) && r->trials == 1;
 	}
 	for (unsigned m = 0; m < LOAD_MIXES; m++) {
+		unsigned by_rows, by_report;
+
 		full += count < 2 || per_mix[m] == 12 + count - 1;
 		paced_below += count < 2 || paced_gb(m, 0) < paced_gb(m, 12);
+		held_back_counts(m, &by_rows, &by_report);
+		held_said += by_rows == by_report;
 	}
+	CHECK(held_said == LOAD_MIXES, "each mix: the points that still drew less than the one "
+	      "before them after being measured again are as many as the report says "
+	      "(%u of %u mixes agree)", held_said, LOAD_MIXES);
 	CHECK(idle == 1, "one idle row (%u)", idle);
 	CHECK(paced_below == LOAD_MIXES, "each mix's loader paced to about 1/1024 of its rate "
 	      "drew less than at no delay: the delay paces it");
