@@ -1030,23 +1030,41 @@ void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned
 	l->smeared = x->fit < x->below || x->miss > x->next;
 }
 
-double curves_ratio(const struct curve *small, const struct curve *large, uint64_t from,
-		    uint64_t to, size_t *count)
+/* curves_ratio, in cycles where both points have them when `cycles`. */
+static double ratio_of(const struct curve *small, const struct curve *large, uint64_t from,
+		       uint64_t to, size_t *count, int cycles)
 {
 	double ratio[EDGES_MAX_POINTS];
 	size_t n = 0, j = 0;
 
 	for (size_t i = 0; i < small->n && small->pt[i].bytes <= to; i++) {
-		if (small->pt[i].bytes < from)
+		const struct curve_point *a = &small->pt[i], *b;
+
+		if (a->bytes < from)
 			continue;
-		while (j < large->n && large->pt[j].bytes < small->pt[i].bytes)
+		while (j < large->n && large->pt[j].bytes < a->bytes)
 			j++;
-		if (j < large->n && large->pt[j].bytes == small->pt[i].bytes)
-			ratio[n++] = small->pt[i].ns / large->pt[j].ns;
+		if (j == large->n || large->pt[j].bytes != a->bytes)
+			continue;
+		b = &large->pt[j];
+		ratio[n++] = cycles && a->cycles > 0 && b->cycles > 0 ? a->cycles / b->cycles
+			     : a->ns / b->ns;
 	}
 	if (count)
 		*count = n;
 	return n ? median_of(ratio, n) : 0;
+}
+
+double curves_ratio(const struct curve *small, const struct curve *large, uint64_t from,
+		    uint64_t to, size_t *count)
+{
+	return ratio_of(small, large, from, to, count, 0);
+}
+
+double curves_cycles_ratio(const struct curve *small, const struct curve *large,
+			   uint64_t from, uint64_t to)
+{
+	return ratio_of(small, large, from, to, 0, 1);
 }
 
 void curve_init(struct curve *c, unsigned page_shift)

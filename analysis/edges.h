@@ -283,6 +283,12 @@ void level_set_crossing(struct level *l, const struct edge_crossing *x, unsigned
    many sizes were. */
 double curves_ratio(const struct curve *small, const struct curve *large, uint64_t from,
 		    uint64_t to, size_t *count);
+/* The same in cycles, each point's by its own section's clock, where both
+   points of a size have them (else that size's ns): two curves measured
+   a minute apart on a host that moved the core's clock 10 % read 10 %
+   apart in ns at every size, and the same in cycles. */
+double curves_cycles_ratio(const struct curve *small, const struct curve *large,
+			   uint64_t from, uint64_t to);
 
 /* The data and unified cache capacities the CPU claims, bytes, for the one
    rule that reads them: one curve alone keeps a step under

@@ -208,18 +208,22 @@ static int miss_in_climb(const struct card_rows *r, const struct level *l,
 
 /* Whether a cache level's latency over [from, to] reads over
    CARD_NOISY_MOVE lower with smaller pages than with larger ones, at the
-   median of the sizes both latency curves measured (curves_ratio). Larger pages can only spare TLB
+   median of the sizes both latency curves measured, in cycles
+   (curves_cycles_ratio). Larger pages can only spare TLB
    misses, so smaller pages reading faster is the two buffers' placement:
    each is one draw of where its lines fall in a physically indexed cache,
    and another run draws again. On the Zen 5 VM one quiet run's L3 read
    15.6 ns from its 4 KiB curve, a third under its 2 MiB curve at the same
-   sizes; the next two runs read 17.3 and 17.4. */
+   sizes; the next two runs read 17.3 and 17.4. In ns a core clock that
+   moved between the two curves read as placement: on the Emerald Rapids
+   VM a quick run starred its L1 (a cache indexed within a 4 KiB page,
+   where placement cannot matter), 5.0 cycles in both curves. */
 static int placement_moves(const struct analysis *a, uint64_t from, uint64_t to)
 {
 	for (size_t s = 0; s < a->ncurves; s++)
 		for (size_t l = 0; l < a->ncurves; l++) {
 			double q = a->curve[s].page_shift < a->curve[l].page_shift
-				? curves_ratio(&a->curve[s], &a->curve[l], from, to, 0) : 0;
+				? curves_cycles_ratio(&a->curve[s], &a->curve[l], from, to) : 0;
 
 			if (q > 0 && q * (1 + CARD_NOISY_MOVE) < 1)
 				return 1;

@@ -1137,6 +1137,33 @@ static void test_recorded_placement(void)
 	      c.ncaches == 3 ? c.cache[2].ns : 0);
 }
 
+/* A core clock that moved between the two curves is not placement: the
+   Emerald Rapids VM's quick run (tests/data/emr-vm-quick-clock.csv) read
+   its L1 over a tenth faster in ns on its 4 KiB curve than on its 2 MiB
+   one, the same in cycles, and an L1 indexed within a 4 KiB page cannot
+   be placed; the card starred it while placement_moves read ns. */
+static void test_clock_not_placement(void)
+{
+	static struct card c;
+	static struct cache_claims claims;
+	double q_ns, q_cycles;
+
+	CHECK(recorded_claims("tests/data/emr-vm-cpuid.json", &claims) == 0,
+	      "the Emerald Rapids VM's CPUID decodes");
+	recorded_card("tests/data/emr-vm-quick-clock.csv", &claims, &c);
+	q_ns = a.ncurves == 2 ? curves_ratio(&a.curve[0], &a.curve[1], 4 * KIB, 32 * KIB, 0) : 0;
+	q_cycles = a.ncurves == 2 ? curves_cycles_ratio(&a.curve[0], &a.curve[1], 4 * KIB,
+							32 * KIB) : 0;
+	CHECK(a.ncurves == 2 && a.curve[0].page_shift == 12 && q_ns > 0 && q_ns * 1.1 < 1 &&
+	      q_cycles > 0.95 && q_cycles < 1.05,
+	      "the L1's sizes read %.2fx in ns, %.2fx in cycles, 4 KiB pages over 2 MiB", q_ns,
+	      q_cycles);
+	CHECK(c.ncaches == 3 && c.cache[0].size_bytes == 48 * KIB && !c.cache[0].noisy,
+	      "its L1, 48 KiB, carries no star (%zu caches, %llu bytes, noisy %d)", c.ncaches,
+	      c.ncaches ? (unsigned long long)c.cache[0].size_bytes : 0ull,
+	      c.ncaches ? c.cache[0].noisy : -1);
+}
+
 /* Two quick latency,tlb runs back to back on the lent Emerald Rapids
    machine (tests/data/emr-dev-quick-1..2.csv, its CPUID in
    emr-dev-cpuid.json: leaf 4's caches, leaf 18h empty, so the TLBs
@@ -1787,6 +1814,7 @@ int main(void)
 	test_recorded_emr();
 	test_recorded_latency_alone();
 	test_recorded_placement();
+	test_clock_not_placement();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
