@@ -252,25 +252,63 @@ static int guest_share(const struct analysis *a, size_t i, const struct level *a
 		(chk->cache && a->h.level[i].range_hi < chk->cache->size_bytes));
 }
 
+/* Whether the range's end on one side of the claim stays there under the
+   trials: the level's points strictly between the claim and that end of
+   the step, each moved toward the other level by its doubt, still read
+   as part way up (over EDGES_PLATEAU_TOLERANCE from the level they would
+   have to join). above: the points past the claim, which would have to
+   read as fitting (within the tolerance of ns, the level's own) to carry
+   the range's low end past it; else those up to the claim, which would
+   have to read as missing (within it of upper_ns). */
+static int claim_end_holds(const struct card_rows *r, const struct level *l, uint64_t claim,
+			   double upper_ns, int above)
+{
+	unsigned tlb = l->kind == LEVEL_TLB;
+
+	for (size_t i = 0; r && i < r->npt; i++) {
+		const struct card_point *p = &r->pt[i];
+
+		if (p->tlb != tlb || p->page_shift != l->page_shift || p->ns <= 0)
+			continue;
+		if (above && p->bytes > claim && p->bytes < l->range_hi &&
+		    p->ns / (1 + point_doubt(p)) <= l->ns * (1 + EDGES_PLATEAU_TOLERANCE))
+			return 0;
+		if (!above && p->bytes <= claim && p->bytes > l->range_lo &&
+		    p->ns * (1 + point_doubt(p)) * (1 + EDGES_PLATEAU_TOLERANCE) >= upper_ns)
+			return 0;
+	}
+	return 1;
+}
+
 /* Whether level i's size is its claim, held there by a range that the
    trials cannot move off it: the verdict agrees and the claim lies over
-   CARD_NOISY_MOVE inside both ends of the range (a smeared level's fit,
-   a sharp step's two sweep sizes). Such a level reads the claim in every
-   run whose range still holds it (analysis.c's name_by_claim), so a
-   crossing that a noisy point moves does not move its size. On the Zen 5
-   VM the L2's step smears over 384 KiB to 1.5 MiB, a 704 KiB point read
-   with a spread of 146 %, and the size read 1 MiB, its claim, in every one
-   of nine quiet runs. */
-static int size_held_by_claim(const struct analysis *a, size_t i)
+   CARD_NOISY_MOVE inside each end of the range (a smeared level's fit,
+   a sharp step's two sweep sizes), or nearer, where the points between
+   the claim and that end could not read otherwise (claim_end_holds).
+   Such a level reads the claim in every run whose range still holds it
+   (analysis.c's name_by_claim), so a crossing that a noisy point moves
+   does not move its size. On the Zen 5 VM the L2's step smears over
+   384 KiB to 1.5 MiB, a 704 KiB point read with a spread of 146 %, and
+   the size read 1 MiB, its claim, in every one of nine quiet runs. On the
+   Emerald Rapids VM the 96-entry L1 DTLB's step smears from 96 to 128
+   pages, its claim the range's low end, and 104 pages read a third over
+   the level with a spread of 1 %: three quick runs of five starred it
+   for the crossing at 104 .. 112, a size the claim's name never takes. */
+static int size_held_by_claim(const struct card_rows *r, const struct analysis *a, size_t i,
+			      double upper_ns)
 {
 	const struct level *l = &a->h.level[i];
 	const struct level_check *chk = &a->check[i];
 	uint64_t claim = chk->cache ? chk->cache->size_bytes
 		: chk->tlb ? (uint64_t)chk->tlb->entries << l->page_shift : 0;
 
-	return claim && l->size_bytes == claim && analysis_verdict(a, i) == VERDICT_AGREES &&
-	       (double)claim >= (double)l->range_lo * (1 + CARD_NOISY_MOVE) &&
-	       (double)claim * (1 + CARD_NOISY_MOVE) <= (double)l->range_hi;
+	if (!claim || l->size_bytes != claim || analysis_verdict(a, i) != VERDICT_AGREES ||
+	    claim < l->range_lo || claim > l->range_hi)
+		return 0;
+	return ((double)claim >= (double)l->range_lo * (1 + CARD_NOISY_MOVE) ||
+		claim_end_holds(r, l, claim, upper_ns, 1)) &&
+	       ((double)claim * (1 + CARD_NOISY_MOVE) <= (double)l->range_hi ||
+		claim_end_holds(r, l, claim, upper_ns, 0));
 }
 
 /* Whether another page size's latency curve crosses cache level l's half
@@ -353,7 +391,7 @@ static int level_noisy(const struct card_rows *r, const struct analysis *a, size
 	if (tlb && a->host_page_signs && analysis_miss_walks(a, i))
 		return 1;
 	upper = above ? above->ns : l->ns + l->increase_ns;
-	if (!size_held_by_claim(a, i) &&
+	if (!size_held_by_claim(r, a, i, upper) &&
 	    (size_moves(r, l, upper) || (!tlb && curves_disagree(r, a, l, below, upper))))
 		return 1;
 	return tlb && miss_in_climb(r, l, above, upper);

@@ -508,13 +508,26 @@ static void test_noise_marks(void)
 
 	/* L1's last point inside, 48 KiB at 1.0 ns, with trials as far as
 	   1.9 ns: past the half height to L2 (1.87 ns), so the edge could
-	   stand at 32 KiB, 33% from 48. */
+	   stand at 32 KiB, 33% from 48. With no claim to name it, the size
+	   moves with the edge. */
+	synthetic();
+	check_claim(0, VERDICT_NO_CLAIM, 0, 0);
+	rows.pt[1].spread = 0.9;
+	card_build(&card, &a, &rows, 0);
+	CHECK(card.cache[0].noisy, "L1's deciding point could carry its edge a grid step, no "
+	      "claim: star");
+	/* With its claim, 48 KiB: 48 still lies between the last size that
+	   could fit (32) and the first past it read missing (64), so the size
+	   stays the claim's (analysis.c, name_by_claim), and 1.9 ns is far
+	   from missing (L2's 3.5 less 15 %). */
 	synthetic();
 	rows.pt[1].spread = 0.9;
 	card_build(&card, &a, &rows, 0);
-	CHECK(card.cache[0].noisy, "L1's deciding point could carry its edge a grid step: star");
+	CHECK(!card.cache[0].noisy, "the same with its claim of 48 KiB, which the range still "
+	      "holds: no star");
 	/* The same, with a refined point at 46 KiB: the edge moves 4%. */
 	synthetic();
+	check_claim(0, VERDICT_NO_CLAIM, 0, 0);
 	rows.pt[0].bytes = 46 * KIB;
 	rows.pt[1].spread = 0.9;
 	card_build(&card, &a, &rows, 0);
@@ -1162,6 +1175,32 @@ static void test_clock_not_placement(void)
 	      "its L1, 48 KiB, carries no star (%zu caches, %llu bytes, noisy %d)", c.ncaches,
 	      c.ncaches ? (unsigned long long)c.cache[0].size_bytes : 0ull,
 	      c.ncaches ? c.cache[0].noisy : -1);
+}
+
+/* A claim at the end of its smeared step's range holds the size when the
+   points between the claim and the crossing could not read as fitting:
+   the Emerald Rapids VM's quick run (tests/data/emr-vm-quick-dtlb.csv)
+   read its L1 DTLBs' steps from their claims, 96 and 32 entries, up over
+   points a third and more over the level with spreads of a few percent;
+   the card starred both for the crossing, which their names never take. */
+static void test_claim_at_range_end(void)
+{
+	static struct card c;
+	static struct cache_claims claims;
+	unsigned at_end = 0, starred = 0;
+
+	CHECK(recorded_claims("tests/data/emr-vm-cpuid.json", &claims) == 0,
+	      "the Emerald Rapids VM's CPUID decodes");
+	recorded_card("tests/data/emr-vm-quick-dtlb.csv", &claims, &c);
+	for (size_t i = 0; i < c.ntlbs; i++)
+		if (!strcmp(c.tlb[i].name, "L1 DTLB")) {
+			at_end += c.tlb[i].entries == c.tlb[i].range_lo &&
+				  c.tlb[i].entries == c.tlb[i].claim_entries &&
+				  c.tlb[i].verdict == VERDICT_AGREES;
+			starred += c.tlb[i].noisy;
+		}
+	CHECK(at_end == 2 && starred == 0, "both L1 DTLBs named by their claims at their "
+	      "ranges' low ends (%u of 2), neither starred (%u)", at_end, starred);
 }
 
 /* Two quick latency,tlb runs back to back on the lent Emerald Rapids
@@ -1815,6 +1854,7 @@ int main(void)
 	test_recorded_latency_alone();
 	test_recorded_placement();
 	test_clock_not_placement();
+	test_claim_at_range_end();
 	test_ways_column();
 	test_too_many_levels();
 	test_empty_card();
