@@ -431,7 +431,9 @@ static void emit_point(const struct plat_buffer *buf, const struct loading *l,
 }
 
 /* The chase's batches beside the loading *l: one row, one table line and
-   one chart point. 0 measured, -1 failed (reported). */
+   one chart point, of up to HELD_BACK_TRIES tries where the loaders drew
+   less than h's last point; h then holds this point. 0 measured, -1
+   failed (reported). */
 static int measure_point(const struct config *c, const struct plat_buffer *buf,
 			 const struct loading *l, const char *variant, const char *page_name,
 			 struct held_back *h)
