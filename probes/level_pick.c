@@ -193,6 +193,39 @@ double level_pick_cycles_at(const struct analysis *before, unsigned page_shift,
 	return p && p->bytes == bytes ? p->cycles : 0;
 }
 
+double level_pick_latency_between(const struct analysis *before, unsigned page_shift,
+				  uint64_t bytes, uint64_t *lo, uint64_t *hi, double *cycles)
+{
+	const struct curve_point *below = NULL, *above = NULL;
+	double f;
+
+	*lo = *hi = 0;
+	*cycles = 0;
+	for (size_t i = 0; before && bytes && i < before->ncurves; i++) {
+		const struct curve *c = &before->curve[i];
+
+		if (c->page_shift != page_shift)
+			continue;
+		for (size_t k = 0; k < c->n; k++) {
+			const struct curve_point *pt = &c->pt[k];
+
+			if (pt->bytes && pt->bytes < bytes && (!below || pt->bytes > below->bytes))
+				below = pt;
+			if (pt->bytes > bytes && (!above || pt->bytes < above->bytes))
+				above = pt;
+		}
+	}
+	if (!below || !above || above->bytes > 2 * below->bytes)
+		return 0;
+	f = (base2_log((double)bytes) - base2_log((double)below->bytes)) /
+	    (base2_log((double)above->bytes) - base2_log((double)below->bytes));
+	*lo = below->bytes;
+	*hi = above->bytes;
+	if (below->cycles > 0 && above->cycles > 0)
+		*cycles = below->cycles + f * (above->cycles - below->cycles);
+	return below->ns + f * (above->ns - below->ns);
+}
+
 double level_pick_latency_near(const struct analysis *before, unsigned page_shift,
 			       uint64_t bytes, uint64_t *at)
 {

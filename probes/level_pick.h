@@ -71,6 +71,16 @@ double level_pick_latency_at(const struct analysis *before, unsigned page_shift,
 double level_pick_cycles_at(const struct analysis *before, unsigned page_shift,
 			    uint64_t bytes);
 
+/* The latency probe's reading at `bytes` with pages of 1 << page_shift,
+   read off the line between its curve's points either side of it where
+   they lie within an octave of each other (ns, and *cycles, linear in the
+   log of the size; *lo and *hi their working sets): a tails level at
+   7 MiB stands beside the sweep's 6 and 8 MiB, not beside a plateau's
+   median that a VM's climbing L3 put 10 % higher. 0 when no such pair
+   is. Pure. */
+double level_pick_latency_between(const struct analysis *before, unsigned page_shift,
+				  uint64_t bytes, uint64_t *lo, uint64_t *hi, double *cycles);
+
 /* As level_pick_latency_at, at the point nearest `bytes` within an eighth
    of an octave either way (*at: its working set): the sweep's 2 GiB
    beside mlp's memory at 2032 MiB, a plateau's median never (memory's

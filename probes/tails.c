@@ -255,6 +255,7 @@ static void report_against_latency(unsigned shift, const char *page_name, const 
 				   const struct batch_summary *last)
 {
 	const char *sep = "; p50 against the latency probe's (at the same size and pages, "
+			  "else on the line between its sizes either side within an octave, "
 			  "else a cache level's plateau; the mean beside it; the p50 in cycles "
 			  "too, each by its own sections' clock):";
 
@@ -265,7 +266,20 @@ static void report_against_latency(unsigned shift, const char *page_name, const 
 		const struct level_pick *l = &picks.level[i];
 		double ref = level_pick_latency_at(before, shift, l->bytes), off;
 		double ref_cycles = level_pick_cycles_at(before, shift, l->bytes);
+		uint64_t lo = 0, hi = 0;
+		char between[64] = "";
 
+		if (ref <= 0)
+			ref = level_pick_latency_between(before, shift, l->bytes, &lo, &hi,
+							 &ref_cycles);
+		if (ref > 0 && lo) {
+			char lo_text[24], hi_text[24];
+
+			mp_format_bytes(lo_text, sizeof lo_text, lo);
+			mp_format_bytes(hi_text, sizeof hi_text, hi);
+			mp_snprintf(between, sizeof between, " between %s and %s", lo_text,
+				    hi_text);
+		}
 		/* A cache level's plateau stands for its half; memory's
 		   top plateau may be a cache's where the sweep stopped short. */
 		if (ref <= 0 && i + 1 < picks.count) {
@@ -275,8 +289,8 @@ static void report_against_latency(unsigned shift, const char *page_name, const 
 		if (p50[i] <= 0 || ref <= 0)
 			continue;
 		off = 100 * (p50[i] / ref - 1);
-		report_printf("%s %s %.2f ns against %.2f (%s%.1f%%)", sep, l->name, p50[i], ref,
-			      off >= 0 ? "+" : "", off);
+		report_printf("%s %s %.2f ns against %.2f%s (%s%.1f%%)", sep, l->name, p50[i], ref,
+			      between, off >= 0 ? "+" : "", off);
 		/* The mean beside it: the latency probe's figure is a mean
 		   over loads, and where single loads' times skew right (memory)
 		   the median of short batches stands under the mean. */

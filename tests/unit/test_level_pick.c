@@ -95,6 +95,21 @@ static void test_latency_near(void)
 	      "2032 MiB: the 2 GiB point (%llu)", (unsigned long long)at);
 	CHECK(level_pick_latency_near(&run, 12, 512 * KIB, &at) == 4.52 && at == 512 * KIB,
 	      "an exact size: its own point");
+	{
+		uint64_t lo, hi;
+		double cycles, ns = level_pick_latency_between(&run, 12, 1448 * MIB, &lo, &hi,
+								&cycles);
+
+		/* 1448 MiB lies half way up the octave on a log scale. */
+		CHECK(lo == 1024 * MIB && hi == 2048 * MIB && ns > 384.0 && ns < 384.5 &&
+		      cycles > 1349 && cycles < 1351, "1448 MiB: half way between 1 GiB's "
+		      "355.0 ns and 2 GiB's 413.5 (%.2f ns, %.1f cycles)", ns, cycles);
+		CHECK(level_pick_latency_between(&run, 12, 1536 * KIB, &lo, &hi, &cycles) == 0 &&
+		      lo == 0 && hi == 0 &&
+		      level_pick_latency_between(&run, 21, 1448 * MIB, &lo, &hi, &cycles) == 0 &&
+		      level_pick_latency_between(NULL, 12, 1448 * MIB, &lo, &hi, &cycles) == 0,
+		      "points over an octave apart, another page size, no run: 0");
+	}
 	CHECK(level_pick_latency_near(&run, 12, 1536 * MIB, &at) == 0 && at == 0 &&
 	      level_pick_latency_near(&run, 21, 2048 * MIB, &at) == 0 &&
 	      level_pick_latency_near(NULL, 12, 2048 * MIB, &at) == 0,
