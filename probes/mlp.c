@@ -261,7 +261,8 @@ static size_t over_index(const struct mlp_curve *curve, unsigned k)
 
 /* The report's line on a curve's plateau and its bound; the one-chase
    figure beside the latency probe's reading at this working set and page
-   size where it has one near, else beside the level's figure. A chase of
+   size where it has one near, else on the line between its sizes either
+   side (level_pick_latency_between), else beside the level's figure. A chase of
    one line per page (layout_bytes past CHASE_SLOT) touches a 64th of the
    lines the latency probe's does over the same span, so no figure of that
    probe is its own: the page-walk chase over 64 MiB read 67 ns where the
@@ -271,10 +272,12 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
 {
 	struct mlp_plateau p;
 	enum mlp_bound b;
-	uint64_t at = 0;
+	uint64_t at = 0, lo = 0, hi = 0;
 	double near = layout_bytes == CHASE_SLOT
 			      ? level_pick_latency_near(before, shift, curve->bytes, &at) : 0;
-	char size[24];
+	double cycles, between = layout_bytes == CHASE_SLOT && near <= 0
+		? level_pick_latency_between(before, shift, curve->bytes, &lo, &hi, &cycles) : 0;
+	char size[24], lo_text[24], hi_text[24];
 
 	mlp_plateau_find(curve, &p);
 	b = mlp_bound_of(&p, gb_per_s);
@@ -291,7 +294,14 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
 	else if (layout_bytes != CHASE_SLOT)
 		report_printf(" (one line per %llu bytes: the latency probe has no figure of "
 			      "this layout)", (unsigned long long)layout_bytes);
-	else if (level_ns > 0)
+	else if (between > 0) {
+		mp_format_bytes(lo_text, sizeof lo_text, lo);
+		mp_format_bytes(hi_text, sizeof hi_text, hi);
+		report_printf(" (the latency probe between %s and %s: %.2f ns, %s%.1f%%)", lo_text,
+			      hi_text, between, p.ns_one < between ? "-" : "+",
+			      (p.ns_one < between ? between - p.ns_one : p.ns_one - between) /
+			      between * 100);
+	} else if (level_ns > 0)
 		report_printf(" (the latency probe's level: %.2f ns)", level_ns);
 	report_printf("\n%s: bound: ", what);
 	switch (b) {
