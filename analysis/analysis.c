@@ -97,7 +97,7 @@ const struct cache_desc *analysis_unread_claim(const struct analysis *a, unsigne
 		read += a->h.level[i].kind == LEVEL_CACHE || a->h.level[i].kind == LEVEL_EDGE;
 	if (level < 32 && (a->skipped_claims >> level & 1))
 		return claimed_cache(&a->claims, level);
-	for (unsigned n = 1; n < 32; n++)
+	for (unsigned n = 0; n < 32; n++)
 		read += a->skipped_claims >> n & 1;
 	return level > read && level <= claimed_cache_levels(&a->claims)
 		? claimed_cache(&a->claims, level) : 0;

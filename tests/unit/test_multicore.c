@@ -63,12 +63,12 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
-/* Runs the probe in a run folder of its own; reads its rows back through
-   the project's reader; *chart_cells / *chart_curves count what its chart
-   holds (-1: no such file or not well-formed XML). */
 /* The last run's report.txt, as far as it fits. */
 static char report_text[1 << 18];
 
+/* Runs the probe in a run folder of its own; reads its rows back through
+   the project's reader; *chart_cells / *chart_curves count what its chart
+   holds (-1: no such file or not well-formed XML). */
 static int run_probe(int (*probe)(const struct config *c), const struct config *c,
 		     const char *chart, const char *marker, int *chart_marks)
 {
