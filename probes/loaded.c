@@ -9,6 +9,7 @@
 
 #include "probes/batches.h"
 #include "probes/chase.h"
+#include "probes/chase_run.h"
 #include "results/emit.h"
 #include "probes/load_kernel.h"
 #include "probes/loaded_chart.h"
@@ -638,7 +639,12 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	}
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	chase_build(buf.base, chase / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
-	run.chase.at = buf.base;
+	/* The build wrote every line and the last level keeps the last of
+	   them, at random along the cycle: flushed, as the latency probe's
+	   chase past the caches (chase_run.h), then a load per 4 KiB down the
+	   cycle settles the TLBs and page walks. */
+	plat_data_flush(buf.base, chase);
+	run.chase.at = chase_follow(buf.base, chase / CHASE_WARM_PAGE_BYTES / CHASE_UNROLL + 1);
 	run.pages = buf.base;
 	run.pages_bytes = chase;
 	run.page_bytes = 1ull << shift;
@@ -646,8 +652,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	settle_batches = point_batches / 4 ? point_batches / 4 : 1;
 	run.chase.batches = point_batches;
 	run.chase.loads = BATCH_LOADS;
-	/* Warm-up: a first stretch untimed, so the chase has left the lines
-	   chase_build wrote behind and every later stretch starts cold. */
+	/* Warm-up: a first stretch untimed, the batches' own loop and times
+	   brought in before the first reading. */
 	batch_run_stretch(&run.chase);
 	report_table_begin(&point_table, page_name, NULL);
 	idle_ms = 0;
@@ -766,7 +772,7 @@ static const struct config_key loaded_keys[] = {
 };
 
 /* The loaders' buffers filled once; per page size the platform can give,
-   the chase's buffer built, and points of `batches` batches of
+   the chase's buffer built and settled (a load per 4 KiB), and points of `batches` batches of
    BATCH_LOADS loads each: the idle one, and per mix asked its loader's
    lone calibration (ALONE_MS) with DELAY_STEPS paced points and one at
    no delay per count of loaders, each after a settling stretch a quarter
@@ -782,7 +788,8 @@ static void loaded_cost(const struct config *c, struct probe_cost *cost)
 	cost->bytes += loaders * (double)LOADED_SETTINGS(c)->load_size;
 	for (unsigned p = 0; p < nshifts; p++) {
 		cost->bytes += (double)chase_bytes(c);
-		cost->loads += (double)(chase_bytes(c) / CHASE_SLOT) +
+		cost->loads += (double)(chase_bytes(c) / CHASE_SLOT +
+					chase_bytes(c) / CHASE_WARM_PAGE_BYTES) +
 			       points * point_loads * 1.25;
 		cost->ms += (double)mixes * ALONE_MS;
 	}
