@@ -103,6 +103,57 @@ static int read_system_json(struct run_folder *r, char *why, size_t size)
 	return 0;
 }
 
+/* One of summary.geometry's figures at `path` (card.c writes them):
+   measured and claimed (0 where left out), the verdict by its name, and
+   how it was read. */
+static void read_geometry_figure(const char *text, size_t len, const char *path,
+				 struct geometry_figure *f)
+{
+	char key[160], value[sizeof f->why];
+
+	memset(f, 0, sizeof *f);
+	snprintf(key, sizeof key, "%s.measured", path);
+	if (json_get_scalar(text, len, key, value, sizeof value) == 0)
+		f->measured = strtoull(value, NULL, 10);
+	snprintf(key, sizeof key, "%s.claimed", path);
+	if (json_get_scalar(text, len, key, value, sizeof value) == 0)
+		f->claimed = strtoull(value, NULL, 10);
+	snprintf(key, sizeof key, "%s.verdict", path);
+	if (json_get_string(text, len, key, value, sizeof value) == 0)
+		for (int v = GEOMETRY_NOT_RUN; v <= GEOMETRY_NOT_MEASURABLE; v++)
+			if (!strcmp(value, geometry_verdict_name((enum geometry_verdict)v)))
+				f->verdict = (enum geometry_verdict)v;
+	snprintf(key, sizeof key, "%s.how", path);
+	json_get_string(text, len, key, f->why, sizeof f->why);
+}
+
+/* What the run's geometry probe read, from its system.json's
+   summary.geometry (g->ran 0 where it has none): the card's geometry line
+   and ways column, as the run's card had them. */
+static void read_geometry(const char *text, size_t len, struct geometry_results *g)
+{
+	char key[96], value[64];
+
+	memset(g, 0, sizeof *g);
+	if (!text || json_get_string(text, len, "summary.geometry.line_bytes.verdict", value,
+				     sizeof value) != 0)
+		return;
+	g->ran = 1;
+	read_geometry_figure(text, len, "summary.geometry.line_bytes", &g->line);
+	for (unsigned i = 0; i < GEOMETRY_LEVELS; i++) {
+		struct geometry_level *l = &g->level[i];
+
+		snprintf(key, sizeof key, "summary.geometry.caches.%u.name", i);
+		if (json_get_string(text, len, key, l->name, sizeof l->name) != 0)
+			break;
+		snprintf(key, sizeof key, "summary.geometry.caches.%u.ways", i);
+		read_geometry_figure(text, len, key, &l->ways);
+		snprintf(key, sizeof key, "summary.geometry.caches.%u.sets", i);
+		read_geometry_figure(text, len, key, &l->sets);
+		g->nlevels = i + 1;
+	}
+}
+
 /* ---- Public Functions ------------------------------------------------- */
 
 int run_folder_each_row(const char *path, void (*fn)(const struct result_row *row, void *ctx),
@@ -184,6 +235,12 @@ void run_folder_card(const struct run_folder *run, struct card *card)
 		card_rows_add(&rows, &row);
 	}
 	card_build(card, run->analysis, &rows, NULL);
+	{
+		static struct geometry_results g;
+
+		read_geometry(run->system_json, run->system_len, &g);
+		card_add_geometry(card, &g);
+	}
 }
 
 void run_folder_free(struct run_folder *r)

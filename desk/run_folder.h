@@ -56,8 +56,9 @@ int run_folder_each_row(const char *path, void (*fn)(const struct result_row *ro
 			void *ctx, struct csv_summary *sum, char *why, size_t size);
 
 /* The run's card rebuilt from its rows as the run built it (its analysis,
-   and the c2c pairs among its rows), into *card (card.h; card_figures
-   gives its figures by name). */
+   and the c2c pairs among its rows), with what its geometry probe read
+   from its system.json's summary.geometry, into *card (card.h;
+   card_figures gives its figures by name). */
 struct card;
 void run_folder_card(const struct run_folder *r, struct card *card);
 

@@ -379,7 +379,7 @@ static int measure_level(const struct config *c, const struct plat_buffer *buf,
 	uint64_t spans[GEOMETRY_SPANS];
 	struct geometry_step_reading r[GEOMETRY_SPANS];
 	struct geometry_sets_reading sr;
-	char caption[96], why[192];
+	char caption[96], why[320];
 	uint64_t claimed_sets = 0;
 
 	for (unsigned s = 0; s < GEOMETRY_SPANS; s++) {
@@ -564,7 +564,7 @@ static void measure_tlb(const struct config *c, const struct cache_claims *cl,
 	struct geometry_step_reading r;
 	struct plat_buffer buf;
 	struct ways_sweep w = { c, NULL, g->name, 0, 0, 0 };
-	char page_text[24], why[192];
+	char page_text[24], why[320];
 	unsigned n = 0;
 	int full = t->ways == 0;
 

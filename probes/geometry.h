@@ -172,7 +172,9 @@ struct geometry_figure {
 				     before its claimed entries */
 	int claimed_full;         /* the claim is a fully associative TLB */
 	enum geometry_verdict verdict;
-	char why[192];            /* "not measurable here: ..." or how it was read */
+	/* "not measurable here: ..." or how it was read: a reading's why and a
+	   note after it (the hypervisor's contiguity, some 80 characters) */
+	char why[320];
 };
 
 struct geometry_level {

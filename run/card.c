@@ -1194,6 +1194,121 @@ static void busy_lines(struct lines *ls, const struct card_busy *b, int compact)
 	}
 }
 
+/* One geometry figure on the card: "12 ways", with "(claim 8)" after it
+   where the claim differs (not on an emulated CPU, whose figures are the
+   emulator's), "-" for the number where not measurable. */
+static void geometry_figure_text(struct mp_text *out, const struct geometry_figure *f,
+				 const char *unit, int emulated)
+{
+	if (f->measured)
+		mp_append(out, "%llu%s", (unsigned long long)f->measured, unit);
+	else
+		mp_append(out, "-%s", unit);
+	if (f->verdict == GEOMETRY_DIFFERS && !emulated)
+		mp_append(out, " (claim %llu)", (unsigned long long)f->claimed);
+}
+
+/* Counts a figure's verdict into agree/differ/unmeasured. */
+static void geometry_count(const struct geometry_figure *f, unsigned n[3])
+{
+	n[0] += f->verdict == GEOMETRY_AGREES;
+	n[1] += f->verdict == GEOMETRY_DIFFERS;
+	n[2] += f->verdict == GEOMETRY_NOT_MEASURABLE;
+}
+
+/* The geometry line, where the probe ran: the line size and each cache
+   level's ways x sets that were measured, what they say of the claims
+   ("emulated" under TCG), then what was not measurable (report.txt says
+   why). */
+static void geometry_line(struct lines *ls, const struct card *c)
+{
+	const struct geometry_results *g = &c->geometry;
+	char text[CARD_LONG_LINE], none[64];
+	struct mp_text out = { text, sizeof text, 0 }, unread = { none, sizeof none, 0 };
+	unsigned n[3] = { 0, 0, 0 };
+	const char *sep = " ";
+
+	if (!g->ran)
+		return;
+	mp_append(&out, "geometry");
+	if (g->line.measured) {
+		mp_append(&out, " line ");
+		geometry_figure_text(&out, &g->line, " B", c->emulated);
+		sep = ", ";
+	} else {
+		mp_append(&unread, "line size");
+	}
+	geometry_count(&g->line, n);
+	for (unsigned i = 0; i < g->nlevels; i++) {
+		const struct geometry_level *l = &g->level[i];
+
+		geometry_count(&l->ways, n);
+		geometry_count(&l->sets, n);
+		if (!l->ways.measured && !l->sets.measured) {
+			mp_append(&unread, "%s%s", unread.len ? ", " : "", l->name);
+			continue;
+		}
+		mp_append(&out, "%s%s ", sep, l->name);
+		geometry_figure_text(&out, &l->ways, " ways", c->emulated);
+		mp_append(&out, " x ");
+		geometry_figure_text(&out, &l->sets, " sets", c->emulated);
+		sep = ", ";
+	}
+	if (c->emulated)
+		mp_append(&out, "; emulated");
+	else if (n[1])
+		mp_append(&out, "; %u differ%s from the claims", n[1], n[1] == 1 ? "s" : "");
+	else if (n[0])
+		mp_append(&out, "; as claimed");
+	if (unread.len)
+		mp_append(&out, "; not measurable: %s", none);
+	line_add(ls, "%s", text);
+}
+
+/* system.json's summary.geometry: one figure, its claim and verdict
+   ("measured" and "claimed" left out where there is none). */
+static void geometry_figure_json(struct json *j, const char *name,
+				 const struct geometry_figure *f)
+{
+	json_object_begin(j, name);
+	if (f->measured)
+		json_u64(j, "measured", f->measured);
+	if (f->claimed)
+		json_u64(j, "claimed", f->claimed);
+	json_string(j, "verdict", geometry_verdict_name(f->verdict));
+	json_string(j, "how", f->why);
+	json_object_end(j);
+}
+
+/* system.json's summary.geometry, where the probe ran. */
+static void geometry_json(struct json *j, const struct geometry_results *g)
+{
+	if (!g->ran)
+		return;
+	json_object_begin(j, "geometry");
+	geometry_figure_json(j, "line_bytes", &g->line);
+	json_array_begin(j, "caches");
+	for (unsigned i = 0; i < g->nlevels; i++) {
+		json_object_begin(j, 0);
+		json_string(j, "name", g->level[i].name);
+		geometry_figure_json(j, "ways", &g->level[i].ways);
+		geometry_figure_json(j, "sets", &g->level[i].sets);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "tlbs");
+	for (unsigned i = 0; i < g->ntlbs; i++) {
+		json_object_begin(j, 0);
+		json_string(j, "name", g->tlb[i].name);
+		json_u64(j, "page_size", 1ull << g->tlb[i].page_shift);
+		geometry_figure_json(j, "ways", &g->tlb[i].ways);
+		json_bool(j, "fully_associative", g->tlb[i].ways.full);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 /* The lines under the tables: cpu, machine, failed probes, memory, the
    instruction side, c2c, mlp, the busy lines (compact: ifetch_lines' and
    busy_lines' shorter forms, for a card whose levels would not fit). */
@@ -1239,6 +1354,7 @@ static void bottom_lines(struct lines *ls, const struct card *c, int compact)
 				 c->read_gb_one, from, c->all_cores ? "inside the caches" : "not run");
 	}
 	ifetch_lines(ls, c, compact);
+	geometry_line(ls, c);
 	if (c->c2c_pairs)
 		line_add(ls, "c2c      one-way %.1f / %.1f / %.1f ns (min / median / max), %u "
 			 "pair%s%s", c->c2c_min, c->c2c_median, c->c2c_max, c->c2c_pairs,
@@ -1625,6 +1741,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 	}
 	busy_json(j, &c->busy);
 	ifetch_json(j, &c->ifetch);
+	geometry_json(j, &c->geometry);
 	card_mlp_json(j, &c->mlp);
 	json_object_begin(j, "trust");
 	json_u64(j, "noisy_levels", c->noisy);
@@ -1729,6 +1846,13 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 	}
 	if (c->busy.have_tails)
 		FIGURE(c->busy.p99_ns, "memory p99 ns");
+	FIGURE((double)c->geometry.line.measured, "line bytes");
+	for (unsigned i = 0; i < c->geometry.nlevels; i++) {
+		FIGURE((double)c->geometry.level[i].ways.measured, "%s ways",
+		       c->geometry.level[i].name);
+		FIGURE((double)c->geometry.level[i].sets.measured, "%s sets",
+		       c->geometry.level[i].name);
+	}
 #undef FIGURE
 	{
 		struct figure_sink sink = { out, max, n };
@@ -1748,6 +1872,7 @@ void card_add_geometry(struct card *c, const struct geometry_results *g)
 {
 	if (!g || !g->ran)
 		return;
+	c->geometry = *g;
 	for (unsigned i = 0; i < g->nlevels; i++) {
 		/* "L1d" is level 1, "L2" level 2. */
 		unsigned number = level_number(g->level[i].name);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "analysis/analysis.h"
 #include "analysis/ifetch_levels.h"
+#include "probes/geometry.h"
 #include "results/columns.h"
 #include "run/card_mlp.h"
 
@@ -109,7 +110,6 @@ void card_rows_add(struct card_rows *r, const struct result_row *row);
    failed, each "NAME: why" (a line of its own, wrapped between words onto
    the card lines it takes). */
 #define CARD_MAX_FAILED 4
-struct geometry_results;
 struct card_run {
 	int known;                /* 0: not a run (compare, a test): no disturbance line */
 	uint64_t nmi, smi;
@@ -235,6 +235,9 @@ struct card {
 	/* The instruction side (the ifetch probe): its levels, each against
 	   its claim; nothing read when it did not run. */
 	struct ifetch_findings ifetch;
+	/* What the geometry probe read (card_add_geometry): line size, ways
+	   and sets, each against its claim; ran 0 when it did not run. */
+	struct geometry_results geometry;
 };
 
 /* The size memory's figures must start at, bytes: four times the larger of
@@ -262,9 +265,10 @@ size_t card_format(const struct card *c, char *buf, size_t size);
 struct json;
 void card_json(struct json *j, const struct card *c, const char *text);
 
-/* The ways the geometry probe measured, into the card's cache levels of
-   the same number (its "L1d" is the card's L1, "L2" L2); a level it could
-   not measure keeps 0, shown as "-". */
+/* What the geometry probe read, kept for the card's geometry line and
+   system.json's summary.geometry; and its ways into the card's cache
+   levels of the same number (its "L1d" is the card's L1, "L2" L2), where
+   a level it could not measure keeps 0, shown as "-". */
 void card_add_geometry(struct card *c, const struct geometry_results *g);
 
 /* One figure of the card, by a name that is the same in every run that has

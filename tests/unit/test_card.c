@@ -561,6 +561,18 @@ static void test_noise_marks(void)
 	      "summary.c2c says noisy: true (%.120s)", c2c ? c2c : "none");
 }
 
+/* The card (as formatted into text) as system.json's summary member,
+   {"summary": {...}}, into buf through j. */
+static void summary_json(struct json *j, char *buf, size_t size)
+{
+	json_init(j, buf, size);
+	json_object_begin(j, 0);
+	json_object_begin(j, "summary");
+	card_json(j, &card, text);
+	json_object_end(j);
+	json_object_end(j);
+}
+
 /* Disagreement shown: a VM's L3 read at 6 MiB by the latency curve
    (range 4-8 MiB), at 16 MiB by the bandwidth curve, claimed 32 MiB: the
    card says uncertain and names the three; where the bandwidth edge
@@ -599,12 +611,7 @@ static void test_uncertain(void)
 		struct json j;
 		char got[32];
 
-		json_init(&j, json_text, sizeof json_text);
-		json_object_begin(&j, 0);
-		json_object_begin(&j, "summary");
-		card_json(&j, &card, text);
-		json_object_end(&j);
-		json_object_end(&j);
+		summary_json(&j, json_text, sizeof json_text);
 		CHECK(json_get_scalar(json_text, j.len, "summary.trust.uncertain_levels", got,
 				      sizeof got) == 0 && !strcmp(got, "1") &&
 		      strstr(json_text, "\"verdict\":\"uncertain\"") &&
@@ -1485,12 +1492,7 @@ static void test_json_and_figures(void)
 	card_build(&card, &a, &rows, &(struct card_run){ .known = 1, .nmi = 2, .nmi_counted = 1,
 						       .smi_counted = 1 });
 	card_format(&card, text, sizeof text);
-	json_init(&j, buf, sizeof buf);
-	json_object_begin(&j, 0);
-	json_object_begin(&j, "summary");
-	card_json(&j, &card, text);
-	json_object_end(&j);
-	json_object_end(&j);
+	summary_json(&j, buf, sizeof buf);
 	CHECK(!j.overflow && json_check(buf, j.len, &at) == 0, "summary is well-formed JSON");
 	CHECK(json_get_string(buf, j.len, "summary.lines.0", got, sizeof got) == 0 &&
 	      !strncmp(got, "EMULATED CPU", 12) &&
@@ -1624,6 +1626,85 @@ static int wrapped_whole(const char *t, const char *want)
 	}
 	joined[n] = 0;
 	return widest <= CARD_COLUMNS && ended && strstr(joined, want) != NULL;
+}
+
+/* A figure of the geometry probe's: measured (0: not), claimed, verdict. */
+static void geometry_figure_of(struct geometry_figure *f, uint64_t measured, uint64_t claimed)
+{
+	f->measured = measured;
+	f->claimed = claimed;
+	f->verdict = !measured ? GEOMETRY_NOT_MEASURABLE : geometry_hold(measured, claimed);
+	snprintf(f->why, sizeof f->why, measured ? "read %llu" : "not measurable here: noise",
+		 (unsigned long long)measured);
+}
+
+/* The geometry line: line size, each cache level's ways x sets, a claim
+   beside each figure that differs, what the measured figures say of the
+   claims, then what was not measurable; the same figures in system.json's
+   summary.geometry. */
+static void test_geometry_line(void)
+{
+	static struct geometry_results g;
+	static char buf[32768];
+	struct json j;
+	size_t at;
+	char got[96];
+	const char *l;
+	int lines, widest, ended;
+
+	synthetic();
+	card_build(&card, &a, &rows, 0);
+	card_format(&card, text, sizeof text);
+	CHECK(!line_of(text, "geometry"), "no geometry run: no geometry line");
+	memset(&g, 0, sizeof g);
+	g.ran = 1;
+	g.nlevels = 2;
+	geometry_figure_of(&g.line, 64, 64);
+	strcpy(g.level[0].name, "L1d");
+	geometry_figure_of(&g.level[0].ways, 12, 12);
+	geometry_figure_of(&g.level[0].sets, 64, 64);
+	strcpy(g.level[1].name, "L2");
+	geometry_figure_of(&g.level[1].ways, 0, 16);
+	geometry_figure_of(&g.level[1].sets, 0, 2048);
+	card_add_geometry(&card, &g);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "geometry");
+	CHECK(l && strstr(l, "geometry line 64 B, L1d 12 ways x 64 sets; as claimed; not "
+			  "measurable: L2"), "EMR's reading: %.80s", l ? l : "(none)");
+	geometry_figure_of(&g.line, 0, 64);
+	geometry_figure_of(&g.level[0].ways, 8, 12);
+	geometry_figure_of(&g.level[1].ways, 16, 16);
+	geometry_figure_of(&g.level[1].sets, 1024, 2048);
+	card_add_geometry(&card, &g);
+	card_format(&card, text, sizeof text);
+	measure(text, &lines, &widest, &ended);
+	CHECK(wrapped_whole(text, "geometry L1d 8 ways (claim 12) x 64 sets, L2 16 ways x 1024 "
+			    "sets (claim 2048); 2 differ from the claims; not measurable: line "
+			    "size"),
+	      "a differing figure carries its claim, wrapped whole within 80 columns (%d)",
+	      widest);
+	summary_json(&j, buf, sizeof buf);
+	CHECK(!j.overflow && json_check(buf, j.len, &at) == 0 &&
+	      json_get_scalar(buf, j.len, "summary.geometry.caches.0.ways.measured", got,
+			      sizeof got) == 0 && !strcmp(got, "8") &&
+	      json_get_scalar(buf, j.len, "summary.geometry.caches.0.ways.claimed", got,
+			      sizeof got) == 0 && !strcmp(got, "12") &&
+	      json_get_string(buf, j.len, "summary.geometry.caches.0.ways.verdict", got,
+			      sizeof got) == 0 && !strcmp(got, "differs"),
+	      "summary.geometry: L1d 8 ways measured, 12 claimed, differs");
+	CHECK(json_get_scalar(buf, j.len, "summary.geometry.line_bytes.measured", got,
+			      sizeof got) != 0 &&
+	      json_get_string(buf, j.len, "summary.geometry.line_bytes.verdict", got,
+			      sizeof got) == 0 && !strcmp(got, "not measurable") &&
+	      json_get_string(buf, j.len, "summary.geometry.line_bytes.how", got,
+			      sizeof got) == 0 && strstr(got, "noise"),
+	      "a line size not measured has no figure, its verdict and why");
+	card.emulated = 1;
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "geometry");
+	CHECK(l && wrapped_whole(text, "geometry L1d 8 ways x 64 sets, L2 16 ways x 1024 sets; "
+				 "emulated; not measurable: line size"),
+	      "under TCG the line says emulated, with no claim or differs");
 }
 
 /* The machine and CPU lines, as long as a platform gives them (issue 34:
@@ -1856,6 +1937,7 @@ int main(void)
 	test_clock_not_placement();
 	test_claim_at_range_end();
 	test_ways_column();
+	test_geometry_line();
 	test_too_many_levels();
 	test_empty_card();
 	test_failed_probe();

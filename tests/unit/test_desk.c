@@ -220,6 +220,43 @@ static void test_card_keeps_stars(void)
 	run_folder_free(&r);
 }
 
+/* A run folder's card as compare and fleet rebuild it has the run's
+   geometry figures from its system.json's summary.geometry: the geometry
+   line, the ways column and the figures by name. */
+static void test_card_reads_geometry(void)
+{
+	static struct run_folder r;
+	static struct card card;
+	static char text[CARD_TEXT_MAX];
+	struct card_figure fig[CARD_MAX_FIGURES];
+	char *run = folder("geometry"), why[256];
+	size_t n, ways = 0;
+
+	copy_bytes("tests/data/zen5-vm-quick-6.csv", run, "results.csv", 0);
+	write_text(run, "system.json",
+		   "{\"summary\": {\"geometry\": {\"line_bytes\": {\"measured\": 64, "
+		   "\"claimed\": 64, \"verdict\": \"agrees\", \"how\": \"one step\"}, "
+		   "\"caches\": [{\"name\": \"L1d\", \"ways\": {\"measured\": 12, "
+		   "\"claimed\": 8, \"verdict\": \"differs\", \"how\": \"a step\"}, "
+		   "\"sets\": {\"claimed\": 64, \"verdict\": \"not measurable\", "
+		   "\"how\": \"not measurable here: noise\"}}], \"tlbs\": []}}}\n");
+	CHECK(run_folder_read(&r, run, 'A', why, sizeof why) == 0, "the run folder reads (%s)",
+	      why);
+	run_folder_card(&r, &card);
+	card_format(&card, text, sizeof text);
+	CHECK(card.geometry.ran && card.geometry.nlevels == 1 &&
+	      card.geometry.level[0].sets.verdict == GEOMETRY_NOT_MEASURABLE &&
+	      strstr(card.geometry.level[0].sets.why, "noise") &&
+	      strstr(text, "geometry line 64 B, L1d 12 ways (claim 8) x - sets; 1 differs from "
+			   "the claims"),
+	      "the rebuilt card has the run's geometry line:\n%s", text);
+	n = card_figures(&card, fig, CARD_MAX_FIGURES);
+	for (size_t i = 0; i < n; i++)
+		ways += !strcmp(fig[i].name, "L1d ways") && fig[i].value == 12;
+	CHECK(ways == 1, "and its figure 'L1d ways' for compare and fleet");
+	run_folder_free(&r);
+}
+
 /* Another program's curve with no system.json beside it is read against
    this machine's CPU, said so; --claims none reads it without claims and
    --claims this-cpu with this CPU's for any file. A results.csv alone
@@ -267,6 +304,7 @@ int main(void)
 	test_odd_inputs();
 	test_curve_claims();
 	test_card_keeps_stars();
+	test_card_reads_geometry();
 	scratch_remove(root);
 	return check_summary();
 }
