@@ -1219,7 +1219,7 @@ static void geometry_count(const struct geometry_figure *f, unsigned n[3])
 /* The geometry line, where the probe ran: the line size and each cache
    level's ways x sets that were measured, what they say of the claims
    ("emulated" under TCG), then what was not measurable (report.txt says
-   why). */
+   why); where nothing was, "geometry not measurable: line size, L1d, L2". */
 static void geometry_line(struct lines *ls, const struct card *c)
 {
 	const struct geometry_results *g = &c->geometry;
@@ -1254,13 +1254,15 @@ static void geometry_line(struct lines *ls, const struct card *c)
 		geometry_figure_text(&out, &l->sets, " sets", c->emulated);
 		sep = ", ";
 	}
+	if (*sep == ' ')   /* nothing measured */
+		mp_append(&out, " not measurable: %s", none);
 	if (c->emulated)
 		mp_append(&out, "; emulated");
 	else if (n[1])
 		mp_append(&out, "; %u differ%s from the claims", n[1], n[1] == 1 ? "s" : "");
 	else if (n[0])
 		mp_append(&out, "; as claimed");
-	if (unread.len)
+	if (unread.len && *sep != ' ')
 		mp_append(&out, "; not measurable: %s", none);
 	line_add(ls, "%s", text);
 }

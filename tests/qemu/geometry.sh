@@ -27,3 +27,15 @@ done
 check "geometry: L2 is not refused for contiguity on bare metal" \
 	bash -c "! grep -q 'physically contiguous over' '$LOG'"
 check "geometry: geometry.svg is well-formed XML" xmllint --noout "$run/geometry.svg"
+check "geometry: the card's geometry line, its verdict emulated under TCG" \
+	grep -qE '^geometry (line|L1d|not measurable).*; emulated' "$run/summary.txt"
+check "geometry: system.json's summary.geometry, each cache figure with a verdict and how" python3 - "$run/system.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))['summary']['geometry']
+assert g['line_bytes']['verdict'] and g['line_bytes']['how'], g['line_bytes']
+assert [c['name'] for c in g['caches']] == ['L1d', 'L2'], g['caches']
+for c in g['caches']:
+    for f in ('ways', 'sets'):
+        assert c[f]['verdict'] in ('agrees', 'differs', 'no claim', 'not measurable'), c
+        assert c[f]['how'], c
+PY

@@ -1699,6 +1699,20 @@ static void test_geometry_line(void)
 	      json_get_string(buf, j.len, "summary.geometry.line_bytes.how", got,
 			      sizeof got) == 0 && strstr(got, "noise"),
 	      "a line size not measured has no figure, its verdict and why");
+	geometry_figure_of(&g.level[0].ways, 0, 12);
+	geometry_figure_of(&g.level[0].sets, 0, 64);
+	geometry_figure_of(&g.level[1].ways, 0, 16);
+	geometry_figure_of(&g.level[1].sets, 0, 2048);
+	card_add_geometry(&card, &g);
+	card_format(&card, text, sizeof text);
+	l = line_of(text, "geometry");
+	CHECK(l && !strncmp(l, "geometry not measurable: line size, L1d, L2\n", 44),
+	      "nothing measured: one list of what was not (%.60s)", l ? l : "(none)");
+	geometry_figure_of(&g.level[0].ways, 8, 12);
+	geometry_figure_of(&g.level[0].sets, 64, 64);
+	geometry_figure_of(&g.level[1].ways, 16, 16);
+	geometry_figure_of(&g.level[1].sets, 1024, 2048);
+	card_add_geometry(&card, &g);
 	card.emulated = 1;
 	card_format(&card, text, sizeof text);
 	l = line_of(text, "geometry");
