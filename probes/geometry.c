@@ -324,7 +324,9 @@ static int refine_step(const struct ways_sweep *w, const unsigned *ks, double *n
 }
 
 /* One span's ways curve: k = 1 .. kmax lines `span` apart, stopping
-   PAST_STEP lines after a step; then GEOMETRY_WAYS_PASSES - 1 more passes
+   PAST_STEP lines after a step once the curve has levelled off there
+   (geometry_levelled: a replacement that keeps a share of the lines past
+   the ways climbs on for half as many again); then GEOMETRY_WAYS_PASSES - 1 more passes
    over the same points, each point's figure the least (a spike on a busy
    machine seldom strikes one point twice), and refine_step's. ns[k - 1];
    returns the points measured, 0 on failure. */
@@ -344,7 +346,7 @@ static unsigned sweep_span(const struct config *c, const struct plat_buffer *buf
 		ks[n++] = k;
 		if (k >= after + 4) {
 			geometry_read_step(ks, ns, n, after, r);
-			if (r->ways && k >= r->ways + PAST_STEP)
+			if (r->ways && k >= r->ways + PAST_STEP && geometry_levelled(ns, n))
 				break;
 		}
 	}

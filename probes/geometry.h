@@ -136,6 +136,12 @@ struct geometry_step_reading {
 void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigned after,
 			struct geometry_step_reading *out);
 
+/* Whether a curve has levelled off at its end: its last
+   GEOMETRY_STEP_HIGH_POINTS points within GEOMETRY_PLATEAU_TOL of their
+   median (0 with fewer points). A ways sweep past a step goes on until
+   then: a step followed by a climb is read only once the climb ends. */
+int geometry_levelled(const double *ns, unsigned n);
+
 /* The sets from the ways read at each span (spans ascending by two, ways[i]
    0 where not read): the ways are the reading of the largest spans, which
    must agree; the way span is the smallest span that reads them, and the

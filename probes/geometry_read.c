@@ -168,11 +168,80 @@ void geometry_read_line(const unsigned *spacings, const double *straddling,
 			    "step (noise, or a cost at a second boundary): %s", curve);
 }
 
+/* The points from `from` to n: the median of the last
+   GEOMETRY_STEP_HIGH_POINTS of them (fewer where there are fewer). */
+static double median_of_last(const double *ns, unsigned from, unsigned n)
+{
+	double sorted[GEOMETRY_STEP_HIGH_POINTS];
+	unsigned m = n - from < GEOMETRY_STEP_HIGH_POINTS ? n - from : GEOMETRY_STEP_HIGH_POINTS;
+
+	for (unsigned a = 0; a < m; a++) {
+		unsigned b = a;
+
+		while (b > 0 && sorted[b - 1] > ns[n - m + a]) {
+			sorted[b] = sorted[b - 1];
+			b--;
+		}
+		sorted[b] = ns[n - m + a];
+	}
+	return sorted[m / 2];
+}
+
+int geometry_levelled(const double *ns, unsigned n)
+{
+	double lo, hi;
+
+	if (n < GEOMETRY_STEP_HIGH_POINTS)
+		return 0;
+	range_of(ns, n - GEOMETRY_STEP_HIGH_POINTS, n, &lo, &hi);
+	return hi - lo <= GEOMETRY_PLATEAU_TOL * median_of_last(ns, 0, n);
+}
+
+/* A step, then a climb: the plateau flat to its last point (s .. i-1,
+   at most the spikes the plateau rule allows), the first point past it a
+   clear step by itself (GEOMETRY_STEP_CLEAR over the plateau), then a
+   climb that never falls back under that point and levels off before the
+   curve ends (its last GEOMETRY_STEP_HIGH_POINTS points a plateau,
+   geometry_levelled; the ways sweep goes on until they are, or to its
+   end).
+   An L2 whose replacement keeps a share of the lines past its ways, a
+   share that falls as lines are added, reads so: on the Emerald Rapids
+   VM's 16-way L2, lines 128 KiB apart read 5.5 ns to 16, then 15.3, 21.0,
+   24.0 ... 36 ns from 26 on; 64 KiB apart (two sets) the same from 33.
+   Lines spread over sets at random (a VM's 4 KiB frames) climb from
+   below any clear step instead. 1 with out filled, else 0. */
+static int step_then_climb(const unsigned *k, const double *ns, unsigned s, unsigned i,
+			   unsigned n, double base, struct geometry_step_reading *out)
+{
+	double top = median_of_last(ns, i, n);
+	unsigned spikes = 0;
+
+	if (i + GEOMETRY_STEP_HIGH_POINTS > n || ns[i] < base * GEOMETRY_STEP_CLEAR ||
+	    ns[i - 1] > base * (1 + GEOMETRY_PLATEAU_TOL))
+		return 0;
+	for (unsigned j = s; j < i; j++)
+		spikes += ns[j] > base * (1 + GEOMETRY_PLATEAU_TOL);
+	if (spikes > 1 + (i - s) / 8)
+		return 0;
+	for (unsigned j = i + 1; j < n; j++)
+		if (ns[j] < ns[i] * (1 - GEOMETRY_PLATEAU_TOL))
+			return 0;
+	if (!geometry_levelled(ns, n))
+		return 0;
+	out->ways = k[i - 1];
+	out->low_ns = base;
+	out->high_ns = top;
+	mp_snprintf(out->why, sizeof out->why, "a step after %u, %.2f to %.2f ns, then a climb "
+		    "to %.2f (the replacement keeps a share of the lines past the ways, less as "
+		    "more come)", k[i - 1], base, ns[i], top);
+	return 1;
+}
+
 void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigned after,
 			struct geometry_step_reading *out)
 {
 	char curve[120];
-	unsigned s = 0, i, spikes = 0, m;
+	unsigned s = 0, i, up, spikes = 0, m;
 	double base, high, cut, sorted[GEOMETRY_STEP_HIGH_POINTS];
 
 	out->ways = 0;
@@ -217,6 +286,7 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 			    "the rise (%s)", curve);
 		return;
 	}
+	up = i;
 	/* The level after it: the median of its first points, past the first
 	   when there are enough (that one may be part way up). */
 	{
@@ -262,6 +332,8 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 			if (ns[j] > cut)
 				partial++;
 		if (partial > 1) {
+			if (step_then_climb(k, ns, s, up, n, base, out))
+				return;
 			mp_snprintf(out->why, sizeof out->why, "not measurable here: the rise around "
 				    "%u spreads over several points, not one step (%s)", k[c], curve);
 			return;
@@ -299,6 +371,8 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 
 		range_of(ns, i + 1, i + m, &lo2, &hi2);
 		if (hi2 - lo2 > GEOMETRY_LINE_BAND * (high - base)) {
+			if (step_then_climb(k, ns, s, up, n, base, out))
+				return;
 			mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve "
 				    "climbs on after the rise at %u (%.2f to %.2f ns), no plateau",
 				    k[i], lo2, hi2);

@@ -362,6 +362,58 @@ static void test_lone_point(void)
 	}
 }
 
+/* Recorded (the Emerald Rapids VM, 2026-12-06, L2 lines 32 to 256 KiB
+   apart, 2 MiB pages): past L1d's 12 ways the lines hit L2 (5.5 ns) to
+   its 16 ways; the first line past them reads 15 to 20 ns and the rest
+   climb to L3's 36 ns over ten lines (the replacement keeps a share of
+   them, less as more come). Two sets (64 KiB apart) do the same past 32;
+   four (32 KiB) past 64, still climbing at 80. */
+static void test_step_then_climb(void)
+{
+	static const double a[] = { 1.670, 1.674, 1.673, 1.672, 1.669, 1.685, 1.722, 1.730,
+		1.704, 1.730, 1.732, 1.735, 4.875, 5.536, 5.571, 5.415, 5.480, 5.659, 5.492,
+		5.617, 5.617, 5.427, 5.583, 5.442, 5.421, 5.339, 5.518, 5.424, 5.412, 5.340,
+		5.594, 5.518, 5.664, 5.534, 5.423, 5.453, 5.334, 5.335, 5.538, 5.334, 5.334,
+		5.333, 5.611, 5.597, 5.425, 5.479, 5.592, 5.427, 5.494, 5.337, 5.351, 5.419,
+		5.447, 5.434, 5.434, 5.384, 5.335, 5.516, 5.334, 5.420, 5.411, 5.334, 5.409,
+		5.337, 8.097, 8.778, 12.667, 13.826, 16.035, 15.975, 16.413, 18.236, 19.699,
+		20.713, 21.936, 21.327, 23.434, 24.339, 25.571, 26.124 };
+	static const double b[] = { 1.724, 1.679, 1.667, 1.713, 1.716, 1.702, 1.682, 1.724,
+		1.715, 1.667, 1.667, 1.667, 5.315, 5.333, 5.333, 5.412, 5.391, 5.333, 5.388,
+		5.500, 5.333, 5.333, 5.333, 5.333, 5.460, 5.517, 5.333, 5.333, 5.500, 5.517,
+		5.333, 5.517, 11.851, 17.167, 18.887, 19.054, 22.606, 24.210, 24.768, 27.837,
+		29.032, 30.221, 30.819, 33.096, 33.848, 34.477, 35.790, 38.218, 38.236, 37.174,
+		37.348, 38.349, 37.537 };
+	static const double c[] = { 1.724, 1.724, 1.724, 1.724, 1.724, 1.724, 1.724, 1.724,
+		1.724, 1.724, 1.724, 1.724, 5.377, 5.517, 5.517, 5.517, 15.276, 21.031, 24.004,
+		26.968, 29.867, 31.238, 33.291, 34.243, 35.712, 36.266, 37.813, 37.311, 37.088,
+		35.316, 35.279, 35.355 };
+	static const double d[] = { 1.647, 1.657, 1.667, 1.633, 1.667, 1.633, 1.667, 1.629,
+		1.616, 1.667, 1.620, 1.620, 5.205, 5.333, 5.162, 5.162, 20.196, 21.523, 24.164,
+		27.110, 30.065, 32.772, 34.747, 38.475, 37.423, 37.553, 37.519, 37.021 };
+	const uint64_t spans[4] = { 32768, 65536, 131072, 262144 };
+	const double *curve[4] = { a, b, c, d };
+	const unsigned n[4] = { 80, 53, 32, 28 }, want[4] = { 0, 32, 16, 16 };
+	unsigned ks[80], ways[4];
+	struct geometry_step_reading r;
+	struct geometry_sets_reading sr;
+
+	for (unsigned i = 0; i < 80; i++)
+		ks[i] = i + 1;
+	for (unsigned i = 0; i < 4; i++) {
+		geometry_read_step(ks, curve[i], n[i], 12, &r);
+		ways[i] = r.ways;
+		CHECK(r.ways == want[i], "L2 %llu bytes apart: %u ways (%s)",
+		      (unsigned long long)spans[i], want[i], r.why);
+	}
+	geometry_read_sets(spans, ways, 4, &sr);
+	CHECK(sr.ways == 16 && sr.way_span == 131072, "16 ways, way span 128 KiB: 2048 sets of "
+	      "64 bytes (%s)", sr.why);
+	geometry_read_step(ks, c, 22, 12, &r);
+	CHECK(r.ways == 0 && geometry_levelled(c, 32) && !geometry_levelled(c, 22),
+	      "cut at 22, mid-climb, no reading yet: the sweep goes on (%s)", r.why);
+}
+
 static void test_ways(void)
 {
 	unsigned ks[128], ways[4];
@@ -446,6 +498,7 @@ static void test_ways(void)
 			      "before its step reads 24 (%s)", r.why);
 		}
 		test_lone_point();
+		test_step_then_climb();
 		geometry_read_step(ks, climb, 13, 0, &r);
 		CHECK(r.ways == 0 && !strncmp(r.why, "not measurable here", 19), "a climb with no "
 		      "plateau after it is not measurable: %s", r.why);
