@@ -594,6 +594,7 @@ static void add_top(struct card *c, const struct analysis *a, const struct level
 	size_t n = 0;
 
 	c->have_top = 1;
+	c->top_shift = l->page_shift;
 	for (size_t k = 0; cv && c->memory_floor && k < cv->n; k++) {
 		if (cv->pt[k].bytes < c->memory_floor)
 			continue;
@@ -1329,9 +1330,13 @@ static void bottom_lines(struct lines *ls, const struct card *c, int compact)
 	if (c->have_top) {
 		mp_format_bytes(from, sizeof from, c->top_from_bytes);
 		mp_format_bytes(at, sizeof at, c->top_to_bytes);
-		if (!c->top_cached)
-			line_add(ls, "memory   latency %.2f ns, %.1f cycles (from %s)%s", c->top_ns,
-				 c->top_cycles, from, c->top_noisy ? " *" : "");
+		if (!c->top_cached) {
+			char page[16];
+
+			mp_format_bytes(page, sizeof page, 1ull << c->top_shift);
+			line_add(ls, "memory   latency %.2f ns, %.1f cycles (from %s, %s pages)%s",
+				 c->top_ns, c->top_cycles, from, page, c->top_noisy ? " *" : "");
+		}
 		else if (!c->memory_floor)
 			line_add(ls, "no edge  the whole sweep, from %s, reads %.2f ns, %.1f cycles",
 				 from, c->top_ns, c->top_cycles);
@@ -1710,6 +1715,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_object_begin(j, "top");
 		json_string(j, "name", c->top_name);
 		json_u64(j, "from_bytes", c->top_from_bytes);
+		json_u64(j, "page_size", 1ull << c->top_shift);
 		json_u64(j, "to_bytes", c->top_to_bytes);
 		json_u64(j, "memory_floor_bytes", c->memory_floor);
 		json_bool(j, "cached", c->top_cached);

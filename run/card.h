@@ -192,6 +192,7 @@ struct card {
 	int top_cached;
 	char top_name[16];
 	uint64_t top_from_bytes, top_to_bytes;
+	unsigned top_shift;       /* the page size of the top's curve (log2) */
 	double top_ns, top_cycles;
 	int top_noisy;
 	/* Read bandwidth of the read series the bandwidth levels come from:

@@ -276,9 +276,10 @@ static void test_synthetic_card(void)
 	      "the 2 MiB TLB level that no claim matched shows no claim (not the 96 of the "
 	      "L1 DTLB, another level's), and differs");
 	l = line_of(text, "memory   latency ");
-	CHECK(l && strstr(l, "95.00 ns") && strstr(l, "380.0 cycles") && strstr(l, "from 128 MiB"),
+	CHECK(l && strstr(l, "95.00 ns") && strstr(l, "380.0 cycles") &&
+	      strstr(l, "(from 128 MiB, 4 KiB pages)"),
 	      "memory: 95 ns, 380 cycles, the median from 128 MiB (4 x the 32 MiB L3) on, not "
-	      "the plateau's 64 MiB");
+	      "the plateau's 64 MiB, its curve's pages named");
 	l = line_of(text, "memory   read ");
 	CHECK(l && strstr(l, "20.0 GB/s one core") && strstr(l, "36.0 GB/s 2 cores") &&
 	      strstr(l, "from 128 MiB"), "memory read: one core and both, from 128 MiB on");
