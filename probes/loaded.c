@@ -772,11 +772,11 @@ static const struct config_key loaded_keys[] = {
 };
 
 /* The loaders' buffers filled once; per page size the platform can give,
-   the chase's buffer built and settled (a load per 4 KiB), and points of `batches` batches of
-   BATCH_LOADS loads each: the idle one, and per mix asked its loader's
-   lone calibration (ALONE_MS) with DELAY_STEPS paced points and one at
-   no delay per count of loaders, each after a settling stretch a quarter
-   as long. */
+   the chase's buffer built and settled (a load per 4 KiB), and points of
+   `batches` batches of BATCH_LOADS loads each: the idle one, and per mix
+   asked its loader's lone calibration (ALONE_MS) with DELAY_STEPS paced
+   points and one at no delay per count of loaders, each after a settling
+   stretch a quarter as long. */
 static void loaded_cost(const struct config *c, struct probe_cost *cost)
 {
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
