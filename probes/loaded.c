@@ -96,10 +96,12 @@ struct loaded_run {
 
 /* One mix's curve so far: what its last point's loaders drew, GB/s (0
    before the first), the points measured again because they drew less,
-   and those that still did. */
+   and those that still did; and its first (most paced) point's p50 and
+   draw, for report_paced. */
 struct held_back {
 	double drawn;
 	unsigned tried_again, still_less;
+	double first_ns, first_gb;
 };
 
 /* A point's loading: how many loaders, and their plan. */
@@ -464,6 +466,10 @@ static int measure_point(const struct config *c, const struct plat_buffer *buf,
 	h->tried_again += tries > 1;
 	h->still_less += gb < h->drawn;
 	h->drawn = gb;
+	if (!(h->first_ns > 0)) {
+		h->first_ns = s.p50_ns;
+		h->first_gb = gb;
+	}
 	emit_point(buf, l, variant, page_name, &s, gb);
 	return 0;
 }
@@ -480,6 +486,22 @@ static void report_held_back(const char *what, const struct held_back *h)
 		      "counts; %u still drew less\n", what, h->tried_again,
 		      h->tried_again == 1 ? "point" : "points", HELD_BACK_TRIES,
 		      h->tried_again == 1 ? "it drew" : "each drew", h->still_less);
+}
+
+/* The line after a mix's points: its most paced point beside the chase
+   alone just before it (the mix's own reading, after its calibration),
+   which the chase's drift over the page size's mixes does not move as it
+   moves the idle row (the median of every mix's). */
+static void report_paced(const char *what, const struct held_back *h)
+{
+	double alone = alone_count ? alone_seen[alone_count - 1].p50_ns : 0, off;
+
+	if (!(h->first_ns > 0) || !(alone > 0))
+		return;
+	off = (h->first_ns / alone - 1) * 100;
+	report_printf("%s: its most paced point (%.3f GB/s) read %.1f ns, the chase alone just "
+		      "before it %.1f (%s%.1f%%)\n", what, h->first_gb, h->first_ns, alone,
+		      off >= 0 ? "+" : "", off);
 }
 
 /* The chase with no loader, kept for emit_idle: no row yet. */
@@ -577,7 +599,7 @@ static int sweep_mix(const struct config *c, const struct plat_buffer *buf, enum
 		     const char *page_name)
 {
 	struct loading l = { 1, { mix, 0, nt_kernel, nt_pace_block() }, 0 };
-	struct held_back h = { 0, 0, 0 };
+	struct held_back h = { 0, 0, 0, 0, 0 };
 	const char *name = load_mix_name(mix);
 	char what[96];
 	double step_ns;
@@ -603,6 +625,7 @@ static int sweep_mix(const struct config *c, const struct plat_buffer *buf, enum
 	for (l.loaders = 1; l.loaders <= load_bufs; l.loaders++)
 		if (measure_point(c, buf, &l, name, page_name, &h) != 0)
 			return -1;
+	report_paced(what, &h);
 	report_held_back(what, &h);
 	return 0;
 }

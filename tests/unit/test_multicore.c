@@ -201,13 +201,32 @@ static void held_back_counts(unsigned m, unsigned *by_rows, unsigned *by_report)
 	}
 }
 
+/* Whether the report's line on mix m's most paced point gives that
+   point's row: its ns and GB/s, beside a reading of the chase alone. */
+static int paced_said(unsigned m)
+{
+	char want[96];
+	const char *line;
+	double gb, ns, alone, row_ns = -1;
+
+	for (int i = 0; i < row_count && row_ns < 0; i++)
+		if (!strcmp(rows[i].r.variant, load_mix_name((enum load_mix)m)))
+			row_ns = rows[i].r.ns;
+	snprintf(want, sizeof want, ", %s: its most paced point (", load_mix_name((enum load_mix)m));
+	line = strstr(report_text, want);
+	return line && sscanf(line + strlen(want), "%lf GB/s) read %lf ns, the chase alone just "
+			      "before it %lf", &gb, &ns, &alone) == 3 &&
+	       fabs(gb - paced_gb(m, 0)) < 0.0005 + gb * 1e-3 && fabs(ns - row_ns) < 0.051 &&
+	       alone > 0;
+}
+
 /* loaded with every mix: per mix the idle row's curve plus twelve paced
    points and 1 .. count - 1 loaders at no delay. */
 static void test_loaded(unsigned count)
 {
 	struct config c;
 	unsigned idle = 0, sane = 0, per_mix[LOAD_MIXES] = { 0 }, full = 0, paced_below = 0;
-	unsigned held_said = 0;
+	unsigned held_said = 0, paced = 0;
 	int curves, rc;
 
 	base_config(&c);
@@ -233,7 +252,10 @@ static void test_loaded(unsigned count)
 		paced_below += count < 2 || paced_gb(m, 0) < paced_gb(m, 12);
 		held_back_counts(m, &by_rows, &by_report);
 		held_said += by_rows == by_report;
+		paced += count < 2 || paced_said(m);
 	}
+	CHECK(paced == LOAD_MIXES, "each mix: the report gives its most paced point, as its row "
+	      "has it, beside the chase alone just before it (%u of %u mixes)", paced, LOAD_MIXES);
 	CHECK(held_said == LOAD_MIXES, "each mix: the points that still drew less than the one "
 	      "before them after being measured again are as many as the report says "
 	      "(%u of %u mixes agree)", held_said, LOAD_MIXES);
