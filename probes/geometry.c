@@ -77,7 +77,7 @@ static const struct table_column tlb_columns[] = {
 static const struct table tlb_table = TABLE_OF(tlb_columns, "  ");
 
 static const struct table_column summary_columns[] = {
-	{ "what", NULL, 18, 1, 0 },
+	{ "what", NULL, 22, 1, 0 },   /* "L2 unified 4 KiB ways" */
 	{ "measured", NULL, 9, 0, 0 },
 	{ "claimed", NULL, 8, 0, 0 },
 	{ "verdict", NULL, 14, 1, 0 },
