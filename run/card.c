@@ -1161,9 +1161,10 @@ static void mix_short(char *buf, size_t size, const char *mix)
    point: its p50 at the most bandwidth drawn; compact: no page size, and
    the all-read and all-write mixes alone where either ran), memory's
    tail. */
-static void busy_lines(struct lines *ls, const struct card_busy *b, int compact)
+static void busy_lines(struct lines *ls, const struct card_busy *b, uint64_t floor,
+		       int tails_cached, int compact)
 {
-	char page[16], size[24], text[CARD_COLUMNS * 4];
+	char page[16], size[24], text[CARD_COLUMNS * 4], under[24];
 	struct mp_text out = { text, sizeof text, 0 };
 	int pure = 0;             /* compact, and a read or write mix to show alone */
 
@@ -1190,8 +1191,14 @@ static void busy_lines(struct lines *ls, const struct card_busy *b, int compact)
 	if (b->have_tails && b->p99_ns > 0) {
 		mp_format_bytes(page, sizeof page, 1ull << b->tails_shift);
 		mp_format_bytes(size, sizeof size, b->tails_bytes);
-		line_add(ls, "tails    memory p99 %.1f ns, p50 %.1f ns (%s, %s pages)", b->p99_ns,
-			 b->p50_ns, size, page);
+		mp_format_bytes(under, sizeof under, floor);
+		if (tails_cached)
+			line_add(ls, "tails    p99 %.1f ns, p50 %.1f ns at %s (%s pages): under 4 x "
+				 "the largest cache (%s), not memory's", b->p99_ns, b->p50_ns, size,
+				 page, under);
+		else
+			line_add(ls, "tails    memory p99 %.1f ns, p50 %.1f ns (%s, %s pages)",
+				 b->p99_ns, b->p50_ns, size, page);
 	}
 }
 
@@ -1373,12 +1380,12 @@ static void bottom_lines(struct lines *ls, const struct card *c, int compact)
 		for (unsigned i = 0; i < n; i++)
 			line_add(ls, "%s", mlp[i]);
 	}
-	busy_lines(ls, &c->busy, compact);
+	busy_lines(ls, &c->busy, c->memory_floor, c->tails_cached, compact);
 }
 
 /* system.json's "loaded" and "tails" members of the summary, where the
    card has them. */
-static void busy_json(struct json *j, const struct card_busy *b)
+static void busy_json(struct json *j, const struct card_busy *b, int tails_cached)
 {
 	if (b->have_loaded) {
 		json_object_begin(j, "loaded");
@@ -1398,6 +1405,7 @@ static void busy_json(struct json *j, const struct card_busy *b)
 	}
 	if (b->have_tails && b->p99_ns > 0) {
 		json_object_begin(j, "tails");
+		json_bool(j, "cached", tails_cached);
 		json_u64(j, "page_size", 1ull << b->tails_shift);
 		json_u64(j, "working_set_bytes", b->tails_bytes);
 		json_double(j, "p50_ns", b->p50_ns);
@@ -1417,6 +1425,13 @@ static void add_ifetch(struct card *c, const struct analysis *a, const struct ca
 
 /* ---- Public Functions ------------------------------------------------- */
 
+/* The floor for a largest cache of `largest` bytes (0: none known). */
+static uint64_t floor_of(uint64_t largest)
+{
+	return largest > UINT64_MAX / MEMORY_FLOOR_FACTOR ? UINT64_MAX
+							  : largest * MEMORY_FLOOR_FACTOR;
+}
+
 uint64_t card_memory_floor(const struct analysis *a)
 {
 	uint64_t largest = a->have_claims ? sweep_largest_cache(&a->claims) : 0;
@@ -1428,8 +1443,7 @@ uint64_t card_memory_floor(const struct analysis *a)
 		    l->size_bytes > largest)
 			largest = l->size_bytes;
 	}
-	return largest > UINT64_MAX / MEMORY_FLOOR_FACTOR ? UINT64_MAX
-							  : largest * MEMORY_FLOOR_FACTOR;
+	return floor_of(largest);
 }
 
 void card_rows_add(struct card_rows *r, const struct result_row *row)
@@ -1502,6 +1516,15 @@ static void add_unread(struct card *c, const struct analysis *a)
 	}
 }
 
+/* A tails working set under the memory floor is no memory's, whatever
+   the probe's cap made of it (tails.max_buffer under 4 x the claims):
+   the card says so and carries no memory tail. No floor, no mark. */
+static void mark_tails_cached(struct card *c)
+{
+	c->tails_cached = c->busy.have_tails && c->memory_floor &&
+			  c->busy.tails_bytes < c->memory_floor;
+}
+
 void card_build(struct card *c, const struct analysis *a, const struct card_rows *rows,
 		const struct card_run *run)
 {
@@ -1521,6 +1544,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	c->emulated = analysis_emulated(a);
 	c->have_levels = a->ncurves || a->tlb.n;
 	c->memory_floor = card_memory_floor(a);
+	mark_tails_cached(c);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
 
@@ -1747,7 +1771,7 @@ void card_json(struct json *j, const struct card *c, const char *text)
 		json_bool(j, "noisy", c->c2c_noisy);
 		json_object_end(j);
 	}
-	busy_json(j, &c->busy);
+	busy_json(j, &c->busy, c->tails_cached);
 	ifetch_json(j, &c->ifetch);
 	geometry_json(j, &c->geometry);
 	card_mlp_json(j, &c->mlp);
@@ -1852,7 +1876,7 @@ size_t card_figures(const struct card *c, struct card_figure *out, size_t max)
 			FIGURE(c->busy.mix[m].gb_per_s, "loaded %s most GB/s", c->busy.mix[m].mix);
 		}
 	}
-	if (c->busy.have_tails)
+	if (c->busy.have_tails && !c->tails_cached)
 		FIGURE(c->busy.p99_ns, "memory p99 ns");
 	FIGURE((double)c->geometry.line.measured, "line bytes");
 	for (unsigned i = 0; i < c->geometry.nlevels; i++) {
@@ -1908,6 +1932,10 @@ void card_run(const struct card_run *run)
 		   emulator's as much as a curve's would be. */
 		run_card.emulated = claims_emulated(&live);
 		run_card.hypervisor = live.hypervisor;
+		if (!run_card.memory_floor) {
+			run_card.memory_floor = floor_of(sweep_largest_cache(&live));
+			mark_tails_cached(&run_card);
+		}
 	}
 	card_add_geometry(&run_card, run->geometry);
 	mp_strlcpy(run_card.machine, run_machine, sizeof run_card.machine);

@@ -193,6 +193,8 @@ struct card {
 	char top_name[16];
 	uint64_t top_from_bytes, top_to_bytes;
 	unsigned top_shift;       /* the page size of the top's curve (log2) */
+	int tails_cached;         /* the tails probe's largest working set lies
+				     under memory_floor: no memory figure */
 	double top_ns, top_cycles;
 	int top_noisy;
 	/* Read bandwidth of the read series the bandwidth levels come from:

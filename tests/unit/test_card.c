@@ -1814,6 +1814,58 @@ static void test_busy_lines(void)
 	      "and fleet: memory p99 240, loaded idle 100, read 180 ns at 15.5 GB/s");
 }
 
+/* A tails working set under the memory floor (4 x the 32 MiB L3 claimed:
+   128 MiB), as a tails.max_buffer under it leaves, is no memory's: the
+   line says so, system.json's summary.tails says cached, and compare and
+   fleet get no "memory p99 ns". At the floor it is memory's. */
+static void test_tails_under_floor(void)
+{
+	static char buf[32768];
+	struct card_figure fig[CARD_MAX_FIGURES];
+	struct json j;
+	size_t n, memory_p99;
+	char got[16];
+	const char *l;
+
+	for (int at_floor = 0; at_floor < 2; at_floor++) {
+		uint64_t bytes = at_floor ? 128ull << 20 : 64ull << 20;
+
+		synthetic();
+		for (int v = 0; v < 2; v++) {
+			struct result_row row = { 0 };
+
+			row.probe = "tails";
+			row.variant = v ? "p99" : "p50";
+			row.page_shift = 21;
+			row.working_set_bytes = bytes;
+			row.ns = v ? 180 : 110;
+			card_rows_add(&rows, &row);
+		}
+		card_build(&card, &a, &rows, 0);
+		card_format(&card, text, sizeof text);
+		l = line_of(text, "tails ");
+		summary_json(&j, buf, sizeof buf);
+		n = card_figures(&card, fig, CARD_MAX_FIGURES);
+		memory_p99 = 0;
+		for (size_t i = 0; i < n; i++)
+			memory_p99 += !strcmp(fig[i].name, "memory p99 ns");
+		if (!at_floor)
+			CHECK(l && wrapped_whole(text, "tails p99 180.0 ns, p50 110.0 ns at 64 MiB (2 "
+						 "MiB pages): under 4 x the largest cache (128 "
+						 "MiB), not memory's") &&
+			      json_get_scalar(buf, j.len, "summary.tails.cached", got,
+					      sizeof got) == 0 && !strcmp(got, "true") &&
+			      !memory_p99, "64 MiB under a 128 MiB floor: not memory's, cached, no "
+			      "memory p99 figure (%.80s)", l ? l : "none");
+		else
+			CHECK(in_line(l, "memory p99 180.0 ns, p50 110.0 ns (128 MiB, 2 MiB pages)") &&
+			      json_get_scalar(buf, j.len, "summary.tails.cached", got,
+					      sizeof got) == 0 && !strcmp(got, "false") &&
+			      memory_p99 == 1, "at the floor: memory's p99 and p50 (%.80s)",
+			      l ? l : "none");
+	}
+}
+
 /* An ITLB step that read half its claim (one SMT thread's share) says
    "(half)" on its line and what that means on the trust line. */
 static void test_itlb_half(void)
@@ -1960,6 +2012,7 @@ int main(void)
 	test_wrapped_line();
 	test_json_and_figures();
 	test_busy_lines();
+	test_tails_under_floor();
 	test_run_folder();
 	return check_summary();
 }
