@@ -1518,11 +1518,13 @@ static void add_unread(struct card *c, const struct analysis *a)
 
 /* A tails working set under the memory floor is no memory's, whatever
    the probe's cap made of it (tails.max_buffer under 4 x the claims):
-   the card says so and carries no memory tail. No floor, no mark. */
-static void mark_tails_cached(struct card *c)
+   the card says so and carries no memory tail; mlp's memory level the
+   same (card_mlp_mark_floor). No floor, no mark. */
+static void mark_under_floor(struct card *c)
 {
 	c->tails_cached = c->busy.have_tails && c->memory_floor &&
 			  c->busy.tails_bytes < c->memory_floor;
+	card_mlp_mark_floor(&c->mlp, c->memory_floor);
 }
 
 void card_build(struct card *c, const struct analysis *a, const struct card_rows *rows,
@@ -1544,7 +1546,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	c->emulated = analysis_emulated(a);
 	c->have_levels = a->ncurves || a->tlb.n;
 	c->memory_floor = card_memory_floor(a);
-	mark_tails_cached(c);
+	mark_under_floor(c);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
 
@@ -1934,7 +1936,7 @@ void card_run(const struct card_run *run)
 		run_card.hypervisor = live.hypervisor;
 		if (!run_card.memory_floor) {
 			run_card.memory_floor = floor_of(sweep_largest_cache(&live));
-			mark_tails_cached(&run_card);
+			mark_under_floor(&run_card);
 		}
 	}
 	card_add_geometry(&run_card, run->geometry);

@@ -42,6 +42,18 @@ void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m,
 	}
 }
 
+void card_mlp_mark_floor(struct card_mlp *c, uint64_t floor)
+{
+	for (unsigned i = 0; i < c->nlevels; i++) {
+		struct card_mlp_level *l = &c->level[i];
+
+		if (floor && l->bytes < floor && !mp_strcmp(l->name, "memory")) {
+			mp_format_bytes_short(l->name, sizeof l->name, l->bytes);
+			l->cached = 1;
+		}
+	}
+}
+
 unsigned card_mlp_lines(const struct card_mlp *c, char line[2][96], size_t columns)
 {
 	struct mp_text t = { line[0], columns + 1 < 96 ? columns + 1 : 96, 0 };
@@ -90,6 +102,7 @@ void card_mlp_json(struct json *j, const struct card_mlp *c)
 		json_object_begin(j, 0);
 		json_string(j, "name", c->level[i].name);
 		json_u64(j, "working_set_bytes", c->level[i].bytes);
+		json_bool(j, "cached", c->level[i].cached);
 		json_double(j, "in_flight", p->in_flight);
 		json_u64(j, "from_chases", p->k);
 		json_u64(j, "measured_to_chases", p->k_last);

@@ -13,8 +13,10 @@
 #define CARD_MLP_LEVELS 6
 
 struct card_mlp_level {
-	char name[16];
+	char name[16];            /* the probe's ("memory"), or the working set's
+				     size where memory's lies under the floor */
 	uint64_t bytes;           /* the working set */
+	int cached;               /* the probe's memory, under the memory floor */
 	struct mlp_plateau plateau;
 	double gb_per_s;          /* the level's read bandwidth; 0: not measured */
 	enum mlp_bound bound;
@@ -33,6 +35,10 @@ struct card_mlp {
 struct bandwidth_curves;
 void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m,
 		    const struct bandwidth_curves *bw);
+/* The memory level, where its working set lies under `floor` (4 x the
+   largest cache; 0: unknown), as an mlp.memory_size under it leaves: no
+   memory's, so named by its size ("256M") and marked cached. */
+void card_mlp_mark_floor(struct card_mlp *c, uint64_t floor);
 /* The card's lines, each at most `columns` characters: "in flight" per
    level, then the page walks when measured ("; no walk cost" on the
    first line where no walk cost was seen and it fits); returns how many

@@ -160,6 +160,15 @@ static void test_rows_and_card(void)
 	n = card_mlp_lines(&card, line, 80);
 	CHECK(n == 1 && strstr(line[0], "memory 5.0") && strlen(line[0]) <= 80,
 	      "the card's line: %s", line[0]);
+	card_mlp_mark_floor(&card, 256u << 20);
+	n = card_mlp_lines(&card, line, 80);
+	CHECK(n == 1 && strstr(line[0], "memory 5.0") && !card.level[0].cached,
+	      "memory at the 256 MiB floor stays memory: %s", line[0]);
+	card_mlp_mark_floor(&card, 1u << 30);
+	n = card_mlp_lines(&card, line, 80);
+	CHECK(n == 1 && strstr(line[0], " 256M 5.0") && !strstr(line[0], "memory") &&
+	      card.level[0].cached, "256 MiB under a 1 GiB floor: named by its size, not "
+	      "memory: %s", line[0]);
 }
 
 /* Through the card: mlp rows and page-walk rows into card_rows, the card
