@@ -323,12 +323,32 @@ static int refine_step(const struct ways_sweep *w, const unsigned *ks, double *n
 	return 0;
 }
 
+/* Points from .. to-1 measured GEOMETRY_WAYS_PASSES - 1 more times, each
+   figure the least (a spike on a busy machine seldom strikes one point
+   twice). 0, or -1 when a chase failed. */
+static int measure_again(const struct ways_sweep *w, const unsigned *ks, double *ns,
+			 struct chase_run *best, unsigned from, unsigned to)
+{
+	for (unsigned pass = 1; pass < GEOMETRY_WAYS_PASSES; pass++)
+		for (unsigned i = from; i < to; i++) {
+			struct chase_run run;
+
+			if (measure_point(w, ks[i], &run) != 0)
+				return -1;
+			if (trials_best(&run.trials) < ns[i]) {
+				best[i] = run;
+				ns[i] = trials_best(&run.trials);
+			}
+		}
+	return 0;
+}
+
 /* One span's ways curve: k = 1 .. kmax lines `span` apart, stopping
    PAST_STEP lines after a step once the curve has levelled off there
    (geometry_levelled: a replacement that keeps a share of the lines past
-   the ways climbs on for half as many again); then GEOMETRY_WAYS_PASSES - 1 more passes
-   over the same points, each point's figure the least (a spike on a busy
-   machine seldom strikes one point twice), and refine_step's. ns[k - 1];
+   the ways climbs on for half as many again); then GEOMETRY_WAYS_PASSES - 1
+   more passes over the same points (measure_again), more points while no
+   step reads and the curve has not levelled, and refine_step's. ns[k - 1];
    returns the points measured, 0 on failure. */
 static unsigned sweep_span(const struct config *c, const struct plat_buffer *buf,
 			   const char *level, uint64_t span, unsigned kmax, unsigned after,
@@ -350,18 +370,22 @@ static unsigned sweep_span(const struct config *c, const struct plat_buffer *buf
 				break;
 		}
 	}
-	for (unsigned pass = 1; pass < GEOMETRY_WAYS_PASSES; pass++)
-		for (unsigned i = 0; i < n; i++) {
-			struct chase_run run;
-
-			if (measure_point(&w, ks[i], &run) != 0)
-				return 0;
-			if (trials_best(&run.trials) < ns[i]) {
-				best[i] = run;
-				ns[i] = trials_best(&run.trials);
-			}
-		}
+	if (measure_again(&w, ks, ns, best, 0, n) != 0)
+		return 0;
 	geometry_read_step(ks, ns, n, after, r);
+	/* The first pass stopped where its own points had levelled; the
+	   least of two passes can still be climbing there. Then on, a point
+	   at a time, each measured as often, until the curve levels or ends. */
+	while (!r->ways && n < kmax && n < KMAX && !geometry_levelled(ns, n)) {
+		ks[n] = n + 1;
+		if (measure_point(&w, ks[n], &best[n]) != 0)
+			return 0;
+		ns[n] = trials_best(&best[n].trials);
+		if (measure_again(&w, ks, ns, best, n, n + 1) != 0)
+			return 0;
+		n++;
+		geometry_read_step(ks, ns, n, after, r);
+	}
 	if (refine_step(&w, ks, ns, best, n, after, 1, r) != 0)
 		return 0;
 	for (unsigned i = 0; i < n; i++)

@@ -56,6 +56,10 @@ struct geometry_settings {
    the way up counted as spikes. */
 #define GEOMETRY_STEP_CLEAR 1.30
 #define GEOMETRY_STEP_PLATEAU_CUT 0.25
+/* The point just before a step's crossing, over this share of the step
+   (and 1.15 x the plateau), is the first line past the ways, part way up
+   (geometry_read_step's lone point). */
+#define GEOMETRY_STEP_LONE_CUT 0.10
 #define GEOMETRY_STEP_HIGH_POINTS 5u
 
 /* The most slots any layout makes (a fully associative TLB's sweep). */

@@ -340,6 +340,16 @@ static void test_lone_point(void)
 					   5.763, 5.620, 5.759 };
 	static const double dtlb[] = { 2.014, 2.025, 1.940, 1.931, 1.935, 1.890, 3.165, 4.470,
 				       4.477, 4.468, 4.375, 4.312, 4.314, 4.312, 4.316, 4.303 };
+	/* Recorded 2026-12-06: 13 lines at 15 % of the step (8 KiB apart),
+	   25 over two sets at 21 % (2 KiB apart), under the quarter. */
+	static const double low_13[] = { 1.726, 1.724, 1.701, 1.727, 1.669, 1.703, 1.694,
+					 1.667, 1.669, 1.667, 1.692, 1.667, 2.233, 5.351,
+					 5.485, 5.522, 5.334, 5.424, 5.141 };
+	static const double low_25[] = { 1.724, 1.724, 1.724, 1.724, 1.724, 1.724, 1.724,
+					 1.724, 1.724, 1.724, 1.724, 1.698, 1.667, 1.669,
+					 1.724, 1.724, 1.671, 1.724, 1.724, 1.724, 1.724,
+					 1.720, 1.697, 1.724, 2.475, 5.511, 5.402, 5.334,
+					 5.518, 5.212, 4.949 };
 	static const struct {
 		const double *ns;
 		unsigned n, ways;
@@ -349,6 +359,8 @@ static void test_lone_point(void)
 		{ l1d_dip, 18, 12, "L1d 8 KiB apart, 13 at 41%, 15 dipping to 79%" },
 		{ two_sets, 31, 24, "L1d 2 KiB apart, 25 at 45% after a small rise" },
 		{ dtlb, 16, 6, "the 4 KiB L1 DTLB, 7 at 49%" },
+		{ low_13, 19, 12, "L1d 8 KiB apart, 13 at 15%" },
+		{ low_25, 31, 24, "L1d 2 KiB apart, 25 at 21%" },
 	};
 	unsigned ks[32];
 	struct geometry_step_reading r;
