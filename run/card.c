@@ -1216,12 +1216,11 @@ static void geometry_figure_text(struct mp_text *out, const struct geometry_figu
 		mp_append(out, " (claim %llu)", (unsigned long long)f->claimed);
 }
 
-/* Counts a figure's verdict into agree/differ/unmeasured. */
-static void geometry_count(const struct geometry_figure *f, unsigned n[3])
+/* Counts a figure's verdict into agree (n[0]) and differ (n[1]). */
+static void geometry_count(const struct geometry_figure *f, unsigned n[2])
 {
 	n[0] += f->verdict == GEOMETRY_AGREES;
 	n[1] += f->verdict == GEOMETRY_DIFFERS;
-	n[2] += f->verdict == GEOMETRY_NOT_MEASURABLE;
 }
 
 /* The geometry line, where the probe ran: the line size and each cache
@@ -1233,8 +1232,7 @@ static void geometry_line(struct lines *ls, const struct card *c)
 	const struct geometry_results *g = &c->geometry;
 	char text[CARD_LONG_LINE], none[64];
 	struct mp_text out = { text, sizeof text, 0 }, unread = { none, sizeof none, 0 };
-	unsigned n[3] = { 0, 0, 0 };
-	const char *sep = " ";
+	unsigned n[2] = { 0, 0 }, shown = 0;
 
 	if (!g->ran)
 		return;
@@ -1242,7 +1240,7 @@ static void geometry_line(struct lines *ls, const struct card *c)
 	if (g->line.measured) {
 		mp_append(&out, " line ");
 		geometry_figure_text(&out, &g->line, " B", c->emulated);
-		sep = ", ";
+		shown++;
 	} else {
 		mp_append(&unread, "line size");
 	}
@@ -1256,13 +1254,12 @@ static void geometry_line(struct lines *ls, const struct card *c)
 			mp_append(&unread, "%s%s", unread.len ? ", " : "", l->name);
 			continue;
 		}
-		mp_append(&out, "%s%s ", sep, l->name);
+		mp_append(&out, "%s%s ", shown++ ? ", " : " ", l->name);
 		geometry_figure_text(&out, &l->ways, " ways", c->emulated);
 		mp_append(&out, " x ");
 		geometry_figure_text(&out, &l->sets, " sets", c->emulated);
-		sep = ", ";
 	}
-	if (*sep == ' ')   /* nothing measured */
+	if (!shown)
 		mp_append(&out, " not measurable: %s", none);
 	if (c->emulated)
 		mp_append(&out, "; emulated");
@@ -1270,7 +1267,7 @@ static void geometry_line(struct lines *ls, const struct card *c)
 		mp_append(&out, "; %u differ%s from the claims", n[1], n[1] == 1 ? "s" : "");
 	else if (n[0])
 		mp_append(&out, "; as claimed");
-	if (unread.len && *sep != ' ')
+	if (unread.len && shown)
 		mp_append(&out, "; not measurable: %s", none);
 	line_add(ls, "%s", text);
 }
