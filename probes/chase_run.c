@@ -268,6 +268,12 @@ size_t chase_region_marks_bytes(size_t slots)
 	return (slots + 63) / 64 * sizeof(uint64_t);
 }
 
+void *chase_settle_past_caches(void *base, uint64_t bytes)
+{
+	plat_data_flush(base, bytes);
+	return chase_follow(base, bytes / CHASE_WARM_PAGE_BYTES / CHASE_UNROLL + 1);
+}
+
 uint64_t chase_partial_from(uint64_t largest_claim, uint64_t last_edge, uint64_t slot_bytes)
 {
 	uint64_t from = largest_claim ? largest_claim : last_edge;

@@ -31,7 +31,8 @@
 /* Past every cache, after its buffer is flushed (plat_data_flush), a
    chase's warm-up loads once per this many bytes of it on average: every
    4 KiB page's entry is loaded, so the TLBs and the page walks' caches
-   hold what they hold in the trials. The latency probe's and mlp's. */
+   hold what they hold in the trials. The latency probe's, mlp's, tails'
+   and loaded's. */
 #define CHASE_WARM_PAGE_BYTES 4096u
 
 /* The region warm-up (chase_run.region_marks) applies where a lap holds
@@ -139,6 +140,14 @@ int chase_region_lap(double slots, double ns, const struct config *c);
 
 /* The bytes of chase_run.region_marks for a cycle of `slots` slots. */
 size_t chase_region_marks_bytes(size_t slots);
+
+/* A built cycle of packed slots over `bytes` from base, past every cache:
+   flushed from them (plat_data_flush: no line the build wrote can hit),
+   then followed from base for a load per CHASE_WARM_PAGE_BYTES, untimed,
+   to settle the TLBs and page walks. Returns where the chain stands: a
+   chase going on from there meets no line the settling loads left for
+   the rest of the lap. tails' and loaded's memory chases. */
+void *chase_settle_past_caches(void *base, uint64_t bytes);
 
 /* What one point of a chase over `slots` slots takes, added to *cost
    (core/probe.h): the build and the warm-up lap as loads; trials midway

@@ -663,11 +663,8 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	page_buffer_report(PROBE_NAME, page_name, &buf);
 	chase_build(buf.base, chase / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
 	/* The build wrote every line and the last level keeps the last of
-	   them, at random along the cycle: flushed, as the latency probe's
-	   chase past the caches (chase_run.h), then a load per 4 KiB down the
-	   cycle settles the TLBs and page walks. */
-	plat_data_flush(buf.base, chase);
-	run.chase.at = chase_follow(buf.base, chase / CHASE_WARM_PAGE_BYTES / CHASE_UNROLL + 1);
+	   them, at random along the cycle. */
+	run.chase.at = chase_settle_past_caches(buf.base, chase);
 	run.pages = buf.base;
 	run.pages_bytes = chase;
 	run.page_bytes = 1ull << shift;

@@ -204,20 +204,6 @@ static void report_disturbed(const char *what, int moved, uint64_t preempted,
 			      (unsigned long long)preempted, (unsigned long long)s->marked);
 }
 
-/* Memory's buffer after its cycle is built: flushed from every cache, as
-   the latency probe's is past the caches (chase_run.h), then a load per
-   4 KiB down the cycle settles the TLBs and page walks. Without the flush
-   the build's last writes stay in the last level: 256 MiB on the EMR VM
-   read a p50 of 89 ns with 2 MiB pages against the latency probe's 115,
-   and a 128 MiB buffer under a 32 MiB L3 would hit a quarter of its loads.
-   The batches go on down the cycle from there, so no line the settling
-   loads left is loaded again within the 10^5 or so that follow. */
-static void settle_past_caches(struct plat_buffer *buf, uint64_t bytes)
-{
-	plat_data_flush(buf->base, bytes);
-	run.at = chase_follow(buf->base, bytes / CHASE_WARM_PAGE_BYTES / CHASE_UNROLL + 1);
-}
-
 /* One level at one page size in a buffer of whole pages (the level's
    working set inside it: a 24 KiB L1 chased in one 2 MiB page, not over
    all of it); memory's (`memory`) is flushed first. 0 measured, 1
@@ -241,9 +227,11 @@ static int measure_level(const struct config *c, const struct level_pick *l, int
 	if (page_buffer_get(PROBE_NAME, &buf, bytes, shift) != 0)
 		return -1;
 	chase_build(buf.base, l->bytes / CHASE_SLOT, CHASE_SLOT, CYCLE_SEED);
-	run.at = buf.base;
-	if (memory)
-		settle_past_caches(&buf, l->bytes);
+	/* Memory's buffer flushed and settled, as the latency probe's past the
+	   caches: without it the build's last writes stay in the last level,
+	   and 256 MiB on the EMR VM read a p50 of 89 ns with 2 MiB pages
+	   against the latency probe's 115. The batches go on from there. */
+	run.at = memory ? chase_settle_past_caches(buf.base, l->bytes) : buf.base;
 	/* The first stretch warms the level (caches, TLB) and is dropped; its
 	   median sizes the batches of the second. */
 	run.batches = WARM_BATCHES;
