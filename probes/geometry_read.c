@@ -168,23 +168,31 @@ void geometry_read_line(const unsigned *spacings, const double *straddling,
 			    "step (noise, or a cost at a second boundary): %s", curve);
 }
 
-/* The points from `from` to n: the median of the last
-   GEOMETRY_STEP_HIGH_POINTS of them (fewer where there are fewer). */
-static double median_of_last(const double *ns, unsigned from, unsigned n)
+/* The median of v[0..m), 1 <= m <= GEOMETRY_STEP_HIGH_POINTS: the upper
+   middle of an even count. */
+static double median_of_few(const double *v, unsigned m)
 {
 	double sorted[GEOMETRY_STEP_HIGH_POINTS];
-	unsigned m = n - from < GEOMETRY_STEP_HIGH_POINTS ? n - from : GEOMETRY_STEP_HIGH_POINTS;
 
 	for (unsigned a = 0; a < m; a++) {
 		unsigned b = a;
 
-		while (b > 0 && sorted[b - 1] > ns[n - m + a]) {
+		while (b > 0 && sorted[b - 1] > v[a]) {
 			sorted[b] = sorted[b - 1];
 			b--;
 		}
-		sorted[b] = ns[n - m + a];
+		sorted[b] = v[a];
 	}
 	return sorted[m / 2];
+}
+
+/* The points from `from` to n: the median of the last
+   GEOMETRY_STEP_HIGH_POINTS of them (fewer where there are fewer). */
+static double median_of_last(const double *ns, unsigned from, unsigned n)
+{
+	unsigned m = n - from < GEOMETRY_STEP_HIGH_POINTS ? n - from : GEOMETRY_STEP_HIGH_POINTS;
+
+	return median_of_few(ns + n - m, m);
 }
 
 int geometry_levelled(const double *ns, unsigned n)
@@ -247,7 +255,7 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 {
 	char curve[120];
 	unsigned s = 0, i, up, spikes = 0, m;
-	double base, high, cut, sorted[GEOMETRY_STEP_HIGH_POINTS];
+	double base, high, cut;
 
 	out->ways = 0;
 	out->low_ns = out->high_ns = 0;
@@ -298,16 +306,7 @@ void geometry_read_step(const unsigned *k, const double *ns, unsigned n, unsigne
 		unsigned from = n - i >= 3 ? i + 1 : i;
 
 		m = n - from < GEOMETRY_STEP_HIGH_POINTS ? n - from : GEOMETRY_STEP_HIGH_POINTS;
-		for (unsigned a = 0; a < m; a++) {
-			unsigned b = a;
-
-			while (b > 0 && sorted[b - 1] > ns[from + a]) {
-				sorted[b] = sorted[b - 1];
-				b--;
-			}
-			sorted[b] = ns[from + a];
-		}
-		high = sorted[m / 2];
+		high = median_of_few(ns + from, m);
 	}
 	if (high < base * GEOMETRY_STEP_CLEAR) {
 		mp_snprintf(out->why, sizeof out->why, "not measurable here: the curve rises only "
