@@ -234,3 +234,12 @@ double level_pick_latency_near(const struct analysis *before, unsigned page_shif
 	*at = p ? p->bytes : 0;
 	return p ? p->ns : 0;
 }
+
+void level_pick_between_text(char *buf, size_t size, uint64_t lo, uint64_t hi)
+{
+	char lo_text[24], hi_text[24];
+
+	mp_format_bytes(lo_text, sizeof lo_text, lo);
+	mp_format_bytes(hi_text, sizeof hi_text, hi);
+	mp_snprintf(buf, size, "between %s and %s", lo_text, hi_text);
+}

@@ -12,6 +12,7 @@
 #ifndef MEMPROBE_PROBES_LEVEL_PICK_H
 #define MEMPROBE_PROBES_LEVEL_PICK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Cache levels and memory, and room over. */
@@ -80,6 +81,10 @@ double level_pick_cycles_at(const struct analysis *before, unsigned page_shift,
    is. Pure. */
 double level_pick_latency_between(const struct analysis *before, unsigned page_shift,
 				  uint64_t bytes, uint64_t *lo, uint64_t *hi, double *cycles);
+
+/* "between 6 MiB and 8 MiB": the two working sets
+   level_pick_latency_between read its figure between, for a report. */
+void level_pick_between_text(char *buf, size_t size, uint64_t lo, uint64_t hi);
 
 /* As level_pick_latency_at, at the point nearest `bytes` within an eighth
    of an octave either way (*at: its working set): the sweep's 2 GiB

@@ -277,7 +277,7 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
 			      ? level_pick_latency_near(before, shift, curve->bytes, &at) : 0;
 	double cycles, between = layout_bytes == CHASE_SLOT && near <= 0
 		? level_pick_latency_between(before, shift, curve->bytes, &lo, &hi, &cycles) : 0;
-	char size[24], lo_text[24], hi_text[24];
+	char size[24], span[64];
 
 	mlp_plateau_find(curve, &p);
 	b = mlp_bound_of(&p, gb_per_s);
@@ -295,10 +295,9 @@ static void report_plateau(const struct mlp_curve *curve, const char *what, doub
 		report_printf(" (one line per %llu bytes: the latency probe has no figure of "
 			      "this layout)", (unsigned long long)layout_bytes);
 	else if (between > 0) {
-		mp_format_bytes(lo_text, sizeof lo_text, lo);
-		mp_format_bytes(hi_text, sizeof hi_text, hi);
-		report_printf(" (the latency probe between %s and %s: %.2f ns, %s%.1f%%)", lo_text,
-			      hi_text, between, p.ns_one < between ? "-" : "+",
+		level_pick_between_text(span, sizeof span, lo, hi);
+		report_printf(" (the latency probe %s: %.2f ns, %s%.1f%%)", span,
+			      between, p.ns_one < between ? "-" : "+",
 			      (p.ns_one < between ? between - p.ns_one : p.ns_one - between) /
 			      between * 100);
 	} else if (level_ns > 0)

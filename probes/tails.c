@@ -280,12 +280,8 @@ static void report_against_latency(unsigned shift, const char *page_name, const 
 			ref = level_pick_latency_between(before, shift, l->bytes, &lo, &hi,
 							 &ref_cycles);
 		if (ref > 0 && lo) {
-			char lo_text[24], hi_text[24];
-
-			mp_format_bytes(lo_text, sizeof lo_text, lo);
-			mp_format_bytes(hi_text, sizeof hi_text, hi);
-			mp_snprintf(between, sizeof between, " between %s and %s", lo_text,
-				    hi_text);
+			between[0] = ' ';
+			level_pick_between_text(between + 1, sizeof between - 1, lo, hi);
 		}
 		/* A cache level's plateau stands for its half; memory's
 		   top plateau may be a cache's where the sweep stopped short. */
