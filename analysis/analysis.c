@@ -380,6 +380,90 @@ static void name_walk_steps(struct analysis *a)
 	}
 }
 
+/* The entries of the agreeing TLB levels of these pages nearest below and
+   above `entries` (0 and UINT64_MAX where none lies there). */
+static void agreed_around(const struct analysis *a, unsigned page_shift, uint64_t entries,
+			  uint64_t *lo, uint64_t *hi)
+{
+	*lo = 0;
+	*hi = UINT64_MAX;
+	for (size_t k = 0; k < a->h.nlevels; k++) {
+		const struct level *o = &a->h.level[k];
+
+		if (o->kind != LEVEL_TLB || o->page_shift != page_shift ||
+		    a->check[k].verdict != VERDICT_AGREES)
+			continue;
+		if (o->entries < entries && o->entries > *lo)
+			*lo = o->entries;
+		if (o->entries > entries && o->entries < *hi)
+			*hi = o->entries;
+	}
+}
+
+/* The one claimed TLB of these pages whose entries lie in (lo, hi), no
+   level agreeing with it; 0 where none or several do. */
+static const struct tlb_desc *lone_claim_between(const struct analysis *a, unsigned page_shift,
+						 uint64_t lo, uint64_t hi)
+{
+	const struct tlb_desc *found = 0;
+
+	for (unsigned i = 0; i < a->claims.ntlbs; i++) {
+		const struct tlb_desc *t = &a->claims.tlb[i];
+
+		if (!tlb_loads_use(t, page_shift) || t->entries <= lo || t->entries >= hi ||
+		    tlb_claim_found(a, page_shift, t->entries))
+			continue;
+		if (found)
+			return 0;
+		found = t;
+	}
+	return found;
+}
+
+/* How many TLB levels of these pages (walks aside) that no claim agreed
+   with lie in (lo, hi). */
+static unsigned unmatched_between(const struct analysis *a, unsigned page_shift, uint64_t lo,
+				  uint64_t hi)
+{
+	unsigned n = 0;
+
+	for (size_t k = 0; k < a->h.nlevels; k++) {
+		const struct level *o = &a->h.level[k];
+
+		n += o->kind == LEVEL_TLB && !o->walk && o->page_shift == page_shift &&
+		     a->check[k].verdict != VERDICT_AGREES && o->entries > lo && o->entries < hi;
+	}
+	return n;
+}
+
+/* A TLB level that no claim brackets is held against the claim of its
+   place, where there is exactly one: the only claimed TLB of its pages
+   between the agreeing levels either side of it, with it the only level
+   there. An Emerald Rapids VM's 2 MiB curve climbed from about 800 pages
+   to 1536 under the documented 2048-entry STLB, with the 32-entry L1
+   DTLB agreeing below; the card said "TLB 2 MiB ~1024 ... - differs",
+   differing from nothing it named. It now says "L2 TLB ... 2048 differs".
+   Where two claims or two levels share the gap, which belongs to which is
+   a guess, and the level keeps no claim. */
+static void hold_gap_claims(struct analysis *a)
+{
+	for (size_t i = 0; a->have_claims && i < a->h.nlevels; i++) {
+		struct level *l = &a->h.level[i];
+		const struct tlb_desc *t;
+		uint64_t lo, hi;
+
+		if (l->kind != LEVEL_TLB || l->walk || a->check[i].verdict == VERDICT_AGREES)
+			continue;
+		agreed_around(a, l->page_shift, l->entries, &lo, &hi);
+		t = lone_claim_between(a, l->page_shift, lo, hi);
+		if (!t || unmatched_between(a, l->page_shift, lo, hi) != 1)
+			continue;
+		a->check[i].tlb = t;
+		a->check[i].verdict = VERDICT_DIFFERS;
+		mp_snprintf(l->name, sizeof l->name, t->level == 1 ? "L%u DTLB" : "L%u TLB", t->level);
+	}
+}
+
 /* The largest reach of a TLB level of 4 KiB pages (walks aside); 0 when
    none was found. */
 static uint64_t small_pages_reach(const struct analysis *a)
@@ -1130,6 +1214,7 @@ void analysis_compute(struct analysis *a)
 	}
 	name_walk_steps(a);
 	drop_open_jumps(a);
+	hold_gap_claims(a);
 	a->host_page_signs = a->have_claims && a->claims.hypervisor
 		? tlb_host_page_signs(&a->tlb, a->h.level, a->h.nlevels, &a->claims,
 				      a->host_pages, sizeof a->host_pages)

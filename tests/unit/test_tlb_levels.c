@@ -460,7 +460,7 @@ static void test_control_shares_step(void)
 {
 	static struct analysis a;
 	static struct cache_claims claims;
-	size_t i = 0, n = 0;
+	size_t i = 0, n = 0, at = 0;
 	const struct level *l, *big = NULL;
 
 	CHECK(read_recorded("tests/data/emr-vm-tlb-full-1.csv", &a) == 0 && a.tlb.rows > 100,
@@ -469,12 +469,21 @@ static void test_control_shares_step(void)
 	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
 	analysis_compute(&a);
 	while ((l = tlb_level(&a, n++, &i)))
-		if (l->page_shift == PAGE_SHIFT_2M && l->entries > 32)
+		if (l->page_shift == PAGE_SHIFT_2M && l->entries > 32) {
 			big = l;
+			at = i;
+		}
 	CHECK(big && big->entries >= 1024 && big->entries <= 1152 && big->below_bytes >> 21 >= 1024,
 	      "2 MiB pages: the step the L1d shares is placed on the TLB's share, 1024 .. 1152 "
 	      "pages (%llu, from %llu)", big ? (unsigned long long)big->entries : 0ull,
 	      big ? (unsigned long long)(big->below_bytes >> 21) : 0ull);
+	/* The one claim of its place, the STLB's 2048 (the L1 DTLB's 32
+	   agreeing below, nothing above): held against it, and differing. */
+	CHECK(big && a.check[at].tlb && a.check[at].tlb->entries == 2048 &&
+	      a.check[at].verdict == VERDICT_DIFFERS && !strcmp(big->name, "L2 TLB"),
+	      "2 MiB pages: the level is held against the 2048-entry STLB, named L2 TLB, "
+	      "differing (%u, %s, %s)", a.check[at].tlb ? a.check[at].tlb->entries : 0u,
+	      verdict_name(a.check[at].verdict), big ? big->name : "-");
 }
 
 /* Five quick runs in a row on this project's Emerald Rapids VM, whose 2
