@@ -36,13 +36,56 @@ static const char *variant_of(const char *v)
 	return NULL;
 }
 
+/* Whether s is of this variant, pages and CPU. */
+static int series_is(const struct ifetch_series *s, const char *variant, unsigned page_shift,
+		     int cpu)
+{
+	return same(s->variant, variant) && s->page_shift == page_shift && s->cpu == cpu;
+}
+
+/* The nth (0, 1, ...) series of this variant, pages and CPU (-1: the
+   run's own); a chain run again on one CPU twice has two. */
+static const struct ifetch_series *series_nth(const struct ifetch_rows *r, const char *variant,
+					      unsigned page_shift, int cpu, size_t nth)
+{
+	for (size_t i = 0; i < r->nseries; i++)
+		if (series_is(&r->s[i], variant, page_shift, cpu) && nth-- == 0)
+			return &r->s[i];
+	return NULL;
+}
+
+/* The run's own series of this variant and pages. */
 static const struct ifetch_series *series_of(const struct ifetch_rows *r, const char *variant,
 					     unsigned page_shift)
 {
+	return series_nth(r, variant, page_shift, -1, 0);
+}
+
+/* Which of its kind (series_nth) r->s[i] is. */
+static size_t series_rank(const struct ifetch_rows *r, size_t i)
+{
+	size_t nth = 0;
+
+	for (size_t k = 0; k < i; k++)
+		nth += series_is(&r->s[k], r->s[i].variant, r->s[i].page_shift, r->s[i].cpu);
+	return nth;
+}
+
+/* The series a row of this variant, pages and CPU joins: the last of its
+   kind, or NULL for a new one. A run again on a CPU starts over from the
+   fewest jumps, so a row whose point is not past the last one's starts a
+   new series there (the run's own rows go in order wherever they fall). */
+static struct ifetch_series *series_for(struct ifetch_rows *r, const char *variant,
+					unsigned page_shift, int cpu, uint64_t x)
+{
+	struct ifetch_series *last = NULL;
+
 	for (size_t i = 0; i < r->nseries; i++)
-		if (same(r->s[i].variant, variant) && r->s[i].page_shift == page_shift)
-			return &r->s[i];
-	return NULL;
+		if (series_is(&r->s[i], variant, page_shift, cpu))
+			last = &r->s[i];
+	if (last && cpu >= 0 && last->n && x <= last->x[last->n - 1])
+		return NULL;
+	return last;
 }
 
 /* The index of x in s, or -1. */
@@ -325,60 +368,128 @@ static unsigned claimed_itlb_top_level(const struct cache_claims *c, unsigned pa
 	return top;
 }
 
-/* Each page size's steps against the claims. Past the last claimed TLB,
-   once a step agreed with that claim, a further step is the page walks'
-   (their entries leaving the caches as the pages grow), not a TLB: it is
-   kept in walks[], reported, and never on the card, as the data side's
-   walks (analysis/analysis.c). Only the last level's claim counts: a
-   hypervisor's CPUID that claims 64 entries for both the L1 and the L2
-   ITLB (the Zen 5 VM, whose L2 ITLB held some 2048) leaves its step past
-   64 a level that differs. */
+/* The steps of one page chain against its control and the claims, in
+   tlbs[] and walks[] (IFETCH_MAX_TLBS each), their counts in *ntlbs and
+   *nwalks. Past the last claimed TLB, once a step agreed with that claim,
+   a further step is the page walks' (their entries leaving the caches as
+   the pages grow), not a TLB: it is kept in walks[], reported, and never
+   on the card, as the data side's walks (analysis/analysis.c). Only the
+   last level's claim counts: a hypervisor's CPUID that claims 64 entries
+   for both the L1 and the L2 ITLB (the Zen 5 VM, whose L2 ITLB held some
+   2048) leaves its step past 64 a level that differs. */
+static void chain_tlbs(const struct ifetch_series *t, const struct ifetch_series *k,
+		       const struct cache_claims *claims, struct ifetch_level *tlbs,
+		       size_t *ntlbs, struct ifetch_level *walks, size_t *nwalks)
+{
+	struct ifetch_level found[IFETCH_MAX_TLBS];
+	unsigned shift = t->page_shift, top = claimed_itlb_top_level(claims, shift);
+	int last_matched = 0;
+	size_t n = steps(t, k, 0, 1, found, IFETCH_MAX_TLBS);
+
+	*ntlbs = *nwalks = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ifetch_level *l = &found[i];
+		/* The claim the reading allows, else the one of its number. */
+		const struct tlb_desc *d = claimed_itlb(claims, 0, shift, l->count,
+							l->next_count);
+
+		l->cpu = t->cpu;
+		if (!last_matched) {
+			if (!d)
+				d = claimed_itlb(claims, l->number, shift, 0, 0);
+			hold_against(l, d ? d->entries : 0, d ? d->source : NULL, claims);
+			/* The first-level ITLB alone: a run's share moved
+			   between 256 and 128 entries (32 and 16 for 2 MiB
+			   pages) from one run to the next on the Emerald
+			   Rapids VM as its fetch rate halved with them. */
+			l->half_claim = l->verdict == VERDICT_DIFFERS && d &&
+					d->kind == TLB_INSTRUCTION && brackets(l, l->claim / 2);
+		}
+		l->past_last_tlb = last_matched;
+		/* Walks: past the last claimed TLB once a step matched it, or
+		   a climb with no plateau above it whose bracket holds no
+		   claimed TLB's entries (under a hypervisor the Zen 5 VM's 2
+		   MiB chain climbed from 192 or 512 pages, short of the 2048
+		   entries documented). */
+		if (last_matched || (l->climbing && l->verdict != VERDICT_AGREES)) {
+			walks[(*nwalks)++] = *l;
+			continue;
+		}
+		last_matched = d && l->verdict == VERDICT_AGREES && d->level == top;
+		tlbs[(*ntlbs)++] = *l;
+	}
+}
+
+/* One page size's reading, from the run's own chain or one run again. */
+struct chain_reading {
+	struct ifetch_level tlbs[IFETCH_MAX_TLBS], walks[IFETCH_MAX_TLBS];
+	size_t ntlbs, nwalks;
+};
+
+/* Whether a reading's first step agrees with its claim. */
+static int first_agrees(const struct chain_reading *c)
+{
+	return c->ntlbs && c->tlbs[0].number == 1 && c->tlbs[0].verdict == VERDICT_AGREES;
+}
+
+/* The chains of these pages run again on other CPUs, in the order they
+   ran, read into *out: the first whose first step agrees with its claim
+   (with cpu and own_count set), returning 1; else 0, with *halves the
+   reruns whose first step read half the claim too. The run's own chain
+   (own) read its first step at half the claim: a busy sibling thread
+   shares the ITLB of the core it ran on, and the Emerald Rapids VM's
+   vCPU 1 read 128 entries in four runs of twenty where, just after, vCPU
+   0 read the 256 claimed in each. */
+static int rerun_agreeing(const struct ifetch_rows *r, unsigned shift,
+			  const struct cache_claims *claims, const struct chain_reading *own,
+			  struct chain_reading *out, unsigned *halves)
+{
+	*halves = 0;
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct ifetch_series *t = &r->s[i], *k;
+
+		if (t->cpu < 0 || t->page_shift != shift || !same(t->variant, IFETCH_VARIANT_PAGE) ||
+		    !(k = series_nth(r, IFETCH_VARIANT_PAGE_CONTROL, shift, t->cpu,
+				     series_rank(r, i))))
+			continue;
+		chain_tlbs(t, k, claims, out->tlbs, &out->ntlbs, out->walks, &out->nwalks);
+		if (first_agrees(out)) {
+			for (size_t j = 0; j < out->ntlbs; j++)
+				out->tlbs[j].own_count = j == 0 ? own->tlbs[0].count : 0;
+			return 1;
+		}
+		*halves += out->ntlbs && out->tlbs[0].half_claim;
+	}
+	return 0;
+}
+
+/* Each page size's steps against the claims (chain_tlbs), from the run's
+   own page chain; where its first step read half the claim and a chain
+   run again on another CPU read the claim, from that one, which says so. */
 static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *claims,
 		      struct ifetch_findings *f)
 {
+	static struct chain_reading own, again;
+
 	for (unsigned shift = 12; shift <= 30; shift += 9) {
 		const struct ifetch_series *t = series_of(r, IFETCH_VARIANT_PAGE, shift);
 		const struct ifetch_series *k = series_of(r, IFETCH_VARIANT_PAGE_CONTROL, shift);
-		struct ifetch_level found[IFETCH_MAX_TLBS];
-		unsigned top = claimed_itlb_top_level(claims, shift);
-		int last_matched = 0;
-		size_t n;
+		const struct chain_reading *use = &own;
+		unsigned halves = 0;
 
 		if (!t || !k)
 			continue;
-		n = steps(t, k, 0, 1, found, IFETCH_MAX_TLBS);
-		for (size_t i = 0; i < n; i++) {
-			struct ifetch_level *l = &found[i];
-			/* The claim the reading allows, else the one of its number. */
-			const struct tlb_desc *d = claimed_itlb(claims, 0, shift, l->count,
-								l->next_count);
-
-			if (!last_matched) {
-				if (!d)
-					d = claimed_itlb(claims, l->number, shift, 0, 0);
-				hold_against(l, d ? d->entries : 0, d ? d->source : NULL, claims);
-				/* The first-level ITLB alone: a run's share moved
-				   between 256 and 128 entries (32 and 16 for 2 MiB
-				   pages) from one run to the next on the Emerald
-				   Rapids VM as its fetch rate halved with them. */
-				l->half_claim = l->verdict == VERDICT_DIFFERS && d &&
-						d->kind == TLB_INSTRUCTION && brackets(l, l->claim / 2);
-			}
-			l->past_last_tlb = last_matched;
-			/* Walks: past the last claimed TLB once a step matched it,
-			   or a climb with no plateau above it whose bracket holds
-			   no claimed TLB's entries (under a hypervisor the Zen 5
-			   VM's 2 MiB chain climbed from 192 or 512 pages, short of
-			   the 2048 entries documented). */
-			if (last_matched || (l->climbing && l->verdict != VERDICT_AGREES)) {
-				if (f->nwalks < IFETCH_MAX_TLBS)
-					f->walks[f->nwalks++] = *l;
-				continue;
-			}
-			last_matched = d && l->verdict == VERDICT_AGREES && d->level == top;
-			if (f->ntlbs < IFETCH_MAX_TLBS)
-				f->tlb[f->ntlbs++] = *l;
+		chain_tlbs(t, k, claims, own.tlbs, &own.ntlbs, own.walks, &own.nwalks);
+		if (own.ntlbs && own.tlbs[0].half_claim) {
+			if (rerun_agreeing(r, shift, claims, &own, &again, &halves))
+				use = &again;
+			else
+				own.tlbs[0].reruns_half = halves;
 		}
+		for (size_t i = 0; i < use->ntlbs && f->ntlbs < IFETCH_MAX_TLBS; i++)
+			f->tlb[f->ntlbs++] = use->tlbs[i];
+		for (size_t i = 0; i < use->nwalks && f->nwalks < IFETCH_MAX_TLBS; i++)
+			f->walks[f->nwalks++] = use->walks[i];
 	}
 }
 
@@ -519,7 +630,7 @@ static void print_tlbs(const struct ifetch_findings *f, analysis_print_fn print,
 {
 	for (size_t i = 0; i < f->ntlbs; i++) {
 		const struct ifetch_level *t = &f->tlb[i];
-		char claim[384];
+		char claim[384], where[400];
 
 		if (t->claim)
 			mp_snprintf(claim, sizeof claim, "claim %llu (%s): %s%s",
@@ -528,11 +639,20 @@ static void print_tlbs(const struct ifetch_findings *f, analysis_print_fn print,
 		else
 			mp_strlcpy(claim, "no claim: none in its bracket, none of its level",
 				   sizeof claim);
+		where[0] = 0;
+		if (t->cpu >= 0)
+			mp_snprintf(where, sizeof where, "; read on CPU %d, where the chain ran again "
+				    "because the run's own read %llu, half the claim (" IFETCH_HALF_WORDS
+				    ")", t->cpu, (unsigned long long)t->own_count);
+		else if (t->reruns_half)
+			mp_snprintf(where, sizeof where, "; the chain ran again on %u other CPU%s, "
+				    "which read half the claim too", t->reruns_half,
+				    t->reruns_half == 1 ? "" : "s");
 		say(print, ctx, "ifetch: ITLB step %u with %llu KiB pages: %llu entries (next point "
-		    "%llu), miss +%.2f cycles a jump%s; %s\n", t->number,
+		    "%llu), miss +%.2f cycles a jump%s; %s%s\n", t->number,
 		    (unsigned long long)(1ull << t->page_shift) / 1024, (unsigned long long)t->count,
 		    (unsigned long long)t->next_count, t->miss_cycles,
-		    t->climbing ? CLIMBING_WORDS : "", claim);
+		    t->climbing ? CLIMBING_WORDS : "", claim, where);
 	}
 	for (size_t i = 0; i < f->nwalks; i++)
 		say(print, ctx, "ifetch: walks with %llu KiB pages: a step at %llu pages (next point "
@@ -564,20 +684,22 @@ void ifetch_rows_init(struct ifetch_rows *r)
 void ifetch_rows_add(struct ifetch_rows *r, const struct result_row *row)
 {
 	const char *variant = variant_of(row->variant);
-	struct ifetch_series *s = (struct ifetch_series *)series_of(r, variant ? variant : "",
-								    row->page_shift);
-	uint64_t x;
+	int cpu = row->cpu.given ? (int)row->cpu.value : -1;
+	uint64_t x = row->stride_bytes ? row->working_set_bytes / row->stride_bytes
+				       : row->working_set_bytes;
+	struct ifetch_series *s;
 	size_t i;
 
 	if (!row->probe || !same(row->probe, "ifetch") || !variant || !(row->cycles > 0))
 		return;
+	s = series_for(r, variant, row->page_shift, cpu, x);
 	if (!s) {
 		if (r->nseries == IFETCH_MAX_SERIES)
 			return;
 		s = &r->s[r->nseries++];
-		*s = (struct ifetch_series){ .variant = variant, .page_shift = row->page_shift };
+		*s = (struct ifetch_series){ .variant = variant, .page_shift = row->page_shift,
+					     .cpu = cpu };
 	}
-	x = row->stride_bytes ? row->working_set_bytes / row->stride_bytes : row->working_set_bytes;
 	if (s->n == IFETCH_MAX_POINTS)
 		return;
 	for (i = s->n; i > 0 && s->x[i - 1] > x; i--) {
@@ -664,6 +786,11 @@ void ifetch_json(struct json *j, const struct ifetch_findings *f)
 		json_u64(j, "reach_bytes", f->tlb[i].count << f->tlb[i].page_shift);
 		json_bool(j, "climbing", f->tlb[i].climbing);
 		json_bool(j, "half_claim", f->tlb[i].half_claim);
+		if (f->tlb[i].cpu >= 0) {
+			json_u64(j, "read_on_cpu", (uint64_t)f->tlb[i].cpu);
+			json_u64(j, "own_entries", f->tlb[i].own_count);
+		}
+		json_u64(j, "reruns_half", f->tlb[i].reruns_half);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -708,6 +835,23 @@ size_t ifetch_half_claims(const struct ifetch_findings *f)
 	for (size_t i = 0; i < f->ntlbs; i++)
 		n += (size_t)f->tlb[i].half_claim;
 	return n;
+}
+
+size_t ifetch_read_elsewhere(const struct ifetch_findings *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->ntlbs; i++)
+		n += f->tlb[i].cpu >= 0;
+	return n;
+}
+
+int ifetch_first_half(const struct ifetch_findings *f, unsigned page_shift)
+{
+	for (size_t i = 0; i < f->ntlbs; i++)
+		if (f->tlb[i].page_shift == page_shift)
+			return f->tlb[i].half_claim;
+	return 0;
 }
 
 void ifetch_print(const struct ifetch_findings *f, analysis_print_fn print, void *ctx)

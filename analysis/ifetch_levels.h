@@ -35,7 +35,10 @@
 #define IFETCH_STEP_MIN_CYCLES 0.5
 
 #define IFETCH_MAX_POINTS 64
-#define IFETCH_MAX_SERIES 16
+/* Five variants at three page sizes, and the page chains run again on
+   other CPUs (IFETCH_RERUNS at each page size, test and control). */
+#define IFETCH_RERUNS 4
+#define IFETCH_MAX_SERIES (15 + 3 * 2 * IFETCH_RERUNS)
 #define IFETCH_MAX_TLBS 8
 #define IFETCH_MAX_LINE_STEPS 4
 
@@ -43,6 +46,9 @@
 struct ifetch_series {
 	const char *variant;      /* one of IFETCH_VARIANT_* (static text) */
 	unsigned page_shift;
+	int cpu;                  /* the logical CPU its rows name (a chain run
+				     again there; each run again a series of its
+				     own), or -1: the run's own, unnamed */
 	size_t n;
 	uint64_t x[IFETCH_MAX_POINTS];     /* fetch: footprint bytes; chains: jumps */
 	double cycles[IFETCH_MAX_POINTS];  /* per line (fetch) or per jump */
@@ -80,6 +86,13 @@ struct ifetch_level {
 				     bracket: one thread's share where SMT splits
 				     the ITLB and the core's other thread is busy
 				     (IFETCH_HALF_WORDS) */
+	int cpu;                  /* TLB: the logical CPU whose page chain gave it,
+				     run again there because the run's own read
+				     half the claim; -1: the run's own chain */
+	uint64_t own_count;       /* TLB, with cpu >= 0: the entries the run's own
+				     chain read for this step (half the claim) */
+	unsigned reruns_half;     /* TLB, with cpu -1: how many chains run again on
+				     other CPUs read half the claim too */
 };
 
 /* What a TLB step's half_claim means, in the report's words. */
@@ -161,6 +174,15 @@ void ifetch_json(struct json *j, const struct ifetch_findings *f);
 
 /* How many of f's TLB steps read half their claim (half_claim). */
 size_t ifetch_half_claims(const struct ifetch_findings *f);
+
+/* How many of f's TLB steps come from a chain run again on another CPU
+   (cpu >= 0), the run's own having read half the claim. */
+size_t ifetch_read_elsewhere(const struct ifetch_findings *f);
+
+/* Whether the first instruction TLB step of these pages, as f holds it,
+   reads half its claim (half_claim): the probe then runs the page chain
+   again on another CPU. */
+int ifetch_first_half(const struct ifetch_findings *f, unsigned page_shift);
 
 /* The findings in the report's words, a line at a time to print(ctx,
    line): the L1i (or why it was not seen) and the line chain's other

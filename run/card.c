@@ -1018,6 +1018,9 @@ static void trust_lines(struct lines *ls, const struct card *c, size_t max_lines
 	if (ifetch_half_claims(&c->ifetch))
 		mp_append(&t, "%sITLB half: the claim's half, one thread's share where SMT "
 			  "splits the ITLB and the other thread is busy", t.len ? "; " : "");
+	if (ifetch_read_elsewhere(&c->ifetch))
+		mp_append(&t, "%sITLB on CPU n: read again there, the run's own CPU having read "
+			  "half the claim (a busy sibling thread's share)", t.len ? "; " : "");
 	if (c->hypervisor)
 		mp_append(&t, "%sunder a hypervisor", t.len ? "; " : "");
 	/* The ranges last: the longest item, and report.txt's tables give
@@ -1125,7 +1128,11 @@ static void ifetch_lines(struct lines *ls, const struct card *c, int compact)
 			}
 
 			mp_format_bytes_short(size, sizeof size, t->count << t->page_shift);
-			if (t->claim)
+			if (t->claim && t->cpu >= 0)
+				mp_snprintf(claim, sizeof claim, "claim %llu, %s on CPU %d",
+					    (unsigned long long)t->claim, verdict_name(t->verdict),
+					    t->cpu);
+			else if (t->claim)
 				mp_snprintf(claim, sizeof claim, "claim %llu, %s%s",
 					    (unsigned long long)t->claim, verdict_name(t->verdict),
 					    t->half_claim ? " (half)" : "");

@@ -471,6 +471,102 @@ static void test_half_share(void)
 			      (unsigned long long)f.tlb[i].claim);
 }
 
+/* Where rows_without_cpu puts what it keeps, the CPU it drops, and
+   rows_moved_cpu's move. */
+struct cpu_filter {
+	struct ifetch_rows *r;
+	unsigned drop, from, to;
+};
+
+static void take_other_cpus(const struct result_row *row, void *ctx)
+{
+	struct cpu_filter *k = ctx;
+
+	if (!row->cpu.given || row->cpu.value != k->drop)
+		ifetch_rows_add(k->r, row);
+}
+
+static void take_moved(const struct result_row *row, void *ctx)
+{
+	struct cpu_filter *k = ctx;
+	struct result_row moved = *row;
+
+	if (moved.cpu.given && moved.cpu.value == k->from)
+		moved.cpu.value = k->to;
+	ifetch_rows_add(k->r, &moved);
+}
+
+/* A recorded results.csv's ifetch rows into *r, those that name logical
+   CPU `from` named `to` instead: 0 when it read back. */
+static int rows_moved_cpu(const char *path, unsigned from, unsigned to, struct ifetch_rows *r)
+{
+	struct cpu_filter k = { r, 0, from, to };
+
+	ifetch_rows_init(r);
+	return read_rows(path, take_moved, &k);
+}
+
+/* A recorded results.csv's ifetch rows into *r, leaving out those that
+   name logical CPU `drop`: 0 when it read back. */
+static int rows_without_cpu(const char *path, unsigned drop, struct ifetch_rows *r)
+{
+	struct cpu_filter k = { r, drop, 0, 0 };
+
+	ifetch_rows_init(r);
+	return read_rows(path, take_other_cpus, &k);
+}
+
+/* A quick run on the Emerald Rapids VM whose own 4 KiB page chain read
+   its first step at 128 of the 256 entries claimed, ran again on CPU 1
+   (128 again) and on CPU 0 pinned (256): the steps come from CPU 0's
+   chain, and say the run's own read 128. Without CPU 0's rows, the run's
+   own reading stands, half, with one run again that read half too. */
+static void test_read_elsewhere(void)
+{
+	static struct ifetch_rows r;
+	static struct cache_claims claims;
+	struct ifetch_findings f;
+	const struct ifetch_level *small;
+
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0,
+	      "the Emerald Rapids VM's claims read back");
+	CHECK(rows_of("tests/data/emr-vm-ifetch-11.csv", &r) == 0, "emr-vm-ifetch-11.csv reads back");
+	ifetch_find(&r, &claims, &f);
+	small = first_tlb(&f, 12);
+	CHECK(small && small->count == 256 && small->verdict == VERDICT_AGREES && small->cpu == 0 &&
+	      small->own_count == 128 && !small->half_claim && ifetch_half_claims(&f) == 0 &&
+	      ifetch_read_elsewhere(&f) >= 1,
+	      "4 KiB pages: 256 entries from CPU 0's chain, the run's own having read 128 "
+	      "(%llu, cpu %d, own %llu, %s)", small ? (unsigned long long)small->count : 0ull,
+	      small ? small->cpu : -2, small ? (unsigned long long)small->own_count : 0ull,
+	      small ? verdict_name(small->verdict) : "-");
+	CHECK(first_tlb(&f, 21) && first_tlb(&f, 21)->cpu == -1 &&
+	      first_tlb(&f, 21)->verdict == VERDICT_AGREES,
+	      "2 MiB pages: the run's own chain, 32 entries agreeing");
+	CHECK(ifetch_first_half(&f, 12) == 0, "4 KiB pages: nothing left to run again");
+	CHECK(rows_without_cpu("tests/data/emr-vm-ifetch-11.csv", 0, &r) == 0,
+	      "the same rows without CPU 0's");
+	ifetch_find(&r, &claims, &f);
+	small = first_tlb(&f, 12);
+	CHECK(small && small->count == 128 && small->half_claim && small->cpu == -1 &&
+	      small->reruns_half == 1 && ifetch_first_half(&f, 12),
+	      "4 KiB pages: the run's own 128 stands, half, one run again half too "
+	      "(%llu, half %d, cpu %d, reruns half %u)",
+	      small ? (unsigned long long)small->count : 0ull, small ? small->half_claim : -1,
+	      small ? small->cpu : -2, small ? small->reruns_half : 0u);
+	/* Two runs again on one CPU (four tries on two CPUs go 1, 0, 1,
+	   0): each its own series, the second's reading used. */
+	CHECK(rows_moved_cpu("tests/data/emr-vm-ifetch-11.csv", 0, 1, &r) == 0,
+	      "the same rows, CPU 0's named CPU 1");
+	ifetch_find(&r, &claims, &f);
+	small = first_tlb(&f, 12);
+	CHECK(small && small->count == 256 && small->verdict == VERDICT_AGREES && small->cpu == 1 &&
+	      small->own_count == 128,
+	      "4 KiB pages: CPU 1's second run again read 256, its first 128 kept apart "
+	      "(%llu, cpu %d, own %llu)", small ? (unsigned long long)small->count : 0ull,
+	      small ? small->cpu : -2, small ? (unsigned long long)small->own_count : 0ull);
+}
+
 int main(void)
 {
 	test_rows();
@@ -481,5 +577,6 @@ int main(void)
 	test_recorded_zen5();
 	test_recorded_fetch();
 	test_half_share();
+	test_read_elsewhere();
 	return check_summary();
 }
