@@ -393,7 +393,8 @@ static void chain_tlbs(const struct ifetch_series *t, const struct ifetch_series
 		const struct tlb_desc *d = claimed_itlb(claims, 0, shift, l->count,
 							l->next_count);
 
-		l->cpu = t->cpu;
+		l->read_again = t->cpu >= 0;
+		l->cpu = t->cpu >= 0 ? (unsigned)t->cpu : 0;
 		if (!last_matched) {
 			if (!d)
 				d = claimed_itlb(claims, l->number, shift, 0, 0);
@@ -640,8 +641,8 @@ static void print_tlbs(const struct ifetch_findings *f, analysis_print_fn print,
 			mp_strlcpy(claim, "no claim: none in its bracket, none of its level",
 				   sizeof claim);
 		where[0] = 0;
-		if (t->cpu >= 0)
-			mp_snprintf(where, sizeof where, "; read on CPU %d, where the chain ran again "
+		if (t->read_again)
+			mp_snprintf(where, sizeof where, "; read on CPU %u, where the chain ran again "
 				    "because the run's own read %llu, half the claim (" IFETCH_HALF_WORDS
 				    ")", t->cpu, (unsigned long long)t->own_count);
 		else if (t->reruns_half)
@@ -786,8 +787,8 @@ void ifetch_json(struct json *j, const struct ifetch_findings *f)
 		json_u64(j, "reach_bytes", f->tlb[i].count << f->tlb[i].page_shift);
 		json_bool(j, "climbing", f->tlb[i].climbing);
 		json_bool(j, "half_claim", f->tlb[i].half_claim);
-		if (f->tlb[i].cpu >= 0) {
-			json_u64(j, "read_on_cpu", (uint64_t)f->tlb[i].cpu);
+		if (f->tlb[i].read_again) {
+			json_u64(j, "read_on_cpu", f->tlb[i].cpu);
 			json_u64(j, "own_entries", f->tlb[i].own_count);
 		}
 		json_u64(j, "reruns_half", f->tlb[i].reruns_half);
@@ -842,7 +843,7 @@ size_t ifetch_read_elsewhere(const struct ifetch_findings *f)
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->ntlbs; i++)
-		n += f->tlb[i].cpu >= 0;
+		n += (size_t)f->tlb[i].read_again;
 	return n;
 }
 

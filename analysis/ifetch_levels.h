@@ -86,13 +86,14 @@ struct ifetch_level {
 				     bracket: one thread's share where SMT splits
 				     the ITLB and the core's other thread is busy
 				     (IFETCH_HALF_WORDS) */
-	int cpu;                  /* TLB: the logical CPU whose page chain gave it,
-				     run again there because the run's own read
-				     half the claim; -1: the run's own chain */
-	uint64_t own_count;       /* TLB, with cpu >= 0: the entries the run's own
+	int read_again;           /* TLB: from a page chain run again on logical
+				     CPU cpu, because the run's own read half the
+				     claim; 0: from the run's own chain */
+	unsigned cpu;
+	uint64_t own_count;       /* TLB, read_again: the entries the run's own
 				     chain read for this step (half the claim) */
-	unsigned reruns_half;     /* TLB, with cpu -1: how many chains run again on
-				     other CPUs read half the claim too */
+	unsigned reruns_half;     /* TLB, not read_again: how many chains run
+				     again on other CPUs read half the claim too */
 };
 
 /* What a TLB step's half_claim means, in the report's words. */
@@ -176,7 +177,7 @@ void ifetch_json(struct json *j, const struct ifetch_findings *f);
 size_t ifetch_half_claims(const struct ifetch_findings *f);
 
 /* How many of f's TLB steps come from a chain run again on another CPU
-   (cpu >= 0), the run's own having read half the claim. */
+   (read_again), the run's own having read half the claim. */
 size_t ifetch_read_elsewhere(const struct ifetch_findings *f);
 
 /* Whether the first instruction TLB step of these pages, as f holds it,

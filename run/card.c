@@ -1128,8 +1128,8 @@ static void ifetch_lines(struct lines *ls, const struct card *c, int compact)
 			}
 
 			mp_format_bytes_short(size, sizeof size, t->count << t->page_shift);
-			if (t->claim && t->cpu >= 0)
-				mp_snprintf(claim, sizeof claim, "claim %llu, %s on CPU %d",
+			if (t->claim && t->read_again)
+				mp_snprintf(claim, sizeof claim, "claim %llu, %s on CPU %u",
 					    (unsigned long long)t->claim, verdict_name(t->verdict),
 					    t->cpu);
 			else if (t->claim)

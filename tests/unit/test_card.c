@@ -1886,6 +1886,17 @@ static void test_itlb_half(void)
 	card.ifetch.tlb[0].half_claim = 0;
 	card_format(&card, text, sizeof text);
 	CHECK(!strstr(text, "half"), "a step that is not half says nothing of halves");
+	/* Read again on CPU 1, where the run's own chain read half. */
+	card.ifetch.tlb[0] = (struct ifetch_level){ .page_shift = 12, .number = 1, .count = 256,
+		.next_count = 384, .miss_cycles = 12.3, .claim = 256, .verdict = VERDICT_AGREES,
+		.read_again = 1, .cpu = 1, .own_count = 128 };
+	card_format(&card, text, sizeof text);
+	printf("%s", text);
+	CHECK(line_of(text, "ITLB 4K  256 entries (1M), miss +12.3 cycles; claim 256, agrees on "
+		      "CPU 1\n") && strstr(text, "ITLB on CPU n: read again there, the run's") &&
+	      !strstr(text, "ITLB half"),
+	      "a step read again on another CPU names it on its line and says why on the trust "
+	      "line");
 }
 
 /* The chase rows' clocks: a host whose clock moves within a run moves every

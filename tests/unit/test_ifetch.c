@@ -533,14 +533,14 @@ static void test_read_elsewhere(void)
 	CHECK(rows_of("tests/data/emr-vm-ifetch-11.csv", &r) == 0, "emr-vm-ifetch-11.csv reads back");
 	ifetch_find(&r, &claims, &f);
 	small = first_tlb(&f, 12);
-	CHECK(small && small->count == 256 && small->verdict == VERDICT_AGREES && small->cpu == 0 &&
-	      small->own_count == 128 && !small->half_claim && ifetch_half_claims(&f) == 0 &&
+	CHECK(small && small->count == 256 && small->verdict == VERDICT_AGREES && small->read_again &&
+	      small->cpu == 0 && small->own_count == 128 && !small->half_claim && ifetch_half_claims(&f) == 0 &&
 	      ifetch_read_elsewhere(&f) >= 1,
 	      "4 KiB pages: 256 entries from CPU 0's chain, the run's own having read 128 "
-	      "(%llu, cpu %d, own %llu, %s)", small ? (unsigned long long)small->count : 0ull,
-	      small ? small->cpu : -2, small ? (unsigned long long)small->own_count : 0ull,
+	      "(%llu, cpu %u, own %llu, %s)", small ? (unsigned long long)small->count : 0ull,
+	      small ? small->cpu : 99u, small ? (unsigned long long)small->own_count : 0ull,
 	      small ? verdict_name(small->verdict) : "-");
-	CHECK(first_tlb(&f, 21) && first_tlb(&f, 21)->cpu == -1 &&
+	CHECK(first_tlb(&f, 21) && !first_tlb(&f, 21)->read_again &&
 	      first_tlb(&f, 21)->verdict == VERDICT_AGREES,
 	      "2 MiB pages: the run's own chain, 32 entries agreeing");
 	CHECK(ifetch_first_half(&f, 12) == 0, "4 KiB pages: nothing left to run again");
@@ -548,23 +548,24 @@ static void test_read_elsewhere(void)
 	      "the same rows without CPU 0's");
 	ifetch_find(&r, &claims, &f);
 	small = first_tlb(&f, 12);
-	CHECK(small && small->count == 128 && small->half_claim && small->cpu == -1 &&
+	CHECK(small && small->count == 128 && small->half_claim && !small->read_again &&
 	      small->reruns_half == 1 && ifetch_first_half(&f, 12),
 	      "4 KiB pages: the run's own 128 stands, half, one run again half too "
-	      "(%llu, half %d, cpu %d, reruns half %u)",
+	      "(%llu, half %d, cpu %u, reruns half %u)",
 	      small ? (unsigned long long)small->count : 0ull, small ? small->half_claim : -1,
-	      small ? small->cpu : -2, small ? small->reruns_half : 0u);
+	      small ? small->cpu : 99u, small ? small->reruns_half : 0u);
 	/* Two runs again on one CPU (four tries on two CPUs go 1, 0, 1,
 	   0): each its own series, the second's reading used. */
 	CHECK(rows_moved_cpu("tests/data/emr-vm-ifetch-11.csv", 0, 1, &r) == 0,
 	      "the same rows, CPU 0's named CPU 1");
 	ifetch_find(&r, &claims, &f);
 	small = first_tlb(&f, 12);
-	CHECK(small && small->count == 256 && small->verdict == VERDICT_AGREES && small->cpu == 1 &&
+	CHECK(small && small->count == 256 && small->verdict == VERDICT_AGREES && small->read_again &&
+	      small->cpu == 1 &&
 	      small->own_count == 128,
 	      "4 KiB pages: CPU 1's second run again read 256, its first 128 kept apart "
-	      "(%llu, cpu %d, own %llu)", small ? (unsigned long long)small->count : 0ull,
-	      small ? small->cpu : -2, small ? (unsigned long long)small->own_count : 0ull);
+	      "(%llu, cpu %u, own %llu)", small ? (unsigned long long)small->count : 0ull,
+	      small ? small->cpu : 99u, small ? (unsigned long long)small->own_count : 0ull);
 }
 
 int main(void)
