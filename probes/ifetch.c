@@ -551,9 +551,13 @@ static int measure_pages(const struct config *c, unsigned shift, const char *pag
 
 		if (cpu < 0)
 			break;
-		report_printf("ifetch, %s: the first instruction TLB step read half its claim (%s): "
-			      "the page chain and its control run again on CPU %d\n", page_name,
-			      IFETCH_HALF_WORDS, cpu);
+		if (again == 0)
+			report_printf("ifetch, %s: the first instruction TLB step read half its "
+				      "claim (%s): the page chain and its control run again on CPU "
+				      "%d\n", page_name, IFETCH_HALF_WORDS, cpu);
+		else
+			report_printf("ifetch, %s: run again, the first instruction TLB step still "
+				      "read half its claim: once more, on CPU %d\n", page_name, cpu);
 		mp_snprintf(caption, sizeof caption, "ifetch, %s: page chain and packed control, "
 			    "CPU %d", page_name, cpu);
 		status = sweep_chain(c, &buf, &shape, PAGE_MIN_JUMPS, top, cpu, page_name, caption);
