@@ -1165,14 +1165,41 @@ void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 	a->claims_source = source;
 }
 
-/* The data and unified caches a's claims name, for hierarchy_find; none
-   without claims. */
+/* The fewest entries of the data TLBs a's claims give for these pages
+   that can be trusted (no hypervisor, or the vendor's documented
+   figures: a hypervisor's registers can claim more than the core has);
+   0 when none. */
+static unsigned fewest_trusted_tlb(const struct analysis *a, unsigned page_shift)
+{
+	unsigned fewest = 0;
+
+	for (unsigned i = 0; a->have_claims && i < a->claims.ntlbs; i++) {
+		const struct tlb_desc *t = &a->claims.tlb[i];
+
+		if (tlb_loads_use(t, page_shift) && (!a->claims.hypervisor || t->documented) &&
+		    t->entries && (!fewest || t->entries < fewest))
+			fewest = t->entries;
+	}
+	return fewest;
+}
+
+/* The data and unified caches a's claims name, and the fewest trusted
+   data TLB entries per page size, for hierarchy_find; none without
+   claims. */
 static void edge_claims_of(const struct analysis *a, struct edge_claims *e)
 {
-	e->n = 0;
+	static const unsigned shifts[] = { PAGE_SHIFT_4K, PAGE_SHIFT_2M, PAGE_SHIFT_1G };
+
+	e->n = e->ntlb = 0;
 	for (unsigned i = 0; a->have_claims && i < a->claims.ncaches && e->n < EDGES_MAX_CLAIMS; i++)
 		if (a->claims.cache[i].kind != CACHE_INSTRUCTION)
 			e->bytes[e->n++] = a->claims.cache[i].size_bytes;
+	for (size_t k = 0; k < sizeof shifts / sizeof shifts[0]; k++) {
+		unsigned fewest = fewest_trusted_tlb(a, shifts[k]);
+
+		if (fewest)
+			e->fewest_tlb[e->ntlb++] = (struct edge_tlb_floor){ shifts[k], fewest };
+	}
 }
 
 void analysis_compute(struct analysis *a)

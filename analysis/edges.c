@@ -840,15 +840,36 @@ static const struct curve_edge *add_cache_level(struct hierarchy *h, const struc
 	return ref;
 }
 
+/* The fewest entries a TLB of these pages can have: EDGES_MIN_TLB_ENTRIES,
+   or the fewest of any data TLB trusted claims give for them where that
+   is more (edge_claims.fewest_tlb). */
+static uint64_t fewest_tlb_entries(const struct edge_claims *claims, unsigned page_shift)
+{
+	uint64_t fewest = EDGES_MIN_TLB_ENTRIES;
+
+	for (size_t i = 0; claims && i < claims->ntlb; i++)
+		if (claims->fewest_tlb[i].page_shift == page_shift &&
+		    claims->fewest_tlb[i].entries > fewest)
+			fewest = claims->fewest_tlb[i].entries;
+	return fewest;
+}
+
 /* An edge missing from some curve is a TLB edge, unless one of its curves
-   would need fewer than EDGES_MIN_TLB_ENTRIES entries to explain it: then it
-   is a cache edge that a nearby TLB edge hid in the smaller pages' curve. */
+   would need fewer entries than any TLB of its pages has
+   (fewest_tlb_entries) to explain it: then it is a cache edge that a
+   nearby TLB edge hid in the smaller pages' curve, or that the two
+   buffers' placements moved. An Emerald Rapids VM's `probes=latency`
+   run read its L3 share's step at 10 .. 11 MiB with 4 KiB pages and at
+   20 .. 22 MiB with 2 MiB pages; the 2 MiB one, 10 pages under the 32 of
+   the documented L1 DTLB, was carded "TLB 2 MiB ~12 ... differs" with
+   "L3 not seen". */
 static int is_hidden_cache_edge(const struct curve *curves, const struct curve_edge *edges,
-				const struct cluster *c)
+				const struct cluster *c, const struct edge_claims *claims)
 {
 	for (size_t i = 0; i < EDGES_MAX_CURVES; i++)
 		if (c->member[i] >= 0 &&
-		    (edges[c->member[i]].x.estimate >> curves[i].page_shift) < EDGES_MIN_TLB_ENTRIES)
+		    (edges[c->member[i]].x.estimate >> curves[i].page_shift) <
+		    fewest_tlb_entries(claims, curves[i].page_shift))
 			return 1;
 	return 0;
 }
@@ -1498,7 +1519,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 		if (seen == judged)
 			ref = add_cache_level(h, curves, edges, &cl[k],
 					      alone ? LEVEL_EDGE : LEVEL_CACHE);
-		else if (is_hidden_cache_edge(curves, edges, &cl[k]))
+		else if (is_hidden_cache_edge(curves, edges, &cl[k], claims))
 			ref = add_cache_level(h, curves, edges, &cl[k], LEVEL_CACHE);
 		if (ref && (!last_edge || ref->x.at > last_edge->x.at))
 			last_edge = ref;
@@ -1508,7 +1529,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 
 	/* Then the TLB edges: seen in some curves, not all that judged them. */
 	for (size_t k = 0; k < ncl; k++) {
-		if (cl[k].seen == cl[k].judged || is_hidden_cache_edge(curves, edges, &cl[k]))
+		if (cl[k].seen == cl[k].judged || is_hidden_cache_edge(curves, edges, &cl[k], claims))
 			continue;
 		const struct curve *judge = judge_without(curves, ncurves, &cl[k]);
 

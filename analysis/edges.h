@@ -293,11 +293,19 @@ double curves_cycles_ratio(const struct curve *small, const struct curve *large,
 /* The data and unified cache capacities the CPU claims, bytes, for the one
    rule that reads them: one curve alone keeps a step under
    NEXT_LEVEL_FACTOR whose bracket holds a claim (edges.c,
-   join_close_levels). */
+   join_close_levels). And, per page size, the fewest entries of any data
+   TLB claimed for those pages where the claim can be trusted (no
+   hypervisor, or the vendor's documented figures): a step in that page
+   size's curve needing fewer entries is no TLB's (is_hidden_cache_edge). */
 #define EDGES_MAX_CLAIMS 8
+struct edge_tlb_floor {
+	unsigned page_shift, entries;
+};
 struct edge_claims {
 	uint64_t bytes[EDGES_MAX_CLAIMS];
 	size_t n;
+	struct edge_tlb_floor fewest_tlb[EDGES_MAX_CLAIMS];
+	size_t ntlb;
 };
 
 /* Finds and attributes the edges of up to EDGES_MAX_CURVES curves (any order

@@ -1315,6 +1315,29 @@ static void test_recorded_latency_alone(void)
 		      "past the documented 2048 entries a walk (%zu TLB rows, %d walks)", c.ntlbs,
 		      walks);
 	}
+	/* A second (tests/data/emr-vm-latency-only-2.csv): the L3 share's
+	   step at 10 .. 11 MiB with 4 KiB pages, at 20 .. 22 MiB with 2 MiB
+	   pages. The 2 MiB one, 10 pages under the documented 32-entry L1
+	   DTLB, was carded "TLB 2 MiB ~12 ... differs" with "L3 not seen";
+	   no TLB of those pages has so few entries, so it is the L3's. */
+	recorded_card("tests/data/emr-vm-latency-only-2.csv", &claims, &c);
+	{
+		size_t l3 = 0, small_tlb = 0;
+
+		for (size_t i = 0; i < a.h.nlevels; i++) {
+			const struct level *l = &a.h.level[i];
+
+			l3 += (l->kind == LEVEL_CACHE || l->kind == LEVEL_EDGE) &&
+			      !strcmp(l->name, "L3") && l->size_bytes >= 8 * MIB &&
+			      l->size_bytes <= 32 * MIB;
+			small_tlb += l->kind == LEVEL_TLB && l->page_shift == 21 &&
+				     l->entries < 32;
+		}
+		CHECK(c.ncaches == 3 && l3 == 1 && small_tlb == 0,
+		      "emr-vm-latency-only-2.csv: L1, L2 and an L3 of 8 to 32 MiB, no 2 MiB TLB "
+		      "under 32 entries (%zu caches, %zu L3, %zu small TLBs)", c.ncaches, l3,
+		      small_tlb);
+	}
 }
 
 static void test_too_many_levels(void)
