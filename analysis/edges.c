@@ -854,23 +854,40 @@ static uint64_t fewest_tlb_entries(const struct edge_claims *claims, unsigned pa
 	return fewest;
 }
 
-/* An edge missing from some curve is a TLB edge, unless one of its curves
-   would need fewer entries than any TLB of its pages has
-   (fewest_tlb_entries) to explain it: then it is a cache edge that a
-   nearby TLB edge hid in the smaller pages' curve, or that the two
-   buffers' placements moved. An Emerald Rapids VM's `probes=latency`
-   run read its L3 share's step at 10 .. 11 MiB with 4 KiB pages and at
-   20 .. 22 MiB with 2 MiB pages; the 2 MiB one, 10 pages under the 32 of
-   the documented L1 DTLB, was carded "TLB 2 MiB ~12 ... differs" with
-   "L3 not seen". */
-static int is_hidden_cache_edge(const struct curve *curves, const struct curve_edge *edges,
-				const struct cluster *c, const struct edge_claims *claims)
+/* Whether edge e of curve i needs fewer entries than any TLB of its
+   pages has (fewest_tlb_entries): no TLB's. */
+static int under_tlb_floor(const struct curve *curves, const struct curve_edge *e, size_t i,
+			   const struct edge_claims *claims)
 {
-	for (size_t i = 0; i < EDGES_MAX_CURVES; i++)
-		if (c->member[i] >= 0 &&
-		    (edges[c->member[i]].x.estimate >> curves[i].page_shift) <
-		    fewest_tlb_entries(claims, curves[i].page_shift))
+	return (e->x.estimate >> curves[i].page_shift) <
+	       fewest_tlb_entries(claims, curves[i].page_shift);
+}
+
+/* An edge missing from some curve is a TLB edge, unless one of its curves
+   would need fewer than EDGES_MIN_TLB_ENTRIES entries to explain it, or
+   the largest pages' curve (top) fewer than any TLB of its pages trusted
+   claims give (fewest_tlb_entries): then it is a cache edge that a
+   nearby TLB edge hid in the smaller pages' curve, or that the two
+   buffers' placements moved. An Emerald Rapids VM's `probes=latency` run
+   read its L3 share's step at 10 .. 11 MiB with 4 KiB pages and at 20 ..
+   22 MiB with 2 MiB pages; the 2 MiB one, 10 pages under the 32 of the
+   documented L1 DTLB, was carded "TLB 2 MiB ~12 ... differs" with "L3 not
+   seen". A smaller pages' step under the claims' floor is no cache level
+   for that alone: another run's 4 KiB curve smeared its L1 step from 32
+   KiB (a busy sibling thread's share of the L1d, 8 pages against the 96
+   of the L1 DTLB) while the 2 MiB curve stepped at 48 KiB; it is set
+   aside as a step the curves placed apart (hierarchy_find). */
+static int is_hidden_cache_edge(const struct curve *curves, const struct curve_edge *edges,
+				const struct cluster *c, const struct edge_claims *claims,
+				size_t top)
+{
+	for (size_t i = 0; i < EDGES_MAX_CURVES; i++) {
+		const struct curve_edge *e = c->member[i] >= 0 ? &edges[c->member[i]] : 0;
+
+		if (e && ((e->x.estimate >> curves[i].page_shift) < EDGES_MIN_TLB_ENTRIES ||
+			  (i == top && under_tlb_floor(curves, e, i, claims))))
 			return 1;
+	}
 	return 0;
 }
 
@@ -1478,7 +1495,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 	static struct curve_plateau_set ps[EDGES_MAX_CURVES];
 	const struct curve_edge *last_edge = 0;
 	const struct curve *top_curve = 0;
-	size_t nedges, ncl, nseq;
+	size_t nedges, ncl, nseq, top = 0;
 
 	h->nlevels = 0;
 	h->nunshared = 0;
@@ -1491,8 +1508,10 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 	}
 	h->attributed = ncurves > 1;
 	for (size_t i = 0; i < ncurves; i++)
-		if (!top_curve || curves[i].page_shift > top_curve->page_shift)
+		if (!top_curve || curves[i].page_shift > top_curve->page_shift) {
 			top_curve = &curves[i];
+			top = i;
+		}
 
 	for (size_t i = 0; i < ncurves; i++) {
 		ps[i].n = curve_plateaus(&curves[i], ps[i].p, EDGES_MAX_PLATEAUS);
@@ -1519,7 +1538,7 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 		if (seen == judged)
 			ref = add_cache_level(h, curves, edges, &cl[k],
 					      alone ? LEVEL_EDGE : LEVEL_CACHE);
-		else if (is_hidden_cache_edge(curves, edges, &cl[k], claims))
+		else if (is_hidden_cache_edge(curves, edges, &cl[k], claims, top))
 			ref = add_cache_level(h, curves, edges, &cl[k], LEVEL_CACHE);
 		if (ref && (!last_edge || ref->x.at > last_edge->x.at))
 			last_edge = ref;
@@ -1529,7 +1548,8 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 
 	/* Then the TLB edges: seen in some curves, not all that judged them. */
 	for (size_t k = 0; k < ncl; k++) {
-		if (cl[k].seen == cl[k].judged || is_hidden_cache_edge(curves, edges, &cl[k], claims))
+		if (cl[k].seen == cl[k].judged ||
+		    is_hidden_cache_edge(curves, edges, &cl[k], claims, top))
 			continue;
 		const struct curve *judge = judge_without(curves, ncurves, &cl[k]);
 
@@ -1539,7 +1559,8 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 			if (!e)
 				continue;
 			if (judge && judge->page_shift > curves[i].page_shift &&
-			    !keeps_above(&curves[i], judge, e->x.next)) {
+			    (under_tlb_floor(curves, e, i, claims) ||
+			     !keeps_above(&curves[i], judge, e->x.next))) {
 				if (h->nunshared < EDGES_MAX_UNSHARED) {
 					h->unshared[h->nunshared].bytes = e->x.estimate;
 					h->unshared[h->nunshared].page_shift = curves[i].page_shift;

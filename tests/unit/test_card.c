@@ -1338,6 +1338,18 @@ static void test_recorded_latency_alone(void)
 		      "under 32 entries (%zu caches, %zu L3, %zu small TLBs)", c.ncaches, l3,
 		      small_tlb);
 	}
+	/* A third (-3.csv): its 4 KiB curve smeared the L1's step from 32 KiB
+	   (2.25 ns there, 2.96 at 36, 5.65 at 44) while the 2 MiB curve
+	   stepped at 48 to 52 KiB. 8 pages is under the 96-entry L1 DTLB, so
+	   no TLB's; but no cache level either: a step the curves placed apart,
+	   and the L1 stays 48 KiB. */
+	recorded_card("tests/data/emr-vm-latency-only-3.csv", &claims, &c);
+	CHECK(c.ncaches == 3 && a.h.nlevels && a.h.level[0].size_bytes == 48 * KIB &&
+	      a.h.nunshared == 1 && a.h.unshared[0].page_shift == 12 &&
+	      a.h.unshared[0].bytes < 48 * KIB,
+	      "emr-vm-latency-only-3.csv: three caches, L1 48 KiB, the 4 KiB curve's smeared "
+	      "step set aside (%zu caches, L1 %llu, %zu set aside)", c.ncaches,
+	      a.h.nlevels ? (unsigned long long)a.h.level[0].size_bytes : 0ull, a.h.nunshared);
 }
 
 static void test_too_many_levels(void)
