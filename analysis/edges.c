@@ -840,17 +840,19 @@ static const struct curve_edge *add_cache_level(struct hierarchy *h, const struc
 	return ref;
 }
 
-/* The fewest entries a TLB of these pages can have: EDGES_MIN_TLB_ENTRIES,
-   or the fewest of any data TLB trusted claims give for them where that
-   is more (edge_claims.fewest_tlb). */
+/* The fewest entries a step of a TLB of these pages can read as:
+   EDGES_MIN_TLB_ENTRIES, or half the fewest of any data TLB trusted
+   claims give for them where that is more (edge_claims.fewest_tlb). Half:
+   a smeared step's crossing can read under the TLB's entries (the 96-entry
+   L1 DTLB's crossing lies anywhere in 96 .. 128), never at half of them. */
 static uint64_t fewest_tlb_entries(const struct edge_claims *claims, unsigned page_shift)
 {
 	uint64_t fewest = EDGES_MIN_TLB_ENTRIES;
 
 	for (size_t i = 0; claims && i < claims->ntlb; i++)
 		if (claims->fewest_tlb[i].page_shift == page_shift &&
-		    claims->fewest_tlb[i].entries > fewest)
-			fewest = claims->fewest_tlb[i].entries;
+		    claims->fewest_tlb[i].entries / 2 > fewest)
+			fewest = claims->fewest_tlb[i].entries / 2;
 	return fewest;
 }
 
@@ -870,7 +872,7 @@ static int under_tlb_floor(const struct curve *curves, const struct curve_edge *
    nearby TLB edge hid in the smaller pages' curve, or that the two
    buffers' placements moved. An Emerald Rapids VM's `probes=latency` run
    read its L3 share's step at 10 .. 11 MiB with 4 KiB pages and at 20 ..
-   22 MiB with 2 MiB pages; the 2 MiB one, 10 pages under the 32 of the
+   22 MiB with 2 MiB pages; the 2 MiB one, 12 pages, under half the 32 of the
    documented L1 DTLB, was carded "TLB 2 MiB ~12 ... differs" with "L3 not
    seen". A smaller pages' step under the claims' floor is no cache level
    for that alone: another run's 4 KiB curve smeared its L1 step from 32

@@ -1317,9 +1317,9 @@ static void test_recorded_latency_alone(void)
 	}
 	/* A second (tests/data/emr-vm-latency-only-2.csv): the L3 share's
 	   step at 10 .. 11 MiB with 4 KiB pages, at 20 .. 22 MiB with 2 MiB
-	   pages. The 2 MiB one, 10 pages under the documented 32-entry L1
+	   pages. The 2 MiB one, 12 pages, under half the documented 32-entry L1
 	   DTLB, was carded "TLB 2 MiB ~12 ... differs" with "L3 not seen";
-	   no TLB of those pages has so few entries, so it is the L3's. */
+	   no TLB of those pages reads so few entries, so it is the L3's. */
 	recorded_card("tests/data/emr-vm-latency-only-2.csv", &claims, &c);
 	{
 		size_t l3 = 0, small_tlb = 0;
