@@ -77,7 +77,9 @@ const struct level *tlb_first_level(const struct level *levels, size_t n, unsign
    (the fewest large pages already miss a TLB that 4 KiB pages hit); a
    first-level miss of the larger pages that costs a walk (over 3x the
    4 KiB pages' first miss) where CPUID claims a second TLB for them; a
-   walk past the last edge dearer than with 4 KiB pages. Writes one line per
+   walk past the last edge dearer than with 4 KiB pages, unless the larger
+   pages' first level has entries of its own and a miss an L2 TLB catches
+   (then the TLB holds large-page entries). Writes one line per
    observation into text (each ending in a newline); returns their count. */
 unsigned tlb_host_page_signs(const struct tlb_curves *t, const struct level *levels,
 			     size_t nlevels, const struct cache_claims *claims,

@@ -486,6 +486,30 @@ static void test_control_shares_step(void)
 	      verdict_name(a.check[at].verdict), big ? big->name : "-");
 }
 
+/* A full run on this project's Emerald Rapids VM (tests/data/emr-vm-full-2.csv):
+   its 2 MiB pages' first level held 32 entries at +7.4 cycles (4 KiB
+   pages: 96 at +6.8), so the TLB holds 2 MiB entries; their last edge
+   then added 19.3 ns against 4 KiB pages' 12.7, a nested walk per large
+   page. Read as a sign of the host's small pages, it joined the L3 share
+   (8.5 .. 16 MiB) into memory, and the card said "L3 not seen". */
+static void test_own_large_entries(void)
+{
+	static struct analysis a;
+	static struct cache_claims claims;
+	size_t caches = 0;
+
+	CHECK(read_recorded("tests/data/emr-vm-full-2.csv", &a) == 0 && a.tlb.rows > 100,
+	      "emr-vm-full-2.csv reads back (%u tlb rows)", a.tlb.rows);
+	CHECK(read_claims("tests/data/emr-vm-cpuid.json", &claims) == 0, "its claims read back");
+	analysis_set_claims(&a, &claims, "tests/data/emr-vm-cpuid.json");
+	analysis_compute(&a);
+	for (size_t i = 0; i < a.h.nlevels; i++)
+		caches += a.h.level[i].kind == LEVEL_CACHE || a.h.level[i].kind == LEVEL_EDGE;
+	CHECK(a.host_page_signs == 0 && caches == 3 && !a.h.climb.bytes,
+	      "no sign of the host's small pages, three caches, no climb joined to memory "
+	      "(%u signs: %s; %zu caches)", a.host_page_signs, a.host_pages, caches);
+}
+
 /* Five quick runs in a row on this project's Emerald Rapids VM, whose 2
    MiB sweep ends at 1024 pages: each read 4.5 to 5 ns to 512 pages, then
    climbed to 6 .. 11 at 768 and 14 .. 17 at 1024 (the full sweep's step,
@@ -760,6 +784,7 @@ int main(void)
 	test_json_and_svg();
 	test_recording();
 	test_control_shares_step();
+	test_own_large_entries();
 	test_jump_at_sweep_end();
 	test_budget_pair();
 	test_walks_without_claims();
