@@ -976,10 +976,16 @@ static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 		page_name(page, sizeof page, u->page_shift);
 		page_name(judge, sizeof judge, u->judge_shift);
 		mp_format_bytes(at, sizeof at, u->bytes);
-		mp_print(p, "  a step at %s in the %s curve that the %s curve does not show, past "
-		    "which %s pages read within %.0f%% of %s pages: a cache step placed otherwise "
-		    "in the two buffers, not a TLB's\n", at, page, judge, page,
-		    (TLB_KEEPS_ABOVE - 1) * 100, judge);
+		if (u->tlb_floor)
+			mp_print(p, "  a step at %s in the %s curve that the %s curve does not show, "
+			    "at fewer than %llu pages, half the fewest entries of any TLB the claims "
+			    "give those pages: a cache step placed otherwise in the two buffers, not a "
+			    "TLB's\n", at, page, judge, (unsigned long long)u->tlb_floor);
+		else
+			mp_print(p, "  a step at %s in the %s curve that the %s curve does not show, "
+			    "past which %s pages read within %.0f%% of %s pages: a cache step placed "
+			    "otherwise in the two buffers, not a TLB's\n", at, page, judge, page,
+			    (TLB_KEEPS_ABOVE - 1) * 100, judge);
 	}
 	if (a->host_page_signs)
 		mp_print(p, "  under a hypervisor, the host's pages may cap the reach of larger guest "
@@ -1496,6 +1502,7 @@ void analysis_json(struct json *j, const struct analysis *a)
 		json_u64(j, "size_bytes", a->h.unshared[k].bytes);
 		json_u64(j, "page_size", 1ull << a->h.unshared[k].page_shift);
 		json_u64(j, "not_in_page_size", 1ull << a->h.unshared[k].judge_shift);
+		json_u64(j, "tlb_floor_pages", a->h.unshared[k].tlb_floor);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -1560,14 +1560,15 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 
 			if (!e)
 				continue;
+			int under = under_tlb_floor(curves, e, i, claims);
+
 			if (judge && judge->page_shift > curves[i].page_shift &&
-			    (under_tlb_floor(curves, e, i, claims) ||
-			     !keeps_above(&curves[i], judge, e->x.next))) {
-				if (h->nunshared < EDGES_MAX_UNSHARED) {
-					h->unshared[h->nunshared].bytes = e->x.estimate;
-					h->unshared[h->nunshared].page_shift = curves[i].page_shift;
-					h->unshared[h->nunshared++].judge_shift = judge->page_shift;
-				}
+			    (under || !keeps_above(&curves[i], judge, e->x.next))) {
+				if (h->nunshared < EDGES_MAX_UNSHARED)
+					h->unshared[h->nunshared++] = (struct unshared_step){
+						e->x.estimate, curves[i].page_shift, judge->page_shift,
+						under ? fewest_tlb_entries(claims, curves[i].page_shift)
+						      : 0 };
 				continue;
 			}
 			add_tlb_level(h, curves, e, cl[k].seen);

@@ -232,6 +232,10 @@ struct unshared_step {
 	uint64_t bytes;           /* where the step stood (its crossing) */
 	unsigned page_shift;      /* the curve that showed it */
 	unsigned judge_shift;     /* the larger pages' curve that did not */
+	uint64_t tlb_floor;       /* set aside as needing fewer entries than this,
+				     the trusted claims' floor (fewest_tlb_entries);
+				     0: for reading past it within TLB_KEEPS_ABOVE
+				     of the larger pages' curve */
 };
 
 /* A step in memory's latency that the host's page walks made, not a cache
