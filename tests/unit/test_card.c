@@ -1333,6 +1333,12 @@ static void test_recorded_latency_alone(void)
 			small_tlb += l->kind == LEVEL_TLB && l->page_shift == 21 &&
 				     l->entries < 32;
 		}
+		for (size_t i = 0; i < a.h.nlevels; i++)
+			if (a.h.level[i].kind == LEVEL_TLB && a.h.level[i].page_shift == 12)
+				CHECK(a.h.level[i].increase_cycles < 150,
+				      "emr-vm-latency-only-2.csv: the 4 KiB step's miss is what stays "
+				      "past it, not the +237 cycles its rise held with the L3 share's "
+				      "(+%.1f)", a.h.level[i].increase_cycles);
 		CHECK(c.ncaches == 3 && l3 == 1 && small_tlb == 0,
 		      "emr-vm-latency-only-2.csv: L1, L2 and an L3 of 8 to 32 MiB, no 2 MiB TLB "
 		      "under 32 entries (%zu caches, %zu L3, %zu small TLBs)", c.ncaches, l3,
