@@ -314,8 +314,14 @@ static void test_grid_plan(void)
 	CHECK(bandwidth_grid_plan(&s, PROFILE_FULL, 256 * mib, &g) &&
 	      sweep_bytes(g.last) == 512 * mib && sweep_bytes(g.memory) == 1024 * mib,
 	      "full, a 256 MiB L3: 1 GiB after the grid");
-	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 508 * mib, &g) && !g.memory &&
-	      g.capped == 2048 * mib, "quick, a 508 MiB claim: 2 GiB lies past the 1 GiB cap");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 300 * mib, &g) && g.memory && !g.capped &&
+	      sweep_bytes(g.memory) == 1280 * mib,
+	      "quick, Emerald Rapids' 300 MiB claim: memory's point at 1.25 GiB");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 508 * mib, &g) && g.memory && !g.capped &&
+	      sweep_bytes(g.memory) == 2048 * mib,
+	      "quick, a 508 MiB claim: memory's point at 2 GiB, within the 2 GiB cap");
+	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 1024 * mib, &g) && !g.memory &&
+	      g.capped == 4096 * mib, "quick, a 1 GiB claim: 4 GiB lies past the 2 GiB cap");
 	CHECK(bandwidth_grid_plan(&s, PROFILE_QUICK, 0, &g) && !g.memory && !g.capped &&
 	      sweep_bytes(g.last) == 8 * mib, "nothing claimed: the grid alone");
 	s.max_size = 1 * mib;
