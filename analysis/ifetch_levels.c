@@ -641,7 +641,10 @@ static void print_tlbs(const struct ifetch_findings *f, analysis_print_fn print,
 			mp_strlcpy(claim, "no claim: none in its bracket, none of its level",
 				   sizeof claim);
 		where[0] = 0;
-		if (t->read_again)
+		if (t->read_again && !t->own_count)
+			mp_snprintf(where, sizeof where, "; read on CPU %u, from the chain run again "
+				    "there", t->cpu);
+		else if (t->read_again)
 			mp_snprintf(where, sizeof where, "; read on CPU %u, where the chain ran again "
 				    "because the run's own read %llu, half the claim (" IFETCH_HALF_WORDS
 				    ")", t->cpu, (unsigned long long)t->own_count);
