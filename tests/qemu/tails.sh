@@ -26,4 +26,4 @@ rows = [r for r in csv.DictReader(open('$csv', newline='')) if r['probe'] == 'ta
 by = {p: sorted({int(r['working_set_bytes']) for r in rows if r['page_size'] == p}) for p in ('4096', '2097152')}
 sys.exit(0 if by['4096'] and by['4096'] == by['2097152'] and by['4096'][0] < 2 << 20 else 1)"
 check "tails: tails.svg drawn" test -s "$run/tails.svg"
-check "tails: the card gives memory's p99" grep -Eq '^tails +memory p99 [0-9.]+ ns, p50 [0-9.]+ ns \(64 MiB, 4 KiB pages\)' "$run/summary.txt"
+check "tails: the card gives memory's p99" grep -Eq '^tails +memory p99 [0-9.]+ ns, p50 [0-9.]+ ns \(64 MiB, 2 MiB pages\)' "$run/summary.txt"
