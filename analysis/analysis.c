@@ -189,6 +189,12 @@ static unsigned check_edge(struct analysis *a, struct level *l, struct level_che
 	return 0;
 }
 
+/* A TLB level named after claimed TLB t's level: "L1 DTLB", "L2 TLB". */
+static void name_by_tlb(struct level *l, const struct tlb_desc *t)
+{
+	mp_snprintf(l->name, sizeof l->name, t->level == 1 ? "L%u DTLB" : "L%u TLB", t->level);
+}
+
 /* A TLB edge takes the name of the claimed TLB whose reach it brackets;
    without one it stays "TLB" and differs from the claims for its pages. */
 static void check_tlb(struct analysis *a, struct level *l, struct level_check *chk)
@@ -202,8 +208,7 @@ static void check_tlb(struct analysis *a, struct level *l, struct level_check *c
 		if (in_bracket(tlb_reach(t, l->page_shift), l)) {
 			chk->tlb = t;
 			chk->verdict = VERDICT_AGREES;
-			mp_snprintf(l->name, sizeof l->name, t->level == 1 ? "L%u DTLB" : "L%u TLB",
-				    t->level);
+			name_by_tlb(l, t);
 			name_by_claim(l, tlb_reach(t, l->page_shift));
 			return;
 		}
@@ -460,7 +465,7 @@ static void hold_gap_claims(struct analysis *a)
 			continue;
 		a->check[i].tlb = t;
 		a->check[i].verdict = VERDICT_DIFFERS;
-		mp_snprintf(l->name, sizeof l->name, t->level == 1 ? "L%u DTLB" : "L%u TLB", t->level);
+		name_by_tlb(l, t);
 	}
 }
 
@@ -971,21 +976,21 @@ static void print_tlbs(const struct analysis *a, const struct mp_printer *p)
 	}
 	for (size_t k = 0; k < a->h.nunshared; k++) {
 		const struct unshared_step *u = &a->h.unshared[k];
-		char judge[16], at[24];
+		char judge[16], at[24], why[128];
 
 		page_name(page, sizeof page, u->page_shift);
 		page_name(judge, sizeof judge, u->judge_shift);
 		mp_format_bytes(at, sizeof at, u->bytes);
 		if (u->tlb_floor)
-			mp_print(p, "  a step at %s in the %s curve that the %s curve does not show, "
-			    "at fewer than %llu pages, half the fewest entries of any TLB the claims "
-			    "give those pages: a cache step placed otherwise in the two buffers, not a "
-			    "TLB's\n", at, page, judge, (unsigned long long)u->tlb_floor);
+			mp_snprintf(why, sizeof why, "at fewer than %llu pages, half the fewest "
+				    "entries of any TLB the claims give those pages",
+				    (unsigned long long)u->tlb_floor);
 		else
-			mp_print(p, "  a step at %s in the %s curve that the %s curve does not show, "
-			    "past which %s pages read within %.0f%% of %s pages: a cache step placed "
-			    "otherwise in the two buffers, not a TLB's\n", at, page, judge, page,
-			    (TLB_KEEPS_ABOVE - 1) * 100, judge);
+			mp_snprintf(why, sizeof why, "past which %s pages read within %.0f%% of %s "
+				    "pages", page, (TLB_KEEPS_ABOVE - 1) * 100, judge);
+		mp_print(p, "  a step at %s in the %s curve that the %s curve does not show, %s: a "
+		    "cache step placed otherwise in the two buffers, not a TLB's\n", at, page, judge,
+		    why);
 	}
 	if (a->host_page_signs)
 		mp_print(p, "  under a hypervisor, the host's pages may cap the reach of larger guest "

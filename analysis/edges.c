@@ -883,13 +883,10 @@ static int is_hidden_cache_edge(const struct curve *curves, const struct curve_e
 				const struct cluster *c, const struct edge_claims *claims,
 				size_t top)
 {
-	for (size_t i = 0; i < EDGES_MAX_CURVES; i++) {
-		const struct curve_edge *e = c->member[i] >= 0 ? &edges[c->member[i]] : 0;
-
-		if (e && ((e->x.estimate >> curves[i].page_shift) < EDGES_MIN_TLB_ENTRIES ||
-			  (i == top && under_tlb_floor(curves, e, i, claims))))
+	for (size_t i = 0; i < EDGES_MAX_CURVES; i++)
+		if (c->member[i] >= 0 &&
+		    under_tlb_floor(curves, &edges[c->member[i]], i, i == top ? claims : NULL))
 			return 1;
-	}
 	return 0;
 }
 
@@ -926,13 +923,14 @@ static const struct curve *judge_without(const struct curve *curves, size_t ncur
 	return best;
 }
 
-static void add_tlb_level(struct hierarchy *h, const struct curve *curves,
-			  const struct curve_edge *e, int seen)
+/* Edge e as a TLB level of its curve; the level, or NULL with no room. */
+static struct level *add_tlb_level(struct hierarchy *h, const struct curve *curves,
+				   const struct curve_edge *e, int seen)
 {
 	struct level *l = new_level(h);
 
 	if (!l)
-		return;
+		return NULL;
 	l->kind = LEVEL_TLB;
 	mp_strlcpy(l->name, "TLB", sizeof l->name);
 	l->page_shift = curves[e->curve].page_shift;
@@ -945,6 +943,7 @@ static void add_tlb_level(struct hierarchy *h, const struct curve *curves,
 	l->increase_cycles = e->upper.cycles - e->lower.cycles;
 	l->points = (unsigned)(e->lower.last - e->lower.first + 1);
 	l->seen_in = seen;
+	return l;
 }
 
 /* Sorts the cache/edge levels by size (insertion sort: a handful). */
@@ -1595,10 +1594,12 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 
 			if (!e)
 				continue;
+			/* Judged by a larger pages' curve that did not show it. */
+			int judged = judge && judge->page_shift > curves[i].page_shift;
 			int under = under_tlb_floor(curves, e, i, claims);
+			struct level *l;
 
-			if (judge && judge->page_shift > curves[i].page_shift &&
-			    (under || !keeps_above(&curves[i], judge, e->x.next))) {
+			if (judged && (under || !keeps_above(&curves[i], judge, e->x.next))) {
 				if (h->nunshared < EDGES_MAX_UNSHARED)
 					h->unshared[h->nunshared++] = (struct unshared_step){
 						e->x.estimate, curves[i].page_shift, judge->page_shift,
@@ -1606,11 +1607,9 @@ void hierarchy_find(const struct curve *curves, size_t ncurves, const struct edg
 						      : 0 };
 				continue;
 			}
-			add_tlb_level(h, curves, e, cl[k].seen);
-			if (judge && judge->page_shift > curves[i].page_shift && h->nlevels &&
-			    h->level[h->nlevels - 1].kind == LEVEL_TLB)
-				miss_what_stays(&h->level[h->nlevels - 1], &curves[i], judge,
-						e->x.next);
+			l = add_tlb_level(h, curves, e, cl[k].seen);
+			if (l && judged)
+				miss_what_stays(l, &curves[i], judge, e->x.next);
 		}
 	}
 }
