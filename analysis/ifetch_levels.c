@@ -368,9 +368,14 @@ static unsigned claimed_itlb_top_level(const struct cache_claims *c, unsigned pa
 	return top;
 }
 
+/* One page size's reading, from the run's own chain or one run again. */
+struct chain_reading {
+	struct ifetch_level tlbs[IFETCH_MAX_TLBS], walks[IFETCH_MAX_TLBS];
+	size_t ntlbs, nwalks;
+};
+
 /* The steps of one page chain against its control and the claims, in
-   tlbs[] and walks[] (IFETCH_MAX_TLBS each), their counts in *ntlbs and
-   *nwalks. Past the last claimed TLB, once a step agreed with that claim,
+   *out. Past the last claimed TLB, once a step agreed with that claim,
    a further step is the page walks' (their entries leaving the caches as
    the pages grow), not a TLB: it is kept in walks[], reported, and never
    on the card, as the data side's walks (analysis/analysis.c). Only the
@@ -378,15 +383,14 @@ static unsigned claimed_itlb_top_level(const struct cache_claims *c, unsigned pa
    for both the L1 and the L2 ITLB (the Zen 5 VM, whose L2 ITLB held some
    2048) leaves its step past 64 a level that differs. */
 static void chain_tlbs(const struct ifetch_series *t, const struct ifetch_series *k,
-		       const struct cache_claims *claims, struct ifetch_level *tlbs,
-		       size_t *ntlbs, struct ifetch_level *walks, size_t *nwalks)
+		       const struct cache_claims *claims, struct chain_reading *out)
 {
 	struct ifetch_level found[IFETCH_MAX_TLBS];
 	unsigned shift = t->page_shift, top = claimed_itlb_top_level(claims, shift);
 	int last_matched = 0;
 	size_t n = steps(t, k, 0, 1, found, IFETCH_MAX_TLBS);
 
-	*ntlbs = *nwalks = 0;
+	out->ntlbs = out->nwalks = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct ifetch_level *l = &found[i];
 		/* The claim the reading allows, else the one of its number. */
@@ -413,19 +417,13 @@ static void chain_tlbs(const struct ifetch_series *t, const struct ifetch_series
 		   MiB chain climbed from 192 or 512 pages, short of the 2048
 		   entries documented). */
 		if (last_matched || (l->climbing && l->verdict != VERDICT_AGREES)) {
-			walks[(*nwalks)++] = *l;
+			out->walks[out->nwalks++] = *l;
 			continue;
 		}
 		last_matched = d && l->verdict == VERDICT_AGREES && d->level == top;
-		tlbs[(*ntlbs)++] = *l;
+		out->tlbs[out->ntlbs++] = *l;
 	}
 }
-
-/* One page size's reading, from the run's own chain or one run again. */
-struct chain_reading {
-	struct ifetch_level tlbs[IFETCH_MAX_TLBS], walks[IFETCH_MAX_TLBS];
-	size_t ntlbs, nwalks;
-};
 
 /* Whether a reading's first step agrees with its claim. */
 static int first_agrees(const struct chain_reading *c)
@@ -453,7 +451,7 @@ static int rerun_agreeing(const struct ifetch_rows *r, unsigned shift,
 		    !(k = series_nth(r, IFETCH_VARIANT_PAGE_CONTROL, shift, t->cpu,
 				     series_rank(r, i))))
 			continue;
-		chain_tlbs(t, k, claims, out->tlbs, &out->ntlbs, out->walks, &out->nwalks);
+		chain_tlbs(t, k, claims, out);
 		if (first_agrees(out)) {
 			for (size_t j = 0; j < out->ntlbs; j++)
 				out->tlbs[j].own_count = j == 0 ? own->tlbs[0].count : 0;
@@ -480,7 +478,7 @@ static void find_tlbs(const struct ifetch_rows *r, const struct cache_claims *cl
 
 		if (!t || !k)
 			continue;
-		chain_tlbs(t, k, claims, own.tlbs, &own.ntlbs, own.walks, &own.nwalks);
+		chain_tlbs(t, k, claims, &own);
 		if (own.ntlbs && own.tlbs[0].half_claim) {
 			if (rerun_agreeing(r, shift, claims, &own, &again, &halves))
 				use = &again;
