@@ -709,21 +709,30 @@ static void add_clock(struct card *c, const struct card_rows *r)
 	c->clock_moved = c->clock_p90_ghz > c->clock_p10_ghz * (1 + CARD_CLOCK_MOVE);
 }
 
+/* Whether a busy line's figures (*have, of pages *shift) start over at
+   a row of these pages: its first row, or a larger page size's. The
+   largest page size's rows count, as for the memory line's latency (the
+   fewest TLB misses mixed in), and the smaller pages' are left to the
+   report. On an Emerald Rapids VM the card read "loaded p50 idle 232 ns
+   (4K pages)" two lines under "memory latency 124.63 ns (... 2 MiB
+   pages)": the 4 KiB chase's walks, not memory. */
+static int larger_pages(int *have, unsigned *shift, unsigned page_shift)
+{
+	if (*have && page_shift <= *shift)
+		return 0;
+	*have = 1;
+	*shift = page_shift;
+	return 1;
+}
+
 /* A loaded row into the busy figures: the idle row, or a mix's point
-   if it drew more than the mix's best so far. The largest page size's
-   rows count, as for the memory line's latency (the fewest TLB misses
-   mixed in); a larger page size's first row starts the figures over, and
-   the smaller pages' rows are left to the report. On an Emerald Rapids
-   VM the card read "loaded p50 idle 232 ns (4K pages)" two lines under
-   "memory latency 124.63 ns (... 2 MiB pages)": the 4 KiB chase's walks,
-   not memory. */
+   if it drew more than the mix's best so far, of the largest page size
+   (larger_pages). */
 static void busy_add_loaded(struct card_busy *b, const struct result_row *row)
 {
 	size_t m;
 
-	if (!b->have_loaded || row->page_shift > b->loaded_shift) {
-		b->have_loaded = 1;
-		b->loaded_shift = row->page_shift;
+	if (larger_pages(&b->have_loaded, &b->loaded_shift, row->page_shift)) {
 		b->idle_ns = 0;
 		b->nmix = 0;
 	}
@@ -749,16 +758,14 @@ static void busy_add_loaded(struct card_busy *b, const struct result_row *row)
 }
 
 /* A tails row into the busy figures: p50 and p99 of the largest working
-   set at the largest page size (busy_add_loaded says why). */
+   set at the largest page size (larger_pages). */
 static void busy_add_tails(struct card_busy *b, const struct result_row *row)
 {
 	int p50 = same(row->variant, "p50"), p99 = same(row->variant, "p99");
 
 	if (!(p50 || p99) || !(row->ns > 0))
 		return;
-	if (!b->have_tails || row->page_shift > b->tails_shift) {
-		b->have_tails = 1;
-		b->tails_shift = row->page_shift;
+	if (larger_pages(&b->have_tails, &b->tails_shift, row->page_shift)) {
 		b->tails_bytes = 0;
 		b->p50_ns = b->p99_ns = 0;
 	}
