@@ -4,7 +4,8 @@
  * random reads inside the working set on a power-of-two grid
  * (tinymembench), a random chase on its own grid (Chips and Cheese's
  * MemoryLatency), stride reads 16 sizes an octave (lmbench's lat_mem_rd),
- * a random chase 12 sizes an octave (multichase), each with this VM's
+ * a random chase 12 sizes an octave (multichase), random reads printed
+ * as the time itself (X-Mem, Emerald Rapids only), each with this VM's
  * last level moving from run to run. Each must name the machine's L1 and
  * L2 and invent no level between L2 and memory but the VM's usable L3;
  * a page-thrashing chase (lmbench's -t), whose TLB step stands where L2's
@@ -76,9 +77,12 @@ static size_t read_curve(struct analysis *a, const char *text, size_t len, const
 enum asserted {
 	ALL_LEVELS,               /* L1, L2 and nothing invented past them */
 	L1_ONLY,                  /* L1 alone */
-	CLAIMED_LEVELS            /* L1 and L2 with the claims; alone, nothing
+	CLAIMED_LEVELS,           /* L1 and L2 with the claims; alone, nothing
 				     invented (one curve cannot tell a step under
 				     twice the level below from a TLB's) */
+	NOTHING_INVENTED          /* alone and with the claims, nothing invented:
+				     readings under the working set's own right
+				     past a step move it (X-Mem's short cycles) */
 };
 
 /* One recorded file, read alone and then with its machine's claims: L1's
@@ -111,7 +115,7 @@ static void test_file(const char *path, size_t min_points, const struct recorded
 			      n ? (unsigned long long)(l[0]->size_bytes / KIB) : 0ull);
 			continue;
 		}
-		if (asserted == ALL_LEVELS || with)
+		if (asserted == ALL_LEVELS || (with && asserted == CLAIMED_LEVELS))
 			CHECK(n >= 2 && holds(l[0], m->l1) && holds(l[1], m->l2),
 			      "%s, %s: L1 in %llu-%llu KiB holds %llu KiB, L2 in %llu-%llu KiB "
 			      "holds %llu KiB", path, how,
@@ -123,7 +127,7 @@ static void test_file(const char *path, size_t min_points, const struct recorded
 		      "%s, %s: no level invented: past L2 at most the VM's L3 (%zu cache "
 		      "levels, the third %llu KiB)", path, how, n,
 		      n > 2 ? (unsigned long long)(l[2]->size_bytes / KIB) : 0ull);
-		if (with)
+		if (with && asserted != NOTHING_INVENTED)
 			CHECK(n >= 2 && l[0]->size_bytes == m->l1 && a.check[0].verdict ==
 			      VERDICT_AGREES && l[1]->size_bytes == m->l2 &&
 			      a.check[1].verdict == VERDICT_AGREES,
@@ -256,28 +260,39 @@ static double random_read_ns(const struct random_read_machine *m, uint64_t s)
 	return ns;
 }
 
-/* tinymembench's form of m's curve: a power of two from 1 KiB to 64 MiB,
-   the time over an L1 hit to 0.1 ns, each reading up to `noise` over. */
-static size_t tinymembench_text(const struct random_read_machine *m, double noise,
-				uint64_t *rng, char *buf, size_t size)
+/* How another program prints m's curve: a power of two from `from` to
+   `to` bytes, each reading up to `noise` over; `over_l1`: the time over
+   an L1 hit to 0.1 ns (tinymembench's form), else the time itself to
+   0.01 ns (X-Mem's). */
+struct printed_form {
+	uint64_t from, to;
+	int over_l1;
+};
+
+static const struct printed_form tinymembench_form = { 1024, 64 * MIB, 1 };
+static const struct printed_form xmem_form = { 4096, 512 * MIB, 0 };
+
+static size_t printed_text(const struct random_read_machine *m, const struct printed_form *f,
+			   double noise, uint64_t *rng, char *buf, size_t size)
 {
 	size_t len = (size_t)snprintf(buf, size, "size_bytes,ns\n");
 
-	for (uint64_t s = 1024; s <= 64 * MIB && len < size; s *= 2) {
+	for (uint64_t s = f->from; s <= f->to && len < size; s *= 2) {
 		double ns;
 		*rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
 		ns = random_read_ns(m, s) * (1.0 + noise * (double)(*rng >> 11) /
-					      9007199254740992.0) - m->ns[0];
-		len += (size_t)snprintf(buf + len, size - len, "%llu,%.1f\n",
-					(unsigned long long)s, ns < 0.0 ? 0.0 : ns);
+					      9007199254740992.0) - (f->over_l1 ? m->ns[0] : 0.0);
+		len += (size_t)snprintf(buf + len, size - len, f->over_l1 ? "%llu,%.1f\n" :
+					"%llu,%.2f\n", (unsigned long long)s,
+					ns < 0.0 ? 0.0 : ns);
 	}
 	return len;
 }
 
-/* Random reads on a power-of-two grid, printed over the L1 hit, on
-   machines of the kinds this project has seen (a VM's L3 share where it
-   moves): L1 and L2 named in ranges that hold them, no level between. */
-static void test_random_reads(void)
+/* Random reads on a power-of-two grid, printed as form f, on machines of
+   the kinds this project has seen (a VM's L3 share where it moves): L1
+   and L2 named in ranges that hold them, no level between. */
+static void test_random_reads(const struct printed_form *f)
 {
 	static const struct random_read_machine machines[] = {
 		{ "Zen 3-like, 8 MiB of L3", { 32 * KIB, 512 * KIB, 8 * MIB },
@@ -299,12 +314,13 @@ static void test_random_reads(void)
 		for (int run = 0; run < 3; run++) {
 			struct curve_read_summary sum;
 			const struct level *l[8];
-			size_t len = tinymembench_text(m, 0.03 * run, &rng, text, sizeof text), n;
+			size_t len = printed_text(m, f, 0.03 * run, &rng, text, sizeof text), n;
 
 			analysis_init(&a);
-			CHECK(curve_read(text, len, take, &a, &sum) == 0 && sum.added_ns > 0.0,
-			      "%s, noise %d%%: read as the time over the fastest level", m->what,
-			      3 * run);
+			CHECK(curve_read(text, len, take, &a, &sum) == 0 &&
+			      (sum.added_ns > 0.0) == f->over_l1,
+			      "%s, noise %d%%: read as the time over the fastest level (%d)",
+			      m->what, 3 * run, f->over_l1);
 			analysis_compute(&a);
 			n = cache_levels(&a, l, 8);
 			CHECK(n >= 2 && holds(l[0], m->capacity[0]) && holds(l[1], m->capacity[1]) &&
@@ -346,7 +362,8 @@ int main(void)
 	   (analysis/edges.c's curve_plateaus). */
 	test_file("tests/data/other-lmbench-lat_mem_rd-2.txt", 100, &zen5, ALL_LEVELS);
 	test_tinymembench_lost();
-	test_random_reads();
+	test_random_reads(&tinymembench_form);
+	test_random_reads(&xmem_form);
 	/* lmbench's lat_mem_rd -t, recorded by this project after the method
 	   stood, at load 20: a random chase that loads from a different page
 	   each time, so past the L1 DTLB's 96 pages (384 KiB) every load
@@ -397,5 +414,22 @@ int main(void)
 	test_file("tests/data/other-lmbench-lat_mem_rd-t-emr-2.txt", 100, &emr, ALL_LEVELS);
 	test_file("tests/data/other-multichase-emr-2.txt", 150, &emr, ALL_LEVELS);
 	test_hidden_l1(&emr);
+	/* X-Mem's latency mode (recorded on the Emerald Rapids VM after all
+	   of the above stood): a chase through 8-byte words shuffled into a
+	   random order, so random reads inside the working set, printed as
+	   the time itself from 4 KiB. Its first run read its L2 as a climb
+	   (3.7 to 7.0 ns over 128 KiB .. 1 MiB) into a mix of L2 and L3 at
+	   2-4 MiB, "L1 256 KiB" even with the claims, until a climb's
+	   stretch could end in the next plateau's step and a claim at that
+	   plateau's first size held its step (analysis/edges.c,
+	   climb_plateaus, claim_in_step). The third, held out, read right
+	   before and after. A shuffle is no single cycle: the chase follows
+	   the cycle its start lies in, at some sizes a small part of the
+	   buffer, and reads under the working set's time. The second run's
+	   128 KiB read L1's 1.82 ns after 2.88 at 64 KiB, and the step moved
+	   past it (docs/METHOD.md, "X-Mem"): nothing invented is asserted. */
+	test_file("tests/data/other-xmem-emr-1.txt", 18, &emr, CLAIMED_LEVELS);
+	test_file("tests/data/other-xmem-emr-2.txt", 18, &emr, NOTHING_INVENTED);
+	test_file("tests/data/other-xmem-emr-3.txt", 18, &emr, ALL_LEVELS);
 	return check_summary();
 }
