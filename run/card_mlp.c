@@ -14,9 +14,12 @@ void card_mlp_build(struct card_mlp *out, const struct mlp_curves *m,
 	unsigned shift = 0;
 
 	mp_memset(out, 0, sizeof *out);
+	/* The largest pages, as the memory line's latency: a 4 KiB chase at
+	   memory's working set walks on every load, and its walks, not
+	   memory, bound what it keeps in flight (the page-walk line says so). */
 	for (size_t i = 0; i < m->n; i++)
 		if (mp_strcmp(m->curve[i].level, "page_walks") &&
-		    (!shift || m->curve[i].page_shift < shift))
+		    m->curve[i].page_shift > shift)
 			shift = m->curve[i].page_shift;
 	out->page_shift = shift;
 	for (size_t i = 0; i < m->n && out->nlevels < CARD_MLP_LEVELS; i++) {

@@ -1,5 +1,5 @@
 /* The card's loads-in-flight figures: each level's plateau of loads in
- * flight at the smallest page size the mlp probe measured, and the page
+ * flight at the largest page size the mlp probe measured, and the page
  * walks in flight, read from the probe's rows by analysis/mlp_read.h, so a
  * run, `memprobe compare` and `memprobe fleet` (which rebuild the card
  * from results.csv) show the same figures. card.c holds one and shows it.
