@@ -40,16 +40,45 @@ enum probe_rows_read {
 };
 
 /* What a probe's run takes, counted from the configuration in units that
-   do not depend on the machine (run/estimate.c turns them into time):
-   dependent loads that may miss to memory, bytes of buffers faulted in,
-   written or streamed, and the time its own budgets set (trials x step_ms,
+   do not depend on the machine (run/estimate.c turns them into time, at a
+   pace per claimed cache level): dependent loads and bytes streamed, each
+   by the working set they run over, bytes of buffers faulted in and
+   written, and the time its own budgets set (trials x step_ms,
    deadlines). A rough count, not a promise: it exists so the console can
-   say how long a run will take. */
+   say how long a run will take. Zeroed before a probe's row adds to it. */
+#define PROBE_COST_BINS 64
+/* The working set of work that goes to memory whatever the caches. */
+#define PROBE_COST_MEMORY UINT64_MAX
 struct probe_cost {
-	double loads;
-	double bytes;
+	double loads[PROBE_COST_BINS];    /* [k]: over a working set of at most
+					     2^k bytes (probe_cost_loads) */
+	double streamed[PROBE_COST_BINS]; /* bytes read or written in passes,
+					     the same way */
+	double bytes;                     /* faulted in and first written */
 	double ms;
 };
+
+/* The bin of a working set of ws bytes: the least k with ws <= 2^k. */
+static inline unsigned probe_cost_bin(uint64_t ws)
+{
+	unsigned k = 0;
+
+	while (k + 1 < PROBE_COST_BINS && ((uint64_t)1 << k) < ws)
+		k++;
+	return k;
+}
+
+/* Adds n dependent loads over a working set of ws bytes. */
+static inline void probe_cost_loads(struct probe_cost *cost, double n, uint64_t ws)
+{
+	cost->loads[probe_cost_bin(ws)] += n;
+}
+
+/* Adds `bytes` streamed over a working set of ws bytes. */
+static inline void probe_cost_streamed(struct probe_cost *cost, double bytes, uint64_t ws)
+{
+	cost->streamed[probe_cost_bin(ws)] += bytes;
+}
 
 /* One probe's row. */
 struct probe_def {

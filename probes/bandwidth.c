@@ -581,8 +581,9 @@ static void bandwidth_cost(const struct config *c, struct probe_cost *cost)
 			if ((k > g.last && k != g.memory) ||
 			    (k <= g.last && sweep_grid_skips(k, 0, sweep_bytes(g.last))))
 				continue;
-			cost->bytes += runs * STREAM_OPS *
-				       (double)(warm_passes(sweep_bytes(k)) * sweep_bytes(k));
+			probe_cost_streamed(cost, runs * STREAM_OPS *
+					    (double)(warm_passes(sweep_bytes(k)) * sweep_bytes(k)),
+					    sweep_bytes(k));
 			cost->ms += runs * STREAM_OPS * trials * c->step_ms;
 		}
 	}

@@ -149,11 +149,28 @@ size_t chase_region_marks_bytes(size_t slots);
    the rest of the lap. tails' and loaded's memory chases. */
 void *chase_settle_past_caches(void *base, uint64_t bytes);
 
-/* What one point of a chase over `slots` slots takes, added to *cost
-   (core/probe.h): the build and the warm-up lap as loads; trials midway
-   between c->trials and c->max_trials of c->step_ms each, and, with whole
-   laps (partial 0), a lap per trial as loads. */
-void chase_run_cost(const struct config *c, uint64_t slots, int partial,
+/* How a point's trials run, for its cost (chase_run_cost). */
+enum chase_cost_form {
+	CHASE_COST_LAPS,          /* a warm-up lap, then a lap or more a trial */
+	CHASE_COST_STRETCHES,     /* a long lap (chase_long_lap): the region's
+				     warm-up, then stretches */
+	CHASE_COST_PARTIAL,       /* past the caches (partial_from_slots): the
+				     links scanned and a load per 4 KiB, then
+				     stretches */
+};
+
+/* What building a cycle of `slots` packed slots takes (chase_build),
+   added to *cost (core/probe.h): a pass streamed, and its shuffle as a
+   quarter of a lap's loads. */
+void chase_build_cost(uint64_t slots, struct probe_cost *cost);
+
+/* What one point of a chase over `slots` slots takes, added to *cost:
+   the build (chase_build_cost); the warm-up (a lap's
+   loads; the region's, a lap in CHASE_REGION_LAPS as loads and the rest
+   streamed; or the scan streamed and a load per 4 KiB); trials midway
+   between c->trials and c->max_trials of c->step_ms each, of a lap's
+   loads each (CHASE_COST_LAPS) or of CHASE_PARTIAL_LOADS_MIN at least. */
+void chase_run_cost(const struct config *c, uint64_t slots, enum chase_cost_form form,
 		    struct probe_cost *cost);
 
 #endif

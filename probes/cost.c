@@ -385,8 +385,8 @@ static void cost_cost(const struct config *c, struct probe_cost *cost)
 	double trials = COST_SETTINGS(c)->trials ? COST_SETTINGS(c)->trials :
 			(c->trials + (c->max_trials > c->trials ? c->max_trials : c->trials)) / 2.0;
 
-	cost->loads += (COST_CASES + 1.0) * COST_CONVENTIONS * trials * 2 *
-		       (double)COST_SETTINGS(c)->reps / 10;
+	probe_cost_loads(cost, (COST_CASES + 1.0) * COST_CONVENTIONS * trials * 2 *
+			 (double)COST_SETTINGS(c)->reps / 10, PROBE_COST_MEMORY);
 }
 
 PROBE_DEFINE(cost, 70) = {

@@ -882,7 +882,7 @@ static void geometry_cost(const struct config *c, struct probe_cost *cost)
 			  GEOMETRY_WAYS_PASSES * GEOMETRY_LEVELS * GEOMETRY_SPANS * k + 2 * k;
 
 	for (unsigned i = 0; i < chases; i++)
-		chase_run_cost(c, GEOMETRY_LINE_SLOTS, 0, cost);
+		chase_run_cost(c, GEOMETRY_LINE_SLOTS, CHASE_COST_LAPS, cost);
 }
 
 PROBE_DEFINE(geometry, 100) = {

@@ -654,9 +654,10 @@ static void ifetch_cost(const struct config *c, struct probe_cost *cost)
 {
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	uint64_t top = IFETCH_SETTINGS(c)->max_footprint, line_top = line_top_of(c);
-	struct probe_cost point = { 0, 0, 0 };
+	static struct probe_cost point;
 
-	chase_run_cost(c, 0, 1, &point);
+	mp_memset(&point, 0, sizeof point);
+	chase_run_cost(c, 0, CHASE_COST_LAPS, &point);
 	for (unsigned p = 0; p < nshifts; p++) {
 		unsigned claimed, points;
 		const char *source;

@@ -284,12 +284,15 @@ static void latency_cost(const struct config *c, struct probe_cost *cost)
 		uint64_t fits = plat_buffer_max(shifts[p]);
 
 		cost->bytes += (double)(sweep_bytes(last) < fits ? sweep_bytes(last) : fits);
-		for (unsigned k = first; k <= last && sweep_bytes(k) <= fits; k++)
-			if (!sweep_grid_skips(k, sweep_largest_cache(&claims), sweep_bytes(last)))
-				chase_run_cost(c, sweep_bytes(k) / CHASE_SLOT, (partial &&
-					       sweep_bytes(k) / CHASE_SLOT >= partial) ||
-					       chase_long_lap((double)(sweep_bytes(k) / CHASE_SLOT),
-							      0, c->step_ms), cost);
+		for (unsigned k = first; k <= last && sweep_bytes(k) <= fits; k++) {
+			uint64_t slots = sweep_bytes(k) / CHASE_SLOT;
+
+			if (sweep_grid_skips(k, sweep_largest_cache(&claims), sweep_bytes(last)))
+				continue;
+			chase_run_cost(c, slots, partial && slots >= partial ? CHASE_COST_PARTIAL :
+				       chase_long_lap((double)slots, 0, c->step_ms) ?
+				       CHASE_COST_STRETCHES : CHASE_COST_LAPS, cost);
+		}
 	}
 }
 

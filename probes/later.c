@@ -595,7 +595,8 @@ static void later_cost(const struct config *c, struct probe_cost *cost)
 									: s->min_repeat)) / 2.0;
 
 	cost->bytes += nshifts * 2.0 * (double)s->table;
-	cost->loads += nshifts * (2.0 * DELAY_FACTOR_RUNS + 2.0 * repeats) * (double)s->steps / 4;
+	probe_cost_loads(cost, nshifts * (2.0 * DELAY_FACTOR_RUNS + 2.0 * repeats) *
+			 (double)s->steps / 4, PROBE_COST_MEMORY);
 }
 
 PROBE_DEFINE(later, 50) = {

@@ -808,9 +808,9 @@ static void loaded_cost(const struct config *c, struct probe_cost *cost)
 	cost->bytes += loaders * (double)LOADED_SETTINGS(c)->load_size;
 	for (unsigned p = 0; p < nshifts; p++) {
 		cost->bytes += (double)chase_bytes(c);
-		cost->loads += (double)(chase_bytes(c) / CHASE_SLOT +
-					chase_bytes(c) / CHASE_WARM_PAGE_BYTES) +
-			       points * point_loads * 1.25;
+		chase_build_cost(chase_bytes(c) / CHASE_SLOT, cost);
+		probe_cost_loads(cost, (double)(chase_bytes(c) / CHASE_WARM_PAGE_BYTES) +
+				 points * point_loads * 1.25, chase_bytes(c));
 		cost->ms += (double)mixes * ALONE_MS;
 	}
 }

@@ -519,13 +519,14 @@ static unsigned mlp_holds(const struct config *c, unsigned page_shift,
    for each k up to mlp.chases (chase_run_cost's trials each). */
 static void curve_cost(const struct config *c, uint64_t slots, struct probe_cost *cost)
 {
-	struct probe_cost point = { 0, 0, 0 };
+	static struct probe_cost point;
 	unsigned points = 0;
 
 	for (unsigned k = 1; k <= MLP_SETTINGS(c)->chases; k = next_k(k))
 		points++;
-	chase_run_cost(c, 0, 1, &point);
-	chase_run_cost(c, slots, 1, cost);
+	mp_memset(&point, 0, sizeof point);
+	chase_run_cost(c, 0, CHASE_COST_LAPS, &point);
+	chase_run_cost(c, slots, CHASE_COST_PARTIAL, cost);
 	cost->ms += (points - 1) * point.ms;
 }
 

@@ -430,8 +430,9 @@ static void tails_cost(const struct config *c, struct probe_cost *cost)
 	memory = memory_bytes(c, &claimed, 0);
 	for (unsigned p = 0; p < nshifts; p++) {
 		cost->bytes += (double)memory;
-		cost->loads += (double)(memory / CHASE_SLOT + memory / CHASE_WARM_PAGE_BYTES) +
-			       batches * BATCH_LOADS;
+		chase_build_cost(memory / CHASE_SLOT, cost);
+		probe_cost_loads(cost, (double)(memory / CHASE_WARM_PAGE_BYTES) +
+				 batches * BATCH_LOADS, memory);
 		cost->ms += claimed.count * batches * BATCH_MIN_NS / 1e6;
 	}
 }

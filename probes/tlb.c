@@ -285,7 +285,7 @@ static void tlb_cost(const struct config *c, struct probe_cost *cost)
 		last = grid_floor(hold[0].bytes >> shifts[p] ? hold[0].bytes >> shifts[p] : 1);
 		for (uint64_t n = first; n <= last; n = grid_next(n))
 			for (unsigned pass = 0; pass < 2; pass++)
-				chase_run_cost(c, n, 0, cost);
+				chase_run_cost(c, n, CHASE_COST_LAPS, cost);
 	}
 }
 

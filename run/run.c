@@ -281,7 +281,7 @@ static void progress_of_run(const struct config *c)
 {
 	static const char *names[PROBE_COUNT];
 	static double estimate_ms[PROBE_COUNT];
-	char how[160];
+	char how[256];
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < PROBE_COUNT; i++)
