@@ -13,7 +13,7 @@
 #include "lib/machine.h"
 
 /* A reference machine's pace in its first, second and further data
-   caches: a dependent load (4-5 cycles, 15, 100 or so at 3 GHz), and a
+   caches: a dependent load (about 6, 18 and 120 cycles at 3 GHz), and a
    byte streamed (about 100, 50 and 20 GB/s from one core). Memory's is
    ESTIMATE_LOAD_NS and ESTIMATE_STREAM_NS. */
 struct pace {
