@@ -12,6 +12,9 @@
 /* ---- Constants -------------------------------------------------------- */
 
 #define MAX_MARKERS EDGES_MAX_LEVELS
+/* Memory's figures start at this many times the largest cache (claimed or
+   found): analysis_memory_floor. */
+#define MEMORY_FLOOR_FACTOR 4
 
 const char analysis_heading[] = "memory hierarchy, read from the latency and tlb curves";
 
@@ -860,6 +863,34 @@ static void print_climb(const struct walk_climb *w, const struct mp_printer *p)
 		    at, w->from_ns, w->to_ns, reach, w->over_below);
 }
 
+/* The top level where its working sets start under the memory floor
+   (analysis_memory_floor): a cache could hold part of them, so the table's
+   "memory" there is the curve's top plateau, not a figure past every
+   cache; said, as the card says it. */
+static void print_top_floor(const struct analysis *a, const struct mp_printer *p)
+{
+	uint64_t floor = analysis_memory_floor(a);
+	char from[24], at[24], to[24];
+
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+
+		if (l->kind != LEVEL_TOP || !floor || l->size_bytes >= floor)
+			continue;
+		mp_format_bytes(from, sizeof from, l->size_bytes);
+		mp_format_bytes(at, sizeof at, floor);
+		mp_format_bytes(to, sizeof to, l->next_bytes);
+		if (l->next_bytes >= floor)
+			mp_print(p, "  %s: from %s, under %s (four times the largest cache, claimed "
+				 "or found), where a cache could still hold part of a working set: "
+				 "memory's figures come from %s up\n", l->name, from, at, at);
+		else
+			mp_print(p, "  %s: from %s to %s, all under %s (four times the largest cache, "
+				 "claimed or found): a cache could hold part of every working set, so "
+				 "no figure of memory's comes from it\n", l->name, from, to, at);
+	}
+}
+
 static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 {
 	char size[24], below[24], next[24], page[24], inc[24], cyc[24], claim[96];
@@ -900,6 +931,7 @@ static void print_sequence(const struct analysis *a, const struct mp_printer *p)
 		first = 0;
 	}
 	report_table_end();
+	print_top_floor(a, p);
 	print_joined(&a->h, p);
 	print_climb(&a->h.climb, p);
 }
@@ -1266,6 +1298,26 @@ void analysis_compute(struct analysis *a)
 int analysis_emulated(const struct analysis *a)
 {
 	return a->have_claims && claims_emulated(&a->claims);
+}
+
+uint64_t analysis_floor_of(uint64_t largest)
+{
+	return largest > UINT64_MAX / MEMORY_FLOOR_FACTOR ? UINT64_MAX
+							  : largest * MEMORY_FLOOR_FACTOR;
+}
+
+uint64_t analysis_memory_floor(const struct analysis *a)
+{
+	uint64_t largest = a->have_claims ? claims_largest_cache(&a->claims) : 0;
+
+	for (size_t i = 0; i < a->h.nlevels; i++) {
+		const struct level *l = &a->h.level[i];
+
+		if ((l->kind == LEVEL_CACHE || (l->kind == LEVEL_EDGE && !a->have_claims)) &&
+		    l->size_bytes > largest)
+			largest = l->size_bytes;
+	}
+	return analysis_floor_of(largest);
 }
 
 int analysis_miss_walks(const struct analysis *a, size_t i)

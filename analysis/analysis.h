@@ -74,6 +74,14 @@ void analysis_set_claims(struct analysis *a, const struct cache_claims *claims,
 void analysis_compute(struct analysis *a);
 /* Whether a's claims are an emulated CPU's (claims_emulated). */
 int analysis_emulated(const struct analysis *a);
+/* The size memory's figures must start at, bytes: four times the larger of
+   the largest data or unified cache a claims and the largest cache level
+   it found (without claims, any edge level: nothing tells a cache's edge
+   from a TLB's there), as a latency tool reads memory well past the last
+   level (analysis_floor_of). 0 when there is neither. Pure. */
+uint64_t analysis_memory_floor(const struct analysis *a);
+/* The floor for a largest cache of `largest` bytes (0: none known, 0). */
+uint64_t analysis_floor_of(uint64_t largest);
 /* The verdict shown for level i (the report, system.json, the card):
    a->check[i]'s, or VERDICT_EMULATED for a level held against a claim
    when analysis_emulated. a->check keeps what the readings said. */

@@ -80,6 +80,16 @@ static void add_source(struct mp_text *t, const struct cache_claims *c, unsigned
 	mp_append(t, "%s%s", t->len ? ", " : "", source);
 }
 
+uint64_t claims_largest_cache(const struct cache_claims *c)
+{
+	uint64_t largest = 0;
+
+	for (unsigned i = 0; i < c->ncaches; i++)
+		if (c->cache[i].kind != CACHE_INSTRUCTION && c->cache[i].size_bytes > largest)
+			largest = c->cache[i].size_bytes;
+	return largest;
+}
+
 int claims_emulated(const struct cache_claims *c)
 {
 	return mp_strcmp(c->hypervisor_id, "TCGTCGTCGTCG") == 0;

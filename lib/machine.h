@@ -110,6 +110,9 @@ const char *tlb_kind_name(enum tlb_kind k);
 /* Writes "4K+2M+4M" and the like; returns the length (buf needs 16 bytes). */
 size_t tlb_pages_name(unsigned pages, char *buf);
 
+/* The largest data or unified cache of the claims, bytes; 0: none. */
+uint64_t claims_largest_cache(const struct cache_claims *c);
+
 /* Whether the claims are those of QEMU's emulated CPU (the hypervisor
    signature "TCGTCGTCGTCG"): every timing is then the emulator's, and
    says nothing of the hardware the registers describe. */

@@ -214,7 +214,7 @@ static int bandwidth_grid(const struct config *c, struct bandwidth_grid *g, uint
 	*largest = 0;
 	if (!BANDWIDTH_SETTINGS(c)->max_size) {
 		plat_cache_claims(&claims);
-		*largest = sweep_largest_cache(&claims);
+		*largest = claims_largest_cache(&claims);
 	}
 	return bandwidth_grid_plan(BANDWIDTH_SETTINGS(c), c->profile, *largest, g);
 }

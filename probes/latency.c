@@ -167,7 +167,7 @@ static int sweep_page_size(const struct config *c, unsigned shift)
 	/* The claim whatever set the top (max_size too): past four times it
 	   every load misses, and trials may be partial laps. */
 	plat_cache_claims(&claims);
-	s.largest_claim = sweep_largest_cache(&claims);
+	s.largest_claim = claims_largest_cache(&claims);
 
 	if (top > LATENCY_SETTINGS(c)->max_buffer)
 		top = LATENCY_SETTINGS(c)->max_buffer;
@@ -275,7 +275,7 @@ static void latency_cost(const struct config *c, struct probe_cost *cost)
 	unsigned first = 0, last = 0;
 
 	plat_cache_claims(&claims);
-	partial = chase_partial_from(sweep_largest_cache(&claims), 0, CHASE_SLOT);
+	partial = chase_partial_from(claims_largest_cache(&claims), 0, CHASE_SLOT);
 	if (top > LATENCY_SETTINGS(c)->max_buffer)
 		top = LATENCY_SETTINGS(c)->max_buffer;
 	if (!sweep_range(c->min_size, top, &first, &last))
@@ -287,7 +287,7 @@ static void latency_cost(const struct config *c, struct probe_cost *cost)
 		for (unsigned k = first; k <= last && sweep_bytes(k) <= fits; k++) {
 			uint64_t slots = sweep_bytes(k) / CHASE_SLOT;
 
-			if (sweep_grid_skips(k, sweep_largest_cache(&claims), sweep_bytes(last)))
+			if (sweep_grid_skips(k, claims_largest_cache(&claims), sweep_bytes(last)))
 				continue;
 			chase_run_cost(c, slots, partial && slots >= partial ? CHASE_COST_PARTIAL :
 				       chase_long_lap((double)slots, 0, c->step_ms) ?

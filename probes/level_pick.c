@@ -114,7 +114,7 @@ static void caches_from_claims(struct level_picks *p, const struct cache_claims 
 void level_picks_caches(struct level_picks *p, const struct analysis *before,
 			const struct cache_claims *claims)
 {
-	*p = (struct level_picks){ .largest_claimed = sweep_largest_cache(claims) };
+	*p = (struct level_picks){ .largest_claimed = claims_largest_cache(claims) };
 	if (before && before->ncurves)
 		caches_from_latency(p, before);
 	p->from = "the latency probe's cache levels in this run";

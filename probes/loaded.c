@@ -161,7 +161,7 @@ static uint64_t chase_bytes(const struct config *c)
 	if (LOADED_SETTINGS(c)->size)
 		return LOADED_SETTINGS(c)->size;
 	plat_cache_claims(&claims);
-	bytes = sweep_past_caches(sweep_largest_cache(&claims));
+	bytes = sweep_past_caches(claims_largest_cache(&claims));
 	return bytes > floor ? bytes : floor;
 }
 

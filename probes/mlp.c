@@ -506,7 +506,7 @@ static unsigned mlp_holds(const struct config *c, unsigned page_shift,
 	uint64_t bytes;
 
 	plat_cache_claims(&claims);
-	bytes = memory_bytes(c, sweep_largest_cache(&claims));
+	bytes = memory_bytes(c, claims_largest_cache(&claims));
 	if ((uint64_t)largest_tlb(&claims) * 4 * WALK_STRIDE > bytes)
 		bytes = (uint64_t)largest_tlb(&claims) * 4 * WALK_STRIDE;
 	if ((uint64_t)WALK_PAGES_MIN * WALK_STRIDE > bytes)
@@ -541,7 +541,7 @@ static void mlp_cost(const struct config *c, struct probe_cost *cost)
 	uint64_t memory, walk;
 
 	plat_cache_claims(&claims);
-	memory = memory_bytes(c, sweep_largest_cache(&claims));
+	memory = memory_bytes(c, claims_largest_cache(&claims));
 	walk = (uint64_t)largest_tlb(&claims) * 4;
 	walk = walk > WALK_PAGES_MIN ? walk : WALK_PAGES_MIN;
 	for (unsigned p = 0; p < nshifts; p++) {

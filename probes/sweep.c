@@ -232,17 +232,6 @@ uint64_t sweep_auto_top(uint64_t floor, uint64_t largest_cache)
 	return sweep_bytes(k);
 }
 
-uint64_t sweep_largest_cache(const struct cache_claims *claims)
-{
-	uint64_t largest = 0;
-
-	for (unsigned i = 0; i < claims->ncaches; i++)
-		if (claims->cache[i].kind != CACHE_INSTRUCTION &&
-		    claims->cache[i].size_bytes > largest)
-			largest = claims->cache[i].size_bytes;
-	return largest;
-}
-
 uint64_t latency_sweep_top(const struct config *c, uint64_t *largest)
 {
 	static struct cache_claims live;
@@ -251,7 +240,7 @@ uint64_t latency_sweep_top(const struct config *c, uint64_t *largest)
 	if (c->max_size)
 		return c->max_size;
 	plat_cache_claims(&live);
-	*largest = sweep_largest_cache(&live);
+	*largest = claims_largest_cache(&live);
 	return sweep_auto_top(c->profile == PROFILE_FULL ? LATENCY_TOP_FULL : LATENCY_TOP_QUICK,
 			      *largest);
 }

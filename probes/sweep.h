@@ -40,9 +40,6 @@ uint64_t sweep_past_caches(uint64_t largest_cache);
 /* The smallest grid size at or above the larger of floor and
    sweep_past_caches(largest_cache) (the last grid size when none is). */
 uint64_t sweep_auto_top(uint64_t floor, uint64_t largest_cache);
-/* The largest data or unified cache of the claims, bytes; 0 none. */
-struct cache_claims;
-uint64_t sweep_largest_cache(const struct cache_claims *claims);
 /* The latency sweep's top before memory caps it: max_size, or with max_size
    = auto, sweep_auto_top of the profile's LATENCY_TOP_* and the largest
    cache the CPU claims (that claim in *largest; 0 when max_size is set or

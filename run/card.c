@@ -10,6 +10,7 @@
 #include "lib/fmt.h"
 #include "core/platform.h"
 #include "lib/json.h"
+#include "lib/machine.h"
 #include "lib/median.h"
 #include "results/report_html.h"
 #include "results/results.h"
@@ -18,9 +19,6 @@
 /* ---- Constants -------------------------------------------------------- */
 
 #define LINE_BYTES 64.0
-/* Memory's figures start at this many times the largest cache (claimed or
-   found). */
-#define MEMORY_FLOOR_FACTOR 4
 #define MAX_TRUST_TEXT 1024
 /* The trust line's most lines, and the fewest it keeps when the levels
    and the bottom lines fill the card. */
@@ -1445,27 +1443,6 @@ static void add_ifetch(struct card *c, const struct analysis *a, const struct ca
 
 /* ---- Public Functions ------------------------------------------------- */
 
-/* The floor for a largest cache of `largest` bytes (0: none known). */
-static uint64_t floor_of(uint64_t largest)
-{
-	return largest > UINT64_MAX / MEMORY_FLOOR_FACTOR ? UINT64_MAX
-							  : largest * MEMORY_FLOOR_FACTOR;
-}
-
-uint64_t card_memory_floor(const struct analysis *a)
-{
-	uint64_t largest = a->have_claims ? sweep_largest_cache(&a->claims) : 0;
-
-	for (size_t i = 0; i < a->h.nlevels; i++) {
-		const struct level *l = &a->h.level[i];
-
-		if ((l->kind == LEVEL_CACHE || (l->kind == LEVEL_EDGE && !a->have_claims)) &&
-		    l->size_bytes > largest)
-			largest = l->size_bytes;
-	}
-	return floor_of(largest);
-}
-
 void card_rows_add(struct card_rows *r, const struct result_row *row)
 {
 	enum probe_rows_read read = probe_rows_read(row->probe);
@@ -1565,7 +1542,7 @@ void card_build(struct card *c, const struct analysis *a, const struct card_rows
 	c->hypervisor = a->have_claims && a->claims.hypervisor;
 	c->emulated = analysis_emulated(a);
 	c->have_levels = a->ncurves || a->tlb.n;
-	c->memory_floor = card_memory_floor(a);
+	c->memory_floor = analysis_memory_floor(a);
 	mark_under_floor(c);
 	for (size_t i = 0; i < a->h.nlevels; i++) {
 		const struct level *l = &a->h.level[i];
@@ -1955,7 +1932,7 @@ void card_run(const struct card_run *run)
 		run_card.emulated = claims_emulated(&live);
 		run_card.hypervisor = live.hypervisor;
 		if (!run_card.memory_floor) {
-			run_card.memory_floor = floor_of(sweep_largest_cache(&live));
+			run_card.memory_floor = analysis_floor_of(claims_largest_cache(&live));
 			mark_under_floor(&run_card);
 		}
 	}

@@ -179,8 +179,8 @@ struct card {
 	size_t ntlbs;
 	/* Memory's figures come only from working sets of at least
 	   memory_floor: four times the larger of the largest cache claimed
-	   and the largest found (card_memory_floor; 0: neither, so no size is
-	   known to be past every cache). */
+	   and the largest found (analysis_memory_floor; 0: neither, so no
+	   size is known to be past every cache). */
 	uint64_t memory_floor;
 	/* Latency above the caches, from the analysis's top curve. Not cached:
 	   "memory", the median of the points from top_from_bytes (the first at
@@ -242,13 +242,6 @@ struct card {
 	   and sets, each against its claim; ran 0 when it did not run. */
 	struct geometry_results geometry;
 };
-
-/* The size memory's figures must start at, bytes: four times the larger of
-   the largest data or unified cache a claims and the largest cache level
-   it found (without claims, any edge level: nothing tells a cache's edge
-   from a TLB's there), as a latency tool reads memory well past the last
-   level. 0 when there is neither. */
-uint64_t card_memory_floor(const struct analysis *a);
 
 /* The card of an analysis (analysis_compute done; NULL: no latency, tlb
    or bandwidth rows), the rows' extra facts (NULL: none) and the run's

@@ -417,7 +417,7 @@ static void test_memory_floor(void)
 
 	synthetic();
 	card_build(&card, &a, &rows, 0);
-	CHECK(card_memory_floor(&a) == 128 * MIB && card.memory_floor == 128 * MIB &&
+	CHECK(analysis_memory_floor(&a) == 128 * MIB && card.memory_floor == 128 * MIB &&
 	      !card.top_cached && card.top_from_bytes == 128 * MIB &&
 	      card.top_to_bytes == 512 * MIB && has_figure("memory ns") &&
 	      has_figure("memory read GB/s, one core"), "floor 4 x 32 MiB: memory from 128 MiB");
@@ -455,12 +455,12 @@ static void test_memory_floor(void)
 	a.h.nlevels = 0;
 	add_level(LEVEL_EDGE, "L1", 12, 1 * MIB, 1 * MIB, 2 * MIB, 3.0);
 	add_level(LEVEL_TOP, "memory", 12, 2 * MIB, 2 * MIB, 512 * MIB, 95.0);
-	CHECK(card_memory_floor(&a) == 4 * MIB, "no claims: the largest edge found, 4 x 1 MiB");
+	CHECK(analysis_memory_floor(&a) == 4 * MIB, "no claims: the largest edge found, 4 x 1 MiB");
 	a.h.nlevels = 0;
 	add_level(LEVEL_TOP, "whole sweep", 12, 32 * MIB, 32 * MIB, 512 * MIB, 95.0);
 	card_build(&card, &a, &rows, 0);
 	card_format(&card, text, sizeof text);
-	CHECK(card_memory_floor(&a) == 0 && card.top_cached && card.read_cached &&
+	CHECK(analysis_memory_floor(&a) == 0 && card.top_cached && card.read_cached &&
 	      line_of(text, "no edge  the whole sweep") &&
 	      line_of(text, "read     20.0 GB/s one core at 256 MiB: no cache known") &&
 	      !has_figure("memory read GB/s, one core"),

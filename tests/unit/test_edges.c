@@ -1051,6 +1051,14 @@ static void test_recorded(const char *csv)
 	      "%s: its L1 row's cells, a verdict cell, and the page-walk table", csv);
 	CHECK(!strstr(page.buf, "  level             size"),
 	      "%s: the tables' text is not on the page as well", csv);
+	/* The sweep stopped at 64 MiB, under four times the claimed 32 MiB
+	   L3: the top the table calls memory holds no working set past every
+	   cache, and the line under the table says so. */
+	CHECK(analysis_memory_floor(&a) == 128 * MIB && strstr(report.buf, "\n  memory: from 12 MiB to ") &&
+	      strstr(report.buf, " MiB, all under 128 MiB (four times the largest cache, claimed "
+			     "or found): a cache could hold part of every working set, so no "
+			     "figure of memory's comes from it\n") != NULL,
+	      "%s: the top under the memory floor is said to be", csv);
 
 	json_init(&j, json_buf, sizeof json_buf);
 	json_object_begin(&j, 0);
@@ -1129,6 +1137,18 @@ static void test_recorded_stall(int only_2m)
 	CHECK(above_l2 == 1 && named(&a, "L3", &chk) && !named(&a, "L4", &chk),
 	      "stall recording%s: one cache level above L2, L3, and no L4 (%zu above L2)",
 	      only_2m ? ", 2 MiB alone" : "", above_l2);
+	if (!only_2m) {
+		/* Its top starts at 11 MiB and runs to 512 MiB, past four times
+		   the claimed 32 MiB L3: said where memory's figures start. */
+		static struct sink report;
+
+		report.len = 0;
+		analysis_print(&a, to_text, &report);
+		CHECK(strstr(report.buf, "\n  memory: from 11 MiB, under 128 MiB (four times the "
+				     "largest cache, claimed or found), where a cache could still "
+				     "hold part of a working set: memory's figures come from 128 MiB "
+				     "up\n") != NULL, "stall recording: memory's figures from the floor up");
+	}
 	free(text);
 	free(cpuid);
 }

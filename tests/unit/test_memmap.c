@@ -360,12 +360,12 @@ static void test_pool_by_need(void)
 		uint64_t want;
 
 		plat_cache_claims(&cl);
-		want = sweep_largest_cache(&cl) * 4 > M(32) ? sweep_largest_cache(&cl) * 4 : M(32);
+		want = claims_largest_cache(&cl) * 4 > M(32) ? claims_largest_cache(&cl) * 4 : M(32);
 		LOADED_SETTINGS(&c)->size = 0;
 		CHECK(probe_holds_of(&probe_def_loaded, &c, PAGE_SHIFT_2M, h) == 2 &&
 		      h[0].bytes == want, "loaded.size auto holds a chase of 4 x the largest "
 		      "cache claimed (%llu MiB), at least 32 MiB: %llu MiB",
-		      ULL(sweep_largest_cache(&cl) >> 20), ULL(h[0].bytes >> 20));
+		      ULL(claims_largest_cache(&cl) >> 20), ULL(h[0].bytes >> 20));
 		LOADED_SETTINGS(&c)->size = M(64);
 	}
 	CHECK(probe_holds_of(&probe_def_loaded, &c, PAGE_SHIFT_2M, h) == 2 &&

@@ -632,10 +632,10 @@ static void test_auto_top(void)
 					       .size_bytes = 64 * MIB };
 	claims.cache[2] = (struct cache_desc){ .level = 3, .kind = CACHE_UNIFIED, .size_bytes = 32 * MIB };
 	claims.cache[3] = (struct cache_desc){ .level = 2, .kind = CACHE_UNIFIED, .size_bytes = 1 * MIB };
-	CHECK(sweep_largest_cache(&claims) == 32 * MIB,
+	CHECK(claims_largest_cache(&claims) == 32 * MIB,
 	      "the largest data or unified cache, never an instruction cache");
 	claims.ncaches = 0;
-	CHECK(sweep_largest_cache(&claims) == 0, "no caches claimed: 0");
+	CHECK(claims_largest_cache(&claims) == 0, "no caches claimed: 0");
 }
 
 int main(void)
