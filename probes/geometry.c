@@ -802,6 +802,18 @@ const struct geometry_results *geometry_results(void)
 	return &results;
 }
 
+/* The profile's trials as geometry runs them: its precision at least
+   GEOMETRY_PRECISION_MIN, its step at most GEOMETRY_STEP_MS_MAX. The
+   probe's and its cost's. */
+static void geometry_config_of(const struct config *profile, struct config *out)
+{
+	*out = *profile;
+	if (out->precision < GEOMETRY_PRECISION_MIN)
+		out->precision = GEOMETRY_PRECISION_MIN;
+	if (out->step_ms > GEOMETRY_STEP_MS_MAX)
+		out->step_ms = GEOMETRY_STEP_MS_MAX;
+}
+
 int probe_geometry(const struct config *profile)
 {
 	static struct config geometry_config;
@@ -809,11 +821,7 @@ int probe_geometry(const struct config *profile)
 	struct cache_claims cl;
 	int status = 0;
 
-	geometry_config = *profile;
-	if (geometry_config.precision < GEOMETRY_PRECISION_MIN)
-		geometry_config.precision = GEOMETRY_PRECISION_MIN;
-	if (geometry_config.step_ms > GEOMETRY_STEP_MS_MAX)
-		geometry_config.step_ms = GEOMETRY_STEP_MS_MAX;
+	geometry_config_of(profile, &geometry_config);
 
 	results = (struct geometry_results){ 0 };
 	for (unsigned i = 0; i < GEOMETRY_LEVELS; i++)
@@ -866,23 +874,26 @@ static const struct config_key geometry_keys[] = {
 	  "0", 0, 0, NULL },
 };
 
-/* Chases of a few slots each, trials as chase_run_cost's: the line
+/* Chases of a few slots each, trials as chase_run_cost's at the step
+   and precision geometry runs with (geometry_config_of): the line
    probe's points twice (plain and aligned); per cache level and span, the
    ways sweep's GEOMETRY_K_TYPICAL points (or geometry.max_lines), each
    measured GEOMETRY_WAYS_PASSES times; a TLB's sweep as long as one
    span's, for two page sizes. Counted from the rows of recorded runs,
    not from the claims: a sweep stops past the step it finds. */
 #define GEOMETRY_K_TYPICAL 40u
-static void geometry_cost(const struct config *c, struct probe_cost *cost)
+static void geometry_cost(const struct config *profile, struct probe_cost *cost)
 {
-	unsigned k = GEOMETRY_SETTINGS(c)->max_lines &&
-		     GEOMETRY_SETTINGS(c)->max_lines < GEOMETRY_K_TYPICAL
-		     ? GEOMETRY_SETTINGS(c)->max_lines : GEOMETRY_K_TYPICAL;
-	unsigned chases = 2 * GEOMETRY_LINE_POINTS +
-			  GEOMETRY_WAYS_PASSES * GEOMETRY_LEVELS * GEOMETRY_SPANS * k + 2 * k;
+	static struct config c;
+	unsigned k, chases;
 
+	geometry_config_of(profile, &c);
+	k = GEOMETRY_SETTINGS(&c)->max_lines && GEOMETRY_SETTINGS(&c)->max_lines < GEOMETRY_K_TYPICAL
+	    ? GEOMETRY_SETTINGS(&c)->max_lines : GEOMETRY_K_TYPICAL;
+	chases = 2 * GEOMETRY_LINE_POINTS +
+		 GEOMETRY_WAYS_PASSES * GEOMETRY_LEVELS * GEOMETRY_SPANS * k + 2 * k;
 	for (unsigned i = 0; i < chases; i++)
-		chase_run_cost(c, GEOMETRY_LINE_SLOTS, CHASE_COST_LAPS, cost);
+		chase_run_cost(&c, GEOMETRY_LINE_SLOTS, CHASE_COST_LAPS, cost);
 }
 
 PROBE_DEFINE(geometry, 100) = {
