@@ -22,7 +22,8 @@ static const struct {
 	unsigned period, reads;
 	const char *counts;
 } mix_shape[LOAD_MIXES] = {
-	[LOAD_READ] = { "read", 1, 1, "every line read (8 loads); 64 bytes counted a line" },
+	[LOAD_READ] = { "read", 1, 1, "every line read (one load: the memory moves it whole); "
+			"64 bytes counted a line" },
 	[LOAD_READ3_WRITE1] = { "read3_write1", 4, 3, "of every 4 lines 3 read, 1 written "
 				"whole; 64 bytes counted a line, the written line's write-allocate "
 				"read not counted" },
@@ -55,31 +56,27 @@ static __attribute__((noinline)) uint64_t pause_adds(uint64_t z, uint64_t adds, 
 }
 
 /* `lines` lines from at, the mix's pattern going on from *phase: per line
-   the delay, then 8 independent loads or 8 stores at the delayed address.
-   Returns the loads' sum. Two sums in registers: eight, in an array
-   indexed in a loop, were kept on the stack, each load then feeding an
-   add through memory, and the loop drew a fraction of what the memory
-   gives; eight named ones still spilled five. Not inlined, so the loop
-   has the registers to itself (inlined, its two sums went to the stack). */
+   the delay, then one load or 8 stores at the delayed address. Returns
+   the loads' sum. One load a line: the memory moves a line whole for any
+   load of it, and eight, one a word, filled the core's load queue with a
+   few dozen lines: on an Emerald Rapids VM (4 KiB pages, 64 MiB .. 1 GiB)
+   they drew 6.4 to 8 GB/s where one load a line drew 12 to 20 and the
+   bandwidth probe's vector reads 12 to 15 (docs/METHOD.md section 10).
+   The sum in a register, the loop not inlined so that it has the
+   registers to itself. */
 static __attribute__((noinline)) uint64_t lines_run(const struct load_kernel *k, uint8_t *at, uint64_t lines,
 			  unsigned *phase, uint64_t *zp, uint64_t zero)
 {
 	unsigned period = mix_shape[k->plan.mix].period, reads = mix_shape[k->plan.mix].reads;
 	unsigned j = *phase;
-	uint64_t sum_a = 0, sum_b = 0;
+	uint64_t sum = 0;
 	uint64_t adds = k->plan.delay_adds, z = *zp, end = lines * LINE_BYTES;
 
 	for (uint64_t off = 0; off < end; off += LINE_BYTES) {
 		if (adds)
 			z = pause_adds(z, adds, zero);
 		if (j < reads) {
-			volatile const uint64_t *line = (const uint64_t *)(at + off + z);
-			uint64_t w0 = line[0], w1 = line[1], w2 = line[2], w3 = line[3];
-			uint64_t w4 = line[4], w5 = line[5], w6 = line[6], w7 = line[7];
-			/* One add a line on each sum's chain: the words'
-			   own adds are independent of the sums. */
-			sum_a += (w0 + w1) + (w2 + w3);
-			sum_b += (w4 + w5) + (w6 + w7);
+			sum += *(volatile const uint64_t *)(at + off + z);
 		} else {
 			volatile uint64_t *line = (uint64_t *)(at + off + z);
 			line[0] = off; line[1] = off; line[2] = off; line[3] = off;
@@ -89,7 +86,7 @@ static __attribute__((noinline)) uint64_t lines_run(const struct load_kernel *k,
 	}
 	*phase = j;
 	*zp = z;
-	return sum_a + sum_b;
+	return sum;
 }
 
 /* `blocks` blocks of non-temporal stores from at: one call for them all
