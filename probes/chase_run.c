@@ -324,10 +324,21 @@ void chase_build_cost(uint64_t slots, struct probe_cost *cost)
 	probe_cost_loads(cost, (double)slots / BUILD_SWAPS_AT_ONCE, slots * CHASE_SLOT);
 }
 
+/* The trials a point runs, midway between c->trials and c->max_trials. */
+static double cost_trials(const struct config *c)
+{
+	return (c->trials + (c->max_trials > c->trials ? c->max_trials : c->trials)) / 2.0;
+}
+
+double chase_point_ms(const struct config *c)
+{
+	return cost_trials(c) * c->step_ms;
+}
+
 void chase_run_cost(const struct config *c, uint64_t slots, enum chase_cost_form form,
 		    struct probe_cost *cost)
 {
-	double trials = (c->trials + (c->max_trials > c->trials ? c->max_trials : c->trials)) / 2.0;
+	double trials = cost_trials(c);
 	double warm = slots > WARM_LOADS_MIN ? (double)slots : (double)WARM_LOADS_MIN;
 	uint64_t bytes = slots * CHASE_SLOT;
 
@@ -347,5 +358,5 @@ void chase_run_cost(const struct config *c, uint64_t slots, enum chase_cost_form
 		probe_cost_streamed(cost, (double)bytes, bytes);
 		break;
 	}
-	cost->ms += trials * c->step_ms;
+	cost->ms += chase_point_ms(c);
 }

@@ -159,6 +159,11 @@ enum chase_cost_form {
 				     stretches */
 };
 
+/* The time a point's trials take by their budget alone: midway between
+   c->trials and c->max_trials trials of c->step_ms (what chase_run_cost
+   counts as ms). */
+double chase_point_ms(const struct config *c);
+
 /* What building a cycle of `slots` packed slots takes (chase_build),
    added to *cost (core/probe.h): a pass streamed, and its shuffle as a
    quarter of a lap's loads. */

@@ -647,17 +647,14 @@ static unsigned grid_points(uint64_t first, uint64_t last)
 }
 
 /* Per page size the platform can give: the two code buffers written, and
-   each point's trials (chase_run_cost's, a point at a time): the sleds,
+   each point's trials (chase_point_ms, a point at a time): the sleds,
    the line chain (to line_top_of) and its control, the page chain and its
    control. */
 static void ifetch_cost(const struct config *c, struct probe_cost *cost)
 {
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	uint64_t top = IFETCH_SETTINGS(c)->max_footprint, line_top = line_top_of(c);
-	static struct probe_cost point;
 
-	mp_memset(&point, 0, sizeof point);
-	chase_run_cost(c, 0, CHASE_COST_LAPS, &point);
 	for (unsigned p = 0; p < nshifts; p++) {
 		unsigned claimed, points;
 		const char *source;
@@ -669,7 +666,7 @@ static void ifetch_cost(const struct config *c, struct probe_cost *cost)
 		if (pages >= PAGE_MIN_JUMPS)
 			points += 2 * grid_points(PAGE_MIN_JUMPS, pages);
 		cost->bytes += (double)top + (pages >= PAGE_MIN_JUMPS ? (double)(pages << shifts[p]) : 0);
-		cost->ms += points * point.ms;
+		cost->ms += points * chase_point_ms(c);
 	}
 }
 

@@ -271,11 +271,12 @@ static void latency_cost(const struct config *c, struct probe_cost *cost)
 	static struct cache_claims claims;
 	unsigned shifts[PAGE_SIZES_MAX], nshifts = page_shifts_granted(c->pages, shifts);
 	uint64_t largest, top = latency_sweep_top(c, &largest);
-	uint64_t partial;
+	uint64_t partial, largest_claim;
 	unsigned first = 0, last = 0;
 
 	plat_cache_claims(&claims);
-	partial = chase_partial_from(claims_largest_cache(&claims), 0, CHASE_SLOT);
+	largest_claim = claims_largest_cache(&claims);
+	partial = chase_partial_from(largest_claim, 0, CHASE_SLOT);
 	if (top > LATENCY_SETTINGS(c)->max_buffer)
 		top = LATENCY_SETTINGS(c)->max_buffer;
 	if (!sweep_range(c->min_size, top, &first, &last))
@@ -287,7 +288,7 @@ static void latency_cost(const struct config *c, struct probe_cost *cost)
 		for (unsigned k = first; k <= last && sweep_bytes(k) <= fits; k++) {
 			uint64_t slots = sweep_bytes(k) / CHASE_SLOT;
 
-			if (sweep_grid_skips(k, claims_largest_cache(&claims), sweep_bytes(last)))
+			if (sweep_grid_skips(k, largest_claim, sweep_bytes(last)))
 				continue;
 			chase_run_cost(c, slots, partial && slots >= partial ? CHASE_COST_PARTIAL :
 				       chase_long_lap((double)slots, 0, c->step_ms) ?

@@ -516,18 +516,15 @@ static unsigned mlp_holds(const struct config *c, unsigned page_shift,
 }
 
 /* One working set's curve: its cycle built and warmed once, then a point
-   for each k up to mlp.chases (chase_run_cost's trials each). */
+   for each k up to mlp.chases (chase_point_ms each). */
 static void curve_cost(const struct config *c, uint64_t slots, struct probe_cost *cost)
 {
-	static struct probe_cost point;
 	unsigned points = 0;
 
 	for (unsigned k = 1; k <= MLP_SETTINGS(c)->chases; k = next_k(k))
 		points++;
-	mp_memset(&point, 0, sizeof point);
-	chase_run_cost(c, 0, CHASE_COST_LAPS, &point);
 	chase_run_cost(c, slots, CHASE_COST_PARTIAL, cost);
-	cost->ms += (points - 1) * point.ms;
+	cost->ms += (points - 1) * chase_point_ms(c);
 }
 
 /* Per page size the platform can give: the buffer filled, a curve at half
